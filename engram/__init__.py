@@ -1,0 +1,45 @@
+"""Engram: a local-first memory engine for AI agents."""
+
+from engram.config import RankingProfile, Settings
+from engram.embed import CachedEmbedder, Embedder, FakeEmbedder, MiniLM, default_embedder
+from engram.errors import (
+    EngramError,
+    InvalidInput,
+    ModelMismatch,
+    ModelUnavailable,
+    NotFound,
+    StoreError,
+)
+from engram.memory import Hit, Memory, RememberResult
+from engram.rank import RecallMode
+from engram.record import Kind, MemoryRecord, MemoryType, NewMemory, Scope, SourceType, Status, Tier
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CachedEmbedder",
+    "Embedder",
+    "EngramError",
+    "FakeEmbedder",
+    "Hit",
+    "InvalidInput",
+    "Kind",
+    "Memory",
+    "MemoryRecord",
+    "MemoryType",
+    "MiniLM",
+    "ModelMismatch",
+    "ModelUnavailable",
+    "NewMemory",
+    "NotFound",
+    "RankingProfile",
+    "RecallMode",
+    "RememberResult",
+    "Scope",
+    "Settings",
+    "SourceType",
+    "Status",
+    "StoreError",
+    "Tier",
+    "default_embedder",
+]

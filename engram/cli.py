@@ -1,0 +1,312 @@
+"""The `engram` command: parses arguments, calls one Memory method, prints the result."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from engram.config import Settings
+from engram.errors import EngramError
+from engram.memory import Hit, Memory
+from engram.rank import RecallMode
+from engram.record import Kind, MemoryRecord, Scope, Status
+
+app = typer.Typer(
+    help="Engram: a local-first memory engine for AI agents.\n\nExample: engram remember 'I prefer dark mode'",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+_state: dict[str, Any] = {"db": None}
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="database file (default: $ENGRAM_HOME/memories.db)", show_default=False),
+]
+
+
+@app.callback()
+def main(db: DbOption = None) -> None:
+    """Engram stores memories with their kind and scope and recalls them by meaning and by words."""
+    _state["db"] = db
+
+
+@contextmanager
+def opened(db: Path | None = None, **kwargs: Any) -> Iterator[Memory]:
+    """Open the store; Engram errors become a one-line message and exit code 1 (2 for bad input)."""
+    settings = Settings()
+    try:
+        with Memory(db or _state["db"] or settings.db_path, settings=settings, **kwargs) as memory:
+            yield memory
+    except EngramError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        code = 2 if isinstance(exc, ValueError) else 1
+        raise typer.Exit(code) from None
+
+
+def _record_dict(record: MemoryRecord) -> dict[str, Any]:
+    return record.model_dump(mode="json")
+
+
+def _hit_dict(hit: Hit, explain: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": hit.record.id,
+        "kind": hit.record.kind.value,
+        "scope": hit.record.scope.value,
+        "content": hit.record.content,
+        "score": round(hit.score, 4),
+    }
+    if explain:
+        data["components"] = hit.components
+        data["why"] = hit.why
+    return data
+
+
+@app.command()
+def remember(
+    text: Annotated[str, typer.Argument(help="what to remember")],
+    kind: Annotated[Kind | None, typer.Option(help="skip classification and use this kind")] = None,
+    scope: Annotated[Scope, typer.Option(help="session, project or global")] = Scope.GLOBAL,
+    scope_id: Annotated[str | None, typer.Option(help="which session or project")] = None,
+    importance: Annotated[float | None, typer.Option(help="0..1, default 0.5")] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="a tag; repeat for more")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Store a memory; its kind is classified unless given.
+
+    Example: engram remember "Deploy with make release" --scope project --scope-id engram --tag deploy
+    """
+    fields: dict[str, Any] = {"scope": scope, "scope_id": scope_id, "tags": tag or []}
+    if kind is not None:
+        fields["kind"] = kind
+    if importance is not None:
+        fields["importance"] = importance
+    with opened() as memory:
+        result = memory.remember(text, **fields)
+    if as_json:
+        out.print_json(
+            json.dumps(
+                {
+                    "id": result.id,
+                    "outcome": result.outcome,
+                    "kind": result.kind.value,
+                    "confidence": result.confidence,
+                    "chunks": result.chunks,
+                }
+            )
+        )
+        return
+    words = {"created": "stored", "duplicate": "already stored as", "merged": "merged into"}
+    detail = f" ({result.kind.value}, confidence {result.confidence:.2f})" if result.created else ""
+    out.print(f"{words[result.outcome]} {result.id}{detail}")
+
+
+@app.command()
+def recall(
+    query: Annotated[str, typer.Argument(help="what to look for, in words")],
+    accurate: Annotated[bool, typer.Option("--accurate", help="few, confident results (default)")] = False,
+    related: Annotated[bool, typer.Option("--related", "--reelated", help="more, looser results")] = False,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="most results to return")] = 10,
+    kind: Annotated[Kind | None, typer.Option(help="only this kind")] = None,
+    scope: Annotated[Scope | None, typer.Option(help="only this scope")] = None,
+    scope_id: Annotated[str | None, typer.Option(help="only this session or project")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="print every score component")] = False,
+) -> None:
+    """Find memories by meaning and by words, best first, as [kind/scope] content.
+
+    Example: engram recall "what UI style do I like" --related --explain
+    """
+    if accurate and related:
+        err.print("[red]error:[/red] --accurate and --related are exclusive: choose one")
+        raise typer.Exit(2)
+    mode = RecallMode.RELATED if related else RecallMode.ACCURATE
+    with opened() as memory:
+        hits = memory.recall(query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id)
+    if as_json:
+        out.print_json(json.dumps([_hit_dict(h, explain) for h in hits]))
+        return
+    if not hits:
+        out.print("nothing found")
+        return
+    for hit in hits:
+        out.print(f"[{hit.record.bucket}] {hit.record.content}", markup=False, highlight=False)
+    if explain:
+        table = Table("score", "vector", "lexical", "importance", "recency", "validity", "neg", "id", "why")
+        for hit in hits:
+            c = hit.components
+            table.add_row(
+                *(
+                    f"{c[k]:.3f}"
+                    for k in (
+                        "score",
+                        "vector",
+                        "lexical",
+                        "importance",
+                        "recency",
+                        "validity",
+                        "negative_penalty",
+                    )
+                ),
+                hit.record.id[:8],
+                hit.why,
+            )
+        out.print(table)
+
+
+@app.command()
+def show(memory_id: Annotated[str, typer.Argument(help="the memory's id")]) -> None:
+    """Print every field of one memory as JSON.
+
+    Example: engram show 3f2a9c1e-...
+    """
+    with opened() as memory:
+        record = memory.get(memory_id)
+        data = _record_dict(record)
+        data["chunks"] = [c.id for c in memory.store.children(record.id)]
+    out.print_json(json.dumps(data))
+
+
+@app.command("list")
+def list_(
+    kind: Annotated[Kind | None, typer.Option(help="only this kind")] = None,
+    scope: Annotated[Scope | None, typer.Option(help="only this scope")] = None,
+    scope_id: Annotated[str | None, typer.Option(help="only this session or project")] = None,
+    status: Annotated[Status | None, typer.Option(help="only this status")] = None,
+    tag: Annotated[str | None, typer.Option(help="only memories with this tag")] = None,
+    limit: Annotated[int, typer.Option(min=1, help="most rows")] = 50,
+    offset: Annotated[int, typer.Option(min=0, help="rows to skip")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """List memories, newest first.
+
+    Example: engram list --kind task --scope project
+    """
+    with opened() as memory:
+        rows = memory.list(
+            kind=kind, scope=scope, scope_id=scope_id, status=status, tag=tag, limit=limit, offset=offset
+        )
+    if as_json:
+        out.print_json(json.dumps([_record_dict(r) for r in rows]))
+        return
+    table = Table("id", "bucket", "created", "content")
+    for r in rows:
+        table.add_row(r.id[:8], r.bucket, r.created_at.strftime("%Y-%m-%d %H:%M"), r.content[:80])
+    out.print(table)
+
+
+@app.command()
+def invalidate(
+    memory_id: Annotated[str, typer.Argument(help="the memory's id")],
+    negative: Annotated[
+        bool, typer.Option("--negative", help="mark it a negative statement instead")
+    ] = False,
+) -> None:
+    """Mark a memory as no longer true (validity 0), or as negative (penalised in recall). Nothing is deleted.
+
+    Example: engram invalidate 3f2a9c1e-... --negative
+    """
+    with opened() as memory:
+        record = memory.invalidate(memory_id, negative=negative)
+    out.print(f"{record.id}: validity {record.validity_score}, negative {record.is_negative}")
+
+
+@app.command()
+def forget(
+    memory_id: Annotated[str, typer.Argument(help="the memory's id")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask")] = False,
+) -> None:
+    """Delete a memory and its chunks for good. The only command that deletes.
+
+    Example: engram forget 3f2a9c1e-... --yes
+    """
+    with opened() as memory:
+        record = memory.get(memory_id)
+        if not yes and not typer.confirm(f"delete '{record.content[:60]}'?"):
+            raise typer.Exit(1)
+        memory.forget(memory_id)
+    out.print(f"forgot {memory_id}")
+
+
+@app.command()
+def stats(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
+    """Counts by kind, scope and status, the model, the index and the database size.
+
+    Example: engram stats --json
+    """
+    with opened() as memory:
+        data = memory.stats()
+    if as_json:
+        out.print_json(json.dumps(data))
+        return
+    table = Table("what", "value")
+    for key, value in data.items():
+        table.add_row(key, json.dumps(value) if isinstance(value, dict) else str(value))
+    out.print(table)
+
+
+@app.command()
+def reembed() -> None:
+    """Re-embed every memory with the current model (after a model change) and rebuild the index.
+
+    Example: engram reembed
+    """
+    with opened(allow_model_change=True) as memory, Progress(console=err) as progress:
+        task = progress.add_task("re-embedding", total=None)
+        count = memory.reembed(lambda done, total: progress.update(task, completed=done, total=total))
+    out.print(f"re-embedded {count} texts with {memory.embedder.name}")
+
+
+DEMO = [
+    ("My name is Sam and I work as a data engineer in Lisbon.", {}),
+    ("I like minimalistic user interfaces with lots of white space.", {}),
+    (
+        "Renew the TLS certificate for api.example.org before 3 March.",
+        {"scope": Scope.PROJECT, "scope_id": "demo"},
+    ),
+    ("SQLite's WAL mode lets readers run while one writer commits.", {}),
+    (
+        "The staging database lives at postgres://staging.internal:5432/app.",
+        {"scope": Scope.PROJECT, "scope_id": "demo"},
+    ),
+    ("Met Ana about the roadmap; she worries the search page is too slow.", {}),
+]
+
+
+@app.command()
+def demo() -> None:
+    """Remember a handful of memories and recall them with explanations.
+
+    Example: engram --db /tmp/demo.db demo
+    """
+    with opened() as memory:
+        for text, fields in DEMO:
+            result = memory.remember(text, **fields)
+            out.print(
+                f"remember: {text}\n  -> {result.outcome} as {result.kind.value} "
+                f"(confidence {result.confidence or 0:.2f})"
+            )
+        for query in ("what interface style do I prefer", "when does the certificate expire", "who am I"):
+            out.print(f"\n[bold]recall[/bold] {query!r}")
+            for hit in memory.recall(query, mode=RecallMode.ACCURATE, touch=False):
+                c = hit.components
+                out.print(f"  [{hit.record.bucket}] {hit.record.content}", markup=False, highlight=False)
+                out.print(
+                    f"    score {hit.score:.3f} = vector {c['vector']:.2f} lexical {c['lexical']:.2f} "
+                    f"importance {c['importance']:.2f} recency {c['recency']:.2f}"
+                )
+    out.print(f"\n(stored in {_state['db'] or Settings().db_path}; {datetime.now():%Y-%m-%d %H:%M})")
+
+
+if __name__ == "__main__":
+    app()

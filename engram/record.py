@@ -1,0 +1,200 @@
+"""The unified memory record: seed 000's fields (kind x scope, chunks, recall tracking, validity) and seed 004's
+SHODH fields (type, source, credibility, emotion, episode, quality), all first-class, validated on every write."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engram.errors import InvalidInput
+
+
+class Kind(StrEnum):
+    IDENTITY = "identity"
+    TASK = "task"
+    KNOWLEDGE = "knowledge"
+    REFERENCE = "reference"
+    NOTE = "note"
+    UNCLASSIFIED = "unclassified"
+
+
+class Scope(StrEnum):
+    SESSION = "session"
+    PROJECT = "project"
+    GLOBAL = "global"
+
+
+class MemoryType(StrEnum):
+    """SHODH memory types (seed 004)."""
+
+    OBSERVATION = "Observation"
+    DECISION = "Decision"
+    LEARNING = "Learning"
+    ERROR = "Error"
+    DISCOVERY = "Discovery"
+    PATTERN = "Pattern"
+    CONTEXT = "Context"
+    TASK = "Task"
+    CODE_EDIT = "CodeEdit"
+    FILE_ACCESS = "FileAccess"
+    SEARCH = "Search"
+    COMMAND = "Command"
+    CONVERSATION = "Conversation"
+
+
+class SourceType(StrEnum):
+    USER = "user"
+    SYSTEM = "system"
+    API = "api"
+    FILE = "file"
+    WEB = "web"
+    AI_GENERATED = "ai_generated"
+    INFERRED = "inferred"
+
+
+class Status(StrEnum):
+    APPROVED = "approved"
+    PENDING = "pending"
+    REJECTED = "rejected"
+    SUPERSEDED = "superseded"
+
+
+class Tier(StrEnum):
+    SHORT = "short"
+    MID = "mid"
+    LONG = "long"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken as UTC."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class _Shared(BaseModel):
+    """Fields a caller may set; defaults follow seeds 000 and 004."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False, validate_default=True)
+
+    scope: Scope = Scope.GLOBAL
+    scope_id: str | None = Field(None, max_length=256)
+    type: MemoryType = MemoryType.OBSERVATION
+    tags: tuple[str, ...] = ()
+    validity_score: float = Field(1.0, ge=0, le=1)
+    is_negative: bool = False
+    source_type: SourceType = SourceType.USER
+    credibility: float = Field(1.0, ge=0, le=1)
+    emotion: str | None = Field(None, max_length=64)
+    emotional_valence: float | None = Field(None, ge=-1, le=1)
+    emotional_arousal: float | None = Field(None, ge=0, le=1)
+    episode_id: str | None = Field(None, max_length=256)
+    sequence_number: int | None = Field(None, ge=0)
+    quality_score: float | None = Field(None, ge=0, le=1)
+    expires_at: datetime | None = None
+    status: Status = Status.APPROVED
+    tier: Tier = Tier.MID
+    user_marked_important: bool = False
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("tags", mode="before")
+    @classmethod
+    def _tags(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            raise ValueError("must be a list of strings, not a single string")
+        return value
+
+    @field_validator("tags")
+    @classmethod
+    def _clean_tags(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for tag in value:
+            clean = "-".join(tag.strip().lower().split())
+            if not clean:
+                raise ValueError("tags must not be empty")
+            if len(clean) > 64:
+                raise ValueError(f"tag {clean[:20]!r}... is longer than 64 characters")
+            seen[clean] = None
+        return tuple(seen)
+
+    @field_validator("expires_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class NewMemory(_Shared):
+    """What a caller hands to `Memory.remember`: content plus any field to set instead of inferring it."""
+
+    content: str
+    kind: Kind | None = None  # None: classify automatically
+    importance: float | None = Field(None, ge=0, le=1)  # None: 0.5
+    created_at: datetime | None = None  # None: now
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, value: str) -> str:
+        if "\x00" in value:
+            raise ValueError("must not contain NUL bytes")
+        if not value.strip():
+            raise ValueError("must not be empty or whitespace only")
+        return value
+
+    @field_validator("created_at")
+    @classmethod
+    def _created(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class MemoryRecord(_Shared):
+    """A stored memory. Chunks of a long memory are records too, with parent_id and chunk_index set."""
+
+    id: str
+    content: str
+    content_hash: str
+    kind: Kind
+    importance: float = Field(0.5, ge=0, le=1)
+    parent_id: str | None = None
+    chunk_index: int | None = None
+    token_count: int = 0
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+    created_at: datetime
+    updated_at: datetime
+    kind_confidence: float | None = None
+    kind_method: str = "auto"
+    kind_scores: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def bucket(self) -> str:
+        """Seed 000's display bucket, e.g. knowledge/global."""
+        return f"{self.kind.value}/{self.scope.value}"
+
+
+def parse(model: type[NewMemory], data: dict[str, Any]) -> NewMemory:
+    """Validate caller input, turning pydantic's report into one InvalidInput that names the field."""
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as exc:
+        raise invalid_from(exc) from None
+
+
+def invalid_from(exc: pydantic.ValidationError) -> InvalidInput:
+    first = exc.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "input"
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "is not a memory field"
+    message = message.removeprefix("Value error, ")
+    return InvalidInput(field, message)

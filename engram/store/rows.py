@@ -1,0 +1,98 @@
+"""How a MemoryRecord maps to a row of the `memories` table (shared by the SQL backends)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.record import Kind, MemoryRecord, MemoryType, Scope, SourceType, Status, Tier
+
+COLUMNS: tuple[str, ...] = (
+    "id",
+    "parent_id",
+    "chunk_index",
+    "content",
+    "content_hash",
+    "kind",
+    "scope",
+    "scope_id",
+    "type",
+    "tags",
+    "importance",
+    "token_count",
+    "access_count",
+    "last_accessed_at",
+    "validity_score",
+    "is_negative",
+    "source_type",
+    "credibility",
+    "emotion",
+    "emotional_valence",
+    "emotional_arousal",
+    "episode_id",
+    "sequence_number",
+    "quality_score",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "status",
+    "tier",
+    "user_marked_important",
+    "metadata",
+    "kind_confidence",
+    "kind_method",
+    "kind_scores",
+)
+
+_JSON = {"tags", "metadata", "kind_scores"}
+_TIMES = {"last_accessed_at", "created_at", "updated_at", "expires_at"}
+_BOOLS = {"is_negative", "user_marked_important"}
+_ENUMS: dict[str, Any] = {
+    "kind": Kind,
+    "scope": Scope,
+    "type": MemoryType,
+    "source_type": SourceType,
+    "status": Status,
+    "tier": Tier,
+}
+
+
+def ts(value: datetime) -> str:
+    """Timestamps are stored as fixed-width UTC ISO text, so they sort as strings."""
+    return value.isoformat(timespec="microseconds")
+
+
+def record_to_row(record: MemoryRecord) -> tuple[Any, ...]:
+    out: list[Any] = []
+    for column in COLUMNS:
+        value = getattr(record, column)
+        if column in _JSON:
+            value = json.dumps(list(value) if column == "tags" else value, ensure_ascii=False, sort_keys=True)
+        elif column in _TIMES:
+            value = None if value is None else ts(value)
+        elif column in _BOOLS:
+            value = int(value)
+        elif column in _ENUMS:
+            value = value.value
+        out.append(value)
+    return tuple(out)
+
+
+def record_from_row(row: Sequence[Any]) -> MemoryRecord:
+    data: dict[str, Any] = {}
+    for column, value in zip(COLUMNS, row, strict=True):
+        if column in _JSON:
+            value = json.loads(value)
+            if column == "tags":
+                value = tuple(value)
+        elif column in _TIMES:
+            value = None if value is None else datetime.fromisoformat(value)
+        elif column in _BOOLS:
+            value = bool(value)
+        elif column in _ENUMS:
+            value = _ENUMS[column](value)
+        data[column] = value
+    # Rows were validated when written; constructing without re-validation keeps reads fast.
+    return MemoryRecord.model_construct(**data)

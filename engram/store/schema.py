@@ -1,0 +1,132 @@
+"""The SQLite schema as ordered migrations, each recorded in the `migrations` table when applied."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[tuple[str, Migration]] = []
+
+
+def migration(func: Migration) -> Migration:
+    MIGRATIONS.append((func.__name__, func))
+    return func
+
+
+def run_script(db: sqlite3.Connection, script: str) -> None:
+    """Execute statement by statement: `executescript` would commit the migration's open transaction."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        if not statement and line.strip().startswith("--"):
+            continue
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {statement[:80]!r}")
+
+
+@migration
+def m001_memories(db: sqlite3.Connection) -> None:
+    run_script(
+        db,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE memories (
+            rid INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            parent_id TEXT REFERENCES memories(id) ON DELETE CASCADE,
+            chunk_index INTEGER,
+            searchable INTEGER NOT NULL DEFAULT 1,
+            content TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            scope_id TEXT,
+            type TEXT NOT NULL,
+            tags TEXT NOT NULL DEFAULT '[]',
+            importance REAL NOT NULL,
+            token_count INTEGER NOT NULL DEFAULT 0,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            last_accessed_at TEXT,
+            validity_score REAL NOT NULL DEFAULT 1,
+            is_negative INTEGER NOT NULL DEFAULT 0,
+            source_type TEXT NOT NULL DEFAULT 'user',
+            credibility REAL NOT NULL DEFAULT 1,
+            emotion TEXT,
+            emotional_valence REAL,
+            emotional_arousal REAL,
+            episode_id TEXT,
+            sequence_number INTEGER,
+            quality_score REAL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            expires_at TEXT,
+            status TEXT NOT NULL DEFAULT 'approved',
+            tier TEXT NOT NULL DEFAULT 'mid',
+            user_marked_important INTEGER NOT NULL DEFAULT 0,
+            metadata TEXT NOT NULL DEFAULT '{}',
+            kind_confidence REAL,
+            kind_method TEXT NOT NULL DEFAULT 'auto',
+            kind_scores TEXT NOT NULL DEFAULT '{}',
+            embedding BLOB
+        );
+        CREATE INDEX memories_hash ON memories(content_hash, scope, scope_id);
+        CREATE INDEX memories_scope ON memories(scope, scope_id, kind);
+        CREATE INDEX memories_parent ON memories(parent_id, chunk_index);
+        CREATE INDEX memories_created ON memories(created_at);
+
+        -- Lexical index: external content, only rows that are searched (a chunked memory's parent is not).
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            content, tags, content='memories', content_rowid='rid',
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER memories_fts_ai AFTER INSERT ON memories WHEN new.searchable = 1 BEGIN
+            INSERT INTO memories_fts(rowid, content, tags) VALUES (new.rid, new.content, new.tags);
+        END;
+        CREATE TRIGGER memories_fts_ad AFTER DELETE ON memories WHEN old.searchable = 1 BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, tags)
+            VALUES ('delete', old.rid, old.content, old.tags);
+        END;
+        CREATE TRIGGER memories_fts_au AFTER UPDATE OF content, tags ON memories WHEN old.searchable = 1 BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, tags)
+            VALUES ('delete', old.rid, old.content, old.tags);
+            INSERT INTO memories_fts(rowid, content, tags) VALUES (new.rid, new.content, new.tags);
+        END;
+
+        -- Every change of a stored vector, so that a vector index (of this or another process) can catch up.
+        CREATE TABLE vector_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, rid INTEGER NOT NULL);
+        CREATE TRIGGER memories_vec_ai AFTER INSERT ON memories WHEN new.embedding IS NOT NULL BEGIN
+            INSERT INTO vector_changes(rid) VALUES (new.rid);
+        END;
+        CREATE TRIGGER memories_vec_au AFTER UPDATE OF embedding ON memories BEGIN
+            INSERT INTO vector_changes(rid) VALUES (new.rid);
+        END;
+        CREATE TRIGGER memories_vec_ad AFTER DELETE ON memories WHEN old.embedding IS NOT NULL BEGIN
+            INSERT INTO vector_changes(rid) VALUES (old.rid);
+        END;
+
+        CREATE TABLE prototypes (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            taxonomy TEXT NOT NULL,
+            label TEXT NOT NULL,
+            source TEXT NOT NULL,          -- 'seed' (from the taxonomy file) or 'learned'
+            text TEXT,
+            memory_id TEXT,
+            embedding BLOB NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX prototypes_label ON prototypes(taxonomy, label, source);
+
+        CREATE TABLE audit_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at TEXT NOT NULL,
+            memory_id TEXT,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX audit_memory ON audit_log(memory_id);
+        """,
+    )

@@ -1,0 +1,539 @@
+"""The embedded store: SQLite in WAL mode, FTS5 for lexical search, a vector index file beside the database.
+
+One writer connection takes `BEGIN IMMEDIATE` under a lock; each thread reads on its own connection. The vector
+index is a cache of the `embedding` column: it records the last `vector_changes` sequence it reflects, catches up
+from that log before every search (so writes of other processes are seen) and is rebuilt when it is missing,
+unreadable or disagrees with the database.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.embed import Matrix, Vector, decode_vector, encode_vector
+from engram.errors import StoreError
+from engram.record import MemoryRecord, Scope, utcnow
+from engram.store.protocol import Filter, Prototype, StoreStats
+from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
+from engram.store.schema import MIGRATIONS
+from engram.store.vectors import VectorIndex
+
+_OVERSAMPLE = 4
+
+
+class SQLiteStore:
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
+        self._memory = str(path) == ":memory:"
+        self.path = None if self._memory else Path(path)
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._timeout = busy_timeout_ms
+        self._lock = threading.RLock()
+        self._local = threading.local()
+        self._writer = self._connect()
+        self._depth = 0
+        self._migrate()
+        self._index: VectorIndex | None = None
+        self._index_seq = 0
+        self._index_lock = threading.Lock()
+
+    # ---- connections and transactions -------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        target = ":memory:" if self.path is None else str(self.path)
+        db = sqlite3.connect(
+            target, isolation_level=None, check_same_thread=False, timeout=self._timeout / 1000
+        )
+        db.execute(f"PRAGMA busy_timeout = {int(self._timeout)}")
+        db.execute("PRAGMA foreign_keys = ON")
+        if not self._memory:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+        return db
+
+    def _reader(self) -> sqlite3.Connection:
+        if self._memory:
+            return self._writer  # an in-memory database exists only on its one connection
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = self._connect()
+            db.execute("PRAGMA query_only = ON")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def atomic(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE); nested calls become savepoints."""
+        with self._lock:
+            db = self._writer
+            if self._depth == 0:
+                db.execute("BEGIN IMMEDIATE")
+            else:
+                db.execute(f"SAVEPOINT s{self._depth}")
+            self._depth += 1
+            try:
+                yield db
+            except BaseException:
+                self._depth -= 1
+                if self._depth == 0:
+                    db.execute("ROLLBACK")
+                else:
+                    db.execute(f"ROLLBACK TO s{self._depth}")
+                    db.execute(f"RELEASE s{self._depth}")
+                raise
+            self._depth -= 1
+            db.execute("COMMIT" if self._depth == 0 else f"RELEASE s{self._depth}")
+
+    def _migrate(self) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+                "applied_at TEXT NOT NULL)"
+            )
+            done = {name for (name,) in db.execute("SELECT name FROM migrations")}
+            known = {name for name, _ in MIGRATIONS}
+            if unknown := done - known:
+                raise StoreError(f"database has migrations this version does not know: {sorted(unknown)}")
+            for name, apply in MIGRATIONS:
+                if name not in done:
+                    apply(db)
+                    db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, ts(utcnow())))
+
+    def close(self) -> None:
+        with self._index_lock:
+            if self._index is not None and self.path is not None:
+                self._save_index()
+        if getattr(self._local, "db", None) is not None:
+            self._local.db.close()
+            self._local.db = None
+        self._writer.close()
+
+    # ---- model ------------------------------------------------------------------------------------------
+    def model(self) -> tuple[str, int] | None:
+        rows = dict(
+            self._reader().execute("SELECT key, value FROM meta WHERE key IN ('model', 'dim')").fetchall()
+        )
+        return (rows["model"], int(rows["dim"])) if "model" in rows else None
+
+    def set_model(self, name: str, dim: int) -> None:
+        with self.atomic() as db:
+            db.executemany(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [("model", name), ("dim", str(dim))],
+            )
+        with self._index_lock:
+            self._index = None  # the old index holds another vector space
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._reader().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # ---- writes -----------------------------------------------------------------------------------------
+    def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
+        placeholders = ", ".join("?" for _ in range(len(COLUMNS) + 2))
+        sql = f"INSERT INTO memories({', '.join(COLUMNS)}, searchable, embedding) VALUES ({placeholders})"
+        with self.atomic() as db:
+            for record, vector in zip(records, vectors, strict=True):
+                searchable = 0 if vector is None else 1
+                blob = None if vector is None else encode_vector(vector)
+                db.execute(sql, (*record_to_row(record), searchable, blob))
+
+    def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
+        assignments = ", ".join(f"{c} = ?" for c in COLUMNS if c != "id")
+        values = [v for c, v in zip(COLUMNS, record_to_row(record), strict=True) if c != "id"]
+        with self.atomic() as db:
+            if vector is not None:
+                db.execute(
+                    "UPDATE memories SET embedding = ? WHERE id = ?", (encode_vector(vector), record.id)
+                )
+            cursor = db.execute(f"UPDATE memories SET {assignments} WHERE id = ?", (*values, record.id))
+            if cursor.rowcount == 0:
+                raise StoreError(f"no memory with id {record.id} to update")
+
+    def delete(self, memory_id: str) -> bool:
+        with self.atomic() as db:
+            return db.execute("DELETE FROM memories WHERE id = ?", (memory_id,)).rowcount > 0
+
+    def touch(self, ids: Sequence[str], at: datetime) -> None:
+        with self.atomic() as db:
+            db.executemany(
+                "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id = ?",
+                [(ts(at), i) for i in ids],
+            )
+
+    def set_vectors(self, ids: Sequence[str], vectors: Matrix) -> None:
+        with self.atomic() as db:
+            db.executemany(
+                "UPDATE memories SET embedding = ? WHERE id = ?",
+                [(encode_vector(v), i) for i, v in zip(ids, vectors, strict=True)],
+            )
+
+    # ---- reads ------------------------------------------------------------------------------------------
+    _SELECT = f"SELECT {', '.join(COLUMNS)} FROM memories"
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        row = self._reader().execute(f"{self._SELECT} WHERE id = ?", (memory_id,)).fetchone()
+        return None if row is None else record_from_row(row)
+
+    def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
+        found: dict[str, MemoryRecord] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ", ".join("?" for _ in part)
+            for row in self._reader().execute(f"{self._SELECT} WHERE id IN ({marks})", part):
+                record = record_from_row(row)
+                found[record.id] = record
+        return [found[i] for i in ids if i in found]
+
+    def find_hash(self, content_hash: str, scope: Scope, scope_id: str | None) -> MemoryRecord | None:
+        row = (
+            self._reader()
+            .execute(
+                f"{self._SELECT} WHERE content_hash = ? AND scope = ? AND scope_id IS ? AND parent_id IS NULL",
+                (content_hash, scope.value, scope_id),
+            )
+            .fetchone()
+        )
+        return None if row is None else record_from_row(row)
+
+    def children(self, parent_id: str) -> list[MemoryRecord]:
+        rows = self._reader().execute(
+            f"{self._SELECT} WHERE parent_id = ? ORDER BY chunk_index", (parent_id,)
+        )
+        return [record_from_row(r) for r in rows]
+
+    def chunk_at(self, parent_id: str, index: int) -> MemoryRecord | None:
+        row = (
+            self._reader()
+            .execute(f"{self._SELECT} WHERE parent_id = ? AND chunk_index = ?", (parent_id, index))
+            .fetchone()
+        )
+        return None if row is None else record_from_row(row)
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, Vector]:
+        out: dict[str, Vector] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ", ".join("?" for _ in part)
+            sql = f"SELECT id, embedding FROM memories WHERE id IN ({marks}) AND embedding IS NOT NULL"
+            for memory_id, blob in self._reader().execute(sql, part):
+                out[memory_id] = decode_vector(blob)
+        return out
+
+    def vector_for_hash(self, content_hash: str) -> Vector | None:
+        row = (
+            self._reader()
+            .execute(
+                "SELECT embedding FROM memories WHERE content_hash = ? AND embedding IS NOT NULL LIMIT 1",
+                (content_hash,),
+            )
+            .fetchone()
+        )
+        return None if row is None else decode_vector(row[0])
+
+    def _where(self, where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
+        clauses, params = (["m.searchable = 1"] if searchable else ["m.parent_id IS NULL"]), []
+        if where.scope is not None:
+            clauses.append("m.scope = ?")
+            params.append(where.scope.value)
+            if where.scope_id is not None:
+                clauses.append("m.scope_id = ?")
+                params.append(where.scope_id)
+        if where.kinds:
+            clauses.append(f"m.kind IN ({', '.join('?' for _ in where.kinds)})")
+            params.extend(k.value for k in where.kinds)
+        if where.statuses:
+            clauses.append(f"m.status IN ({', '.join('?' for _ in where.statuses)})")
+            params.extend(s.value for s in where.statuses)
+        if not where.include_expired:
+            clauses.append("(m.expires_at IS NULL OR m.expires_at > ?)")
+            params.append(ts(where.now or utcnow()))
+        if where.created_after is not None:
+            clauses.append("m.created_at >= ?")
+            params.append(ts(where.created_after))
+        if where.created_before is not None:
+            clauses.append("m.created_at < ?")
+            params.append(ts(where.created_before))
+        for tag in where.tags:
+            clauses.append("EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)")
+            params.append(tag)
+        return " AND ".join(clauses), params
+
+    def select(
+        self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
+    ) -> list[MemoryRecord]:
+        sql, params = self._where(where, searchable=not top_level)
+        rows = self._reader().execute(
+            f"SELECT {', '.join('m.' + c for c in COLUMNS)} FROM memories m WHERE {sql} "
+            "ORDER BY m.created_at DESC, m.rid DESC LIMIT ? OFFSET ?",
+            (*params, limit, offset),
+        )
+        return [record_from_row(r) for r in rows]
+
+    def count(self, where: Filter) -> int:
+        sql, params = self._where(where, searchable=False)
+        return int(
+            self._reader().execute(f"SELECT count(*) FROM memories m WHERE {sql}", params).fetchone()[0]
+        )
+
+    def iter_all(self, batch: int = 512) -> Iterator[list[MemoryRecord]]:
+        last = 0
+        while True:
+            rows = (
+                self._reader()
+                .execute(
+                    f"SELECT rid, {', '.join(COLUMNS)} FROM memories WHERE rid > ? ORDER BY rid LIMIT ?",
+                    (last, batch),
+                )
+                .fetchall()
+            )
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield [record_from_row(r[1:]) for r in rows]
+
+    def stats(self) -> StoreStats:
+        db = self._reader()
+
+        def grouped(column: str) -> dict[str, int]:
+            sql = f"SELECT {column}, count(*) FROM memories WHERE parent_id IS NULL GROUP BY {column}"
+            return {str(k): int(n) for k, n in db.execute(sql)}
+
+        model = self.model()
+        top, chunks, embedded = db.execute(
+            "SELECT sum(parent_id IS NULL), sum(parent_id IS NOT NULL), sum(embedding IS NOT NULL) FROM memories"
+        ).fetchone()
+        size = 0
+        if self.path is not None:
+            size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+        return StoreStats(
+            memories=int(top or 0),
+            chunks=int(chunks or 0),
+            by_kind=grouped("kind"),
+            by_scope=grouped("scope"),
+            by_status=grouped("status"),
+            embedded=int(embedded or 0),
+            model=None if model is None else model[0],
+            dim=None if model is None else model[1],
+            size_bytes=size,
+        )
+
+    # ---- search -----------------------------------------------------------------------------------------
+    def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
+        """bm25 over content (weight 1) and tags (weight 0.5); each term quoted, so user text is never syntax.
+        Scores are returned positive: higher is better."""
+        if not terms:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        sql, params = self._where(where, searchable=True)
+        rows = (
+            self._reader()
+            .execute(
+                "SELECT m.id, bm25(memories_fts, 1.0, 0.5) AS score FROM memories_fts "
+                f"JOIN memories m ON m.rid = memories_fts.rowid WHERE memories_fts MATCH ? AND {sql} "
+                "ORDER BY score LIMIT ?",
+                (match, *params, k),
+            )
+            .fetchall()
+        )
+        return [(memory_id, -float(score)) for memory_id, score in rows]
+
+    def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
+        index = self._synced_index()
+        if len(index) == 0:
+            return []
+        sql, params = self._where(where, searchable=True)
+        # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
+        hits = index.search(query, min(len(index), k * _OVERSAMPLE))
+        kept = self._filter_rids([r for r, _ in hits], sql, params)
+        result = [(kept[r], s) for r, s in hits if r in kept][:k]
+        if len(result) < k and len(hits) < len(index):
+            allowed = np.array(
+                [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
+                dtype=np.int64,
+            )
+            if allowed.size == 0:
+                return []
+            hits = index.search(query, k, allowed=allowed)
+            kept = self._filter_rids([r for r, _ in hits], "1", [])
+            result = [(kept[r], s) for r, s in hits if r in kept][:k]
+        return result
+
+    def _filter_rids(self, rids: Sequence[int], sql: str, params: Sequence[Any]) -> dict[int, str]:
+        if not rids:
+            return {}
+        marks = ", ".join("?" for _ in rids)
+        rows = self._reader().execute(
+            f"SELECT m.rid, m.id FROM memories m WHERE m.rid IN ({marks}) AND {sql}", (*rids, *params)
+        )
+        return {int(rid): str(memory_id) for rid, memory_id in rows}
+
+    # ---- the vector index -------------------------------------------------------------------------------
+    def _index_files(self) -> tuple[Path, Path] | None:
+        if self.path is None:
+            return None
+        return self.path.with_name(self.path.name + ".vectors"), self.path.with_name(
+            self.path.name + ".vectors.json"
+        )
+
+    def _synced_index(self) -> VectorIndex:
+        with self._index_lock:
+            if self._index is None:
+                self._open_index()
+            assert self._index is not None
+            self._catch_up()
+            return self._index
+
+    def _open_index(self) -> None:
+        model = self.model()
+        dim = model[1] if model else 0
+        files = self._index_files()
+        if files is not None and files[0].exists() and files[1].exists():
+            try:
+                state = json.loads(files[1].read_text())
+                if model is not None and state.get("model") == model[0] and state.get("dim") == dim:
+                    self._index = VectorIndex.load(files[0], dim)
+                    self._index_seq = int(state["seq"])
+                    self._catch_up()
+                    if len(self._index) == self._embedded_count():
+                        return
+            except (StoreError, ValueError, KeyError, OSError):
+                pass  # unreadable or stale: rebuild below
+        self.rebuild_index()
+
+    def _embedded_count(self) -> int:
+        sql = "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND searchable = 1"
+        return int(self._reader().execute(sql).fetchone()[0])
+
+    def rebuild_index(self) -> int:
+        """Rebuild the vector index from the database; returns how many vectors it holds."""
+        model = self.model()
+        index = VectorIndex(model[1] if model else 1)
+        db = self._reader()
+        seq = int(db.execute("SELECT coalesce(max(seq), 0) FROM vector_changes").fetchone()[0])
+        last = 0
+        while True:
+            rows = db.execute(
+                "SELECT rid, embedding FROM memories WHERE rid > ? AND embedding IS NOT NULL AND searchable = 1 "
+                "ORDER BY rid LIMIT 4096",
+                (last,),
+            ).fetchall()
+            if not rows:
+                break
+            last = rows[-1][0]
+            index.upsert([r for r, _ in rows], np.stack([decode_vector(b) for _, b in rows]))
+        self._index, self._index_seq = index, seq
+        if self.path is not None:
+            self._save_index()
+        return len(index)
+
+    def _catch_up(self) -> None:
+        assert self._index is not None
+        db = self._reader()
+        changes = db.execute(
+            "SELECT max(seq), group_concat(DISTINCT rid) FROM vector_changes WHERE seq > ?",
+            (self._index_seq,),
+        ).fetchone()
+        if changes[0] is None:
+            return
+        rids = [int(r) for r in str(changes[1]).split(",")]
+        present: dict[int, bytes] = {}
+        for start in range(0, len(rids), 500):
+            part = rids[start : start + 500]
+            marks = ", ".join("?" for _ in part)
+            sql = f"SELECT rid, embedding FROM memories WHERE rid IN ({marks}) AND embedding IS NOT NULL"
+            present.update(db.execute(sql + " AND searchable = 1", part).fetchall())
+        gone = [r for r in rids if r not in present]
+        if gone:
+            self._index.remove(gone)
+        if present:
+            self._index.upsert(list(present), np.stack([decode_vector(b) for b in present.values()]))
+        self._index_seq = int(changes[0])
+
+    def _save_index(self) -> None:
+        files = self._index_files()
+        model = self.model()
+        if files is None or self._index is None or model is None:
+            return
+        self._index.save(files[0])
+        tmp = files[1].with_suffix(".tmp")
+        tmp.write_text(json.dumps({"seq": self._index_seq, "model": model[0], "dim": model[1]}))
+        tmp.replace(files[1])
+
+    def check_index(self) -> dict[str, int]:
+        """Compare the vector index with the database (after catching up)."""
+        index = self._synced_index()
+        return {"indexed": len(index), "embedded": self._embedded_count()}
+
+    # ---- prototypes -------------------------------------------------------------------------------------
+    def prototypes(self, taxonomy: str) -> list[Prototype]:
+        rows = self._reader().execute(
+            "SELECT label, source, embedding, text, memory_id FROM prototypes WHERE taxonomy = ? ORDER BY id",
+            (taxonomy,),
+        )
+        return [
+            Prototype(label, source, decode_vector(blob), text, mid)
+            for label, source, blob, text, mid in rows
+        ]
+
+    def replace_seed_prototypes(self, taxonomy: str, items: Sequence[Prototype]) -> None:
+        now = ts(utcnow())
+        with self.atomic() as db:
+            db.execute("DELETE FROM prototypes WHERE taxonomy = ? AND source = 'seed'", (taxonomy,))
+            db.executemany(
+                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
+                "VALUES (?, ?, 'seed', ?, NULL, ?, ?)",
+                [(taxonomy, p.label, p.text, encode_vector(p.vector), now) for p in items],
+            )
+
+    def add_learned_prototype(self, taxonomy: str, item: Prototype, keep: int) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
+                "VALUES (?, ?, 'learned', ?, ?, ?, ?)",
+                (taxonomy, item.label, item.text, item.memory_id, encode_vector(item.vector), ts(utcnow())),
+            )
+            # Oldest learned prototypes go first once a label holds more than `keep`.
+            db.execute(
+                "DELETE FROM prototypes WHERE id IN (SELECT id FROM prototypes WHERE taxonomy = ? AND label = ? "
+                "AND source = 'learned' ORDER BY id DESC LIMIT -1 OFFSET ?)",
+                (taxonomy, item.label, keep),
+            )
+
+    def clear_learned_prototypes(self, taxonomy: str) -> None:
+        with self.atomic() as db:
+            db.execute("DELETE FROM prototypes WHERE taxonomy = ? AND source = 'learned'", (taxonomy,))
+
+    # ---- audit ------------------------------------------------------------------------------------------
+    def audit(self, action: str, memory_id: str | None, detail: dict[str, Any]) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "INSERT INTO audit_log(at, memory_id, action, detail) VALUES (?, ?, ?, ?)",
+                (ts(utcnow()), memory_id, action, json.dumps(detail, default=str)),
+            )
+
+    def audit_log(self, memory_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        sql = "SELECT id, at, memory_id, action, detail FROM audit_log"
+        params: tuple[Any, ...] = ()
+        if memory_id is not None:
+            sql, params = sql + " WHERE memory_id = ?", (memory_id,)
+        rows = self._reader().execute(sql + " ORDER BY id DESC LIMIT ?", (*params, limit))
+        return [
+            {"id": i, "at": at, "memory_id": mid, "action": action, "detail": json.loads(detail)}
+            for i, at, mid, action, detail in rows
+        ]

@@ -1,0 +1,206 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from engram import FakeEmbedder, InvalidInput, Kind, Memory, ModelMismatch, NotFound, RecallMode, Settings
+
+
+def test_exact_duplicate_returns_existing_id_and_says_so(mem: Memory) -> None:
+    first = mem.remember("The deploy script lives in tools/deploy.sh")
+    again = mem.remember("  The deploy script lives in tools/deploy.sh \n")
+    assert again.outcome == "duplicate" and again.id == first.id and not again.created
+    assert mem.stats()["memories"] == 1
+
+
+def test_same_text_in_another_scope_is_a_new_memory(mem: Memory) -> None:
+    a = mem.remember("Use four spaces", scope="project", scope_id="a")
+    b = mem.remember("Use four spaces", scope="project", scope_id="b")
+    assert a.id != b.id and b.created
+
+
+def test_near_duplicate_merges_with_the_seed_rule(mem: Memory) -> None:
+    first = mem.remember("the staging server restarts every night at two", importance=0.8)
+    second = mem.remember("The staging server restarts every night at two!", importance=0.3)
+    assert second.outcome == "merged" and second.merged_into == first.id
+    merged = mem.get(first.id)
+    assert merged.content == "The staging server restarts every night at two!"
+    assert merged.importance == pytest.approx(0.9 * 0.8 + 0.1 * 0.3)
+    assert merged.validity_score == 1.0  # +0.01, capped at 1
+    assert mem.stats()["memories"] == 1
+    assert mem.store.audit_log(first.id)[0]["action"] == "merge"
+
+
+def test_defaults(mem: Memory) -> None:
+    record = mem.get(mem.remember("plain fact about tides").id)
+    assert (record.scope.value, record.importance, record.validity_score, record.is_negative) == (
+        "global",
+        0.5,
+        1.0,
+        False,
+    )
+    assert record.kind_confidence is not None and record.kind_scores
+
+
+def test_explicit_kind_and_prefix_override_classification(mem: Memory) -> None:
+    explicit = mem.get(mem.remember("buy oat milk", kind="reference").id)
+    assert (explicit.kind, explicit.kind_method) == (Kind.REFERENCE, "explicit")
+    prefixed = mem.get(mem.remember("task: call the plumber").id)
+    assert (prefixed.kind, prefixed.kind_method, prefixed.content) == (Kind.TASK, "prefix", "call the plumber")
+    unknown_prefix = mem.get(mem.remember("Note to self: weather: sunny").id)
+    assert unknown_prefix.content == "Note to self: weather: sunny"
+
+
+def test_long_content_is_chunked_with_overlap(tmp_path: Path) -> None:
+    settings = Settings(chunk_tokens=20, chunk_overlap=5)
+    words = [f"w{i}" for i in range(50)]
+    with Memory(tmp_path / "c.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        result = mem.remember(" ".join(words))
+        parent = mem.get(result.id)
+        chunks = mem.store.children(result.id)
+        assert parent.content == " ".join(words) and parent.token_count == 50
+        assert [c.chunk_index for c in chunks] == [0, 1, 2]
+        assert [c.token_count for c in chunks] == [20, 20, 20]
+        assert chunks[0].content.split()[-5:] == chunks[1].content.split()[:5]  # 5-token overlap
+        assert chunks[-1].content.endswith("w49")
+        assert all(c.parent_id == result.id for c in chunks)
+        hits = mem.recall("w22 w23 w24", mode="ranked", limit=3, touch=False)
+        assert hits[0].record.parent_id == result.id and hits[0].record.chunk_index == 1
+        assert {h.why for h in hits} >= {"match"}
+
+
+def test_sibling_chunks_join_just_below_their_hit(tmp_path: Path) -> None:
+    settings = Settings(chunk_tokens=10, chunk_overlap=2)
+    text = " ".join(f"alpha{i}" for i in range(10)) + " " + " ".join(f"beta{i}" for i in range(30))
+    with Memory(tmp_path / "s.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        mem.remember(text)
+        hits = mem.recall("alpha3 alpha4 alpha5", mode="related", touch=False)
+        top, *rest = hits
+        assert top.why == "match" and top.record.chunk_index == 0
+        sib = next(h for h in rest if h.record.chunk_index == 1)
+        assert sib.why == "sibling" and sib.score == pytest.approx(top.score * settings.sibling_factor)
+
+
+def test_recall_bumps_access_but_not_updated_at(mem: Memory) -> None:
+    rid = mem.remember("The cat is called Miso").id
+    before = mem.get(rid)
+    hits = mem.recall("what is the cat called", mode="related")
+    assert hits and hits[0].record.id == rid
+    after = mem.get(rid)
+    assert after.access_count == before.access_count + 1
+    assert after.last_accessed_at is not None and after.updated_at == before.updated_at
+    mem.recall("what is the cat called", mode="related", touch=False)
+    assert mem.get(rid).access_count == after.access_count
+
+
+def test_modes_threshold_and_cap(mem: Memory) -> None:
+    for i in range(30):
+        mem.remember(f"garden note {i}: tomatoes need water and sun number {i}")
+    mem.remember("invoices are due on the first monday")
+    accurate = mem.recall("tomatoes water sun", mode="accurate", limit=50, touch=False)
+    related = mem.recall("tomatoes water sun", mode="related", limit=50, touch=False)
+    ranked = mem.recall("tomatoes water sun", mode="ranked", limit=25, touch=False)
+    assert 1 <= len(accurate) <= 8 and len(related) <= 12 and len(ranked) == 25
+    best = accurate[0].score
+    assert all(h.score >= max(0.2, 0.58 * best) for h in accurate[1:])
+    assert all(h.score >= max(0.12, 0.35 * related[0].score) for h in related[1:])
+    assert len(related) >= len(accurate)
+
+
+def test_invalidated_and_negative_memories_rank_lower(mem: Memory) -> None:
+    good = mem.remember("the office wifi password is on the fridge").id
+    stale = mem.remember("the office wifi password is on the whiteboard").id
+    neg = mem.remember("the office wifi password is on the door").id
+    mem.invalidate(stale)
+    mem.invalidate(neg, negative=True)
+    hits = {h.record.id: h for h in mem.recall("office wifi password", mode="ranked", limit=3, touch=False)}
+    assert hits[stale].score == 0.0 and hits[stale].components["validity"] == 0.0
+    assert hits[neg].components["negative_penalty"] == 0.25
+    assert hits[good].score > hits[neg].score > hits[stale].score
+
+
+def test_scope_and_kind_filters(mem: Memory) -> None:
+    mem.remember("project alpha uses postgres", scope="project", scope_id="alpha", kind="knowledge")
+    mem.remember("project beta uses postgres", scope="project", scope_id="beta", kind="knowledge")
+    mem.remember("postgres backup runs nightly", kind="task")
+    only_alpha = mem.recall("postgres", scope="project", scope_id="alpha", mode="ranked", touch=False)
+    assert [h.record.scope_id for h in only_alpha] == ["alpha"]
+    only_tasks = mem.recall("postgres", kind="task", mode="ranked", touch=False)
+    assert [h.record.kind for h in only_tasks] == [Kind.TASK]
+
+
+def test_expired_memories_are_not_recalled(mem: Memory) -> None:
+    past = datetime.now(UTC) - timedelta(days=1)
+    mem.remember("the promo code SPRING works", expires_at=past)
+    mem.remember("the promo code AUTUMN works")
+    contents = [h.record.content for h in mem.recall("promo code", mode="ranked", touch=False)]
+    assert contents == ["the promo code AUTUMN works"]
+
+
+def test_forget_deletes_memory_and_chunks(tmp_path: Path) -> None:
+    settings = Settings(chunk_tokens=10, chunk_overlap=2)
+    with Memory(tmp_path / "f.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        rid = mem.remember(" ".join(f"word{i}" for i in range(40))).id
+        assert mem.store.children(rid)
+        mem.forget(rid)
+        with pytest.raises(NotFound):
+            mem.get(rid)
+        assert mem.store.children(rid) == [] and mem.stats()["chunks"] == 0
+        assert mem.recall("word5 word6", mode="ranked", touch=False) == []
+        assert mem.store.audit_log(rid)[0]["action"] == "forget"
+
+
+def test_update_reembeds_new_content(mem: Memory) -> None:
+    rid = mem.remember("meeting room is B12").id
+    mem.update(rid, content="meeting room is C7", tags=["rooms"])
+    hits = mem.recall("C7", mode="ranked", limit=1, touch=False)
+    assert hits[0].record.id == rid and hits[0].record.tags == ("rooms",)
+    with pytest.raises(InvalidInput) as caught:
+        mem.update(rid, importance=4)
+    assert caught.value.field == "importance"
+    assert mem.get(rid).importance == 0.5
+
+
+def test_bad_recall_arguments(mem: Memory) -> None:
+    with pytest.raises(InvalidInput, match="query"):
+        mem.recall("   ")
+    with pytest.raises(InvalidInput, match="mode"):
+        mem.recall("x", mode="loose")
+    with pytest.raises(InvalidInput, match="scope"):
+        mem.recall("x", scope="planet")
+    with pytest.raises(InvalidInput, match="limit"):
+        mem.recall("x", limit=0)
+
+
+def test_opening_with_another_model_is_an_error_until_reembed(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder=FakeEmbedder(dim=64)) as mem:
+        rid = mem.remember("sourdough needs a warm kitchen").id
+    with pytest.raises(ModelMismatch, match="reembed"):
+        Memory(path, embedder=FakeEmbedder(dim=32, name="other"))
+    with Memory(path, embedder=FakeEmbedder(dim=32, name="other"), allow_model_change=True) as mem:
+        assert mem.reembed() == 1
+        assert mem.recall("sourdough kitchen", mode="ranked", touch=False)[0].record.id == rid
+    with Memory(path, embedder=FakeEmbedder(dim=32, name="other")) as mem:
+        assert mem.stats()["model"] == "other" and mem.stats()["dim"] == 32
+
+
+def test_learned_prototypes_are_capped(tmp_path: Path) -> None:
+    settings = Settings(kind_learn_above=0.0, kind_fallback_below=0.0, kind_learned_max=3)
+    with Memory(tmp_path / "l.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        for i in range(6):
+            mem.remember(f"distinct memory number {i} about topic {i * 7}")
+        learned = [p for p in mem.store.prototypes("kinds") if p.source == "learned"]
+        per_kind: dict[str, int] = {}
+        for p in learned:
+            per_kind[p.label] = per_kind.get(p.label, 0) + 1
+        assert learned and max(per_kind.values()) <= 3
+        newest = mem.list(limit=1)[0]
+        assert any(p.memory_id == newest.id for p in learned)  # oldest dropped first, newest kept
+
+
+def test_ranked_mode_returns_exactly_limit(mem: Memory) -> None:
+    mem.remember_many([{"content": f"fact number {i} about rivers"} for i in range(20)])
+    assert len(mem.recall("rivers", mode=RecallMode.RANKED, limit=7, touch=False)) == 7
