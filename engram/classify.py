@@ -1,8 +1,8 @@
 """Embedding-based classification (seed 000 section 3): prototype clusters plus a neighbour-density vote.
 
 For each label the prototype score is the best cosine to that label's prototypes (seed sentences from the
-taxonomy file plus memories learned at high confidence); the density score is the similarity-weighted share of
-the nearest stored memories that carry the label. They are fused as `w * prototype + (1 - w) * density`
+taxonomy file plus memories learned at high confidence); the density score is the similarity-weighted vote of
+the nearest stored memories that carry the label (see `density_scores`). They are fused as `w * prototype + (1 - w) * density`
 (w = 0.65), or prototype alone when no neighbour voted.
 
 Confidence is calibrated, so the seed's thresholds mean something: the fused scores go through a softmax with
@@ -78,6 +78,7 @@ class Rules:
     temperature: float = 0.05
     fallback_below: float = 0.75
     learn_above: float = 0.9
+    neighbours: int = 20
 
 
 def prototype_scores(
@@ -92,14 +93,19 @@ def prototype_scores(
     return {label: max(score, 0.0) for label, score in best.items()}
 
 
-def density_scores(neighbours: Sequence[tuple[str, float]], labels: Iterable[str]) -> dict[str, float]:
-    """Similarity-weighted share of neighbours per label; empty when no neighbour is similar at all."""
+def density_scores(
+    neighbours: Sequence[tuple[str, float]], labels: Iterable[str], slots: int
+) -> dict[str, float]:
+    """Similarity-weighted vote of the nearest memories: per label, the sum of its neighbours' cosines over the
+    number of neighbour slots, so a few distant neighbours weigh little and a dense close cluster weighs most.
+    Empty when no neighbour is similar at all."""
     weights = {label: 0.0 for label in labels}
     for label, sim in neighbours:
         if label in weights and sim > 0:
             weights[label] += sim
-    total = sum(weights.values())
-    return {} if total <= 0 else {label: w / total for label, w in weights.items()}
+    if sum(weights.values()) <= 0:
+        return {}
+    return {label: w / max(slots, len(neighbours)) for label, w in weights.items()}
 
 
 def softmax(scores: dict[str, float], temperature: float) -> dict[str, float]:
@@ -118,7 +124,7 @@ def classify(
 ) -> Decision:
     labels = taxonomy.learnable
     proto = prototype_scores(vector, prototypes, labels)
-    density = density_scores(neighbours, labels)
+    density = density_scores(neighbours, labels, rules.neighbours)
     w = rules.prototype_weight if density else 1.0
     fused = {label: w * proto[label] + (1 - w) * density.get(label, 0.0) for label in labels}
     probs = softmax(fused, rules.temperature)

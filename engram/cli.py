@@ -141,27 +141,19 @@ def recall(
         return
     for hit in hits:
         out.print(f"[{hit.record.bucket}] {hit.record.content}", markup=False, highlight=False)
-    if explain:
-        table = Table("score", "vector", "lexical", "importance", "recency", "validity", "neg", "id", "why")
-        for hit in hits:
-            c = hit.components
-            table.add_row(
-                *(
-                    f"{c[k]:.3f}"
-                    for k in (
-                        "score",
-                        "vector",
-                        "lexical",
-                        "importance",
-                        "recency",
-                        "validity",
-                        "negative_penalty",
-                    )
-                ),
-                hit.record.id[:8],
-                hit.why,
-            )
-        out.print(table)
+        if explain:
+            out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
+
+
+def explain_line(hit: Hit) -> str:
+    """Every score component of a hit on one line."""
+    c = hit.components
+    return (
+        f"score {c['score']:.3f} = (vector {c['vector']:.3f}, lexical {c['lexical']:.3f} [bm25 {c['bm25']:.2f}], "
+        f"importance {c['importance']:.3f}, recency {c['recency']:.3f}, usage {c['usage']:.3f}) -> base "
+        f"{c['base']:.3f} x validity {c['validity']:.2f} - negative {c['negative_penalty']:.2f}; "
+        f"{hit.why}; id {hit.record.id}"
+    )
 
 
 @app.command()
@@ -294,17 +286,13 @@ def demo() -> None:
             result = memory.remember(text, **fields)
             out.print(
                 f"remember: {text}\n  -> {result.outcome} as {result.kind.value} "
-                f"(confidence {result.confidence or 0:.2f})"
+                f"({result.method}, confidence {result.confidence or 0:.2f})"
             )
         for query in ("what interface style do I prefer", "when does the certificate expire", "who am I"):
             out.print(f"\n[bold]recall[/bold] {query!r}")
             for hit in memory.recall(query, mode=RecallMode.ACCURATE, touch=False):
-                c = hit.components
                 out.print(f"  [{hit.record.bucket}] {hit.record.content}", markup=False, highlight=False)
-                out.print(
-                    f"    score {hit.score:.3f} = vector {c['vector']:.2f} lexical {c['lexical']:.2f} "
-                    f"importance {c['importance']:.2f} recency {c['recency']:.2f}"
-                )
+                out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
     out.print(f"\n(stored in {_state['db'] or Settings().db_path}; {datetime.now():%Y-%m-%d %H:%M})")
 
 

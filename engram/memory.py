@@ -49,6 +49,7 @@ class RememberResult:
     merged_into: str | None = None
     kind: Kind = Kind.UNCLASSIFIED
     confidence: float | None = None
+    method: str = "auto"  # how the kind was decided: auto | fallback | explicit | prefix
     chunks: int = 0
 
     @property
@@ -88,6 +89,7 @@ class Memory:
             temperature=self.settings.kind_temperature,
             fallback_below=self.settings.kind_fallback_below,
             learn_above=self.settings.kind_learn_above,
+            neighbours=self.settings.kind_neighbours,
         )
         self.decay = Decay(
             self.settings.recency_half_life_days,
@@ -213,7 +215,12 @@ class Memory:
         if kinds.should_learn(decision, self.rules):
             self._learn(decision.label, vector, parent)
         return RememberResult(
-            parent.id, True, kind=parent.kind, confidence=decision.confidence, chunks=len(records) - 1
+            parent.id,
+            True,
+            kind=parent.kind,
+            confidence=decision.confidence,
+            method=decision.method,
+            chunks=len(records) - 1,
         )
 
     def _decide(

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engram.classify import (
+    Rules,
+    Taxonomy,
+    calibrate_temperature,
+    classify,
+    density_scores,
+    load_taxonomy,
+    should_learn,
+    softmax,
+    split_prefix,
+)
+from engram.store.protocol import Prototype
+
+TAX = Taxonomy("t", {"a": "", "b": "", "c": "", "none": ""}, {"a": ("x",), "b": ("y",), "c": ("z",), "none": ()},
+               fallback="c")  # fmt: skip
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+PROTOS = [Prototype("a", "seed", unit(1, 0, 0)), Prototype("b", "seed", unit(0, 1, 0)),
+          Prototype("c", "seed", unit(0, 0, 1))]  # fmt: skip
+
+
+def test_prototype_only_when_no_neighbours() -> None:
+    d = classify(unit(1, 0.2, 0), PROTOS, [], TAX, Rules(temperature=0.1))
+    assert d.label == "a" and d.method == "auto" and d.density == {}
+    fused = {"a": d.prototype["a"], "b": d.prototype["b"], "c": d.prototype["c"]}
+    assert d.probabilities == pytest.approx(softmax(fused, 0.1), abs=1e-4)
+    assert sum(d.probabilities.values()) == pytest.approx(1, abs=1e-3)
+
+
+def test_fusion_is_065_prototype_035_density() -> None:
+    v = unit(1, 1, 0)  # equally close to a and b
+    d = classify(
+        v, PROTOS, [("b", 0.9), ("b", 0.8), ("a", 0.1)], TAX, Rules(temperature=0.05, fallback_below=0)
+    )
+    assert d.label == "b"
+    assert d.density == pytest.approx({"a": 0.1 / 20, "b": 1.7 / 20, "c": 0.0}, abs=1e-4)
+    fa = 0.65 * d.prototype["a"] + 0.35 * d.density["a"]
+    fb = 0.65 * d.prototype["b"] + 0.35 * d.density["b"]
+    assert d.probabilities["b"] / d.probabilities["a"] == pytest.approx(np.exp((fb - fa) / 0.05), rel=1e-2)
+
+
+def test_low_confidence_falls_back_and_high_confidence_learns() -> None:
+    unsure = classify(unit(1, 1, 1), PROTOS, [], TAX, Rules(temperature=0.05))
+    assert unsure.label == "c" and unsure.method == "fallback" and unsure.confidence < 0.75
+    assert not should_learn(unsure, Rules())
+    sure = classify(unit(1, 0, 0), PROTOS, [], TAX, Rules(temperature=0.05))
+    assert sure.confidence > 0.9 and should_learn(sure, Rules())
+
+
+def test_density_ignores_dissimilar_neighbours() -> None:
+    assert density_scores([("a", -0.3), ("b", 0.0)], ["a", "b"], 20) == {}
+    assert density_scores([("a", 0.2), ("zzz", 0.9)], ["a", "b"], 20) == {"a": 0.01, "b": 0.0}
+    close = density_scores([("a", 0.8)] * 20, ["a", "b"], 20)
+    assert close == pytest.approx({"a": 0.8, "b": 0.0})
+
+
+def test_split_prefix() -> None:
+    assert split_prefix("task: file taxes", ["task", "note"]) == ("task", "file taxes")
+    assert split_prefix("Note:  remember", ["task", "note"]) == ("note", "remember")
+    assert split_prefix("time: 10am", ["task", "note"]) == (None, "time: 10am")
+    assert split_prefix("task:", ["task"]) == (None, "task:")
+
+
+def test_calibration_prefers_sharper_softmax_for_separable_data() -> None:
+    rng = np.random.default_rng(0)
+    centres = np.eye(3, 16, dtype=np.float32)
+    vecs = np.concatenate([c + 0.05 * rng.standard_normal((20, 16)).astype(np.float32) for c in centres])
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    labels = [lab for lab in "abc" for _ in range(20)]
+    separable = calibrate_temperature(vecs, labels)
+    noisy = vecs + 0.6 * rng.standard_normal(vecs.shape).astype(np.float32)
+    noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
+    assert separable <= calibrate_temperature(noisy, labels)
+
+
+def test_kind_taxonomy_file() -> None:
+    tax = load_taxonomy("kinds", fallback="knowledge")
+    assert set(tax.labels) == {"identity", "task", "knowledge", "reference", "note", "unclassified"}
+    assert tax.prototypes["unclassified"] == ()
+    assert all(len(tax.prototypes[k]) >= 15 for k in tax.learnable)
+    assert len(tax.learnable) == 5

@@ -1,0 +1,102 @@
+"""The CLI end to end, in process, with the real model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engram.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "cli.db")
+
+
+def run(db: str, *args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["--db", db, *args])
+    return result.exit_code, result.output
+
+
+def test_remember_recall_show_list_forget(db: str) -> None:
+    code, out = run(db, "remember", "I like minimalistic user interfaces", "--json")
+    assert code == 0, out
+    created = json.loads(out)
+    assert created["outcome"] == "created"
+    run(db, "remember", "Renew the TLS certificate before March", "--scope", "project", "--scope-id", "web")
+    code, out = run(db, "recall", "which interface style do I like")
+    assert code == 0 and out.splitlines()[0].endswith("/global] I like minimalistic user interfaces")
+    assert out.splitlines()[0].startswith("[")
+    code, out = run(db, "recall", "certificate renewal", "--json", "--explain", "--scope", "project")
+    hits = json.loads(out)
+    assert hits[0]["scope"] == "project" and set(hits[0]["components"]) >= {"vector", "lexical", "recency"}
+    code, out = run(db, "show", created["id"])
+    shown = json.loads(out)
+    assert shown["content"] == "I like minimalistic user interfaces" and shown["access_count"] == 1
+    code, out = run(db, "list", "--json")
+    assert len(json.loads(out)) == 2
+    code, out = run(db, "forget", created["id"], "--yes")
+    assert code == 0
+    code, out = run(db, "show", created["id"])
+    assert code == 1 and "no memory with id" in out
+
+
+def test_duplicate_is_reported(db: str) -> None:
+    run(db, "remember", "The deploy key is in 1Password")
+    code, out = run(db, "remember", "The deploy key is in 1Password")
+    assert code == 0 and out.startswith("already stored as")
+
+
+def test_explain_prints_every_component(db: str) -> None:
+    run(db, "remember", "Sourdough needs a warm kitchen")
+    code, out = run(db, "recall", "bread baking", "--related", "--explain")
+    assert code == 0
+    for column in (
+        "score",
+        "vector",
+        "lexical",
+        "bm25",
+        "importance",
+        "recency",
+        "usage",
+        "validity",
+        "negative",
+    ):
+        assert column in out
+
+
+def test_mode_flags(db: str) -> None:
+    run(db, "remember", "The staging server reboots nightly")
+    code, out = run(db, "recall", "server", "--accurate", "--related")
+    assert code == 2 and "exclusive" in out
+    assert run(db, "recall", "server", "--reelated")[0] == 0
+
+
+def test_bad_input_names_the_field(db: str) -> None:
+    code, out = run(db, "remember", "   ")
+    assert code == 2 and "content" in out and "empty" in out
+    code, out = run(db, "remember", "x", "--importance", "3")
+    assert code == 2 and "importance" in out
+
+
+def test_invalidate_stats_and_reembed(db: str) -> None:
+    _, out = run(db, "remember", "The old office is on Baker Street", "--json")
+    rid = json.loads(out)["id"]
+    code, out = run(db, "invalidate", rid, "--negative")
+    assert code == 0 and "negative True" in out
+    code, out = run(db, "stats", "--json")
+    stats = json.loads(out)
+    assert stats["memories"] == 1 and stats["model"] == "all-MiniLM-L6-v2" and stats["dim"] == 384
+    code, out = run(db, "reembed")
+    assert code == 0 and "re-embedded 1" in out
+
+
+def test_demo_runs_and_explains(db: str) -> None:
+    code, out = run(db, "demo")
+    assert code == 0, out
+    assert "minimalistic user interfaces" in out and "score" in out and "vector" in out

@@ -1,0 +1,127 @@
+"""End-to-end through the Python API with the real all-MiniLM-L6-v2 model."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engram import InvalidInput, Kind, Memory, Settings
+from engram.embed import CachedEmbedder
+
+
+def test_onnxruntime_and_the_vector_index_load_in_either_order() -> None:
+    for first, second in (("usearch.index", "onnxruntime"), ("onnxruntime", "usearch.index")):
+        code = f"import {first}; import {second}"
+        assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0, code
+
+
+def test_model_is_minilm_384(model: CachedEmbedder) -> None:
+    vectors = model.embed_batch(
+        ["I like minimalistic user interfaces", "I prefer simple, clean UIs", "Paris"]
+    )
+    assert vectors.shape == (3, 384) and model.name == "all-MiniLM-L6-v2"
+    assert float(vectors[0] @ vectors[1]) > 0.6 > float(vectors[0] @ vectors[2])
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("My name is Priya and I work as a nurse in Leeds.", Kind.IDENTITY),
+        ("Remind me to renew my passport before the end of June.", Kind.TASK),
+        ("The API docs are at https://docs.example.com/v2/auth", Kind.REFERENCE),
+    ],
+)
+def test_clear_statements_get_their_kind(real: Memory, text: str, kind: Kind) -> None:
+    record = real.get(real.remember(text).id)
+    probs = {k.split(".", 1)[1]: v for k, v in record.kind_scores.items() if k.startswith("probability.")}
+    assert max(probs, key=lambda k: probs[k]) == kind.value, probs
+    assert abs(sum(probs.values()) - 1) < 0.01 and record.kind_confidence == max(probs.values())
+    if record.kind_confidence >= 0.75:
+        assert (record.kind, record.kind_method) == (kind, "auto")
+    else:
+        assert (record.kind, record.kind_method) == (Kind.KNOWLEDGE, "fallback")
+
+
+def test_an_unmistakable_identity_statement_is_confident(real: Memory) -> None:
+    record = real.get(real.remember("My name is Priya and I work as a nurse in Leeds.").id)
+    assert (record.kind, record.kind_method) == (Kind.IDENTITY, "auto") and record.kind_confidence >= 0.75
+
+
+def test_unsure_statements_fall_back_to_knowledge_and_say_so(real: Memory) -> None:
+    record = real.get(real.remember("ok").id)
+    if record.kind_method == "fallback":
+        assert record.kind == Kind.KNOWLEDGE and record.kind_confidence is not None
+        assert record.kind_confidence < 0.75
+    else:
+        assert record.kind_confidence is not None and record.kind_confidence >= 0.75
+
+
+def test_ranking_puts_the_meaningful_match_first(real: Memory) -> None:
+    real.remember_many(
+        [
+            {"content": "I like minimalistic user interfaces"},
+            {"content": "The quarterly tax payment is due on 15 April"},
+            {"content": "Our cat Miso is afraid of the vacuum cleaner"},
+            {"content": "Postgres autovacuum settings were tuned last week"},
+        ]
+    )
+    hits = real.recall("what kind of UI design do I prefer", touch=False)
+    assert hits[0].record.content == "I like minimalistic user interfaces"
+    assert hits[0].record.bucket.endswith("/global")
+    pet = real.recall("pet scared of cleaning machine", touch=False)
+    assert pet[0].record.content.startswith("Our cat Miso")
+    assert len(pet) < 4  # accurate mode drops the unrelated rest
+
+
+def test_real_near_duplicate_merges_but_related_text_does_not(real: Memory) -> None:
+    a = real.remember("The office wifi password is sunflower42")
+    b = real.remember("The office Wi-Fi password is sunflower42.")
+    c = real.remember("The guest wifi password is tulip7")
+    assert b.merged_into == a.id
+    assert c.created and c.id != a.id
+
+
+def test_chunking_counts_model_tokens(tmp_path: Path, model: CachedEmbedder) -> None:
+    text = " ".join(
+        f"Paragraph {i} says the harbour crane number {i} lifts containers onto ships." for i in range(60)
+    )
+    with Memory(tmp_path / "c.db", embedder=model, settings=Settings()) as mem:
+        result = mem.remember(text)
+        chunks = mem.store.children(result.id)
+        assert result.chunks == len(chunks) > 3
+        assert all(c.token_count <= 220 for c in chunks)
+        assert all(len(model.token_offsets(c.content)) <= 222 for c in chunks)
+        assert mem.get(result.id).token_count == len(model.token_offsets(text))
+        hits = mem.recall("which crane number 37 lifts containers", mode="ranked", limit=3, touch=False)
+        assert "crane number 37" in hits[0].record.content
+
+
+def test_related_mode_returns_more_than_accurate(real: Memory) -> None:
+    real.remember_many(
+        [
+            {"content": "I enjoy hiking in the Alps in summer"},
+            {"content": "My favourite hiking boots are from Lowa"},
+            {"content": "Trail running is my weekend hobby"},
+            {"content": "I went camping near Lake Annecy"},
+            {"content": "The server certificate expires in March"},
+        ]
+    )
+    accurate = real.recall("outdoor hobbies", mode="accurate", touch=False)
+    related = real.recall("outdoor hobbies", mode="related", touch=False)
+    assert len(related) >= len(accurate) >= 1
+    assert all("certificate" not in h.record.content for h in accurate)
+
+
+def test_bad_input_with_the_real_model(real: Memory) -> None:
+    real.remember("kept")
+    for bad, field in ((" ", "content"), ("a\x00", "content")):
+        with pytest.raises(InvalidInput) as caught:
+            real.remember(bad)
+        assert caught.value.field == field
+    with pytest.raises(InvalidInput) as caught:
+        real.remember("fine", importance=2)
+    assert caught.value.field == "importance"
+    assert real.stats()["memories"] == 1

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from engram.config import ModeThresholds, RankingProfile
+from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score
+from engram.record import Kind, MemoryRecord
+
+NOW = datetime(2025, 1, 31, tzinfo=UTC)
+
+
+def record(content: str, **kw: object) -> MemoryRecord:
+    base: dict[str, object] = dict(
+        id=content, content=content, content_hash=content, kind=Kind.NOTE, created_at=NOW, updated_at=NOW
+    )
+    return MemoryRecord.model_validate(base | kw)
+
+
+def test_seed_000_formula_by_hand() -> None:
+    r = record("apple pie recipe", importance=0.8, updated_at=NOW - timedelta(days=30))
+    other = record("banana", updated_at=NOW)
+    cands = [Candidate(r, cosine=0.5, bm25=2.0), Candidate(other, cosine=-0.2, bm25=4.0)]
+    scored = {s.record.id: s for s in score(cands, {"appl", "pie"}, RankingProfile(), Decay(), NOW)}
+    c = scored["apple pie recipe"].components
+    assert c["vector"] == pytest.approx(0.5)
+    assert c["lexical"] == pytest.approx(0.5 * (2.0 / 4.0) + 0.5 * 1.0)  # bm25 share + full term overlap
+    assert c["importance"] == pytest.approx(0.8 * 0.99**30, abs=1e-6)
+    assert c["recency"] == pytest.approx(0.5, abs=1e-6)  # one half-life
+    expected = 0.6 * 0.5 + 0.2 * 0.75 + 0.1 * 0.8 * 0.99**30 + 0.1 * 0.5
+    assert scored["apple pie recipe"].score == pytest.approx(expected, abs=1e-5)
+    assert scored["banana"].components["vector"] == 0.0  # negative cosine clipped
+
+
+def test_validity_multiplies_and_negative_subtracts_with_floor() -> None:
+    good = record("a", validity_score=0.5)
+    neg = record("b", is_negative=True)
+    weak_neg = record("c", is_negative=True, validity_score=0.1)
+    out = {s.record.id: s for s in score(
+        [Candidate(good, 1.0), Candidate(neg, 1.0), Candidate(weak_neg, 0.1)], set(), RankingProfile(), Decay(), NOW
+    )}  # fmt: skip
+    assert out["a"].score == pytest.approx(out["a"].components["base"] * 0.5)
+    assert out["b"].score == pytest.approx(out["b"].components["base"] - 0.25)
+    assert out["c"].score == 0.0
+
+
+def test_last_access_counts_for_recency_not_creation() -> None:
+    old_used = record("x", updated_at=NOW - timedelta(days=300), last_accessed_at=NOW - timedelta(days=1))
+    [s] = score([Candidate(old_used, 0.0)], set(), RankingProfile(), Decay(), NOW)
+    assert s.components["recency"] == pytest.approx(0.5 ** (1 / 30), abs=1e-6)
+    assert s.components["importance"] == pytest.approx(0.5 * 0.99, abs=1e-6)
+
+
+def test_usage_saturates() -> None:
+    rows = [record(str(n), access_count=n) for n in (0, 5, 50)]
+    out = {s.record.id: s.components["usage"] for s in score([Candidate(r, 0) for r in rows], set(),
+                                                              RankingProfile(), Decay(), NOW)}  # fmt: skip
+    assert out["0"] == 0 and out["5"] == pytest.approx(1 - np.exp(-1)) and 0.99 < out["50"] < 1
+
+
+def test_mmr_skips_a_near_copy_of_the_first_pick() -> None:
+    a, b, c = record("a"), record("b"), record("c")
+    hits = [Scored(a, 0.9), Scored(b, 0.88), Scored(c, 0.7)]
+    v = {
+        "a": np.array([1, 0], np.float32),
+        "b": np.array([1, 0], np.float32),
+        "c": np.array([0, 1], np.float32),
+    }
+    assert [s.record.id for s in mmr(hits, v, 0.75, 3)] == ["a", "c", "b"]
+    assert [s.record.id for s in mmr(hits, v, 1.0, 3)] == ["a", "b", "c"]
+
+
+def test_modes() -> None:
+    hits = [Scored(record(str(i)), s) for i, s in enumerate([0.9, 0.6, 0.5, 0.3, 0.25, 0.1])]
+    accurate = apply_mode(hits, RecallMode.ACCURATE, 10, ModeThresholds(floor=0.2, ratio=0.58, cap=8))
+    assert [h.score for h in accurate] == [0.9, 0.6]  # cut at 0.522
+    related = apply_mode(hits, RecallMode.RELATED, 10, ModeThresholds(floor=0.12, ratio=0.35, cap=12))
+    assert [h.score for h in related] == [0.9, 0.6, 0.5]  # cut at 0.315
+    low = [Scored(record("x"), 0.05)]
+    assert apply_mode(low, RecallMode.ACCURATE, 10, ModeThresholds(floor=0.2, ratio=0.58, cap=8)) == low
+    assert len(apply_mode(hits, RecallMode.RANKED, 4, None)) == 4

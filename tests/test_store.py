@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engram import FakeEmbedder, Memory, StoreError
+from engram.store.protocol import Filter
+from engram.store.sqlite import SQLiteStore
+
+
+def test_migrations_are_recorded_once(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    SQLiteStore(path).close()
+    store = SQLiteStore(path)
+    rows = store._reader().execute("SELECT name FROM migrations").fetchall()
+    store.close()
+    assert rows == [("m001_memories",)]
+
+
+def test_unknown_migration_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    store = SQLiteStore(path)
+    with store.atomic() as db:
+        db.execute("INSERT INTO migrations(name, applied_at) VALUES ('m999_future', 'x')")
+    store.close()
+    with pytest.raises(StoreError, match="m999_future"):
+        SQLiteStore(path)
+
+
+def test_wal_mode(mem: Memory) -> None:
+    assert mem.store._writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"unbalanced', "NEAR(a b)", "a AND OR NOT", "col:value", "*", "x^2 - (y)", "'; DROP TABLE memories;--"],
+)
+def test_user_text_is_never_fts_syntax(mem: Memory, query: str) -> None:
+    mem.remember("a value for col and y squared")
+    mem.recall(query, mode="ranked", touch=False)  # must not raise
+    assert mem.stats()["memories"] == 1
+
+
+def test_fts_follows_updates_and_deletes(mem: Memory) -> None:
+    rid = mem.remember("the spare key is under the blue pot").id
+    where = Filter()
+    assert [i for i, _ in mem.store.text_search(["blue"], 5, where)] == [rid]
+    mem.update(rid, content="the spare key is under the red pot")
+    assert mem.store.text_search(["blue"], 5, where) == []
+    assert [i for i, _ in mem.store.text_search(["red"], 5, where)] == [rid]
+    mem.forget(rid)
+    assert mem.store.text_search(["red"], 5, where) == []
+
+
+def test_bm25_prefers_rarer_terms(mem: Memory) -> None:
+    for i in range(5):
+        mem.remember(f"the weekly report number {i}")
+    target = mem.remember("the weekly report mentions kubernetes").id
+    hits = mem.store.text_search(["weekly", "kubernetes"], 10, Filter())
+    assert hits[0][0] == target and hits[0][1] > hits[1][1] > 0
+
+
+def test_vector_index_is_rebuilt_when_missing_or_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "v.db"
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        ids = [mem.remember(f"memory about topic {i} and thing {i * 3}").id for i in range(20)]
+        mem.recall("topic 3", mode="ranked", touch=False)
+    index_file = path.with_name(path.name + ".vectors")
+    assert index_file.exists()
+    index_file.write_bytes(b"garbage")
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        assert mem.stats()["index"] == {"indexed": 20, "embedded": 20}
+        assert mem.recall("topic 3 thing 9", mode="ranked", limit=1, touch=False)[0].record.id == ids[3]
+    index_file.unlink()
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        assert mem.stats()["index"] == {"indexed": 20, "embedded": 20}
+
+
+def test_index_catches_up_with_writes_it_did_not_see(tmp_path: Path) -> None:
+    """A stale index file (as after a crash, or another process's writes) is brought up to date on use."""
+    path = tmp_path / "v.db"
+    emb = FakeEmbedder()
+    first = Memory(path, embedder=emb)
+    first.remember("alpha memory")
+    first.recall("alpha", mode="ranked", touch=False)  # index built and in use
+    with Memory(path, embedder=emb) as second:
+        late = second.remember("zebra crossing near the school").id
+        gone = second.remember("alpha memory that will be forgotten").id
+        second.forget(gone)
+    hits = first.recall("zebra crossing school", mode="ranked", limit=5, touch=False)
+    assert hits[0].record.id == late and all(h.record.id != gone for h in hits)
+    assert first.stats()["index"] == {"indexed": 2, "embedded": 2}
+    first.close()
+
+
+def test_vector_search_filters_small_scopes_exactly(mem: Memory) -> None:
+    mem.remember_many([{"content": f"common words shared by many memories {i}"} for i in range(300)])
+    rid = mem.remember("a rare project note", scope="project", scope_id="p1").id
+    qv = mem.embedder.embed_batch(["common words shared by many memories"])[0]
+    hits = mem.store.vector_search(qv, 10, Filter(scope=mem.get(rid).scope, scope_id="p1"))
+    assert [i for i, _ in hits] == [rid]
+    assert np.isclose(hits[0][1], float(mem.store.vectors([rid])[rid] @ qv), atol=1e-4)
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from engram import FakeEmbedder, Memory
+    path, name = sys.argv[1], sys.argv[2]
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        for i in range(40):
+            mem.remember(f"{name} wrote entry {i} with detail {i * 13}")
+    """
+)
+
+
+def test_two_processes_writing_at_once_both_succeed(tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    Memory(path, embedder=FakeEmbedder()).close()
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(path), name], stderr=subprocess.PIPE, text=True)
+        for name in ("left", "right")
+    ]
+    for proc in procs:
+        _, stderr = proc.communicate(timeout=120)
+        assert proc.returncode == 0, stderr
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        assert mem.stats()["memories"] == 80
+        assert mem.stats()["index"] == {"indexed": 80, "embedded": 80}
+        assert mem.recall("right wrote entry 7 with detail 91", mode="ranked", limit=1, touch=False)[
+            0
+        ].record.content == ("right wrote entry 7 with detail 91")
+
+
+def test_every_field_round_trips(mem: Memory) -> None:
+    from datetime import UTC, datetime
+
+    fields = dict(
+        kind="reference", scope="project", scope_id="p", type="Decision", tags=["auth", "mobile"],
+        importance=0.7, validity_score=0.9, is_negative=True, source_type="web", credibility=0.95,
+        emotion="satisfaction", emotional_valence=0.7, emotional_arousal=0.4, episode_id="auth-2024",
+        sequence_number=3, quality_score=0.85, expires_at=datetime(2030, 1, 1, tzinfo=UTC), status="pending",
+        tier="long", user_marked_important=True, metadata={"project": "mobile-app", "n": [1, 2]},
+        created_at=datetime(2024, 12, 30, 10, tzinfo=UTC),
+    )  # fmt: skip
+    record = mem.get(mem.remember("Use JWT tokens with 24h expiry", **fields).id)
+    dumped = record.model_dump(mode="json")
+    for key, value in fields.items():
+        expected = list(value) if isinstance(value, list) else value
+        got = dumped[key]
+        if isinstance(value, datetime):
+            expected = value.isoformat().replace("+00:00", "Z")
+        assert got == expected, key
+    assert record.content_hash and record.token_count > 0 and record.updated_at == record.created_at
