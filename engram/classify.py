@@ -81,16 +81,37 @@ class Rules:
     neighbours: int = 20
 
 
-def prototype_scores(
-    vector: Vector, prototypes: Sequence[Prototype], labels: Iterable[str]
-) -> dict[str, float]:
-    best = {label: -1.0 for label in labels}
-    if prototypes:
-        sims = np.stack([p.vector for p in prototypes]) @ vector
-        for proto, sim in zip(prototypes, sims, strict=True):
-            if proto.label in best and sim > best[proto.label]:
-                best[proto.label] = float(sim)
-    return {label: max(score, 0.0) for label, score in best.items()}
+class PrototypeSet:
+    """Prototype vectors stacked into one matrix, so scoring a memory is one matrix-vector product."""
+
+    def __init__(self, items: Sequence[Prototype], dim: int, matrix: Matrix | None = None) -> None:
+        self.items = list(items)
+        if matrix is None:
+            matrix = np.stack([p.vector for p in items]) if items else np.zeros((0, dim), dtype=np.float32)
+        self.matrix = matrix
+        self.labels = np.array([p.label for p in items], dtype=object)
+
+    def with_learned(self, item: Prototype, keep: int) -> PrototypeSet:
+        """Add a learned prototype; past `keep` learned ones for its label, the oldest goes (as in the store)."""
+        items = [*self.items, item]
+        matrix = np.vstack([self.matrix, item.vector[None, :]])
+        learned = [i for i, p in enumerate(items) if p.label == item.label and p.source == "learned"]
+        drop = learned[: max(0, len(learned) - keep)]
+        if drop:
+            kept = np.ones(len(items), dtype=bool)
+            kept[drop] = False
+            items = [p for p, k in zip(items, kept, strict=True) if k]
+            matrix = matrix[kept]
+        return PrototypeSet(items, self.matrix.shape[1], matrix)
+
+    def scores(self, vector: Vector, labels: Iterable[str]) -> dict[str, float]:
+        """Per label, the best cosine to its prototypes (0 when it has none or all are negative)."""
+        sims = self.matrix @ vector if self.items else np.zeros(0, dtype=np.float32)
+        out: dict[str, float] = {}
+        for label in labels:
+            mask = self.labels == label
+            out[label] = max(0.0, float(sims[mask].max())) if mask.any() else 0.0
+        return out
 
 
 def density_scores(
@@ -117,13 +138,13 @@ def softmax(scores: dict[str, float], temperature: float) -> dict[str, float]:
 
 def classify(
     vector: Vector,
-    prototypes: Sequence[Prototype],
+    prototypes: PrototypeSet,
     neighbours: Sequence[tuple[str, float]],
     taxonomy: Taxonomy,
     rules: Rules,
 ) -> Decision:
     labels = taxonomy.learnable
-    proto = prototype_scores(vector, prototypes, labels)
+    proto = prototypes.scores(vector, labels)
     density = density_scores(neighbours, labels, rules.neighbours)
     w = rules.prototype_weight if density else 1.0
     fused = {label: w * proto[label] + (1 - w) * density.get(label, 0.0) for label in labels}

@@ -18,7 +18,7 @@ from engram.chunk import chunk
 from engram.config import Settings
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
-from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score, sibling
+from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score, sibling, with_record
 from engram.record import (
     Kind,
     MemoryRecord,
@@ -30,11 +30,11 @@ from engram.record import (
     parse,
     utcnow,
 )
-from engram.store.protocol import Filter, Prototype, Store
+from engram.store.protocol import Filter, Label, Prototype, Store
 from engram.store.sqlite import SQLiteStore
 from engram.text import stems, terms
 
-Hit = Scored
+Hit = Scored[MemoryRecord]
 Progress = Callable[[int, int], None]
 _KIND_TAXONOMY = "kinds"
 
@@ -96,7 +96,7 @@ class Memory:
             self.settings.importance_daily_decay,
             self.settings.negative_penalty,
         )
-        self._prototypes: builtins.list[Prototype] | None = None
+        self._prototypes: kinds.PrototypeSet | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -168,13 +168,13 @@ class Memory:
         live = (Status.APPROVED, Status.PENDING)
         scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=live)
         near = self.store.vector_search(vector, self.settings.kind_neighbours, scope_filter)
-        voters = {r.id: r for r in self.store.get_many([i for i, _ in near])}
+        voters = self.store.labels([i for i, _ in near])
         if len(p.pieces) == 1 and near and near[0][1] >= self.settings.near_duplicate:
             closest = voters.get(near[0][0])
-            if (
-                closest is not None and closest.parent_id is None
-            ):  # a chunk is part of a longer text: no merge
-                return self._merge(closest, near[0][1], p, vector)
+            target = self.store.get(near[0][0])
+            # A chunk is part of a longer text: a short memory never replaces it.
+            if closest is not None and not closest.is_chunk and target is not None:
+                return self._merge(target, near[0][1], p, vector)
         decision = self._decide(p, vector, near, voters)
         now = utcnow()
         created = item.created_at or now
@@ -224,14 +224,12 @@ class Memory:
         )
 
     def _decide(
-        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, MemoryRecord]
+        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
     ) -> kinds.Decision:
         if p.kind is not None:
             return kinds.Decision(p.kind.value, 1.0, p.method)
         # Fallbacks do not vote: they record that no decision was possible, not a kind.
-        neighbours = [
-            (voters[i].kind.value, s) for i, s in near if i in voters and voters[i].kind_method != "fallback"
-        ]
+        neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
         return kinds.classify(vector, self._kind_prototypes(), neighbours, self.taxonomy, self.rules)
 
     def _merge(self, target: MemoryRecord, similarity: float, p: _Pending, vector: Vector) -> RememberResult:
@@ -263,7 +261,7 @@ class Memory:
             target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
         )
 
-    def _kind_prototypes(self) -> builtins.list[Prototype]:
+    def _kind_prototypes(self) -> kinds.PrototypeSet:
         if self._prototypes is None:
             key = f"prototypes:{_KIND_TAXONOMY}"
             digest = hashlib.sha256(
@@ -277,17 +275,15 @@ class Memory:
                     [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)],
                 )
                 self.store.set_meta(key, digest)
-            self._prototypes = self.store.prototypes(_KIND_TAXONOMY)
+            self._prototypes = kinds.PrototypeSet(self.store.prototypes(_KIND_TAXONOMY), self.embedder.dim)
         return self._prototypes
 
     def _learn(self, label: str, vector: Vector, record: MemoryRecord) -> None:
-        self.store.add_learned_prototype(
-            _KIND_TAXONOMY,
-            Prototype(label, "learned", vector, record.content[:200], record.id),
-            keep=self.settings.kind_learned_max,
-        )
+        item = Prototype(label, "learned", vector, record.content[:200], record.id)
+        keep = self.settings.kind_learned_max
+        self.store.add_learned_prototype(_KIND_TAXONOMY, item, keep=keep)
         self.store.audit("learn_prototype", record.id, {"kind": label, "confidence": record.kind_confidence})
-        self._prototypes = None
+        self._prototypes = self._kind_prototypes().with_learned(item, keep)
 
     # ---- recall -----------------------------------------------------------------------------------------
     def recall(
@@ -324,11 +320,11 @@ class Memory:
         by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
         by_text: dict[str, float] = dict(self.store.text_search(terms(query), wide, where))
         ids = list(dict.fromkeys([*by_vector, *by_text]))
-        records = self.store.get_many(ids)
+        facts = self.store.facts(ids)
         vectors = self.store.vectors(ids)
         candidates = [
-            Candidate(r, float(vectors[r.id] @ qvec) if r.id in vectors else 0.0, by_text.get(r.id, 0.0))
-            for r in records
+            Candidate(f, float(vectors[f.id] @ qvec) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
+            for f in facts
         ]
         scored = score(
             candidates, stems(" ".join(terms(query))), self.settings.profiles[profile], self.decay, when
@@ -336,12 +332,19 @@ class Memory:
         thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(scored, vectors, self.settings.mmr_lambda, size)
-        hits = apply_mode(self._with_siblings(picked), mode, limit, thresholds.get(mode))
+        # Full records only for what is returned: building them for every candidate would dominate recall.
+        full = {r.id: r for r in self.store.get_many([s.record.id for s in picked])}
+        hits = apply_mode(
+            self._with_siblings([with_record(s, full[s.record.id]) for s in picked if s.record.id in full]),
+            mode,
+            limit,
+            thresholds.get(mode),
+        )
         if touch and hits:
             self.store.touch([h.record.id for h in hits], when)
         return hits
 
-    def _with_siblings(self, hits: Sequence[Scored]) -> builtins.list[Scored]:
+    def _with_siblings(self, hits: Sequence[Hit]) -> builtins.list[Hit]:
         """A chunk's neighbours join at factor x its score, or keep their own score if that is higher."""
         best = {h.record.id: h for h in hits}
         for hit in hits:

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Generic, Protocol, TypeVar
 
 import numpy as np
 
 from engram.config import ModeThresholds, RankingProfile
 from engram.embed import Vector
-from engram.record import MemoryRecord
 from engram.text import stems
 
 
@@ -32,16 +32,41 @@ class RecallMode(StrEnum):
     RANKED = "ranked"  # no threshold: the top `limit` by score, for evaluation and paging
 
 
+class Scorable(Protocol):
+    """What scoring reads of a memory: a full MemoryRecord, or the store's lighter Facts."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def importance(self) -> float: ...
+    @property
+    def updated_at(self) -> datetime: ...
+    @property
+    def last_accessed_at(self) -> datetime | None: ...
+    @property
+    def access_count(self) -> int: ...
+    @property
+    def validity_score(self) -> float: ...
+    @property
+    def is_negative(self) -> bool: ...
+
+
+R = TypeVar("R", bound=Scorable)
+S = TypeVar("S", bound=Scorable)
+
+
 @dataclass(frozen=True, slots=True)
-class Candidate:
-    record: MemoryRecord
+class Candidate(Generic[R]):
+    record: R
     cosine: float
     bm25: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
-class Scored:
-    record: MemoryRecord
+class Scored(Generic[R]):
+    record: R
     score: float
     components: dict[str, float] = field(default_factory=dict)
     why: str = "match"  # match | sibling
@@ -58,7 +83,7 @@ def _days(later: datetime, earlier: datetime) -> float:
     return max(0.0, (later - earlier).total_seconds() / 86400)
 
 
-def last_used(record: MemoryRecord) -> datetime:
+def last_used(record: Scorable) -> datetime:
     if record.last_accessed_at is not None and record.last_accessed_at > record.updated_at:
         return record.last_accessed_at
     return record.updated_at
@@ -71,15 +96,15 @@ def overlap(query_stems: set[str], content: str) -> float:
 
 
 def score(
-    candidates: Sequence[Candidate],
+    candidates: Sequence[Candidate[R]],
     query_stems: set[str],
     profile: RankingProfile,
     decay: Decay,
     now: datetime,
-) -> list[Scored]:
+) -> list[Scored[R]]:
     """Score every candidate; best first."""
     top_bm25 = max((c.bm25 for c in candidates), default=0.0)
-    out: list[Scored] = []
+    out: list[Scored[R]] = []
     for c in candidates:
         r = c.record
         days = _days(now, last_used(r))
@@ -107,7 +132,7 @@ def score(
     return out
 
 
-def mmr(scored: Sequence[Scored], vectors: dict[str, Vector], lam: float, k: int) -> list[Scored]:
+def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: int) -> list[Scored[R]]:
     """Maximal marginal relevance: trade each pick's score against its similarity to the picks before it."""
     pool = list(scored)
     if lam >= 1 or len(pool) <= 1:
@@ -129,8 +154,8 @@ def mmr(scored: Sequence[Scored], vectors: dict[str, Vector], lam: float, k: int
 
 
 def apply_mode(
-    scored: Sequence[Scored], mode: RecallMode, limit: int, thresholds: ModeThresholds | None
-) -> list[Scored]:
+    scored: Sequence[Scored[R]], mode: RecallMode, limit: int, thresholds: ModeThresholds | None
+) -> list[Scored[R]]:
     """Accurate and related keep the best hit and those scoring at least max(floor, ratio x best), up to their
     cap (and the caller's limit); ranked keeps the top `limit`."""
     if not scored:
@@ -143,12 +168,12 @@ def apply_mode(
     return kept[: min(limit, thresholds.cap)]
 
 
-def sibling(hit: Scored, record: MemoryRecord, factor: float) -> Scored:
+def sibling(hit: Scored[R], record: S, factor: float) -> Scored[S]:
     """A neighbouring chunk of a hit joins the results just under it."""
-    return replace(
-        hit,
-        record=record,
-        score=hit.score * factor,
-        why="sibling",
-        components=hit.components | {"score": hit.score * factor},
-    )
+    joined = hit.score * factor
+    return Scored(record, joined, hit.components | {"score": joined}, "sibling")
+
+
+def with_record(hit: Scored[R], record: S) -> Scored[S]:
+    """The same score for a fuller view of the same memory."""
+    return Scored(record, hit.score, hit.components, hit.why)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from engram.classify import (
+    PrototypeSet,
     Rules,
     Taxonomy,
     calibrate_temperature,
@@ -25,8 +26,8 @@ def unit(*xs: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-PROTOS = [Prototype("a", "seed", unit(1, 0, 0)), Prototype("b", "seed", unit(0, 1, 0)),
-          Prototype("c", "seed", unit(0, 0, 1))]  # fmt: skip
+PROTOS = PrototypeSet([Prototype("a", "seed", unit(1, 0, 0)), Prototype("b", "seed", unit(0, 1, 0)),
+                       Prototype("c", "seed", unit(0, 0, 1))], 3)  # fmt: skip
 
 
 def test_prototype_only_when_no_neighbours() -> None:
@@ -89,3 +90,14 @@ def test_kind_taxonomy_file() -> None:
     assert tax.prototypes["unclassified"] == ()
     assert all(len(tax.prototypes[k]) >= 15 for k in tax.learnable)
     assert len(tax.learnable) == 5
+
+
+def test_learned_prototypes_join_and_the_oldest_leaves() -> None:
+    grown = PROTOS
+    for i in range(4):
+        grown = grown.with_learned(
+            Prototype("a", "learned", unit(1, 0.1 * (i + 1), 0), memory_id=str(i)), keep=2
+        )
+    learned = [p.memory_id for p in grown.items if p.source == "learned"]
+    assert learned == ["2", "3"] and len(grown.items) == 5
+    assert grown.scores(unit(1, 0.4, 0), ["a", "b"])["a"] == pytest.approx(1.0, abs=1e-5)

@@ -48,7 +48,11 @@ def test_explicit_kind_and_prefix_override_classification(mem: Memory) -> None:
     explicit = mem.get(mem.remember("buy oat milk", kind="reference").id)
     assert (explicit.kind, explicit.kind_method) == (Kind.REFERENCE, "explicit")
     prefixed = mem.get(mem.remember("task: call the plumber").id)
-    assert (prefixed.kind, prefixed.kind_method, prefixed.content) == (Kind.TASK, "prefix", "call the plumber")
+    assert (prefixed.kind, prefixed.kind_method, prefixed.content) == (
+        Kind.TASK,
+        "prefix",
+        "call the plumber",
+    )
     unknown_prefix = mem.get(mem.remember("Note to self: weather: sunny").id)
     assert unknown_prefix.content == "Note to self: weather: sunny"
 

@@ -17,7 +17,11 @@ from engram.record import NewMemory, parse
         ({"content": "x", "validity_score": 2}, "validity_score", "less than or equal to 1"),
         ({"content": "x", "emotional_valence": -1.5}, "emotional_valence", "greater than or equal to -1"),
         ({"content": "x", "credibility": 7}, "credibility", "less than or equal to 1"),
-        ({"content": "x", "kind": "feelings"}, "kind", "'identity', 'task', 'knowledge', 'reference', 'note'"),
+        (
+            {"content": "x", "kind": "feelings"},
+            "kind",
+            "'identity', 'task', 'knowledge', 'reference', 'note'",
+        ),
         ({"content": "x", "scope": "world"}, "scope", "'session', 'project' or 'global'"),
         ({"content": "x", "type": "Memo"}, "type", "'Observation'"),
         ({"content": "x", "status": "maybe"}, "status", "'approved', 'pending', 'rejected' or 'superseded'"),
@@ -42,7 +46,10 @@ def test_defaults_follow_the_seeds() -> None:
 
 
 def test_tags_are_lowercase_hyphenated_and_unique() -> None:
-    assert parse(NewMemory, {"content": "x", "tags": ["User Auth", "user auth", "Bug"]}).tags == ("user-auth", "bug")
+    assert parse(NewMemory, {"content": "x", "tags": ["User Auth", "user auth", "Bug"]}).tags == (
+        "user-auth",
+        "bug",
+    )
 
 
 def test_too_long_content_is_refused_and_nothing_is_lost(mem: Memory, tmp_path: object) -> None:

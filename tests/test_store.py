@@ -19,7 +19,7 @@ def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     store = SQLiteStore(path)
     rows = store._reader().execute("SELECT name FROM migrations").fetchall()
     store.close()
-    assert rows == [("m001_memories",)]
+    assert rows == [("m001_memories",), ("m002_fts_rank",)]
 
 
 def test_unknown_migration_is_refused(tmp_path: Path) -> None:

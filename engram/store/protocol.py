@@ -36,6 +36,29 @@ class Prototype:
 
 
 @dataclass(frozen=True, slots=True)
+class Facts:
+    """The fields recall scores a candidate by, without building a full record."""
+
+    id: str
+    content: str
+    importance: float
+    updated_at: datetime
+    last_accessed_at: datetime | None
+    access_count: int
+    validity_score: float
+    is_negative: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """How a memory was classified, for neighbour votes."""
+
+    kind: str
+    method: str
+    is_chunk: bool
+
+
+@dataclass(frozen=True, slots=True)
 class StoreStats:
     memories: int
     chunks: int
@@ -72,6 +95,8 @@ class Store(Protocol):
     def chunk_at(self, parent_id: str, index: int) -> MemoryRecord | None: ...
     def vectors(self, ids: Sequence[str]) -> dict[str, Vector]: ...
     def vector_for_hash(self, content_hash: str) -> Vector | None: ...
+    def labels(self, ids: Sequence[str]) -> dict[str, Label]: ...
+    def facts(self, ids: Sequence[str]) -> list[Facts]: ...
     def select(
         self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
     ) -> list[MemoryRecord]: ...

@@ -130,3 +130,9 @@ def m001_memories(db: sqlite3.Connection) -> None:
         CREATE INDEX audit_memory ON audit_log(memory_id);
         """,
     )
+
+
+@migration
+def m002_fts_rank(db: sqlite3.Connection) -> None:
+    """Make `ORDER BY rank` mean bm25 with content weighted 1 and tags 0.5, so FTS5 can stop at the top k."""
+    db.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('rank', 'bm25(1.0, 0.5)')")

@@ -22,7 +22,7 @@ import numpy as np
 from engram.embed import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
-from engram.store.protocol import Filter, Prototype, StoreStats
+from engram.store.protocol import Facts, Filter, Label, Prototype, StoreStats
 from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.vectors import VectorIndex
@@ -235,6 +235,31 @@ class SQLiteStore:
                 out[memory_id] = decode_vector(blob)
         return out
 
+    def facts(self, ids: Sequence[str]) -> list[Facts]:
+        out: list[Facts] = []
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ", ".join("?" for _ in part)
+            rows = self._reader().execute(
+                "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
+                f"is_negative FROM memories WHERE id IN ({marks})",
+                part,
+            )
+            for i, content, imp, upd, acc, count, validity, neg in rows:
+                out.append(Facts(i, content, imp, datetime.fromisoformat(upd),
+                                 None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg)))  # fmt: skip
+        return out
+
+    def labels(self, ids: Sequence[str]) -> dict[str, Label]:
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = self._reader().execute(
+            f"SELECT id, kind, kind_method, parent_id IS NOT NULL FROM memories WHERE id IN ({marks})",
+            list(ids),
+        )
+        return {i: Label(kind, method, bool(chunk)) for i, kind, method, chunk in rows}
+
     def vector_for_hash(self, content_hash: str) -> Vector | None:
         row = (
             self._reader()
@@ -341,17 +366,23 @@ class SQLiteStore:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         sql, params = self._where(where, searchable=True)
-        rows = (
-            self._reader()
-            .execute(
-                "SELECT m.id, bm25(memories_fts, 1.0, 0.5) AS score FROM memories_fts "
-                f"JOIN memories m ON m.rid = memories_fts.rowid WHERE memories_fts MATCH ? AND {sql} "
-                "ORDER BY score LIMIT ?",
+        db = self._reader()
+        # FTS5 alone can stop at the top of its ranking; filtering after it is cheap when most rows pass.
+        wide = k * _OVERSAMPLE
+        rows = db.execute(
+            "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
+            (match, wide),
+        ).fetchall()
+        kept = self._filter_rids([r for r, _ in rows], sql, params)
+        result = [(kept[r], -float(score)) for r, score in rows if r in kept][:k]
+        if len(result) < k and len(rows) == wide:
+            rows = db.execute(
+                "SELECT m.id, memories_fts.rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
+                f"WHERE memories_fts MATCH ? AND {sql} ORDER BY memories_fts.rank LIMIT ?",
                 (match, *params, k),
-            )
-            .fetchall()
-        )
-        return [(memory_id, -float(score)) for memory_id, score in rows]
+            ).fetchall()
+            result = [(memory_id, -float(score)) for memory_id, score in rows]
+        return result
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
         index = self._synced_index()

@@ -1,0 +1,221 @@
+"""The vector index: answers agree with brute force, filters hold, files survive or fail loudly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from engram.errors import StoreError
+from engram.store import vectors
+from engram.store.vectors import VectorIndex
+
+DIM = 32
+N = 3_000
+
+
+def unit(rows: int, seed: int) -> npt.NDArray[np.float32]:
+    x = np.random.default_rng(seed).standard_normal((rows, DIM), dtype=np.float32)
+    out: npt.NDArray[np.float32] = x / np.linalg.norm(x, axis=1, keepdims=True)
+    return out
+
+
+def brute(
+    base: npt.NDArray[np.float32], keys: npt.NDArray[np.int64], q: npt.NDArray[np.float32], k: int
+) -> list[int]:
+    scores = base @ q
+    return [int(keys[i]) for i in np.argsort(-scores, kind="stable")[:k]]
+
+
+@pytest.fixture(scope="module")
+def data() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    return np.arange(1, N + 1, dtype=np.int64) * 7, unit(N, 0)  # sparse rowids, as after deletions
+
+
+@pytest.fixture(scope="module")
+def built(data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]) -> VectorIndex:
+    keys, base = data
+    index = VectorIndex(DIM)
+    for lo in range(0, N, 1_000):  # in batches, as the store rebuilds
+        index.upsert(keys[lo : lo + 1_000].tolist(), base[lo : lo + 1_000])
+    return index
+
+
+def test_nearest_neighbours_match_brute_force(
+    built: VectorIndex, data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]
+) -> None:
+    keys, base = data
+    assert len(built) == N
+    queries = unit(20, 1)
+    overlap = []
+    for q in queries:
+        hits = built.search(q, 10)
+        assert len(hits) == 10
+        sims = [s for _, s in hits]
+        assert sims == sorted(sims, reverse=True)
+        # the similarity reported is the true cosine of that key's vector
+        row = {int(k): i for i, k in enumerate(keys)}
+        for key, sim in hits:
+            assert sim == pytest.approx(float(base[row[key]] @ q), abs=1e-5)
+        overlap.append(len({k for k, _ in hits} & set(brute(base, keys, q, 10))) / 10)
+    assert np.mean(overlap) >= 0.95
+    # a stored vector is its own nearest neighbour
+    assert built.search(base[123], 1)[0][0] == int(keys[123])
+    assert built.search(base[123], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_upsert_replaces_and_remove_forgets() -> None:
+    base = unit(200, 2)
+    index = VectorIndex(DIM)
+    index.upsert(list(range(200)), base)
+    moved = -base[0]  # key 5 now points the opposite way of key 0's vector
+    index.upsert([5], moved[None, :])
+    assert len(index) == 200
+    [(key, sim)] = index.search(moved, 1)
+    assert key == 5 and sim == pytest.approx(1.0, abs=1e-5)
+    assert index.search(base[5], 1)[0][0] != 5
+    # duplicates within one batch: the last one wins
+    first, last = unit(2, 12)
+    index.upsert([9, 9], np.stack([first, last]))
+    [(key, sim)] = index.search(last, 1)
+    assert key == 9 and sim == pytest.approx(1.0, abs=1e-5)
+    assert len(index) == 200
+
+    index.remove([5, 9, 10_000, -3])  # missing keys are ignored
+    assert len(index) == 198
+    assert 5 not in index and 9 not in index and 4 in index
+    assert all(k not in (5, 9) for k, _ in index.search(moved, 200))
+    assert len(index.search(base[0], 500)) == 198
+    index.upsert([5], base[5][None, :])  # a removed key can come back
+    assert index.search(base[5], 1)[0][0] == 5
+
+
+@pytest.mark.parametrize(("share", "exact"), [(0.003, True), (0.05, False), (0.6, False)])
+def test_allowed_subset_matches_exact_and_only_allowed(
+    built: VectorIndex,
+    data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]],
+    share: float,
+    exact: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    keys, base = data
+    monkeypatch.setattr(vectors, "EXACT_MAX", 100)  # so that the larger subsets take the approximate path
+    scans: list[int] = []
+    real_exact = VectorIndex._exact
+
+    def spy(
+        self: VectorIndex, q: npt.NDArray[np.float32], ukeys: npt.NDArray[np.uint64], k: int
+    ) -> list[tuple[int, float]]:
+        scans.append(len(ukeys))
+        return real_exact(self, q, ukeys, k)
+
+    monkeypatch.setattr(VectorIndex, "_exact", spy)
+    rows = np.sort(np.random.default_rng(3).choice(N, int(N * share), replace=False))
+    allowed = keys[rows]
+    junk = np.array([5, -1, 10**12], dtype=np.int64)  # not in the index, never returned
+    k = 20
+    agree = []
+    for q in unit(10, 4):
+        hits = built.search(q, k, allowed=np.concatenate([allowed, allowed[:3], junk]))
+        assert len(hits) == min(k, len(allowed))
+        assert {key for key, _ in hits} <= {int(a) for a in allowed}
+        expected = brute(base[rows], allowed, q, k)
+        agree.append(len({key for key, _ in hits} & set(expected)) / len(expected))
+    assert np.mean(agree) >= (1.0 if exact else 0.95)
+    assert (len(scans) == 10) if exact else (len(scans) <= 1)
+
+
+def test_small_subset_is_exactly_brute_force(
+    built: VectorIndex, data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]
+) -> None:
+    keys, base = data
+    rows = np.arange(0, N, 97)
+    q = unit(1, 5)[0]
+    hits = built.search(q, 5, allowed=keys[rows])
+    assert [key for key, _ in hits] == brute(base[rows], keys[rows], q, 5)
+    # k beyond the allowed set returns all of it; an allowed set absent from the index returns nothing
+    assert len(built.search(q, 1_000, allowed=keys[rows])) == len(rows)
+    assert built.search(q, 5, allowed=np.array([1, 2, 3], dtype=np.int64)) == []
+    assert built.search(q, 5, allowed=np.array([], dtype=np.int64)) == []
+
+
+def test_falls_back_to_exact_when_too_few_candidates_survive(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = unit(1_000, 6)
+    index = VectorIndex(DIM)
+    index.upsert(list(range(1_000)), base)
+    monkeypatch.setattr(vectors, "EXACT_MAX", 10)
+    monkeypatch.setattr(vectors, "OVERSAMPLE", 0.01)  # the approximate walk returns far too few allowed keys
+    allowed = np.arange(0, 1_000, 20, dtype=np.int64)
+    q = base[0]
+    hits = index.search(q, 10, allowed=allowed)
+    assert [k for k, _ in hits] == brute(base[allowed], allowed, q, 10)
+
+
+def test_empty_index_and_bad_input() -> None:
+    index = VectorIndex(DIM)
+    q = unit(1, 7)[0]
+    assert len(index) == 0
+    assert index.search(q, 10) == []
+    assert index.search(q, 10, allowed=np.array([1], dtype=np.int64)) == []
+    index.remove([1, 2])
+    index.upsert([], np.zeros((0, DIM), dtype=np.float32))
+    assert 1 not in index
+    with pytest.raises(ValueError):
+        index.upsert([1, 2], unit(1, 8))
+    with pytest.raises(ValueError):
+        index.upsert([-1], unit(1, 8))
+    with pytest.raises(ValueError):
+        index.search(np.zeros(DIM + 1, dtype=np.float32), 3)
+    index.upsert([1], unit(1, 8))
+    assert index.search(q, 0) == []
+
+
+def test_save_load_round_trip(tmp_path: Path) -> None:
+    base = unit(500, 9)
+    index = VectorIndex(DIM)
+    index.upsert(list(range(10, 510)), base)
+    index.remove([10, 11])
+    path = tmp_path / "memories.db.vectors"
+    index.save(path)
+    index.save(path)  # replacing an existing file
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
+    loaded = VectorIndex.load(path, DIM)
+    assert len(loaded) == 498
+    assert 10 not in loaded and 12 in loaded
+    for q in unit(5, 10):
+        assert loaded.search(q, 10) == index.search(q, 10)
+        allowed = np.arange(10, 510, 3, dtype=np.int64)
+        assert loaded.search(q, 10, allowed=allowed) == index.search(q, 10, allowed=allowed)
+    loaded.upsert([999], base[:1])  # a loaded index stays writable
+    assert loaded.search(base[0], 1)[0][0] in (10 + 0, 999)
+
+    empty = tmp_path / "empty.vectors"
+    VectorIndex(DIM).save(empty)
+    assert len(VectorIndex.load(empty, DIM)) == 0
+
+
+@pytest.mark.parametrize("damage", ["missing", "empty", "truncated", "flipped", "garbage", "wrong_dim"])
+def test_load_rejects_damaged_files(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "memories.db.vectors"
+    index = VectorIndex(DIM)
+    index.upsert(list(range(300)), unit(300, 11))
+    index.save(path)
+    blob = path.read_bytes()
+    dim = DIM
+    if damage == "missing":
+        path.unlink()
+    elif damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "truncated":
+        path.write_bytes(blob[: len(blob) // 2])
+    elif damage == "flipped":
+        middle = len(blob) // 2
+        path.write_bytes(blob[:middle] + bytes([blob[middle] ^ 0xFF]) + blob[middle + 1 :])
+    elif damage == "garbage":
+        path.write_bytes(b"\x00" * len(blob))
+    else:
+        dim = DIM * 2
+    with pytest.raises(StoreError):
+        VectorIndex.load(path, dim)
