@@ -54,8 +54,14 @@ class Settings(BaseSettings):
     kind_learned_max: int = Field(64, ge=0, description="learned prototypes kept per kind")
     kind_neighbours: int = Field(20, gt=0, description="neighbours that vote on a kind")
     kind_prototype_weight: float = Field(0.65, ge=0, le=1, description="prototype share of the kind score")
-    kind_temperature: float = Field(
-        0.05, gt=0, description="softmax temperature that turns kind scores into a calibrated confidence"
+    kind_prototype_top: int = Field(
+        5, ge=1, description="prototype score: mean cosine of a kind's k closest prototypes (1 = best cosine)"
+    )
+    kind_neighbour_floor: float = Field(
+        0.5, ge=0, le=1, description="cosine a stored memory needs to vote on a new memory's kind"
+    )
+    kind_temperature: float | None = Field(
+        None, gt=0, description="softmax temperature for kind confidence; None: calibrated on the prototypes"
     )
     recency_half_life_days: float = Field(30.0, gt=0, description="recency halves over this many days")
     importance_daily_decay: float = Field(0.99, gt=0, le=1, description="importance factor per idle day")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,10 +86,11 @@ class Memory:
         self.taxonomy = kinds.load_taxonomy(_KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value)
         self.rules = kinds.Rules(
             prototype_weight=self.settings.kind_prototype_weight,
-            temperature=self.settings.kind_temperature,
+            temperature=self.settings.kind_temperature or 0.05,
             fallback_below=self.settings.kind_fallback_below,
             learn_above=self.settings.kind_learn_above,
-            neighbours=self.settings.kind_neighbours,
+            neighbour_floor=self.settings.kind_neighbour_floor,
+            prototype_top=self.settings.kind_prototype_top,
         )
         self.decay = Decay(
             self.settings.recency_half_life_days,
@@ -262,10 +263,14 @@ class Memory:
         )
 
     def _kind_prototypes(self) -> kinds.PrototypeSet:
+        """Seed prototypes are embedded once per database and model; the softmax temperature is calibrated
+        on them (leave-one-out) unless the settings fix it."""
         if self._prototypes is None:
-            key = f"prototypes:{_KIND_TAXONOMY}"
+            key, t_key = f"prototypes:{_KIND_TAXONOMY}", f"temperature:{_KIND_TAXONOMY}"
             digest = hashlib.sha256(
-                repr((self.embedder.name, sorted(self.taxonomy.prototypes.items()))).encode()
+                repr(
+                    (self.embedder.name, self.rules.prototype_top, sorted(self.taxonomy.prototypes.items()))
+                ).encode()
             ).hexdigest()
             if self.store.get_meta(key) != digest:
                 seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
@@ -274,7 +279,13 @@ class Memory:
                     _KIND_TAXONOMY,
                     [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)],
                 )
+                temperature = kinds.calibrate_temperature(
+                    vectors, [lab for lab, _ in seeds], self.rules.prototype_top
+                )
+                self.store.set_meta(t_key, str(temperature))
                 self.store.set_meta(key, digest)
+            if self.settings.kind_temperature is None:
+                self.rules = replace(self.rules, temperature=float(self.store.get_meta(t_key) or 0.05))
             self._prototypes = kinds.PrototypeSet(self.store.prototypes(_KIND_TAXONOMY), self.embedder.dim)
         return self._prototypes
 

@@ -31,7 +31,7 @@ PROTOS = PrototypeSet([Prototype("a", "seed", unit(1, 0, 0)), Prototype("b", "se
 
 
 def test_prototype_only_when_no_neighbours() -> None:
-    d = classify(unit(1, 0.2, 0), PROTOS, [], TAX, Rules(temperature=0.1))
+    d = classify(unit(1, 0.2, 0), PROTOS, [], TAX, Rules(temperature=0.1, prototype_top=1))
     assert d.label == "a" and d.method == "auto" and d.density == {}
     fused = {"a": d.prototype["a"], "b": d.prototype["b"], "c": d.prototype["c"]}
     assert d.probabilities == pytest.approx(softmax(fused, 0.1), abs=1e-4)
@@ -41,28 +41,32 @@ def test_prototype_only_when_no_neighbours() -> None:
 def test_fusion_is_065_prototype_035_density() -> None:
     v = unit(1, 1, 0)  # equally close to a and b
     d = classify(
-        v, PROTOS, [("b", 0.9), ("b", 0.8), ("a", 0.1)], TAX, Rules(temperature=0.05, fallback_below=0)
+        v,
+        PROTOS,
+        [("b", 0.9), ("b", 0.8), ("a", 0.6), ("c", 0.1)],
+        TAX,
+        Rules(temperature=0.05, fallback_below=0, prototype_top=1),
     )
     assert d.label == "b"
-    assert d.density == pytest.approx({"a": 0.1 / 20, "b": 1.7 / 20, "c": 0.0}, abs=1e-4)
+    assert d.density == pytest.approx({"a": 0.6 / 2.3, "b": 1.7 / 2.3, "c": 0.0}, abs=1e-4)  # 0.1: below floor
     fa = 0.65 * d.prototype["a"] + 0.35 * d.density["a"]
     fb = 0.65 * d.prototype["b"] + 0.35 * d.density["b"]
     assert d.probabilities["b"] / d.probabilities["a"] == pytest.approx(np.exp((fb - fa) / 0.05), rel=1e-2)
 
 
 def test_low_confidence_falls_back_and_high_confidence_learns() -> None:
-    unsure = classify(unit(1, 1, 1), PROTOS, [], TAX, Rules(temperature=0.05))
+    unsure = classify(unit(1, 1, 1), PROTOS, [], TAX, Rules(temperature=0.05, prototype_top=1))
     assert unsure.label == "c" and unsure.method == "fallback" and unsure.confidence < 0.75
     assert not should_learn(unsure, Rules())
-    sure = classify(unit(1, 0, 0), PROTOS, [], TAX, Rules(temperature=0.05))
+    sure = classify(unit(1, 0, 0), PROTOS, [], TAX, Rules(temperature=0.05, prototype_top=1))
     assert sure.confidence > 0.9 and should_learn(sure, Rules())
 
 
 def test_density_ignores_dissimilar_neighbours() -> None:
-    assert density_scores([("a", -0.3), ("b", 0.0)], ["a", "b"], 20) == {}
-    assert density_scores([("a", 0.2), ("zzz", 0.9)], ["a", "b"], 20) == {"a": 0.01, "b": 0.0}
-    close = density_scores([("a", 0.8)] * 20, ["a", "b"], 20)
-    assert close == pytest.approx({"a": 0.8, "b": 0.0})
+    assert density_scores([("a", 0.45), ("b", 0.1)], ["a", "b"], 0.5) == {}
+    assert density_scores([("a", 0.6), ("zzz", 0.9)], ["a", "b"], 0.5) == {"a": 1.0, "b": 0.0}
+    mixed = density_scores([("a", 0.8), ("b", 0.6), ("b", 0.6)], ["a", "b"], 0.5)
+    assert mixed == pytest.approx({"a": 0.8 / 2.0, "b": 1.2 / 2.0})
 
 
 def test_split_prefix() -> None:
@@ -101,3 +105,10 @@ def test_learned_prototypes_join_and_the_oldest_leaves() -> None:
     learned = [p.memory_id for p in grown.items if p.source == "learned"]
     assert learned == ["2", "3"] and len(grown.items) == 5
     assert grown.scores(unit(1, 0.4, 0), ["a", "b"])["a"] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_top_k_mean_averages_the_closest_prototypes() -> None:
+    protos = PrototypeSet([Prototype("a", "seed", unit(1, 0)), Prototype("a", "seed", unit(0, 1)),
+                           Prototype("a", "seed", unit(-1, 0))], 2)  # fmt: skip
+    assert protos.scores(unit(1, 0), ["a"], top=1)["a"] == pytest.approx(1.0)
+    assert protos.scores(unit(1, 0), ["a"], top=2)["a"] == pytest.approx(0.5)
