@@ -32,7 +32,7 @@ from engram.record import (
 )
 from engram.store.protocol import Filter, Label, Prototype, Store
 from engram.store.sqlite import SQLiteStore
-from engram.text import stems, terms
+from engram.text import idf, stems, terms
 
 Hit = Scored[MemoryRecord]
 Progress = Callable[[int, int], None]
@@ -338,7 +338,7 @@ class Memory:
             for f in facts
         ]
         scored = score(
-            candidates, stems(" ".join(terms(query))), self.settings.profiles[profile], self.decay, when
+            candidates, self._term_weights(query), self.settings.profiles[profile], self.decay, when
         )
         thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
@@ -354,6 +354,12 @@ class Memory:
         if touch and hits:
             self.store.touch([h.record.id for h in hits], when)
         return hits
+
+    def _term_weights(self, query: str) -> dict[str, float]:
+        query_stems = sorted(stems(" ".join(terms(query))))
+        total, frequencies = self.store.document_frequencies(query_stems)
+        # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap.
+        return {s: idf(total, n) for s, n in frequencies.items() if n > 0}
 
     def _with_siblings(self, hits: Sequence[Hit]) -> builtins.list[Hit]:
         """A chunk's neighbours join at factor x its score, or keep their own score if that is higher."""

@@ -3,8 +3,8 @@
 score = w_v * vector + w_l * lexical + w_i * importance + w_r * recency (+ w_u * usage), then x validity_score,
 minus the negative penalty for negated memories, floored at 0. Components, each in 0..1:
 - vector: cosine, negative values clipped to 0;
-- lexical: half bm25 divided by the best bm25 among this query's candidates, half the share of query terms
-  (stemmed) that the memory contains;
+- lexical: half bm25 divided by the best bm25 among this query's candidates, half the IDF-weighted share of
+  the query's word stems that the memory contains;
 - importance: importance x daily_decay ^ days since the memory was last updated or recalled;
 - recency: 0.5 ^ (days since last access or update / half-life);
 - usage: 1 - exp(-access_count / 5), saturating.
@@ -89,15 +89,17 @@ def last_used(record: Scorable) -> datetime:
     return record.updated_at
 
 
-def overlap(query_stems: set[str], content: str) -> float:
-    if not query_stems:
+def overlap(query_weights: dict[str, float], content: str) -> float:
+    """The IDF-weighted share of the query's word stems that the content contains."""
+    total = sum(query_weights.values())
+    if total <= 0:
         return 0.0
-    return len(query_stems & stems(content)) / len(query_stems)
+    return sum(w for stem, w in query_weights.items() if stem in stems(content)) / total
 
 
 def score(
     candidates: Sequence[Candidate[R]],
-    query_stems: set[str],
+    query_weights: dict[str, float],
     profile: RankingProfile,
     decay: Decay,
     now: datetime,
@@ -111,7 +113,7 @@ def score(
         parts = {
             "vector": max(0.0, c.cosine),
             "lexical": 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0)
-            + 0.5 * overlap(query_stems, r.content),
+            + 0.5 * overlap(query_weights, r.content),
             "importance": r.importance * decay.importance_daily**days,
             "recency": 0.5 ** (days / decay.half_life_days),
             "usage": 1 - math.exp(-r.access_count / 5),

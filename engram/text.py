@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -201,7 +202,8 @@ STOPWORDS = frozenset(
     ]
 )
 
-_stemmer = snowballstemmer.stemmer("english")
+# Porter, as FTS5's porter tokenizer, so stems here match the terms of the lexical index.
+_stemmer = snowballstemmer.stemmer("porter")
 
 
 def words(text: str) -> list[str]:
@@ -223,3 +225,8 @@ def stem(word: str) -> str:
 
 def stems(text: str) -> set[str]:
     return {stem(w) for w in words(text)}
+
+
+def idf(documents: int, frequency: int) -> float:
+    """BM25's inverse document frequency: rare words weigh more, a word in every memory almost nothing."""
+    return math.log((documents - frequency + 0.5) / (frequency + 0.5) + 1)

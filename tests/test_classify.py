@@ -48,7 +48,9 @@ def test_fusion_is_065_prototype_035_density() -> None:
         Rules(temperature=0.05, fallback_below=0, prototype_top=1),
     )
     assert d.label == "b"
-    assert d.density == pytest.approx({"a": 0.6 / 2.3, "b": 1.7 / 2.3, "c": 0.0}, abs=1e-4)  # 0.1: below floor
+    assert d.density == pytest.approx(
+        {"a": 0.6 / 2.3, "b": 1.7 / 2.3, "c": 0.0}, abs=1e-4
+    )  # 0.1: below floor
     fa = 0.65 * d.prototype["a"] + 0.35 * d.density["a"]
     fb = 0.65 * d.prototype["b"] + 0.35 * d.density["b"]
     assert d.probabilities["b"] / d.probabilities["a"] == pytest.approx(np.exp((fb - fa) / 0.05), rel=1e-2)

@@ -23,13 +23,14 @@ def test_seed_000_formula_by_hand() -> None:
     r = record("apple pie recipe", importance=0.8, updated_at=NOW - timedelta(days=30))
     other = record("banana", updated_at=NOW)
     cands = [Candidate(r, cosine=0.5, bm25=2.0), Candidate(other, cosine=-0.2, bm25=4.0)]
-    scored = {s.record.id: s for s in score(cands, {"appl", "pie"}, RankingProfile(), Decay(), NOW)}
+    weights = {"appl": 2.0, "pie": 1.0, "tart": 1.0}  # IDF weights of the query's stems
+    scored = {s.record.id: s for s in score(cands, weights, RankingProfile(), Decay(), NOW)}
     c = scored["apple pie recipe"].components
     assert c["vector"] == pytest.approx(0.5)
-    assert c["lexical"] == pytest.approx(0.5 * (2.0 / 4.0) + 0.5 * 1.0)  # bm25 share + full term overlap
+    assert c["lexical"] == pytest.approx(0.5 * (2.0 / 4.0) + 0.5 * 3.0 / 4.0)  # bm25 share + weighted overlap
     assert c["importance"] == pytest.approx(0.8 * 0.99**30, abs=1e-6)
     assert c["recency"] == pytest.approx(0.5, abs=1e-6)  # one half-life
-    expected = 0.6 * 0.5 + 0.2 * 0.75 + 0.1 * 0.8 * 0.99**30 + 0.1 * 0.5
+    expected = 0.6 * 0.5 + 0.2 * 0.625 + 0.1 * 0.8 * 0.99**30 + 0.1 * 0.5
     assert scored["apple pie recipe"].score == pytest.approx(expected, abs=1e-5)
     assert scored["banana"].components["vector"] == 0.0  # negative cosine clipped
 
@@ -39,7 +40,7 @@ def test_validity_multiplies_and_negative_subtracts_with_floor() -> None:
     neg = record("b", is_negative=True)
     weak_neg = record("c", is_negative=True, validity_score=0.1)
     out = {s.record.id: s for s in score(
-        [Candidate(good, 1.0), Candidate(neg, 1.0), Candidate(weak_neg, 0.1)], set(), RankingProfile(), Decay(), NOW
+        [Candidate(good, 1.0), Candidate(neg, 1.0), Candidate(weak_neg, 0.1)], {}, RankingProfile(), Decay(), NOW
     )}  # fmt: skip
     assert out["a"].score == pytest.approx(out["a"].components["base"] * 0.5)
     assert out["b"].score == pytest.approx(out["b"].components["base"] - 0.25)
@@ -48,14 +49,14 @@ def test_validity_multiplies_and_negative_subtracts_with_floor() -> None:
 
 def test_last_access_counts_for_recency_not_creation() -> None:
     old_used = record("x", updated_at=NOW - timedelta(days=300), last_accessed_at=NOW - timedelta(days=1))
-    [s] = score([Candidate(old_used, 0.0)], set(), RankingProfile(), Decay(), NOW)
+    [s] = score([Candidate(old_used, 0.0)], {}, RankingProfile(), Decay(), NOW)
     assert s.components["recency"] == pytest.approx(0.5 ** (1 / 30), abs=1e-6)
     assert s.components["importance"] == pytest.approx(0.5 * 0.99, abs=1e-6)
 
 
 def test_usage_saturates() -> None:
     rows = [record(str(n), access_count=n) for n in (0, 5, 50)]
-    out = {s.record.id: s.components["usage"] for s in score([Candidate(r, 0) for r in rows], set(),
+    out = {s.record.id: s.components["usage"] for s in score([Candidate(r, 0) for r in rows], {},
                                                               RankingProfile(), Decay(), NOW)}  # fmt: skip
     assert out["0"] == 0 and out["5"] == pytest.approx(1 - np.exp(-1)) and 0.99 < out["50"] < 1
 

@@ -19,7 +19,7 @@ def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     store = SQLiteStore(path)
     rows = store._reader().execute("SELECT name FROM migrations").fetchall()
     store.close()
-    assert rows == [("m001_memories",), ("m002_fts_rank",)]
+    assert rows == [("m001_memories",), ("m002_fts_rank",), ("m003_fts_vocab",)]
 
 
 def test_unknown_migration_is_refused(tmp_path: Path) -> None:
@@ -157,3 +157,11 @@ def test_every_field_round_trips(mem: Memory) -> None:
             expected = value.isoformat().replace("+00:00", "Z")
         assert got == expected, key
     assert record.content_hash and record.token_count > 0 and record.updated_at == record.created_at
+
+
+def test_document_frequencies_follow_the_index(mem: Memory) -> None:
+    mem.remember_many(
+        [{"content": f"running club meets on day {i}"} for i in range(4)] + [{"content": "chess"}]
+    )
+    total, df = mem.store.document_frequencies(["run", "chess", "absent"])
+    assert total == 5 and df == {"run": 4, "chess": 1}

@@ -136,3 +136,9 @@ def m001_memories(db: sqlite3.Connection) -> None:
 def m002_fts_rank(db: sqlite3.Connection) -> None:
     """Make `ORDER BY rank` mean bm25 with content weighted 1 and tags 0.5, so FTS5 can stop at the top k."""
     db.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('rank', 'bm25(1.0, 0.5)')")
+
+
+@migration
+def m003_fts_vocab(db: sqlite3.Connection) -> None:
+    """Document frequency per indexed (porter-stemmed) term, for IDF-weighted term overlap."""
+    db.execute("CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'row')")

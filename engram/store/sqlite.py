@@ -384,6 +384,16 @@ class SQLiteStore:
             result = [(memory_id, -float(score)) for memory_id, score in rows]
         return result
 
+    def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(number of memories, documents containing each porter stem) from the FTS index."""
+        db = self._reader()
+        total = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
+        if not stems:
+            return total, {}
+        marks = ", ".join("?" for _ in stems)
+        rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", list(stems))
+        return total, {str(term): int(doc) for term, doc in rows}
+
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
         index = self._synced_index()
         if len(index) == 0:
