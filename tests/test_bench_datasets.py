@@ -1,14 +1,11 @@
 import gzip
 import json
-import sys
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ is not an installed package
 
 from bench.datasets import (
     LOCOMO_FILE,

@@ -1,10 +1,7 @@
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ is not an installed package
 
 from bench.embedcache import DiskCachedEmbedder, cache_path
 from engram.embed import Embedder, FakeEmbedder, Matrix

@@ -1,10 +1,6 @@
 import math
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ is not an installed package
 
 from bench.metrics import ndcg_at_k, recall_all_at_k, recall_any_at_k, recall_at_k
 

@@ -1,11 +1,7 @@
-import sys
 from datetime import datetime
-from pathlib import Path
 
 import numpy as np
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/ is not an installed package
 
 pytest.importorskip("bm25s", reason="the bench extra is not installed")
 

@@ -1,0 +1,1 @@
+"""Engram's benchmarks: retrieval quality on public conversational-memory data, latency, throughput, scale."""
