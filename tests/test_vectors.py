@@ -101,7 +101,7 @@ def test_allowed_subset_matches_exact_and_only_allowed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     keys, base = data
-    monkeypatch.setattr(vectors, "EXACT_MAX", 100)  # so that the larger subsets take the approximate path
+    monkeypatch.setattr(vectors, "HNSW_COST", 0.01)  # so that the larger subsets take the approximate path
     scans: list[int] = []
     real_exact = VectorIndex._exact
 
@@ -145,7 +145,7 @@ def test_falls_back_to_exact_when_too_few_candidates_survive(monkeypatch: pytest
     base = unit(1_000, 6)
     index = VectorIndex(DIM)
     index.upsert(list(range(1_000)), base)
-    monkeypatch.setattr(vectors, "EXACT_MAX", 10)
+    monkeypatch.setattr(vectors, "HNSW_COST", 0.01)
     monkeypatch.setattr(vectors, "OVERSAMPLE", 0.01)  # the approximate walk returns far too few allowed keys
     allowed = np.arange(0, 1_000, 20, dtype=np.int64)
     q = base[0]
