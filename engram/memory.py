@@ -212,9 +212,10 @@ class Memory:
                     )
                 )
                 vectors.append(vec)
-        self.store.insert(records, vectors)
-        if kinds.should_learn(decision, self.rules):
-            self._learn(decision.label, vector, parent)
+        with self.store.atomic():  # the memory, its chunks and a learned prototype commit together
+            self.store.insert(records, vectors)
+            if kinds.should_learn(decision, self.rules):
+                self._learn(decision.label, vector, parent)
         return RememberResult(
             parent.id,
             True,
@@ -248,16 +249,17 @@ class Memory:
                 "updated_at": utcnow(),
             }
         )
-        self.store.update(merged, vector)
-        self.store.audit(
-            "merge",
-            target.id,
-            {
-                "similarity": round(similarity, 4),
-                "old_content": target.content,
-                "old_importance": target.importance,
-            },
-        )
+        with self.store.atomic():
+            self.store.update(merged, vector)
+            self.store.audit(
+                "merge",
+                target.id,
+                {
+                    "similarity": round(similarity, 4),
+                    "old_content": target.content,
+                    "old_importance": target.importance,
+                },
+            )
         return RememberResult(
             target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
         )

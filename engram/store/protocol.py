@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -73,6 +74,7 @@ class StoreStats:
 
 class Store(Protocol):
     def close(self) -> None: ...
+    def atomic(self) -> AbstractContextManager[object]: ...
 
     # the embedding model recorded once per database
     def model(self) -> tuple[str, int] | None: ...
