@@ -48,11 +48,14 @@ def data_dir() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """One retrievable item: a turn or a session."""
+    """One retrievable item: a turn or a session. A turn knows its episode (the session it was said in) and
+    its place among the session's stored turns."""
 
     unit_id: str
     text: str
     timestamp: datetime
+    episode: str | None = None
+    position: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +145,13 @@ def parse_locomo_conversation(sample: dict[str, Any]) -> LocomoConversation:
     units: list[Unit] = []
     for number, key in sessions:
         date = datetime.strptime(conversation[f"session_{number}_date_time"].strip(), _LOCOMO_DATE)
-        for turn in conversation[key]:
+        for position, turn in enumerate(conversation[key]):
             unit_id = normalise_dia_id(turn["dia_id"])
             if unit_id is None:
                 raise ValueError(f"{sample['sample_id']}: malformed dia_id {turn['dia_id']!r}")
-            units.append(Unit(unit_id, locomo_turn_text(turn), date))
+            units.append(
+                Unit(unit_id, locomo_turn_text(turn), date, f"{sample['sample_id']}/{key}", position)
+            )
     turn_ids = {unit.unit_id for unit in units}
     if len(turn_ids) != len(units):
         raise ValueError(f"{sample['sample_id']}: repeated dia_id")
@@ -198,10 +203,11 @@ class LmeQuestion:
     answer_session_ids: tuple[str, ...]
 
     def turn_units(self) -> tuple[Unit, ...]:
+        # Only user turns are units, so a turn's position counts user turns.
         return tuple(
-            Unit(f"{s.session_id}:{i}", turn.content, s.date)
+            Unit(f"{s.session_id}:{i}", turn.content, s.date, s.session_id, position)
             for s in self.sessions
-            for i, turn in s.user_turns()
+            for position, (i, turn) in enumerate(s.user_turns())
         )
 
     def turn_evidence(self) -> tuple[str, ...]:

@@ -57,7 +57,7 @@ from engram.embed import Embedder, MiniLM
 KS = (5, 10)
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 BASELINES = ("bm25", "dense", "blend")
-ENGRAM = ("engram-default", "engram-lexical", "engram-semantic")
+ENGRAM = ("engram-default", "engram-timeless", "engram-lexical", "engram-semantic")
 GROUPS = {"baselines": BASELINES, "engram": ENGRAM, "all": BASELINES + ENGRAM}
 PUBLISHED = (
     "Published baselines on this split (data README): LoCoMo turn recall@10 BM25 0.553, MiniLM dense 0.451, "
@@ -71,10 +71,14 @@ NOTES = (
     "truncated by the model (this matters for whole sessions).",
     "blend: 0.5 x min-max(BM25) + 0.5 x min-max(cosine) over the haystack.",
     "engram-<profile>: a fresh in-memory Engram database per conversation or haystack, every unit stored "
-    "through `remember_many` (scope project, the session date as created_at, so dedup, merging, chunking and "
-    "classification all apply), then `recall(mode='ranked', now=question time, touch=False, profile=...)`. "
+    "through `remember_many` (scope project, the session date as created_at, a turn's session as its episode_id "
+    "and its place among the stored turns as sequence_number, so dedup, merging, chunking, classification and "
+    "episode context all apply), then `recall(mode='ranked', now=question time, touch=False, profile=...)`. "
     "Hits map back to units: a chunk counts for its parent's unit, a memory that absorbed several units "
     "(duplicate or merge) counts for all of them; 3k hits are asked for and the first k distinct units kept.",
+    "Profiles: default is seed 000's 0.6 vector + 0.2 lexical + 0.1 importance + 0.1 recency (30-day half-life) "
+    "plus 0.2 episode context; timeless the same without the two age priors; lexical and semantic are "
+    "single-signal ablations.",
 )
 
 

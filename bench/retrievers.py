@@ -137,10 +137,10 @@ class EngramDatabases:
         self.embedder = embedder
         self.memory: Memory | None = None
         self.units_of: dict[str, list[str]] = {}  # memory id -> the units stored in it
-        self._key: tuple[tuple[str, str, datetime], ...] | None = None
+        self._key: tuple[tuple[str, str, datetime, str | None, int | None], ...] | None = None
 
     def open(self, units: Sequence[Unit]) -> Memory:
-        key = tuple((u.unit_id, u.text, u.timestamp) for u in units)
+        key = tuple((u.unit_id, u.text, u.timestamp, u.episode, u.position) for u in units)
         if self.memory is not None and key == self._key:
             return self.memory
         self.close()
@@ -149,7 +149,14 @@ class EngramDatabases:
         stored = [u for u in units if u.text.strip()]
         results = memory.remember_many(
             [
-                NewMemory(content=u.text, created_at=u.timestamp, scope="project", scope_id=_ENGRAM_SCOPE_ID)
+                NewMemory(
+                    content=u.text,
+                    created_at=u.timestamp,
+                    scope="project",
+                    scope_id=_ENGRAM_SCOPE_ID,
+                    episode_id=u.episode,
+                    sequence_number=u.position,
+                )
                 for u in stored
             ]
         )

@@ -67,7 +67,7 @@ def _hit_dict(hit: Hit, explain: bool) -> dict[str, Any]:
         "score": round(hit.score, 4),
     }
     if explain:
-        data["components"] = hit.components
+        data["components"] = {k: round(v, 6) for k, v in hit.components.items()}
         data["why"] = hit.why
     return data
 
@@ -122,6 +122,9 @@ def recall(
     scope_id: Annotated[str | None, typer.Option(help="only this session or project")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="print every score component")] = False,
+    profile: Annotated[
+        str, typer.Option(help="ranking weights: default, timeless (no age priors), lexical, semantic")
+    ] = "default",
 ) -> None:
     """Find memories by meaning and by words, best first, as [kind/scope] content.
 
@@ -132,7 +135,9 @@ def recall(
         raise typer.Exit(2)
     mode = RecallMode.RELATED if related else RecallMode.ACCURATE
     with opened() as memory:
-        hits = memory.recall(query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id)
+        hits = memory.recall(
+            query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id, profile=profile
+        )
     if as_json:
         out.print_json(json.dumps([_hit_dict(h, explain) for h in hits]))
         return
@@ -150,7 +155,8 @@ def explain_line(hit: Hit) -> str:
     c = hit.components
     return (
         f"score {c['score']:.3f} = (vector {c['vector']:.3f}, lexical {c['lexical']:.3f} [bm25 {c['bm25']:.2f}], "
-        f"importance {c['importance']:.3f}, recency {c['recency']:.3f}, usage {c['usage']:.3f}) -> base "
+        f"importance {c['importance']:.3f}, recency {c['recency']:.3f}, usage {c['usage']:.3f}, "
+        f"context {c['context']:.3f}) -> base "
         f"{c['base']:.3f} x validity {c['validity']:.2f} - negative {c['negative_penalty']:.2f}; "
         f"{hit.why}; id {hit.record.id}"
     )

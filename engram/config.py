@@ -17,13 +17,17 @@ class RankingProfile(BaseModel, frozen=True):
     importance: float = Field(0.1, ge=0, description="importance, decayed since last use")
     recency: float = Field(0.1, ge=0, description="freshness of last access or update")
     usage: float = Field(0.0, ge=0, description="access count, saturating")
+    context: float = Field(0.2, ge=0, description="relevance of the memory's neighbours in its episode")
 
 
-# Seed 000's profile is the default; the other two are the ablations the benchmarks report.
+# Seed 000's weights are the default; "timeless" drops the age priors for archives (a long conversation
+# history) where when something was said does not make it more or less relevant; the last two are the
+# ablations the benchmarks report.
 DEFAULT_PROFILES: dict[str, RankingProfile] = {
     "default": RankingProfile(),
-    "lexical": RankingProfile(vector=0, lexical=1, importance=0, recency=0),
-    "semantic": RankingProfile(vector=1, lexical=0, importance=0, recency=0),
+    "timeless": RankingProfile(importance=0, recency=0),
+    "lexical": RankingProfile(vector=0, lexical=1, importance=0, recency=0, context=0),
+    "semantic": RankingProfile(vector=1, lexical=0, importance=0, recency=0, context=0),
 }
 
 

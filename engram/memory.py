@@ -333,6 +333,8 @@ class Memory:
         by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
         by_text: dict[str, float] = dict(self.store.text_search(terms(query), wide, where))
         ids = list(dict.fromkeys([*by_vector, *by_text]))
+        beside = self.store.episode_neighbours(ids, where) if self.settings.profiles[profile].context else {}
+        ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
         facts = self.store.facts(ids)
         vectors = self.store.vectors(ids)
         candidates = [
@@ -340,7 +342,7 @@ class Memory:
             for f in facts
         ]
         scored = score(
-            candidates, self._term_weights(query), self.settings.profiles[profile], self.decay, when
+            candidates, self._term_weights(query), self.settings.profiles[profile], self.decay, when, beside
         )
         thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)

@@ -7,13 +7,16 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
   the query's word stems that the memory contains;
 - importance: importance x daily_decay ^ days since the memory was last updated or recalled;
 - recency: 0.5 ^ (days since last access or update / half-life);
-- usage: 1 - exp(-access_count / 5), saturating.
+- usage: 1 - exp(-access_count / 5), saturating;
+- context: for a memory in an episode (a conversation, a document read in order), the best relevance
+  (w_v * vector + w_l * lexical, over w_v + w_l) of the memories just before and after it. A reply such as
+  "yes, last Friday" carries the question it answers only in its neighbour, so neighbours lend relevance.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -94,7 +97,8 @@ def overlap(query_weights: dict[str, float], content: str) -> float:
     total = sum(query_weights.values())
     if total <= 0:
         return 0.0
-    return sum(w for stem, w in query_weights.items() if stem in stems(content)) / total
+    present = stems(content)
+    return sum(w for stem, w in query_weights.items() if stem in present) / total
 
 
 def score(
@@ -103,14 +107,17 @@ def score(
     profile: RankingProfile,
     decay: Decay,
     now: datetime,
+    neighbours: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Scored[R]]:
-    """Score every candidate; best first."""
+    """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
+    episode."""
     top_bm25 = max((c.bm25 for c in candidates), default=0.0)
-    out: list[Scored[R]] = []
+    match_weight = profile.vector + profile.lexical
+    parts_of: dict[str, dict[str, float]] = {}
     for c in candidates:
         r = c.record
         days = _days(now, last_used(r))
-        parts = {
+        parts_of[r.id] = {
             "vector": max(0.0, c.cosine),
             "lexical": 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0)
             + 0.5 * overlap(query_weights, r.content),
@@ -118,6 +125,18 @@ def score(
             "recency": 0.5 ** (days / decay.half_life_days),
             "usage": 1 - math.exp(-r.access_count / 5),
         }
+    match = {
+        i: (profile.vector * p["vector"] + profile.lexical * p["lexical"]) / match_weight
+        if match_weight
+        else 0.0
+        for i, p in parts_of.items()
+    }
+    out: list[Scored[R]] = []
+    for c in candidates:
+        r = c.record
+        parts = parts_of[r.id]
+        beside = (neighbours or {}).get(r.id, ())
+        parts["context"] = max((match[n] for n in beside if n in match), default=0.0)
         base = sum(getattr(profile, name) * value for name, value in parts.items())
         penalty = decay.negative_penalty if r.is_negative else 0.0
         final = max(0.0, base * r.validity_score - penalty)
@@ -129,7 +148,7 @@ def score(
             "negative_penalty": penalty,
             "score": final,
         }
-        out.append(Scored(r, final, {k: round(v, 6) for k, v in parts.items()}))
+        out.append(Scored(r, final, parts))
     out.sort(key=lambda s: s.score, reverse=True)
     return out
 

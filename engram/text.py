@@ -223,8 +223,10 @@ def stem(word: str) -> str:
     return str(_stemmer.stemWord(word))
 
 
-def stems(text: str) -> set[str]:
-    return {stem(w) for w in words(text)}
+@lru_cache(maxsize=32768)
+def stems(text: str) -> frozenset[str]:
+    """The stems of a text's words; cached, as recall asks it of the same memories again and again."""
+    return frozenset(stem(w) for w in words(text))
 
 
 def idf(documents: int, frequency: int) -> float:

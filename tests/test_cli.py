@@ -52,6 +52,17 @@ def test_duplicate_is_reported(db: str) -> None:
     assert code == 0 and out.startswith("already stored as")
 
 
+def test_profile_option_chooses_the_weights(db: str) -> None:
+    run(db, "remember", "Sourdough needs a warm kitchen")
+    code, out = run(db, "recall", "sourdough", "--profile", "timeless", "--json", "--explain")
+    assert code == 0
+    c = json.loads(out)[0]["components"]
+    assert c["recency"] > 0.9  # computed, but the timeless weights leave it out of the score
+    assert c["score"] == pytest.approx(0.6 * c["vector"] + 0.2 * c["lexical"] + 0.2 * c["context"], abs=1e-5)
+    code, out = run(db, "recall", "sourdough", "--profile", "nonsense")
+    assert code != 0 and "profile" in out
+
+
 def test_explain_prints_every_component(db: str) -> None:
     run(db, "remember", "Sourdough needs a warm kitchen")
     code, out = run(db, "recall", "bread baking", "--related", "--explain")
@@ -64,6 +75,7 @@ def test_explain_prints_every_component(db: str) -> None:
         "importance",
         "recency",
         "usage",
+        "context",
         "validity",
         "negative",
     ):

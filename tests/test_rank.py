@@ -82,3 +82,22 @@ def test_modes() -> None:
     low = [Scored(record("x"), 0.05)]
     assert apply_mode(low, RecallMode.ACCURATE, 10, ModeThresholds(floor=0.2, ratio=0.58, cap=8)) == low
     assert len(apply_mode(hits, RecallMode.RANKED, 4, None)) == 4
+
+
+def test_an_episode_neighbour_lends_its_relevance() -> None:
+    question = record("did you go to the pottery class", episode_id="chat", sequence_number=0)
+    reply = record("yes, last friday", episode_id="chat", sequence_number=1)
+    stranger = record("yes, it was fun")
+    cands = [Candidate(question, 0.8, 3.0), Candidate(reply, 0.2), Candidate(stranger, 0.2)]
+    weights = {"potteri": 2.0, "class": 1.0}
+    profile = RankingProfile(importance=0, recency=0)
+    alone = {s.record.id: s for s in score(cands, weights, profile, Decay(), NOW)}
+    beside = {"yes, last friday": ["did you go to the pottery class"]}
+    scored = {s.record.id: s for s in score(cands, weights, profile, Decay(), NOW, beside)}
+    q = alone["did you go to the pottery class"].components
+    match = (0.6 * q["vector"] + 0.2 * q["lexical"]) / 0.8  # the neighbour's relevance on a 0..1 scale
+    assert scored["yes, last friday"].components["context"] == pytest.approx(match)
+    assert scored["yes, last friday"].score == pytest.approx(alone["yes, last friday"].score + 0.2 * match)
+    assert scored["yes, last friday"].score > scored["yes, it was fun"].score
+    assert alone["yes, last friday"].score == pytest.approx(alone["yes, it was fun"].score)
+    assert scored["did you go to the pottery class"].components["context"] == 0.0  # no neighbour was given

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engram import FakeEmbedder, Memory, StoreError
+from engram import FakeEmbedder, Memory, Scope, Status, StoreError
 from engram.store.protocol import Filter
 from engram.store.sqlite import SQLiteStore
 
@@ -19,7 +19,7 @@ def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     store = SQLiteStore(path)
     rows = store._reader().execute("SELECT name FROM migrations").fetchall()
     store.close()
-    assert rows == [("m001_memories",), ("m002_fts_rank",), ("m003_fts_vocab",)]
+    assert rows == [("m001_memories",), ("m002_fts_rank",), ("m003_fts_vocab",), ("m004_episode_order",)]
 
 
 def test_unknown_migration_is_refused(tmp_path: Path) -> None:
@@ -165,3 +165,31 @@ def test_document_frequencies_follow_the_index(mem: Memory) -> None:
     )
     total, df = mem.store.document_frequencies(["run", "chess", "absent"])
     assert total == 5 and df == {"run": 4, "chess": 1}
+
+
+def test_episode_neighbours_are_the_turns_around_a_memory_in_scope(mem: Memory) -> None:
+    turns = ["we met at the lake", "which lake was it", "the one by the old mill", "it was cold"]
+    ids = [
+        r.id
+        for r in mem.remember_many(
+            [
+                {
+                    "content": t,
+                    "episode_id": "trip",
+                    "sequence_number": i,
+                    "scope": "project",
+                    "scope_id": "p",
+                }
+                for i, t in enumerate(turns)
+            ]
+        )
+    ]
+    other = mem.remember("which lake was it again", episode_id="quiz", sequence_number=2).id
+    loose = mem.remember("a lake with no episode").id
+    where = Filter(scope=None)
+    near = mem.store.episode_neighbours([ids[1], other, loose], where)
+    assert sorted(near[ids[1]]) == sorted([ids[0], ids[2]])
+    assert other not in near and loose not in near  # alone in its episode; no episode at all
+    assert mem.store.episode_neighbours([ids[3]], where) == {ids[3]: [ids[2]]}
+    assert mem.store.episode_neighbours([ids[1]], Filter(scope=Scope.PROJECT, scope_id="elsewhere")) == {}
+    assert mem.store.episode_neighbours([ids[1]], Filter(scope=None, statuses=(Status.PENDING,))) == {}

@@ -142,3 +142,11 @@ def m002_fts_rank(db: sqlite3.Connection) -> None:
 def m003_fts_vocab(db: sqlite3.Connection) -> None:
     """Document frequency per indexed (porter-stemmed) term, for IDF-weighted term overlap."""
     db.execute("CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'row')")
+
+
+@migration
+def m004_episode_order(db: sqlite3.Connection) -> None:
+    """Find a memory's neighbours in its episode (the turns around it) by index."""
+    db.execute(
+        "CREATE INDEX memories_episode ON memories(episode_id, sequence_number) WHERE episode_id IS NOT NULL"
+    )

@@ -394,6 +394,22 @@ class SQLiteStore:
         rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", list(stems))
         return total, {str(term): int(doc) for term, doc in rows}
 
+    def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
+        sql, params = self._where(where, searchable=True)
+        out: dict[str, list[str]] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ", ".join("?" for _ in part)
+            rows = self._reader().execute(
+                "SELECT a.id, m.id FROM memories a JOIN memories m ON m.episode_id = a.episode_id "
+                "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
+                f"WHERE a.id IN ({marks}) AND a.episode_id IS NOT NULL AND {sql}",
+                (*part, *params),
+            )
+            for memory_id, beside in rows:
+                out.setdefault(memory_id, []).append(beside)
+        return out
+
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
         index = self._synced_index()
         if len(index) == 0:
