@@ -8,8 +8,9 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
 - importance: importance x daily_decay ^ days since the memory was last updated or recalled;
 - recency: 0.5 ^ (days since last access or update / half-life);
 - usage: 1 - exp(-access_count / 5), saturating;
-- context: for a memory in an episode (a conversation, a document read in order), the best relevance
-  (w_v * vector + w_l * lexical, over w_v + w_l) of the memories just before and after it. A reply such as
+- context: for a memory in an episode (a conversation, a document read in order) or a chunk of a longer one,
+  the best relevance (w_v * vector + w_l * lexical, over w_v + w_l) of the memories or chunks just before and
+  after it. A reply such as
   "yes, last Friday" carries the question it answers only in its neighbour, so neighbours lend relevance.
 """
 

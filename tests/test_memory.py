@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from engram import FakeEmbedder, InvalidInput, Kind, Memory, ModelMismatch, NotFound, RecallMode, Settings
+from engram.store.protocol import Filter
 
 
 def test_exact_duplicate_returns_existing_id_and_says_so(mem: Memory) -> None:
@@ -208,3 +209,14 @@ def test_learned_prototypes_are_capped(tmp_path: Path) -> None:
 def test_ranked_mode_returns_exactly_limit(mem: Memory) -> None:
     mem.remember_many([{"content": f"fact number {i} about rivers"} for i in range(20)])
     assert len(mem.recall("rivers", mode=RecallMode.RANKED, limit=7, touch=False)) == 7
+
+
+def test_neighbouring_chunks_of_a_memory_are_its_context(tmp_path: Path) -> None:
+    settings = Settings(chunk_tokens=20, chunk_overlap=5)
+    with Memory(tmp_path / "c.db", settings=settings, embedder=FakeEmbedder()) as mem:
+        result = mem.remember(" ".join(f"w{i}" for i in range(50)))
+        chunks = mem.store.children(result.id)
+        near = mem.store.episode_neighbours([c.id for c in chunks], Filter(scope=None))
+        assert near[chunks[0].id] == [chunks[1].id]
+        assert sorted(near[chunks[1].id]) == sorted([chunks[0].id, chunks[2].id])
+        assert near[chunks[2].id] == [chunks[1].id]

@@ -111,7 +111,8 @@ class Store(Protocol):
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]: ...
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]: ...
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
-        """Searchable memories passing `where`, one step before or after each of `ids` in its episode."""
+        """Searchable memories passing `where`, one step before or after each of `ids`: in its episode
+        (sequence_number) and among its parent's chunks (chunk_index)."""
         ...
 
     # classifier prototypes

@@ -403,8 +403,11 @@ class SQLiteStore:
             rows = self._reader().execute(
                 "SELECT a.id, m.id FROM memories a JOIN memories m ON m.episode_id = a.episode_id "
                 "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
-                f"WHERE a.id IN ({marks}) AND a.episode_id IS NOT NULL AND {sql}",
-                (*part, *params),
+                f"WHERE a.id IN ({marks}) AND a.episode_id IS NOT NULL AND {sql} "
+                "UNION ALL SELECT a.id, m.id FROM memories a JOIN memories m ON m.parent_id = a.parent_id "
+                "AND m.chunk_index IN (a.chunk_index - 1, a.chunk_index + 1) "
+                f"WHERE a.id IN ({marks}) AND a.parent_id IS NOT NULL AND {sql}",
+                (*part, *params, *part, *params),
             )
             for memory_id, beside in rows:
                 out.setdefault(memory_id, []).append(beside)
