@@ -155,6 +155,12 @@ class Memory:
             p.vectors = [known[content_hash(t)] for t in p.pieces]
 
     def _write(self, p: _Pending) -> RememberResult:
+        # One transaction from the duplicate checks to the insert: a concurrent writer cannot slip the same
+        # memory in between, and the checks read from the writer's warm cache.
+        with self.store.atomic():
+            return self._write_checked(p)
+
+    def _write_checked(self, p: _Pending) -> RememberResult:
         item = p.item
         existing = self.store.find_hash(p.hash, item.scope, item.scope_id)
         if existing is not None:

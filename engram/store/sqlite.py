@@ -41,6 +41,7 @@ class SQLiteStore:
         self._local = threading.local()
         self._writer = self._connect()
         self._depth = 0
+        self._owner: int | None = None  # the thread inside the write transaction
         self._migrate()
         self._index: VectorIndex | None = None
         self._index_seq = 0
@@ -57,11 +58,19 @@ class SQLiteStore:
         if not self._memory:
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
+            db.execute("PRAGMA mmap_size = 1073741824")
         return db
 
     def _reader(self) -> sqlite3.Connection:
-        if self._memory:
-            return self._writer  # an in-memory database exists only on its one connection
+        if self._memory or self._owner == threading.get_ident():
+            # An in-memory database exists only on its one connection; inside its own write transaction a
+            # thread reads what it has written, from the writer's cache (another connection's cache is
+            # dropped on every commit).
+            return self._writer
+        return self._committed()
+
+    def _committed(self) -> sqlite3.Connection:
+        """This thread's read connection: it sees only committed data."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             db = self._connect()
@@ -76,6 +85,7 @@ class SQLiteStore:
             db = self._writer
             if self._depth == 0:
                 db.execute("BEGIN IMMEDIATE")
+                self._owner = threading.get_ident()
             else:
                 db.execute(f"SAVEPOINT s{self._depth}")
             self._depth += 1
@@ -84,12 +94,15 @@ class SQLiteStore:
             except BaseException:
                 self._depth -= 1
                 if self._depth == 0:
+                    self._owner = None
                     db.execute("ROLLBACK")
                 else:
                     db.execute(f"ROLLBACK TO s{self._depth}")
                     db.execute(f"RELEASE s{self._depth}")
                 raise
             self._depth -= 1
+            if self._depth == 0:
+                self._owner = None
             db.execute("COMMIT" if self._depth == 0 else f"RELEASE s{self._depth}")
 
     def _migrate(self) -> None:
@@ -396,15 +409,16 @@ class SQLiteStore:
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
         sql, params = self._where(where, searchable=True)
+        # Pinned indexes: left to itself the planner scans the whole scope to test the filter first.
         out: dict[str, list[str]] = {}
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ", ".join("?" for _ in part)
             rows = self._reader().execute(
-                "SELECT a.id, m.id FROM memories a JOIN memories m ON m.episode_id = a.episode_id "
+                "SELECT a.id, m.id FROM memories a JOIN memories m INDEXED BY memories_episode ON m.episode_id = a.episode_id "
                 "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
                 f"WHERE a.id IN ({marks}) AND a.episode_id IS NOT NULL AND {sql} "
-                "UNION ALL SELECT a.id, m.id FROM memories a JOIN memories m ON m.parent_id = a.parent_id "
+                "UNION ALL SELECT a.id, m.id FROM memories a JOIN memories m INDEXED BY memories_parent ON m.parent_id = a.parent_id "
                 "AND m.chunk_index IN (a.chunk_index - 1, a.chunk_index + 1) "
                 f"WHERE a.id IN ({marks}) AND a.parent_id IS NOT NULL AND {sql}",
                 (*part, *params, *part, *params),
@@ -438,8 +452,10 @@ class SQLiteStore:
         if not rids:
             return {}
         marks = ", ".join("?" for _ in rids)
+        # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
         rows = self._reader().execute(
-            f"SELECT m.rid, m.id FROM memories m WHERE m.rid IN ({marks}) AND {sql}", (*rids, *params)
+            f"SELECT m.rid, m.id FROM memories m NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
+            (*rids, *params),
         )
         return {int(rid): str(memory_id) for rid, memory_id in rows}
 
@@ -478,13 +494,14 @@ class SQLiteStore:
 
     def _embedded_count(self) -> int:
         sql = "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND searchable = 1"
-        return int(self._reader().execute(sql).fetchone()[0])
+        db = self._writer if self._memory else self._committed()
+        return int(db.execute(sql).fetchone()[0])
 
     def rebuild_index(self) -> int:
         """Rebuild the vector index from the database; returns how many vectors it holds."""
         model = self.model()
         index = VectorIndex(model[1] if model else 1)
-        db = self._reader()
+        db = self._writer if self._memory else self._committed()
         seq = int(db.execute("SELECT coalesce(max(seq), 0) FROM vector_changes").fetchone()[0])
         last = 0
         while True:
@@ -503,8 +520,11 @@ class SQLiteStore:
         return len(index)
 
     def _catch_up(self) -> None:
+        """Apply committed vector changes to the index (uncommitted ones could still roll back)."""
         assert self._index is not None
-        db = self._reader()
+        if self._memory and self._depth:
+            return
+        db = self._writer if self._memory else self._committed()
         changes = db.execute(
             "SELECT max(seq), group_concat(DISTINCT rid) FROM vector_changes WHERE seq > ?",
             (self._index_seq,),
