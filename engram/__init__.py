@@ -12,12 +12,23 @@ from engram.errors import (
 )
 from engram.memory import Hit, Memory, RememberResult
 from engram.rank import RecallMode
-from engram.record import Kind, MemoryRecord, MemoryType, NewMemory, Scope, SourceType, Status, Tier
+from engram.record import (
+    Category,
+    Kind,
+    MemoryRecord,
+    MemoryType,
+    NewMemory,
+    Scope,
+    SourceType,
+    Status,
+    Tier,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CachedEmbedder",
+    "Category",
     "Embedder",
     "EngramError",
     "FakeEmbedder",

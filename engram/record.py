@@ -64,6 +64,18 @@ class Status(StrEnum):
     SUPERSEDED = "superseded"
 
 
+class Category(StrEnum):
+    """Seed 002's seven categories: what a memory is about, beside seed 000's kind (what sort of statement)."""
+
+    CONTEXTS = "contexts"  # user background, preferences, personal info
+    PROJECTS = "projects"  # work, goals, ongoing initiatives
+    LEARNINGS = "learnings"  # knowledge, skills, educational content
+    REMINDERS = "reminders"  # tasks, deadlines, follow-ups
+    REFERENCES = "references"  # facts, procedures, lookup information
+    INTERACTIONS = "interactions"  # conversations, meetings, social connections
+    SYSTEM = "system"  # assistant preferences, workflows, meta-information
+
+
 class Tier(StrEnum):
     SHORT = "short"
     MID = "mid"
@@ -107,6 +119,7 @@ class _Shared(BaseModel):
     tier: Tier = Tier.MID
     user_marked_important: bool = False
     metadata: dict[str, Any] = Field(default_factory=dict)
+    category: Category | None = None  # None on a new memory: classify; on a record: not categorised
 
     @field_validator("tags", mode="before")
     @classmethod
@@ -175,6 +188,8 @@ class MemoryRecord(_Shared):
     kind_confidence: float | None = None
     kind_method: str = "auto"
     kind_scores: dict[str, float] = Field(default_factory=dict)
+    category_confidence: float | None = None
+    category_method: str = "auto"  # auto | fallback | explicit | imported
 
     @property
     def bucket(self) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Scope, Status, StoreError
 from engram.store.protocol import Filter
+from engram.store.schema import MIGRATIONS
 from engram.store.sqlite import SQLiteStore
 
 
@@ -19,7 +20,8 @@ def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     store = SQLiteStore(path)
     rows = store._reader().execute("SELECT name FROM migrations").fetchall()
     store.close()
-    assert rows == [("m001_memories",), ("m002_fts_rank",), ("m003_fts_vocab",), ("m004_episode_order",)]
+    assert rows == [(name,) for name, _ in MIGRATIONS]
+    assert rows[:4] == [("m001_memories",), ("m002_fts_rank",), ("m003_fts_vocab",), ("m004_episode_order",)]
 
 
 def test_unknown_migration_is_refused(tmp_path: Path) -> None:

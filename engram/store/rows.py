@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.record import Kind, MemoryRecord, MemoryType, Scope, SourceType, Status, Tier
+from engram.record import Category, Kind, MemoryRecord, MemoryType, Scope, SourceType, Status, Tier
 
 COLUMNS: tuple[str, ...] = (
     "id",
@@ -44,6 +44,9 @@ COLUMNS: tuple[str, ...] = (
     "kind_confidence",
     "kind_method",
     "kind_scores",
+    "category",
+    "category_confidence",
+    "category_method",
 )
 
 _JSON = {"tags", "metadata", "kind_scores"}
@@ -56,6 +59,7 @@ _ENUMS: dict[str, Any] = {
     "source_type": SourceType,
     "status": Status,
     "tier": Tier,
+    "category": Category,
 }
 
 
@@ -75,7 +79,7 @@ def record_to_row(record: MemoryRecord) -> tuple[Any, ...]:
         elif column in _BOOLS:
             value = int(value)
         elif column in _ENUMS:
-            value = value.value
+            value = None if value is None else value.value
         out.append(value)
     return tuple(out)
 
@@ -92,7 +96,7 @@ def record_from_row(row: Sequence[Any]) -> MemoryRecord:
         elif column in _BOOLS:
             value = bool(value)
         elif column in _ENUMS:
-            value = _ENUMS[column](value)
+            value = None if value is None else _ENUMS[column](value)
         data[column] = value
     # Rows were validated when written; constructing without re-validation keeps reads fast.
     return MemoryRecord.model_construct(**data)

@@ -150,3 +150,17 @@ def m004_episode_order(db: sqlite3.Connection) -> None:
     db.execute(
         "CREATE INDEX memories_episode ON memories(episode_id, sequence_number) WHERE episode_id IS NOT NULL"
     )
+
+
+@migration
+def m005_category(db: sqlite3.Connection) -> None:
+    """Seed 002's category beside the kind, with the classifier's confidence and how it was decided."""
+    run_script(
+        db,
+        """
+        ALTER TABLE memories ADD COLUMN category TEXT;
+        ALTER TABLE memories ADD COLUMN category_confidence REAL;
+        ALTER TABLE memories ADD COLUMN category_method TEXT NOT NULL DEFAULT 'auto';
+        CREATE INDEX memories_category ON memories(category) WHERE category IS NOT NULL;
+        """,
+    )
