@@ -15,18 +15,19 @@ threshold the memory joins its label's prototypes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
 
-from engram.embed import Matrix, Vector
-from engram.store.protocol import Prototype
+from engram.embed import Embedder, Matrix, Vector
+from engram.store.protocol import Prototype, Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,10 @@ class PrototypeSet:
         if matrix is None:
             matrix = np.stack([p.vector for p in items]) if items else np.zeros((0, dim), dtype=np.float32)
         self.matrix = matrix
-        self.labels = np.array([p.label for p in items], dtype=object)
+        rows: dict[str, list[int]] = {}
+        for i, p in enumerate(self.items):
+            rows.setdefault(p.label, []).append(i)
+        self._rows = {label: np.array(r, dtype=np.int64) for label, r in rows.items()}
 
     def with_learned(self, item: Prototype, keep: int) -> PrototypeSet:
         """Add a learned prototype; past `keep` learned ones for its label, the oldest goes (as in the store)."""
@@ -112,7 +116,8 @@ class PrototypeSet:
         sims = self.matrix @ vector if self.items else np.zeros(0, dtype=np.float32)
         out: dict[str, float] = {}
         for label in labels:
-            mine = sims[self.labels == label]
+            rows = self._rows.get(label)
+            mine = sims[rows] if rows is not None else np.zeros(0, dtype=np.float32)
             if mine.size == 0:
                 out[label] = 0.0
                 continue
@@ -171,6 +176,58 @@ def classify(
 
 def should_learn(decision: Decision, rules: Rules) -> bool:
     return decision.method == "auto" and decision.confidence > rules.learn_above
+
+
+class Classifier:
+    """One taxonomy bound to a database: its seed prototypes are embedded once per database and model (and
+    the softmax temperature calibrated on them, leave-one-out, unless `rules_fixed`); confident decisions
+    join the label's prototypes, at most `learned_max` per label."""
+
+    def __init__(self, taxonomy: Taxonomy, rules: Rules, *, learned_max: int, rules_fixed: bool) -> None:
+        self.taxonomy = taxonomy
+        self.rules = rules
+        self.learned_max = learned_max
+        self._rules_fixed = rules_fixed
+        self._set: PrototypeSet | None = None
+
+    def prototypes(self, store: Store, embedder: Embedder) -> PrototypeSet:
+        if self._set is None:
+            name = self.taxonomy.name
+            key, t_key = f"prototypes:{name}", f"temperature:{name}"
+            digest = hashlib.sha256(
+                repr((embedder.name, self.rules.prototype_top, sorted(self.taxonomy.prototypes.items()))).encode()
+            ).hexdigest()
+            if store.get_meta(key) != digest:
+                seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
+                vectors = embedder.embed_batch([t for _, t in seeds])
+                store.replace_seed_prototypes(
+                    name, [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)]
+                )
+                temperature = calibrate_temperature(vectors, [lab for lab, _ in seeds], self.rules.prototype_top)
+                store.set_meta(t_key, str(temperature))
+                store.set_meta(key, digest)
+            if not self._rules_fixed:
+                self.rules = replace(self.rules, temperature=float(store.get_meta(t_key) or 0.05))
+            self._set = PrototypeSet(store.prototypes(name), embedder.dim)
+        return self._set
+
+    def decide(
+        self, vector: Vector, neighbours: Sequence[tuple[str, float]], store: Store, embedder: Embedder
+    ) -> Decision:
+        return classify(vector, self.prototypes(store, embedder), neighbours, self.taxonomy, self.rules)
+
+    def learn(self, store: Store, embedder: Embedder, label: str, vector: Vector, text: str, memory_id: str) -> None:
+        item = Prototype(label, "learned", vector, text[:200], memory_id)
+        store.add_learned_prototype(self.taxonomy.name, item, keep=self.learned_max)
+        self._set = self.prototypes(store, embedder).with_learned(item, self.learned_max)
+
+    def forget_cache(self) -> None:
+        self._set = None
+
+    def forget_learned(self, store: Store) -> None:
+        """Learned prototypes live in one vector space: a new model starts from the seeds again."""
+        store.clear_learned_prototypes(self.taxonomy.name)
+        self._set = None
 
 
 _PREFIX = re.compile(r"^\s*([A-Za-z_]+)\s*:\s*(\S.*)$", re.DOTALL)

@@ -20,12 +20,14 @@ class RankingProfile(BaseModel, frozen=True):
     context: float = Field(0.2, ge=0, description="relevance of the memory's neighbours in its episode")
 
 
-# Seed 000's weights are the default; "timeless" drops the age priors for archives (a long conversation
+# Seed 000's weights are the default; "redesign" is seed 002's; "timeless" drops the age priors for archives (a long conversation
 # history) where when something was said does not make it more or less relevant; the last two are the
 # ablations the benchmarks report.
 DEFAULT_PROFILES: dict[str, RankingProfile] = {
     "default": RankingProfile(),
     "timeless": RankingProfile(importance=0, recency=0),
+    # seed 002's search_memory: 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 recency + 0.1 usage
+    "redesign": RankingProfile(vector=0.4, lexical=0.3, importance=0.1, recency=0.1, usage=0.1, context=0),
     "lexical": RankingProfile(vector=0, lexical=1, importance=0, recency=0, context=0),
     "semantic": RankingProfile(vector=1, lexical=0, importance=0, recency=0, context=0),
 }
@@ -67,6 +69,10 @@ class Settings(BaseSettings):
     kind_temperature: float | None = Field(
         None, gt=0, description="softmax temperature for kind confidence; None: calibrated on the prototypes"
     )
+    category_fallback_below: float = Field(
+        0.5, description="confidence under which no category is set (it can be given later)"
+    )
+    category_learn_above: float = Field(0.9, description="confidence over which a memory joins its category")
     recency_half_life_days: float = Field(30.0, gt=0, description="recency halves over this many days")
     importance_daily_decay: float = Field(0.99, gt=0, le=1, description="importance factor per idle day")
     negative_penalty: float = Field(0.25, ge=0, description="subtracted from the score of negative memories")

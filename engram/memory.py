@@ -4,7 +4,6 @@ forget, stats and reembed. All decisions are plain functions (classify, rank, ch
 from __future__ import annotations
 
 import builtins
-import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -14,12 +13,14 @@ from typing import Any, TypeVar
 import numpy as np
 
 from engram import classify as kinds
+from engram import maintenance, operations, tools, transfer
 from engram.chunk import chunk
 from engram.config import Settings
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score, sibling, with_record
 from engram.record import (
+    Category,
     Kind,
     MemoryRecord,
     NewMemory,
@@ -30,13 +31,15 @@ from engram.record import (
     parse,
     utcnow,
 )
-from engram.store.protocol import Filter, Label, Prototype, Store
+from engram.store.protocol import Facts, Filter, Label, Store
 from engram.store.sqlite import SQLiteStore
+from engram.tags import TagPlan, Vocabulary
 from engram.text import idf, stems, terms
 
 Hit = Scored[MemoryRecord]
 Progress = Callable[[int, int], None]
 _KIND_TAXONOMY = "kinds"
+_CATEGORY_TAXONOMY = "categories"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +86,7 @@ class Memory:
         elif stored != (self.embedder.name, self.embedder.dim) and not allow_model_change:
             self.store.close()
             raise ModelMismatch(stored[0], stored[1], self.embedder.name, self.embedder.dim)
-        self.taxonomy = kinds.load_taxonomy(_KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value)
-        self.rules = kinds.Rules(
+        shared = kinds.Rules(
             prototype_weight=self.settings.kind_prototype_weight,
             temperature=self.settings.kind_temperature or 0.05,
             fallback_below=self.settings.kind_fallback_below,
@@ -92,12 +94,31 @@ class Memory:
             neighbour_floor=self.settings.kind_neighbour_floor,
             prototype_top=self.settings.kind_prototype_top,
         )
+        fixed = self.settings.kind_temperature is not None
+        self.kinds = kinds.Classifier(
+            kinds.load_taxonomy(_KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value),
+            shared,
+            learned_max=self.settings.kind_learned_max,
+            rules_fixed=fixed,
+        )
+        # A category the classifier is unsure of is left unset, to be given later (seed 002's fallback).
+        self.categories = kinds.Classifier(
+            kinds.load_taxonomy(_CATEGORY_TAXONOMY, fallback=""),
+            replace(
+                shared,
+                fallback_below=self.settings.category_fallback_below,
+                learn_above=self.settings.category_learn_above,
+            ),
+            learned_max=self.settings.kind_learned_max,
+            rules_fixed=fixed,
+        )
+        self._vocabulary: Vocabulary | None = None
+        self.operation: operations.Operation | None = None  # the bulk operation under way, for its rollback
         self.decay = Decay(
             self.settings.recency_half_life_days,
             self.settings.importance_daily_decay,
             self.settings.negative_penalty,
         )
-        self._prototypes: kinds.PrototypeSet | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -162,6 +183,8 @@ class Memory:
 
     def _write_checked(self, p: _Pending) -> RememberResult:
         item = p.item
+        if item.id is not None and self.store.get(item.id) is not None:
+            raise InvalidInput("id", f"a memory with id {item.id} already exists")
         existing = self.store.find_hash(p.hash, item.scope, item.scope_id)
         if existing is not None:
             return RememberResult(
@@ -183,13 +206,14 @@ class Memory:
             if closest is not None and not closest.is_chunk and target is not None:
                 return self._merge(target, near[0][1], p, vector)
         decision = self._decide(p, vector, near, voters)
+        category = self._categorise(p, vector, near, voters)
         now = utcnow()
         created = item.created_at or now
-        fields = item.model_dump(exclude={"content", "kind", "importance", "created_at"})
+        fields = item.model_dump(exclude={"id", "content", "kind", "importance", "created_at", "category"})
         parent = MemoryRecord.model_validate(
             fields
             | {
-                "id": new_id(),
+                "id": item.id or new_id(),
                 "content": p.content,
                 "content_hash": p.hash,
                 "kind": Kind(decision.label),
@@ -200,6 +224,9 @@ class Memory:
                 "kind_confidence": decision.confidence,
                 "kind_method": decision.method,
                 "kind_scores": _flatten(decision.scores),
+                "category": None if category.method == "fallback" else Category(category.label),
+                "category_confidence": category.confidence,
+                "category_method": category.method,
             }
         )
         records, vectors = [parent], [vector if len(p.pieces) == 1 else None]
@@ -220,8 +247,14 @@ class Memory:
                 vectors.append(vec)
         with self.store.atomic():  # the memory, its chunks and a learned prototype commit together
             self.store.insert(records, vectors)
-            if kinds.should_learn(decision, self.rules):
-                self._learn(decision.label, vector, parent)
+            for classifier, decided in ((self.kinds, decision), (self.categories, category)):
+                if kinds.should_learn(decided, classifier.rules):
+                    classifier.learn(self.store, self.embedder, decided.label, vector, parent.content, parent.id)
+                    self.store.audit(
+                        f"learn_prototype:{classifier.taxonomy.name}",
+                        parent.id,
+                        {"label": decided.label, "confidence": decided.confidence},
+                    )
         return RememberResult(
             parent.id,
             True,
@@ -238,7 +271,17 @@ class Memory:
             return kinds.Decision(p.kind.value, 1.0, p.method)
         # Fallbacks do not vote: they record that no decision was possible, not a kind.
         neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-        return kinds.classify(vector, self._kind_prototypes(), neighbours, self.taxonomy, self.rules)
+        return self.kinds.decide(vector, neighbours, self.store, self.embedder)
+
+    def _categorise(
+        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
+    ) -> kinds.Decision:
+        if p.item.category is not None:
+            return kinds.Decision(p.item.category.value, 1.0, "explicit")
+        neighbours = [
+            (c, s) for i, s in near if i in voters and (c := voters[i].category) is not None
+        ]
+        return self.categories.decide(vector, neighbours, self.store, self.embedder)
 
     def _merge(self, target: MemoryRecord, similarity: float, p: _Pending, vector: Vector) -> RememberResult:
         """Seed 000's near-duplicate rule: the newer wording replaces the older, importance moves 10% toward
@@ -256,6 +299,8 @@ class Memory:
             }
         )
         with self.store.atomic():
+            if self.operation is not None:
+                self.operation.before_memory(target.id, target)
             self.store.update(merged, vector)
             self.store.audit(
                 "merge",
@@ -269,40 +314,6 @@ class Memory:
         return RememberResult(
             target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
         )
-
-    def _kind_prototypes(self) -> kinds.PrototypeSet:
-        """Seed prototypes are embedded once per database and model; the softmax temperature is calibrated
-        on them (leave-one-out) unless the settings fix it."""
-        if self._prototypes is None:
-            key, t_key = f"prototypes:{_KIND_TAXONOMY}", f"temperature:{_KIND_TAXONOMY}"
-            digest = hashlib.sha256(
-                repr(
-                    (self.embedder.name, self.rules.prototype_top, sorted(self.taxonomy.prototypes.items()))
-                ).encode()
-            ).hexdigest()
-            if self.store.get_meta(key) != digest:
-                seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
-                vectors = self.embedder.embed_batch([t for _, t in seeds])
-                self.store.replace_seed_prototypes(
-                    _KIND_TAXONOMY,
-                    [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)],
-                )
-                temperature = kinds.calibrate_temperature(
-                    vectors, [lab for lab, _ in seeds], self.rules.prototype_top
-                )
-                self.store.set_meta(t_key, str(temperature))
-                self.store.set_meta(key, digest)
-            if self.settings.kind_temperature is None:
-                self.rules = replace(self.rules, temperature=float(self.store.get_meta(t_key) or 0.05))
-            self._prototypes = kinds.PrototypeSet(self.store.prototypes(_KIND_TAXONOMY), self.embedder.dim)
-        return self._prototypes
-
-    def _learn(self, label: str, vector: Vector, record: MemoryRecord) -> None:
-        item = Prototype(label, "learned", vector, record.content[:200], record.id)
-        keep = self.settings.kind_learned_max
-        self.store.add_learned_prototype(_KIND_TAXONOMY, item, keep=keep)
-        self.store.audit("learn_prototype", record.id, {"kind": label, "confidence": record.kind_confidence})
-        self._prototypes = self._kind_prototypes().with_learned(item, keep)
 
     # ---- recall -----------------------------------------------------------------------------------------
     def recall(
@@ -334,22 +345,21 @@ class Memory:
             kinds=() if kind is None else (_enum(Kind, kind, "kind"),),
             now=when,
         )
-        qvec = self.embedder.embed_batch([query])[0]
-        wide = max(50, 8 * limit)
-        by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
-        by_text: dict[str, float] = dict(self.store.text_search(terms(query), wide, where))
-        ids = list(dict.fromkeys([*by_vector, *by_text]))
-        beside = self.store.episode_neighbours(ids, where) if self.settings.profiles[profile].context else {}
-        ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
-        facts = self.store.facts(ids)
-        vectors = self.store.vectors(ids)
-        candidates = [
-            Candidate(f, float(vectors[f.id] @ qvec) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
-            for f in facts
-        ]
-        scored = score(
-            candidates, self._term_weights(query), self.settings.profiles[profile], self.decay, when, beside
-        )
+        return self._recall(query, where, limit=limit, mode=mode, profile=profile, when=when, touch=touch)
+
+    def _recall(
+        self,
+        query: str,
+        where: Filter,
+        *,
+        limit: int,
+        mode: RecallMode,
+        profile: str,
+        when: datetime,
+        touch: bool,
+        expansions: Sequence[str] = (),
+    ) -> builtins.list[Hit]:
+        scored, vectors = self._scored(query, where, limit, profile, when, expansions)
         thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(scored, vectors, self.settings.mmr_lambda, size)
@@ -364,6 +374,54 @@ class Memory:
         if touch and hits:
             self.store.touch([h.record.id for h in hits], when)
         return hits
+
+    def _scored(
+        self,
+        query: str,
+        where: Filter,
+        limit: int,
+        profile: str,
+        when: datetime,
+        expansions: Sequence[str] = (),
+    ) -> tuple[builtins.list[Scored[Facts]], dict[str, Vector]]:
+        """Every candidate of the vector and text searches (and their episode neighbours), scored, best first.
+        `expansions` are extra words for the text search only (related tags and concepts)."""
+        qvec = self.embedder.embed_batch([query])[0]
+        wide = max(50, 8 * limit)
+        by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
+        words = list(dict.fromkeys([*terms(query), *(t for e in expansions for t in terms(e))]))
+        by_text: dict[str, float] = dict(self.store.text_search(words, wide, where))
+        ids = list(dict.fromkeys([*by_vector, *by_text]))
+        beside = self.store.episode_neighbours(ids, where) if self.settings.profiles[profile].context else {}
+        ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
+        facts = self.store.facts(ids)
+        vectors = self.store.vectors(ids)
+        candidates = [
+            Candidate(f, float(vectors[f.id] @ qvec) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
+            for f in facts
+        ]
+        scored = score(
+            candidates, self._term_weights(query), self.settings.profiles[profile], self.decay, when, beside
+        )
+        return scored, vectors
+
+    def ranked(
+        self,
+        query: str,
+        where: Filter,
+        *,
+        limit: int,
+        profile: str,
+        when: datetime,
+        expansions: Sequence[str] = (),
+        floor: float = 0.0,
+    ) -> tuple[builtins.list[Hit], int]:
+        """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and
+        how many scored that much."""
+        scored, _ = self._scored(query, where, limit, profile, when, expansions)
+        kept = [s for s in scored if s.score >= floor]
+        full = {r.id: r for r in self.store.get_many([s.record.id for s in kept[:limit]])}
+        return [with_record(s, full[s.record.id]) for s in kept[:limit] if s.record.id in full], len(kept)
 
     def _term_weights(self, query: str) -> dict[str, float]:
         query_stems = sorted(stems(" ".join(terms(query))))
@@ -386,6 +444,105 @@ class Memory:
                 if near.id not in best or best[near.id].score < joined.score:
                     best[near.id] = joined
         return sorted(best.values(), key=lambda s: s.score, reverse=True)
+
+    # ---- seed 002: two tools and the tag vocabulary -----------------------------------------------------
+    def store_memory(self, content: str, context: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Zero-decision storage: category, tags, importance and kind are inferred; `context` may force any."""
+        return tools.store_memory(self, content, context)
+
+    def search_memory(self, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Natural-language search with time understanding and tag expansion, ranked by the redesign profile."""
+        return tools.search_memory(self, query, options)
+
+    def discover_memory_tools(self) -> dict[str, Any]:
+        """The advanced tools by group, and the store's health (see engram.maintenance)."""
+        return maintenance.discover_memory_tools(self)
+
+    def run_tool(self, name: str, **arguments: Any) -> dict[str, Any]:
+        """Run an advanced tool by the name discover_memory_tools lists (or `rollback`, `operations`)."""
+        listed = {t for group in maintenance.TOOLS.values() for t in group} | {"rollback", "operations"}
+        if name not in listed:
+            raise InvalidInput("tool", f"unknown; choose one of {sorted(listed)}")
+        method: Callable[..., dict[str, Any]] = getattr(self, name)
+        try:
+            return method(**arguments)
+        except TypeError as exc:
+            raise InvalidInput("arguments", str(exc)) from None
+
+    def memory_stats(self) -> dict[str, Any]:
+        return maintenance.memory_stats(self)
+
+    def optimize_tags(self, dry_run: bool = False, archive_after_days: int = 180) -> dict[str, Any]:
+        return maintenance.optimize_tags(self, dry_run=dry_run, archive_after_days=archive_after_days)
+
+    def merge_memories(self, ids: builtins.list[str], into: str | None = None) -> dict[str, Any]:
+        return maintenance.merge_memories(self, ids, into=into)
+
+    def memory_timeline(self, granularity: str = "month", examples: int = 3) -> dict[str, Any]:
+        return maintenance.memory_timeline(self, granularity=granularity, examples=examples)
+
+    def concept_network(self, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100) -> dict[str, Any]:
+        return maintenance.concept_network(self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit)
+
+    def usage_patterns(self, top: int = 10) -> dict[str, Any]:
+        return maintenance.usage_patterns(self, top=top)
+
+    def export_memories(self, path: str | Path) -> dict[str, Any]:
+        return transfer.export_memories(self, Path(path))
+
+    def import_memories(self, path: str | Path) -> dict[str, Any]:
+        return transfer.import_memories(self, Path(path))
+
+    def import_tinydb(self, directory: str | Path) -> dict[str, Any]:
+        return transfer.import_tinydb(self, Path(directory))
+
+    def backup_restore(self, action: str, path: str | Path) -> dict[str, Any]:
+        return maintenance.backup_restore(self, action, path)
+
+    def trace_search(self, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        return maintenance.trace_search(self, query, options)
+
+    def validate_storage(self) -> dict[str, Any]:
+        return maintenance.validate_storage(self)
+
+    def repair_index(self) -> dict[str, Any]:
+        return maintenance.repair_index(self)
+
+    def rollback(self, operation_id: str) -> dict[str, Any]:
+        """Undo a bulk operation (optimize_tags, merge_memories, an import) completely."""
+        result = operations.rollback(self.store, operation_id)
+        self.forget_vocabulary()
+        return result
+
+    def operations(self, limit: int = 50) -> dict[str, Any]:
+        return {"operations": self.store.operations(limit)}
+
+    def vocabulary(self) -> Vocabulary:
+        if self._vocabulary is None:
+            self._vocabulary = Vocabulary.of(self.store.tags(), self.embedder.dim)
+        return self._vocabulary
+
+    def record_tags(self, plan: TagPlan, vectors: dict[str, Vector], at: datetime) -> None:
+        """Count the uses of a memory's tags; new tags join the vocabulary with their embedding."""
+        self.store.use_tags(builtins.list(plan.tags), at, {t: v for t, v in vectors.items() if t in plan.new})
+        vocabulary = self.vocabulary()
+        for tag in plan.new:
+            vocabulary.add(tag, vectors[tag])
+
+    def forget_vocabulary(self) -> None:
+        """Reload the tags on next use (after consolidation or a restore)."""
+        self._vocabulary = None
+
+    def reset_classifiers(self) -> None:
+        for classifier in (self.kinds, self.categories):
+            classifier.forget_cache()
+
+    def similar_to(self, memory_id: str, threshold: float, k: int = 10) -> builtins.list[tuple[str, float]]:
+        """Top-level memories whose embedding is within `threshold` cosine of this one's."""
+        vector = self.store.vectors([memory_id]).get(memory_id)
+        if vector is None:
+            return []
+        return [(i, s) for i, s in self.store.vector_search(vector, k, Filter()) if s >= threshold]
 
     # ---- everything else --------------------------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
@@ -490,9 +647,9 @@ class Memory:
             done += len(embedded)
             if progress:
                 progress(done, todo)
-        self.store.clear_learned_prototypes(_KIND_TAXONOMY)  # learned in the old vector space
-        self.store.set_meta(f"prototypes:{_KIND_TAXONOMY}", "")
-        self._prototypes = None
+        for classifier in (self.kinds, self.categories):
+            classifier.forget_learned(self.store)  # learned in the old vector space
+            self.store.set_meta(f"prototypes:{classifier.taxonomy.name}", "")
         self.store.rebuild_index()
         self.store.audit("reembed", None, {"model": self.embedder.name, "count": done})
         return done

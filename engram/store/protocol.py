@@ -6,10 +6,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 
 from engram.embed import Matrix, Vector
-from engram.record import Kind, MemoryRecord, Scope, Status
+from engram.record import Category, Kind, MemoryRecord, Scope, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,9 @@ class Filter:
     created_after: datetime | None = None
     created_before: datetime | None = None
     tags: tuple[str, ...] = ()
+    categories: tuple[Category, ...] = ()
+    importance_min: float | None = None  # 0..1
+    uncategorised: bool = False  # only memories without a category
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,30 @@ class Label:
     kind: str
     method: str
     is_chunk: bool
+    category: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TagRow:
+    """A tag in the registry: how often and when it was used, its embedding, and whether it is still live."""
+
+    tag: str
+    usage_count: int
+    first_used_at: datetime
+    last_used_at: datetime
+    status: str = "active"  # active | archived | merged
+    merged_into: str | None = None
+    vector: Vector | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """The state of one memory or tag before an operation changed it; `before` None: it did not exist."""
+
+    entity: str  # memory | tag
+    key: str
+    before: dict[str, Any] | None
+    before_vector: Vector | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +131,7 @@ class Store(Protocol):
         self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
     ) -> list[MemoryRecord]: ...
     def count(self, where: Filter) -> int: ...
+    def grouped(self, column: str, where: Filter) -> dict[str | None, int]: ...
     def iter_all(self, batch: int = 512) -> Iterator[list[MemoryRecord]]: ...
     def stats(self) -> StoreStats: ...
 
@@ -124,7 +153,36 @@ class Store(Protocol):
     # upkeep
     def check_index(self) -> dict[str, int]: ...
     def rebuild_index(self) -> int: ...
+    def integrity(self) -> list[dict[str, Any]]: ...
+    def rebuild_fts(self) -> None: ...
+    def recount_tags(self) -> int: ...
+    def backup(self, target: Path) -> dict[str, Any]: ...
+    def restore(self, source: Path) -> dict[str, Any]: ...
+
+    def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
+        """Top-level memories counted by the first `width` characters of a timestamp column (10: per day)."""
+        ...
+
+    # tags
+    def tags(self, statuses: Sequence[str] = ("active",)) -> list[TagRow]: ...
+    def tag(self, tag: str) -> TagRow | None: ...
+    def use_tags(self, tags: Sequence[str], at: datetime, vectors: dict[str, Vector]) -> None:
+        """Count one use of each tag, registering new ones with their embedding."""
+        ...
+    def put_tag(self, row: TagRow) -> None: ...
+    def delete_tag(self, tag: str) -> None: ...
+
+    # bulk operations, each with the before-image of what it changed
+    def begin_operation(self, operation_id: str, name: str) -> None: ...
+    def finish_operation(self, operation_id: str, status: str, summary: dict[str, Any]) -> None: ...
+    def record_change(self, operation_id: str, change: Change) -> None: ...
+    def changes(self, operation_id: str) -> list[Change]: ...
+    def operations(self, limit: int = 50) -> list[dict[str, Any]]: ...
 
     # audit
-    def audit(self, action: str, memory_id: str | None, detail: dict[str, Any]) -> None: ...
-    def audit_log(self, memory_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]: ...
+    def audit(
+        self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None
+    ) -> None: ...
+    def audit_log(
+        self, memory_id: str | None = None, limit: int = 100, operation_id: str | None = None
+    ) -> list[dict[str, Any]]: ...

@@ -164,3 +164,42 @@ def m005_category(db: sqlite3.Connection) -> None:
         CREATE INDEX memories_category ON memories(category) WHERE category IS NOT NULL;
         """,
     )
+
+
+@migration
+def m006_tags_and_operations(db: sqlite3.Connection) -> None:
+    """The tag registry (seed 002: usage statistics, an embedding to map concepts onto, archived not deleted)
+    and bulk operations with the before-image of everything they change, so each can be rolled back."""
+    run_script(
+        db,
+        """
+        CREATE TABLE tags (
+            tag TEXT PRIMARY KEY,
+            usage_count INTEGER NOT NULL DEFAULT 0,
+            first_used_at TEXT NOT NULL,
+            last_used_at TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active',   -- active | archived | merged
+            merged_into TEXT,
+            embedding BLOB
+        );
+        CREATE TABLE operations (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            status TEXT NOT NULL,                    -- running | done | failed | rolled_back
+            summary TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE TABLE operation_changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            operation_id TEXT NOT NULL REFERENCES operations(id),
+            entity TEXT NOT NULL,                    -- memory | tag
+            key TEXT NOT NULL,
+            before TEXT,                             -- JSON; NULL: it did not exist
+            before_embedding BLOB
+        );
+        CREATE INDEX operation_changes_op ON operation_changes(operation_id, seq);
+        ALTER TABLE audit_log ADD COLUMN operation_id TEXT;
+        CREATE INDEX audit_operation ON audit_log(operation_id) WHERE operation_id IS NOT NULL;
+        """,
+    )

@@ -22,7 +22,7 @@ import numpy as np
 from engram.embed import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
-from engram.store.protocol import Facts, Filter, Label, Prototype, StoreStats
+from engram.store.protocol import Change, Facts, Filter, Label, Prototype, StoreStats, TagRow
 from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.vectors import VectorIndex
@@ -268,10 +268,10 @@ class SQLiteStore:
             return {}
         marks = ", ".join("?" for _ in ids)
         rows = self._reader().execute(
-            f"SELECT id, kind, kind_method, parent_id IS NOT NULL FROM memories WHERE id IN ({marks})",
+            f"SELECT id, kind, kind_method, parent_id IS NOT NULL, category FROM memories WHERE id IN ({marks})",
             list(ids),
         )
-        return {i: Label(kind, method, bool(chunk)) for i, kind, method, chunk in rows}
+        return {i: Label(kind, method, bool(chunk), category) for i, kind, method, chunk, category in rows}
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:
         row = (
@@ -285,7 +285,8 @@ class SQLiteStore:
         return None if row is None else decode_vector(row[0])
 
     def _where(self, where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
-        clauses, params = (["m.searchable = 1"] if searchable else ["m.parent_id IS NULL"]), []
+        clauses = ["m.searchable = 1"] if searchable else ["m.parent_id IS NULL"]
+        params: list[Any] = []
         if where.scope is not None:
             clauses.append("m.scope = ?")
             params.append(where.scope.value)
@@ -310,6 +311,14 @@ class SQLiteStore:
         for tag in where.tags:
             clauses.append("EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)")
             params.append(tag)
+        if where.categories:
+            clauses.append(f"m.category IN ({', '.join('?' for _ in where.categories)})")
+            params.extend(c.value for c in where.categories)
+        if where.uncategorised:
+            clauses.append("m.category IS NULL")
+        if where.importance_min is not None:
+            clauses.append("m.importance >= ?")
+            params.append(where.importance_min)
         return " AND ".join(clauses), params
 
     def select(
@@ -322,6 +331,13 @@ class SQLiteStore:
             (*params, limit, offset),
         )
         return [record_from_row(r) for r in rows]
+
+    def grouped(self, column: str, where: Filter) -> dict[str | None, int]:
+        if column not in {"kind", "scope", "status", "category", "tier", "type"}:
+            raise ValueError(f"cannot group by {column!r}")
+        sql, params = self._where(where, searchable=False)
+        rows = self._reader().execute(f"SELECT m.{column}, count(*) FROM memories m WHERE {sql} GROUP BY 1", params)
+        return {value: int(n) for value, n in rows}
 
     def count(self, where: Filter) -> int:
         sql, params = self._where(where, searchable=False)
@@ -400,12 +416,23 @@ class SQLiteStore:
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of memories, documents containing each porter stem) from the FTS index."""
         db = self._reader()
-        total = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
+        total = self._memory_count(db)
         if not stems:
             return total, {}
         marks = ", ".join("?" for _ in stems)
         rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", list(stems))
         return total, {str(term): int(doc) for term, doc in rows}
+
+    def _memory_count(self, db: sqlite3.Connection) -> int:
+        """count(*) scans the table (3 ms at 100k rows); it is kept per connection until the data changes."""
+        version = (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
+        cached: tuple[tuple[int, int], int] | None = getattr(self._local, "count", None)
+        if db is not self._writer and cached is not None and cached[0] == version:
+            return cached[1]
+        total = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
+        if db is not self._writer:
+            self._local.count = (version, total)
+        return total
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
         sql, params = self._where(where, searchable=True)
@@ -560,6 +587,116 @@ class SQLiteStore:
         index = self._synced_index()
         return {"indexed": len(index), "embedded": self._embedded_count()}
 
+    def integrity(self) -> list[dict[str, Any]]:
+        """Every inconsistency between the rows, the FTS index, the vector index, the embedding model and the
+        tag registry; each as {check, problem, count, repair}."""
+        db = self._writer if self._memory else self._committed()
+        issues: list[dict[str, Any]] = []
+
+        def report(check: str, problem: str, count: int, repair: str) -> None:
+            if count:
+                issues.append({"check": check, "problem": problem, "count": count, "repair": repair})
+
+        # Only searchable rows are indexed (a chunked memory is found through its chunks), so FTS5's own
+        # integrity-check, which expects every row of the content table, does not apply.
+        unindexed = db.execute(
+            "SELECT count(*) FROM memories m WHERE m.searchable = 1 "
+            "AND NOT EXISTS (SELECT 1 FROM memories_fts_docsize d WHERE d.id = m.rid)"
+        ).fetchone()[0]
+        report("fts", "searchable memories missing from the full-text index", int(unindexed), "rebuild_fts")
+        stale = db.execute(
+            "SELECT count(*) FROM memories_fts_docsize d WHERE NOT EXISTS "
+            "(SELECT 1 FROM memories m WHERE m.rid = d.id AND m.searchable = 1)"
+        ).fetchone()[0]
+        report("fts", "full-text entries for no searchable memory", int(stale), "rebuild_fts")
+        model = self.model()
+        if model is not None:
+            wrong = db.execute(
+                "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND length(embedding) != ?",
+                (4 * model[1],),
+            ).fetchone()[0]
+            report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", int(wrong), "reembed")
+        missing = db.execute(
+            "SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable = 1"
+        ).fetchone()[0]
+        report("embeddings", "searchable memories without an embedding", int(missing), "reembed")
+        index = self.check_index()
+        report("vectors", f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
+               abs(index["indexed"] - index["embedded"]), "rebuild_vectors")  # fmt: skip
+        orphans = db.execute(
+            "SELECT count(*) FROM memories c WHERE c.parent_id IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = c.parent_id)"
+        ).fetchone()[0]
+        report("chunks", "chunks whose parent memory is missing", int(orphans), "none: restore the parent")
+        unregistered = db.execute(
+            "SELECT count(DISTINCT j.value) FROM memories m, json_each(m.tags) j "
+            "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j.value)"
+        ).fetchone()[0]
+        report("tags", "tags on memories missing from the tag registry", int(unregistered), "recount_tags")
+        unused = db.execute(
+            "SELECT count(*) FROM tags t WHERE t.status = 'active' AND NOT EXISTS "
+            "(SELECT 1 FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL AND j.value = t.tag)"
+        ).fetchone()[0]
+        report("tags", "active tags no memory carries (orphan tags)", int(unused), "recount_tags")
+        return issues
+
+    def rebuild_fts(self) -> None:
+        with self.atomic() as db:  # 'rebuild' would index every row; only searchable ones belong
+            db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
+            db.execute("INSERT INTO memories_fts(rowid, content, tags) SELECT rid, content, tags FROM memories "
+                       "WHERE searchable = 1")  # fmt: skip
+
+    def recount_tags(self) -> int:
+        """Usage counts from the memories themselves; a registered tag no memory carries is archived."""
+        now = ts(utcnow())
+        with self.atomic() as db:
+            counts = dict(
+                db.execute(
+                    "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j "
+                    "WHERE m.parent_id IS NULL GROUP BY j.value"
+                ).fetchall()
+            )
+            db.executemany(
+                "INSERT INTO tags(tag, usage_count, first_used_at, last_used_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(tag) DO UPDATE SET usage_count = excluded.usage_count, status = 'active'",
+                [(t, n, now, now) for t, n in counts.items()],
+            )
+            db.execute(
+                "UPDATE tags SET usage_count = 0, status = 'archived' WHERE status = 'active' AND tag NOT IN "
+                "(SELECT DISTINCT j.value FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL)"
+            )
+        return len(counts)
+
+    def backup(self, target: Path) -> dict[str, Any]:
+        """A consistent copy through SQLite's online backup API, checked by opening it."""
+        if target.exists():
+            raise StoreError(f"{target} exists; choose a new backup file")
+        dest = sqlite3.connect(target)
+        try:
+            self._committed().backup(dest) if not self._memory else self._writer.backup(dest)
+            return _verify(dest)
+        finally:
+            dest.close()
+
+    def restore(self, source: Path) -> dict[str, Any]:
+        """Replace this database with a backup, after checking the backup; the vector index is rebuilt."""
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            checked = _verify(src)
+            if self._depth:
+                raise StoreError("cannot restore inside a transaction")
+            src.backup(self._writer)
+        finally:
+            src.close()
+        if getattr(self._local, "db", None) is not None:
+            self._local.db.close()
+            self._local.db = None
+        self._migrate()
+        with self._index_lock:
+            self._index = None
+        self.rebuild_index()
+        return checked
+
     # ---- prototypes -------------------------------------------------------------------------------------
     def prototypes(self, taxonomy: str) -> list[Prototype]:
         rows = self._reader().execute(
@@ -599,21 +736,146 @@ class SQLiteStore:
         with self.atomic() as db:
             db.execute("DELETE FROM prototypes WHERE taxonomy = ? AND source = 'learned'", (taxonomy,))
 
-    # ---- audit ------------------------------------------------------------------------------------------
-    def audit(self, action: str, memory_id: str | None, detail: dict[str, Any]) -> None:
+    def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
+        if column not in {"created_at", "updated_at", "last_accessed_at"}:
+            raise ValueError(f"no timestamp column {column!r}")
+        sql, params = self._where(where, searchable=False)
+        rows = self._reader().execute(
+            f"SELECT substr(m.{column}, 1, ?) AS bucket, count(*) FROM memories m "
+            f"WHERE {sql} AND m.{column} IS NOT NULL GROUP BY bucket ORDER BY bucket",
+            (width, *params),
+        )
+        return {str(bucket): int(n) for bucket, n in rows}
+
+    # ---- tags -------------------------------------------------------------------------------------------
+    _TAG = "SELECT tag, usage_count, first_used_at, last_used_at, status, merged_into, embedding FROM tags"
+
+    @staticmethod
+    def _tag_row(row: Sequence[Any]) -> TagRow:
+        tag, count, first, last, status, into, blob = row
+        return TagRow(tag, int(count), datetime.fromisoformat(first), datetime.fromisoformat(last), status, into,
+                      None if blob is None else decode_vector(blob))  # fmt: skip
+
+    def tags(self, statuses: Sequence[str] = ("active",)) -> list[TagRow]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = self._reader().execute(f"{self._TAG} WHERE status IN ({marks}) ORDER BY tag", list(statuses))
+        return [self._tag_row(r) for r in rows]
+
+    def tag(self, tag: str) -> TagRow | None:
+        row = self._reader().execute(f"{self._TAG} WHERE tag = ?", (tag,)).fetchone()
+        return None if row is None else self._tag_row(row)
+
+    def use_tags(self, tags: Sequence[str], at: datetime, vectors: dict[str, Vector]) -> None:
         with self.atomic() as db:
-            db.execute(
-                "INSERT INTO audit_log(at, memory_id, action, detail) VALUES (?, ?, ?, ?)",
-                (ts(utcnow()), memory_id, action, json.dumps(detail, default=str)),
+            db.executemany(
+                "INSERT INTO tags(tag, usage_count, first_used_at, last_used_at, embedding) VALUES (?, 1, ?, ?, ?) "
+                "ON CONFLICT(tag) DO UPDATE SET usage_count = usage_count + 1, last_used_at = excluded.last_used_at, "
+                "embedding = coalesce(tags.embedding, excluded.embedding), "
+                "status = CASE WHEN tags.status = 'archived' THEN 'active' ELSE tags.status END",
+                [(t, ts(at), ts(at), None if t not in vectors else encode_vector(vectors[t])) for t in tags],
             )
 
-    def audit_log(self, memory_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        sql = "SELECT id, at, memory_id, action, detail FROM audit_log"
-        params: tuple[Any, ...] = ()
-        if memory_id is not None:
-            sql, params = sql + " WHERE memory_id = ?", (memory_id,)
-        rows = self._reader().execute(sql + " ORDER BY id DESC LIMIT ?", (*params, limit))
+    def put_tag(self, row: TagRow) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO tags(tag, usage_count, first_used_at, last_used_at, status, merged_into, "
+                "embedding) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (row.tag, row.usage_count, ts(row.first_used_at), ts(row.last_used_at), row.status,
+                 row.merged_into, None if row.vector is None else encode_vector(row.vector)),
+            )
+
+    def delete_tag(self, tag: str) -> None:
+        with self.atomic() as db:
+            db.execute("DELETE FROM tags WHERE tag = ?", (tag,))
+
+    # ---- operations -------------------------------------------------------------------------------------
+    def begin_operation(self, operation_id: str, name: str) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "INSERT INTO operations(id, name, started_at, status) VALUES (?, ?, ?, 'running')",
+                (operation_id, name, ts(utcnow())),
+            )
+
+    def finish_operation(self, operation_id: str, status: str, summary: dict[str, Any]) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "UPDATE operations SET status = ?, finished_at = ?, summary = ? WHERE id = ?",
+                (status, ts(utcnow()), json.dumps(summary, default=str), operation_id),
+            )
+
+    def record_change(self, operation_id: str, change: Change) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "INSERT INTO operation_changes(operation_id, entity, key, before, before_embedding) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (operation_id, change.entity, change.key,
+                 None if change.before is None else json.dumps(change.before, default=str),
+                 None if change.before_vector is None else encode_vector(change.before_vector)),
+            )
+
+    def changes(self, operation_id: str) -> list[Change]:
+        rows = self._reader().execute(
+            "SELECT entity, key, before, before_embedding FROM operation_changes WHERE operation_id = ? ORDER BY seq",
+            (operation_id,),
+        )
         return [
-            {"id": i, "at": at, "memory_id": mid, "action": action, "detail": json.loads(detail)}
-            for i, at, mid, action, detail in rows
+            Change(entity, key, None if before is None else json.loads(before),
+                   None if blob is None else decode_vector(blob))
+            for entity, key, before, blob in rows
         ]
+
+    def operations(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self._reader().execute(
+            "SELECT o.id, o.name, o.started_at, o.finished_at, o.status, o.summary, "
+            "(SELECT count(*) FROM operation_changes c WHERE c.operation_id = o.id) "
+            "FROM operations o ORDER BY o.started_at DESC LIMIT ?",
+            (limit,),
+        )
+        return [
+            {"id": i, "name": name, "started_at": start, "finished_at": end, "status": status,
+             "summary": json.loads(summary), "changes": n}
+            for i, name, start, end, status, summary, n in rows
+        ]
+
+    # ---- audit ------------------------------------------------------------------------------------------
+    def audit(
+        self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None
+    ) -> None:
+        with self.atomic() as db:
+            db.execute(
+                "INSERT INTO audit_log(at, memory_id, action, detail, operation_id) VALUES (?, ?, ?, ?, ?)",
+                (ts(utcnow()), memory_id, action, json.dumps(detail, default=str), operation_id),
+            )
+
+    def audit_log(
+        self, memory_id: str | None = None, limit: int = 100, operation_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if memory_id is not None:
+            clauses.append("memory_id = ?")
+            params.append(memory_id)
+        if operation_id is not None:
+            clauses.append("operation_id = ?")
+            params.append(operation_id)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self._reader().execute(
+            f"SELECT id, at, memory_id, action, detail, operation_id FROM audit_log{where} ORDER BY id DESC LIMIT ?",
+            (*params, limit),
+        )
+        return [
+            {"id": i, "at": at, "memory_id": mid, "action": action, "detail": json.loads(detail),
+             "operation_id": op}
+            for i, at, mid, action, detail, op in rows
+        ]
+
+
+def _verify(db: sqlite3.Connection) -> dict[str, Any]:
+    check = db.execute("PRAGMA integrity_check").fetchone()[0]
+    if check != "ok":
+        raise StoreError(f"backup failed its integrity check: {check}")
+    try:
+        memories = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"not an engram database: {exc}") from None
+    return {"integrity": check, "memories": memories}

@@ -1,0 +1,308 @@
+"""Offline content and query analysis for seed 002's pipeline: concepts, entities, urgency, importance 1-5,
+query intent and natural-language time.
+
+Concepts are yake keyphrases (up to 3 words); a phrase inside a better-ranked one is dropped. Entities come from
+regular expressions (dates, times, money, percentages, numbers, emails, urls, code identifiers, capitalised names).
+
+Importance, 1-5: 2 for plain content, 3 when it states a personal fact ("I am", "my", "I prefer", "allergic");
++1 for a deadline, appointment or concrete date or time; +1 for urgency words; +1 for a decision; +1 for
+explicit importance ("important", "don't forget"); capped at 5; 1 for a trivial note (under 4 words, no entity).
+
+Time in queries: dateparser reads the date expressions ("3 May", "2024-01-05", "2 days ago") relative to now;
+a small grammar handles the range words (since, after, before, in, during, last, past, this). "last week" is
+the previous calendar week, Monday to Monday. dateparser is only consulted when a cheap pre-screen finds a
+time-like word, since it costs milliseconds per call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+import dateparser  # type: ignore[import-untyped]
+import yake  # type: ignore[import-untyped]
+
+from engram.text import STOPWORDS
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    text: str
+    kind: str  # date | time | number | money | percent | email | url | name | code
+
+
+@dataclass(frozen=True, slots=True)
+class ContentAnalysis:
+    concepts: tuple[str, ...]
+    entities: tuple[Entity, ...]
+    urgency: tuple[str, ...]
+    indicators: tuple[str, ...]
+    importance: int
+    context_tags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRange:
+    after: datetime | None  # inclusive
+    before: datetime | None  # exclusive
+    phrase: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventAnchor:
+    phrase: str
+    relation: str  # before | after
+
+
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MON = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_DATE = re.compile(
+    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS}|{_MON})\b"
+    rf"|(?:{_MONTHS}|{_MON})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{_DAYS})|tomorrow|today|tonight"
+    r"|next week|next month|end of (?:the )?(?:day|week|month))",
+    re.IGNORECASE,
+)
+_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
+_MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I)
+_PERCENT = re.compile(r"\b\d+(?:\.\d+)?\s?%|\b\d+(?:\.\d+)?\s?percent\b", re.IGNORECASE)
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")
+_URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
+_CODE = re.compile(r"`[^`]+`|\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+(?:\.\w+){2,}\b")
+_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+_URGENT = re.compile(
+    r"\b(urgent(?:ly)?|asap|critical|immediately|right away|must|deadline|overdue|emergency)\b", re.I
+)
+_DEADLINE = re.compile(r"\b(due|deadline|by (?:the )?end of|appointment|expires?|before \w+day|by (?:"
+                       rf"{_DAYS}|{_MONTHS}|tomorrow|tonight|friday))\b", re.IGNORECASE)  # fmt: skip
+_DECISION = re.compile(r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b", re.I)
+_EXPLICIT = re.compile(r"\b(important|remember this|never forget|don'?t forget|must remember|crucial|key point)\b", re.I)
+_PERSONAL = re.compile(r"\b(i am|i'm|my|i prefer|i like|i love|i hate|i don'?t like|allergic|i live|i work)\b", re.I)
+_NEGATION = re.compile(r"\b(never|do not|don'?t|avoid)\b", re.IGNORECASE)
+_HOWTO = re.compile(r"\b(how to|steps?|run |install|configure|recipe)\b|^\s*\d+\.", re.IGNORECASE | re.MULTILINE)
+
+
+@lru_cache(maxsize=1)
+def _extractor() -> Any:
+    return yake.KeywordExtractor(lan="en", n=3, top=12, dedupLim=0.7)
+
+
+def normalize_tag(text: str) -> str:
+    """Lowercase-hyphenated: "React Hooks" -> "react-hooks"; keeps + and # (c++, c#)."""
+    cleaned = re.sub(r"[^\w+#]+", " ", text.lower()).replace("_", " ")
+    return "-".join(cleaned.split())[:64].strip("-")
+
+
+def concepts(text: str, top: int = 8) -> tuple[str, ...]:
+    found: list[str] = []
+    for phrase, _score in _extractor().extract_keywords(text):
+        words = [w.lower() for w in phrase.split()]
+        if words[0] in STOPWORDS or words[-1] in STOPWORDS or len(phrase) < 2:
+            continue  # "report by Friday" is kept as a concept; "submit the" is not
+        low = phrase.lower()
+        if any(low in f.lower() for f in found):
+            continue  # already inside a better-ranked phrase
+        found.append(phrase)
+        if len(found) >= top:
+            break
+    return tuple(found)
+
+
+def entities(text: str) -> tuple[Entity, ...]:
+    out: dict[tuple[str, str], None] = {}
+    taken: list[tuple[int, int]] = []
+
+    def add(pattern: re.Pattern[str], kind: str) -> None:
+        for m in pattern.finditer(text):
+            if any(m.start() < end and start < m.end() for start, end in taken):
+                continue
+            taken.append(m.span())
+            out.setdefault((m.group(0).strip("`"), kind), None)
+
+    for pattern, kind in ((_URL, "url"), (_EMAIL, "email"), (_MONEY, "money"), (_PERCENT, "percent"),
+                          (_DATE, "date"), (_TIME, "time"), (_CODE, "code"), (_NUMBER, "number"), (_NAME, "name")):  # fmt: skip
+        add(pattern, kind)
+    return tuple(Entity(t, k) for t, k in out)
+
+
+def analyse(content: str) -> ContentAnalysis:
+    found = entities(content)
+    urgency = tuple(dict.fromkeys(m.group(0).lower() for m in _URGENT.finditer(content)))
+    indicators: list[str] = []
+    score = 2
+    if _PERSONAL.search(content):
+        score = 3
+        indicators.append("personal-fact")
+    if _DEADLINE.search(content) or any(e.kind in ("date", "time") for e in found):
+        score += 1
+        indicators.append("deadline" if _DEADLINE.search(content) else "date")
+    if urgency:
+        score += 1
+        indicators.append("urgent")
+    if _DECISION.search(content):
+        score += 1
+        indicators.append("decision")
+    if _EXPLICIT.search(content):
+        score += 1
+        indicators.append("explicit-important")
+    if _NEGATION.search(content) and "explicit-important" in indicators:
+        indicators.append("negation-warning")
+    if len(content.split()) < 4 and not found:
+        score, indicators = 1, ["trivial"]
+    context = [t for t, on in (("urgent", bool(urgency)), ("deadline", "deadline" in indicators),
+                               ("decision", "decision" in indicators), ("how-to", bool(_HOWTO.search(content))),
+                               ("complex", len(content.split()) > 80)) if on]  # fmt: skip
+    return ContentAnalysis(concepts(content), found, urgency, tuple(indicators), min(5, score), tuple(context))
+
+
+# ---- queries -------------------------------------------------------------------------------------------------
+_QUESTION = {"what", "when", "where", "who", "whom", "which", "why", "how", "did", "do", "does", "is", "are",
+             "was", "were", "can", "could", "should", "would", "tell", "show", "find", "remember", "me", "about"}  # fmt: skip
+
+
+def query_concepts(query: str) -> tuple[str, ...]:
+    phrases = [p for p in concepts(query) if p.lower().split()[0] not in _QUESTION or len(p.split()) > 1]
+    cleaned = [" ".join(w for w in p.split() if w.lower() not in _QUESTION) for p in phrases]
+    words = [w for w in re.findall(r"[A-Za-z][\w+#-]*", query) if w.lower() not in STOPWORDS | _QUESTION]
+    out = [c for c in cleaned if c]
+    out += [w for w in words if not any(w.lower() in c.lower().split() for c in out)]
+    return tuple(dict.fromkeys(out))
+
+
+def intent(query: str) -> str:
+    """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
+    q = query.lower()
+    if re.search(r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|need to do|have to do)\b", q):
+        return "remind"
+    if re.search(r"\b(similar to|like this|related to|more like)\b", q):
+        return "show_similar"
+    if re.search(r"\b(when did|when was|history of|timeline|what happened)\b", q):
+        return "timeline"
+    if re.search(r"^\s*(list|show( me)? all|all (my|the))\b", q):
+        return "list"
+    return "find"
+
+
+_SCREEN = re.compile(
+    rf"\b(yesterday|today|tonight|week|month|year|recently|ago|since|before|after|during|in|on|past|last|this"
+    rf"|{_MONTHS}|{_MON}|{_DAYS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
+    re.IGNORECASE,
+)
+_UNIT = {"day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30, "months": 30, "year": 365, "years": 365}
+_NUM_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
+_POINT = (
+    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS}|{_MON})(?:\s+\d{{4}})?"
+    rf"|(?:{_MONTHS}|{_MON})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{_DAYS}|yesterday|today)"
+)
+_RANGE = re.compile(rf"\b(since|after|before|in|during|on)\s+(?:the\s+)?({_POINT})\b", re.IGNORECASE)
+_AGO = re.compile(r"\b(\d+|a|one|two|three|four|five|six|seven|ten)\s+(days?|weeks?|months?|years?)\s+ago\b", re.I)
+_PAST = re.compile(r"\b(?:over\s+|in\s+|during\s+)?the\s+(?:past|last)\s+(\d+|two|three|four|five|six|seven|ten)?\s*"
+                   r"(days?|weeks?|months?|years?)\b", re.IGNORECASE)  # fmt: skip
+_RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?:week|month|year))\b", re.I)
+
+
+def _day(value: datetime) -> datetime:
+    return value.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _parse(text: str, now: datetime) -> datetime | None:
+    settings: Any = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": True, "RELATIVE_BASE": now.replace(tzinfo=None),
+                     "TIMEZONE": "UTC", "TO_TIMEZONE": "UTC", "PREFER_DAY_OF_MONTH": "first"}  # fmt: skip
+    parsed = dateparser.parse(text, languages=["en"], settings=settings)
+    return None if parsed is None else parsed.astimezone(UTC)
+
+
+def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The period a date expression names: a year, a month, or a day."""
+    p = point.strip().lower()
+    if re.fullmatch(r"\d{4}", p):
+        year = int(p)
+        return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+    month_only = re.fullmatch(rf"({_MONTHS}|{_MON})(?:,?\s+(\d{{4}}))?", p)
+    if month_only:
+        parsed = _parse(f"1 {month_only.group(1)} {month_only.group(2) or ''}".strip(), now)
+        if parsed is None:
+            return None
+        start = _day(parsed).replace(day=1)
+        if start > now:
+            start = start.replace(year=start.year - 1)
+        end = start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
+        return start, end
+    parsed = _parse(p, now)
+    if parsed is None:
+        return None
+    start = _day(parsed)
+    return start, start + timedelta(days=1)
+
+
+def time_range(query: str, now: datetime) -> TimeRange | None:
+    if not _SCREEN.search(query):
+        return None
+    now = now.astimezone(UTC)
+    today = _day(now)
+    m = _AGO.search(query)
+    if m:
+        n = int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()]
+        start = today - timedelta(days=n * _UNIT[m.group(2).lower()])
+        return TimeRange(start, start + timedelta(days=1), m.group(0))
+    m = _PAST.search(query)
+    if m:
+        n = 1 if not m.group(1) else (int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()])
+        return TimeRange(now - timedelta(days=n * _UNIT[m.group(2).lower()]), None, m.group(0))
+    m = _RELATIVE.search(query)
+    if m:
+        word = " ".join(m.group(1).lower().split())
+        monday = today - timedelta(days=today.weekday())
+        first = today.replace(day=1)
+        spans = {
+            "yesterday": (today - timedelta(days=1), today),
+            "today": (today, today + timedelta(days=1)),
+            "recently": (now - timedelta(days=14), None),
+            "this week": (monday, None),
+            "last week": (monday - timedelta(days=7), monday),
+            "previous week": (monday - timedelta(days=7), monday),
+            "this month": (first, None),
+            "last month": ((first - timedelta(days=1)).replace(day=1), first),
+            "previous month": ((first - timedelta(days=1)).replace(day=1), first),
+            "this year": (today.replace(month=1, day=1), None),
+            "last year": (today.replace(year=today.year - 1, month=1, day=1), today.replace(month=1, day=1)),
+            "previous year": (today.replace(year=today.year - 1, month=1, day=1), today.replace(month=1, day=1)),
+        }
+        return TimeRange(*spans[word], m.group(0))
+    for m in _RANGE.finditer(query):
+        word, point = m.group(1).lower(), m.group(2)
+        if word in ("in", "during", "on") and re.fullmatch(rf"{_DAYS}", point.lower()) is None and not re.search(
+            r"\d", point
+        ) and point.lower() not in _MONTHS.split("|"):
+            continue  # "in may" is a month; "on march" is rare; a lone word after "in" must be a month
+        if point.lower() == "may" and word not in ("in", "during", "since", "before", "after"):
+            continue
+        span = _span(point, now)
+        if span is None:
+            continue
+        start, end = span
+        bounds: dict[str, tuple[datetime | None, datetime | None]] = {
+            "since": (start, None), "after": (end, None), "before": (None, start)
+        }
+        return TimeRange(*bounds.get(word, (start, end)), m.group(0))
+    return None
+
+
+def strip_time(query: str, found: TimeRange) -> str:
+    return " ".join(query.replace(found.phrase, " ").split())
+
+
+_EVENT = re.compile(r"\b(before|after)\s+((?:the|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.I)
+
+
+def event_anchor(query: str) -> EventAnchor | None:
+    """"before the launch", "after my surgery": a time relative to an event the memories mention."""
+    m = _EVENT.search(query)
+    if m is None:
+        return None
+    phrase = re.sub(r"[?.!,]+$", "", m.group(2)).strip()
+    return EventAnchor(phrase, m.group(1).lower())

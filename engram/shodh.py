@@ -1,0 +1,72 @@
+"""The unified SHODH `Memory` record (seed 004, ../shared/specs/shodh-openapi.yaml) and back.
+
+SHODH's fields map one to one onto ours (id, content, content_hash, type, tags, source_type, credibility, emotion,
+emotional_valence, emotional_arousal, episode_id, sequence_number, created_at, updated_at, last_accessed_at,
+quality_score, access_count, embedding, metadata). Fields SHODH does not have (kind, scope, importance, status,
+tier, validity, chunking, category, classifier confidences ...) travel in `metadata["engram"]`, the schema's
+place for implementation-specific data, so a record that leaves Engram comes back unchanged. A record from
+another system has no such entry and gets Engram's defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pydantic
+
+from engram.errors import InvalidInput
+from engram.record import Kind, MemoryRecord, MemoryType, invalid_from, utcnow
+
+EXTENSION = "engram"
+_SHARED = ("id", "content", "content_hash", "type", "tags", "source_type", "credibility", "emotion",
+           "emotional_valence", "emotional_arousal", "episode_id", "sequence_number", "created_at", "updated_at",
+           "last_accessed_at", "quality_score", "access_count")  # fmt: skip
+# The SHODH type a foreign record carries says what kind of statement it is.
+_KIND_OF_TYPE = {
+    MemoryType.TASK: Kind.TASK,
+    MemoryType.LEARNING: Kind.KNOWLEDGE,
+    MemoryType.DISCOVERY: Kind.KNOWLEDGE,
+    MemoryType.PATTERN: Kind.KNOWLEDGE,
+    MemoryType.COMMAND: Kind.REFERENCE,
+    MemoryType.FILE_ACCESS: Kind.REFERENCE,
+    MemoryType.CONTEXT: Kind.IDENTITY,
+}
+
+
+def to_shodh(record: MemoryRecord, embedding: list[float] | None = None) -> dict[str, Any]:
+    data = record.model_dump(mode="json")
+    out = {name: data[name] for name in _SHARED}
+    extension = {k: v for k, v in data.items() if k not in _SHARED and k != "metadata"}
+    out["embedding"] = embedding
+    out["metadata"] = data["metadata"] | {EXTENSION: extension}
+    return out
+
+
+def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
+    if not isinstance(data, dict):
+        raise InvalidInput("record", "must be an object")
+    for name in ("id", "content", "content_hash", "created_at"):
+        if data.get(name) in (None, ""):
+            raise InvalidInput(name, "is required by the SHODH Memory schema")
+    metadata = dict(data.get("metadata") or {})
+    if not isinstance(metadata, dict):
+        raise InvalidInput("metadata", "must be an object")
+    extension = metadata.pop(EXTENSION, None) or {}
+    fields = {name: data[name] for name in _SHARED if data.get(name) is not None}
+    if not extension:  # a foreign record: Engram's defaults, the kind from the SHODH type
+        try:
+            kind = _KIND_OF_TYPE.get(MemoryType(fields.get("type", "Observation")), Kind.NOTE)
+        except ValueError:
+            kind = Kind.NOTE  # the type itself is reported by validation below
+        extension = {"kind": kind.value, "category_method": "imported", "kind_method": "imported"}
+        fields.setdefault("updated_at", fields["created_at"])
+    embedding = data.get("embedding")
+    if embedding is not None and (not isinstance(embedding, list) or not all(isinstance(x, int | float) for x in embedding)):
+        raise InvalidInput("embedding", "must be a list of numbers")
+    try:
+        record = MemoryRecord.model_validate(extension | fields | {"metadata": metadata})
+    except pydantic.ValidationError as exc:
+        raise invalid_from(exc) from None
+    if record.updated_at is None:
+        record = record.model_copy(update={"updated_at": utcnow()})
+    return record, None if embedding is None else [float(x) for x in embedding]

@@ -1,0 +1,173 @@
+"""Tag intelligence (seed 002): map a memory's concepts onto the tags already in use, and consolidate tags.
+
+Generation: each concept (a keyphrase of the memory) becomes a tag; if an active tag is the same word or its
+embedding is within cosine 0.7 of the concept's, the existing tag is used instead, so the vocabulary is reused
+rather than grown. Context tags (urgent, deadline, decision, ...) and the caller's tags join; 5-10 in all.
+
+Consolidation: two tags are the same tag when they are spelling variants (hyphens, plural), when one is the
+initials or numeronym of the other (ml / machine-learning, k8s / kubernetes) and their embeddings still agree
+(cosine >= 0.5), or when their embeddings are above cosine 0.8. The kept name is the descriptive one (not an
+abbreviation), then the most used, then the longer. Merged tags are marked, never deleted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from snowballstemmer import stemmer
+
+from engram.embed import Matrix, Vector
+from engram.store.protocol import TagRow
+
+MAP_THRESHOLD = 0.7
+MERGE_THRESHOLD = 0.8
+ABBREVIATION_FLOOR = 0.5
+_STEM = stemmer("english")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+@dataclass(slots=True)
+class Vocabulary:
+    """The active tags and their embeddings, stacked for one matrix product per lookup."""
+
+    names: list[str] = field(default_factory=list)
+    matrix: Matrix = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
+
+    @classmethod
+    def of(cls, rows: Sequence[TagRow], dim: int) -> Vocabulary:
+        kept = [(r.tag, r.vector) for r in rows if r.vector is not None]
+        matrix = np.stack([v for _, v in kept]) if kept else np.zeros((0, dim), dtype=np.float32)
+        return cls([t for t, _ in kept], matrix)
+
+    def add(self, tag: str, vector: Vector) -> None:
+        if tag in self.names:
+            return
+        self.names.append(tag)
+        self.matrix = np.vstack([self.matrix.reshape(-1, vector.shape[0]), vector[None, :]])
+
+    def closest(self, vector: Vector) -> tuple[str, float] | None:
+        if not self.names:
+            return None
+        sims = self.matrix @ vector
+        i = int(np.argmax(sims))
+        return self.names[i], float(sims[i])
+
+
+@dataclass(frozen=True, slots=True)
+class TagPlan:
+    tags: tuple[str, ...]
+    mapped: dict[str, str]  # concept tag -> the existing tag used for it
+    new: tuple[str, ...]  # tags this memory adds to the vocabulary
+
+
+def key(tag: str) -> str:
+    """Spelling-insensitive form: no hyphens, each word stemmed (meetings ~ meeting, e-mail ~ email)."""
+    return "".join(_STEM.stemWord(w) for w in tag.split("-"))
+
+
+def is_abbreviation(short: str, long: str) -> bool:
+    """Initials (ml: machine-learning), a numeronym (k8s: kubernetes) or a leading clip with the long form's
+    consonant skeleton (js: javascript)."""
+    s, words = short.replace("-", ""), [w for w in long.split("-") if w]
+    if not s or len(s) >= len(long.replace("-", "")) or len(s) > 5:
+        return False
+    if len(words) > 1 and s == "".join(w[0] for w in words):
+        return True
+    numeronym = re.fullmatch(r"([a-z])(\d+)([a-z])", s)
+    if numeronym:
+        flat = long.replace("-", "")
+        a, n, b = numeronym.groups()
+        return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)
+    flat = long.replace("-", "")
+    if s[0] != flat[0] or _VOWEL.search(s[1:]):
+        return False
+    rest = iter(flat[1:])
+    return all(ch in rest for ch in s[1:])  # a subsequence of the long form
+
+
+def descriptive(tag: str) -> bool:
+    return len(tag.replace("-", "")) > 3 and bool(_VOWEL.search(tag))
+
+
+def plan_tags(
+    concepts: Sequence[str],
+    vectors: Matrix,
+    vocabulary: Vocabulary,
+    extra: Sequence[str],
+    *,
+    maximum: int = 10,
+) -> TagPlan:
+    """Tags for a memory: `concepts` (normalised, best first, with their embeddings), mapped onto the
+    vocabulary where possible, then `extra` (context and caller tags), at most `maximum`."""
+    by_key = {key(t): t for t in vocabulary.names}
+    out: dict[str, None] = {}
+    mapped: dict[str, str] = {}
+    new: list[str] = []
+    for concept, vector in zip(concepts, vectors, strict=True):
+        same = by_key.get(key(concept))
+        close = vocabulary.closest(vector)
+        if same is not None:
+            target = same
+        elif close is not None and close[1] >= MAP_THRESHOLD:
+            target = close[0]
+        else:
+            target = concept
+            new.append(concept)
+        if target != concept:
+            mapped[concept] = target
+        out.setdefault(target, None)
+    extras = list(dict.fromkeys(by_key.get(key(t), t) for t in extra))
+    new += [t for t in extras if key(t) not in by_key and t not in new]
+    room = max(0, maximum - len(extras))  # caller and context tags are never cut
+    tags = tuple(dict.fromkeys([*[t for t in out if t not in extras][:room], *extras]))
+    return TagPlan(tags, mapped, tuple(t for t in new if t in tags))
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    tag: str
+    into: str
+    reason: str  # spelling | abbreviation | similarity
+    similarity: float
+
+
+def consolidate(rows: Sequence[TagRow]) -> list[Merge]:
+    """Which tags fold into which. Groups are built around a canonical tag, so similarity does not chain
+    (a ~ b ~ c does not merge a with c unless each is close to the kept tag)."""
+    live = [r for r in rows if r.status == "active" and r.vector is not None]
+    if len(live) < 2:
+        return []
+    matrix = np.stack([r.vector for r in live if r.vector is not None])
+    sims = matrix @ matrix.T
+    order = sorted(range(len(live)), key=lambda i: rank(live[i]), reverse=True)
+    canonical_of: dict[int, int] = {}
+    merges: list[Merge] = []
+    for i in order:  # the most canonical-looking tags claim their variants first
+        if i in canonical_of:
+            continue
+        canonical_of[i] = i
+        for j in order:
+            if j in canonical_of:
+                continue
+            reason = same_tag(live[i].tag, live[j].tag, float(sims[i, j]))
+            if reason is not None:
+                canonical_of[j] = i
+                merges.append(Merge(live[j].tag, live[i].tag, reason, round(float(sims[i, j]), 4)))
+    return merges
+
+
+def rank(row: TagRow) -> tuple[bool, int, int]:
+    return descriptive(row.tag), row.usage_count, len(row.tag)
+
+
+def same_tag(keep: str, other: str, similarity: float) -> str | None:
+    if key(keep) == key(other):
+        return "spelling"
+    if (is_abbreviation(other, keep) or is_abbreviation(keep, other)) and similarity >= ABBREVIATION_FLOOR:
+        return "abbreviation"
+    if similarity > MERGE_THRESHOLD:
+        return "similarity"
+    return None

@@ -1,0 +1,347 @@
+"""Seed 002's two tools: `store_memory(content, context)` and `search_memory(query, options)`.
+
+store_memory runs the seed's pipeline: content analysis (concepts, entities, urgency), category, tags mapped onto
+the vocabulary, importance 1-5, then the core write path (kind, dedup, chunking), all in one transaction, with
+every automatic decision in the audit log. search_memory understands the query (intent, concepts, time) and
+ranks with the "redesign" profile: 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 recency + 0.1 usage.
+Both return the seed's formats field for field, plus a few fields the seed implies (outcome, needs_category).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engram import analysis
+from engram.errors import InvalidInput
+from engram.rank import RecallMode
+from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, utcnow
+from engram.store.protocol import Filter
+from engram.tags import TagPlan, Vocabulary, key, plan_tags
+from engram.text import STOPWORDS
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+    from engram.operations import Operation
+
+SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar
+MERGE_AT = 0.9  # ... and suggested for merging (the core merges by itself from 0.95)
+EXPANSION_AT = 0.6  # cosine at which a tag expands a query concept
+
+# Words an agent uses for a content type, beside the category and kind names themselves.
+_CONTENT_TYPES: dict[str, Category | Kind] = {
+    "reminder": Category.REMINDERS,
+    "task": Category.REMINDERS,
+    "todo": Category.REMINDERS,
+    "preference": Category.CONTEXTS,
+    "personal": Category.CONTEXTS,
+    "project": Category.PROJECTS,
+    "learning": Category.LEARNINGS,
+    "factual": Category.REFERENCES,
+    "fact": Category.REFERENCES,
+    "reference": Category.REFERENCES,
+    "procedure": Category.REFERENCES,
+    "interaction": Category.INTERACTIONS,
+    "meeting": Category.INTERACTIONS,
+    "conversation": Category.INTERACTIONS,
+}
+_SOURCES = {
+    "conversation": SourceType.USER,
+    "user": SourceType.USER,
+    "document": SourceType.FILE,
+    "file": SourceType.FILE,
+    "web": SourceType.WEB,
+    "api": SourceType.API,
+    "system": SourceType.SYSTEM,
+    "assistant": SourceType.AI_GENERATED,
+}
+
+
+class StoreContext(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    force_category: Category | None = None
+    force_importance: int | None = Field(None, ge=1, le=5)
+    expires_at: datetime | None = None
+    additional_tags: tuple[str, ...] = ()
+    source: str | None = Field(None, max_length=64)
+    user_note: str | None = Field(None, max_length=2000)
+
+
+class TimeRangeOption(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    after: datetime | None = None
+    before: datetime | None = None
+
+
+class SearchOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    limit: int = Field(10, ge=1, le=100)
+    min_relevance: float = Field(0.3, ge=0, le=1)
+    time_range: TimeRangeOption | None = None
+    importance_min: int | None = Field(None, ge=1, le=5)
+    content_type: str | None = None
+    include_expired: bool = False
+
+
+def importance_1_5(importance: float) -> int:
+    return round(importance * 4) + 1
+
+
+def _validated(model: type[BaseModel], data: dict[str, Any] | None, name: str) -> Any:
+    if data is not None and not isinstance(data, dict):
+        raise InvalidInput(name, "must be an object")
+    try:
+        return model.model_validate(data or {})
+    except ValidationError as exc:
+        err = invalid_from(exc)
+        raise InvalidInput(f"{name}.{err.field}", err.problem) from None
+
+
+def _tag_vectors(
+    mem: Memory, concepts: tuple[str, ...], extra: list[str]
+) -> tuple[list[str], np.ndarray[Any, Any]]:
+    """The concepts that can be tags, and one embedding batch for them and the extra tags."""
+    # A tag names a topic: phrases with function words inside ("report by friday") stay concepts only.
+    topical = [c for c in concepts if not any(w.lower() in STOPWORDS for w in c.split()) and len(c) > 2]
+    tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
+    texts = [t.replace("-", " ") for t in (*tags, *extra)]
+    if not texts:
+        return [], np.zeros((0, mem.embedder.dim), dtype=np.float32)
+    return tags, mem.embedder.embed_batch(texts)
+
+
+def store_memory(
+    mem: Memory,
+    content: str,
+    context: dict[str, Any] | None = None,
+    *,
+    fields: dict[str, Any] | None = None,
+    op: Operation | None = None,
+) -> dict[str, Any]:
+    """`fields` are further record fields an importer keeps (id, created_at, tags, metadata); `op` is the bulk
+    operation this store belongs to, so it can be rolled back."""
+    ctx: StoreContext = _validated(StoreContext, context, "context")
+    fields = fields or {}
+    if not isinstance(content, str):
+        raise InvalidInput("content", "must be a string")
+    if not content.strip():
+        raise InvalidInput("content", "must not be empty or whitespace only")
+    found = analysis.analyse(content)
+    given = (*fields.get("tags", ()), *ctx.additional_tags)
+    extra = list(dict.fromkeys(t for t in (analysis.normalize_tag(x) for x in (*given, *found.context_tags)) if t))
+    concept_tags, vectors = _tag_vectors(mem, found.concepts, extra)
+    plan = plan_tags(concept_tags, vectors[: len(concept_tags)], mem.vocabulary(), extra)
+    tag_vectors = dict(zip([*concept_tags, *extra], vectors, strict=True))
+    importance = ctx.force_importance or found.importance
+    overridden = [
+        name
+        for name, value in (
+            ("category", ctx.force_category),
+            ("importance", ctx.force_importance),
+            ("expires_at", ctx.expires_at),
+            ("tags", ctx.additional_tags or None),
+        )
+        if value is not None
+    ]
+    metadata: dict[str, Any] = fields.get("metadata", {}) | {
+        "concepts": list(found.concepts),
+        "entities": [{"text": e.text, "kind": e.kind} for e in found.entities],
+        "importance_indicators": list(found.indicators),
+    }
+    if ctx.source is not None:
+        metadata["source"] = ctx.source
+    if ctx.user_note is not None:
+        metadata["user_note"] = ctx.user_note
+    if overridden:
+        metadata["overridden"] = overridden
+    item = NewMemory(
+        id=fields.get("id"),
+        created_at=fields.get("created_at"),
+        content=content,
+        tags=plan.tags,
+        importance=(importance - 1) / 4,
+        category=ctx.force_category,
+        expires_at=ctx.expires_at,
+        source_type=_SOURCES.get((ctx.source or "user").lower(), SourceType.USER),
+        metadata=metadata,
+    )
+    audit = mem.store.audit if op is None else op.audit
+    with mem.store.atomic():
+        if op is not None and item.id is not None:
+            op.before_memory(item.id, None)
+        mem.operation = op
+        try:
+            result = mem.remember_many([item])[0]
+        finally:
+            mem.operation = None
+        record = mem.get(result.id)
+        if result.created:
+            if op is not None:
+                for tag in plan.tags:
+                    op.before_tag(tag)
+            mem.record_tags(plan, tag_vectors, record.created_at)
+            audit(
+                "store_memory",
+                record.id,
+                {
+                    "category": {
+                        "label": None if record.category is None else record.category.value,
+                        "confidence": record.category_confidence,
+                        "method": record.category_method,
+                    },
+                    "kind": {"label": record.kind.value, "confidence": record.kind_confidence},
+                    "tags": {"tags": list(plan.tags), "mapped": plan.mapped, "new": list(plan.new)},
+                    "importance": {"score": importance, "indicators": list(found.indicators)},
+                    "overridden": overridden,
+                },
+            )
+    similar = [
+        (i, s) for i, s in mem.similar_to(record.id, SIMILAR_AT, 6) if i != record.id
+    ][:5]
+    return {
+        "success": True,
+        "memory_id": record.id,
+        "outcome": result.outcome,
+        "analysis": {
+            "detected_category": None if record.category is None else record.category.value,
+            "generated_tags": list(record.tags),
+            "importance_score": importance_1_5(record.importance),
+            "confidence": record.category_confidence,
+            "concepts_extracted": list(found.concepts),
+            "kind": record.kind.value,
+            "needs_category": record.category is None,
+        },
+        "recommendations": {
+            "similar_memories": [i for i, _ in similar],
+            "suggested_merges": [i for i, s in similar if s >= MERGE_AT],
+            "tag_consolidations": plan.mapped,
+        },
+    }
+
+
+def _content_type(value: str) -> Category | Kind:
+    name = value.strip().lower()
+    for enum in (Category, Kind):
+        try:
+            return enum(name)
+        except ValueError:
+            pass
+    if name in _CONTENT_TYPES:
+        return _CONTENT_TYPES[name]
+    valid = sorted({*(c.value for c in Category), *(k.value for k in Kind), *_CONTENT_TYPES})
+    raise InvalidInput("options.content_type", f"unknown; choose one of {valid}")
+
+
+def _time_filter(
+    mem: Memory, query: str, opts: SearchOptions, now: datetime
+) -> tuple[str, datetime | None, datetime | None, dict[str, Any] | None]:
+    """The query without its time words, and the created-at window: from the options, else from the query
+    ("last week", "in March"), else relative to an event the memories mention ("before the launch")."""
+    if opts.time_range is not None:
+        after, before = opts.time_range.after, opts.time_range.before
+        return query, None if after is None else as_utc(after), None if before is None else as_utc(before), None
+    found = analysis.time_range(query, now)
+    if found is not None:
+        text = analysis.strip_time(query, found) or query
+        return text, found.after, found.before, {"phrase": found.phrase, "after": found.after, "before": found.before}
+    anchor = analysis.event_anchor(query)
+    if anchor is not None:
+        event = mem.recall(anchor.phrase, limit=1, mode=RecallMode.RANKED, touch=False, now=now)
+        if event:
+            at = event[0].record.created_at
+            after, before = (None, at) if anchor.relation == "before" else (at, None)
+            text = query.replace(f"{anchor.relation} {anchor.phrase}", " ").strip() or query
+            return text, after, before, {"phrase": f"{anchor.relation} {anchor.phrase}", "after": after,
+                                         "before": before, "event": event[0].record.id}  # fmt: skip
+    return query, None, None, None
+
+
+def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each query concept's related tags: the tags whose embeddings are close (seed: semantic expansion)."""
+    vocabulary = mem.vocabulary()
+    if not concepts or not vocabulary.names:
+        return {}
+    vectors = mem.embedder.embed_batch(list(concepts))
+    sims = vectors @ vocabulary.matrix.T
+    out: dict[str, list[str]] = {}
+    for concept, row in zip(concepts, sims, strict=True):
+        own = key(analysis.normalize_tag(concept))
+        near = [
+            vocabulary.names[j]
+            for j in np.argsort(-row)[:3]
+            if row[j] >= EXPANSION_AT and key(vocabulary.names[j]) != own
+        ]
+        if near:
+            out[concept] = near
+    return out
+
+
+def search_memory(mem: Memory, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    opts: SearchOptions = _validated(SearchOptions, options, "options")
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput("query", "must not be empty")
+    now = utcnow()
+    text, after, before, time_info = _time_filter(mem, query, opts, now)
+    content_type = None if opts.content_type is None else _content_type(opts.content_type)
+    where = Filter(
+        kinds=(content_type,) if isinstance(content_type, Kind) else (),
+        categories=(content_type,) if isinstance(content_type, Category) else (),
+        importance_min=None if opts.importance_min is None else (opts.importance_min - 1) / 4,
+        include_expired=opts.include_expired,
+        created_after=after,
+        created_before=before,
+        now=now,
+    )
+    concepts = analysis.query_concepts(text)
+    expansions = _expansions(mem, concepts)
+    shown, total = mem.ranked(
+        text,
+        where,
+        limit=opts.limit,
+        profile="redesign",
+        when=now,
+        expansions=[t.replace("-", " ") for near in expansions.values() for t in near],
+        floor=opts.min_relevance,
+    )
+    if shown:
+        mem.store.touch([h.record.id for h in shown], now)
+    wanted = {*(c.lower() for c in concepts), *(t for near in expansions.values() for t in near)}
+    results = []
+    for hit in shown:
+        r = hit.record
+        words = r.content.lower()
+        matched = [c for c in wanted if c in r.tags or c.replace("-", " ") in words]
+        results.append(
+            {
+                "id": r.id,
+                "content": r.content,
+                "relevance_score": round(hit.score, 4),
+                "matched_concepts": sorted(matched),
+                "category": None if r.category is None else r.category.value,
+                "importance": importance_1_5(r.importance),
+                "created_at": r.created_at.isoformat(),
+                "last_accessed": None if r.last_accessed_at is None else r.last_accessed_at.isoformat(),
+            }
+        )
+    return {
+        "results": results,
+        "total_found": total,
+        "query_analysis": {
+            "extracted_concepts": list(concepts),
+            "search_scope": "content+tags" if content_type is None else f"content+tags in {content_type.value}",
+            "semantic_expansions": expansions,
+            "intent": analysis.intent(query),
+            "time_range": None
+            if time_info is None
+            else {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in time_info.items()},
+        },
+    }
+
+
+__all__ = ["SearchOptions", "StoreContext", "TagPlan", "Vocabulary", "search_memory", "store_memory"]

@@ -1,0 +1,144 @@
+"""Moving memories in and out: the unified SHODH record as JSON Lines, and the legacy TinyDB store.
+
+Export writes every record (top-level memories and the chunks of long ones, every status) with its embedding,
+so an import into an empty database gives the same records back. Import runs as one operation (it can be
+rolled back), keeps ids, skips ids already present, and embeds again with this database's model unless the
+file's model is the same. TinyDB memories go through store_memory's pipeline (tags, importance, category when
+the old one does not map), keeping their ids, dates and old category as a tag.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from engram import tools
+from engram.errors import InvalidInput
+from engram.legacy import read_tinydb, to_new_memory
+from engram.operations import operation
+from engram.record import MemoryRecord, Status
+from engram.shodh import from_shodh, to_shodh
+from engram.store.protocol import Filter, TagRow
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+
+_EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
+
+
+def export_memories(mem: Memory, path: Path) -> dict[str, Any]:
+    if path.exists():
+        raise InvalidInput("path", f"{path} exists; choose a new file")
+    model = mem.store.model()
+    count = 0
+    with path.open("w", encoding="utf-8") as out:
+        out.write(json.dumps({"format": "shodh-memory+jsonl", "model": model and model[0], "dim": model and model[1]}) + "\n")
+        for batch in mem.store.iter_all():
+            vectors = mem.store.vectors([r.id for r in batch])
+            for record in batch:
+                vector = vectors.get(record.id)
+                data = to_shodh(record, None if vector is None else vector.tolist())
+                out.write(json.dumps(data, ensure_ascii=False) + "\n")
+                count += 1
+    mem.store.audit("export", None, {"path": str(path), "memories": count})
+    return {"path": str(path), "exported": count}
+
+
+def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
+    if not path.exists():
+        raise InvalidInput("path", f"{path} does not exist")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header: dict[str, Any] = {}
+    parsed: list[tuple[MemoryRecord, list[float] | None]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"line {number}", f"not JSON: {exc.msg}") from None
+        if number == 1 and "format" in data:
+            header = data
+            continue
+        try:
+            parsed.append(from_shodh(data))
+        except InvalidInput as exc:
+            raise InvalidInput(f"line {number}.{exc.field}", exc.problem) from None
+    same_model = (header.get("model"), header.get("dim")) == (mem.embedder.name, mem.embedder.dim)
+    present = {r.id for r in mem.store.get_many([r.id for r, _ in parsed])}
+    fresh = [(r, v) for r, v in parsed if r.id not in present]
+    # Parents before their chunks; a parent with chunks is searched through them and has no vector.
+    fresh.sort(key=lambda rv: (rv[0].parent_id is not None, rv[0].chunk_index or 0))
+    chunked = {r.parent_id for r, _ in fresh if r.parent_id is not None}
+    embed = [r for r, v in fresh if r.id not in chunked and (v is None or not same_model)]
+    new_vectors = dict(zip([r.id for r in embed], mem.embedder.embed_batch([r.content for r in embed]), strict=True)) if embed else {}
+    with operation(mem.store, "import_memories") as op:
+        for record, vector in fresh:
+            op.before_memory(record.id, None)
+            if record.id in chunked:
+                use = None
+            elif record.id in new_vectors:
+                use = new_vectors[record.id]
+            else:
+                use = np.asarray(vector, dtype=np.float32)
+            mem.store.insert([record], [use])
+        _register_tags(mem, op, [r for r, _ in fresh if r.parent_id is None])
+        op.summary = {"imported": len(fresh), "skipped": len(parsed) - len(fresh), "reembedded": len(new_vectors)}
+        op.audit("import_memories", None, {"path": str(path), **op.summary})
+    mem.forget_vocabulary()
+    return {"operation_id": op.id, **op.summary}
+
+
+def _register_tags(mem: Memory, op: Any, records: list[MemoryRecord]) -> None:
+    tags = sorted({t for r in records for t in r.tags})
+    if not tags:
+        return
+    for tag in tags:
+        op.before_tag(tag)
+    known = {t.tag for t in mem.store.tags(("active", "archived", "merged"))}
+    new = [t for t in tags if t not in known]
+    vectors = dict(zip(new, mem.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True)) if new else {}
+    for record in records:
+        mem.store.use_tags(list(record.tags), record.created_at, {t: vectors[t] for t in record.tags if t in vectors})
+
+
+def import_tinydb(mem: Memory, directory: Path) -> dict[str, Any]:
+    """The old TinyDB layout through the store_memory pipeline, as one operation."""
+    old = read_tinydb(directory)
+    outcomes: dict[str, int] = {}
+    kept_ids: list[str] = []
+    with operation(mem.store, "import_tinydb") as op:
+        for item in old.memories:
+            fields = to_new_memory(item)
+            exists = mem.store.get(item.id) is not None
+            context: dict[str, Any] = {}
+            if fields.get("category") is not None:
+                context["force_category"] = fields["category"]
+            if item.expires_at is not None:
+                context["expires_at"] = item.expires_at
+            keep = {k: fields[k] for k in ("created_at", "tags", "metadata") if fields.get(k) is not None}
+            if item.importance is not None:
+                context["force_importance"] = item.importance
+            if not exists:
+                keep["id"] = item.id
+            result = tools.store_memory(mem, fields["content"], context, fields=keep, op=op)
+            outcomes[result["outcome"]] = outcomes.get(result["outcome"], 0) + 1
+            kept_ids.append(result["memory_id"])
+        for tag in old.tags:
+            row = mem.store.tag(tag.tag)
+            op.before_tag(tag.tag)
+            if row is None:  # an old tag no memory carries: kept, archived
+                mem.store.put_tag(TagRow(tag.tag, 0, tag.created_at, tag.last_used_at, "archived"))
+            else:
+                mem.store.put_tag(
+                    TagRow(row.tag, row.usage_count, min(row.first_used_at, tag.created_at),
+                           max(row.last_used_at, tag.last_used_at), row.status, row.merged_into, row.vector)
+                )
+        op.summary = {"memories": len(old.memories), "outcomes": outcomes, "old_tags": len(old.tags),
+                      "old_categories": list(old.categories)}
+        op.audit("import_tinydb", None, {"directory": str(directory), **op.summary})
+    mem.forget_vocabulary()
+    return {"operation_id": op.id, **op.summary, "ids": kept_ids}

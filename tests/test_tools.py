@@ -1,0 +1,242 @@
+"""store_memory / search_memory, the advanced tools, operations and rollback, import and export."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from tinydb import TinyDB
+
+from engram import Category, FakeEmbedder, InvalidInput, Memory, Status
+from engram.record import utcnow
+
+
+def test_store_memory_returns_the_seed_format_and_records_its_decisions(mem: Memory) -> None:
+    out = mem.store_memory("URGENT: submit the grant report to the funding board by Friday 5pm.")
+    assert out["success"] is True
+    analysis = out["analysis"]
+    assert set(analysis) >= {"detected_category", "generated_tags", "importance_score", "confidence",
+                             "concepts_extracted"}  # fmt: skip
+    assert analysis["importance_score"] >= 4  # urgency and a deadline
+    assert "grant-report" in analysis["generated_tags"] and "urgent" in analysis["generated_tags"]
+    assert set(out["recommendations"]) == {"similar_memories", "suggested_merges", "tag_consolidations"}
+    record = mem.get(out["memory_id"])
+    assert record.metadata["importance_indicators"]
+    entry = mem.store.audit_log(record.id)[0]
+    assert entry["action"] == "store_memory" and entry["detail"]["tags"]["tags"] == list(record.tags)
+    assert {t.tag for t in mem.store.tags()} >= set(record.tags)
+
+
+def test_every_automatic_field_can_be_forced(mem: Memory) -> None:
+    expires = (utcnow() + timedelta(days=3)).isoformat()
+    out = mem.store_memory(
+        "The wifi password for the studio is on the router label.",
+        {"force_category": "references", "force_importance": 2, "additional_tags": ["Studio Wifi"],
+         "expires_at": expires, "source": "document", "user_note": "from the onboarding doc"},
+    )
+    record = mem.get(out["memory_id"])
+    assert record.category is Category.REFERENCES and record.category_method == "explicit"
+    assert out["analysis"]["importance_score"] == 2
+    assert "studio-wifi" in record.tags
+    assert record.expires_at is not None and record.metadata["user_note"] == "from the onboarding doc"
+    assert set(record.metadata["overridden"]) == {"category", "importance", "expires_at", "tags"}
+
+
+@pytest.mark.parametrize(
+    ("context", "field"),
+    [({"bogus": 1}, "context.bogus"), ({"force_importance": 7}, "context.force_importance"),
+     ({"force_category": "misc"}, "context.force_category")],
+)
+def test_bad_context_names_the_field_and_stores_nothing(mem: Memory, context: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        mem.store_memory("A perfectly fine memory about sourdough starters.", context)
+    assert caught.value.field == field
+    assert mem.stats()["memories"] == 0
+
+
+def test_a_concept_reuses_an_existing_tag_spelled_differently(mem: Memory) -> None:
+    mem.store_memory("Notes on team meetings", {"additional_tags": ["meetings"]})
+    out = mem.store_memory("The weekly design meeting moved to Thursdays.", {"additional_tags": ["meeting"]})
+    assert "meetings" in out["analysis"]["generated_tags"] and "meeting" not in out["analysis"]["generated_tags"]
+    assert mem.store.tag("meetings") is not None and mem.store.tag("meetings").usage_count == 2  # type: ignore[union-attr]
+
+
+def test_search_memory_filters_by_time_importance_and_type(mem: Memory) -> None:
+    now = utcnow()
+    old = mem.remember("Quarterly budget review with finance", created_at=now - timedelta(days=60), importance=0.25)
+    new = mem.remember("Budget review for the marketing launch", created_at=now - timedelta(days=1), importance=1.0)
+    both = mem.search_memory("budget review", {"min_relevance": 0.0})
+    assert {r["id"] for r in both["results"]} == {old.id, new.id}
+    recent = mem.search_memory("budget review in the past 2 weeks", {"min_relevance": 0.0})
+    assert [r["id"] for r in recent["results"]] == [new.id]
+    assert recent["query_analysis"]["time_range"]["phrase"] == "in the past 2 weeks"
+    window = {"after": (now - timedelta(days=90)).isoformat(), "before": (now - timedelta(days=30)).isoformat()}
+    assert [r["id"] for r in mem.search_memory("budget", {"time_range": window, "min_relevance": 0})["results"]] == [old.id]
+    important = mem.search_memory("budget review", {"importance_min": 4, "min_relevance": 0.0})
+    assert [r["id"] for r in important["results"]] == [new.id]
+    assert important["results"][0]["importance"] == 5
+    assert mem.get(new.id).access_count == 3  # returned by three searches: usage is tracked
+
+
+def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        mem.search_memory("anything", {"limt": 3})
+    assert caught.value.field == "options.limt"
+    with pytest.raises(InvalidInput, match="content_type"):
+        mem.search_memory("anything", {"content_type": "gossip"})
+
+
+def test_content_type_takes_a_category_or_its_everyday_name(mem: Memory) -> None:
+    a = mem.store_memory("Call the plumber about the leak", {"force_category": "reminders"})["memory_id"]
+    mem.store_memory("The plumber's number is 555-0100", {"force_category": "references"})
+    for name in ("reminders", "reminder", "todo"):
+        found = mem.search_memory("plumber", {"content_type": name, "min_relevance": 0.0})
+        assert [r["id"] for r in found["results"]] == [a]
+
+
+def test_optimize_tags_folds_variants_and_rollback_restores_everything(mem: Memory) -> None:
+    a = mem.store_memory("Retro notes", {"additional_tags": ["meeting-notes"]})["memory_id"]
+    mem.remember("Standup summary", tags=["meeting-note"])
+    b = mem.list()[0].id
+    mem.store.use_tags(["meeting-note"], utcnow(), {})
+    mem.store.put_tag(mem.store.tag("meeting-note").__class__(  # type: ignore[union-attr]
+        "meeting-note", 1, utcnow(), utcnow(), vector=mem.embedder.embed_batch(["meeting note"])[0]))
+    report = mem.optimize_tags()
+    merge = next(m for m in report["merges"] if {m["tag"], m["into"]} == {"meeting-notes", "meeting-note"})
+    assert merge["reason"] == "spelling"
+    kept, gone = merge["into"], merge["tag"]
+    assert all(gone not in mem.get(i).tags and kept in mem.get(i).tags for i in (a, b))
+    assert mem.store.tag(gone).status == "merged"  # type: ignore[union-attr]
+    assert report["tags_after"] < report["tags_before"]
+    undone = mem.rollback(report["operation_id"])
+    assert undone["restored"] >= 2
+    assert "meeting-notes" in mem.get(a).tags and "meeting-note" in mem.get(b).tags
+    assert mem.store.tag(gone).status == "active"  # type: ignore[union-attr]
+    with pytest.raises(InvalidInput):
+        mem.rollback(report["operation_id"])  # once only
+
+
+def test_merge_memories_supersedes_and_rolls_back(mem: Memory) -> None:
+    a = mem.remember("Prefers aisle seats", tags=["travel"], importance=0.4).id
+    b = mem.remember("Likes an aisle seat on long flights", tags=["flights"], importance=0.9).id
+    out = mem.merge_memories([a, b])
+    merged = mem.get(a)
+    assert set(merged.tags) == {"travel", "flights"} and merged.importance == 0.9
+    assert mem.get(b).status is Status.SUPERSEDED and mem.get(b).metadata["merged_into"] == a
+    mem.rollback(out["operation_id"])
+    assert mem.get(a).tags == ("travel",) and mem.get(b).status is Status.APPROVED
+
+
+def test_export_then_import_is_lossless(tmp_path: Path, mem: Memory) -> None:
+    mem.store_memory("Dentist appointment on 3 May at 10am", {"force_importance": 4})
+    mem.remember("A long memory. " * 400)  # chunked
+    path = tmp_path / "out.jsonl"
+    assert mem.export_memories(path)["exported"] == mem.stats()["memories"] + mem.stats()["chunks"]
+    with Memory(tmp_path / "copy.db", embedder=FakeEmbedder()) as other:
+        result = other.import_memories(path)
+        assert result["imported"] == mem.export_memories.__self__.stats()["memories"] + mem.stats()["chunks"]
+        for batch in mem.store.iter_all():
+            for record in batch:
+                assert other.get(record.id) == record
+        assert other.validate_storage()["ok"]
+        again = other.import_memories(path)
+        assert again["imported"] == 0 and again["skipped"] == result["imported"]
+        other.rollback(result["operation_id"])
+        assert other.stats()["memories"] == 0
+
+
+def test_import_reports_the_bad_line(tmp_path: Path, mem: Memory) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps({"id": "x", "content": "", "content_hash": "h", "created_at": "2024-01-01T00:00:00Z"}))
+    with pytest.raises(InvalidInput, match=r"line 1\.content"):
+        mem.import_memories(path)
+
+
+def test_backup_and_restore(tmp_path: Path, mem: Memory) -> None:
+    first = mem.remember("Kept in the backup").id
+    out = mem.backup_restore("backup", tmp_path / "b.db")
+    assert out["integrity"] == "ok" and out["memories"] == 1
+    mem.remember("Written after the backup")
+    restored = mem.backup_restore("restore", tmp_path / "b.db")
+    assert restored["memories"] == 1 and [r.id for r in mem.list()] == [first]
+    assert mem.recall("kept backup", touch=False)[0].record.id == first  # the vector index was rebuilt
+    with pytest.raises(Exception, match="exists"):
+        mem.backup_restore("backup", tmp_path / "b.db")
+
+
+def test_validate_finds_and_repair_fixes_a_broken_fts_index(mem: Memory) -> None:
+    mem.store_memory("Tomatoes need six hours of sun")
+    with mem.store.atomic() as db:
+        db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")  # type: ignore[attr-defined]
+    report = mem.validate_storage()
+    assert not report["ok"] and any(i["check"] == "fts" for i in report["issues"])
+    fixed = mem.repair_index()
+    assert "rebuilt the full-text index" in fixed["repaired"] and fixed["issues_after"] == []
+    assert mem.search_memory("tomatoes", {"min_relevance": 0})["results"]
+
+
+def test_discover_lists_working_tools_and_health(mem: Memory) -> None:
+    mem.store_memory("Learned that interval training improves 5k times")
+    found = mem.discover_memory_tools()
+    assert found["current_system_state"]["total_memories"] == 1
+    assert 0 < found["current_system_state"]["health_score"] <= 1
+    for tools in found["advanced_tools"].values():
+        for name in tools:
+            if name in {"merge_memories", "export_memories", "import_memories", "backup_restore", "trace_search"}:
+                continue  # need arguments; tested above
+            assert isinstance(mem.run_tool(name), dict)
+    trace = mem.run_tool("trace_search", query="interval training")
+    assert trace["candidates"][0]["components"]["vector"] >= 0 and trace["candidates"][0]["outcome"]
+    timeline = mem.memory_timeline(granularity="day")
+    assert timeline["total"] == 1 and timeline["periods"][0]["memories"]
+    with pytest.raises(InvalidInput):
+        mem.run_tool("format_disk")
+
+
+def _tinydb(directory: Path) -> None:
+    with TinyDB(directory / "tinydb_memories.json") as db:
+        db.table("memories").insert_multiple([
+            {"id": "mem_001", "content": "User prefers dark mode in every editor", "created_at": "2024-03-01T10:00:00",
+             "last_modified": "2024-03-02T10:00:00Z", "tags": ["ui"], "category": "preferences", "importance": 4,
+             "expires_at": None, "metadata": {"origin": "chat"}},
+            {"id": "mem_002", "content": "Correction: the API base URL is api.example.com/v2", "created_at": "2024-04-01T09:00:00+02:00",
+             "last_modified": None, "tags": [], "category": "corrections", "importance": 3},
+            {"id": "mem_003", "content": "Renew the domain before it lapses", "created_at": "2024-05-01T00:00:00",
+             "tags": ["admin"], "category": "weird_bucket", "importance": 5},
+        ])  # fmt: skip
+    with TinyDB(directory / "tinydb_tags.json") as db:
+        db.table("tags").insert_multiple([
+            {"tag": "ui", "usage_count": 7, "created_at": "2023-01-01T00:00:00", "last_used_at": "2024-03-01T00:00:00"},
+            {"tag": "unused-old-tag", "usage_count": 2, "created_at": "2023-01-01T00:00:00"},
+        ])  # fmt: skip
+    with TinyDB(directory / "tinydb_categories.json") as db:
+        db.table("categories").insert_multiple([{"name": "preferences"}, {"name": "corrections"}])
+
+
+def test_tinydb_import_keeps_ids_maps_categories_and_rolls_back(tmp_path: Path, mem: Memory) -> None:
+    _tinydb(tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.glob("tinydb_*.json")}
+    out = mem.import_tinydb(tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("tinydb_*.json")} == before  # read, not modified
+    assert out["outcomes"] == {"created": 3}
+    prefs = mem.get("mem_001")
+    assert prefs.category is Category.CONTEXTS and "preferences" in prefs.tags and "ui" in prefs.tags
+    assert prefs.created_at.isoformat().startswith("2024-03-01T10:00:00")
+    assert mem.search_memory("dark mode", {"min_relevance": 0})["results"][0]["importance"] == 4
+    assert mem.get("mem_002").category is Category.LEARNINGS
+    assert mem.get("mem_003").category_method != "explicit"  # unknown old category: classified
+    assert mem.store.tag("unused-old-tag").status == "archived"  # type: ignore[union-attr]
+    mem.rollback(out["operation_id"])
+    assert mem.stats()["memories"] == 0 and mem.store.tag("ui") is None
+
+
+def test_tinydb_errors_name_the_document_and_field(tmp_path: Path, mem: Memory) -> None:
+    with TinyDB(tmp_path / "tinydb_memories.json") as db:
+        db.table("memories").insert({"id": "m1", "content": "ok", "importance": 9})
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_tinydb(tmp_path)
+    assert caught.value.field == "tinydb_memories.json[1].importance"
+    with pytest.raises(InvalidInput, match=r"no tinydb_memories\.json"):
+        mem.import_tinydb(tmp_path / "nowhere")
