@@ -63,6 +63,7 @@ _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DATE = re.compile(
     rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS}|{_MON})\b"
     rf"|(?:{_MONTHS}|{_MON})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{_DAYS})|tomorrow|today|tonight"
+    rf"|(?:before|by|until|in|on|during)\s+(?:{_MONTHS})"
     r"|next week|next month|end of (?:the )?(?:day|week|month))",
     re.IGNORECASE,
 )

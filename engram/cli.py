@@ -18,7 +18,7 @@ from engram.config import Settings
 from engram.errors import EngramError
 from engram.memory import Hit, Memory
 from engram.rank import RecallMode
-from engram.record import Kind, MemoryRecord, Scope, Status
+from engram.record import Category, Kind, MemoryRecord, Scope, Status
 
 app = typer.Typer(
     help="Engram: a local-first memory engine for AI agents.\n\nExample: engram remember 'I prefer dark mode'",
@@ -109,6 +109,97 @@ def remember(
     words = {"created": "stored", "duplicate": "already stored as", "merged": "merged into"}
     detail = f" ({result.kind.value}, confidence {result.confidence:.2f})" if result.created else ""
     out.print(f"{words[result.outcome]} {result.id}{detail}")
+
+
+@app.command()
+def store(
+    text: Annotated[str, typer.Argument(help="what to remember")],
+    category: Annotated[Category | None, typer.Option(help="skip categorisation and use this category")] = None,
+    importance: Annotated[int | None, typer.Option(min=1, max=5, help="1-5 instead of the automatic score")] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="an extra tag; repeat for more")] = None,
+    expires: Annotated[datetime | None, typer.Option(help="when the memory expires")] = None,
+    source: Annotated[str | None, typer.Option(help="conversation, document, web, ...")] = None,
+    note: Annotated[str | None, typer.Option(help="your note on it")] = None,
+) -> None:
+    """store_memory: category, tags, importance and kind are inferred; prints the analysis as JSON.
+
+    Example: engram store "Dentist appointment Tuesday 3pm" --tag health
+    """
+    context: dict[str, Any] = {"force_category": category, "force_importance": importance,
+                               "additional_tags": tag or [], "expires_at": expires, "source": source,
+                               "user_note": note}  # fmt: skip
+    with opened() as memory:
+        result = memory.store_memory(text, {k: v for k, v in context.items() if v not in (None, [])})
+    out.print_json(json.dumps(result, default=str))
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="what to look for, in your own words (time words work too)")],
+    limit: Annotated[int, typer.Option(min=1, max=100)] = 10,
+    min_relevance: Annotated[float, typer.Option(min=0, max=1)] = 0.3,
+    after: Annotated[datetime | None, typer.Option(help="created at or after")] = None,
+    before: Annotated[datetime | None, typer.Option(help="created before")] = None,
+    importance_min: Annotated[int | None, typer.Option(min=1, max=5)] = None,
+    content_type: Annotated[str | None, typer.Option("--type", help="a category or kind")] = None,
+    include_expired: Annotated[bool, typer.Option(help="also expired memories")] = False,
+) -> None:
+    """search_memory: results, how many were found and how the query was understood, as JSON.
+
+    Example: engram search "what did I decide about the database last week"
+    """
+    options: dict[str, Any] = {"limit": limit, "min_relevance": min_relevance, "include_expired": include_expired}
+    if after or before:
+        options["time_range"] = {"after": after, "before": before}
+    if importance_min is not None:
+        options["importance_min"] = importance_min
+    if content_type is not None:
+        options["content_type"] = content_type
+    with opened() as memory:
+        result = memory.search_memory(query, options)
+    out.print_json(json.dumps(result, default=str))
+
+
+@app.command()
+def tools(
+    name: Annotated[str | None, typer.Argument(help="a tool from the list; none: list them")] = None,
+    arg: Annotated[list[str] | None, typer.Option("--arg", "-a", help="key=value (value may be JSON)")] = None,
+) -> None:
+    """discover_memory_tools, or run one advanced tool.
+
+    Example: engram tools optimize_tags -a dry_run=true
+    """
+    arguments: dict[str, Any] = {}
+    for item in arg or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            err.print(f"[red]error:[/red] --arg {item!r}: expected key=value")
+            raise typer.Exit(2)
+        try:
+            arguments[key] = json.loads(value)
+        except json.JSONDecodeError:
+            arguments[key] = value
+    with opened() as memory:
+        result = memory.discover_memory_tools() if name is None else memory.run_tool(name, **arguments)
+    out.print_json(json.dumps(result, default=str))
+
+
+import_app = typer.Typer(help="Import memories.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("tinydb")
+def import_tinydb(directory: Annotated[Path, typer.Argument(help="the old store's directory")]) -> None:
+    """The old TinyDB layout (tinydb_memories.json, tinydb_tags.json, tinydb_categories.json)."""
+    with opened() as memory:
+        out.print_json(json.dumps(memory.import_tinydb(directory), default=str))
+
+
+@import_app.command("shodh")
+def import_shodh(path: Annotated[Path, typer.Argument(help="a JSON Lines file of SHODH records")]) -> None:
+    """SHODH records written by `engram tools export_memories` or another SHODH system."""
+    with opened() as memory:
+        out.print_json(json.dumps(memory.import_memories(path), default=str))
 
 
 @app.command()

@@ -166,8 +166,22 @@ def rank(row: TagRow) -> tuple[bool, int, int]:
 def same_tag(keep: str, other: str, similarity: float) -> str | None:
     if key(keep) == key(other):
         return "spelling"
+    if numeronym(other, keep) or numeronym(keep, other):
+        return "abbreviation"  # letter count, first and last letter: specific enough on its own
     if (is_abbreviation(other, keep) or is_abbreviation(keep, other)) and similarity >= ABBREVIATION_FLOOR:
         return "abbreviation"
+    words_a, words_b = set(keep.split("-")), set(other.split("-"))
+    if words_a < words_b or words_b < words_a:
+        return None  # java / prefers-java, backend / backend-services: a topic and a narrower one
     if similarity > MERGE_THRESHOLD:
         return "similarity"
     return None
+
+
+def numeronym(short: str, long: str) -> bool:
+    match = re.fullmatch(r"([a-z])(\d+)([a-z])", short)
+    flat = long.replace("-", "")
+    if match is None or len(flat) < 5:
+        return False
+    a, n, b = match.groups()
+    return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)

@@ -107,8 +107,17 @@ def _tag_vectors(
     mem: Memory, concepts: tuple[str, ...], extra: list[str]
 ) -> tuple[list[str], np.ndarray[Any, Any]]:
     """The concepts that can be tags, and one embedding batch for them and the extra tags."""
-    # A tag names a topic: phrases with function words inside ("report by friday") stay concepts only.
-    topical = [c for c in concepts if not any(w.lower() in STOPWORDS for w in c.split()) and len(c) > 2]
+    # A tag names a topic: a phrase with function words inside ("renew the passport") gives its content runs.
+    topical: list[str] = []
+    for concept in concepts:
+        run: list[str] = []
+        for word in [*concept.split(), ""]:
+            if word and word.lower() not in STOPWORDS:
+                run.append(word)
+            elif run:
+                topical.append(" ".join(run))
+                run = []
+    topical = [c for c in topical if len(c) > 2]
     tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
     texts = [t.replace("-", " ") for t in (*tags, *extra)]
     if not texts:

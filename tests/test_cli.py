@@ -112,3 +112,20 @@ def test_demo_runs_and_explains(db: str) -> None:
     code, out = run(db, "demo")
     assert code == 0, out
     assert "minimalistic user interfaces" in out and "score" in out and "vector" in out
+
+
+def test_store_search_and_tools(db: str) -> None:
+    code, output = run(db, "store", "Renew the passport before June", "--tag", "travel", "--importance", "4")
+    assert code == 0
+    stored = json.loads(output)
+    assert stored["analysis"]["importance_score"] == 4 and "travel" in stored["analysis"]["generated_tags"]
+    code, output = run(db, "search", "passport", "--min-relevance", "0")
+    assert code == 0 and json.loads(output)["results"][0]["id"] == stored["memory_id"]
+    code, output = run(db, "tools")
+    assert code == 0 and json.loads(output)["current_system_state"]["total_memories"] == 1
+    code, output = run(db, "tools", "optimize_tags", "-a", "dry_run=true")
+    assert code == 0 and json.loads(output)["dry_run"] is True
+    code, output = run(db, "tools", "nonsense")
+    assert code == 2 and "unknown" in output
+    code, output = run(db, "search", "passport", "--type", "gossip")
+    assert code == 2 and "content_type" in output

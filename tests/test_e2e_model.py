@@ -149,3 +149,20 @@ def test_a_short_reply_is_found_through_the_turn_it_answers(real: Memory) -> Non
     assert order.index(chat[1]) < order.index("We brought the new sofa home on Saturday.")
     reply = next(h for h in hits if h.record.content == chat[1])
     assert reply.components["context"] > 0.3
+
+
+def test_store_memory_categorises_and_tags_with_the_model(real: Memory) -> None:
+    out = real.store_memory("Remind me to call the dentist tomorrow at 3pm to move my appointment.")
+    assert out["analysis"]["detected_category"] == "reminders"
+    assert out["analysis"]["importance_score"] >= 3 and "dentist" in out["analysis"]["generated_tags"]
+    assert real.store_memory("Always answer me in British English.")["analysis"]["detected_category"] == "system"
+
+
+def test_optimize_tags_prefers_the_descriptive_form(real: Memory) -> None:
+    real.store_memory("Refactored the checkout form", {"additional_tags": ["js"]})
+    real.store_memory("Closures capture variables by reference", {"additional_tags": ["javascript"]})
+    real.store_memory("Cluster upgrades need a drain first", {"additional_tags": ["k8s", "kubernetes"]})
+    real.store_memory("Prefers Java for backend services", {"additional_tags": ["java"]})
+    merges = {(m["tag"], m["into"]) for m in real.optimize_tags(dry_run=True)["merges"]}
+    assert ("js", "javascript") in merges and ("k8s", "kubernetes") in merges
+    assert not any({a, b} == {"java", "javascript"} for a, b in merges)

@@ -1,0 +1,76 @@
+"""Content and query analysis, and the tag rules, without the model."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engram import analysis
+from engram.tags import is_abbreviation, key, same_tag
+
+NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
+
+
+def day(m: int, d: int, y: int = 2026) -> datetime:
+    return datetime(y, m, d, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("query", "after", "before"),
+    [
+        ("what did I do yesterday", day(11, 21), day(11, 22)),
+        ("notes from last week", day(11, 9), day(11, 16)),
+        ("meetings in March", day(3, 1), day(4, 1)),
+        ("anything since Monday", day(11, 16), None),
+        ("what happened 2 days ago", day(11, 20), day(11, 21)),
+        ("after 2024-01-05", day(1, 6, 2024), None),
+        ("before June", None, day(6, 1)),
+        ("trips in 2024", day(1, 1, 2024), day(1, 1, 2025)),
+        ("on 3 May", day(5, 3), day(5, 4)),
+    ],
+)
+def test_time_expressions(query: str, after: datetime | None, before: datetime | None) -> None:
+    found = analysis.time_range(query, NOW)
+    assert found is not None and (found.after, found.before) == (after, before)
+    assert found.phrase not in analysis.strip_time(query, found)
+
+
+@pytest.mark.parametrize("query", ["May said hello", "march on", "what is my favourite colour", "the second item"])
+def test_no_time_where_there_is_none(query: str) -> None:
+    assert analysis.time_range(query, NOW) is None
+
+
+def test_importance_orders_trivial_personal_urgent() -> None:
+    trivial = analysis.analyse("ok sure")
+    personal = analysis.analyse("I'm allergic to peanuts and shellfish.")
+    urgent = analysis.analyse("URGENT: the visa form is due Friday 5pm, don't forget.")
+    assert trivial.importance < personal.importance < urgent.importance == 5
+    assert "deadline" in urgent.indicators and "urgent" in urgent.context_tags
+
+
+def test_entities_and_concepts() -> None:
+    found = analysis.analyse("Paid $120 to Acme Corp on 2024-05-03; see https://acme.example/invoice and parse_invoice.")
+    kinds = {(e.text, e.kind) for e in found.entities}
+    assert {("$120", "money"), ("2024-05-03", "date"), ("parse_invoice", "code")} <= kinds
+    assert any(e.kind == "url" for e in found.entities)
+    assert analysis.concepts("The React hooks migration for the billing dashboard")[0].lower().startswith("react")
+
+
+def test_intents_and_event_anchors() -> None:
+    assert analysis.intent("what do I need to do this week") == "remind"
+    assert analysis.intent("show me notes similar to this one") == "show_similar"
+    assert analysis.intent("when did we ship v2") == "timeline"
+    assert analysis.intent("where is the config") == "find"
+    anchor = analysis.event_anchor("what did we agree before the launch?")
+    assert anchor is not None and (anchor.phrase, anchor.relation) == ("the launch", "before")
+
+
+def test_tag_rules() -> None:
+    assert analysis.normalize_tag("React Hooks!") == "react-hooks" and analysis.normalize_tag("C++") == "c++"
+    assert key("meetings") == key("meeting") and key("e-mail") == key("email")
+    assert is_abbreviation("ml", "machine-learning") and is_abbreviation("js", "javascript")
+    assert not is_abbreviation("java", "javascript")
+    assert same_tag("kubernetes", "k8s", 0.1) == "abbreviation"
+    assert same_tag("java", "prefers-java", 0.95) is None
+    assert same_tag("python", "pytorch", 0.4) is None
