@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from snowballstemmer import stemmer
@@ -29,24 +30,45 @@ _STEM = stemmer("english")
 _VOWEL = re.compile(r"[aeiouy]")
 
 
-@dataclass(slots=True)
 class Vocabulary:
-    """The active tags and their embeddings, stacked for one matrix product per lookup."""
+    """The active tags and their embeddings, stacked for one matrix product per lookup. Rows live in a buffer
+    that doubles when full, and each tag's spelling key is kept, so adding a tag or mapping a concept costs
+    the same with 20 tags as with 20,000."""
 
-    names: list[str] = field(default_factory=list)
-    matrix: Matrix = field(default_factory=lambda: np.zeros((0, 1), dtype=np.float32))
+    def __init__(self, names: Sequence[str] = (), matrix: Matrix | None = None, dim: int = 1) -> None:
+        self.names: list[str] = list(names)
+        self._dim = dim if matrix is None else int(matrix.shape[1])
+        self._rows: Matrix = (
+            np.zeros((0, self._dim), dtype=np.float32) if matrix is None else matrix.astype(np.float32)
+        )
+        self._index = {t: i for i, t in enumerate(self.names)}
+        self.by_key: dict[str, str] = {}
+        for t in self.names:
+            self.by_key.setdefault(key(t), t)
 
     @classmethod
     def of(cls, rows: Sequence[TagRow], dim: int) -> Vocabulary:
         kept = [(r.tag, r.vector) for r in rows if r.vector is not None]
-        matrix = np.stack([v for _, v in kept]) if kept else np.zeros((0, dim), dtype=np.float32)
-        return cls([t for t, _ in kept], matrix)
+        if not kept:
+            return cls(dim=dim)
+        return cls([t for t, _ in kept], np.stack([v for _, v in kept]))
+
+    @property
+    def matrix(self) -> Matrix:
+        return self._rows[: len(self.names)]
 
     def add(self, tag: str, vector: Vector) -> None:
-        if tag in self.names:
+        if tag in self._index:
             return
+        n = len(self.names)
+        if n == self._rows.shape[0]:
+            grown = np.zeros((max(64, 2 * n), vector.shape[0]), dtype=np.float32)
+            grown[:n] = self._rows[:n]
+            self._rows = grown
+        self._rows[n] = vector
         self.names.append(tag)
-        self.matrix = np.vstack([self.matrix.reshape(-1, vector.shape[0]), vector[None, :]])
+        self._index[tag] = n
+        self.by_key.setdefault(key(tag), tag)
 
     def closest(self, vector: Vector) -> tuple[str, float] | None:
         if not self.names:
@@ -63,6 +85,7 @@ class TagPlan:
     new: tuple[str, ...]  # tags this memory adds to the vocabulary
 
 
+@lru_cache(maxsize=65536)
 def key(tag: str) -> str:
     """Spelling-insensitive form: no hyphens, each word stemmed (meetings ~ meeting, e-mail ~ email)."""
     return "".join(_STEM.stemWord(w) for w in tag.split("-"))
@@ -102,7 +125,7 @@ def plan_tags(
 ) -> TagPlan:
     """Tags for a memory: `concepts` (normalised, best first, with their embeddings), mapped onto the
     vocabulary where possible, then `extra` (context and caller tags), at most `maximum`."""
-    by_key = {key(t): t for t in vocabulary.names}
+    by_key = vocabulary.by_key
     out: dict[str, None] = {}
     mapped: dict[str, str] = {}
     new: list[str] = []
