@@ -51,13 +51,21 @@ from bench.retrievers import (
     EngramDatabases,
     EngramRetriever,
     Retriever,
+    SearchMemoryRetriever,
 )
 from engram.embed import Embedder, MiniLM
 
 KS = (5, 10)
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 BASELINES = ("bm25", "dense", "blend")
-ENGRAM = ("engram-default", "engram-timeless", "engram-lexical", "engram-semantic")
+ENGRAM = (
+    "engram-default",
+    "engram-timeless",
+    "engram-lexical",
+    "engram-semantic",
+    "engram-redesign",
+    "engram-search_memory",
+)
 GROUPS = {"baselines": BASELINES, "engram": ENGRAM, "all": BASELINES + ENGRAM}
 PUBLISHED = (
     "Published baselines on this split (data README): LoCoMo turn recall@10 BM25 0.553, MiniLM dense 0.451, "
@@ -78,7 +86,11 @@ NOTES = (
     "(duplicate or merge) counts for all of them; 3k hits are asked for and the first k distinct units kept.",
     "Profiles: default is seed 000's 0.6 vector + 0.2 lexical + 0.1 importance + 0.1 recency (30-day half-life) "
     "plus 0.2 episode context; timeless the same without the two age priors; lexical and semantic are "
-    "single-signal ablations.",
+    "single-signal ablations; redesign is seed 002's 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 "
+    "recency + 0.1 usage.",
+    "engram-search_memory: seed 002's `search_memory` on the same database (so no tags were generated: units "
+    "are not stored through store_memory), asked at the question's date with no relevance floor: time phrases "
+    "in the question become a created-at filter, the redesign profile ranks.",
 )
 
 
@@ -111,6 +123,8 @@ def make_retrievers(names: Sequence[str], embedder: Embedder) -> list[Retriever]
             out.append(DenseRetriever(embedder))
         elif name == "blend":
             out.append(BlendRetriever(embedder))
+        elif name == "engram-search_memory":
+            out.append(SearchMemoryRetriever(embedder, databases))
         elif name.startswith("engram-"):
             out.append(EngramRetriever(name.removeprefix("engram-"), embedder, databases))
         else:

@@ -212,3 +212,27 @@ class EngramRetriever:
             for unit_id in self.databases.units_of.get(record.parent_id or record.id, []):
                 out.setdefault(unit_id)
         return list(out)[:k]
+
+
+class SearchMemoryRetriever(EngramRetriever):
+    """Seed 002's `search_memory` over the same database: query understanding (time phrases against the
+    question's date, concepts, tag expansion) and the redesign profile, nothing touched, no relevance floor."""
+
+    def __init__(self, embedder: Embedder, databases: EngramDatabases | None = None) -> None:
+        super().__init__("redesign", embedder, databases)
+        self.name = "engram-search_memory"
+
+    def search(self, query: str, k: int, now: datetime | None) -> list[str]:
+        memory = self.databases.memory
+        if memory is None:
+            raise RuntimeError("index() first")
+        found = memory.search_memory(
+            query, {"limit": min(100, 3 * k), "min_relevance": 0.0}, now=now, touch=False
+        )
+        out: dict[str, None] = {}
+        for hit in found["results"]:
+            record = memory.get(hit["id"])
+            for unit_id in self.databases.units_of.get(record.parent_id or record.id, []):
+                out.setdefault(unit_id)
+        return list(out)[:k]
+

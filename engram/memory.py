@@ -450,9 +450,18 @@ class Memory:
         """Zero-decision storage: category, tags, importance and kind are inferred; `context` may force any."""
         return tools.store_memory(self, content, context)
 
-    def search_memory(self, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Natural-language search with time understanding and tag expansion, ranked by the redesign profile."""
-        return tools.search_memory(self, query, options)
+    def search_memory(
+        self,
+        query: str,
+        options: dict[str, Any] | None = None,
+        *,
+        now: datetime | None = None,
+        touch: bool = True,
+    ) -> dict[str, Any]:
+        """Natural-language search with time understanding and tag expansion, ranked by the redesign profile.
+        `now` is the moment the query is asked (relative dates resolve against it); `touch=False` leaves usage
+        untouched (benchmarks, previews)."""
+        return tools.search_memory(self, query, options, now=now, touch=touch)
 
     def discover_memory_tools(self) -> dict[str, Any]:
         """The advanced tools by group, and the store's health (see engram.maintenance)."""

@@ -70,12 +70,20 @@ class Vocabulary:
         self._index[tag] = n
         self.by_key.setdefault(key(tag), tag)
 
+    def vector(self, tag: str) -> Vector | None:
+        row = self._index.get(tag)
+        return None if row is None else self._rows[row]
+
     def closest(self, vector: Vector) -> tuple[str, float] | None:
-        if not self.names:
-            return None
-        sims = self.matrix @ vector
-        i = int(np.argmax(sims))
-        return self.names[i], float(sims[i])
+        return self.closest_many(vector[None, :])[0]
+
+    def closest_many(self, vectors: Matrix) -> list[tuple[str, float] | None]:
+        """Each vector's nearest tag and its cosine, in one matrix product."""
+        if not self.names or len(vectors) == 0:
+            return [None] * len(vectors)
+        sims = vectors @ self.matrix.T
+        best = np.argmax(sims, axis=1)
+        return [(self.names[int(i)], float(sims[r, i])) for r, i in enumerate(best)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +137,9 @@ def plan_tags(
     out: dict[str, None] = {}
     mapped: dict[str, str] = {}
     new: list[str] = []
-    for concept, vector in zip(concepts, vectors, strict=True):
+    closest = vocabulary.closest_many(vectors)
+    for concept, close in zip(concepts, closest, strict=True):
         same = by_key.get(key(concept))
-        close = vocabulary.closest(vector)
         if same is not None:
             target = same
         elif close is not None and close[1] >= MAP_THRESHOLD:

@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engram import analysis
+from engram.embed import Vector
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
 from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, utcnow
@@ -119,10 +120,20 @@ def _tag_vectors(
                 run = []
     topical = [c for c in topical if len(c) > 2]
     tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
-    texts = [t.replace("-", " ") for t in (*tags, *extra)]
-    if not texts:
-        return [], np.zeros((0, mem.embedder.dim), dtype=np.float32)
-    return tags, mem.embedder.embed_batch(texts)
+    names = [*tags, *extra]
+    vectors = np.zeros((len(names), mem.embedder.dim), dtype=np.float32)
+    # A tag already in the vocabulary brings its embedding: only new words go through the model.
+    vocabulary = mem.vocabulary()
+    todo = []
+    for i, name in enumerate(names):
+        known = vocabulary.vector(name)
+        if known is None:
+            todo.append(i)
+        else:
+            vectors[i] = known
+    if todo:
+        vectors[todo] = mem.embedder.embed_batch([names[i].replace("-", " ") for i in todo])
+    return tags, vectors
 
 
 def store_memory(
@@ -272,30 +283,45 @@ def _time_filter(
 
 
 def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
-    """Each query concept's related tags: the tags whose embeddings are close (seed: semantic expansion)."""
+    """Each query concept that is a tag in use, with the tags closest to it (seed: expansion through the tag
+    graph). Concepts outside the vocabulary are not embedded: the query's own embedding already searches by
+    meaning, and a model call per concept would cost more than the rest of the search."""
     vocabulary = mem.vocabulary()
-    if not concepts or not vocabulary.names:
+    known: list[tuple[str, str, Vector]] = []
+    for concept in concepts:
+        tag = analysis.normalize_tag(concept)
+        name = tag if vocabulary.vector(tag) is not None else vocabulary.by_key.get(key(tag))
+        vector = None if name is None else vocabulary.vector(name)
+        if name is not None and vector is not None:
+            known.append((concept, name, vector))
+    if not known:
         return {}
-    vectors = mem.embedder.embed_batch(list(concepts))
-    sims = vectors @ vocabulary.matrix.T
+    sims = np.stack([v for _, _, v in known]) @ vocabulary.matrix.T
     out: dict[str, list[str]] = {}
-    for concept, row in zip(concepts, sims, strict=True):
-        own = key(analysis.normalize_tag(concept))
+    for (concept, name, _), row in zip(known, sims, strict=True):
+        top = np.argpartition(-row, min(3, len(row) - 1))[: min(4, len(row))]
         near = [
             vocabulary.names[j]
-            for j in np.argsort(-row)[:3]
-            if row[j] >= EXPANSION_AT and key(vocabulary.names[j]) != own
-        ]
+            for j in sorted(top, key=lambda j: -row[j])
+            if row[j] >= EXPANSION_AT and key(vocabulary.names[j]) != key(name)
+        ][:3]
         if near:
             out[concept] = near
     return out
 
 
-def search_memory(mem: Memory, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def search_memory(
+    mem: Memory,
+    query: str,
+    options: dict[str, Any] | None = None,
+    *,
+    now: datetime | None = None,
+    touch: bool = True,
+) -> dict[str, Any]:
     opts: SearchOptions = _validated(SearchOptions, options, "options")
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query", "must not be empty")
-    now = utcnow()
+    now = utcnow() if now is None else as_utc(now)
     text, after, before, time_info = _time_filter(mem, query, opts, now)
     content_type = None if opts.content_type is None else _content_type(opts.content_type)
     where = Filter(
@@ -318,7 +344,7 @@ def search_memory(mem: Memory, query: str, options: dict[str, Any] | None = None
         expansions=[t.replace("-", " ") for near in expansions.values() for t in near],
         floor=opts.min_relevance,
     )
-    if shown:
+    if shown and touch:
         mem.store.touch([h.record.id for h in shown], now)
     wanted = {*(c.lower() for c in concepts), *(t for near in expansions.values() for t in near)}
     results = []

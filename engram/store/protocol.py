@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engram.embed import Matrix, Vector
-from engram.record import Category, Kind, MemoryRecord, Scope, Status
+from engram.record import Category, Kind, MemoryRecord, MemoryType, Scope, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,7 @@ class Filter:
     categories: tuple[Category, ...] = ()
     importance_min: float | None = None  # 0..1
     uncategorised: bool = False  # only memories without a category
+    types: tuple[MemoryType, ...] = ()  # SHODH memory types
 
 
 @dataclass(frozen=True, slots=True)

@@ -314,6 +314,9 @@ class SQLiteStore:
         if where.categories:
             clauses.append(f"m.category IN ({', '.join('?' for _ in where.categories)})")
             params.extend(c.value for c in where.categories)
+        if where.types:
+            clauses.append(f"m.type IN ({', '.join('?' for _ in where.types)})")
+            params.extend(t.value for t in where.types)
         if where.uncategorised:
             clauses.append("m.category IS NULL")
         if where.importance_min is not None:

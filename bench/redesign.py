@@ -1,0 +1,304 @@
+"""Seed 002 measured: category accuracy, tag consolidation, store_memory / search_memory latency.
+
+    python -m bench.redesign [--parts categories tags speed] [--size 10000] [--calls 200]
+
+1. Categories, on bench/data/categories_labelled.jsonl (written apart from the prototypes): the prototype
+   score alone (argmax accuracy, accuracy of the decided share at the 0.5 fallback), then the write path (every
+   statement through `store_memory`, in a fixed shuffled order, into a fresh store: neighbour votes and learning
+   take part). Beside it, leave-one-out over the prototype sentences: how separable the seven prototype sets are.
+2. Tags, on bench/data/tags_realistic.json: the tags (with their usage) are registered in a fresh store,
+   `optimize_tags` consolidates them; reported are the reduction and, against the file's hand-made groups, the
+   wrong merges (a merge joining tags of a "distinct" pair, or tags that belong to different groups) and the
+   missed ones (tags of one group left apart).
+3. Speed: a store of `--size` memories built through `store_memory` (LongMemEval_S sentences, vectors from the
+   on-disk cache so building measures the engine), then `--calls` store_memory and search_memory calls with the
+   real model embedding inside each call: p50/p95.
+Results: bench/results/redesign.json and redesign.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+
+from bench.embedcache import DiskCachedEmbedder
+from bench.speed import corpus, pct, queries
+from engram import Memory, MiniLM, Settings
+from engram.classify import PrototypeSet, classify
+from engram.embed import default_embedder
+from engram.record import Category
+from engram.store.protocol import TagRow
+
+ROOT = Path(__file__).resolve().parent
+CATEGORIES = ROOT / "data" / "categories_labelled.jsonl"
+TAGS = ROOT / "data" / "tags_realistic.json"
+RESULTS = ROOT / "results"
+console = Console()
+
+
+def labelled() -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in CATEGORIES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r["text"], r["category"]) for r in rows]
+
+
+def categories() -> dict[str, Any]:
+    embedder = default_embedder()
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "p.db", embedder=embedder) as mem:
+        classifier = mem.categories
+        protos = classifier.prototypes(mem.store, embedder)
+    taxonomy, rules = classifier.taxonomy, classifier.rules
+    fallback_below = Settings().category_fallback_below
+    seeds = protos.items
+
+    # Leave-one-out over the prototypes: each sentence classified by the others.
+    loo = []
+    for i, p in enumerate(seeds):
+        others = PrototypeSet([q for j, q in enumerate(seeds) if j != i], embedder.dim)
+        d = classify(p.vector, others, [], taxonomy, rules)
+        loo.append(max(d.probabilities, key=lambda k: d.probabilities[k]) == p.label)
+
+    data = labelled()
+    vectors = embedder.embed_batch([t for t, _ in data])
+    decisions = [classify(v, protos, [], taxonomy, rules) for v in vectors]
+    winners = [max(d.probabilities, key=lambda k: d.probabilities[k]) for d in decisions]
+    correct = np.array([w == c for w, (_, c) in zip(winners, data, strict=True)])
+    decided = np.array([d.confidence >= fallback_below for d in decisions])
+    per_category = {
+        c.value: round(
+            float(np.mean([ok for ok, (_, g) in zip(correct, data, strict=True) if g == c.value])), 3
+        )
+        for c in Category
+    }
+
+    order = list(range(len(data)))
+    random.Random(7).shuffle(order)
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "c.db", embedder=embedder) as mem:
+        stored = {}
+        for i in order:
+            out = mem.store_memory(data[i][0])
+            stored[i] = out["analysis"]["detected_category"]
+    path = [stored[i] for i in range(len(data))]
+    path_decided = np.array([c is not None for c in path])
+    path_correct = np.array([c == g for c, (_, g) in zip(path, data, strict=True)])
+    return {
+        "statements": len(data),
+        "prototypes": len(seeds),
+        "temperature": round(rules.temperature, 4),
+        "prototype_loo_accuracy": round(float(np.mean(loo)), 3),
+        "prototype_only": {
+            "argmax_accuracy": round(float(correct.mean()), 3),
+            "decided_share": round(float(decided.mean()), 3),
+            "decided_accuracy": round(float(correct[decided].mean()), 3) if decided.any() else None,
+            "per_category": per_category,
+        },
+        "write_path": {
+            "accuracy": round(float(path_correct.mean()), 3),
+            "decided_share": round(float(path_decided.mean()), 3),
+            "decided_accuracy": round(float(path_correct[path_decided].mean()), 3)
+            if path_decided.any()
+            else None,
+        },
+    }
+
+
+def tags() -> dict[str, Any]:
+    spec = json.loads(TAGS.read_text(encoding="utf-8"))
+    group_of = {t: i for i, group in enumerate(spec["same"]) for t in group}
+    distinct = {frozenset(p) for p in spec["distinct"]}
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "t.db", embedder=default_embedder()) as mem:
+        names = [t["tag"] for t in spec["tags"]]
+        vectors = mem.embedder.embed_batch([n.replace("-", " ") for n in names])
+        now = datetime.now(UTC)
+        for t, v in zip(spec["tags"], vectors, strict=True):
+            mem.store.put_tag(TagRow(t["tag"], int(t["usage"]), now, now, vector=v))
+        mem.forget_vocabulary()
+        report = mem.optimize_tags()
+        rows = {r.tag: r for r in mem.store.tags(("active", "archived", "merged"))}
+    into = {t: (r.merged_into if r.status == "merged" and r.merged_into else t) for t, r in rows.items()}
+
+    def final(t: str) -> str:
+        seen = set()
+        while into.get(t, t) != t and t not in seen:
+            seen.add(t)
+            t = into[t]
+        return t
+
+    clusters: dict[str, list[str]] = {}
+    for t in names:
+        clusters.setdefault(final(t), []).append(t)
+    wrong = []
+    for members in clusters.values():
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                ga, gb = group_of.get(a), group_of.get(b)
+                if frozenset((a, b)) in distinct or ga is None or gb is None or ga != gb:
+                    wrong.append(sorted((a, b)))
+    missed = [
+        sorted({final(t) for t in group}) for group in spec["same"] if len({final(t) for t in group}) > 1
+    ]
+    ideal = len(names) - sum(len(g) - 1 for g in spec["same"])
+    after = len(clusters)
+    return {
+        "tags": len(names),
+        "after": after,
+        "reduction": round(1 - after / len(names), 3),
+        "ideal_reduction": round(1 - ideal / len(names), 3),
+        "merges": len(names) - after,
+        "wrong_merges": len(wrong),
+        "wrong_examples": wrong[:20],
+        "groups": len(spec["same"]),
+        "groups_not_joined": len(missed),
+        "missed_examples": missed[:20],
+        "checked_pairs": len(distinct),
+        "report": {k: report[k] for k in ("tags_before", "tags_after", "reduction") if k in report},
+    }
+
+
+def speed(size: int, calls: int) -> dict[str, Any]:
+    texts = corpus(size + calls)
+    base, fresh = texts[:size], texts[size : size + calls]
+    cache = DiskCachedEmbedder(MiniLM())
+    cache.embed_batch(base)
+    qs = queries(calls)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "speed.db"
+        with Memory(path, embedder=cache) as mem:
+            start = time.perf_counter()
+            for t in base:
+                mem.store_memory(t)
+            build_s = time.perf_counter() - start
+            stored = mem.stats()["memories"]
+        cache.close()
+        with Memory(path, embedder=MiniLM()) as mem:
+            mem.search_memory("warm up the model and the index")
+            store_ms, search_ms = [], []
+            for t in fresh:
+                t0 = time.perf_counter()
+                mem.store_memory(t)
+                store_ms.append((time.perf_counter() - t0) * 1000)
+            for q in qs:
+                t0 = time.perf_counter()
+                mem.search_memory(q)
+                search_ms.append((time.perf_counter() - t0) * 1000)
+            embed_ms = []
+            for q in qs:
+                t0 = time.perf_counter()
+                mem.embedder.embed_batch([q])
+                embed_ms.append((time.perf_counter() - t0) * 1000)
+            tag_count = len(mem.store.tags())
+    return {
+        "memories": stored,
+        "active_tags": tag_count,
+        "build_s": round(build_s, 1),
+        "calls": calls,
+        "embed_p50_ms": round(statistics.median(embed_ms), 2),
+        "store_p50_ms": round(statistics.median(store_ms), 2),
+        "store_p95_ms": round(pct(store_ms, 0.95), 2),
+        "search_p50_ms": round(statistics.median(search_ms), 2),
+        "search_p95_ms": round(pct(search_ms, 0.95), 2),
+    }
+
+
+def render(result: dict[str, Any]) -> list[str]:
+    lines = [
+        "# Seed 002: categories, tags, two-tool latency",
+        "",
+        f"Generated by `python -m bench.redesign` on {result['date']} ({result['machine']}). One run on a shared,",
+        "noisy machine.",
+        "",
+    ]
+    if "categories" in result:
+        c = result["categories"]
+        p, w = c["prototype_only"], c["write_path"]
+        lines += [
+            f"## Categories ({c['statements']} labelled statements, {c['prototypes']} prototypes, "
+            f"T={c['temperature']})",
+            "",
+            "| measure | value |",
+            "|---|---|",
+            f"| prototype leave-one-out accuracy | {c['prototype_loo_accuracy']} |",
+            f"| prototype-only argmax accuracy | {p['argmax_accuracy']} |",
+            f"| prototype-only decided share (confidence >= 0.5) | {p['decided_share']} |",
+            f"| prototype-only decided accuracy | {p['decided_accuracy']} |",
+            f"| store_memory accuracy (undecided counts wrong) | {w['accuracy']} |",
+            f"| store_memory decided share | {w['decided_share']} |",
+            f"| store_memory decided accuracy | {w['decided_accuracy']} |",
+            "",
+            "| " + " | ".join(p["per_category"]) + " |",
+            "|" + "---|" * len(p["per_category"]),
+            "| " + " | ".join(str(v) for v in p["per_category"].values()) + " |",
+            "",
+        ]
+    if "tags" in result:
+        t = result["tags"]
+        lines += [
+            f"## Tag consolidation ({t['tags']} tags, {t['groups']} same-meaning groups, {t['checked_pairs']} "
+            "look-alike pairs)",
+            "",
+            "| tags before | after | reduction | ideal reduction | wrong merges | groups left apart |",
+            "|---|---|---|---|---|---|",
+            f"| {t['tags']} | {t['after']} | {t['reduction']:.0%} | {t['ideal_reduction']:.0%} | "
+            f"{t['wrong_merges']} | {t['groups_not_joined']} |",
+            "",
+        ]
+        if t["wrong_examples"]:
+            lines += ["Wrong merges: " + ", ".join("/".join(p) for p in t["wrong_examples"]), ""]
+        if t["missed_examples"]:
+            lines += ["Left apart: " + ", ".join("/".join(p) for p in t["missed_examples"]), ""]
+    if "speed" in result:
+        s = result["speed"]
+        lines += [
+            f"## Latency at {s['memories']} memories ({s['active_tags']} active tags), {s['calls']} calls each",
+            "",
+            "| query embed p50 ms | store_memory p50 ms | p95 ms | search_memory p50 ms | p95 ms | build s |",
+            "|---|---|---|---|---|---|",
+            f"| {s['embed_p50_ms']} | {s['store_p50_ms']} | {s['store_p95_ms']} | {s['search_p50_ms']} | "
+            f"{s['search_p95_ms']} | {s['build_s']} |",
+            "",
+            "Targets: store_memory p50 < 30 ms, search_memory p50 < 25 ms (seed: < 200 ms).",
+            "",
+        ]
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--parts", nargs="*", default=["categories", "tags", "speed"])
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    path = RESULTS / "redesign.json"
+    result: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    result["date"] = datetime.now(UTC).isoformat(timespec="seconds")
+    result["machine"] = (
+        f"{__import__('platform').machine()}, {len(__import__('os').sched_getaffinity(0))} cpus"
+    )
+    if "categories" in args.parts:
+        result["categories"] = categories()
+    if "tags" in args.parts:
+        result["tags"] = tags()
+    if "speed" in args.parts:
+        result["speed"] = speed(args.size, args.calls)
+    lines = render(result)
+    console.print("\n".join(lines))
+    if not args.no_write:
+        RESULTS.mkdir(exist_ok=True)
+        path.write_text(json.dumps(result, indent=2) + "\n")
+        (RESULTS / "redesign.md").write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
