@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml requirements-model.txt
 install: $(STAMP)
 
 run: install
-	$(VENV)/bin/engram demo
+	$(VENV)/bin/engram serve --local
 
 test: install
 	$(VENV)/bin/ruff check engram tests bench

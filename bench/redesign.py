@@ -35,7 +35,7 @@ from bench.embedcache import DiskCachedEmbedder
 from bench.speed import corpus, pct, queries
 from engram import Memory, MiniLM, Settings
 from engram.classify import PrototypeSet, classify
-from engram.embed import default_embedder
+from engram.embed import CachedEmbedder, default_embedder
 from engram.record import Category
 from engram.store.protocol import TagRow
 
@@ -179,7 +179,8 @@ def speed(size: int, calls: int) -> dict[str, Any]:
             build_s = time.perf_counter() - start
             stored = mem.stats()["memories"]
         cache.close()
-        with Memory(path, embedder=MiniLM()) as mem:
+        # The embedder users get: MiniLM behind the per-process LRU cache.
+        with Memory(path, embedder=CachedEmbedder(MiniLM())) as mem:
             mem.search_memory("warm up the model and the index")
             store_ms, search_ms = [], []
             for t in fresh:

@@ -114,8 +114,12 @@ def remember(
 @app.command()
 def store(
     text: Annotated[str, typer.Argument(help="what to remember")],
-    category: Annotated[Category | None, typer.Option(help="skip categorisation and use this category")] = None,
-    importance: Annotated[int | None, typer.Option(min=1, max=5, help="1-5 instead of the automatic score")] = None,
+    category: Annotated[
+        Category | None, typer.Option(help="skip categorisation and use this category")
+    ] = None,
+    importance: Annotated[
+        int | None, typer.Option(min=1, max=5, help="1-5 instead of the automatic score")
+    ] = None,
     tag: Annotated[list[str] | None, typer.Option(help="an extra tag; repeat for more")] = None,
     expires: Annotated[datetime | None, typer.Option(help="when the memory expires")] = None,
     source: Annotated[str | None, typer.Option(help="conversation, document, web, ...")] = None,
@@ -148,7 +152,11 @@ def search(
 
     Example: engram search "what did I decide about the database last week"
     """
-    options: dict[str, Any] = {"limit": limit, "min_relevance": min_relevance, "include_expired": include_expired}
+    options: dict[str, Any] = {
+        "limit": limit,
+        "min_relevance": min_relevance,
+        "include_expired": include_expired,
+    }
     if after or before:
         options["time_range"] = {"after": after, "before": before}
     if importance_min is not None:
@@ -163,7 +171,9 @@ def search(
 @app.command()
 def tools(
     name: Annotated[str | None, typer.Argument(help="a tool from the list; none: list them")] = None,
-    arg: Annotated[list[str] | None, typer.Option("--arg", "-a", help="key=value (value may be JSON)")] = None,
+    arg: Annotated[
+        list[str] | None, typer.Option("--arg", "-a", help="key=value (value may be JSON)")
+    ] = None,
 ) -> None:
     """discover_memory_tools, or run one advanced tool.
 
@@ -391,6 +401,104 @@ def demo() -> None:
                 out.print(f"  [{hit.record.bucket}] {hit.record.content}", markup=False, highlight=False)
                 out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
     out.print(f"\n(stored in {_state['db'] or Settings().db_path}; {datetime.now():%Y-%m-%d %H:%M})")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port")] = 8765,
+    local: Annotated[
+        bool, typer.Option("--local", help="no API keys: loopback only, for one user on this machine")
+    ] = False,
+) -> None:
+    """Serve the REST API (/v1, /api, /docs), MCP over streamable HTTP (/mcp) and the web UI (/).
+
+    Example: engram serve --local --port 8765
+    """
+    from engram.serve import is_loopback
+    from engram.serve import serve as run
+
+    if local and not is_loopback(host):
+        err.print(f"[red]error:[/red] --local (no API keys) only binds to loopback, not {host}")
+        raise typer.Exit(2)
+    settings = Settings()
+    db = _state["db"] or settings.db_path
+    out.print(f"Engram on http://{host}:{port}/  (API docs /docs, MCP /mcp, database {db})")
+    if local:
+        out.print("[yellow]local mode: no API keys; only this machine can connect[/yellow]")
+    else:
+        out.print("API keys required: create one with `engram keys create <tenant>`")
+    run(settings, db=db, host=host, port=port, local=local)
+
+
+@app.command()
+def mcp() -> None:
+    """Serve the MCP tools over stdio (for Claude Desktop, Claude Code, Cursor).
+
+    Example: engram --db ~/notes.db mcp
+    """
+    from engram.mcp_server import stdio
+
+    with opened() as memory:
+        stdio(memory)
+
+
+keys_app = typer.Typer(help="API keys: each belongs to a tenant, whose memories live in their own database.")
+app.add_typer(keys_app, name="keys")
+
+
+def _keys() -> Any:
+    from engram.tenants import Keys
+
+    return Keys(Settings().home / "keys.db")
+
+
+@keys_app.command("create")
+def keys_create(
+    tenant: Annotated[str, typer.Argument(help="tenant (user or workspace) the key acts for")],
+    name: Annotated[str, typer.Option(help="a label for the key")] = "",
+) -> None:
+    """Create a key; the secret is printed once and only its hash is stored.
+
+    Example: engram keys create alice --name laptop
+    """
+    keys = _keys()
+    try:
+        key, secret = keys.create(tenant, name)
+    except EngramError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    finally:
+        keys.close()
+    out.print(f"key {key.id} for tenant {key.tenant}: {secret}", markup=False, highlight=False)
+    out.print("(shown once: store it now)")
+
+
+@keys_app.command("list")
+def keys_list() -> None:
+    """Every key: id, tenant, name, created, last used, revoked."""
+    keys = _keys()
+    table = Table("id", "tenant", "name", "created", "last used", "revoked")
+    for k in keys.list():
+        table.add_row(
+            k.id, k.tenant, k.name, k.created_at[:19], (k.last_used_at or "")[:19], (k.revoked_at or "")[:19]
+        )
+    keys.close()
+    out.print(table)
+
+
+@keys_app.command("revoke")
+def keys_revoke(key_id: Annotated[str, typer.Argument(help="the key's id (from keys list)")]) -> None:
+    """Revoke a key: requests with it are refused from now on."""
+    keys = _keys()
+    try:
+        key = keys.revoke(key_id)
+    except EngramError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    finally:
+        keys.close()
+    out.print(f"revoked {key.id} (tenant {key.tenant})")
 
 
 if __name__ == "__main__":

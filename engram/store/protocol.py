@@ -166,6 +166,9 @@ class Store(Protocol):
 
     # tags
     def tags(self, statuses: Sequence[str] = ("active",)) -> list[TagRow]: ...
+    def tag_counts(self) -> dict[str, int]:
+        """Every tag carried by a top-level memory, with how many carry it (whether or not it is registered)."""
+        ...
     def tag(self, tag: str) -> TagRow | None: ...
     def use_tags(self, tags: Sequence[str], at: datetime, vectors: dict[str, Vector]) -> None:
         """Count one use of each tag, registering new ones with their embedding."""

@@ -759,6 +759,12 @@ class SQLiteStore:
         return TagRow(tag, int(count), datetime.fromisoformat(first), datetime.fromisoformat(last), status, into,
                       None if blob is None else decode_vector(blob))  # fmt: skip
 
+    def tag_counts(self) -> dict[str, int]:
+        rows = self._reader().execute(
+            "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
+        )
+        return {str(tag): int(n) for tag, n in rows}
+
     def tags(self, statuses: Sequence[str] = ("active",)) -> list[TagRow]:
         marks = ", ".join("?" for _ in statuses)
         rows = self._reader().execute(f"{self._TAG} WHERE status IN ({marks}) ORDER BY tag", list(statuses))

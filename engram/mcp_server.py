@@ -1,0 +1,193 @@
+"""The MCP server (official `mcp` SDK): a thin adapter over `Memory`.
+
+Tools: seed 002's `store_memory`, `search_memory` and `discover_memory_tools`, every advanced tool that
+discover_memory_tools lists, and seed 000's `remember` / `recall`. Return values are the `Memory` methods'
+own, field for field. `engram mcp` serves stdio; `engram serve` mounts the same server over streamable HTTP,
+where the caller's API key picks the tenant. Session scope: a memory remembered with scope "session" belongs
+to the MCP session (the transport's session id; one id per process on stdio) unless a scope_id is given.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import typing
+import uuid
+from collections.abc import Callable
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
+
+import engram
+from engram.maintenance import TOOLS
+from engram.memory import Memory
+
+# Resolves the Memory a call acts on (and the lock its writes take) from the request's context.
+Resolver = Callable[[Context], tuple[Memory, threading.RLock]]
+
+_READ = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+_WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
+_REWRITE = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=False
+)
+# The advanced tools by effect: destructive ones change or fold existing memories (each can be rolled back).
+_ANNOTATIONS = {
+    "memory_stats": _READ, "memory_timeline": _READ, "concept_network": _READ, "usage_patterns": _READ,
+    "trace_search": _READ, "validate_storage": _READ, "export_memories": _READ,
+    "optimize_tags": _REWRITE, "merge_memories": _REWRITE, "backup_restore": _REWRITE, "repair_index": _WRITE,
+    "import_memories": _WRITE,
+}  # fmt: skip
+
+
+def session_id(ctx: Context, fallback: str) -> str:
+    sid = getattr(ctx.request_context, "session_id", None)
+    return str(sid) if sid else fallback
+
+
+def build(resolve: Resolver) -> MCPServer:
+    """The MCP server over whatever Memory `resolve` returns for each call."""
+    server: MCPServer = MCPServer(
+        "engram",
+        version=engram.__version__,
+        instructions=(
+            "Long-term memory. Call store_memory(content) to keep something worth remembering and "
+            "search_memory(query) to find it again; both decide categories, tags and importance themselves. "
+            "discover_memory_tools lists maintenance, analysis, migration and debugging tools."
+        ),
+    )
+    process_session = f"stdio-{uuid.uuid4().hex[:12]}"
+
+    def write(ctx: Context, call: Callable[[Memory], dict[str, Any]]) -> dict[str, Any]:
+        mem, lock = resolve(ctx)
+        with lock:
+            return call(mem)
+
+    @server.tool(annotations=_WRITE)
+    def store_memory(content: str, ctx: Context, context: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Store a memory; category, tags, importance and kind are decided for you.
+
+        `context` may force any of them: force_category, force_importance (1-5), expires_at (ISO date),
+        additional_tags, source ("conversation", "document", "web"), user_note.
+        Example: store_memory("Team standup moved to 9:30 on Mondays", {"additional_tags": ["team"]})
+        """
+        return write(ctx, lambda m: m.store_memory(content, context))
+
+    @server.tool(annotations=_READ)
+    def search_memory(query: str, ctx: Context, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Search memories in natural language; time phrases ("last week", "in March") filter by date.
+
+        options: limit (10), min_relevance (0.3), time_range {after, before}, importance_min (1-5),
+        content_type (a category or kind), include_expired (false).
+        Example: search_memory("what did we decide about the database last week")
+        """
+        mem, _ = resolve(ctx)
+        return mem.search_memory(query, options)
+
+    @server.tool(annotations=_READ)
+    def discover_memory_tools(ctx: Context) -> dict[str, Any]:
+        """The advanced tools by group (maintenance, analysis, migration, debugging) and the store's health.
+
+        Example: discover_memory_tools() -> {"advanced_tools": {...}, "current_system_state": {...}}
+        """
+        mem, _ = resolve(ctx)
+        return mem.discover_memory_tools()
+
+    @server.tool(annotations=_WRITE)
+    def remember(
+        content: str,
+        ctx: Context,
+        kind: str | None = None,
+        scope: Literal["global", "project", "session"] = "global",
+        scope_id: str | None = None,
+        tags: list[str] | None = None,
+        importance: float | None = None,
+    ) -> dict[str, Any]:
+        """Seed 000's remember: store one memory (kind classified unless given; near-duplicates merge).
+
+        A "session" scope without scope_id belongs to this MCP session.
+        Example: remember("Deploys go out on Thursdays", scope="project", scope_id="billing")
+        """
+        fields: dict[str, Any] = {"scope": scope, "tags": tags or []}
+        if scope == "session" and scope_id is None:
+            scope_id = session_id(ctx, process_session)
+        for name, value in (("kind", kind), ("scope_id", scope_id), ("importance", importance)):
+            if value is not None:
+                fields[name] = value
+
+        def call(mem: Memory) -> dict[str, Any]:
+            r = mem.remember(content, **fields)
+            return {"id": r.id, "outcome": r.outcome, "kind": None if r.kind is None else r.kind.value,
+                    "confidence": r.confidence, "duplicate_of": r.duplicate_of, "merged_into": r.merged_into}  # fmt: skip
+
+        return write(ctx, call)
+
+    @server.tool(annotations=_READ)
+    def recall(
+        query: str,
+        ctx: Context,
+        limit: int = 10,
+        mode: Literal["accurate", "related", "ranked"] = "accurate",
+        kind: str | None = None,
+        scope: Literal["global", "project", "session"] | None = None,
+        scope_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Seed 000's recall: hybrid search, each hit with its score and the components behind it.
+
+        Example: recall("deploy schedule", limit=5)
+        """
+        mem, _ = resolve(ctx)
+        if scope == "session" and scope_id is None:
+            scope_id = session_id(ctx, process_session)
+        hits = mem.recall(query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id)
+        return {
+            "results": [
+                {
+                    "id": h.record.id,
+                    "content": h.record.content,
+                    "kind": h.record.kind.value,
+                    "score": round(h.score, 4),
+                    "components": {k: round(v, 4) for k, v in h.components.items()},
+                }
+                for h in hits
+            ],
+            "count": len(hits),
+        }
+
+    for name in [t for group in TOOLS.values() for t in group]:
+        _register_advanced(server, name, resolve)
+    return server
+
+
+def _register_advanced(server: MCPServer, name: str, resolve: Resolver) -> None:
+    """One advanced tool with the `Memory` method's own parameters (so its JSON schema) and docstring."""
+    method = getattr(Memory, name)
+    hints = typing.get_type_hints(method)
+    params = [
+        inspect.Parameter(
+            p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=hints.get(p.name, Any)
+        )
+        for p in inspect.signature(method).parameters.values()
+        if p.name != "self"
+    ]
+    params.append(inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context))
+
+    def tool(**arguments: Any) -> dict[str, Any]:
+        mem, lock = resolve(arguments.pop("ctx"))
+        with lock:
+            return mem.run_tool(name, **arguments)
+
+    tool.__name__ = name
+    tool.__doc__ = (method.__doc__ or name).strip()
+    tool.__signature__ = inspect.Signature(params, return_annotation=dict[str, Any])  # type: ignore[attr-defined]
+    tool.__annotations__ = {p.name: p.annotation for p in params} | {"return": dict[str, Any]}
+    server.tool(name=name, annotations=_ANNOTATIONS.get(name, _WRITE))(tool)
+
+
+def stdio(memory: Memory) -> None:
+    """Serve one Memory over stdio until the client closes the pipe."""
+    lock = threading.RLock()
+    build(lambda ctx: (memory, lock)).run("stdio")
+
+
+__all__ = ["Resolver", "build", "stdio"]

@@ -1,0 +1,355 @@
+"""The server as clients meet it: REST (/v1 and the SHODH /api), keys and tenants, MCP over HTTP and stdio.
+
+One real uvicorn server per module on a free loopback port, the fake embedder, a temporary home."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+import uvicorn
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engram import FakeEmbedder, Settings
+from engram.serve import build_app
+from engram.tenants import Keys
+
+SPEC = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "shodh-openapi.yaml"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Running:
+    def __init__(self, home: Path, *, require_key: bool) -> None:
+        self.settings = Settings(home=home)
+        self.port = _free_port()
+        app = build_app(self.settings, db=home / "local.db", embedder=FakeEmbedder(), require_key=require_key)
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def key(self, tenant: str) -> str:
+        keys = Keys(self.settings.home / "keys.db")
+        try:
+            return keys.create(tenant, "test")[1]
+        finally:
+            keys.close()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    server = Running(tmp_path_factory.mktemp("serve"), require_key=True)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def alice(running: Running) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {running.key('alice')}"}) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def bob(running: Running) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=running.url, headers={"X-API-Key": running.key("bob")}) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def spec() -> dict[str, Any]:
+    if not SPEC.exists():
+        pytest.skip(f"{SPEC} is not present")
+    data: dict[str, Any] = yaml.safe_load(SPEC.read_text())
+    return data
+
+
+def check(spec: dict[str, Any], schema: dict[str, Any], value: Any) -> None:
+    """Validate `value` against a schema of the SHODH spec, its $refs inlined."""
+    jsonschema.Draft202012Validator(_inline(spec, schema)).validate(value)
+
+
+def _inline(spec: dict[str, Any], node: Any) -> Any:
+    """Replace local #/components refs by their targets (OpenAPI's `nullable` becomes a null type)."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            target: Any = spec
+            for part in node["$ref"].removeprefix("#/").split("/"):
+                target = target[part]
+            return _inline(spec, target)
+        out = {k: _inline(spec, v) for k, v in node.items() if k not in ("example", "examples")}
+        if out.pop("nullable", False):
+            out = {"anyOf": [out, {"type": "null"}]}
+        return out
+    if isinstance(node, list):
+        return [_inline(spec, v) for v in node]
+    return node
+
+
+def response_schema(spec: dict[str, Any], path: str, method: str, status: str) -> dict[str, Any]:
+    schema: dict[str, Any] = spec["paths"][path][method]["responses"][status]["content"]["application/json"]["schema"]
+    return schema
+
+
+# ---- keys -----------------------------------------------------------------------------------------------
+def test_requests_without_a_valid_key_are_refused(running: Running) -> None:
+    with httpx.Client(base_url=running.url) as anon:
+        assert anon.get("/api/health").status_code == 200  # health needs no key (SHODH spec)
+        for headers in ({}, {"Authorization": "Bearer engram_not-a-key"}, {"X-API-Key": "nope"}):
+            r = anon.post("/v1/store", json={"content": "x"}, headers=headers)
+            assert r.status_code == 401, headers
+            assert r.headers["content-type"].startswith("application/problem+json")
+        assert anon.post("/mcp", json={}).status_code == 401
+
+
+def test_revoked_key_stops_working(running: Running) -> None:
+    keys = Keys(running.settings.home / "keys.db")
+    key, secret = keys.create("carol")
+    with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {secret}"}) as c:
+        assert c.get("/v1/stats").status_code == 200
+        keys.revoke(key.id)
+        assert c.get("/v1/stats").status_code == 401
+    keys.close()
+
+
+# ---- /v1 ------------------------------------------------------------------------------------------------
+def test_store_search_recall_and_crud(alice: httpx.Client) -> None:
+    stored = alice.post("/v1/store", json={"content": "The billing service moved to PostgreSQL 16 last sprint."})
+    assert stored.status_code == 200, stored.text
+    body = stored.json()
+    assert body["success"] is True and set(body["analysis"]) >= {"detected_category", "generated_tags"}
+    mid = body["memory_id"]
+
+    found = alice.post("/v1/search", json={"query": "billing PostgreSQL", "options": {"min_relevance": 0}}).json()
+    assert mid in [r["id"] for r in found["results"]]
+    assert set(found["query_analysis"]) >= {"extracted_concepts", "search_scope", "semantic_expansions"}
+
+    hits = alice.post("/v1/recall", json={"query": "billing PostgreSQL", "mode": "ranked"}).json()["results"]
+    assert hits[0]["memory"]["id"] == mid
+    assert {"vector", "lexical", "importance", "recency"} <= set(hits[0]["components"])
+
+    patched = alice.patch(f"/v1/memories/{mid}", json={"tags": ["billing", "db"], "user_marked_important": True})
+    assert patched.status_code == 200 and patched.json()["tags"] == ["billing", "db"]
+    assert alice.get(f"/v1/memories/{mid}").json()["user_marked_important"] is True
+
+    assert alice.delete(f"/v1/memories/{mid}").json() == {"deleted": True, "id": mid}
+    missing = alice.get(f"/v1/memories/{mid}")
+    assert missing.status_code == 404 and mid in missing.json()["detail"]
+
+
+def test_listing_pages_with_a_cursor(alice: httpx.Client) -> None:
+    for i in range(5):
+        assert alice.post("/v1/store", json={"content": f"Paging note number {i} about kayaks"}).status_code == 200
+    seen: list[str] = []
+    cursor = None
+    while True:
+        params: dict[str, Any] = {"limit": 2, "tag": "kayaks"}
+        if cursor:
+            params["cursor"] = cursor
+        page = alice.get("/v1/memories", params=params).json()
+        seen += [m["id"] for m in page["memories"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert len(seen) == len(set(seen)) == 5
+    bad = alice.get("/v1/memories", params={"cursor": "garbage!"})
+    assert bad.status_code == 400 and bad.json()["field"] == "cursor"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/store", {"content": "   "}, "content"),
+        ("/v1/store", {"content": "x", "context": {"force_importance": 9}}, "context.force_importance"),
+        ("/v1/search", {"query": "x", "options": {"colour": "red"}}, "options.colour"),
+        ("/v1/recall", {"query": "x", "limit": 0}, "limit"),
+        ("/v1/store", {"text": "wrong field name"}, "content"),
+        ("/v1/tools/drop_everything", {}, "tool"),
+        ("/api/recall", {"query": "x", "limit": 101}, "limit"),
+        ("/api/remember", {"content": "x", "credibility": 2}, "credibility"),
+    ],
+)
+def test_bad_input_is_a_4xx_naming_the_field(alice: httpx.Client, path: str, body: dict[str, Any], field: str) -> None:
+    r = alice.post(path, json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["field"] == field
+
+
+def test_oversized_body_is_refused(alice: httpx.Client) -> None:
+    r = alice.post("/v1/store", json={"content": "x" * 1_100_000})
+    assert r.status_code == 413
+
+
+def test_tools_run_through_the_api(alice: httpx.Client) -> None:
+    listed = alice.get("/v1/tools").json()
+    assert "maintenance" in listed["advanced_tools"]
+    timeline = alice.post("/v1/tools/memory_timeline", json={"arguments": {"granularity": "day"}})
+    assert timeline.status_code == 200 and "periods" in timeline.json()
+    assert alice.post("/v1/tools/memory_timeline", json={"arguments": {"nonsense": 1}}).status_code == 400
+
+
+# ---- SHODH /api -----------------------------------------------------------------------------------------
+def test_shodh_remember_recall_and_duplicates_match_the_spec(alice: httpx.Client, spec: dict[str, Any]) -> None:
+    body = {"content": "Use JWT tokens with 24h expiry for authentication", "type": "Decision",
+            "tags": ["auth", "security"], "emotion": "relief", "emotional_valence": 0.8}  # fmt: skip
+    created = alice.post("/api/remember", json=body)
+    assert created.status_code == 201, created.text
+    check(spec, response_schema(spec, "/api/remember", "post", "201"), created.json())
+    again = alice.post("/api/remember", json=body)
+    assert again.status_code == 409
+    assert again.json()["existing_id"] == created.json()["id"]
+    check(spec, response_schema(spec, "/api/remember", "post", "409"), again.json())
+
+    recalled = alice.post("/api/recall", json={"query": "authentication tokens", "memory_types": ["Decision"]})
+    check(spec, response_schema(spec, "/api/recall", "post", "200"), recalled.json())
+    memories = recalled.json()["memories"]
+    assert memories and all(m["type"] == "Decision" for m in memories)
+    assert alice.post("/api/recall", json={"query": "authentication", "memory_types": ["Error"]}).json()["count"] == 0
+
+    boosted = alice.post("/api/recall", json={"query": "authentication", "quality_boost": True}).json()
+    assert all(0 <= m["relevance_score"] <= 1 for m in boosted["memories"])
+
+    by_tags = alice.post("/api/recall/by-tags", json={"tags": ["security", "nothing-like-this"]}).json()
+    assert created.json()["id"] in [m["id"] for m in by_tags["memories"]]
+    check(spec, response_schema(spec, "/api/recall/by-tags", "post", "200"), by_tags)
+
+
+def test_shodh_memories_patch_forget_and_maintenance(alice: httpx.Client, spec: dict[str, Any]) -> None:
+    mid = alice.post("/api/remember", json={"content": "Deploys go out on Thursdays", "tags": ["ops"]}).json()["id"]
+    listed = alice.get("/api/memories", params={"limit": 100}).json()
+    check(spec, response_schema(spec, "/api/memories", "get", "200"), listed)
+    assert mid in [m["id"] for m in listed["memories"]] and listed["total"] >= listed["count"]
+
+    patched = alice.patch(f"/api/memories/{mid}", json={"tags": ["ops", "release"], "memory_type": "Pattern",
+                                                        "metadata": {"team": "platform"}})  # fmt: skip
+    assert patched.status_code == 200
+    check(spec, response_schema(spec, "/api/memories/{id}", "patch", "200"), patched.json())
+    got = alice.get(f"/api/memories/{mid}").json()
+    assert got["type"] == "Pattern" and got["tags"] == ["ops", "release"] and got["metadata"]["team"] == "platform"
+    assert got["content"] == "Deploys go out on Thursdays"
+
+    context = alice.post("/api/context", json={"context": "When do deploys happen?", "max_results": 3}).json()
+    assert context["ingested"] is True and context["ingested_id"]
+    check(spec, response_schema(spec, "/api/context", "post", "200"), context)
+
+    for path, method in (("/api/stats", "get"), ("/api/tags", "get"), ("/api/health", "get")):
+        r = alice.request(method.upper(), path)
+        assert r.status_code == 200
+        check(spec, response_schema(spec, path, method, "200"), r.json())
+    assert "release" in alice.get("/api/tags").json()["tags"]
+
+    consolidated = alice.post("/api/consolidate", json={"time_horizon": "weekly"})
+    check(spec, response_schema(spec, "/api/consolidate", "post", "200"), consolidated.json())
+    assert alice.get(f"/api/memories/{mid}").status_code == 200  # consolidation never deletes
+
+    forgot = alice.delete(f"/api/forget/{mid}")
+    check(spec, response_schema(spec, "/api/forget/{id}", "delete", "200"), forgot.json())
+    assert alice.delete(f"/api/forget/{mid}").status_code == 404
+    alice.post("/api/remember", json={"content": "Temporary note one", "tags": ["scratch"]})
+    alice.post("/api/remember", json={"content": "Temporary note two", "tags": ["scratch"]})
+    assert alice.post("/api/forget/by-tags", json={"tags": ["scratch"]}).json()["deleted_count"] == 2
+
+
+# ---- tenants ----------------------------------------------------------------------------------------------
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(["otter", "violin", "quasar", "mango", "glacier", "sonnet"]), min_size=1,
+                      max_size=3), secret=st.integers(0, 10**9))  # fmt: skip
+def test_no_tenant_sees_another_tenants_memory(alice: httpx.Client, bob: httpx.Client, words: list[str],
+                                               secret: int) -> None:  # fmt: skip
+    content = f"{' '.join(words)} private note {secret}"
+    mid = alice.post("/v1/store", json={"content": content}).json()["memory_id"]
+    shodh_id = alice.post("/api/remember", json={"content": content + " shodh"}).json().get("id")
+    query = " ".join(words)
+    seen = [
+        *[r["id"] for r in bob.post("/v1/search", json={"query": query, "options": {"min_relevance": 0}}).json()["results"]],
+        *[h["memory"]["id"] for h in bob.post("/v1/recall", json={"query": query, "mode": "ranked"}).json()["results"]],
+        *[m["id"] for m in bob.get("/v1/memories", params={"limit": 100}).json()["memories"]],
+        *[m["id"] for m in bob.post("/api/recall", json={"query": query, "limit": 100}).json()["memories"]],
+        *[m["id"] for m in bob.get("/api/memories", params={"limit": 100}).json()["memories"]],
+        *[m["id"] for m in bob.post("/api/recall/by-tags", json={"tags": words}).json()["memories"]],
+    ]  # fmt: skip
+    assert mid not in seen and shodh_id not in seen
+    for other in (mid, shodh_id):
+        assert bob.get(f"/v1/memories/{other}").status_code == 404
+        assert bob.patch(f"/v1/memories/{other}", json={"tags": ["x"]}).status_code == 404
+        assert bob.delete(f"/api/forget/{other}").status_code == 404
+    timeline = bob.post("/v1/tools/memory_timeline", json={"arguments": {"granularity": "day", "examples": 50}})
+    assert mid not in timeline.text
+    assert alice.get(f"/v1/memories/{mid}").status_code == 200
+
+
+# ---- MCP --------------------------------------------------------------------------------------------------
+async def _mcp_round_trip(client: Any) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert {"store_memory", "search_memory", "discover_memory_tools", "remember", "recall", "optimize_tags",
+            "trace_search", "validate_storage"} <= set(tools)  # fmt: skip
+    assert tools["search_memory"].annotations.read_only_hint is True
+    assert tools["merge_memories"].annotations.destructive_hint is True
+    assert "Example" in (tools["store_memory"].description or "")
+    stored = await client.call_tool("store_memory", {"content": "The cat's vet appointment is on Friday at 10."})
+    memory_id = stored.structured_content["memory_id"]
+    found = await client.call_tool("search_memory", {"query": "vet appointment", "options": {"min_relevance": 0}})
+    assert memory_id in [r["id"] for r in found.structured_content["results"]]
+    session = await client.call_tool("remember", {"content": "Only for this session", "scope": "session"})
+    assert session.structured_content["outcome"] == "created"
+    recalled = await client.call_tool("recall", {"query": "only for this session", "scope": "session"})
+    assert recalled.structured_content["count"] >= 1
+    bad = await client.call_tool("memory_timeline", {"granularity": "fortnight"})
+    assert bad.is_error
+
+
+@pytest.mark.anyio
+async def test_mcp_over_http_with_a_key(running: Running) -> None:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {running.key('dave')}"}
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
+        transport = streamable_http_client(f"{running.url}/mcp", http_client=http)
+        async with Client(transport) as client:  # type: ignore[arg-type]
+            await _mcp_round_trip(client)
+    with httpx.Client(base_url=running.url, headers=headers) as rest:  # the same tenant through REST
+        assert rest.get("/v1/memories").json()["memories"]
+
+
+@pytest.mark.anyio
+async def test_mcp_over_stdio(tmp_path: Path) -> None:
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "engram.cli", "--db", str(tmp_path / "stdio.db"), "mcp"],
+        env={"ENGRAM_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
+    )
+    async with Client(params) as client:
+        await _mcp_round_trip(client)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
