@@ -9,10 +9,13 @@ when its call returns, so nothing acknowledged is lost).
 from __future__ import annotations
 
 import ipaddress
+import logging
+import signal
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from fastapi import FastAPI
@@ -124,7 +127,18 @@ def serve(
     if local and not is_loopback(host):
         raise ValueError(f"local mode (no API keys) only binds to loopback, not {host}")
     app = build_app(settings, db=db, require_key=not local, host=host)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every session at INFO
+
+    class Server(uvicorn.Server):
+        # A signal means a clean shutdown: stop accepting, finish in-flight requests, close the stores, exit 0
+        # (uvicorn would re-raise it afterwards, failing the lifespan mid-close). A second Ctrl-C forces.
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True
+            self.should_exit = True
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
+    Server(config).run()
 
 
 __all__ = ["build_app", "is_loopback", "serve"]

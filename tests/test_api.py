@@ -353,3 +353,40 @@ async def test_mcp_over_stdio(tmp_path: Path) -> None:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+def test_serve_shuts_down_cleanly_on_sigterm_without_losing_writes(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+
+    from engram import Memory
+
+    port = _free_port()
+    env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home")}
+    db = tmp_path / "served.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engram.cli", "--db", str(db), "serve", "--local", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        ids = [httpx.post(f"{url}/api/remember", json={"content": f"note {i}"}).json()["id"] for i in range(5)]
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr.decode()
+    assert b"Traceback" not in stderr
+    with Memory(db) as mem:
+        assert [mem.get(i).content for i in ids] == [f"note {i}" for i in range(5)]
