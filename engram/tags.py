@@ -5,9 +5,11 @@ embedding is within cosine 0.7 of the concept's, the existing tag is used instea
 rather than grown. Context tags (urgent, deadline, decision, ...) and the caller's tags join; 5-10 in all.
 
 Consolidation: two tags are the same tag when they are spelling variants (hyphens, plural), when one is the
-initials or numeronym of the other (ml / machine-learning, k8s / kubernetes) and their embeddings still agree
-(cosine >= 0.5), or when their embeddings are above cosine 0.8. The kept name is the descriptive one (not an
-abbreviation), then the most used, then the longer. Merged tags are marked, never deleted.
+numeronym of the other (k8s / kubernetes), when one is the initials, consonant skeleton or a short clip of the
+other (ml / machine-learning, js / javascript, py / python) and their embeddings still agree (cosine >= 0.6), or
+when their embeddings are above cosine 0.8. Tags with different numbers (python2 / python3) and a tag and a
+narrower one that contains it (ts / ts-node, java / prefers-java) stay apart. The kept name is the descriptive
+one (not an abbreviation), then the most used, then the longer. Merged tags are marked, never deleted.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from engram.store.protocol import TagRow
 
 MAP_THRESHOLD = 0.7
 MERGE_THRESHOLD = 0.8
-ABBREVIATION_FLOOR = 0.5
+ABBREVIATION_FLOOR = 0.6
 _STEM = stemmer("english")
 _VOWEL = re.compile(r"[aeiouy]")
 
@@ -103,8 +105,8 @@ def is_abbreviation(short: str, long: str) -> bool:
     """Initials (ml: machine-learning), a numeronym (k8s: kubernetes) or a leading clip with the long form's
     consonant skeleton (js: javascript)."""
     s, words = short.replace("-", ""), [w for w in long.split("-") if w]
-    if not s or len(s) >= len(long.replace("-", "")) or len(s) > 5:
-        return False
+    if not s or len(s) >= len(long.replace("-", "")) or len(s) > 5 or s in words:
+        return False  # ts / ts-node: a word of the long tag names something narrower, not an abbreviation
     if len(words) > 1 and s == "".join(w[0] for w in words):
         return True
     numeronym = re.fullmatch(r"([a-z])(\d+)([a-z])", s)
@@ -113,6 +115,9 @@ def is_abbreviation(short: str, long: str) -> bool:
         a, n, b = numeronym.groups()
         return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)
     flat = long.replace("-", "")
+    clip = s.removesuffix("s") if len(s) > 2 else s
+    if len(words) == 1 and 5 * len(clip) < 2 * len(flat) and flat.startswith(clip):
+        return True  # a clip keeps under 40% of the word: py / python, docs / documentation (not java / javascript)
     if s[0] != flat[0] or _VOWEL.search(s[1:]):
         return False
     rest = iter(flat[1:])
@@ -195,10 +200,12 @@ def rank(row: TagRow) -> tuple[bool, int, int]:
 
 
 def same_tag(keep: str, other: str, similarity: float) -> str | None:
-    if key(keep) == key(other):
-        return "spelling"
+    if key(keep) == key(other) or keep.replace("-", "") == other.replace("-", ""):
+        return "spelling"  # meetings / meeting, machine-learning / machinelearning
     if numeronym(other, keep) or numeronym(keep, other):
         return "abbreviation"  # letter count, first and last letter: specific enough on its own
+    if re.findall(r"\d+", keep) != re.findall(r"\d+", other):
+        return None  # python2 / python3, es5 / es6: versions are different things
     if (is_abbreviation(other, keep) or is_abbreviation(keep, other)) and similarity >= ABBREVIATION_FLOOR:
         return "abbreviation"
     words_a, words_b = set(keep.split("-")), set(other.split("-"))
