@@ -127,6 +127,10 @@ class RecallBody(_Body):
     profile: str = "default"
 
 
+class FeedbackBody(_Body):
+    helpful: bool
+
+
 class ToolBody(_Body):
     arguments: dict[str, Any] = Field(default_factory=dict)
 
@@ -329,6 +333,18 @@ def create_app(
         with who.writing() as mem:
             mem.forget(memory_id)
         return {"deleted": True, "id": memory_id}
+
+    @v1.post("/memories/{memory_id}/feedback")
+    def feedback(memory_id: str, body: FeedbackBody, who: Who) -> dict[str, Any]:
+        """Thumbs up or down: the memory's quality moves by 0.1."""
+        with who.writing() as mem:
+            return record_json(mem.feedback(memory_id, body.helpful))
+
+    @v1.post("/maintain")
+    def maintain(who: Who) -> dict[str, Any]:
+        """Run lifecycle maintenance now (engram serve also runs it on a timer)."""
+        with who.writing() as mem:
+            return mem.maintain()
 
     @v1.get("/tools")
     def tools(who: Who) -> dict[str, Any]:

@@ -404,6 +404,17 @@ def demo() -> None:
 
 
 @app.command()
+def maintain() -> None:
+    """Lifecycle maintenance: priorities, tiers, promotion, quality decay, pruning to archive (never deletes).
+
+    Example: engram maintain
+    """
+    with opened() as memory:
+        report = memory.maintain()
+    out.print_json(json.dumps(report))
+
+
+@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8765,

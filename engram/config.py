@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, model_validator
@@ -82,6 +83,13 @@ class Settings(BaseSettings):
     related: ModeThresholds = ModeThresholds(floor=0.12, ratio=0.35, cap=12)
     profiles: dict[str, RankingProfile] = Field(default_factory=lambda: dict(DEFAULT_PROFILES))
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
+    lifecycle_mode: Literal["store", "persona"] = Field(
+        "store", description="store: no tier capacities; persona: mid-term 20 slots, long-term 100 (seed 003)"
+    )
+    long_term_capacity: int = Field(100, gt=0, description="long-term memories kept in persona mode")
+    maintain_every_minutes: float = Field(
+        10.0, ge=0, description="how often `engram serve` runs lifecycle maintenance; 0: never"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Settings:

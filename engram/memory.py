@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from engram import classify as kinds
-from engram import maintenance, operations, tools, transfer
+from engram import lifecycle, maintenance, operations, tools, transfer
 from engram.chunk import chunk
 from engram.config import Settings
 from engram.embed import Embedder, Vector, content_hash, default_embedder
@@ -525,6 +525,15 @@ class Memory:
 
     def operations(self, limit: int = 50) -> dict[str, Any]:
         return {"operations": self.store.operations(limit)}
+
+    # ---- seed 003: the access-based lifecycle ----------------------------------------------------------
+    def maintain(self, now: datetime | None = None) -> dict[str, Any]:
+        """Priorities, tiers, promotion, quality decay and (persona mode) pruning to archive; see lifecycle."""
+        return lifecycle.maintain(self, now)
+
+    def feedback(self, memory_id: str, helpful: bool) -> MemoryRecord:
+        """Thumbs up / down on a memory: its quality moves by 0.1."""
+        return lifecycle.feedback(self, memory_id, helpful)
 
     def vocabulary(self) -> Vocabulary:
         if self._vocabulary is None:

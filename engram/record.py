@@ -62,6 +62,7 @@ class Status(StrEnum):
     PENDING = "pending"
     REJECTED = "rejected"
     SUPERSEDED = "superseded"
+    ARCHIVED = "archived"  # set aside by the lifecycle (seed 003): kept, not recalled
 
 
 class Category(StrEnum):
@@ -191,6 +192,11 @@ class MemoryRecord(_Shared):
     kind_scores: dict[str, float] = Field(default_factory=dict)
     category_confidence: float | None = None
     category_method: str = "auto"  # auto | fallback | explicit | imported
+    # seed 003's access-based lifecycle: grows x1.05 per retrieval up to 2.0; related memories within cosine
+    # 0.85; the priority the last maintenance computed (None until then)
+    base_relevance: float = Field(1.0, ge=0, le=2)
+    cluster_size: int = Field(0, ge=0)
+    priority: float | None = None
 
     @property
     def bucket(self) -> str:

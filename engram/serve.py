@@ -71,6 +71,20 @@ class McpGate:
         await self.app(scope, receive, send)
 
 
+def _maintain_every(tenants: Tenants, settings: Settings, stop: threading.Event) -> None:
+    """Seed 003's evaluation service: lifecycle maintenance of every open tenant on a timer."""
+    log = logging.getLogger("engram.serve")
+    while not stop.wait(settings.maintain_every_minutes * 60):
+        with tenants.each() as open_:
+            current = list(open_.items())
+        for tenant, mem in current:
+            try:
+                with tenants.write_lock(tenant):
+                    mem.maintain()
+            except Exception:  # one tenant's failure must not stop the others' upkeep
+                log.exception("maintenance failed for a tenant")
+
+
 def build_app(
     settings: Settings,
     *,
@@ -95,10 +109,17 @@ def build_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        stop = threading.Event()
+        upkeep = threading.Thread(target=_maintain_every, args=(tenants, settings, stop), daemon=True)
+        if settings.maintain_every_minutes > 0:
+            upkeep.start()
         async with mcp.session_manager.run():
             try:
                 yield
             finally:
+                stop.set()
+                if upkeep.is_alive():
+                    upkeep.join(30)
                 tenants.close()
                 keys.close()
 

@@ -34,8 +34,8 @@ def _free_port() -> int:
 
 
 class Running:
-    def __init__(self, home: Path, *, require_key: bool) -> None:
-        self.settings = Settings(home=home)
+    def __init__(self, home: Path, *, require_key: bool, maintain_every_minutes: float = 0) -> None:
+        self.settings = Settings(home=home, maintain_every_minutes=maintain_every_minutes)
         self.port = _free_port()
         app = build_app(self.settings, db=home / "local.db", embedder=FakeEmbedder(), require_key=require_key)
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
@@ -201,6 +201,28 @@ def test_bad_input_is_a_4xx_naming_the_field(alice: httpx.Client, path: str, bod
 def test_oversized_body_is_refused(alice: httpx.Client) -> None:
     r = alice.post("/v1/store", json={"content": "x" * 1_100_000})
     assert r.status_code == 413
+
+
+def test_feedback_and_maintenance_endpoints(alice: httpx.Client) -> None:
+    mid = alice.post("/v1/store", json={"content": "Lunch orders go in before 11"}).json()["memory_id"]
+    assert alice.post(f"/v1/memories/{mid}/feedback", json={"helpful": False}).json()["quality_score"] == 0.9
+    report = alice.post("/v1/maintain").json()
+    assert report["processed"] >= 1 and report["mode"] == "store"
+    assert alice.get(f"/v1/memories/{mid}").json()["priority"] is not None
+
+
+def test_serve_runs_maintenance_on_a_timer(tmp_path: Path) -> None:
+    server = Running(tmp_path, require_key=False, maintain_every_minutes=0.01)
+    try:
+        with httpx.Client(base_url=server.url) as c:
+            mid = c.post("/v1/store", json={"content": "Timer-driven upkeep check"}).json()["memory_id"]
+            deadline = time.monotonic() + 15
+            while c.get(f"/v1/memories/{mid}").json()["priority"] is None:
+                assert time.monotonic() < deadline, "no maintenance ran"
+                time.sleep(0.2)
+            assert any(e["action"] == "maintain" for e in c.get("/v1/audit").json()["entries"])
+    finally:
+        server.stop()
 
 
 def test_tools_run_through_the_api(alice: httpx.Client) -> None:

@@ -47,6 +47,9 @@ COLUMNS: tuple[str, ...] = (
     "category",
     "category_confidence",
     "category_method",
+    "base_relevance",
+    "cluster_size",
+    "priority",
 )
 
 _JSON = {"tags", "metadata", "kind_scores"}

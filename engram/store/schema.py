@@ -203,3 +203,18 @@ def m006_tags_and_operations(db: sqlite3.Connection) -> None:
         CREATE INDEX audit_operation ON audit_log(operation_id) WHERE operation_id IS NOT NULL;
         """,
     )
+
+
+@migration
+def m007_lifecycle(db: sqlite3.Connection) -> None:
+    """Seed 003's access-based lifecycle: existing memories start at base relevance 1.0, no cluster, no
+    priority until the first maintenance (nothing else changes)."""
+    run_script(
+        db,
+        """
+        ALTER TABLE memories ADD COLUMN base_relevance REAL NOT NULL DEFAULT 1.0;
+        ALTER TABLE memories ADD COLUMN cluster_size INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE memories ADD COLUMN priority REAL;
+        CREATE INDEX memories_tier ON memories(scope, scope_id, tier) WHERE parent_id IS NULL;
+        """,
+    )

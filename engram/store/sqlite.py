@@ -185,7 +185,8 @@ class SQLiteStore:
     def touch(self, ids: Sequence[str], at: datetime) -> None:
         with self.atomic() as db:
             db.executemany(
-                "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id = ?",
+                "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ?, "
+                "base_relevance = min(2.0, base_relevance * 1.05) WHERE id = ?",
                 [(ts(at), i) for i in ids],
             )
 

@@ -1,0 +1,167 @@
+"""Seed 003's access-based lifecycle: the formulas with hand-computed values, then maintenance end to end."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from engram import FakeEmbedder, Memory, Settings
+from engram.lifecycle import (
+    Rules,
+    access_recency,
+    cluster_bonus,
+    decayed_quality,
+    lifecycle_category,
+    priority,
+    promoted,
+)
+from engram.record import Category, Kind, MemoryRecord, Scope, Status, Tier
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+
+def record(**fields: object) -> MemoryRecord:
+    base: dict[str, object] = {"id": "m1", "content": "x", "content_hash": "h", "kind": Kind.NOTE,
+                               "created_at": NOW - timedelta(days=10), "updated_at": NOW - timedelta(days=10)}  # fmt: skip
+    return MemoryRecord.model_validate(base | fields)
+
+
+@pytest.mark.parametrize(("hours", "expected"), [(0, 1.5), (36, 1.0), (72, 0.5), (500, 0.5), (18, 1.25)])
+def test_access_recency_is_clamped_between_half_and_one_and_a_half(hours: float, expected: float) -> None:
+    assert access_recency(hours) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("size", "expected"), [(0, 1.0), (3, 1.3), (5, 1.5), (12, 1.5)])
+def test_cluster_bonus_caps_at_one_and_a_half(size: int, expected: float) -> None:
+    assert cluster_bonus(size) == pytest.approx(expected)
+
+
+def test_priority_formula_by_hand() -> None:
+    # 1.0 x (1 + 5/10) x 2.0 (personal) x (1.5 - 24/72) x (1 + 0.1 x 2) = 1.5 x 2 x 1.1667 x 1.2 = 4.2
+    r = record(category=Category.CONTEXTS, access_count=5, last_accessed_at=NOW - timedelta(hours=24), cluster_size=2)
+    assert priority(r, NOW) == pytest.approx(4.2)
+    # never accessed, one hour old: days = max(1, 1/24) = 1; recency counts from creation: 1.5 - 1/72
+    fresh = record(kind=Kind.TASK, created_at=NOW - timedelta(hours=1))
+    assert priority(fresh, NOW) == pytest.approx(1.0 * 1 * 1.7 * (1.5 - 1 / 72) * 1.0)
+    # marked important doubles; the product is capped at 10
+    big = record(category=Category.CONTEXTS, base_relevance=2.0, access_count=50, user_marked_important=True,
+                 last_accessed_at=NOW, cluster_size=9)  # fmt: skip
+    assert priority(big, NOW) == 10.0
+
+
+def test_category_weights_come_from_the_category_then_the_kind() -> None:
+    assert lifecycle_category(record(category=Category.CONTEXTS, kind=Kind.TASK)) == "personal"
+    assert lifecycle_category(record(category=Category.LEARNINGS)) == "technical"
+    assert lifecycle_category(record(category=Category.REMINDERS)) == "project"
+    assert lifecycle_category(record(category=Category.INTERACTIONS)) == "casual"
+    assert lifecycle_category(record(kind=Kind.IDENTITY)) == "personal"
+    assert lifecycle_category(record(kind=Kind.UNCLASSIFIED)) == "general"
+
+
+def test_promotion_rules() -> None:
+    rules = Rules()
+    assert promoted(record(access_count=5), rules)
+    assert promoted(record(user_marked_important=True), rules)
+    assert promoted(record(cluster_size=3), rules)
+    assert not promoted(record(access_count=4, cluster_size=2), rules)
+
+
+def test_quality_decays_only_past_the_idle_allowance() -> None:
+    rules = Rules()
+    assert decayed_quality(0.8, idle_days=20, elapsed_days=20, rules=rules) == 0.8
+    assert decayed_quality(1.0, idle_days=120, elapsed_days=90, rules=rules) == pytest.approx(0.5)
+    assert decayed_quality(1.0, idle_days=40, elapsed_days=90, rules=rules) == pytest.approx(0.5 ** (10 / 90))
+
+
+# ---- maintenance on a store ---------------------------------------------------------------------------------
+def test_retrieval_raises_base_relevance_up_to_two(mem: Memory) -> None:
+    mid = mem.remember("The quarterly report template lives in the shared drive").id
+    mem.recall("quarterly report template", mode="ranked")
+    assert mem.get(mid).base_relevance == pytest.approx(1.05)
+    for _ in range(20):
+        mem.recall("quarterly report template", mode="ranked")
+    assert mem.get(mid).base_relevance == 2.0 and mem.get(mid).access_count == 21
+
+
+def test_repeated_recall_promotes_and_a_second_pass_changes_nothing(mem: Memory) -> None:
+    mid = mem.remember("Our on-call rotation switches every Monday at noon").id
+    other = mem.remember("The office plants need water on Fridays").id
+    for _ in range(5):
+        hits = mem.recall("on-call rotation Monday", mode="ranked", limit=1)
+        assert hits[0].record.id == mid
+    now = datetime.now(UTC)
+    report = mem.maintain(now)
+    assert report["promoted"] == 1 and report["operation_id"]
+    assert mem.get(mid).tier == Tier.LONG and mem.get(other).tier == Tier.MID
+    assert mem.get(mid).priority is not None and mem.get(mid).priority > mem.get(other).priority  # type: ignore[operator]
+    assert mem.maintain(now)["changed"] == 0
+    mem.rollback(report["operation_id"])
+    assert mem.get(mid).tier == Tier.MID
+
+
+def test_short_term_holds_the_last_ten_of_a_session(mem: Memory) -> None:
+    start = datetime.now(UTC) - timedelta(hours=2)
+    ids = [
+        mem.remember(f"session message number {i} about topic {i * 7}", scope="session", scope_id="s1",
+                     created_at=start + timedelta(minutes=i)).id  # fmt: skip
+        for i in range(12)
+    ]
+    mem.maintain()
+    tiers = [mem.get(i).tier for i in ids]
+    assert tiers[:2] == [Tier.MID, Tier.MID] and tiers[2:] == [Tier.SHORT] * 10
+
+
+def test_persona_pruning_archives_lowest_priority_and_never_a_marked_memory(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path / "home", lifecycle_mode="persona")
+    with Memory(tmp_path / "p.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        ids = [mem.remember(f"persona fact {i}: likes colour number {i * 13}", scope="project", scope_id="p").id
+               for i in range(20)]  # fmt: skip
+        marked = ids[:3]  # the oldest, so the first candidates by age
+        for i in marked:
+            mem.update(i, user_marked_important=True)
+        for i in ids[10:]:  # the newest ones get used
+            mem.store.touch([i], datetime.now(UTC))
+        report = mem.maintain()
+        status = {i: mem.get(i).status for i in ids}
+        assert all(status[i] == Status.APPROVED for i in marked)
+        archived = [i for i in ids if status[i] == Status.ARCHIVED]
+        assert report["archived"] == len(archived) == 2  # 17 unmarked in mid-term, pruned down to 15
+        assert set(archived) <= set(ids[3:10])  # the unused ones go first
+        assert not {h.record.id for h in mem.recall("persona fact likes colour", mode="ranked", limit=50)} & set(archived)
+        assert mem.get(archived[0]).content.startswith("persona fact")  # archived, not deleted
+
+
+def test_store_mode_never_prunes_for_room(mem: Memory) -> None:
+    for i in range(25):
+        mem.remember(f"store mode note {i} on subject {i * 11}", scope="project", scope_id="p")
+    assert mem.maintain()["archived"] == 0
+
+
+def test_unused_memories_lose_quality_and_are_archived_below_a_tenth(mem: Memory) -> None:
+    t0 = datetime.now(UTC)
+    old = mem.remember("An old recipe for plum jam", created_at=t0 - timedelta(days=200)).id
+    kept = mem.remember("Grandma's birthday is 3 May", created_at=t0 - timedelta(days=200)).id
+    mem.update(kept, user_marked_important=True)
+    mem.maintain(t0)
+    assert mem.get(old).quality_score is None  # the first pass only sets the clock
+    mem.maintain(t0 + timedelta(days=90))
+    assert mem.get(old).quality_score == pytest.approx(0.5)
+    mem.maintain(t0 + timedelta(days=360))
+    assert mem.get(old).status == Status.ARCHIVED
+    assert mem.get(kept).status == Status.APPROVED and mem.get(kept).quality_score is None
+    with pytest.raises(ValueError, match="now"):
+        mem.maintain(t0)
+
+
+def test_feedback_moves_quality(mem: Memory) -> None:
+    mid = mem.remember("Use the blue theme for dashboards").id
+    assert mem.feedback(mid, helpful=False).quality_score == pytest.approx(0.9)
+    assert mem.feedback(mid, helpful=True).quality_score == pytest.approx(1.0)
+    assert mem.feedback(mid, helpful=True).quality_score == 1.0
+
+
+def test_existing_memories_migrate_with_lifecycle_defaults(mem: Memory) -> None:
+    r = mem.get(mem.remember("A memory from before the lifecycle").id)
+    assert (r.base_relevance, r.cluster_size, r.priority, r.access_count, r.scope) == (1.0, 0, None, 0, Scope.GLOBAL)
