@@ -1,0 +1,160 @@
+"""Personal data in memory text: detect, redact, and score the risk (seed 001, and beyond it).
+
+Kinds: email, phone (libphonenumber, international and national formats), payment card (Luhn-checked), IBAN
+(checksum), US SSN (valid ranges), IP address (v4 / v6, parsed), and secrets (cloud and API tokens of common
+formats, JWTs, `password=...` style assignments, private key blocks). Validation is the libraries' job
+(phonenumbers, python-stdnum, ipaddress); the patterns only find candidates.
+
+Risk: 0 no PII; 1 only redaction markers (already redacted); 2 raw PII present. A finding never shows its value
+(repr, logs): only its kind and span.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import phonenumbers
+from stdnum import iban, luhn
+from stdnum.us import ssn
+
+
+class PiiKind(StrEnum):
+    EMAIL = "email"
+    PHONE = "phone"
+    CARD = "card"
+    IBAN = "iban"
+    SSN = "ssn"
+    IP = "ip"
+    SECRET = "secret"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    kind: PiiKind
+    start: int
+    end: int
+
+    def __repr__(self) -> str:  # never the value itself
+        return f"Finding({self.kind.value}, {self.start}:{self.end})"
+
+
+@dataclass(frozen=True, slots=True)
+class PiiReport:
+    risk: int
+    kinds: tuple[PiiKind, ...]
+    redacted: str
+
+
+MARKERS = {kind: f"[REDACTED_{kind.value.upper()}]" for kind in PiiKind}
+_MARKER = re.compile(r"\[REDACTED_(?:" + "|".join(k.value.upper() for k in PiiKind) + r")\]")
+# Most specific first: an overlap goes to the earlier kind.
+_ORDER = (PiiKind.SECRET, PiiKind.EMAIL, PiiKind.IBAN, PiiKind.CARD, PiiKind.SSN, PiiKind.IP, PiiKind.PHONE)
+
+_SECRETS = re.compile(
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"
+    r"|\bAKIA[0-9A-Z]{16}\b"
+    r"|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}\b"
+    r"|\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}\b"
+    r"|\bxox[abpr]-[A-Za-z0-9-]{10,}\b"
+    r"|\bAIza[0-9A-Za-z_-]{35}\b"
+    r"|\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}\b|\bpk_live_[0-9A-Za-z]{16,}\b"
+    r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b"
+    r"|(?i:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\b\s*[:=]\s*)"
+    r"[\"']?[^\s\"',;]{8,}"
+)
+_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+_CARD = re.compile(r"\b\d(?:[ -]?\d){12,18}\b")
+_SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+_IPV4 = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
+_IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{0,4}(?:::?[0-9A-Fa-f]{1,4})*(?![\w:])|::1\b")
+_VERSION = re.compile(r"(?:\bv|version\s*|release\s*)$", re.IGNORECASE)
+
+
+def _secrets(text: str) -> list[Finding]:
+    return [Finding(PiiKind.SECRET, m.start(), m.end()) for m in _SECRETS.finditer(text)]
+
+
+def _emails(text: str) -> list[Finding]:
+    return [Finding(PiiKind.EMAIL, m.start(), m.end()) for m in _EMAIL.finditer(text)]
+
+
+def _ibans(text: str) -> list[Finding]:
+    return [Finding(PiiKind.IBAN, m.start(), m.end()) for m in _IBAN.finditer(text) if iban.is_valid(m.group())]
+
+
+def _cards(text: str) -> list[Finding]:
+    out = []
+    for m in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if 13 <= len(digits) <= 19 and luhn.is_valid(digits) and len(set(digits)) > 1:
+            out.append(Finding(PiiKind.CARD, m.start(), m.end()))
+    return out
+
+
+def _ssns(text: str) -> list[Finding]:
+    return [Finding(PiiKind.SSN, m.start(), m.end()) for m in _SSN.finditer(text) if ssn.is_valid(m.group())]
+
+
+def _ips(text: str) -> list[Finding]:
+    out = []
+    for m in [*_IPV4.finditer(text), *_IPV6.finditer(text)]:
+        if _VERSION.search(text[max(0, m.start() - 9) : m.start()]):
+            continue  # "version 1.2.3.4" is a version, not an address
+        try:
+            ipaddress.ip_address(m.group())
+        except ValueError:
+            continue
+        out.append(Finding(PiiKind.IP, m.start(), m.end()))
+    return out
+
+
+def _phones(text: str, regions: Sequence[str]) -> list[Finding]:
+    out: dict[tuple[int, int], Finding] = {}
+    for region in regions:
+        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
+            if _SSN.fullmatch(m.raw_string):
+                continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
+            out.setdefault((m.start, m.end), Finding(PiiKind.PHONE, m.start, m.end))
+    return list(out.values())
+
+
+def detect(text: str, regions: Sequence[str] = ("US", "GB", "DE", "FR", "IN", "CN")) -> list[Finding]:
+    """Non-overlapping findings sorted by position; on overlap the more specific kind wins."""
+    found = {
+        PiiKind.SECRET: _secrets(text), PiiKind.EMAIL: _emails(text), PiiKind.IBAN: _ibans(text),
+        PiiKind.CARD: _cards(text), PiiKind.SSN: _ssns(text), PiiKind.IP: _ips(text),
+        PiiKind.PHONE: _phones(text, regions),
+    }  # fmt: skip
+    kept: list[Finding] = []
+    for kind in _ORDER:
+        for f in found[kind]:
+            if not any(f.start < k.end and k.start < f.end for k in kept):
+                kept.append(f)
+    return sorted(kept, key=lambda f: f.start)
+
+
+def redact(text: str, findings: Sequence[Finding] | None = None) -> str:
+    out, last = [], 0
+    for f in sorted(detect(text) if findings is None else findings, key=lambda f: f.start):
+        out += [text[last : f.start], MARKERS[f.kind]]
+        last = f.end
+    return "".join(out) + text[last:]
+
+
+def scan(text: str) -> PiiReport:
+    findings = detect(text)
+    risk = 2 if findings else 1 if _MARKER.search(text) else 0
+    kinds = tuple(dict.fromkeys(f.kind for f in findings))
+    return PiiReport(risk, kinds, redact(text, findings) if findings else text)
+
+
+def risk(text: str) -> int:
+    return scan(text).risk
+
+
+__all__ = ["MARKERS", "Finding", "PiiKind", "PiiReport", "detect", "redact", "risk", "scan"]
