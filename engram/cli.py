@@ -404,6 +404,56 @@ def demo() -> None:
 
 
 @app.command()
+def ingest(
+    path: Annotated[Path, typer.Argument(help="JSON Lines of messages, or a LoCoMo / LongMemEval file (.gz too)")],
+    scope: Annotated[Scope, typer.Option(help="scope of the extracted memories")] = Scope.PROJECT,
+    scope_id: Annotated[str | None, typer.Option(help="scope id; default: each conversation's id")] = None,
+    redact: Annotated[bool, typer.Option("--redact", help="store PII as [REDACTED_*] markers")] = False,
+) -> None:
+    """Keep a conversation's messages as sources and store what the user says as memories (approved, or
+    pending review when unsure or holding PII).
+
+    Example: engram ingest chat.jsonl --scope project --scope-id billing
+    """
+    from engram.ingest import read_messages
+
+    with opened() as memory:
+        try:
+            messages = read_messages(path)
+        except (OSError, ValueError) as exc:
+            err.print(f"[red]error:[/red] {path}: {exc}")
+            raise typer.Exit(2) from None
+        report = memory.ingest(messages, scope=scope, scope_id=scope_id, redact=redact or None)
+    out.print_json(json.dumps(report))
+
+
+@app.command()
+def review(
+    action: Annotated[str, typer.Argument(help="list, approve, reject or edit")] = "list",
+    memory_id: Annotated[str | None, typer.Argument(help="the memory to decide on")] = None,
+    content: Annotated[str | None, typer.Option(help="new content, for edit")] = None,
+) -> None:
+    """The review queue: list pending memories, or approve / reject / edit one.
+
+    Example: engram review approve 3f2a9c1e-...
+    """
+    with opened() as memory:
+        if action == "list":
+            table = Table("id", "kind", "confidence", "pii", "content")
+            for r in memory.pending():
+                cand = r.metadata.get("candidate", {})
+                table.add_row(r.id, str(cand.get("kind", r.kind.value)), str(cand.get("confidence", "")),
+                              str(r.metadata.get("pii", {}).get("risk", "")), r.content[:80])  # fmt: skip
+            out.print(table)
+            return
+        if memory_id is None:
+            err.print("[red]error:[/red] memory_id: required for approve, reject and edit")
+            raise typer.Exit(2)
+        record = memory.review(memory_id, action, content)
+    out.print(f"{record.id}: {record.status.value}")
+
+
+@app.command()
 def maintain() -> None:
     """Lifecycle maintenance: priorities, tiers, promotion, quality decay, pruning to archive (never deletes).
 

@@ -83,6 +83,7 @@ class Settings(BaseSettings):
     related: ModeThresholds = ModeThresholds(floor=0.12, ratio=0.35, cap=12)
     profiles: dict[str, RankingProfile] = Field(default_factory=lambda: dict(DEFAULT_PROFILES))
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
+    redact_pii: bool = Field(False, description="replace detected PII by [REDACTED_*] markers before storing")
     lifecycle_mode: Literal["store", "persona"] = Field(
         "store", description="store: no tier capacities; persona: mid-term 20 slots, long-term 100 (seed 003)"
     )

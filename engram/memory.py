@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 import numpy as np
 
 from engram import classify as kinds
-from engram import lifecycle, maintenance, operations, tools, transfer
+from engram import ingest, lifecycle, maintenance, operations, tools, transfer
 from engram.chunk import chunk
 from engram.config import Settings
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
+from engram.extract import Message
 from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score, sibling, with_record
 from engram.record import (
     Category,
@@ -113,6 +114,7 @@ class Memory:
             rules_fixed=fixed,
         )
         self._vocabulary: Vocabulary | None = None
+        self.extraction: kinds.Classifier | None = None  # the PaperBot taxonomy, loaded on first ingest
         self.operation: operations.Operation | None = None  # the bulk operation under way, for its rollback
         self.decay = Decay(
             self.settings.recency_half_life_days,
@@ -249,7 +251,9 @@ class Memory:
             self.store.insert(records, vectors)
             for classifier, decided in ((self.kinds, decision), (self.categories, category)):
                 if kinds.should_learn(decided, classifier.rules):
-                    classifier.learn(self.store, self.embedder, decided.label, vector, parent.content, parent.id)
+                    classifier.learn(
+                        self.store, self.embedder, decided.label, vector, parent.content, parent.id
+                    )
                     self.store.audit(
                         f"learn_prototype:{classifier.taxonomy.name}",
                         parent.id,
@@ -278,9 +282,7 @@ class Memory:
     ) -> kinds.Decision:
         if p.item.category is not None:
             return kinds.Decision(p.item.category.value, 1.0, "explicit")
-        neighbours = [
-            (c, s) for i, s in near if i in voters and (c := voters[i].category) is not None
-        ]
+        neighbours = [(c, s) for i, s in near if i in voters and (c := voters[i].category) is not None]
         return self.categories.decide(vector, neighbours, self.store, self.embedder)
 
     def _merge(self, target: MemoryRecord, similarity: float, p: _Pending, vector: Vector) -> RememberResult:
@@ -490,8 +492,12 @@ class Memory:
     def memory_timeline(self, granularity: str = "month", examples: int = 3) -> dict[str, Any]:
         return maintenance.memory_timeline(self, granularity=granularity, examples=examples)
 
-    def concept_network(self, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100) -> dict[str, Any]:
-        return maintenance.concept_network(self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit)
+    def concept_network(
+        self, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100
+    ) -> dict[str, Any]:
+        return maintenance.concept_network(
+            self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit
+        )
 
     def usage_patterns(self, top: int = 10) -> dict[str, Any]:
         return maintenance.usage_patterns(self, top=top)
@@ -525,6 +531,51 @@ class Memory:
 
     def operations(self, limit: int = 50) -> dict[str, Any]:
         return {"operations": self.store.operations(limit)}
+
+    # ---- seed 001: conversations, review, supersession -----------------------------------------------
+    def ingest(
+        self,
+        messages: Iterable[Message | dict[str, Any]],
+        *,
+        scope: Scope | str = Scope.PROJECT,
+        scope_id: str | None = None,
+        redact: bool | None = None,
+    ) -> dict[str, Any]:
+        """Keep messages as sources and store the user's statements as memories, approved or pending review."""
+        return ingest.ingest(self, messages, scope=scope, scope_id=scope_id, redact=redact)
+
+    def pending(self, limit: int = 100) -> builtins.list[MemoryRecord]:
+        """The review queue: pending memories, newest first."""
+        return self.store.select(Filter(statuses=(Status.PENDING,), include_expired=True), limit=limit)
+
+    def review(self, memory_id: str, action: str, content: str | None = None) -> MemoryRecord:
+        """approve, reject, or edit (new content; the memory is approved as edited)."""
+        record = self.get(memory_id)
+        if action == "approve":
+            updated = self.update(memory_id, status=Status.APPROVED)
+        elif action == "reject":
+            updated = self.update(memory_id, status=Status.REJECTED)
+        elif action == "edit":
+            if content is None:
+                raise InvalidInput("content", "is required to edit a memory")
+            updated = self.update(memory_id, content=content, status=Status.APPROVED)
+        else:
+            raise InvalidInput("action", "must be approve, reject or edit")
+        self.store.audit("review", memory_id, {"action": action, "from": record.status.value})
+        return updated
+
+    def supersede(self, memory_id: str, content: str, **fields: Any) -> RememberResult:
+        """A newer memory replaces an older one: the old one is kept as superseded, the new one names it."""
+        old = self.get(memory_id)
+        metadata = dict(fields.pop("metadata", {}) or {}) | {"supersedes_id": old.id}
+        base = {"scope": old.scope, "scope_id": old.scope_id, "kind": old.kind, "tags": old.tags}
+        result = self.remember(content, **(base | fields | {"metadata": metadata}))
+        if result.id != old.id:
+            self.update(
+                old.id, status=Status.SUPERSEDED, metadata=old.metadata | {"superseded_by": result.id}
+            )
+            self.store.audit("supersede", old.id, {"by": result.id})
+        return result
 
     # ---- seed 003: the access-based lifecycle ----------------------------------------------------------
     def maintain(self, now: datetime | None = None) -> dict[str, Any]:

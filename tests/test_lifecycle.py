@@ -105,7 +105,7 @@ def test_short_term_holds_the_last_ten_of_a_session(mem: Memory) -> None:
     start = datetime.now(UTC) - timedelta(hours=2)
     ids = [
         mem.remember(f"session message number {i} about topic {i * 7}", scope="session", scope_id="s1",
-                     created_at=start + timedelta(minutes=i)).id  # fmt: skip
+                     created_at=start + timedelta(minutes=i)).id
         for i in range(12)
     ]
     mem.maintain()

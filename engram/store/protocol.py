@@ -183,6 +183,14 @@ class Store(Protocol):
     def changes(self, operation_id: str) -> list[Change]: ...
     def operations(self, limit: int = 50) -> list[dict[str, Any]]: ...
 
+    # conversation sources (seed 001)
+    def add_sources(self, rows: Sequence[dict[str, Any]]) -> list[bool]:
+        """Store messages (platform, conversation_id, message_id, role, content, ts, metadata); per row, whether
+        it was new (a message already stored is left as it was)."""
+        ...
+
+    def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]: ...
+
     # audit
     def audit(
         self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None

@@ -218,3 +218,26 @@ def m007_lifecycle(db: sqlite3.Connection) -> None:
         CREATE INDEX memories_tier ON memories(scope, scope_id, tier) WHERE parent_id IS NULL;
         """,
     )
+
+
+@migration
+def m008_sources(db: sqlite3.Connection) -> None:
+    """Seed 001: raw conversation is input, not memory. Normalised messages are kept as the evidence that
+    memories were extracted from; one row per (platform, conversation, message id)."""
+    run_script(
+        db,
+        """
+        CREATE TABLE sources (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            platform TEXT NOT NULL DEFAULT '',
+            conversation_id TEXT NOT NULL DEFAULT '',
+            message_id TEXT NOT NULL,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            ts TEXT,
+            metadata TEXT NOT NULL DEFAULT '{}',
+            UNIQUE (platform, conversation_id, message_id)
+        );
+        CREATE INDEX sources_conversation ON sources(conversation_id, seq);
+        """,
+    )

@@ -760,6 +760,29 @@ class SQLiteStore:
         return TagRow(tag, int(count), datetime.fromisoformat(first), datetime.fromisoformat(last), status, into,
                       None if blob is None else decode_vector(blob))  # fmt: skip
 
+    def add_sources(self, rows: Sequence[dict[str, Any]]) -> list[bool]:
+        out = []
+        with self.atomic() as db:
+            for r in rows:
+                cur = db.execute(
+                    "INSERT OR IGNORE INTO sources(platform, conversation_id, message_id, role, content, ts, metadata) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (r["platform"], r["conversation_id"], r["message_id"], r["role"], r["content"],
+                     None if r.get("ts") is None else ts(r["ts"]), json.dumps(r.get("metadata") or {})),
+                )  # fmt: skip
+                out.append(cur.rowcount == 1)
+        return out
+
+    def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+        sql = "SELECT platform, conversation_id, message_id, role, content, ts, metadata FROM sources"
+        params: list[Any] = []
+        if conversation_id is not None:
+            sql += " WHERE conversation_id = ?"
+            params.append(conversation_id)
+        rows = self._reader().execute(sql + " ORDER BY seq LIMIT ?", [*params, limit]).fetchall()
+        names = ("platform", "conversation_id", "message_id", "role", "content", "ts")
+        return [dict(zip(names, r[:6], strict=True)) | {"metadata": json.loads(r[6])} for r in rows]
+
     def tag_counts(self) -> dict[str, int]:
         rows = self._reader().execute(
             "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"

@@ -1,0 +1,225 @@
+"""Conversation ingestion (seed 001): keep the messages as sources, extract memory candidates from what the user
+says, and store each through the core write path with its review status.
+
+Status: approved when the candidate's confidence is at least 0.60 and its PII risk below 2, else pending (for
+`engram review`). With `redact_pii` set, raw PII is replaced by markers before anything is stored (risk 1).
+A candidate's content, hash, scope and kind dedup it as the core write path does; nothing is stored twice and a
+message already ingested is skipped.
+
+Readers: JSON Lines of messages ({role, content, ts, platform, conversation_id, message_id, metadata}), a
+LoCoMo file (both speakers are users talking about themselves) and a LongMemEval file (its haystack sessions).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import dateparser  # type: ignore[import-untyped]
+import pydantic
+
+from engram import pii
+from engram.classify import Classifier, Rules, load_taxonomy
+from engram.errors import InvalidInput
+from engram.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
+from engram.record import Kind, MemoryType, NewMemory, Scope, Status, invalid_from
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+
+USER_ROLES = frozenset({"user", "human"})
+# The PaperBot kinds on seed 000's kinds and SHODH's types (the candidate kind itself stays in metadata).
+KIND_OF = {
+    "profile": Kind.IDENTITY, "preference": Kind.IDENTITY, "goal": Kind.TASK, "todo": Kind.TASK,
+    "project": Kind.TASK, "fact": Kind.KNOWLEDGE, "decision": Kind.KNOWLEDGE, "constraint": Kind.KNOWLEDGE,
+    "hypothesis": Kind.KNOWLEDGE, "keyword_set": Kind.REFERENCE, "note": Kind.NOTE,
+}  # fmt: skip
+TYPE_OF = {
+    "profile": MemoryType.CONTEXT, "preference": MemoryType.CONTEXT, "goal": MemoryType.TASK,
+    "todo": MemoryType.TASK, "project": MemoryType.CONTEXT, "fact": MemoryType.OBSERVATION,
+    "decision": MemoryType.DECISION, "constraint": MemoryType.DECISION, "hypothesis": MemoryType.DISCOVERY,
+    "keyword_set": MemoryType.OBSERVATION, "note": MemoryType.OBSERVATION,
+}  # fmt: skip
+
+
+def paperbot(mem: Memory) -> Classifier:
+    """The PaperBot taxonomy as a selectable taxonomy of the core classifier (prototypes embedded once)."""
+    if mem.extraction is None:
+        rules = Rules(prototype_weight=1.0, temperature=0.05, fallback_below=0.0, learn_above=1.1,
+                      prototype_top=mem.settings.kind_prototype_top)  # fmt: skip
+        mem.extraction = Classifier(
+            load_taxonomy("paperbot", fallback="note"), rules, learned_max=0, rules_fixed=False
+        )
+    return mem.extraction
+
+
+def candidates(mem: Memory, message: Message) -> list[Candidate]:
+    """Rule candidates at their starting confidence; the other statements by the PaperBot classifier."""
+    found, rest = by_rule(message)
+    if rest:
+        classifier = paperbot(mem)
+        vectors = mem.embedder.embed_batch([s for s, _, _ in rest])
+        for (sentence, start, end), vector in zip(rest, vectors, strict=True):
+            decision = classifier.decide(vector, [], mem.store, mem.embedder)
+            if decision.confidence < CLASSIFIER_FLOOR:
+                continue  # the statement fits no kind: conversation, not memory
+            found.append(
+                Candidate(decision.label, sentence, round(decision.confidence, 4), "classifier", (start, end))
+            )
+    evidence = {"conversation_id": message.conversation_id, "message_id": message.message_id}
+    return [
+        Candidate(
+            c.kind, c.content, c.confidence, c.how, c.span, evidence | {"span": list(c.span), "how": c.how}
+        )
+        for c in sorted(found, key=lambda c: c.span)
+    ]
+
+
+def ingest(
+    mem: Memory,
+    messages: Iterable[Message | dict[str, Any]],
+    *,
+    scope: Scope | str = Scope.PROJECT,
+    scope_id: str | None = None,
+    redact: bool | None = None,
+) -> dict[str, Any]:
+    """Store the messages as sources and their user statements as memories; the scope id defaults to each
+    message's conversation id."""
+    parsed = [m if isinstance(m, Message) else _message(m, i) for i, m in enumerate(messages)]
+    redact = mem.settings.redact_pii if redact is None else redact
+    fresh = mem.store.add_sources(
+        [
+            m.model_dump() | {"message_id": m.message_id or f"{m.conversation_id}#{i}"}
+            for i, m in enumerate(parsed)
+        ]
+    )
+    counts: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    for position, (message, new) in enumerate(zip(parsed, fresh, strict=True)):
+        counts["messages"] += 1
+        if not new:
+            counts["messages_already_ingested"] += 1
+            continue
+        if message.role.lower() not in USER_ROLES:
+            continue
+        items, states = [], []
+        for candidate in candidates(mem, message):
+            report = pii.scan(candidate.content)
+            content, risk = (
+                (report.redacted, 1 if report.risk else 0) if redact else (candidate.content, report.risk)
+            )
+            approved = candidate.confidence >= APPROVE_AT and risk < 2
+            states.append((candidate, approved))
+            items.append(
+                NewMemory(
+                    content=content,
+                    kind=KIND_OF[candidate.kind],
+                    type=TYPE_OF[candidate.kind],
+                    scope=scope,
+                    scope_id=scope_id or message.conversation_id or None,
+                    status=Status.APPROVED if approved else Status.PENDING,
+                    episode_id=message.conversation_id or None,
+                    sequence_number=position,
+                    created_at=message.ts,
+                    metadata={
+                        "candidate": {
+                            "kind": candidate.kind,
+                            "confidence": candidate.confidence,
+                            "evidence": candidate.evidence,
+                        },
+                        "pii": {
+                            "risk": risk,
+                            "kinds": [k.value for k in report.kinds],
+                            "redacted": bool(redact and report.risk),
+                        },
+                        "speaker": message.metadata.get("speaker"),
+                    },
+                )
+            )
+        # One write batch per message: its candidates are embedded together.
+        for (candidate, approved), result in zip(states, mem.remember_many(items), strict=True):
+            counts["candidates"] += 1
+            counts[result.outcome] += 1
+            if result.created:
+                counts["approved" if approved else "pending"] += 1
+                kinds[candidate.kind] += 1
+    report_out = dict(counts) | {"by_kind": dict(kinds)}
+    mem.store.audit("ingest", None, {k: v for k, v in report_out.items() if k != "by_kind"})
+    return report_out
+
+
+def _message(data: dict[str, Any], index: int) -> Message:
+    try:
+        return Message.model_validate(data)
+    except pydantic.ValidationError as exc:
+        err = invalid_from(exc)
+        raise InvalidInput(f"messages[{index}].{err.field}", err.problem) from None
+
+
+# ---- readers ------------------------------------------------------------------------------------------------
+def _date(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    parsed: datetime | None = dateparser.parse(
+        text, settings={"TIMEZONE": "UTC", "RETURN_AS_TIMEZONE_AWARE": True}
+    )
+    return parsed
+
+
+def _load(path: Path) -> Any:
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    text = raw.decode("utf-8")
+    if path.name.endswith((".jsonl", ".jsonl.gz")):
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)
+
+
+def locomo_messages(samples: Sequence[dict[str, Any]]) -> Iterator[Message]:
+    for sample in samples:
+        conv = sample["conversation"]
+        n = 1
+        while f"session_{n}" in conv or f"session_{n}_date_time" in conv:
+            turns = conv.get(f"session_{n}") or []
+            when = _date(conv.get(f"session_{n}_date_time"))
+            for turn in turns if isinstance(turns, list) else []:
+                text = turn.get("text", "")
+                if turn.get("blip_caption"):
+                    text = f"{text} [shares {turn['blip_caption']}]"
+                yield Message(role="user", content=text, ts=when, platform="locomo",
+                              conversation_id=str(sample.get("sample_id", "")), message_id=str(turn.get("dia_id", "")),
+                              metadata={"speaker": turn.get("speaker")})  # fmt: skip
+            n += 1
+
+
+def longmemeval_messages(questions: Sequence[dict[str, Any]]) -> Iterator[Message]:
+    seen: set[str] = set()
+    for q in questions:
+        for sid, date, session in zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"],
+                                      strict=False):  # fmt: skip
+            if sid in seen:
+                continue
+            seen.add(sid)
+            when = _date(str(date).split(" (")[0])
+            for i, turn in enumerate(session):
+                yield Message(role=turn["role"], content=turn["content"], ts=when, platform="longmemeval",
+                              conversation_id=str(sid), message_id=f"{sid}:{i}")  # fmt: skip
+
+
+def read_messages(path: Path) -> list[Message]:
+    """Messages from a JSON Lines file of messages, a LoCoMo file or a LongMemEval file (optionally .gz)."""
+    data = _load(path)
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        if "conversation" in data[0]:
+            return list(locomo_messages(data))
+        if "haystack_sessions" in data[0]:
+            return list(longmemeval_messages(data))
+        return [_message(d, i) for i, d in enumerate(data)]
+    raise InvalidInput("file", "is not JSON Lines of messages, a LoCoMo file or a LongMemEval file")
+
+
+__all__ = ["KIND_OF", "TYPE_OF", "candidates", "ingest", "read_messages"]

@@ -1,0 +1,152 @@
+"""Conversation ingestion (seed 001): sources, candidates by rule and by classifier, status, review, PII."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engram import Memory, Status
+from engram.cli import app
+from engram.extract import CONFIDENCE, Message, by_rule, explicit_kind
+from engram.ingest import read_messages
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("My name is Lena Fischer and I work as a pharmacist.", "profile"),
+        ("我叫王伟，在上海工作。", "profile"),
+        ("I really like long walks by the river.", "preference"),
+        ("我不喜欢吃辣的东西。", "preference"),
+        ("I plan to learn the cello next year.", "goal"),
+        ("我计划明年去日本旅行。", "goal"),
+        ("We decided to move the launch to June.", "decision"),
+        ("The API must not store card numbers.", "constraint"),
+        ("你必须在周五之前提交报告。", "constraint"),
+        ("Remind me to call the dentist on Monday.", "todo"),
+        ("帮我记一下明天下午三点开会。", "todo"),
+        ("I'm working on a compiler for a toy language.", "project"),
+        ("I think the leak is in the connection pool.", "hypothesis"),
+        ("Keywords: retrieval, ranking, memory", "keyword_set"),
+        ("Note: the spare key is under the blue pot.", "note"),
+    ],
+)
+def test_explicit_statements_in_english_and_chinese(sentence: str, kind: str) -> None:
+    assert explicit_kind(sentence) == kind
+    found, _ = by_rule(Message(role="user", content=sentence))
+    assert [(c.kind, c.confidence, c.how) for c in found] == [(kind, CONFIDENCE[kind], "rule")]
+
+
+def test_questions_greetings_and_remarks_about_others_are_not_candidates() -> None:
+    found, rest = by_rule(Message(role="user", content="Hey Mel! How have you been? That must have been tough for you."))
+    assert found == [] and rest == []
+
+
+def test_seed_confidences() -> None:
+    assert CONFIDENCE == {"profile": 0.85, "preference": 0.72, "goal": 0.68, "project": 0.70, "fact": 0.65,
+                          "decision": 0.70, "constraint": 0.62, "todo": 0.58, "hypothesis": 0.50,
+                          "keyword_set": 0.75, "note": 0.60}  # fmt: skip
+
+
+def _chat() -> list[dict[str, object]]:
+    at = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    lines = [
+        ("user", "Hi! My name is Tomas and I teach physics in Lisbon."),
+        ("assistant", "Nice to meet you Tomas! My name is Assistant and I love physics too."),
+        ("user", "Remind me to order lab goggles before Friday."),
+        ("user", "My email is tomas.lima@example.pt if the order is late."),
+        ("user", "I think the old projector is broken."),
+    ]
+    return [{"role": r, "content": c, "ts": (at + timedelta(minutes=i)).isoformat(), "platform": "test",
+             "conversation_id": "c1", "message_id": f"m{i}"} for i, (r, c) in enumerate(lines)]  # fmt: skip
+
+
+def test_ingest_keeps_sources_and_decides_status_by_confidence_and_pii(mem: Memory) -> None:
+    report = mem.ingest(_chat())
+    assert report["messages"] == 5 and len(mem.store.sources("c1")) == 5
+    stored = {r.content: r for r in mem.store.select(mem_filter(), limit=100)}
+    profile = stored["My name is Tomas and I teach physics in Lisbon."]
+    assert profile.status == Status.APPROVED and profile.metadata["candidate"]["kind"] == "profile"
+    assert profile.metadata["candidate"]["evidence"]["message_id"] == "m0"
+    assert profile.created_at == datetime(2026, 3, 1, 9, tzinfo=UTC) and profile.scope_id == "c1"
+    assert stored["Remind me to order lab goggles before Friday."].status == Status.PENDING  # todo 0.58 < 0.60
+    email = next(r for c, r in stored.items() if "tomas.lima@example.pt" in c)
+    assert email.status == Status.PENDING and email.metadata["pii"]["risk"] == 2
+    assert stored["I think the old projector is broken."].status == Status.PENDING  # hypothesis 0.50
+    assert not any("Assistant" in c for c in stored)  # assistant messages are sources, not memories
+    assert mem.ingest(_chat())["messages_already_ingested"] == 5
+
+
+def mem_filter():  # type: ignore[no-untyped-def]
+    from engram.store.protocol import Filter
+
+    return Filter(statuses=tuple(Status), include_expired=True)
+
+
+def test_redaction_on_store(mem: Memory) -> None:
+    mem.ingest(_chat(), redact=True)
+    contents = [r.content for r in mem.store.select(mem_filter(), limit=100)]
+    assert not any("example.pt" in c for c in contents)
+    assert any("[REDACTED_EMAIL]" in c for c in contents)
+
+
+def test_review_queue_and_recall_of_approved_only(mem: Memory) -> None:
+    mem.ingest(_chat())
+    pending = {r.content: r for r in mem.pending()}
+    todo = pending["Remind me to order lab goggles before Friday."]
+    assert todo.id not in [h.record.id for h in mem.recall("order lab goggles", mode="ranked")]
+    mem.review(todo.id, "approve")
+    assert todo.id in [h.record.id for h in mem.recall("order lab goggles", mode="ranked")]
+    hunch = pending["I think the old projector is broken."]
+    assert mem.review(hunch.id, "reject").status == Status.REJECTED
+    email = next(r for c, r in pending.items() if "@" in c)
+    edited = mem.review(email.id, "edit", content="Tomas can be reached by email about late orders.")
+    assert edited.status == Status.APPROVED and "@" not in edited.content
+    with pytest.raises(ValueError, match="action"):
+        mem.review(todo.id, "shrug")
+
+
+def test_supersede_keeps_both_in_history(mem: Memory) -> None:
+    old = mem.remember("Tomas lives in Lisbon", scope="project", scope_id="c1").id
+    new = mem.supersede(old, "Tomas moved to Porto in May").id
+    assert mem.get(old).status == Status.SUPERSEDED and mem.get(old).metadata["superseded_by"] == new
+    assert mem.get(new).metadata["supersedes_id"] == old
+    assert [h.record.id for h in mem.recall("where does Tomas live", mode="ranked", scope="project", scope_id="c1")] == [new]
+
+
+def test_bad_messages_name_the_field(mem: Memory) -> None:
+    with pytest.raises(ValueError, match=r"messages\[0\]\.role"):
+        mem.ingest([{"content": "no role"}])
+
+
+def test_cli_ingest_and_review(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in _chat()))
+    runner = CliRunner()
+    db = str(tmp_path / "cli.db")
+    done = runner.invoke(app, ["--db", db, "ingest", str(path)])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)["messages"] == 5
+    listed = runner.invoke(app, ["--db", db, "review"])
+    assert listed.exit_code == 0 and "todo" in listed.output
+    with Memory(db) as mem:
+        target = mem.pending()[0].id
+    decided = runner.invoke(app, ["--db", db, "review", "reject", target])
+    assert decided.exit_code == 0 and "rejected" in decided.output
+
+
+@pytest.mark.skipif(not (SHARED / "locomo_dev.json.gz").exists(), reason="benchmark data not present")
+def test_ingest_a_locomo_conversation_with_the_real_model(real: Memory) -> None:
+    messages = [m for m in read_messages(SHARED / "locomo_dev.json.gz") if m.conversation_id == "conv-26"][:120]
+    report = real.ingest(messages)
+    assert report["messages"] == 120 and report["candidates"] > 20
+    assert report.get("approved", 0) > 0 and report.get("pending", 0) > 0
+    assert {m["metadata"]["speaker"] for m in real.store.sources("conv-26")} == {"Caroline", "Melanie"}
+    hits = real.recall("What is Caroline's identity?", mode="ranked", limit=5, scope="project", scope_id="conv-26")
+    assert hits and all(h.record.status == Status.APPROVED for h in hits)
