@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import engram
 from engram.errors import EngramError, InvalidInput, ModelMismatch, NotFound
+from engram.maintenance import READ_ONLY
 from engram.memory import Hit, Memory
 from engram.record import MemoryRecord, MemoryType, SourceType, utcnow
 from engram.shodh import to_shodh
@@ -225,7 +226,7 @@ def _offset(cursor: str | None) -> int:
         return 0
     try:
         text = base64.urlsafe_b64decode(cursor.encode()).decode()
-        if text.startswith("o:") and text[2:].isdigit():
+        if text.startswith("o:") and text[2:].isdigit() and int(text[2:]) < 2**31:
             return int(text[2:])
     except (binascii.Error, UnicodeDecodeError, ValueError):
         pass
@@ -353,6 +354,8 @@ def create_app(
 
     @v1.post("/tools/{name}")
     def run_tool(name: str, body: ToolBody, who: Who) -> dict[str, Any]:
+        if name in READ_ONLY:  # readers run beside each other; writers take the tenant's write lock
+            return who.memory.run_tool(name, **body.arguments)
         with who.writing() as mem:
             return mem.run_tool(name, **body.arguments)
 
@@ -466,7 +469,7 @@ def shodh_router(started: float) -> APIRouter:
     def memories(
         who: Who,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
         type: MemoryType | None = None,
     ) -> dict[str, Any]:
         where = Filter(types=() if type is None else (type,), include_expired=True)

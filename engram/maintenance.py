@@ -33,6 +33,9 @@ TOOLS: dict[str, list[str]] = {
     "migration": ["export_memories", "import_memories", "backup_restore"],
     "debugging": ["trace_search", "validate_storage", "repair_index"],
 }
+# Tools that change nothing (trace_search counts as a search: it touches no memory).
+READ_ONLY = frozenset({"memory_stats", "memory_timeline", "concept_network", "usage_patterns", "export_memories",
+                       "trace_search", "validate_storage"})  # fmt: skip
 _ALL = Filter(statuses=tuple(Status), include_expired=True)
 _WIDTH = {"year": 4, "month": 7, "day": 10}
 
@@ -62,7 +65,9 @@ def health_report(mem: Memory) -> dict[str, Any]:
         "storage": 1 / (1 + len(problems)),
         "tags": 1 - min(1.0, (len(merges) + orphan) / len(tags)) if tags else 1.0,
         "classification": 1 - uncategorised / total if total else 1.0,
-        "index_freshness": min(index["indexed"], index["embedded"]) / index["embedded"] if index["embedded"] else 1.0,
+        "index_freshness": min(index["indexed"], index["embedded"]) / index["embedded"]
+        if index["embedded"]
+        else 1.0,
     }
     opportunities = []
     if merges:
@@ -83,9 +88,7 @@ def health_report(mem: Memory) -> dict[str, Any]:
 def memory_stats(mem: Memory) -> dict[str, Any]:
     stats = mem.stats()
     tags = mem.store.tags(("active", "archived", "merged"))
-    stats["categories"] = {
-        (k or "uncategorised"): v for k, v in mem.store.grouped("category", _ALL).items()
-    }
+    stats["categories"] = {(k or "uncategorised"): v for k, v in mem.store.grouped("category", _ALL).items()}
     stats["tags"] = dict(Counter(t.status for t in tags))
     stats["operations"] = len(mem.store.operations())
     return stats
@@ -101,7 +104,9 @@ def optimize_tags(mem: Memory, *, dry_run: bool = False, archive_after_days: int
     stale = [r for r in rows if r.last_used_at < cutoff and r.tag not in merged]
     report: dict[str, Any] = {
         "tags_before": len(rows),
-        "merges": [{"tag": m.tag, "into": m.into, "reason": m.reason, "similarity": m.similarity} for m in merges],
+        "merges": [
+            {"tag": m.tag, "into": m.into, "reason": m.reason, "similarity": m.similarity} for m in merges
+        ],
         "archived": [r.tag for r in stale],
     }
     after = len(rows) - len(merges) - len(stale)
@@ -121,8 +126,11 @@ def optimize_tags(mem: Memory, *, dry_run: bool = False, archive_after_days: int
             op.before_tag(m.into)
             mem.store.put_tag(replace(source, status="merged", merged_into=m.into))
             mem.store.put_tag(
-                replace(target, usage_count=target.usage_count + source.usage_count,
-                      last_used_at=max(target.last_used_at, source.last_used_at))
+                replace(
+                    target,
+                    usage_count=target.usage_count + source.usage_count,
+                    last_used_at=max(target.last_used_at, source.last_used_at),
+                )
             )
             op.audit("merge_tag", None, {"tag": m.tag, "into": m.into, "reason": m.reason,
                                           "similarity": m.similarity})  # fmt: skip
@@ -161,8 +169,13 @@ def merge_memories(mem: Memory, ids: list[str], *, into: str | None = None) -> d
         for r in others:
             op.before_memory(r.id, r)
             mem.store.update(
-                r.model_copy(update={"status": Status.SUPERSEDED, "metadata": r.metadata | {"merged_into": target.id},
-                                     "updated_at": utcnow()})
+                r.model_copy(
+                    update={
+                        "status": Status.SUPERSEDED,
+                        "metadata": r.metadata | {"merged_into": target.id},
+                        "updated_at": utcnow(),
+                    }
+                )
             )
             op.audit("merge_memory", r.id, {"into": target.id, "content": r.content})
         op.summary = {"into": target.id, "merged": [r.id for r in others]}
@@ -193,7 +206,9 @@ def _next(start: datetime, granularity: str) -> datetime:
     return start.replace(year=start.year + 1)
 
 
-def concept_network(mem: Memory, *, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100) -> dict[str, Any]:
+def concept_network(
+    mem: Memory, *, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100
+) -> dict[str, Any]:
     """Tags as nodes; edges where tags share memories (weight: how many) or their embeddings are close."""
     rows = sorted(mem.store.tags(), key=lambda r: r.usage_count, reverse=True)[:limit]
     names = {r.tag for r in rows}
@@ -237,7 +252,10 @@ def usage_patterns(mem: Memory, *, top: int = 10) -> dict[str, Any]:
         "accesses_by_day": mem.store.histogram("last_accessed_at", 10, Filter()),
         "most_used": [brief(r) for r in used[:top]],
         "least_used": [brief(r) for r in used[::-1][:top]],
-        "never_recalled": {"count": len(never), "oldest": [brief(r) for r in sorted(never, key=lambda r: r.created_at)[:top]]},
+        "never_recalled": {
+            "count": len(never),
+            "oldest": [brief(r) for r in sorted(never, key=lambda r: r.created_at)[:top]],
+        },
         "accesses_by_category": dict(by_category),
     }
 
@@ -312,4 +330,3 @@ def backup_restore(mem: Memory, action: str, path: str | Path) -> dict[str, Any]
         mem.reset_classifiers()
         return {"action": "restore", "path": str(target), **result}
     raise InvalidInput("action", "choose backup or restore")
-

@@ -20,7 +20,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
 
 import engram
-from engram.maintenance import TOOLS
+from engram.maintenance import READ_ONLY, TOOLS
 from engram.memory import Memory
 
 # Resolves the Memory a call acts on (and the lock its writes take) from the request's context.
@@ -32,12 +32,11 @@ _REWRITE = ToolAnnotations(
     readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=False
 )
 # The advanced tools by effect: destructive ones change or fold existing memories (each can be rolled back).
-_ANNOTATIONS = {
-    "memory_stats": _READ, "memory_timeline": _READ, "concept_network": _READ, "usage_patterns": _READ,
-    "trace_search": _READ, "validate_storage": _READ, "export_memories": _READ,
-    "optimize_tags": _REWRITE, "merge_memories": _REWRITE, "backup_restore": _REWRITE, "repair_index": _WRITE,
-    "import_memories": _WRITE,
-}  # fmt: skip
+_DESTRUCTIVE = frozenset({"optimize_tags", "merge_memories", "backup_restore"})
+
+
+def _annotation(name: str) -> ToolAnnotations:
+    return _READ if name in READ_ONLY else _REWRITE if name in _DESTRUCTIVE else _WRITE
 
 
 def session_id(ctx: Context, fallback: str) -> str:
@@ -181,7 +180,7 @@ def _register_advanced(server: MCPServer, name: str, resolve: Resolver) -> None:
     tool.__doc__ = (method.__doc__ or name).strip()
     tool.__signature__ = inspect.Signature(params, return_annotation=dict[str, Any])  # type: ignore[attr-defined]
     tool.__annotations__ = {p.name: p.annotation for p in params} | {"return": dict[str, Any]}
-    server.tool(name=name, annotations=_ANNOTATIONS.get(name, _WRITE))(tool)
+    server.tool(name=name, annotations=_annotation(name))(tool)
 
 
 def stdio(memory: Memory) -> None:

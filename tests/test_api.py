@@ -402,7 +402,9 @@ def test_serve_shuts_down_cleanly_on_sigterm_without_losing_writes(tmp_path: Pat
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise
                 time.sleep(0.2)
-        ids = [httpx.post(f"{url}/api/remember", json={"content": f"note {i}"}).json()["id"] for i in range(5)]
+        # the first write embeds the classifiers' prototypes with the real model: allow it time
+        ids = [httpx.post(f"{url}/api/remember", json={"content": f"note {i}"}, timeout=120).json()["id"]
+               for i in range(5)]  # fmt: skip
         proc.send_signal(signal.SIGTERM)
         _, stderr = proc.communicate(timeout=30)
     finally:

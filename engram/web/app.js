@@ -1,0 +1,1150 @@
+/* Engram web UI: vanilla JS over the REST API on the same origin (/v1, /api). No build step.
+ * Libraries (vendored, optional at run time): Chart.js for the timeline, Cytoscape.js for the concept network.
+ * Every string from the server is put in the page as text (textContent), never as HTML. */
+(() => {
+  "use strict";
+
+  // ---- constants -------------------------------------------------------------------------------------------
+  const COMPONENTS = [
+    ["vector", "Vector", "Semantic similarity of the embeddings"],
+    ["lexical", "Lexical", "BM25 and token overlap with the query"],
+    ["importance", "Importance", "Importance, decayed since last use"],
+    ["recency", "Recency", "Freshness of the last access or update"],
+    ["usage", "Usage", "How often it was recalled (saturating)"],
+    ["context", "Context", "Relevance of its neighbours in the same episode"],
+  ];
+  const VIEWS = ["search", "review", "timeline", "concepts", "stats"];
+  const KEY_STORE = "engram.apiKey";
+  const EXAMPLES = [
+    "I prefer concise answers with the code first and the explanation after.",
+    "The staging deploy runs from ops/deploy.sh and needs the AWS_PROFILE=staging credentials.",
+    "Meeting with Priya every Thursday at 10:00 about the search roadmap.",
+    "Python asyncio tasks must be kept referenced or awaited, otherwise they can be garbage collected.",
+    "Renew the TLS certificate for api.example.com before March 15.",
+    "Use ruff for linting and mypy --strict for type checks in every Python project.",
+    "The team decided to store embeddings as int8 to halve the index size.",
+    "My timezone is Europe/Berlin; schedule nothing before 09:00.",
+  ];
+  const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+  // ---- small helpers ---------------------------------------------------------------------------------------
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null || v === false) continue;
+      if (k === "class") el.className = v;
+      else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (k === "style") for (const [p, val] of Object.entries(v)) el.style.setProperty(p, val);
+      else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+      else if (k === "text") el.textContent = v;
+      else el.setAttribute(k, v === true ? "" : String(v));
+    }
+    append(el, children);
+    return el;
+  }
+  function append(el, children) {
+    for (const c of children.flat(Infinity)) {
+      if (c == null || c === false) continue;
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+  function icon(name, cls = "icon") {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", cls);
+    svg.setAttribute("aria-hidden", "true");
+    const use = document.createElementNS(ns, "use");
+    use.setAttribute("href", `#i-${name}`);
+    svg.append(use);
+    return svg;
+  }
+  const clamp01 = (x) => Math.max(0, Math.min(1, Number(x) || 0));
+  const fmt = (x, digits = 2) => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(digits) : "–");
+  const importance5 = (x) => Math.round(clamp01(x) * 4) + 1;
+  const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  function ago(iso) {
+    if (!iso) return "never";
+    const t = new Date(iso).getTime();
+    if (Number.isNaN(t)) return String(iso);
+    const s = (t - Date.now()) / 1000;
+    const units = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400], ["hour", 3600], ["minute", 60]];
+    for (const [unit, n] of units) if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), unit);
+    return "just now";
+  }
+  const fullDate = (iso) => (iso ? new Date(iso).toLocaleString() : "");
+  function bytes(n) {
+    if (typeof n !== "number") return "–";
+    const u = ["B", "KB", "MB", "GB", "TB"];
+    let i = 0;
+    while (n >= 1024 && i < u.length - 1) { n /= 1024; i++; }
+    return `${n.toFixed(i ? 1 : 0)} ${u[i]}`;
+  }
+  const parseTags = (text) => text.split(",").map((t) => t.trim()).filter(Boolean);
+  const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+  // ---- API ---------------------------------------------------------------------------------------------------
+  class ApiError extends Error {
+    constructor(status, body) {
+      const b = body && typeof body === "object" ? body : {};
+      let detail = b.detail ?? b.error ?? (status ? `HTTP ${status}` : "request failed");
+      if (typeof detail !== "string") detail = JSON.stringify(detail);
+      super(b.field ? `${b.field}: ${detail}` : detail);
+      this.status = status;
+      this.title = b.title || (status ? `Error ${status}` : "Network error");
+      this.detail = detail;
+      this.field = b.field || null;
+    }
+  }
+  function storedKey() {
+    try { return localStorage.getItem(KEY_STORE) || ""; } catch { return ""; }
+  }
+  async function api(method, path, body) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const key = storedKey();
+    if (key) headers.Authorization = `Bearer ${key}`;
+    let res;
+    try {
+      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch {
+      setConn("bad", "Server unreachable");
+      throw new ApiError(0, { title: "Network error", detail: "the Engram server could not be reached" });
+    }
+    const text = await res.text();
+    let data = null;
+    if (text) {
+      try { data = JSON.parse(text); } catch { data = { detail: text.slice(0, 300) }; }
+    }
+    if (!res.ok) {
+      const err = new ApiError(res.status, data);
+      if (res.status === 401) askForKey(err.detail);
+      throw err;
+    }
+    return data;
+  }
+  const v1 = {
+    recall: (query, limit) => api("POST", "/v1/recall", { query, limit, mode: "ranked" }),
+    search: (query, limit) => api("POST", "/v1/search", { query, options: { limit, min_relevance: 0 } }),
+    list: (params) => {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries(params)) if (v !== "" && v != null) q.set(k, String(v));
+      return api("GET", `/v1/memories?${q}`);
+    },
+    get: (id) => api("GET", `/v1/memories/${encodeURIComponent(id)}`),
+    patch: (id, fields) => api("PATCH", `/v1/memories/${encodeURIComponent(id)}`, fields),
+    remove: (id) => api("DELETE", `/v1/memories/${encodeURIComponent(id)}`),
+    store: (content, context) => api("POST", "/v1/store", { content, context }),
+    stats: () => api("GET", "/v1/stats"),
+    tools: () => api("GET", "/v1/tools"),
+    tool: (name, args = {}) => api("POST", `/v1/tools/${name}`, { arguments: args }),
+  };
+
+  // ---- toasts and connection ---------------------------------------------------------------------------------
+  function toast(message, { error = false, action = null, ms = 4500 } = {}) {
+    const box = $("#toasts");
+    const el = h("div", { class: `toast${error ? " error" : ""}`, role: error ? "alert" : "status" },
+      h("span", { class: "msg" }, message));
+    if (action) {
+      el.append(h("button", { type: "button", class: "btn small", onclick: () => { el.remove(); action.run(); } },
+        action.label));
+    }
+    box.append(el);
+    setTimeout(() => el.remove(), action ? ms + 2500 : ms);
+  }
+  const toastError = (err) => toast(err instanceof ApiError ? `${err.title}: ${err.message}` : String(err), { error: true });
+
+  function setConn(state, text) {
+    const el = $("#conn");
+    el.dataset.state = state;
+    $("#conn-text").textContent = text;
+  }
+
+  // ---- shared rendering ----------------------------------------------------------------------------------------
+  function importanceDots(value) {
+    const n = importance5(value);
+    return h("span", { class: "dots", title: `Importance ${n} of 5 (${fmt(value)})`, role: "img",
+      "aria-label": `importance ${n} of 5` },
+    [1, 2, 3, 4, 5].map((i) => h("i", { class: i <= n ? "on" : "" })));
+  }
+  function metaRow(m, { tags = 5 } = {}) {
+    const shown = (m.tags || []).slice(0, tags);
+    const more = (m.tags || []).length - shown.length;
+    return h("div", { class: "meta" },
+      h("span", { class: "chip kind", title: `kind (${m.kind_method || "auto"})` }, m.kind),
+      m.scope && m.scope !== "global" ? h("span", { class: "chip", title: "scope" }, m.scope_id ? `${m.scope}:${m.scope_id}` : m.scope) : null,
+      m.status && m.status !== "approved" ? h("span", { class: `chip status-${m.status}` }, m.status) : null,
+      m.category ? h("span", { class: "chip", title: "category" }, m.category) : null,
+      m.user_marked_important ? h("span", { class: "chip star" }, icon("star"), "important") : null,
+      typeof m.validity_score === "number" && m.validity_score < 1
+        ? h("span", { class: "chip invalid", title: "validity score" }, m.validity_score === 0 ? "invalidated" : `validity ${fmt(m.validity_score)}`)
+        : null,
+      importanceDots(m.importance),
+      shown.map((t) => h("span", { class: "chip tag" }, t)),
+      more > 0 ? h("span", { class: "chip" }, `+${more}`) : null,
+      h("span", { title: fullDate(m.created_at) }, ago(m.created_at)),
+    );
+  }
+  function openButton(m, extraClass = "") {
+    return h("button", { type: "button", class: `linklike ${extraClass}`, onclick: () => openDetail(m.id),
+      "aria-label": `Open memory: ${m.content.slice(0, 80)}` }, h("span", { class: "clamp" }, m.content));
+  }
+  function emptyState(text) { return h("li", { class: "empty" }, text); }
+
+  // The same memory may be on screen in several lists: after an edit, redraw each copy in place.
+  const known = new Map(); // id -> record, for every record drawn
+  function remember(records) { for (const r of records) known.set(r.id, r); }
+  function refreshEverywhere(rec) {
+    known.set(rec.id, rec);
+    for (const li of $$(`[data-id="${CSS.escape(rec.id)}"]`)) {
+      const kind = li.dataset.render;
+      if (kind === "result") li.replaceWith(resultCard({ ...searchState.hits.find((x) => x.memory.id === rec.id), memory: rec }, Number(li.dataset.rank)));
+      else if (kind === "item") li.replaceWith(memItem(rec));
+    }
+    const hit = searchState.hits.find((x) => x.memory.id === rec.id);
+    if (hit) hit.memory = rec;
+  }
+
+  // ---- views / tabs -------------------------------------------------------------------------------------------
+  let view = "search";
+  const loaders = {};
+  function show(name, { focusTab = false, load = true } = {}) {
+    if (!VIEWS.includes(name)) name = "search";
+    view = name;
+    for (const tab of $$("#tabs [role=tab]")) {
+      const on = tab.dataset.view === name;
+      tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1;
+      if (on && focusTab) tab.focus();
+    }
+    for (const v of VIEWS) $(`#panel-${v}`).hidden = v !== name;
+    if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
+    if (load && loaders[name]) loaders[name]();
+  }
+  function setupTabs() {
+    const tabs = $$("#tabs [role=tab]");
+    for (const tab of tabs) tab.addEventListener("click", () => show(tab.dataset.view));
+    $("#tabs").addEventListener("keydown", (e) => {
+      const i = tabs.indexOf(document.activeElement);
+      if (i < 0) return;
+      let j = null;
+      if (e.key === "ArrowDown" || e.key === "ArrowRight") j = (i + 1) % tabs.length;
+      else if (e.key === "ArrowUp" || e.key === "ArrowLeft") j = (i - 1 + tabs.length) % tabs.length;
+      else if (e.key === "Home") j = 0;
+      else if (e.key === "End") j = tabs.length - 1;
+      if (j == null) return;
+      e.preventDefault();
+      show(tabs[j].dataset.view, { focusTab: true });
+    });
+    window.addEventListener("hashchange", () => {
+      const name = location.hash.slice(1);
+      if (VIEWS.includes(name) && name !== view) show(name);
+    });
+  }
+
+  function setupShortcuts() {
+    document.addEventListener("keydown", (e) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target;
+      const typing = t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+      if (typing || document.querySelector("dialog[open]")) return;
+      if (e.key === "/") {
+        e.preventDefault();
+        show("search", { load: view !== "search" });
+        $("#q").focus();
+        $("#q").select();
+      } else if (e.key === "n") {
+        e.preventDefault();
+        openAdd();
+      }
+    });
+  }
+
+  // ---- search -------------------------------------------------------------------------------------------------
+  const searchState = { hits: [], query: "" };
+
+  function componentBar([key, label, help], value) {
+    const v = typeof value === "number" ? value : null;
+    const fill = h("span", { class: "comp-fill" });
+    const el = h("div", { class: `comp c-${key}`, title: help, dataset: { component: key } },
+      h("span", { class: "comp-label" }, label),
+      h("span", { class: "comp-track", role: "meter", "aria-label": `${label}: ${help}`, "aria-valuemin": 0,
+        "aria-valuemax": 1, "aria-valuenow": v == null ? 0 : v.toFixed(3) }, fill),
+      h("span", { class: "comp-value" }, v == null ? "–" : v.toFixed(2)));
+    const width = `${(v == null ? 0 : clamp01(v)) * 100}%`;
+    if (reduceMotion) fill.style.width = width;
+    else requestAnimationFrame(() => requestAnimationFrame(() => { fill.style.width = width; }));
+    return el;
+  }
+
+  function resultCard(hit, rank) {
+    const m = hit.memory;
+    const c = hit.components || {};
+    remember([m]);
+    const raw = [];
+    for (const k of ["cosine", "bm25", "base", "validity", "negative_penalty"]) {
+      if (typeof c[k] === "number") raw.push(`${k} ${fmt(c[k], 3)}`);
+    }
+    return h("li", { class: "card result", dataset: { id: m.id, render: "result", rank: String(rank) },
+      style: { "animation-delay": `${Math.min(rank, 10) * 25}ms` } },
+    h("div", { class: "result-head" },
+      h("span", { class: "rank", "aria-hidden": "true" }, rank),
+      openButton(m),
+      h("div", { class: "score" },
+        h("span", { class: "score-label" }, "score"),
+        h("span", { class: "score-value" }, fmt(hit.score, 3)),
+        hit.why ? h("span", { class: "pill why", title: "why it was returned" }, hit.why) : null)),
+    metaRow(m),
+    h("div", { class: "components", role: "group", "aria-label": "Score components" },
+      COMPONENTS.map((comp) => componentBar(comp, c[comp[0]]))),
+    raw.length ? h("p", { class: "raw" }, raw.join(" · ")) : null);
+  }
+
+  async function runSearch() {
+    const query = $("#q").value.trim();
+    const limit = Number($("#search-limit").value) || 10;
+    const status = $("#search-status");
+    const list = $("#results");
+    status.classList.remove("error");
+    if (!query) {
+      searchState.hits = [];
+      searchState.query = "";
+      list.replaceChildren();
+      status.textContent = "";
+      $("#legend").hidden = true;
+      $("#browse").hidden = false;
+      return;
+    }
+    status.textContent = "Searching…";
+    const t0 = performance.now();
+    try {
+      let hits;
+      try {
+        hits = (await v1.recall(query, limit)).results || [];
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 404) throw err;
+        // An older server without /v1/recall: seed 002's search, with the overall relevance only.
+        const found = await v1.search(query, limit);
+        hits = (found.results || []).map((r) => ({
+          memory: { ...r, kind: r.category || "memory", importance: ((r.importance || 3) - 1) / 4, tags: r.matched_concepts || [] },
+          score: r.relevance_score, why: "relevance", components: {},
+        }));
+      }
+      searchState.hits = hits;
+      searchState.query = query;
+      const ms = Math.round(performance.now() - t0);
+      status.textContent = hits.length
+        ? `${hits.length} result${hits.length === 1 ? "" : "s"} for “${query}” in ${ms} ms`
+        : `Nothing matches “${query}”.`;
+      list.replaceChildren(...hits.map((hit, i) => resultCard(hit, i + 1)));
+      $("#browse").hidden = hits.length > 0;
+      $("#legend").hidden = hits.length === 0;
+    } catch (err) {
+      status.textContent = `Search failed — ${err.message}`;
+      status.classList.add("error");
+    }
+  }
+
+  // recent memories (the browse list under the search box)
+  const browse = { cursor: null };
+  function memItem(m) {
+    remember([m]);
+    return h("li", { class: "card mem-item", dataset: { id: m.id, render: "item" } }, openButton(m), metaRow(m));
+  }
+  async function loadBrowse({ more = false } = {}) {
+    const list = $("#browse-list");
+    const params = { limit: 20, status: $("#f-status").value, kind: $("#f-kind").value, tag: $("#f-tag").value.trim(),
+      cursor: more ? browse.cursor : "" };
+    try {
+      const data = await v1.list(params);
+      const rows = data.memories || [];
+      browse.cursor = data.next_cursor || null;
+      const items = rows.map(memItem);
+      if (more) list.append(...items);
+      else list.replaceChildren(...(items.length ? items : [emptyState("No memories match these filters.")]));
+      $("#browse-more").hidden = !browse.cursor;
+    } catch (err) {
+      list.replaceChildren(emptyState(`Could not load memories — ${err.message}`));
+    }
+  }
+
+  function setupSearch() {
+    $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); runSearch(); });
+    $("#q").addEventListener("search", () => { if (!$("#q").value) runSearch(); }); // the clear (×) button
+    $("#q").addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && $("#q").value) { e.preventDefault(); $("#q").value = ""; runSearch(); }
+    });
+    for (const id of ["#f-status", "#f-kind"]) $(id).addEventListener("change", () => loadBrowse());
+    let timer = null;
+    $("#f-tag").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => loadBrowse(), 300); });
+    $("#browse-more").addEventListener("click", () => loadBrowse({ more: true }));
+    $("#welcome-add").addEventListener("click", openAdd);
+    $("#welcome-examples").addEventListener("click", loadExamples);
+    loaders.search = () => { loadBrowse(); checkWelcome(); };
+  }
+
+  async function checkWelcome() {
+    try {
+      const stats = await v1.stats();
+      $("#welcome").hidden = (stats.memories || 0) > 0;
+      updateBadge(stats);
+    } catch { /* the connection line already says what is wrong */ }
+  }
+
+  async function loadExamples() {
+    const btn = $("#welcome-examples");
+    btn.disabled = true;
+    try {
+      for (const text of EXAMPLES) await v1.store(text);
+      toast(`Added ${EXAMPLES.length} example memories. Try searching for “deploy” or “python”.`);
+      $("#welcome").hidden = true;
+      loadBrowse();
+      $("#q").focus();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  // ---- memory detail / edit ------------------------------------------------------------------------------------
+  let current = null; // the record in the drawer, as last read from the server
+  const EDITABLE = ["content", "kind", "scope", "scope_id", "status", "tags", "importance", "user_marked_important", "validity_score"];
+
+  async function openDetail(id) {
+    let rec;
+    try {
+      rec = await v1.get(id);
+    } catch (err) {
+      toastError(err);
+      return;
+    }
+    fillDetail(rec);
+    const dlg = $("#detail");
+    if (!dlg.open) dlg.showModal();
+    $("#d-content").focus();
+  }
+
+  function fillDetail(rec) {
+    current = rec;
+    remember([rec]);
+    clearErrors("detail");
+    $("#detail-eyebrow").textContent = `${rec.kind} · ${rec.scope}${rec.category ? ` · ${rec.category}` : ""}`;
+    $("#detail-title").textContent = rec.content.length > 60 ? `${rec.content.slice(0, 57)}…` : rec.content;
+    $("#d-content").value = rec.content;
+    $("#d-kind").value = rec.kind;
+    $("#d-scope").value = rec.scope;
+    $("#d-scope_id").value = rec.scope_id || "";
+    $("#d-status").value = rec.status;
+    $("#d-tags").value = (rec.tags || []).join(", ");
+    $("#d-importance").value = String(rec.importance);
+    showImportance();
+    $("#d-important").checked = !!rec.user_marked_important;
+    showValidity(rec.validity_score);
+    const facts = $("#d-facts");
+    const order = ["id", "type", "category", "category_confidence", "kind_confidence", "kind_method", "source_type", "credibility",
+      "tier", "access_count", "last_accessed_at", "created_at", "updated_at", "expires_at", "token_count", "episode_id",
+      "parent_id", "quality_score", "emotion", "content_hash", "metadata"];
+    facts.replaceChildren(...order.filter((k) => k in rec).flatMap((k) => {
+      let v = rec[k];
+      if (v == null) v = "—";
+      else if (typeof v === "object") v = JSON.stringify(v, null, 1);
+      else if (/_at$/.test(k)) v = `${v} (${ago(v)})`;
+      return [h("dt", {}, k.replaceAll("_", " ")), h("dd", {}, String(v))];
+    }));
+  }
+  function showImportance() {
+    const v = Number($("#d-importance").value);
+    $("#d-importance-out").textContent = `${v.toFixed(2)} · ${importance5(v)}/5`;
+  }
+  function showValidity(v) {
+    const val = typeof v === "number" ? v : 1;
+    const meter = $("#d-validity-meter");
+    meter.setAttribute("aria-valuenow", String(val));
+    meter.classList.toggle("low", val < 0.5);
+    $("#d-validity-fill").style.width = `${clamp01(val) * 100}%`;
+    $("#d-validity-text").textContent = val === 0
+      ? "Invalidated: it no longer counts in recall."
+      : `${val.toFixed(2)} — how far this memory is still believed true.`;
+    $("#d-invalidate").textContent = val === 0 ? "Restore validity" : "Invalidate";
+  }
+
+  function detailChanges() {
+    const f = {};
+    const content = $("#d-content").value;
+    if (content !== current.content) f.content = content;
+    for (const k of ["kind", "scope", "status"]) if ($(`#d-${k}`).value !== current[k]) f[k] = $(`#d-${k}`).value;
+    const sid = $("#d-scope_id").value.trim() || null;
+    if (sid !== (current.scope_id || null)) f.scope_id = sid;
+    const tags = parseTags($("#d-tags").value);
+    if (!sameList(tags, current.tags || [])) f.tags = tags;
+    const imp = Number($("#d-importance").value);
+    if (Math.abs(imp - current.importance) > 1e-9) f.importance = imp;
+    const star = $("#d-important").checked;
+    if (star !== !!current.user_marked_important) f.user_marked_important = star;
+    return f;
+  }
+
+  function clearErrors(which) {
+    const root = which === "detail" ? $("#detail") : $("#add");
+    for (const el of $$("[aria-invalid]", root)) el.removeAttribute("aria-invalid");
+    for (const el of $$(".field-error", root)) { el.hidden = true; el.textContent = ""; }
+    const box = which === "detail" ? $("#detail-error") : $("#add-error");
+    box.hidden = true;
+    box.textContent = "";
+  }
+  // Show a problem+json error: a summary naming the field, and the message beside that field when it is on screen.
+  function showError(which, err) {
+    const box = which === "detail" ? $("#detail-error") : $("#add-error");
+    const field = err instanceof ApiError ? err.field : null;
+    box.replaceChildren(
+      h("strong", {}, err instanceof ApiError ? err.title : "Error"),
+      field ? h("span", {}, " — ", h("code", {}, field), `: ${err.detail}`) : h("span", {}, ` — ${err.detail || err.message}`));
+    box.hidden = false;
+    if (!field) return;
+    const name = field.split(".")[0].replace(/^context$/, "content");
+    const input = $(`#${which === "detail" ? "d" : "a"}-${name === "user_marked_important" ? "important" : name}`);
+    const msg = $(`#err-${name}`);
+    if (input) {
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    }
+    if (msg && which === "detail") {
+      msg.textContent = `${field}: ${err.detail}`;
+      msg.hidden = false;
+    }
+  }
+
+  async function saveDetail(extra) {
+    if (!current) return;
+    clearErrors("detail");
+    const changes = extra || detailChanges();
+    if (!Object.keys(changes).length) {
+      toast("Nothing to save: no field changed.");
+      return;
+    }
+    const btn = $("#d-save");
+    btn.disabled = true;
+    try {
+      const rec = await v1.patch(current.id, changes);
+      fillDetail(rec);
+      refreshEverywhere(rec);
+      toast(extra && "validity_score" in extra
+        ? (rec.validity_score === 0 ? "Memory invalidated." : "Validity restored.")
+        : `Saved ${Object.keys(changes).join(", ").replaceAll("_", " ")}.`);
+      $("#detail-form").dataset.saved = String(Date.now());
+      if ("status" in changes) { loadReviewCount(); if (view === "review") loadReview(); }
+    } catch (err) {
+      showError("detail", err);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  function setupDetail() {
+    const dlg = $("#detail");
+    // The browser gives focus back to the opener on close; if an edit redrew that opener, focus its new copy.
+    dlg.addEventListener("close", () => setTimeout(() => {
+      if (current && (document.activeElement === document.body || !document.activeElement)) {
+        const again = $(`[data-id="${CSS.escape(current.id)}"] .linklike`);
+        if (again) again.focus();
+      }
+    }));
+    $("#detail-form").addEventListener("submit", (e) => { e.preventDefault(); saveDetail(); });
+    $("#d-importance").addEventListener("input", showImportance);
+    $("#d-invalidate").addEventListener("click", () => {
+      if (!current) return;
+      saveDetail({ validity_score: current.validity_score === 0 ? 1 : 0 });
+    });
+    let armed = null;
+    $("#d-delete").addEventListener("click", async (e) => {
+      const btn = e.currentTarget;
+      if (!armed) {
+        btn.textContent = "Click again to delete";
+        armed = setTimeout(() => { armed = null; btn.textContent = "Delete"; }, 4000);
+        return;
+      }
+      clearTimeout(armed);
+      armed = null;
+      btn.textContent = "Delete";
+      try {
+        await v1.remove(current.id);
+        for (const li of $$(`[data-id="${CSS.escape(current.id)}"]`)) li.remove();
+        searchState.hits = searchState.hits.filter((x) => x.memory.id !== current.id);
+        dlg.close();
+        toast("Memory deleted.");
+        loadReviewCount();
+      } catch (err) {
+        showError("detail", err);
+      }
+    });
+    for (const input of $$("#detail-form .input, #detail-form input")) {
+      input.addEventListener("input", () => {
+        input.removeAttribute("aria-invalid");
+      });
+    }
+  }
+
+  // Dialogs: every [data-close] button closes its dialog; a click on the backdrop too.
+  function setupDialogs() {
+    for (const dlg of $$("dialog")) {
+      for (const b of $$("[data-close]", dlg)) b.addEventListener("click", () => dlg.close());
+      dlg.addEventListener("click", (e) => { if (e.target === dlg) dlg.close(); });
+    }
+  }
+
+  // ---- add memory -----------------------------------------------------------------------------------------------
+  function openAdd() {
+    const dlg = $("#add");
+    clearErrors("add");
+    $("#add-result").hidden = true;
+    if (!dlg.open) dlg.showModal();
+    $("#a-content").focus();
+  }
+  function setupAdd() {
+    $("#add-open").addEventListener("click", openAdd);
+    $("#add-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      clearErrors("add");
+      const content = $("#a-content").value;
+      if (!content.trim()) {
+        showError("add", new ApiError(400, { title: "Invalid input", field: "content", detail: "write something to remember" }));
+        return;
+      }
+      const context = {};
+      if ($("#a-importance").value) context.force_importance = Number($("#a-importance").value);
+      if ($("#a-category").value) context.force_category = $("#a-category").value;
+      const tags = parseTags($("#a-tags").value);
+      if (tags.length) context.additional_tags = tags;
+      const btn = $("#a-save");
+      btn.disabled = true;
+      try {
+        const out = await v1.store(content, Object.keys(context).length ? context : undefined);
+        const a = out.analysis || {};
+        const box = $("#add-result");
+        const heading = out.outcome === "duplicate" ? "Already remembered" : out.outcome === "merged" ? "Merged into an existing memory" : "Remembered";
+        box.replaceChildren(
+          h("h3", {}, heading),
+          h("p", {}, `Kind ${a.kind || "?"} · category ${a.detected_category || "uncategorised"} · importance ${a.importance_score ?? "?"}/5`),
+          (a.generated_tags || []).length ? h("div", { class: "chips", style: { "margin-top": "8px" } },
+            a.generated_tags.map((t) => h("span", { class: "chip tag" }, t))) : null,
+          h("div", { class: "row", style: { "margin-top": "10px" } },
+            h("button", { type: "button", class: "btn small", onclick: () => { $("#add").close(); openDetail(out.memory_id); } }, "Open it")));
+        box.hidden = false;
+        $("#a-content").value = "";
+        $("#a-tags").value = "";
+        $("#welcome").hidden = true;
+        if (view === "search" && !searchState.query) loadBrowse();
+        loadReviewCount();
+      } catch (err) {
+        showError("add", err);
+      } finally {
+        btn.disabled = false;
+      }
+    });
+  }
+
+  // ---- review queue ---------------------------------------------------------------------------------------------
+  function updateBadge(stats) {
+    const n = (stats && stats.by_status && stats.by_status.pending) || 0;
+    const badge = $("#review-badge");
+    badge.textContent = String(n);
+    badge.hidden = n === 0;
+    badge.setAttribute("aria-label", `${n} pending`);
+  }
+  async function loadReviewCount() {
+    try { updateBadge(await v1.stats()); } catch { /* shown elsewhere */ }
+  }
+
+  function reviewCard(m) {
+    remember([m]);
+    const editor = h("div", { class: "review-editor", hidden: true },
+      h("label", { class: "sr-only", for: `edit-${m.id}` }, "Edit content"),
+      h("textarea", { class: "input", id: `edit-${m.id}`, rows: 3 }),
+      h("p", { class: "field-error", hidden: true }),
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "btn primary small", dataset: { act: "save" } }, "Save"),
+        h("button", { type: "button", class: "btn small", dataset: { act: "cancel" } }, "Cancel")));
+    const content = h("p", { class: "content" }, m.content);
+    const li = h("li", { class: "card review-item", dataset: { id: m.id, render: "review" } },
+      content, metaRow(m, { tags: 8 }), editor,
+      h("div", { class: "review-actions", role: "group", "aria-label": "Review actions" },
+        h("button", { type: "button", class: "btn ok", dataset: { act: "approve" } }, "Approve"),
+        h("button", { type: "button", class: "btn danger-outline", dataset: { act: "reject" } }, "Reject"),
+        h("button", { type: "button", class: "btn", dataset: { act: "edit" }, "aria-expanded": "false" }, "Edit"),
+        h("button", { type: "button", class: "btn ghost", dataset: { act: "open" } }, "Details")));
+    const textarea = $("textarea", editor);
+    const errEl = $(".field-error", editor);
+
+    li.addEventListener("click", async (e) => {
+      const btn = e.target instanceof Element ? e.target.closest("button[data-act]") : null;
+      if (!btn) return;
+      const act = btn.dataset.act;
+      if (act === "approve" || act === "reject") {
+        await decide(m, act === "approve" ? "approved" : "rejected", li);
+      } else if (act === "edit") {
+        const opening = editor.hidden;
+        editor.hidden = !opening;
+        btn.setAttribute("aria-expanded", String(opening));
+        if (opening) { textarea.value = m.content; textarea.focus(); }
+      } else if (act === "cancel") {
+        editor.hidden = true;
+        $("[data-act=edit]", li).setAttribute("aria-expanded", "false");
+        $("[data-act=edit]", li).focus();
+      } else if (act === "save") {
+        errEl.hidden = true;
+        textarea.removeAttribute("aria-invalid");
+        try {
+          const rec = await v1.patch(m.id, { content: textarea.value });
+          Object.assign(m, rec);
+          content.textContent = rec.content;
+          editor.hidden = true;
+          $("[data-act=edit]", li).setAttribute("aria-expanded", "false");
+          toast("Content updated; still pending review.");
+          $("[data-act=approve]", li).focus();
+        } catch (err) {
+          errEl.textContent = err instanceof ApiError && err.field ? `${err.field}: ${err.detail}` : err.message;
+          errEl.hidden = false;
+          textarea.setAttribute("aria-invalid", "true");
+          textarea.focus();
+        }
+      } else if (act === "open") {
+        openDetail(m.id);
+      }
+    });
+    return li;
+  }
+
+  async function decide(m, status, li) {
+    for (const b of $$("button", li)) b.disabled = true;
+    try {
+      await v1.patch(m.id, { status });
+      const next = li.nextElementSibling || li.previousElementSibling;
+      li.classList.add("leaving");
+      setTimeout(() => {
+        li.remove();
+        if (!$("#review-list").children.length) renderReviewEmpty();
+        const target = next && next.isConnected ? $("[data-act=approve]", next) : null;
+        if (target) target.focus(); else $("#main").focus();
+      }, reduceMotion ? 0 : 250);
+      toast(status === "approved" ? "Approved: it now counts in recall." : "Rejected.", {
+        action: { label: "Undo", run: async () => { try { await v1.patch(m.id, { status: "pending" }); loadReview(); } catch (err) { toastError(err); } } },
+      });
+      loadReviewCount();
+    } catch (err) {
+      for (const b of $$("button", li)) b.disabled = false;
+      toastError(err);
+    }
+  }
+  function renderReviewEmpty() {
+    $("#review-list").replaceChildren(emptyState("Nothing waiting for review. Memories marked pending show up here."));
+    $("#review-status").textContent = "The queue is empty.";
+  }
+  async function loadReview() {
+    const status = $("#review-status");
+    status.classList.remove("error");
+    try {
+      const data = await v1.list({ status: "pending", limit: 100 });
+      const rows = data.memories || [];
+      if (!rows.length) { renderReviewEmpty(); return; }
+      status.textContent = `${rows.length}${data.next_cursor ? "+" : ""} pending ${rows.length === 1 ? "memory" : "memories"}.`;
+      $("#review-list").replaceChildren(...rows.map(reviewCard));
+    } catch (err) {
+      status.textContent = `Could not load the review queue — ${err.message}`;
+      status.classList.add("error");
+    }
+    loadReviewCount();
+  }
+
+  // ---- timeline ---------------------------------------------------------------------------------------------------
+  let chart = null;
+  let granularity = "day";
+
+  // The API lists only periods that have memories: fill the gaps with zeros so the axis is true to time.
+  function fillGaps(periods, g) {
+    if (periods.length < 2) return periods;
+    const byKey = new Map(periods.map((p) => [p.period, p]));
+    const keys = periods.map((p) => p.period).sort();
+    const out = [];
+    const first = keys[0];
+    const last = keys[keys.length - 1];
+    const step = (key) => {
+      if (g === "year") return String(Number(key) + 1);
+      if (g === "month") {
+        const [y, mo] = key.split("-").map(Number);
+        return mo === 12 ? `${y + 1}-01` : `${y}-${String(mo + 1).padStart(2, "0")}`;
+      }
+      const d = new Date(`${key}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + 1);
+      return d.toISOString().slice(0, 10);
+    };
+    let k = first;
+    for (let i = 0; i < 1500 && k <= last; i++) {
+      out.push(byKey.get(k) || { period: k, count: 0, memories: [] });
+      k = step(k);
+    }
+    return k > last ? out : periods; // too long a span: keep the sparse list
+  }
+
+  function periodLabel(key, g) {
+    if (g === "day") return new Date(`${key}T00:00:00Z`).toLocaleDateString(undefined, { month: "short", day: "numeric", year: "2-digit", timeZone: "UTC" });
+    if (g === "month") return new Date(`${key}-01T00:00:00Z`).toLocaleDateString(undefined, { month: "short", year: "numeric", timeZone: "UTC" });
+    return key;
+  }
+
+  async function loadTimeline() {
+    const status = $("#timeline-status");
+    status.classList.remove("error");
+    let data;
+    try {
+      data = await v1.tool("memory_timeline", { granularity });
+    } catch (err) {
+      status.textContent = `Could not load the timeline — ${err.message}`;
+      status.classList.add("error");
+      return;
+    }
+    const periods = fillGaps([...(data.periods || [])].sort((a, b) => (a.period < b.period ? -1 : 1)), granularity);
+    const nonEmpty = periods.filter((p) => p.count > 0);
+    const busiest = nonEmpty.reduce((a, b) => (b.count > (a ? a.count : -1) ? b : a), null);
+    status.textContent = nonEmpty.length
+      ? `${data.total} memories over ${nonEmpty.length} ${granularity}${nonEmpty.length === 1 ? "" : "s"}; busiest ${periodLabel(busiest.period, granularity)} (${busiest.count}).`
+      : "No memories yet.";
+    renderPeriods(nonEmpty);
+    const canvas = $("#timeline-chart");
+    if (chart) { chart.destroy(); chart = null; }
+    if (!window.Chart) {
+      status.textContent += " (chart library unavailable: showing the list only)";
+      return;
+    }
+    const accent = cssVar("--accent");
+    const muted = cssVar("--muted");
+    const grid = cssVar("--border");
+    chart = new window.Chart(canvas, {
+      type: "bar",
+      data: {
+        labels: periods.map((p) => periodLabel(p.period, granularity)),
+        datasets: [{
+          label: "Memories created", data: periods.map((p) => p.count), backgroundColor: accent,
+          hoverBackgroundColor: cssVar("--c-usage"), borderRadius: 6, maxBarThickness: 44, minBarLength: 2,
+        }],
+      },
+      options: {
+        responsive: true, maintainAspectRatio: false,
+        animation: reduceMotion ? false : { duration: 350 },
+        plugins: {
+          legend: { display: false },
+          tooltip: { callbacks: { footer: (items) => { const p = periods[items[0].dataIndex]; return p.memories && p.memories[0] ? `“${p.memories[0].content.slice(0, 60)}”` : ""; } } },
+        },
+        scales: {
+          x: { grid: { display: false }, ticks: { color: muted, maxRotation: 0, autoSkip: true, autoSkipPadding: 12 } },
+          y: { beginAtZero: true, ticks: { color: muted, precision: 0 }, grid: { color: grid }, border: { display: false } },
+        },
+        onClick: (_e, els) => {
+          if (!els.length) return;
+          const p = periods[els[0].index];
+          const det = $(`#periods details[data-period="${CSS.escape(p.period)}"]`);
+          if (det) { det.open = true; det.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "nearest" }); $("summary", det).focus(); }
+        },
+      },
+    });
+    canvas.dataset.ready = "1";
+    canvas.setAttribute("aria-label", `Bar chart: memories created per ${granularity}. ${status.textContent}`);
+  }
+
+  function renderPeriods(nonEmpty) {
+    const box = $("#periods");
+    if (!nonEmpty.length) { box.replaceChildren(h("p", { class: "empty" }, "Nothing to show yet.")); return; }
+    const max = Math.max(...nonEmpty.map((p) => p.count));
+    const newest = [...nonEmpty].reverse().slice(0, 60);
+    box.replaceChildren(...newest.map((p, i) => h("details", { class: "card period", dataset: { period: p.period }, open: i === 0 },
+      h("summary", {},
+        h("span", { class: "period-name" }, periodLabel(p.period, granularity)),
+        h("span", { class: "period-bar", "aria-hidden": "true" }, h("span", { style: { width: `${(p.count / max) * 100}%` } })),
+        h("span", { class: "count" }, `${p.count} ${p.count === 1 ? "memory" : "memories"}`)),
+      h("ul", {}, (p.memories || []).map((m) => h("li", {},
+        h("button", { type: "button", class: "linklike", onclick: () => openDetail(m.id) }, h("span", { class: "clamp" }, m.content))))),
+    )));
+  }
+
+  function setupTimeline() {
+    for (const b of $$("#granularity button")) {
+      b.addEventListener("click", () => {
+        granularity = b.dataset.g;
+        for (const o of $$("#granularity button")) o.setAttribute("aria-pressed", String(o === b));
+        loadTimeline();
+      });
+    }
+    loaders.timeline = loadTimeline;
+  }
+
+  // ---- concept network ------------------------------------------------------------------------------------------
+  let cy = null;
+  let concepts = [];
+
+  async function loadConcepts() {
+    const status = $("#concepts-status");
+    status.classList.remove("error");
+    status.textContent = "Loading…";
+    let data;
+    try {
+      data = await v1.tool("concept_network", {});
+    } catch (err) {
+      status.textContent = `Could not load the concept network — ${err.message}`;
+      status.classList.add("error");
+      return;
+    }
+    const nodes = data.nodes || [];
+    const ids = new Set(nodes.map((n) => n.id));
+    const edges = (data.edges || []).filter((e) => ids.has(e.source) && ids.has(e.target) && e.source !== e.target);
+    concepts = nodes.map((n) => ({ id: n.id, usage: n.usage_count || 0,
+      degree: edges.filter((e) => e.source === n.id || e.target === n.id).length }));
+    renderConceptList();
+    clearConcept();
+    status.textContent = nodes.length
+      ? `${nodes.length} concepts, ${edges.length} links`
+      : "No concepts yet: tags appear as memories are added.";
+    const container = $("#graph");
+    if (cy) { cy.destroy(); cy = null; }
+    container.dataset.nodes = String(nodes.length);
+    if (!window.cytoscape || !nodes.length) {
+      if (!window.cytoscape) status.textContent += " (graph library unavailable: the list is on the side)";
+      return;
+    }
+    const usages = concepts.map((c) => c.usage);
+    const lo = Math.min(...usages);
+    const hi = Math.max(...usages);
+    const maxW = Math.max(1, ...edges.map((e) => (e.kind === "co-occurrence" ? e.weight : 1)));
+    const size = (u) => 20 + 44 * Math.sqrt(hi > lo ? (u - lo) / (hi - lo) : 0.3);
+    const text = cssVar("--text");
+    const surface = cssVar("--surface");
+    const accent = cssVar("--accent");
+    const muted = cssVar("--muted");
+    cy = window.cytoscape({
+      container,
+      elements: [
+        ...concepts.map((c) => ({ data: { id: c.id, label: c.id, usage: c.usage, size: size(c.usage) } })),
+        ...edges.map((e, i) => ({ data: { id: `e${i}`, source: e.source, target: e.target, kind: e.kind,
+          w: e.kind === "co-occurrence" ? 1 + 4 * (e.weight / maxW) : 1.2 } })),
+      ],
+      style: [
+        { selector: "node", style: {
+          width: "data(size)", height: "data(size)", "background-color": accent, "background-opacity": 0.85,
+          label: "data(label)", color: text, "font-size": 14, "font-family": "system-ui, sans-serif", "font-weight": 600,
+          "text-valign": "bottom", "text-margin-y": 4, "text-outline-color": surface, "text-outline-width": 2.5,
+          "min-zoomed-font-size": 5, "border-width": 2, "border-color": surface,
+        } },
+        { selector: "edge", style: {
+          width: "data(w)", "line-color": muted, opacity: 0.45, "curve-style": "haystack",
+        } },
+        { selector: "edge[kind = 'similarity']", style: { "line-style": "dashed", "curve-style": "straight" } },
+        { selector: "node:selected", style: { "background-color": cssVar("--c-usage"), "border-color": text } },
+        { selector: ".faded", style: { opacity: 0.15 } },
+        { selector: "edge.hl", style: { opacity: 0.9, "line-color": accent } },
+      ],
+      layout: layoutOptions(),
+      minZoom: 0.15,
+      maxZoom: 4,
+      boxSelectionEnabled: false,
+    });
+    cy.on("tap", "node", (e) => selectConcept(e.target.id(), { fromGraph: true }));
+    cy.on("tap", (e) => { if (e.target === cy) clearConcept(); });
+    container.dataset.ready = "1";
+  }
+  function layoutOptions() {
+    // Tuned for tens of tags in a ~600 px box: tight enough that labels stay legible after the fit.
+    return { name: "cose", animate: false, randomize: true, padding: 50, nodeRepulsion: () => 6000,
+      idealEdgeLength: () => 60, edgeElasticity: () => 80, nodeOverlap: 10, componentSpacing: 40, gravity: 2,
+      numIter: 1000 };
+  }
+
+  function renderConceptList() {
+    const filter = $("#concept-filter").value.trim().toLowerCase();
+    const rows = concepts.filter((c) => !filter || c.id.includes(filter)).slice(0, 200);
+    const list = $("#concept-list");
+    list.replaceChildren(...(rows.length ? rows.map((c) => h("li", {},
+      h("button", { type: "button", dataset: { concept: c.id }, onclick: () => selectConcept(c.id) },
+        h("span", { class: "name" }, c.id),
+        h("span", { class: "n", title: "memories tagged" }, c.usage)))) : [emptyState(concepts.length ? "No concept matches." : "No concepts yet.")]));
+  }
+
+  async function selectConcept(id, { fromGraph = false } = {}) {
+    const c = concepts.find((x) => x.id === id);
+    if (!c) return;
+    for (const b of $$("#concept-list button")) b.setAttribute("aria-current", String(b.dataset.concept === id));
+    $("#concept-detail").hidden = false;
+    $("#concept-name").textContent = id;
+    let neighbours = [];
+    if (cy) {
+      const node = cy.getElementById(id);
+      cy.elements().removeClass("faded hl");
+      cy.$(":selected").unselect();
+      node.select();
+      const hood = node.closedNeighborhood();
+      cy.elements().not(hood).addClass("faded");
+      hood.edges().addClass("hl");
+      neighbours = node.neighborhood("node").map((n) => n.id());
+      if (!fromGraph) cy.animate({ center: { eles: node }, zoom: Math.max(cy.zoom(), 1.1) }, { duration: reduceMotion ? 0 : 300 });
+    }
+    $("#concept-meta").textContent = `${c.usage} ${c.usage === 1 ? "memory" : "memories"} · ${c.degree} link${c.degree === 1 ? "" : "s"}`;
+    $("#concept-neighbours").replaceChildren(...neighbours.slice(0, 24).map((n) =>
+      h("button", { type: "button", class: "chip tag", onclick: () => selectConcept(n) }, n)));
+    const list = $("#concept-memories");
+    list.replaceChildren(h("li", {}, "Loading…"));
+    try {
+      const data = await v1.list({ tag: id, limit: 20 });
+      const rows = data.memories || [];
+      remember(rows);
+      list.replaceChildren(...(rows.length ? rows.map((m) => h("li", {}, openButton(m))) : [h("li", {}, "No memory carries this tag now.")]));
+    } catch (err) {
+      list.replaceChildren(h("li", {}, `Could not load memories — ${err.message}`));
+    }
+  }
+  function clearConcept() {
+    $("#concept-detail").hidden = true;
+    for (const b of $$("#concept-list button")) b.removeAttribute("aria-current");
+    if (cy) { cy.elements().removeClass("faded hl"); cy.$(":selected").unselect(); }
+  }
+
+  function setupConcepts() {
+    const zoomBy = (f) => { if (cy) cy.zoom({ level: cy.zoom() * f, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } }); };
+    $("#g-zoom-in").addEventListener("click", () => zoomBy(1.25));
+    $("#g-zoom-out").addEventListener("click", () => zoomBy(0.8));
+    $("#g-fit").addEventListener("click", () => cy && cy.fit(undefined, 30));
+    $("#g-layout").addEventListener("click", () => cy && cy.layout(layoutOptions()).run());
+    $("#concept-clear").addEventListener("click", clearConcept);
+    $("#concept-filter").addEventListener("input", renderConceptList);
+    loaders.concepts = loadConcepts;
+  }
+
+  // ---- stats -----------------------------------------------------------------------------------------------------
+  function kpi(label, value, note) {
+    return h("div", { class: "card kpi" }, h("div", { class: "label" }, label), h("div", { class: "value" }, value),
+      note ? h("div", { class: "note" }, note) : null);
+  }
+  function hbars(title, counts) {
+    const entries = Object.entries(counts || {}).sort((a, b) => b[1] - a[1]);
+    const max = Math.max(1, ...entries.map((e) => e[1]));
+    return h("section", { class: "card stat-card" }, h("h2", {}, title),
+      entries.length
+        ? h("ul", { class: "hbars" }, entries.map(([k, n]) => h("li", { class: "hbar" },
+          h("span", { class: "name", title: k }, k),
+          h("span", { class: "track", role: "meter", "aria-label": k, "aria-valuemin": 0, "aria-valuemax": max, "aria-valuenow": n },
+            h("span", { style: { width: `${(n / max) * 100}%` } })),
+          h("span", { class: "n" }, n))))
+        : h("p", { class: "muted" }, "Nothing yet."));
+  }
+
+  async function loadStats() {
+    const status = $("#stats-status");
+    status.classList.remove("error");
+    const [st, tl] = await Promise.allSettled([
+      v1.tool("memory_stats").catch(() => v1.stats()),
+      v1.tools(),
+    ]);
+    if (st.status === "rejected") {
+      status.textContent = `Could not load stats — ${st.reason.message}`;
+      status.classList.add("error");
+      return;
+    }
+    const s = st.value;
+    const state = tl.status === "fulfilled" ? tl.value.current_system_state || {} : {};
+    updateBadge(s);
+    status.textContent = "";
+    const health = typeof state.health_score === "number" ? state.health_score : null;
+    const kpis = [
+      kpi("Memories", String(s.memories ?? "–"), s.chunks ? `+ ${s.chunks} chunks` : "top-level"),
+      kpi("Embedded", String(s.embedded ?? "–"), s.index ? `${s.index.indexed} in the vector index` : null),
+      kpi("Store size", bytes(s.size_bytes), s.model ? `${s.model} · ${s.dim}-d` : null),
+      kpi("Pending review", String((s.by_status && s.by_status.pending) || 0), "awaiting a decision"),
+    ];
+    if (s.tags) kpis.push(kpi("Tags", String(s.tags.active || 0), Object.entries(s.tags).filter(([k]) => k !== "active").map(([k, v]) => `${v} ${k}`).join(", ") || "active"));
+    if (typeof s.operations === "number") kpis.push(kpi("Operations", String(s.operations), "bulk changes, undoable"));
+    if (health != null) {
+      const pct = Math.round(health * 100);
+      const color = pct >= 80 ? "var(--ok)" : pct >= 50 ? "var(--warn)" : "var(--danger)";
+      kpis.unshift(h("div", { class: "card kpi health" },
+        h("div", { class: "ring", style: { "--p": String(pct), "--ring": color }, role: "meter", "aria-label": "Health score",
+          "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct }, h("span", {}, `${pct}`)),
+        h("div", {}, h("div", { class: "label" }, "Health"), h("div", { class: "note" }, pct >= 80 ? "in good shape" : "could be tidied"))));
+    }
+    $("#kpis").replaceChildren(...kpis);
+    const cards = [hbars("By kind", s.by_kind), hbars("By status", s.by_status), hbars("By scope", s.by_scope)];
+    if (s.categories) cards.push(hbars("By category", s.categories));
+    const opps = state.optimization_opportunities || [];
+    cards.push(h("section", { class: "card stat-card" }, h("h2", {}, "Suggestions"),
+      opps.length ? h("ul", { class: "opps" }, opps.map((o) => h("li", {}, o))) : h("p", { class: "muted" }, "Nothing to tidy.")));
+    $("#stat-grid").replaceChildren(...cards);
+  }
+
+  // ---- API key ----------------------------------------------------------------------------------------------------
+  function askForKey(reason) {
+    const dlg = $("#keydlg");
+    if (dlg.open) return;
+    if (reason) $("#key-reason").textContent = `The server refused the request (${reason}). Paste an API key created with “engram keys create NAME”; it is kept in this browser only.`;
+    setConn("bad", "API key needed");
+    for (const d of $$("dialog[open]")) d.close();
+    dlg.showModal();
+    $("#k-secret").focus();
+  }
+  function setupKey() {
+    $("#key-open").addEventListener("click", () => { $("#keydlg").showModal(); $("#k-secret").value = storedKey(); $("#k-secret").focus(); });
+    $("#key-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      try { localStorage.setItem(KEY_STORE, $("#k-secret").value.trim()); } catch { /* private mode */ }
+      $("#keydlg").close();
+      connect();
+      show(view);
+    });
+    $("#k-clear").addEventListener("click", () => {
+      try { localStorage.removeItem(KEY_STORE); } catch { /* private mode */ }
+      $("#k-secret").value = "";
+      $("#keydlg").close();
+      toast("Key forgotten.");
+      connect();
+    });
+  }
+
+  async function connect() {
+    try {
+      const health = await api("GET", "/api/health");
+      setConn(health.status === "healthy" ? "ok" : "bad", `v${health.version} · ${health.status}${storedKey() ? " · key set" : ""}`);
+    } catch {
+      setConn("bad", "Server unreachable");
+    }
+  }
+
+  // ---- start ----------------------------------------------------------------------------------------------------
+  function start() {
+    setupTabs();
+    setupShortcuts();
+    setupDialogs();
+    setupSearch();
+    setupDetail();
+    setupAdd();
+    setupTimeline();
+    setupConcepts();
+    setupKey();
+    loaders.review = loadReview;
+    loaders.stats = loadStats;
+    connect();
+    loadReviewCount();
+    const initial = location.hash.slice(1);
+    show(VIEWS.includes(initial) ? initial : "search");
+    document.body.dataset.ready = "1";
+  }
+
+  // For tests and the curious: the live chart and graph.
+  window.engramUI = {
+    get chart() { return chart; },
+    get cy() { return cy; },
+    show,
+  };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,387 @@
+"""The web UI (engram/web) in a real headless Chromium, against a real server on a loopback port.
+
+One server and one browser per module; each test gets a fresh page and fails on any console error it did not
+expect. Screenshots of every step land in tests/screenshots/ (rewritten on each run). Needs Debian's chromium
+at /usr/bin/chromium and the `playwright` package (no browser download: it drives the system Chromium)."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from engram import FakeEmbedder, Settings
+from engram.serve import build_app
+from engram.tenants import LOCAL, Keys
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)"
+)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs the playwright package (pip install -e '.[dev]')"
+)
+
+SEED = [
+    "I prefer dark mode in all my editors and terminals",
+    "The deploy script lives in ops/deploy.sh and needs the staging AWS credentials",
+    "Meeting with Sarah on Friday about the search roadmap",
+    "Python asyncio tasks must be awaited or kept referenced, otherwise they get garbage collected",
+    "Remember to renew the TLS certificate before March 15",
+    "Use ruff for linting and mypy for type checks in every Python project",
+    "The deploy pipeline for Python services runs ruff before the tests",
+]
+OLDER = [  # created in the past, so the timeline spans several days
+    ("Kicked off the Engram project: local-first memory for agents", 9),
+    ("Chose SQLite with a usearch index as the default store", 6),
+    ("Benchmarked recall on the LongMemEval sample", 6),
+    ("Added the REST API and the MCP server", 3),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`engram serve` in a thread: REST, MCP and the web UI in one app, the fake embedder, a few old memories
+    in the local tenant; with `require_key`, an empty store behind API keys."""
+
+    def __init__(self, home: Path, *, require_key: bool = False) -> None:
+        app = build_app(
+            Settings(home=home), db=home / "ui.db", embedder=FakeEmbedder(), require_key=require_key
+        )
+        if not require_key:
+            mem = app.state.tenants.memory(LOCAL)
+            now = datetime.now(UTC)
+            for content, days in OLDER:
+                mem.remember(content, created_at=now - timedelta(days=days))
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def client(server: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=20) as c:
+        for text in SEED:
+            c.post("/v1/store", json={"content": text}).raise_for_status()
+        yield c
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+class Tab:
+    """A fresh page on the UI that records console errors and uncaught exceptions."""
+
+    def __init__(self, browser: Any, url: str, width: int = 1280, height: int = 860) -> None:
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, reduced_motion="reduce"
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        self.url = url
+
+    def open(self, view: str = "search") -> Any:
+        self.page.goto(f"{self.url}/#{view}")
+        self.page.wait_for_selector("body[data-ready='1']")
+        return self.page
+
+    def shot(self, name: str, full_page: bool = True) -> None:
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+@pytest.fixture
+def tab(browser: Any, server: Server, client: httpx.Client) -> Iterator[Tab]:
+    t = Tab(browser, server.url)
+    yield t
+    t.context.close()
+
+
+def _memory_id(client: httpx.Client, needle: str) -> str:
+    rows = client.get("/v1/memories", params={"limit": 100}).json()["memories"]
+    return next(r["id"] for r in rows if needle in r["content"])
+
+
+def test_page_loads_without_console_errors(tab: Tab) -> None:
+    page = tab.open()
+    page.wait_for_selector("#browse-list .mem-item")
+    assert page.title() == "Engram"
+    assert page.locator("#browse-list .mem-item").count() == len(SEED) + len(OLDER)
+    assert page.locator("#tab-search").get_attribute("aria-selected") == "true"
+    page.wait_for_function("document.querySelector('#conn').dataset.state === 'ok'")
+    # "/" focuses the search box from anywhere on the page.
+    page.locator("#tab-stats").focus()
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+    # Every control in the sidebar and search form is a real button or form field with a name.
+    for button in page.locator("button:visible").all():
+        name = button.get_attribute("aria-label") or button.inner_text().strip()
+        assert name, button.evaluate("b => b.outerHTML")
+    tab.shot("01-load")
+    assert tab.errors == []
+
+
+def test_search_shows_component_bars(tab: Tab) -> None:
+    page = tab.open()
+    page.keyboard.press("/")
+    page.keyboard.type("deploy python ruff")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#results .result")
+    results = page.locator("#results .result")
+    assert results.count() >= 2
+    first = results.first
+    assert "deploy" in first.inner_text().lower() or "ruff" in first.inner_text().lower()
+    components = [c.get_attribute("data-component") for c in first.locator(".comp").all()]
+    assert components == ["vector", "lexical", "importance", "recency", "usage", "context"]
+    # The bars are drawn to their values: the lexical bar of the best hit is not empty.
+    lexical = first.locator(".comp[data-component='lexical'] .comp-fill")
+    assert float(lexical.evaluate("e => parseFloat(e.style.width)")) > 0
+    assert re.fullmatch(r"\d\.\d{3}", first.locator(".score-value").inner_text())
+    assert page.locator("#search-status").inner_text().startswith(f"{results.count()} result")
+    tab.shot("02-search")
+    assert tab.errors == []
+
+
+def test_edit_memory_tags_and_importance(tab: Tab, client: httpx.Client) -> None:
+    target = _memory_id(client, "renew the TLS certificate")
+    page = tab.open()
+    page.locator("#browse-list .mem-item button.linklike", has_text="renew the TLS certificate").click()
+    page.wait_for_selector("#detail[open]")
+    assert page.locator("#d-content").input_value().startswith("Remember to renew")
+    tab.shot("03-detail", full_page=False)
+
+    # An error from the API is shown with the field it names.
+    page.locator("#d-tags").fill("certs, " + "x" * 70)
+    page.locator("#d-save").click()
+    page.wait_for_selector("#detail-error:not([hidden])")
+    assert "tags" in page.locator("#detail-error").inner_text()
+    assert page.locator("#d-tags").get_attribute("aria-invalid") == "true"
+    assert page.locator("#err-tags").is_visible()
+    tab.shot("04-detail-error", full_page=False)
+
+    page.locator("#d-tags").fill("certs, Ops Reminders")
+    page.locator("#d-importance").fill("0.75")
+    page.locator("#d-important").check()
+    page.locator("#d-kind").select_option("task")
+    page.locator("#d-save").click()
+    page.wait_for_selector("#detail-form[data-saved]")
+    record = client.get(f"/v1/memories/{target}").json()
+    assert record["tags"] == ["certs", "ops-reminders"]
+    assert record["importance"] == 0.75
+    assert record["user_marked_important"] is True
+    assert record["kind"] == "task"
+    assert page.locator("#detail-error").is_hidden()
+    assert page.locator("#d-tags").input_value() == "certs, ops-reminders"
+
+    # Invalidate sets validity_score to 0 at once.
+    page.locator("#d-invalidate").click()
+    page.wait_for_function("document.querySelector('#d-invalidate').textContent === 'Restore validity'")
+    assert client.get(f"/v1/memories/{target}").json()["validity_score"] == 0
+    tab.shot("05-detail-saved", full_page=False)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#detail", state="hidden")
+    # The list shows the edit without a reload.
+    item = page.locator(f"#browse-list [data-id='{target}']")
+    assert "ops-reminders" in item.inner_text() and "invalidated" in item.inner_text()
+    # The only console errors are the browser's own report of the deliberate 400.
+    assert all("400" in e for e in tab.errors), tab.errors
+
+
+def test_review_queue_approve(tab: Tab, client: httpx.Client) -> None:
+    pending = _memory_id(client, "Meeting with Sarah")
+    other = _memory_id(client, "dark mode")
+    for memory_id in (pending, other):
+        client.patch(f"/v1/memories/{memory_id}", json={"status": "pending"}).raise_for_status()
+    page = tab.open("review")
+    page.wait_for_selector("#review-list .review-item")
+    sync_api.expect(page.locator("#review-badge")).to_have_text("2")
+    card = page.locator(f"#review-list [data-id='{pending}']")
+    # Edit first, then approve.
+    card.get_by_role("button", name="Edit").click()
+    card.locator("textarea").fill("Meeting with Sarah on Friday about the search roadmap and the web UI")
+    card.get_by_role("button", name="Save").click()
+    page.wait_for_function(
+        f"document.querySelector(\"[data-id='{pending}'] .content\").textContent.endsWith('web UI')"
+    )
+    tab.shot("06-review")
+    card.get_by_role("button", name="Approve").click()
+    page.wait_for_selector(f"#review-list [data-id='{pending}']", state="detached")
+    record = client.get(f"/v1/memories/{pending}").json()
+    assert record["status"] == "approved"
+    assert record["content"].endswith("web UI")
+    page.locator(f"#review-list [data-id='{other}']").get_by_role("button", name="Reject").click()
+    page.wait_for_selector("#review-list .empty")
+    assert client.get(f"/v1/memories/{other}").json()["status"] == "rejected"
+    sync_api.expect(page.locator("#review-badge")).to_be_hidden()
+    tab.shot("07-review-empty")
+    client.patch(f"/v1/memories/{other}", json={"status": "approved"}).raise_for_status()
+    assert tab.errors == []
+
+
+def test_timeline_chart_renders(tab: Tab, client: httpx.Client) -> None:
+    page = tab.open("timeline")
+    page.wait_for_selector("#timeline-chart[data-ready='1']")
+    timeline = client.post("/v1/tools/memory_timeline", json={"arguments": {"granularity": "day"}}).json()
+    total = timeline["total"]
+    drawn = page.evaluate("engramUI.chart.data.datasets[0].data")
+    assert sum(drawn) == total
+    assert len(drawn) == 10  # nine days ago to today, empty days filled in
+    box = page.locator("#timeline-chart").bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 200
+    assert page.locator("#periods details").count() == 4
+    tab.shot("08-timeline")
+    page.get_by_role("button", name="Month").click()
+    page.wait_for_function("engramUI.chart && engramUI.chart.data.labels.length >= 1")
+    assert page.locator("#granularity [aria-pressed='true']").inner_text() == "Month"
+    assert tab.errors == []
+
+
+def test_concept_network_renders_nodes(tab: Tab, client: httpx.Client) -> None:
+    network = client.post("/v1/tools/concept_network", json={"arguments": {}}).json()
+    page = tab.open("concepts")
+    page.wait_for_selector("#graph[data-ready='1'] canvas")
+    assert page.evaluate("engramUI.cy.nodes().length") == len(network["nodes"]) > 0
+    assert page.evaluate("engramUI.cy.edges().length") > 0
+    # Node size follows usage: the most used concept is drawn at least as big as the least used.
+    sizes = page.evaluate("engramUI.cy.nodes().map(n => [n.data('usage'), n.width()])")
+    assert max(sizes)[1] >= min(sizes)[1]
+    # Zoom works from the toolbar; a concept picked from the list shows its memories.
+    before = page.evaluate("engramUI.cy.zoom()")
+    page.get_by_role("button", name="Zoom in").click()
+    assert page.evaluate("engramUI.cy.zoom()") > before
+    first = network["nodes"][0]["id"]
+    page.locator(f"#concept-list button[data-concept='{first}']").click()
+    page.wait_for_selector("#concept-memories .linklike")
+    assert page.locator("#concept-name").inner_text() == first
+    assert page.evaluate(f"engramUI.cy.getElementById('{first}').selected()")
+    tab.shot("09-concepts", full_page=False)
+    assert tab.errors == []
+
+
+def test_stats_and_add_memory(tab: Tab, client: httpx.Client) -> None:
+    before = client.get("/v1/stats").json()["memories"]
+    page = tab.open("stats")
+    page.wait_for_selector("#kpis .kpi")
+    assert str(before) in page.locator("#kpis").inner_text()
+    assert page.locator("#stat-grid .stat-card").count() >= 4
+    tab.shot("10-stats")
+    page.keyboard.press("n")
+    page.wait_for_selector("#add[open]")
+    page.locator("#a-content").fill("The web UI lives in engram/web and is served at /")
+    page.locator("#a-tags").fill("web-ui")
+    page.locator("#a-save").click()
+    page.wait_for_selector("#add-result:not([hidden])")
+    assert "Remembered" in page.locator("#add-result").inner_text()
+    tab.shot("11-add", full_page=False)
+    assert client.get("/v1/stats").json()["memories"] == before + 1
+    assert client.get("/v1/memories", params={"tag": "web-ui"}).json()["memories"]
+    assert tab.errors == []
+
+
+def test_narrow_window_has_no_horizontal_scroll(browser: Any, server: Server, client: httpx.Client) -> None:
+    tab = Tab(browser, server.url, width=375, height=812)
+    try:
+        page = tab.open()
+        page.locator("#q").fill("python")
+        page.locator("#q").press("Enter")
+        page.wait_for_selector("#results .result")
+        overflow = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        assert page.evaluate(overflow) <= 0
+        tab.shot("12-narrow-search")
+        for view, ready in [
+            ("review", "#review-list li"),
+            ("timeline", "#timeline-chart[data-ready='1']"),
+            ("concepts", "#graph[data-ready='1']"),
+            ("stats", "#kpis .kpi"),
+        ]:
+            page.locator(f"#tab-{view}").click()
+            page.wait_for_selector(ready)
+            assert page.evaluate(overflow) <= 0, view
+            tab.shot(f"13-narrow-{view}")
+        page.locator("#tab-search").click()
+        page.locator("#results .result button.linklike").first.click()
+        page.wait_for_selector("#detail[open]")
+        assert page.evaluate(overflow) <= 0
+        drawer = page.locator("#detail").bounding_box()
+        assert drawer is not None and drawer["width"] <= 375
+        tab.shot("14-narrow-detail", full_page=False)
+        assert tab.errors == []
+    finally:
+        tab.context.close()
+
+
+def test_asks_for_an_api_key_when_the_server_wants_one(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    home = tmp_path_factory.mktemp("keyed")
+    guarded = Server(home, require_key=True)
+    keys = Keys(home / "keys.db")
+    try:
+        secret = keys.create("alice", "web")[1]
+    finally:
+        keys.close()
+    tab = Tab(browser, guarded.url)
+    try:
+        page = tab.open()
+        page.wait_for_selector("#keydlg[open]")
+        tab.shot("15-api-key", full_page=False)
+        page.locator("#k-secret").fill(secret)
+        page.locator("#k-secret").press("Enter")
+        # Alice's store is empty: the welcome card offers examples, stored with her key.
+        page.wait_for_selector("#welcome:not([hidden])")
+        assert page.locator("#keydlg").is_hidden()
+        sync_api.expect(page.locator("#conn-text")).to_contain_text("key set")
+        page.get_by_role("button", name="Load examples").click()
+        page.wait_for_selector("#browse-list .mem-item")
+        assert page.locator("#welcome").is_hidden()
+        with httpx.Client(base_url=guarded.url, headers={"Authorization": f"Bearer {secret}"}) as alice:
+            stored = alice.get("/v1/stats").json()["memories"]
+        assert stored == page.locator("#browse-list .mem-item").count() > 0
+        assert all("401" in e for e in tab.errors), tab.errors
+    finally:
+        tab.context.close()
+        guarded.stop()
