@@ -2,7 +2,7 @@
 
     python -m bench.server [--memories 2000] [--calls 200] [--clients 8] [--seconds 20]
 
-A real `engram serve` app (uvicorn, loopback, API key required) on a store of `--memories` LongMemEval_S
+A real `engram serve` process (loopback, API key required) on a store of `--memories` LongMemEval_S
 sentences, the
 real embedder behind its LRU cache, queries warmed once so every path pays the same (cached) embedding:
 1. round trip p50/p95 of search_memory and store_memory: the Python call, POST /v1/search and /v1/store, and
@@ -18,9 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
+import signal
 import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -29,14 +33,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from rich.console import Console
 
 from bench.speed import corpus, pct
 from bench.speed import queries as questions
 from engram import Memory, Settings
 from engram.embed import default_embedder
-from engram.serve import build_app
 from engram.tenants import Keys
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -47,6 +49,19 @@ def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _wait(url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            if httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("engram serve did not start")
+        time.sleep(0.2)
 
 
 def _stats(ms: list[float]) -> dict[str, float]:
@@ -110,16 +125,19 @@ def run(memories: int, calls: int, clients: int, seconds: float) -> dict[str, An
             python_search = _timed(mem.search_memory, queries)  # touches its hits, as the API does
             python_store = _timed(mem.store_memory, fresh[:calls])
 
-        app = build_app(settings, db=db, embedder=embedder, require_key=True)
+        # The server runs in its own process, as `engram serve` does: client and server must not share a GIL.
         port = _port()
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
+        env = os.environ | {"ENGRAM_HOME": str(home), "ENGRAM_MAINTAIN_EVERY_MINUTES": "0"}
+        server = subprocess.Popen(
+            [sys.executable, "-m", "engram.cli", "--db", str(db), "serve", "--port", str(port)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        _wait(f"http://127.0.0.1:{port}/api/health", server)
         url = f"http://127.0.0.1:{port}"
         headers = {"Authorization": f"Bearer {key}"}
         with httpx.Client(base_url=url, headers=headers, timeout=60) as http:
+            for q in queries:  # the server's embedding cache gets the queries the Python path had cached
+                http.post("/v1/search", json={"query": q}).raise_for_status()
             rest_search = _timed(
                 lambda q: http.post("/v1/search", json={"query": q}).raise_for_status(), queries
             )
@@ -162,8 +180,8 @@ def run(memories: int, calls: int, clients: int, seconds: float) -> dict[str, An
         for w in workers:
             w.join()
         elapsed = time.perf_counter() - started
-        server.should_exit = True
-        thread.join(30)
+        server.send_signal(signal.SIGTERM)
+        server.wait(60)
 
     def row(python: list[float], rest: list[float], mcp: list[float]) -> dict[str, Any]:
         p = statistics.median(python)

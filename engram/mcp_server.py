@@ -20,6 +20,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
 
 import engram
+from engram import maintenance
 from engram.maintenance import READ_ONLY, TOOLS
 from engram.memory import Memory
 
@@ -33,6 +34,22 @@ _REWRITE = ToolAnnotations(
 )
 # The advanced tools by effect: destructive ones change or fold existing memories (each can be rolled back).
 _DESTRUCTIVE = frozenset({"optimize_tags", "merge_memories", "backup_restore"})
+
+
+_EXAMPLES = {
+    "memory_stats": "memory_stats()",
+    "optimize_tags": "optimize_tags(dry_run=True) -> the merges and archives it would make, nothing changed",
+    "merge_memories": 'merge_memories(ids=["<id-1>", "<id-2>"]) -> one memory; rollback(operation_id) undoes it',
+    "memory_timeline": 'memory_timeline(granularity="month", examples=2)',
+    "concept_network": "concept_network(min_cooccurrence=2, similarity=0.6, limit=50)",
+    "usage_patterns": "usage_patterns(top=5)",
+    "export_memories": 'export_memories(path="/tmp/memories.jsonl")',
+    "import_memories": 'import_memories(path="/tmp/memories.jsonl")',
+    "backup_restore": 'backup_restore(action="backup", path="/tmp/engram-backup.db")',
+    "trace_search": 'trace_search(query="deploy schedule")',
+    "validate_storage": "validate_storage()",
+    "repair_index": "repair_index()",
+}
 
 
 def _annotation(name: str) -> ToolAnnotations:
@@ -177,7 +194,9 @@ def _register_advanced(server: MCPServer, name: str, resolve: Resolver) -> None:
             return mem.run_tool(name, **arguments)
 
     tool.__name__ = name
-    tool.__doc__ = (method.__doc__ or name).strip()
+    # The Memory wrapper's docstring, else the function behind it (engram.maintenance).
+    doc = method.__doc__ or getattr(maintenance, name, None).__doc__ or name
+    tool.__doc__ = f"{doc.strip()}\n\nExample: {_EXAMPLES.get(name, name + '()')}"
     tool.__signature__ = inspect.Signature(params, return_annotation=dict[str, Any])  # type: ignore[attr-defined]
     tool.__annotations__ = {p.name: p.annotation for p in params} | {"return": dict[str, Any]}
     server.tool(name=name, annotations=_annotation(name))(tool)

@@ -481,6 +481,7 @@ class Memory:
             raise InvalidInput("arguments", str(exc)) from None
 
     def memory_stats(self) -> dict[str, Any]:
+        """Counts by category, kind, scope, status and tier; tags; storage size; the health score."""
         return maintenance.memory_stats(self)
 
     def optimize_tags(self, dry_run: bool = False, archive_after_days: int = 180) -> dict[str, Any]:
@@ -490,6 +491,7 @@ class Memory:
         return maintenance.merge_memories(self, ids, into=into)
 
     def memory_timeline(self, granularity: str = "month", examples: int = 3) -> dict[str, Any]:
+        """Memories counted per day, month or year, with a few examples from each period."""
         return maintenance.memory_timeline(self, granularity=granularity, examples=examples)
 
     def concept_network(
@@ -503,21 +505,25 @@ class Memory:
         return maintenance.usage_patterns(self, top=top)
 
     def export_memories(self, path: str | Path) -> dict[str, Any]:
+        """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`."""
         return transfer.export_memories(self, Path(path))
 
     def import_memories(self, path: str | Path) -> dict[str, Any]:
+        """Read SHODH records from `path` (as one operation that rollback undoes); existing ids are skipped."""
         return transfer.import_memories(self, Path(path))
 
     def import_tinydb(self, directory: str | Path) -> dict[str, Any]:
         return transfer.import_tinydb(self, Path(directory))
 
     def backup_restore(self, action: str, path: str | Path) -> dict[str, Any]:
+        """`action` backup: copy the database to `path` with SQLite's online backup; restore: verify `path` and replace the database with it."""
         return maintenance.backup_restore(self, action, path)
 
     def trace_search(self, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
         return maintenance.trace_search(self, query, options)
 
     def validate_storage(self) -> dict[str, Any]:
+        """Rows against the full-text index, the vector index, the embedding model and the tag registry: every inconsistency found."""
         return maintenance.validate_storage(self)
 
     def repair_index(self) -> dict[str, Any]:

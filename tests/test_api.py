@@ -237,6 +237,7 @@ def test_tools_run_through_the_api(alice: httpx.Client) -> None:
 def test_shodh_remember_recall_and_duplicates_match_the_spec(alice: httpx.Client, spec: dict[str, Any]) -> None:
     body = {"content": "Use JWT tokens with 24h expiry for authentication", "type": "Decision",
             "tags": ["auth", "security"], "emotion": "relief", "emotional_valence": 0.8}  # fmt: skip
+    check(spec, spec["paths"]["/api/remember"]["post"]["requestBody"]["content"]["application/json"]["schema"], body)
     created = alice.post("/api/remember", json=body)
     assert created.status_code == 201, created.text
     check(spec, response_schema(spec, "/api/remember", "post", "201"), created.json())
@@ -245,7 +246,9 @@ def test_shodh_remember_recall_and_duplicates_match_the_spec(alice: httpx.Client
     assert again.json()["existing_id"] == created.json()["id"]
     check(spec, response_schema(spec, "/api/remember", "post", "409"), again.json())
 
-    recalled = alice.post("/api/recall", json={"query": "authentication tokens", "memory_types": ["Decision"]})
+    recall_body = {"query": "authentication tokens", "memory_types": ["Decision"]}
+    check(spec, spec["paths"]["/api/recall"]["post"]["requestBody"]["content"]["application/json"]["schema"], recall_body)
+    recalled = alice.post("/api/recall", json=recall_body)
     check(spec, response_schema(spec, "/api/recall", "post", "200"), recalled.json())
     memories = recalled.json()["memories"]
     assert memories and all(m["type"] == "Decision" for m in memories)
@@ -330,7 +333,7 @@ async def _mcp_round_trip(client: Any) -> None:
             "trace_search", "validate_storage"} <= set(tools)  # fmt: skip
     assert tools["search_memory"].annotations.read_only_hint is True
     assert tools["merge_memories"].annotations.destructive_hint is True
-    assert "Example" in (tools["store_memory"].description or "")
+    assert all("Example" in (t.description or "") for t in tools.values())
     stored = await client.call_tool("store_memory", {"content": "The cat's vet appointment is on Friday at 10."})
     memory_id = stored.structured_content["memory_id"]
     found = await client.call_tool("search_memory", {"query": "vet appointment", "options": {"min_relevance": 0}})
