@@ -212,6 +212,46 @@ def import_shodh(path: Annotated[Path, typer.Argument(help="a JSON Lines file of
         out.print_json(json.dumps(memory.import_memories(path), default=str))
 
 
+def _import_foreign(source: str, path: Path) -> None:
+    with opened() as memory:
+        out.print_json(json.dumps(memory.import_from(source, path), default=str))
+
+
+@import_app.command("mcp-memory-service")
+def import_mcp_memory_service(path: Annotated[Path, typer.Argument(help="its SQLite database file")]) -> None:
+    """mcp-memory-service's SQLite database; content already stored is skipped."""
+    _import_foreign("mcp-memory-service", path)
+
+
+@import_app.command("shodh-json")
+def import_shodh_json(path: Annotated[Path, typer.Argument(help="a JSON file of shodh-memory records")]) -> None:
+    """shodh-memory / shodh-cloudflare JSON (PascalCase types, tags as JSON text)."""
+    _import_foreign("shodh-json", path)
+
+
+@import_app.command("mem0")
+def import_mem0(path: Annotated[Path, typer.Argument(help="mem0's exported memories (JSON)")]) -> None:
+    """mem0's exported memories (a list or {"results": [...]})."""
+    _import_foreign("mem0", path)
+
+
+@app.command()
+def export(
+    path: Annotated[Path, typer.Argument(help="the JSON Lines file to write (must not exist)")],
+    fmt: Annotated[str, typer.Option("--format", help="shodh: the unified SHODH record")] = "shodh",
+    with_embeddings: Annotated[bool, typer.Option("--with-embeddings", help="include vectors and the model")] = False,
+) -> None:
+    """Every memory as unified SHODH records, one per line.
+
+    Example: engram export memories.jsonl --format shodh --with-embeddings
+    """
+    if fmt != "shodh":
+        err.print("[red]error:[/red] --format: only shodh is supported")
+        raise typer.Exit(2)
+    with opened() as memory:
+        out.print_json(json.dumps(memory.export_memories(path, with_embeddings=with_embeddings)))
+
+
 @app.command()
 def recall(
     query: Annotated[str, typer.Argument(help="what to look for, in words")],

@@ -27,24 +27,16 @@ from engram import pii
 from engram.classify import Classifier, Rules, load_taxonomy
 from engram.errors import InvalidInput
 from engram.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
-from engram.record import Kind, MemoryType, NewMemory, Scope, Status, invalid_from
+from engram.record import NewMemory, Scope, Status, invalid_from
+from engram.typemap import PAPERBOT
 
 if TYPE_CHECKING:
     from engram.memory import Memory
 
 USER_ROLES = frozenset({"user", "human"})
-# The PaperBot kinds on seed 000's kinds and SHODH's types (the candidate kind itself stays in metadata).
-KIND_OF = {
-    "profile": Kind.IDENTITY, "preference": Kind.IDENTITY, "goal": Kind.TASK, "todo": Kind.TASK,
-    "project": Kind.TASK, "fact": Kind.KNOWLEDGE, "decision": Kind.KNOWLEDGE, "constraint": Kind.KNOWLEDGE,
-    "hypothesis": Kind.KNOWLEDGE, "keyword_set": Kind.REFERENCE, "note": Kind.NOTE,
-}  # fmt: skip
-TYPE_OF = {
-    "profile": MemoryType.CONTEXT, "preference": MemoryType.CONTEXT, "goal": MemoryType.TASK,
-    "todo": MemoryType.TASK, "project": MemoryType.CONTEXT, "fact": MemoryType.OBSERVATION,
-    "decision": MemoryType.DECISION, "constraint": MemoryType.DECISION, "hypothesis": MemoryType.DISCOVERY,
-    "keyword_set": MemoryType.OBSERVATION, "note": MemoryType.OBSERVATION,
-}  # fmt: skip
+# The PaperBot kinds on seed 000's kinds and SHODH's types (engram.typemap); the candidate kind stays in metadata.
+KIND_OF = {name: kind for name, (kind, _) in PAPERBOT.items()}
+TYPE_OF = {name: type_ for name, (_, type_) in PAPERBOT.items()}
 
 
 def paperbot(mem: Memory) -> Classifier:

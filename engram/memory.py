@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from engram import classify as kinds
-from engram import ingest, lifecycle, maintenance, operations, tools, transfer
+from engram import importers, ingest, lifecycle, maintenance, operations, tools, transfer
 from engram.chunk import chunk
 from engram.config import Settings
 from engram.embed import Embedder, Vector, content_hash, default_embedder
@@ -504,9 +504,16 @@ class Memory:
     def usage_patterns(self, top: int = 10) -> dict[str, Any]:
         return maintenance.usage_patterns(self, top=top)
 
-    def export_memories(self, path: str | Path) -> dict[str, Any]:
-        """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`."""
-        return transfer.export_memories(self, Path(path))
+    def export_memories(self, path: str | Path, with_embeddings: bool = True) -> dict[str, Any]:
+        """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`; with
+        embeddings (and the model's name) unless `with_embeddings` is false."""
+        return transfer.export_memories(self, Path(path), with_embeddings=with_embeddings)
+
+    def import_from(self, source: str, path: str | Path) -> dict[str, Any]:
+        """Import another store's memories: mcp-memory-service, shodh-json or mem0 (see engram.importers)."""
+        if source not in importers.READERS:
+            raise InvalidInput("source", f"unknown; choose one of {sorted(importers.READERS)}")
+        return importers.import_foreign(self, importers.READERS[source](Path(path)), source)
 
     def import_memories(self, path: str | Path) -> dict[str, Any]:
         """Read SHODH records from `path` (as one operation that rollback undoes); existing ids are skipped."""

@@ -16,23 +16,12 @@ import pydantic
 
 from engram.errors import InvalidInput
 from engram.record import Kind, MemoryRecord, MemoryType, invalid_from, utcnow
+from engram.typemap import KIND_OF_TYPE
 
 EXTENSION = "engram"
 _SHARED = ("id", "content", "content_hash", "type", "tags", "source_type", "credibility", "emotion",
            "emotional_valence", "emotional_arousal", "episode_id", "sequence_number", "created_at", "updated_at",
            "last_accessed_at", "quality_score", "access_count")  # fmt: skip
-# The SHODH type a foreign record carries says what kind of statement it is.
-_KIND_OF_TYPE = {
-    MemoryType.TASK: Kind.TASK,
-    MemoryType.LEARNING: Kind.KNOWLEDGE,
-    MemoryType.DISCOVERY: Kind.KNOWLEDGE,
-    MemoryType.PATTERN: Kind.KNOWLEDGE,
-    MemoryType.COMMAND: Kind.REFERENCE,
-    MemoryType.FILE_ACCESS: Kind.REFERENCE,
-    MemoryType.CONTEXT: Kind.IDENTITY,
-}
-
-
 def to_shodh(record: MemoryRecord, embedding: list[float] | None = None) -> dict[str, Any]:
     data = record.model_dump(mode="json")
     out = {name: data[name] for name in _SHARED}
@@ -55,7 +44,7 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     fields = {name: data[name] for name in _SHARED if data.get(name) is not None}
     if not extension:  # a foreign record: Engram's defaults, the kind from the SHODH type
         try:
-            kind = _KIND_OF_TYPE.get(MemoryType(fields.get("type", "Observation")), Kind.NOTE)
+            kind = KIND_OF_TYPE.get(MemoryType(fields.get("type", "Observation")), Kind.NOTE)
         except ValueError:
             kind = Kind.NOTE  # the type itself is reported by validation below
         extension = {"kind": kind.value, "category_method": "imported", "kind_method": "imported"}

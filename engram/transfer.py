@@ -29,15 +29,18 @@ if TYPE_CHECKING:
 _EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 
 
-def export_memories(mem: Memory, path: Path) -> dict[str, Any]:
+def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) -> dict[str, Any]:
     if path.exists():
         raise InvalidInput("path", f"{path} exists; choose a new file")
     model = mem.store.model()
     count = 0
     with path.open("w", encoding="utf-8") as out:
-        out.write(json.dumps({"format": "shodh-memory+jsonl", "model": model and model[0], "dim": model and model[1]}) + "\n")
+        header = {"format": "shodh-memory+jsonl", "model": model and model[0], "dim": model and model[1]}
+        if not with_embeddings:
+            header = {"format": "shodh-memory+jsonl", "model": None, "dim": None}
+        out.write(json.dumps(header) + "\n")
         for batch in mem.store.iter_all():
-            vectors = mem.store.vectors([r.id for r in batch])
+            vectors = mem.store.vectors([r.id for r in batch]) if with_embeddings else {}
             for record in batch:
                 vector = vectors.get(record.id)
                 data = to_shodh(record, None if vector is None else vector.tolist())
