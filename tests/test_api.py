@@ -417,3 +417,18 @@ def test_serve_shuts_down_cleanly_on_sigterm_without_losing_writes(tmp_path: Pat
     assert b"Traceback" not in stderr
     with Memory(db) as mem:
         assert [mem.get(i).content for i in ids] == [f"note {i}" for i in range(5)]
+
+
+def test_raw_pii_never_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from fastapi.testclient import TestClient
+
+    caplog.set_level(logging.DEBUG)
+    app = build_app(Settings(home=tmp_path), db=tmp_path / "pii.db", embedder=FakeEmbedder(), require_key=False)
+    secret = "maria.jones@example.org"
+    with TestClient(app) as client:
+        assert client.post("/v1/store", json={"content": f"Reach Maria at {secret}"}).status_code == 200
+        assert client.post("/v1/store", json={"content": f"{secret}", "context": {"force_importance": 9}}).status_code == 400
+        assert client.post("/v1/search", json={"query": secret}).status_code == 200
+    assert secret not in caplog.text
