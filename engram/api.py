@@ -126,6 +126,8 @@ class RecallBody(_Body):
     scope: str | None = None
     scope_id: str | None = None
     profile: str = "default"
+    user_id: str | None = None
+    workspace_id: str | None = None
 
 
 class FeedbackBody(_Body):
@@ -292,7 +294,7 @@ def create_app(
         """Seed 000's recall, each hit with its score components."""
         hits = who.memory.recall(
             body.query, limit=body.limit, mode=body.mode, kind=body.kind, scope=body.scope,
-            scope_id=body.scope_id, profile=body.profile,
+            scope_id=body.scope_id, profile=body.profile, user_id=body.user_id, workspace_id=body.workspace_id,
         )  # fmt: skip
         return {"results": [hit_json(h) for h in hits], "count": len(hits)}
 

@@ -79,6 +79,8 @@ def ingest(
     scope: Scope | str = Scope.PROJECT,
     scope_id: str | None = None,
     redact: bool | None = None,
+    user_id: str | None = None,
+    workspace_id: str | None = None,
 ) -> dict[str, Any]:
     """Store the messages as sources and their user statements as memories; the scope id defaults to each
     message's conversation id."""
@@ -114,6 +116,8 @@ def ingest(
                     type=TYPE_OF[candidate.kind],
                     scope=scope,
                     scope_id=scope_id or message.conversation_id or None,
+                    user_id=user_id,
+                    workspace_id=workspace_id,
                     status=Status.APPROVED if approved else Status.PENDING,
                     episode_id=message.conversation_id or None,
                     sequence_number=position,

@@ -27,6 +27,7 @@ from engram.record import (
     NewMemory,
     Scope,
     Status,
+    Tier,
     as_utc,
     new_id,
     parse,
@@ -187,7 +188,7 @@ class Memory:
         item = p.item
         if item.id is not None and self.store.get(item.id) is not None:
             raise InvalidInput("id", f"a memory with id {item.id} already exists")
-        existing = self.store.find_hash(p.hash, item.scope, item.scope_id)
+        existing = self.store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
         if existing is not None:
             return RememberResult(
                 existing.id,
@@ -198,15 +199,22 @@ class Memory:
             )
         vector = p.vectors[0] if len(p.vectors) == 1 else _mean(p.vectors)
         live = (Status.APPROVED, Status.PENDING)
-        scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=live)
+        scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=live, user_id=item.user_id,
+                              workspace_id=item.workspace_id, owner_exact=True)  # fmt: skip
         near = self.store.vector_search(vector, self.settings.kind_neighbours, scope_filter)
         voters = self.store.labels([i for i, _ in near])
-        if len(p.pieces) == 1 and near and near[0][1] >= self.settings.near_duplicate:
+        # Persona mode (seed 003): a mid-term slot absorbs anything within 0.85, not only near-copies.
+        persona = self.settings.lifecycle_mode == "persona"
+        threshold = min(self.settings.near_duplicate, 0.85) if persona else self.settings.near_duplicate
+        if len(p.pieces) == 1 and near and near[0][1] >= threshold:
             closest = voters.get(near[0][0])
             target = self.store.get(near[0][0])
             # A chunk is part of a longer text: a short memory never replaces it.
             if closest is not None and not closest.is_chunk and target is not None:
-                return self._merge(target, near[0][1], p, vector)
+                if near[0][1] >= self.settings.near_duplicate:
+                    return self._merge(target, near[0][1], p, vector)
+                if target.tier == Tier.MID:
+                    return self._merge(target, near[0][1], p, vector, slot=True)
         decision = self._decide(p, vector, near, voters)
         category = self._categorise(p, vector, near, voters)
         now = utcnow()
@@ -285,15 +293,23 @@ class Memory:
         neighbours = [(c, s) for i, s in near if i in voters and (c := voters[i].category) is not None]
         return self.categories.decide(vector, neighbours, self.store, self.embedder)
 
-    def _merge(self, target: MemoryRecord, similarity: float, p: _Pending, vector: Vector) -> RememberResult:
+    def _merge(
+        self, target: MemoryRecord, similarity: float, p: _Pending, vector: Vector, *, slot: bool = False
+    ) -> RememberResult:
         """Seed 000's near-duplicate rule: the newer wording replaces the older, importance moves 10% toward
-        the new value and validity gains 0.01."""
+        the new value and validity gains 0.01. A persona mid-term `slot` merge (seed 003) also counts an
+        access, grows the slot's cluster and raises its priority to max(1.05, old + 0.1)."""
         new_importance = 0.5 if p.item.importance is None else p.item.importance
+        wording: dict[str, Any] = {"content": p.content, "content_hash": p.hash, "token_count": p.tokens}
+        if slot:  # the slot keeps its own wording (the new text is in the audit log)
+            wording = {
+                "access_count": target.access_count + 1,
+                "cluster_size": target.cluster_size + 1,
+                "priority": max(1.05, (target.priority if target.priority is not None else 1.0) + 0.1),
+            }
         merged = target.model_copy(
-            update={
-                "content": p.content,
-                "content_hash": p.hash,
-                "token_count": p.tokens,
+            update=wording
+            | {
                 "importance": 0.9 * target.importance + 0.1 * new_importance,
                 "validity_score": min(1.0, target.validity_score + 0.01),
                 "tags": tuple(dict.fromkeys((*target.tags, *p.item.tags))),
@@ -303,14 +319,15 @@ class Memory:
         with self.store.atomic():
             if self.operation is not None:
                 self.operation.before_memory(target.id, target)
-            self.store.update(merged, vector)
+            self.store.update(merged, None if slot else vector)
             self.store.audit(
                 "merge",
                 target.id,
                 {
                     "similarity": round(similarity, 4),
-                    "old_content": target.content,
+                    "new_content" if slot else "old_content": p.content if slot else target.content,
                     "old_importance": target.importance,
+                    "slot": slot,
                 },
             )
         return RememberResult(
@@ -330,9 +347,12 @@ class Memory:
         now: datetime | None = None,
         touch: bool = True,
         profile: str = "default",
+        user_id: str | None = None,
+        workspace_id: str | None = None,
     ) -> builtins.list[Hit]:
         """Hybrid search. Accurate mode returns few, confident hits; related more; ranked exactly the top
-        `limit`. Each returned memory's access count and last access time are bumped unless touch=False."""
+        `limit`. Each returned memory's access count and last access time are bumped unless touch=False.
+        With `user_id` / `workspace_id` only that owner's memories and the shared ones (no owner) are seen."""
         if not query.strip():
             raise InvalidInput("query", "must not be empty")
         if not 1 <= limit <= 1000:
@@ -346,6 +366,8 @@ class Memory:
             scope_id=scope_id,
             kinds=() if kind is None else (_enum(Kind, kind, "kind"),),
             now=when,
+            user_id=user_id,
+            workspace_id=workspace_id,
         )
         return self._recall(query, where, limit=limit, mode=mode, profile=profile, when=when, touch=touch)
 
@@ -553,9 +575,12 @@ class Memory:
         scope: Scope | str = Scope.PROJECT,
         scope_id: str | None = None,
         redact: bool | None = None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
     ) -> dict[str, Any]:
         """Keep messages as sources and store the user's statements as memories, approved or pending review."""
-        return ingest.ingest(self, messages, scope=scope, scope_id=scope_id, redact=redact)
+        return ingest.ingest(self, messages, scope=scope, scope_id=scope_id, redact=redact, user_id=user_id,
+                             workspace_id=workspace_id)  # fmt: skip
 
     def pending(self, limit: int = 100) -> builtins.list[MemoryRecord]:
         """The review queue: pending memories, newest first."""
@@ -643,8 +668,10 @@ class Memory:
         tag: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
     ) -> builtins.list[MemoryRecord]:
-        """Top-level memories, newest first."""
+        """Top-level memories, newest first (an owner's and the shared ones when `user_id` / `workspace_id`)."""
         where = Filter(
             scope=None if scope is None else _enum(Scope, scope, "scope"),
             scope_id=scope_id,
@@ -652,6 +679,8 @@ class Memory:
             statuses=() if status is None else (_enum(Status, status, "status"),),
             include_expired=True,
             tags=() if tag is None else (tag,),
+            user_id=user_id,
+            workspace_id=workspace_id,
         )
         return self.store.select(where, limit=limit, offset=offset)
 

@@ -103,6 +103,9 @@ class _Shared(BaseModel):
 
     scope: Scope = Scope.GLOBAL
     scope_id: str | None = Field(None, max_length=256)
+    # Seed 001's isolation, outermost first: whose memory (user), in which workspace; None: shared.
+    user_id: str | None = Field(None, max_length=256)
+    workspace_id: str | None = Field(None, max_length=256)
     type: MemoryType = MemoryType.OBSERVATION
     tags: tuple[str, ...] = ()
     validity_score: float = Field(1.0, ge=0, le=1)

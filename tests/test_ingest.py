@@ -150,3 +150,20 @@ def test_ingest_a_locomo_conversation_with_the_real_model(real: Memory) -> None:
     assert {m["metadata"]["speaker"] for m in real.store.sources("conv-26")} == {"Caroline", "Melanie"}
     hits = real.recall("What is Caroline's identity?", mode="ranked", limit=5, scope="project", scope_id="conv-26")
     assert hits and all(h.record.status == Status.APPROVED for h in hits)
+
+
+def test_isolation_by_user_then_workspace_and_shared_memories(mem: Memory) -> None:
+    alice = mem.remember("Alice keeps her passport in the blue drawer", user_id="alice").id
+    bob = mem.remember("Bob keeps his passport in the red drawer", user_id="bob", workspace_id="w1").id
+    shared = mem.remember("Passports must be renewed every ten years").id
+    same_text = mem.remember("Alice keeps her passport in the blue drawer", user_id="bob")
+    assert same_text.created  # another user's identical text is theirs, not a duplicate of Alice's
+
+    def seen(**owner: str) -> set[str]:
+        return {h.record.id for h in mem.recall("passport drawer renewed", mode="ranked", limit=20, **owner)}
+
+    assert alice in seen(user_id="alice") and shared in seen(user_id="alice")
+    assert bob not in seen(user_id="alice") and same_text.id not in seen(user_id="alice")
+    assert bob in seen(user_id="bob", workspace_id="w1") and bob not in seen(user_id="bob", workspace_id="w2")
+    assert {alice, bob, shared, same_text.id} <= seen()  # no owner given: a global view
+    assert {r.id for r in mem.list(user_id="alice")} == {alice, shared}

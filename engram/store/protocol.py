@@ -30,6 +30,11 @@ class Filter:
     importance_min: float | None = None  # 0..1
     uncategorised: bool = False  # only memories without a category
     types: tuple[MemoryType, ...] = ()  # SHODH memory types
+    # Isolation (seed 001): a user's / workspace's memories plus the shared ones (no owner); with owner_exact
+    # only memories with exactly this owner (None included), as the write path's duplicate checks need.
+    user_id: str | None = None
+    workspace_id: str | None = None
+    owner_exact: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +126,14 @@ class Store(Protocol):
     # reads
     def get(self, memory_id: str) -> MemoryRecord | None: ...
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]: ...
-    def find_hash(self, content_hash: str, scope: Scope, scope_id: str | None) -> MemoryRecord | None: ...
+    def find_hash(
+        self,
+        content_hash: str,
+        scope: Scope,
+        scope_id: str | None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> MemoryRecord | None: ...
     def children(self, parent_id: str) -> list[MemoryRecord]: ...
     def chunk_at(self, parent_id: str, index: int) -> MemoryRecord | None: ...
     def vectors(self, ids: Sequence[str]) -> dict[str, Vector]: ...

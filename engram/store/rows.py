@@ -50,6 +50,8 @@ COLUMNS: tuple[str, ...] = (
     "base_relevance",
     "cluster_size",
     "priority",
+    "user_id",
+    "workspace_id",
 )
 
 _JSON = {"tags", "metadata", "kind_scores"}

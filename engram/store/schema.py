@@ -241,3 +241,16 @@ def m008_sources(db: sqlite3.Connection) -> None:
         CREATE INDEX sources_conversation ON sources(conversation_id, seq);
         """,
     )
+
+
+@migration
+def m009_owners(db: sqlite3.Connection) -> None:
+    """Seed 001's isolation: a memory may belong to a user and a workspace (NULL: shared by everyone)."""
+    run_script(
+        db,
+        """
+        ALTER TABLE memories ADD COLUMN user_id TEXT;
+        ALTER TABLE memories ADD COLUMN workspace_id TEXT;
+        CREATE INDEX memories_owner ON memories(user_id, workspace_id) WHERE user_id IS NOT NULL;
+        """,
+    )

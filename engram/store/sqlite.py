@@ -214,12 +214,20 @@ class SQLiteStore:
                 found[record.id] = record
         return [found[i] for i in ids if i in found]
 
-    def find_hash(self, content_hash: str, scope: Scope, scope_id: str | None) -> MemoryRecord | None:
+    def find_hash(
+        self,
+        content_hash: str,
+        scope: Scope,
+        scope_id: str | None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> MemoryRecord | None:
         row = (
             self._reader()
             .execute(
-                f"{self._SELECT} WHERE content_hash = ? AND scope = ? AND scope_id IS ? AND parent_id IS NULL",
-                (content_hash, scope.value, scope_id),
+                f"{self._SELECT} WHERE content_hash = ? AND scope = ? AND scope_id IS ? AND user_id IS ? "
+                "AND workspace_id IS ? AND parent_id IS NULL",
+                (content_hash, scope.value, scope_id, user_id, workspace_id),
             )
             .fetchone()
         )
@@ -294,6 +302,13 @@ class SQLiteStore:
             if where.scope_id is not None:
                 clauses.append("m.scope_id = ?")
                 params.append(where.scope_id)
+        for column, value in (("user_id", where.user_id), ("workspace_id", where.workspace_id)):
+            if where.owner_exact:
+                clauses.append(f"m.{column} IS ?")
+                params.append(value)
+            elif value is not None:  # the owner's memories and the shared ones
+                clauses.append(f"(m.{column} = ? OR m.{column} IS NULL)")
+                params.append(value)
         if where.kinds:
             clauses.append(f"m.kind IN ({', '.join('?' for _ in where.kinds)})")
             params.extend(k.value for k in where.kinds)
