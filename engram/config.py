@@ -83,6 +83,12 @@ class Settings(BaseSettings):
     related: ModeThresholds = ModeThresholds(floor=0.12, ratio=0.35, cap=12)
     profiles: dict[str, RankingProfile] = Field(default_factory=lambda: dict(DEFAULT_PROFILES))
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
+    llm_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint for LLM extraction on ingest (e.g. http://localhost:11434/v1); off when unset"
+    )
+    llm_model: str = Field("llama3.1", description="model name sent to the LLM endpoint")
+    llm_api_key: str | None = Field(None, description="bearer key for the LLM endpoint, if it needs one")
+    llm_timeout_s: float = Field(20.0, gt=0, description="seconds to wait for the LLM before falling back")
     redact_pii: bool = Field(False, description="replace detected PII by [REDACTED_*] markers before storing")
     lifecycle_mode: Literal["store", "persona"] = Field(
         "store", description="store: no tier capacities; persona: mid-term 20 slots, long-term 100 (seed 003)"

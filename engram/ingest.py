@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
@@ -27,12 +28,14 @@ from engram import pii
 from engram.classify import Classifier, Rules, load_taxonomy
 from engram.errors import InvalidInput
 from engram.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
+from engram.llm import LlmError, LlmExtractor
 from engram.record import NewMemory, Scope, Status, invalid_from
 from engram.typemap import PAPERBOT
 
 if TYPE_CHECKING:
     from engram.memory import Memory
 
+_log = logging.getLogger("engram.ingest")
 USER_ROLES = frozenset({"user", "human"})
 # The PaperBot kinds on seed 000's kinds and SHODH's types (engram.typemap); the candidate kind stays in metadata.
 KIND_OF = {name: kind for name, (kind, _) in PAPERBOT.items()}
@@ -51,7 +54,11 @@ def paperbot(mem: Memory) -> Classifier:
 
 
 def candidates(mem: Memory, message: Message) -> list[Candidate]:
-    """Rule candidates at their starting confidence; the other statements by the PaperBot classifier."""
+    """The LLM's candidates when an endpoint is configured and answers; else rule candidates at their starting
+    confidence and the other statements by the PaperBot classifier."""
+    found = _from_llm(mem, message)
+    if found is not None:
+        return _with_evidence(found, message)
     found, rest = by_rule(message)
     if rest:
         classifier = paperbot(mem)
@@ -63,6 +70,24 @@ def candidates(mem: Memory, message: Message) -> list[Candidate]:
             found.append(
                 Candidate(decision.label, sentence, round(decision.confidence, 4), "classifier", (start, end))
             )
+    return _with_evidence(found, message)
+
+
+def _from_llm(mem: Memory, message: Message) -> list[Candidate] | None:
+    settings = mem.settings
+    if not settings.llm_url:
+        return None
+    extractor = LlmExtractor(settings.llm_url, settings.llm_model, api_key=settings.llm_api_key,
+                             timeout=settings.llm_timeout_s)  # fmt: skip
+    try:
+        return extractor.extract(message)
+    except LlmError as exc:  # any failure: the built-in extractor takes this message
+        _log.warning("LLM extraction failed (%s); using the built-in extractor", exc)
+        mem.store.audit("llm_fallback", None, {"reason": str(exc), "message_id": message.message_id})
+        return None
+
+
+def _with_evidence(found: list[Candidate], message: Message) -> list[Candidate]:
     evidence = {"conversation_id": message.conversation_id, "message_id": message.message_id}
     return [
         Candidate(

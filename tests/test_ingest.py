@@ -13,8 +13,11 @@ from engram import Memory, Status
 from engram.cli import app
 from engram.extract import CONFIDENCE, Message, by_rule, explicit_kind
 from engram.ingest import read_messages
+from engram.store.protocol import Filter
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 
 
 @pytest.mark.parametrize(
@@ -70,7 +73,7 @@ def _chat() -> list[dict[str, object]]:
 def test_ingest_keeps_sources_and_decides_status_by_confidence_and_pii(mem: Memory) -> None:
     report = mem.ingest(_chat())
     assert report["messages"] == 5 and len(mem.store.sources("c1")) == 5
-    stored = {r.content: r for r in mem.store.select(mem_filter(), limit=100)}
+    stored = {r.content: r for r in mem.store.select(EVERYTHING, limit=100)}
     profile = stored["My name is Tomas and I teach physics in Lisbon."]
     assert profile.status == Status.APPROVED and profile.metadata["candidate"]["kind"] == "profile"
     assert profile.metadata["candidate"]["evidence"]["message_id"] == "m0"
@@ -83,15 +86,9 @@ def test_ingest_keeps_sources_and_decides_status_by_confidence_and_pii(mem: Memo
     assert mem.ingest(_chat())["messages_already_ingested"] == 5
 
 
-def mem_filter():  # type: ignore[no-untyped-def]
-    from engram.store.protocol import Filter
-
-    return Filter(statuses=tuple(Status), include_expired=True)
-
-
 def test_redaction_on_store(mem: Memory) -> None:
     mem.ingest(_chat(), redact=True)
-    contents = [r.content for r in mem.store.select(mem_filter(), limit=100)]
+    contents = [r.content for r in mem.store.select(EVERYTHING, limit=100)]
     assert not any("example.pt" in c for c in contents)
     assert any("[REDACTED_EMAIL]" in c for c in contents)
 
