@@ -17,19 +17,19 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import dateparser  # type: ignore[import-untyped]
 import pydantic
 
-from engram import pii
+from engram import analysis, pii
 from engram.classify import Classifier, Rules, load_taxonomy
 from engram.errors import InvalidInput
 from engram.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.llm import LlmError, LlmExtractor
-from engram.record import NewMemory, Scope, Status, invalid_from
+from engram.record import NewMemory, Scope, Status, invalid_from, utcnow
 from engram.typemap import PAPERBOT
 
 if TYPE_CHECKING:
@@ -133,6 +133,7 @@ def ingest(
                 (report.redacted, 1 if report.risk else 0) if redact else (candidate.content, report.risk)
             )
             approved = candidate.confidence >= APPROVE_AT and risk < 2
+            concepts = [analysis.normalize_tag(c) for c in analysis.concepts(content, top=3)]
             states.append((candidate, approved))
             items.append(
                 NewMemory(
@@ -144,6 +145,8 @@ def ingest(
                     user_id=user_id,
                     workspace_id=workspace_id,
                     status=Status.APPROVED if approved else Status.PENDING,
+                    tags=[candidate.kind.replace("_", "-"), *concepts],
+                    expires_at=due(content, message.ts) if candidate.kind == "todo" else None,
                     episode_id=message.conversation_id or None,
                     sequence_number=position,
                     created_at=message.ts,
@@ -172,6 +175,19 @@ def ingest(
     report_out = dict(counts) | {"by_kind": dict(kinds)}
     mem.store.audit("ingest", None, {k: v for k, v in report_out.items() if k != "by_kind"})
     return report_out
+
+
+def due(content: str, said_at: datetime | None) -> datetime | None:
+    """A to-do is time-bound: it expires at the end of the first day it names ("by Friday", "tomorrow",
+    "15 April"), read forward from when it was said; without a date it does not expire."""
+    base = (said_at or utcnow()).astimezone(UTC).replace(tzinfo=None)
+    for entity in analysis.entities(content):
+        if entity.kind != "date":
+            continue
+        day = dateparser.parse(entity.text, settings={"PREFER_DATES_FROM": "future", "RELATIVE_BASE": base})
+        if isinstance(day, datetime) and day >= base.replace(hour=0, minute=0, second=0, microsecond=0):
+            return day.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=UTC) + timedelta(days=1)
+    return None
 
 
 def _message(data: dict[str, Any], index: int) -> Message:

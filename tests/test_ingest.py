@@ -97,9 +97,10 @@ def test_review_queue_and_recall_of_approved_only(mem: Memory) -> None:
     mem.ingest(_chat())
     pending = {r.content: r for r in mem.pending()}
     todo = pending["Remind me to order lab goggles before Friday."]
-    assert todo.id not in [h.record.id for h in mem.recall("order lab goggles", mode="ranked")]
+    asked = datetime(2026, 3, 2, tzinfo=UTC)  # before the to-do's Friday: it has not expired yet
+    assert todo.id not in [h.record.id for h in mem.recall("order lab goggles", mode="ranked", now=asked)]
     mem.review(todo.id, "approve")
-    assert todo.id in [h.record.id for h in mem.recall("order lab goggles", mode="ranked")]
+    assert todo.id in [h.record.id for h in mem.recall("order lab goggles", mode="ranked", now=asked)]
     hunch = pending["I think the old projector is broken."]
     assert mem.review(hunch.id, "reject").status == Status.REJECTED
     email = next(r for c, r in pending.items() if "@" in c)
@@ -164,3 +165,17 @@ def test_isolation_by_user_then_workspace_and_shared_memories(mem: Memory) -> No
     assert bob in seen(user_id="bob", workspace_id="w1") and bob not in seen(user_id="bob", workspace_id="w2")
     assert {alice, bob, shared, same_text.id} <= seen()  # no owner given: a global view
     assert {r.id for r in mem.list(user_id="alice")} == {alice, shared}
+
+
+def test_todos_are_time_bound_and_expired_ones_stay_stored(mem: Memory) -> None:
+    said = datetime(2026, 3, 2, 9, tzinfo=UTC)  # a Monday
+    mem.ingest([{"role": "user", "content": "Remind me to renew the parking permit by Friday.", "ts": said.isoformat(),
+                 "conversation_id": "c2", "message_id": "t1"}])  # fmt: skip
+    todo = next(r for r in mem.store.select(EVERYTHING, limit=10) if "parking permit" in r.content)
+    assert todo.expires_at == datetime(2026, 3, 7, tzinfo=UTC)  # the end of Friday 6 March
+    assert "todo" in todo.tags
+    mem.review(todo.id, "approve")
+    before = mem.recall("parking permit", mode="ranked", now=datetime(2026, 3, 5, tzinfo=UTC), touch=False)
+    after = mem.recall("parking permit", mode="ranked", now=datetime(2026, 3, 8, tzinfo=UTC), touch=False)
+    assert todo.id in [h.record.id for h in before] and todo.id not in [h.record.id for h in after]
+    assert mem.get(todo.id).content == todo.content  # expired, still stored
