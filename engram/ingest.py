@@ -18,6 +18,7 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -199,6 +200,7 @@ def _message(data: dict[str, Any], index: int) -> Message:
 
 
 # ---- readers ------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=4096)  # sessions share dates, and dateparser is slow
 def _date(text: str | None) -> datetime | None:
     if not text:
         return None

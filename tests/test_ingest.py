@@ -179,3 +179,12 @@ def test_todos_are_time_bound_and_expired_ones_stay_stored(mem: Memory) -> None:
     after = mem.recall("parking permit", mode="ranked", now=datetime(2026, 3, 8, tzinfo=UTC), touch=False)
     assert todo.id in [h.record.id for h in before] and todo.id not in [h.record.id for h in after]
     assert mem.get(todo.id).content == todo.content  # expired, still stored
+
+
+@pytest.mark.skipif(not (SHARED / "longmemeval_s_dev.json.gz").exists(), reason="benchmark data not present")
+def test_longmemeval_sessions_read_as_messages() -> None:
+    messages = read_messages(SHARED / "longmemeval_s_dev.json.gz")
+    assert {m.role for m in messages} == {"user", "assistant"} and all(m.platform == "longmemeval" for m in messages)
+    first = messages[0]
+    assert first.ts is not None and first.message_id == f"{first.conversation_id}:0"
+    assert len({(m.conversation_id, m.message_id) for m in messages}) == len(messages)  # each session once
