@@ -113,3 +113,35 @@ def test_type_table_covers_every_type_and_kind() -> None:
                              "hypothesis", "todo", "keyword_set", "note"}  # fmt: skip
     assert shodh_type("code_edit") == MemoryType.CODE_EDIT and shodh_type("decision") == MemoryType.DECISION
     assert shodh_type("banana") is None
+
+
+def test_export_import_export_gives_the_same_bytes(tmp_path: Path) -> None:
+    from engram import FakeEmbedder
+
+    with Memory(tmp_path / "a.db", embedder=FakeEmbedder()) as mem:
+        mem.store_memory("Dentist appointment on 3 May at 10am", {"force_importance": 4})
+        mem.remember("A long memory about sailing. " * 300, scope="project", scope_id="boat")
+        mem.ingest([{"role": "user", "content": "I prefer window seats on trains.", "conversation_id": "c"}])
+        mem.export_memories(tmp_path / "first.jsonl")
+    with Memory(tmp_path / "b.db", embedder=FakeEmbedder()) as other:
+        other.import_memories(tmp_path / "first.jsonl")
+        other.export_memories(tmp_path / "second.jsonl")
+    first = (tmp_path / "first.jsonl").read_text().splitlines()
+    second = (tmp_path / "second.jsonl").read_text().splitlines()
+    assert first[0] == second[0]  # the header: format and model
+    assert sorted(first[1:]) == sorted(second[1:])  # every record byte for byte (the order is the store's)
+
+
+def test_vectors_from_another_model_are_never_mixed_in(tmp_path: Path) -> None:
+    from engram import FakeEmbedder
+
+    with Memory(tmp_path / "a.db", embedder=FakeEmbedder()) as mem:
+        mid = mem.remember("Vectors belong to the model that made them").id
+        mem.export_memories(tmp_path / "out.jsonl")
+    other_model = FakeEmbedder(dim=32, name="another-model")
+    with Memory(tmp_path / "b.db", embedder=other_model) as other:
+        report = other.import_memories(tmp_path / "out.jsonl")
+        assert report["reembedded"] == 1
+        vector = other.store.vectors([mid])[mid]
+        assert vector.shape == (32,) and float(vector @ other_model.embed_batch([other.get(mid).content])[0]) > 0.999
+        assert other.validate_storage()["ok"]
