@@ -255,8 +255,15 @@ class Memory:
                     )
                 )
                 vectors.append(vec)
-        with self.store.atomic():  # the memory, its chunks and a learned prototype commit together
+        with self.store.atomic():  # the memory, its chunks, its audit entry and a learned prototype commit together
             self.store.insert(records, vectors)
+            self.store.audit(
+                "create",
+                parent.id,
+                {"kind": parent.kind.value, "kind_method": decision.method, "confidence": decision.confidence,
+                 "category": None if parent.category is None else parent.category.value,
+                 "status": parent.status.value, "scope": parent.scope.value, "chunks": len(records) - 1},
+            )  # fmt: skip
             for classifier, decided in ((self.kinds, decision), (self.categories, category)):
                 if kinds.should_learn(decided, classifier.rules):
                     classifier.learn(

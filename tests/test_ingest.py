@@ -188,3 +188,12 @@ def test_longmemeval_sessions_read_as_messages() -> None:
     first = messages[0]
     assert first.ts is not None and first.message_id == f"{first.conversation_id}:0"
     assert len({(m.conversation_id, m.message_id) for m in messages}) == len(messages)  # each session once
+
+
+def test_every_change_is_audited(mem: Memory) -> None:
+    mem.ingest(_chat())
+    pending = mem.pending()[0]
+    mem.review(pending.id, "approve")
+    actions = [e["action"] for e in mem.store.audit_log(pending.id)]
+    assert "create" in actions and "review" in actions and "update" in actions
+    assert any(e["action"] == "ingest" for e in mem.store.audit_log())
