@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from engram.config import Settings
+from engram.config import Settings, locate, shown
 from engram.errors import EngramError
 from engram.memory import Hit, Memory
 from engram.rank import RecallMode
@@ -30,8 +30,12 @@ err = Console(stderr=True)
 _state: dict[str, Any] = {"db": None}
 
 DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="database file (default: $ENGRAM_HOME/memories.db)", show_default=False),
+    str | None,
+    typer.Option(
+        "--db",
+        help="database file, or postgresql://user:pass@host/db for PostgreSQL (default: $ENGRAM_HOME/memories.db)",
+        show_default=False,
+    ),
 ]
 
 
@@ -42,7 +46,7 @@ def main(db: DbOption = None) -> None:
 
 
 @contextmanager
-def opened(db: Path | None = None, **kwargs: Any) -> Iterator[Memory]:
+def opened(db: str | Path | None = None, **kwargs: Any) -> Iterator[Memory]:
     """Open the store; Engram errors become a one-line message and exit code 1 (2 for bad input)."""
     settings = Settings()
     try:
@@ -524,12 +528,53 @@ def serve(
         raise typer.Exit(2)
     settings = Settings()
     db = _state["db"] or settings.db_path
-    out.print(f"Engram on http://{host}:{port}/  (API docs /docs, MCP /mcp, database {db})")
+    out.print(f"Engram on http://{host}:{port}/  (API docs /docs, MCP /mcp, database {shown(db)})")
     if local:
         out.print("[yellow]local mode: no API keys; only this machine can connect[/yellow]")
     else:
         out.print("API keys required: create one with `engram keys create <tenant>`")
     run(settings, db=db, host=host, port=port, local=local)
+
+
+@app.command()
+def migrate(
+    source: Annotated[str, typer.Option("--from", help="the store to copy: sqlite:///path, a path or a URL")],
+    target: Annotated[str, typer.Option("--to", help="an empty store: postgresql://... or sqlite:///path")],
+) -> None:
+    """Copy a whole store (memories, embeddings, tags, audit log, sources, operations) to another backend,
+    then verify row counts and content hashes of every table. The target must be empty.
+
+    Example: engram migrate --from sqlite:///home/me/.local/share/engram/memories.db --to postgresql://engram@db/engram
+    """
+    from engram.memory import open_store
+    from engram.store.copy import copy_store, is_empty, verify_copy
+
+    settings = Settings()
+    try:
+        src = open_store(locate(source), settings)
+        try:
+            dst = open_store(locate(target), settings)
+            try:
+                if not is_empty(dst):
+                    err.print(f"[red]error:[/red] {shown(target)} is not empty; migrate copies into an empty store")
+                    raise typer.Exit(2)
+                total = src.stats().memories + src.stats().chunks
+                with Progress(console=err, transient=True) as bar:
+                    task = bar.add_task("copying memories", total=total)
+                    copied = copy_store(src, dst, lambda n: bar.advance(task, n))
+                checked = verify_copy(src, dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except EngramError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+    table = Table("table", "rows copied", "verified")
+    for name, n in copied.items():
+        table.add_row(name, str(n), "count + sha256" if checked.get(name) == n else "MISMATCH")
+    out.print(table)
+    out.print(f"migrated {shown(source)} -> {shown(target)}")
 
 
 @app.command()

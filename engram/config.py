@@ -42,6 +42,26 @@ class ModeThresholds(BaseModel, frozen=True):
     cap: int
 
 
+def locate(db: str | Path) -> str | Path:
+    """A `postgresql://` URL stays text; `sqlite://PATH` (so `sqlite:///abs/path`) and plain paths become paths."""
+    if isinstance(db, Path):
+        return db
+    if db.startswith(("postgresql://", "postgres://")):
+        return db
+    return Path(db.removeprefix("sqlite://")).expanduser()
+
+
+def shown(db: str | Path) -> str:
+    """A database location fit to print: a URL's password is masked."""
+    text = str(db)
+    if "://" in text and "@" in text.split("://", 1)[1]:
+        scheme, rest = text.split("://", 1)
+        credentials, host = rest.split("@", 1)
+        if ":" in credentials:
+            text = f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
+    return text
+
+
 class Settings(BaseSettings):
     """Engram's configuration. Every field can be set as ENGRAM_<NAME>."""
 
@@ -51,7 +71,9 @@ class Settings(BaseSettings):
         default_factory=lambda: Path(user_data_dir("engram", appauthor=False)),
         description="data directory; the default database lives here",
     )
-    db: Path | None = Field(None, description="database path; default <home>/memories.db")
+    db: str | None = Field(
+        None, description="database file, or a postgresql:// URL; default <home>/memories.db"
+    )
     max_content_chars: int = Field(100_000, gt=0, description="longest content accepted, in characters")
     chunk_tokens: int = Field(220, gt=8, description="chunk size in model tokens")
     chunk_overlap: int = Field(40, ge=0, description="overlap between consecutive chunks in model tokens")
@@ -83,6 +105,7 @@ class Settings(BaseSettings):
     related: ModeThresholds = ModeThresholds(floor=0.12, ratio=0.35, cap=12)
     profiles: dict[str, RankingProfile] = Field(default_factory=lambda: dict(DEFAULT_PROFILES))
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
+    pg_pool_size: int = Field(8, ge=1, description="most PostgreSQL connections one process holds")
     llm_url: str | None = Field(
         None, description="OpenAI-compatible endpoint for LLM extraction on ingest (e.g. http://localhost:11434/v1); off when unset"
     )
@@ -107,5 +130,8 @@ class Settings(BaseSettings):
         return self
 
     @property
-    def db_path(self) -> Path:
-        return self.db if self.db is not None else self.home / "memories.db"
+    def db_path(self) -> str | Path:
+        """The database: a file path, or a PostgreSQL URL kept as text."""
+        if self.db is None:
+            return self.home / "memories.db"
+        return locate(self.db)

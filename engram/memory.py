@@ -15,7 +15,7 @@ import numpy as np
 from engram import classify as kinds
 from engram import importers, ingest, lifecycle, maintenance, operations, tools, transfer
 from engram.chunk import chunk
-from engram.config import Settings
+from engram.config import Settings, locate
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
@@ -65,7 +65,13 @@ class RememberResult:
 
 
 def open_store(db: str | Path, settings: Settings) -> Store:
-    return SQLiteStore(db, busy_timeout_ms=settings.busy_timeout_ms)
+    """A PostgreSQL URL opens the PostgreSQL backend; anything else is an SQLite file (or `:memory:`)."""
+    location = db if str(db) == ":memory:" else locate(db)
+    if isinstance(location, str) and location != ":memory:":
+        from engram.store.postgres import PostgresStore  # psycopg loads only when PostgreSQL is used
+
+        return PostgresStore(location, pool_size=settings.pg_pool_size)
+    return SQLiteStore(location, busy_timeout_ms=settings.busy_timeout_ms)
 
 
 class Memory:

@@ -146,6 +146,12 @@ class Tenants:
     def path(self, tenant: str) -> str | Path:
         if tenant == LOCAL:
             return self._local_db if self._local_db is not None else self.settings.db_path
+        local = self._local_db if self._local_db is not None else self.settings.db_path
+        if isinstance(local, str) and local.startswith(("postgresql://", "postgres://")):
+            # On PostgreSQL each tenant is a schema of the same database; '-' is not allowed in its name.
+            from engram.store.postgres import with_schema
+
+            return with_schema(local, "tenant_" + check_tenant(tenant).replace("-", "__"))
         return self.settings.home / "tenants" / f"{check_tenant(tenant)}.db"
 
     def memory(self, tenant: str) -> Memory:

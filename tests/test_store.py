@@ -34,8 +34,12 @@ def test_unknown_migration_is_refused(tmp_path: Path) -> None:
         SQLiteStore(path)
 
 
-def test_wal_mode(mem: Memory) -> None:
-    assert mem.store._writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+def test_wal_mode(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "w.db")
+    try:
+        assert store._writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize(
@@ -114,26 +118,28 @@ WRITER = textwrap.dedent(
     import sys
     from engram import FakeEmbedder, Memory
     path, name = sys.argv[1], sys.argv[2]
+    word = lambda n: "".join("abcdefghij"[int(d)] for d in str(n))  # distinct words, far apart as vectors
     with Memory(path, embedder=FakeEmbedder()) as mem:
         for i in range(40):
             mem.remember(f"{name} wrote entry {i} with detail {i * 13}")
+            # the same text from both: whichever writes second must find the first one's
+            mem.remember(f"both wrote shared note {word(i * 7919)} {word(i * 104729 + 17)}")
     """
 )
 
 
-def test_two_processes_writing_at_once_both_succeed(tmp_path: Path) -> None:
-    path = tmp_path / "shared.db"
-    Memory(path, embedder=FakeEmbedder()).close()
+def test_two_processes_writing_at_once_both_succeed(db_location: str | Path) -> None:
+    Memory(db_location, embedder=FakeEmbedder()).close()
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(path), name], stderr=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, "-c", WRITER, str(db_location), name], stderr=subprocess.PIPE, text=True)
         for name in ("left", "right")
     ]
     for proc in procs:
         _, stderr = proc.communicate(timeout=120)
         assert proc.returncode == 0, stderr
-    with Memory(path, embedder=FakeEmbedder()) as mem:
-        assert mem.stats()["memories"] == 80
-        assert mem.stats()["index"] == {"indexed": 80, "embedded": 80}
+    with Memory(db_location, embedder=FakeEmbedder()) as mem:
+        assert mem.stats()["memories"] == 120  # 40 + 40 own entries, 40 shared ones stored once
+        assert mem.stats()["index"] == {"indexed": 120, "embedded": 120}
         assert mem.recall("right wrote entry 7 with detail 91", mode="ranked", limit=1, touch=False)[
             0
         ].record.content == ("right wrote entry 7 with detail 91")

@@ -203,6 +203,11 @@ class Store(Protocol):
 
     def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]: ...
 
+    # whole-store copies between backends (`engram migrate`, PostgreSQL backups): the tables beside
+    # `memories` as rows of rows.AUX_TABLES columns
+    def dump(self, table: str, batch: int = 2048) -> Iterator[list[tuple[Any, ...]]]: ...
+    def load(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None: ...
+
     # audit
     def audit(
         self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None

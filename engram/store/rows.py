@@ -73,31 +73,37 @@ def ts(value: datetime) -> str:
     return value.isoformat(timespec="microseconds")
 
 
-def record_to_row(record: MemoryRecord) -> tuple[Any, ...]:
+JSON_COLUMNS = frozenset(_JSON)
+
+
+def record_to_row(record: MemoryRecord, *, native: bool = False) -> tuple[Any, ...]:
+    """The row's values in COLUMNS order. SQLite keeps times as ISO text and booleans as integers; a `native`
+    backend (PostgreSQL) takes datetimes and booleans as they are. JSON columns are JSON text either way."""
     out: list[Any] = []
     for column in COLUMNS:
         value = getattr(record, column)
         if column in _JSON:
             value = json.dumps(list(value) if column == "tags" else value, ensure_ascii=False, sort_keys=True)
         elif column in _TIMES:
-            value = None if value is None else ts(value)
+            value = value if value is None or native else ts(value)
         elif column in _BOOLS:
-            value = int(value)
+            value = value if native else int(value)
         elif column in _ENUMS:
             value = None if value is None else value.value
         out.append(value)
     return tuple(out)
 
 
-def record_from_row(row: Sequence[Any]) -> MemoryRecord:
+def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord:
+    """A record from a row in COLUMNS order; `native`: JSON already decoded and times already datetimes."""
     data: dict[str, Any] = {}
     for column, value in zip(COLUMNS, row, strict=True):
         if column in _JSON:
-            value = json.loads(value)
+            value = value if native else json.loads(value)
             if column == "tags":
                 value = tuple(value)
         elif column in _TIMES:
-            value = None if value is None else datetime.fromisoformat(value)
+            value = value if value is None or native else datetime.fromisoformat(value)
         elif column in _BOOLS:
             value = bool(value)
         elif column in _ENUMS:
@@ -105,3 +111,32 @@ def record_from_row(row: Sequence[Any]) -> MemoryRecord:
         data[column] = value
     # Rows were validated when written; constructing without re-validation keeps reads fast.
     return MemoryRecord.model_construct(**data)
+
+
+# The tables beside `memories`, with the columns a copy between backends carries (their own keys are
+# renumbered). Both backends keep these as plain text, numbers and blobs, so rows move between them as they are.
+AUX_TABLES: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "prototypes": ("taxonomy", "label", "source", "text", "memory_id", "embedding", "created_at"),
+    "tags": ("tag", "usage_count", "first_used_at", "last_used_at", "status", "merged_into", "embedding"),
+    "operations": ("id", "name", "started_at", "finished_at", "status", "summary"),
+    "operation_changes": ("operation_id", "entity", "key", "before", "before_embedding"),
+    "audit_log": ("at", "memory_id", "action", "detail", "operation_id"),
+    "sources": ("platform", "conversation_id", "message_id", "role", "content", "ts", "metadata"),
+}
+# The order rows are dumped in: insertion order where the table has one.
+AUX_ORDER: dict[str, str] = {
+    "meta": "key",
+    "prototypes": "id",
+    "tags": "tag",
+    "operations": "started_at, id",
+    "operation_changes": "seq",
+    "audit_log": "id",
+    "sources": "seq",
+}
+
+
+def aux_columns(table: str) -> tuple[str, ...]:
+    if table not in AUX_TABLES:
+        raise ValueError(f"no table {table!r}; one of {sorted(AUX_TABLES)}")
+    return AUX_TABLES[table]

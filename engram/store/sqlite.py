@@ -23,7 +23,7 @@ from engram.embed import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
 from engram.store.protocol import Change, Facts, Filter, Label, Prototype, StoreStats, TagRow
-from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
+from engram.store.rows import AUX_ORDER, COLUMNS, aux_columns, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.vectors import VectorIndex
 
@@ -885,6 +885,20 @@ class SQLiteStore:
             for i, name, start, end, status, summary, n in rows
         ]
 
+    # ---- copies -----------------------------------------------------------------------------------------
+    def dump(self, table: str, batch: int = 2048) -> Iterator[list[tuple[Any, ...]]]:
+        columns = aux_columns(table)
+        cursor = self._reader().execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {AUX_ORDER[table]}")
+        while rows := cursor.fetchmany(batch):
+            yield rows
+
+    def load(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        columns = aux_columns(table)
+        marks = ", ".join("?" for _ in columns)
+        verb = "INSERT OR REPLACE" if table in {"meta", "tags"} else "INSERT"
+        with self.atomic() as db:
+            db.executemany(f"{verb} INTO {table}({', '.join(columns)}) VALUES ({marks})", rows)
+
     # ---- audit ------------------------------------------------------------------------------------------
     def audit(
         self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None
@@ -927,3 +941,14 @@ def _verify(db: sqlite3.Connection) -> dict[str, Any]:
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"not an engram database: {exc}") from None
     return {"integrity": check, "memories": memories}
+
+
+def verify_file(path: Path) -> dict[str, Any]:
+    """Check that a file is an intact Engram SQLite database (read-only)."""
+    if not path.is_file():
+        raise StoreError(f"no backup file at {path}")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return _verify(db)
+    finally:
+        db.close()

@@ -1,0 +1,916 @@
+"""The scale-out store: PostgreSQL with pgvector (HNSW, cosine) for vectors and a GIN-indexed tsvector for text.
+
+Connections come from a psycopg pool. A write transaction takes a transaction-level advisory lock for its schema
+first, so writers are serialised across threads and processes (as SQLite's single writer is): several
+`engram serve` processes share one database without deadlocks or lost duplicate checks, while reads never wait.
+A thread inside a write transaction reads on that transaction's connection and sees its own writes.
+
+Lexical search is BM25 over porter stems computed here (the SQLite backend's stemmer), with document
+frequencies and the corpus length kept by a trigger; `vector` columns are indexed per model dimension.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import numpy as np
+from pgvector.psycopg import register_vector
+from psycopg import Connection, errors, sql
+from psycopg_pool import ConnectionPool
+
+from engram.embed import Matrix, Vector, decode_vector, encode_vector
+from engram.errors import StoreError
+from engram.record import MemoryRecord, Scope, utcnow
+from engram.store.pg_schema import MIGRATIONS
+from engram.store.protocol import Change, Facts, Filter, Label, Prototype, StoreStats, TagRow
+from engram.store.rows import (
+    AUX_ORDER,
+    COLUMNS,
+    JSON_COLUMNS,
+    aux_columns,
+    record_from_row,
+    record_to_row,
+    ts,
+)
+from engram.text import idf, stem, stems, words
+
+Conn = Connection[tuple[Any, ...]]
+_K1, _B = 1.2, 0.75  # BM25's usual constants (FTS5 uses the same)
+_SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def is_url(db: str | Path) -> bool:
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
+def with_schema(url: str, schema: str) -> str:
+    """The same database with `schema` first on the search path (one schema per tenant)."""
+    if not _SCHEMA.match(schema):
+        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("schema", schema)])))
+
+
+def _split(url: str) -> tuple[str, str]:
+    """(libpq URL, schema): `schema` is Engram's own parameter, not libpq's."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query)
+    schema = next((v for k, v in query if k == "schema"), "public")
+    if not _SCHEMA.match(schema):
+        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    return urlunsplit(parts._replace(query=rest)), schema
+
+
+def _tsvector(content: str, tags: Sequence[str]) -> str:
+    """A tsvector literal: each content stem at weight A, each tag stem at weight B (one position each:
+    ranking counts presence, and memories that are searched are chunk-sized)."""
+    content_stems = sorted(stems(content))
+    tag_stems = sorted({stem(w) for tag in tags for w in words(tag.replace("-", " "))})
+    weights: dict[str, list[str]] = {}
+    for s in content_stems:
+        weights.setdefault(s, []).append("1A")
+    for s in tag_stems:
+        weights.setdefault(s, []).append("2B")
+    return " ".join(f"'{s.replace(chr(39), chr(39) * 2).replace(chr(92), chr(92) * 2)}':{','.join(w)}"
+                    for s, w in sorted(weights.items()))  # fmt: skip
+
+
+def _lexeme(term: str, weight: str = "") -> str:
+    quoted = term.replace("'", "''").replace("\\", "\\\\")
+    return f"'{quoted}'" + (f":{weight}" if weight else "")
+
+
+class PostgresStore:
+    def __init__(self, url: str, *, pool_size: int = 8, timeout_s: float = 30.0) -> None:
+        self.url = url
+        conninfo, self.schema = _split(url)
+        self._lock_key = int.from_bytes(hashlib.sha256(self.schema.encode()).digest()[:4], "big", signed=True)
+        self._local = threading.local()
+        self._bootstrap(conninfo)
+        self._pool: ConnectionPool[Conn] = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=pool_size,
+            timeout=timeout_s,
+            kwargs={"autocommit": True},
+            configure=self._configure,
+            open=True,
+        )
+        self._migrate()
+
+    # ---- connections and transactions -------------------------------------------------------------------
+    def _bootstrap(self, conninfo: str) -> None:
+        """The vector extension (in `public`, shared by every schema) and this store's schema."""
+        try:
+            with Connection.connect(conninfo, autocommit=True) as db:
+                if db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is None:
+                    db.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+                db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+        except errors.Error as exc:
+            raise StoreError(f"cannot open PostgreSQL store {self.url}: {exc}".strip()) from None
+
+    def _configure(self, db: Conn) -> None:
+        db.execute(
+            sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema))
+        )
+        db.execute("SET TIME ZONE 'UTC'")
+        # Filtered vector searches keep walking the graph until enough rows pass (pgvector >= 0.8).
+        db.execute("SET hnsw.iterative_scan = relaxed_order")
+        db.execute("SET hnsw.ef_search = 100")
+        register_vector(db)
+
+    @contextmanager
+    def _conn(self) -> Iterator[Conn]:
+        """The connection of this thread's write transaction, else a pooled one (autocommit)."""
+        tx: Conn | None = getattr(self._local, "tx", None)
+        if tx is not None:
+            yield tx
+            return
+        with self._pool.connection() as db:
+            yield db
+
+    def _all(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._conn() as db:
+            return db.execute(query.encode(), params).fetchall()
+
+    def _one(self, query: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        with self._conn() as db:
+            return db.execute(query.encode(), params).fetchone()
+
+    @contextmanager
+    def atomic(self) -> Iterator[Conn]:
+        """A write transaction; nested calls become savepoints."""
+        tx: Conn | None = getattr(self._local, "tx", None)
+        if tx is not None:
+            depth = self._local.depth
+            self._local.depth = depth + 1
+            tx.execute(f"SAVEPOINT s{depth}".encode())
+            try:
+                yield tx
+            except BaseException:
+                tx.execute(f"ROLLBACK TO SAVEPOINT s{depth}".encode())
+                tx.execute(f"RELEASE SAVEPOINT s{depth}".encode())
+                raise
+            finally:
+                self._local.depth = depth
+            tx.execute(f"RELEASE SAVEPOINT s{depth}".encode())
+            return
+        with self._pool.connection() as db:
+            db.execute(b"BEGIN")
+            self._local.tx, self._local.depth = db, 1
+            try:
+                db.execute(b"SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+                yield db
+            except BaseException:
+                self._local.tx = None
+                db.execute(b"ROLLBACK")
+                raise
+            self._local.tx = None
+            db.execute(b"COMMIT")
+
+    def _migrate(self) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"CREATE TABLE IF NOT EXISTS migrations (id SERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+                b"applied_at TEXT NOT NULL)"
+            )
+            done = {name for (name,) in db.execute(b"SELECT name FROM migrations").fetchall()}
+            known = {name for name, _ in MIGRATIONS}
+            if unknown := done - known:
+                raise StoreError(f"database has migrations this version does not know: {sorted(unknown)}")
+            for name, apply in MIGRATIONS:
+                if name not in done:
+                    apply(db)
+                    db.execute(
+                        b"INSERT INTO migrations(name, applied_at) VALUES (%s, %s)", (name, ts(utcnow()))
+                    )
+
+    def migrations(self) -> list[str]:
+        return [str(name) for (name,) in self._all("SELECT name FROM migrations ORDER BY id")]
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # ---- model ------------------------------------------------------------------------------------------
+    def model(self) -> tuple[str, int] | None:
+        rows = dict(self._all("SELECT key, value FROM meta WHERE key IN ('model', 'dim')"))
+        return (str(rows["model"]), int(rows["dim"])) if "model" in rows else None
+
+    def set_model(self, name: str, dim: int) -> None:
+        with self.atomic() as db, db.cursor() as cur:
+            cur.executemany(
+                b"INSERT INTO meta(key, value) VALUES (%s, %s) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [("model", name), ("dim", str(dim))],
+            )
+        self._ensure_vector_index(dim)
+
+    def _vector_indexes(self) -> dict[str, bool]:
+        """This schema's HNSW indexes on `memories`, and whether each is valid."""
+        rows = self._all(
+            "SELECT c.relname, i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relname LIKE 'memories_hnsw_%%'",
+            (self.schema,),
+        )
+        return {str(name): bool(valid) for name, valid in rows}
+
+    def _ensure_vector_index(self, dim: int) -> bool:
+        """An HNSW index for `dim`-d vectors (dropping other dimensions' indexes); False while stored vectors of
+        another dimension (a re-embedding under way) keep it from being built."""
+        name = f"memories_hnsw_{dim}"
+        with self.atomic() as db:
+            for other, valid in self._vector_indexes().items():
+                if other != name or not valid:
+                    db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(other)))
+            if name in self._vector_indexes():
+                return True
+            mixed = db.execute(
+                b"SELECT 1 FROM memories WHERE embedding IS NOT NULL AND vector_dims(embedding) <> %s LIMIT 1",
+                (dim,),
+            ).fetchone()
+            if mixed is not None:
+                return False
+            db.execute(
+                sql.SQL(
+                    "CREATE INDEX {} ON memories USING hnsw ((embedding::vector({})) vector_cosine_ops) "
+                    "WHERE searchable"
+                ).format(sql.Identifier(name), sql.Literal(dim))
+            )
+        return True
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._one("SELECT value FROM meta WHERE key = %s", (key,))
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"INSERT INTO meta(key, value) VALUES (%s, %s) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # ---- writes -----------------------------------------------------------------------------------------
+    _MARKS = ", ".join("%s::jsonb" if c in JSON_COLUMNS else "%s" for c in COLUMNS)
+
+    def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
+        query = (
+            f"INSERT INTO memories({', '.join(COLUMNS)}, searchable, embedding, tsv) "
+            f"VALUES ({self._MARKS}, %s, %s, %s::tsvector)"
+        ).encode()
+        rows = [
+            (*record_to_row(r, native=True), v is not None, v,
+             None if v is None else _tsvector(r.content, r.tags))
+            for r, v in zip(records, vectors, strict=True)
+        ]  # fmt: skip
+        with self.atomic() as db, db.cursor() as cur:
+            cur.executemany(query, rows)
+
+    def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
+        assignments = ", ".join(
+            f"{c} = %s::jsonb" if c in JSON_COLUMNS else f"{c} = %s" for c in COLUMNS if c != "id"
+        )
+        values = [v for c, v in zip(COLUMNS, record_to_row(record, native=True), strict=True) if c != "id"]
+        with self.atomic() as db:
+            if vector is not None:
+                db.execute(b"UPDATE memories SET embedding = %s WHERE id = %s", (vector, record.id))
+            cursor = db.execute(
+                f"UPDATE memories SET {assignments}, tsv = CASE WHEN searchable THEN %s::tsvector END "
+                "WHERE id = %s".encode(),
+                (*values, _tsvector(record.content, record.tags), record.id),
+            )
+            if cursor.rowcount == 0:
+                raise StoreError(f"no memory with id {record.id} to update")
+
+    def delete(self, memory_id: str) -> bool:
+        with self.atomic() as db:
+            return db.execute(b"DELETE FROM memories WHERE id = %s", (memory_id,)).rowcount > 0
+
+    def touch(self, ids: Sequence[str], at: datetime) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"UPDATE memories SET access_count = access_count + 1, last_accessed_at = %s, "
+                b"base_relevance = least(2.0, base_relevance * 1.05) WHERE id = ANY(%s)",
+                (at, list(ids)),
+            )
+
+    def set_vectors(self, ids: Sequence[str], vectors: Matrix) -> None:
+        with self.atomic() as db, db.cursor() as cur:
+            cur.executemany(
+                b"UPDATE memories SET embedding = %s WHERE id = %s",
+                [(np.asarray(v, dtype=np.float32), i) for i, v in zip(ids, vectors, strict=True)],
+            )
+
+    # ---- reads ------------------------------------------------------------------------------------------
+    _SELECT = f"SELECT {', '.join('m.' + c for c in COLUMNS)} FROM memories m"
+
+    def _records(self, query: str, params: Sequence[Any] = ()) -> list[MemoryRecord]:
+        return [record_from_row(r, native=True) for r in self._all(query, params)]
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        found = self._records(f"{self._SELECT} WHERE m.id = %s", (memory_id,))
+        return found[0] if found else None
+
+    def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
+        found = {r.id: r for r in self._records(f"{self._SELECT} WHERE m.id = ANY(%s)", (list(ids),))}
+        return [found[i] for i in ids if i in found]
+
+    def find_hash(
+        self,
+        content_hash: str,
+        scope: Scope,
+        scope_id: str | None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> MemoryRecord | None:
+        found = self._records(
+            f"{self._SELECT} WHERE m.content_hash = %s AND m.scope = %s AND m.scope_id IS NOT DISTINCT FROM %s "
+            "AND m.user_id IS NOT DISTINCT FROM %s AND m.workspace_id IS NOT DISTINCT FROM %s "
+            "AND m.parent_id IS NULL LIMIT 1",
+            (content_hash, scope.value, scope_id, user_id, workspace_id),
+        )
+        return found[0] if found else None
+
+    def children(self, parent_id: str) -> list[MemoryRecord]:
+        return self._records(f"{self._SELECT} WHERE m.parent_id = %s ORDER BY m.chunk_index", (parent_id,))
+
+    def chunk_at(self, parent_id: str, index: int) -> MemoryRecord | None:
+        found = self._records(f"{self._SELECT} WHERE m.parent_id = %s AND m.chunk_index = %s", (parent_id, index))
+        return found[0] if found else None
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, Vector]:
+        rows = self._all(
+            "SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL", (list(ids),)
+        )
+        return {str(i): _array(v) for i, v in rows}
+
+    def facts(self, ids: Sequence[str]) -> list[Facts]:
+        rows = self._all(
+            "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
+            "is_negative FROM memories WHERE id = ANY(%s)",
+            (list(ids),),
+        )
+        return [Facts(*r) for r in rows]
+
+    def labels(self, ids: Sequence[str]) -> dict[str, Label]:
+        rows = self._all(
+            "SELECT id, kind, kind_method, parent_id IS NOT NULL, category FROM memories WHERE id = ANY(%s)",
+            (list(ids),),
+        )
+        return {i: Label(kind, method, bool(chunk), category) for i, kind, method, chunk, category in rows}
+
+    def vector_for_hash(self, content_hash: str) -> Vector | None:
+        row = self._one(
+            "SELECT embedding FROM memories WHERE content_hash = %s AND embedding IS NOT NULL LIMIT 1",
+            (content_hash,),
+        )
+        return None if row is None else _array(row[0])
+
+    def _where(self, where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
+        clauses = ["m.searchable"] if searchable else ["m.parent_id IS NULL"]
+        params: list[Any] = []
+        if where.scope is not None:
+            clauses.append("m.scope = %s")
+            params.append(where.scope.value)
+            if where.scope_id is not None:
+                clauses.append("m.scope_id = %s")
+                params.append(where.scope_id)
+        for column, value in (("user_id", where.user_id), ("workspace_id", where.workspace_id)):
+            if where.owner_exact:
+                clauses.append(f"m.{column} IS NOT DISTINCT FROM %s")
+                params.append(value)
+            elif value is not None:  # the owner's memories and the shared ones
+                clauses.append(f"(m.{column} = %s OR m.{column} IS NULL)")
+                params.append(value)
+        for column, values in (
+            ("kind", where.kinds),
+            ("status", where.statuses),
+            ("category", where.categories),
+            ("type", where.types),
+        ):
+            if values:
+                clauses.append(f"m.{column} = ANY(%s)")
+                params.append([v.value for v in values])
+        if not where.include_expired:
+            clauses.append("(m.expires_at IS NULL OR m.expires_at > %s)")
+            params.append(where.now or utcnow())
+        if where.created_after is not None:
+            clauses.append("m.created_at >= %s")
+            params.append(where.created_after)
+        if where.created_before is not None:
+            clauses.append("m.created_at < %s")
+            params.append(where.created_before)
+        for tag in where.tags:
+            clauses.append("m.tags @> %s::jsonb")
+            params.append(json.dumps([tag]))
+        if where.uncategorised:
+            clauses.append("m.category IS NULL")
+        if where.importance_min is not None:
+            clauses.append("m.importance >= %s")
+            params.append(where.importance_min)
+        return " AND ".join(clauses), params
+
+    def select(
+        self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
+    ) -> list[MemoryRecord]:
+        clause, params = self._where(where, searchable=not top_level)
+        return self._records(
+            f"{self._SELECT} WHERE {clause} ORDER BY m.created_at DESC, m.rid DESC LIMIT %s OFFSET %s",
+            (*params, limit, offset),
+        )
+
+    def grouped(self, column: str, where: Filter) -> dict[str | None, int]:
+        if column not in {"kind", "scope", "status", "category", "tier", "type"}:
+            raise ValueError(f"cannot group by {column!r}")
+        clause, params = self._where(where, searchable=False)
+        rows = self._all(f"SELECT m.{column}, count(*) FROM memories m WHERE {clause} GROUP BY 1", params)
+        return {value: int(n) for value, n in rows}
+
+    def count(self, where: Filter) -> int:
+        clause, params = self._where(where, searchable=False)
+        row = self._one(f"SELECT count(*) FROM memories m WHERE {clause}", params)
+        return int(row[0]) if row else 0
+
+    def iter_all(self, batch: int = 512) -> Iterator[list[MemoryRecord]]:
+        last = 0
+        while True:
+            rows = self._all(
+                f"SELECT m.rid, {', '.join('m.' + c for c in COLUMNS)} FROM memories m WHERE m.rid > %s "
+                "ORDER BY m.rid LIMIT %s",
+                (last, batch),
+            )
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield [record_from_row(r[1:], native=True) for r in rows]
+
+    def stats(self) -> StoreStats:
+        def grouped(column: str) -> dict[str, int]:
+            rows = self._all(f"SELECT {column}, count(*) FROM memories WHERE parent_id IS NULL GROUP BY 1")
+            return {str(k): int(n) for k, n in rows}
+
+        model = self.model()
+        row = self._one(
+            "SELECT count(*) FILTER (WHERE parent_id IS NULL), count(*) FILTER (WHERE parent_id IS NOT NULL), "
+            "count(embedding), pg_total_relation_size('memories') FROM memories"
+        )
+        top, chunks, embedded, size = row or (0, 0, 0, 0)
+        return StoreStats(
+            memories=int(top),
+            chunks=int(chunks),
+            by_kind=grouped("kind"),
+            by_scope=grouped("scope"),
+            by_status=grouped("status"),
+            embedded=int(embedded),
+            model=None if model is None else model[0],
+            dim=None if model is None else model[1],
+            size_bytes=int(size),
+        )
+
+    # ---- search -----------------------------------------------------------------------------------------
+    def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
+        """BM25 over presence of each query stem in the content (weight 1) and tags (weight 0.5): the GIN index
+        finds the memories holding any of them, the score ranks them. Higher is better."""
+        query_stems = sorted({stem(w) for t in terms for w in words(t)})
+        if not query_stems or k <= 0:
+            return []
+        total, frequencies = self.document_frequencies(query_stems)
+        present = [s for s in query_stems if frequencies.get(s, 0) > 0]
+        if not present:
+            return []
+        corpus = self._one("SELECT docs, total_len FROM corpus")
+        docs, length = corpus if corpus else (0, 0)
+        average = max(1.0, float(length) / max(1, int(docs)))
+        parts: list[str] = []
+        params: list[Any] = []
+        for s in present:
+            weight = idf(int(docs) or total, frequencies[s])
+            parts.append("%s * ((m.tsv @@ %s::tsquery)::int + 0.5 * (m.tsv @@ %s::tsquery)::int)")
+            params.extend([weight, _lexeme(s, "A"), _lexeme(s, "B")])
+        clause, filters = self._where(where, searchable=True)
+        rows = self._all(
+            f"SELECT m.id, ({' + '.join(parts)}) * {_K1 + 1} / "
+            f"(1 + {_K1} * (1 - {_B} + {_B} * length(m.tsv) / %s)) AS score "
+            f"FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} ORDER BY score DESC, m.rid LIMIT %s",
+            (*params, average, " | ".join(_lexeme(s) for s in present), *filters, k),
+        )
+        return [(str(i), float(score)) for i, score in rows]
+
+    def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(number of memories, documents containing each porter stem) from the lexicon."""
+        total_row = self._one("SELECT count(*) FROM memories")
+        total = int(total_row[0]) if total_row else 0
+        if not stems:
+            return total, {}
+        rows = self._all("SELECT term, df FROM lexicon WHERE term = ANY(%s) AND df > 0", (list(stems),))
+        return total, {str(term): int(df) for term, df in rows}
+
+    def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
+        clause, params = self._where(where, searchable=True)
+        rows = self._all(
+            "SELECT a.id, m.id FROM memories a JOIN memories m ON m.episode_id = a.episode_id "
+            "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
+            f"WHERE a.id = ANY(%s) AND a.episode_id IS NOT NULL AND {clause} "
+            "UNION ALL SELECT a.id, m.id FROM memories a JOIN memories m ON m.parent_id = a.parent_id "
+            "AND m.chunk_index IN (a.chunk_index - 1, a.chunk_index + 1) "
+            f"WHERE a.id = ANY(%s) AND a.parent_id IS NOT NULL AND {clause}",
+            (list(ids), *params, list(ids), *params),
+        )
+        out: dict[str, list[str]] = {}
+        for memory_id, beside in rows:
+            out.setdefault(memory_id, []).append(beside)
+        return out
+
+    def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
+        model = self.model()
+        if model is None or k <= 0:
+            return []
+        dim = model[1]
+        clause, params = self._where(where, searchable=True)
+        vector = np.asarray(query, dtype=np.float32)
+        rows = self._all(
+            f"SELECT m.id, m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance FROM memories m "
+            f"WHERE m.embedding IS NOT NULL AND {clause} ORDER BY distance LIMIT %s",
+            (vector, *params, k),
+        )
+        # relaxed_order iterative scans may return a few rows out of order
+        return sorted(((str(i), 1.0 - float(d)) for i, d in rows), key=lambda p: -p[1])
+
+    # ---- upkeep -----------------------------------------------------------------------------------------
+    def check_index(self) -> dict[str, int]:
+        """How many vectors the HNSW index covers (all searchable embeddings when it is present and valid)."""
+        row = self._one("SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND searchable")
+        embedded = int(row[0]) if row else 0
+        model = self.model()
+        valid = model is not None and self._vector_indexes().get(f"memories_hnsw_{model[1]}", False)
+        return {"indexed": embedded if valid else 0, "embedded": embedded}
+
+    def rebuild_index(self) -> int:
+        model = self.model()
+        if model is None:
+            return 0
+        for name in self._vector_indexes():
+            with self.atomic() as db:
+                db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
+        if not self._ensure_vector_index(model[1]):
+            raise StoreError(f"stored vectors are not all {model[1]}-d; run `engram reembed`")
+        return self.check_index()["indexed"]
+
+    def integrity(self) -> list[dict[str, Any]]:
+        issues: list[dict[str, Any]] = []
+
+        def report(check: str, problem: str, count: int, repair: str) -> None:
+            if count:
+                issues.append({"check": check, "problem": problem, "count": count, "repair": repair})
+
+        def number(query: str, params: Sequence[Any] = ()) -> int:
+            row = self._one(query, params)
+            return int(row[0]) if row and row[0] is not None else 0
+
+        report("fts", "searchable memories missing from the full-text index",
+               number("SELECT count(*) FROM memories WHERE searchable AND tsv IS NULL"), "rebuild_fts")  # fmt: skip
+        drift = number(
+            "SELECT count(*) FROM (SELECT t, count(*) AS n FROM memories, unnest(tsvector_to_array(tsv)) t "
+            "WHERE searchable GROUP BY t) real FULL JOIN (SELECT term, df FROM lexicon WHERE df <> 0) kept "
+            "ON kept.term = real.t WHERE kept.df IS DISTINCT FROM real.n"
+        )
+        report("fts", "full-text term statistics that disagree with the memories", drift, "rebuild_fts")
+        model = self.model()
+        if model is not None:
+            wrong = number(
+                "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND vector_dims(embedding) <> %s",
+                (model[1],),
+            )
+            report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", wrong, "reembed")
+        missing = number("SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable")
+        report("embeddings", "searchable memories without an embedding", missing, "reembed")
+        index = self.check_index()
+        report("vectors", f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
+               abs(index["indexed"] - index["embedded"]), "rebuild_vectors")  # fmt: skip
+        orphans = number(
+            "SELECT count(*) FROM memories c WHERE c.parent_id IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = c.parent_id)"
+        )
+        report("chunks", "chunks whose parent memory is missing", orphans, "none: restore the parent")
+        unregistered = number(
+            "SELECT count(DISTINCT j) FROM memories m, jsonb_array_elements_text(m.tags) j "
+            "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j)"
+        )
+        report("tags", "tags on memories missing from the tag registry", unregistered, "recount_tags")
+        unused = number(
+            "SELECT count(*) FROM tags t WHERE t.status = 'active' AND NOT EXISTS "
+            "(SELECT 1 FROM memories m WHERE m.parent_id IS NULL AND m.tags ? t.tag)"
+        )
+        report("tags", "active tags no memory carries (orphan tags)", unused, "recount_tags")
+        return issues
+
+    def rebuild_fts(self) -> None:
+        """Recompute every searchable memory's stems, then the term statistics from them."""
+        with self.atomic() as db:
+            rows = db.execute(b"SELECT rid, content, tags FROM memories WHERE searchable").fetchall()
+            with db.cursor() as cur:
+                cur.executemany(
+                    b"UPDATE memories SET tsv = %s::tsvector WHERE rid = %s",
+                    [(_tsvector(content, tags), rid) for rid, content, tags in rows],
+                )
+            db.execute(b"UPDATE memories SET tsv = NULL WHERE NOT searchable AND tsv IS NOT NULL")
+            db.execute(b"DELETE FROM lexicon")
+            db.execute(
+                b"INSERT INTO lexicon(term, df) SELECT t, count(*) FROM memories, unnest(tsvector_to_array(tsv)) t "
+                b"WHERE searchable GROUP BY t"
+            )
+            db.execute(
+                b"UPDATE corpus SET docs = s.docs, total_len = s.len FROM (SELECT count(*) AS docs, "
+                b"coalesce(sum(length(tsv)), 0) AS len FROM memories WHERE searchable AND tsv IS NOT NULL) s"
+            )
+
+    def recount_tags(self) -> int:
+        now = ts(utcnow())
+        with self.atomic() as db:
+            counts = db.execute(
+                b"SELECT j, count(*) FROM memories m, jsonb_array_elements_text(m.tags) j "
+                b"WHERE m.parent_id IS NULL GROUP BY j"
+            ).fetchall()
+            with db.cursor() as cur:
+                cur.executemany(
+                    b"INSERT INTO tags(tag, usage_count, first_used_at, last_used_at) VALUES (%s, %s, %s, %s) "
+                    b"ON CONFLICT(tag) DO UPDATE SET usage_count = excluded.usage_count, status = 'active'",
+                    [(t, n, now, now) for t, n in counts],
+                )
+            db.execute(
+                b"UPDATE tags t SET usage_count = 0, status = 'archived' WHERE t.status = 'active' AND NOT EXISTS "
+                b"(SELECT 1 FROM memories m WHERE m.parent_id IS NULL AND m.tags ? t.tag)"
+            )
+        return len(counts)
+
+    def backup(self, target: Path) -> dict[str, Any]:
+        """A consistent copy as an embedded (SQLite) database file, checked by reading it back."""
+        from engram.store.copy import copy_store, verify_copy
+        from engram.store.sqlite import SQLiteStore
+
+        if target.exists():
+            raise StoreError(f"{target} exists; choose a new backup file")
+        dest = SQLiteStore(target)
+        try:
+            copy_store(self, dest)
+            checked = verify_copy(self, dest)
+        finally:
+            dest.close()
+        return {"integrity": "ok", "memories": checked["memories"]}
+
+    def restore(self, source: Path) -> dict[str, Any]:
+        """Replace this store's contents with a backup file's (as written by `backup`), after checking it."""
+        from engram.store.copy import copy_store, verify_copy
+        from engram.store.sqlite import SQLiteStore, verify_file
+
+        verify_file(source)
+        src = SQLiteStore(source)
+        try:
+            with self.atomic() as db:
+                db.execute(
+                    b"TRUNCATE memories, prototypes, audit_log, tags, operation_changes, operations, sources, "
+                    b"lexicon, meta RESTART IDENTITY"
+                )
+                db.execute(b"UPDATE corpus SET docs = 0, total_len = 0")
+                copy_store(src, self)
+            checked = verify_copy(src, self)
+        finally:
+            src.close()
+        return {"integrity": "ok", "memories": checked["memories"]}
+
+    # ---- prototypes -------------------------------------------------------------------------------------
+    def prototypes(self, taxonomy: str) -> list[Prototype]:
+        rows = self._all(
+            "SELECT label, source, embedding, text, memory_id FROM prototypes WHERE taxonomy = %s ORDER BY id",
+            (taxonomy,),
+        )
+        return [Prototype(label, source, decode_vector(blob), text, mid) for label, source, blob, text, mid in rows]
+
+    def replace_seed_prototypes(self, taxonomy: str, items: Sequence[Prototype]) -> None:
+        now = ts(utcnow())
+        with self.atomic() as db:
+            db.execute(b"DELETE FROM prototypes WHERE taxonomy = %s AND source = 'seed'", (taxonomy,))
+            with db.cursor() as cur:
+                cur.executemany(
+                    b"INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
+                    b"VALUES (%s, %s, 'seed', %s, NULL, %s, %s)",
+                    [(taxonomy, p.label, p.text, encode_vector(p.vector), now) for p in items],
+                )
+
+    def add_learned_prototype(self, taxonomy: str, item: Prototype, keep: int) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
+                b"VALUES (%s, %s, 'learned', %s, %s, %s, %s)",
+                (taxonomy, item.label, item.text, item.memory_id, encode_vector(item.vector), ts(utcnow())),
+            )
+            # Oldest learned prototypes go first once a label holds more than `keep`.
+            db.execute(
+                b"DELETE FROM prototypes WHERE id IN (SELECT id FROM prototypes WHERE taxonomy = %s AND label = %s "
+                b"AND source = 'learned' ORDER BY id DESC OFFSET %s)",
+                (taxonomy, item.label, keep),
+            )
+
+    def clear_learned_prototypes(self, taxonomy: str) -> None:
+        with self.atomic() as db:
+            db.execute(b"DELETE FROM prototypes WHERE taxonomy = %s AND source = 'learned'", (taxonomy,))
+
+    def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
+        if column not in {"created_at", "updated_at", "last_accessed_at"}:
+            raise ValueError(f"no timestamp column {column!r}")
+        clause, params = self._where(where, searchable=False)
+        # The same buckets as the text timestamps of the SQLite backend: a prefix of the UTC ISO form.
+        rows = self._all(
+            f"SELECT substr(to_char(m.{column}, 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), 1, %s) AS bucket, count(*) "
+            f"FROM memories m WHERE {clause} AND m.{column} IS NOT NULL GROUP BY bucket ORDER BY bucket",
+            (width, *params),
+        )
+        return {str(bucket): int(n) for bucket, n in rows}
+
+    # ---- tags -------------------------------------------------------------------------------------------
+    _TAG = "SELECT tag, usage_count, first_used_at, last_used_at, status, merged_into, embedding FROM tags"
+
+    @staticmethod
+    def _tag_row(row: Sequence[Any]) -> TagRow:
+        tag, count, first, last, status, into, blob = row
+        return TagRow(tag, int(count), datetime.fromisoformat(first), datetime.fromisoformat(last), status, into,
+                      None if blob is None else decode_vector(bytes(blob)))  # fmt: skip
+
+    def tag_counts(self) -> dict[str, int]:
+        rows = self._all(
+            "SELECT j, count(*) FROM memories m, jsonb_array_elements_text(m.tags) j WHERE m.parent_id IS NULL "
+            "GROUP BY 1"
+        )
+        return {str(tag): int(n) for tag, n in rows}
+
+    def tags(self, statuses: Sequence[str] = ("active",)) -> list[TagRow]:
+        rows = self._all(f"{self._TAG} WHERE status = ANY(%s) ORDER BY tag COLLATE \"C\"", (list(statuses),))
+        return [self._tag_row(r) for r in rows]
+
+    def tag(self, tag: str) -> TagRow | None:
+        row = self._one(f"{self._TAG} WHERE tag = %s", (tag,))
+        return None if row is None else self._tag_row(row)
+
+    def use_tags(self, tags: Sequence[str], at: datetime, vectors: dict[str, Vector]) -> None:
+        with self.atomic() as db, db.cursor() as cur:
+            cur.executemany(
+                b"INSERT INTO tags(tag, usage_count, first_used_at, last_used_at, embedding) VALUES (%s, 1, %s, %s, %s) "
+                b"ON CONFLICT(tag) DO UPDATE SET usage_count = tags.usage_count + 1, "
+                b"last_used_at = excluded.last_used_at, embedding = coalesce(tags.embedding, excluded.embedding), "
+                b"status = CASE WHEN tags.status = 'archived' THEN 'active' ELSE tags.status END",
+                [(t, ts(at), ts(at), None if t not in vectors else encode_vector(vectors[t])) for t in tags],
+            )
+
+    def put_tag(self, row: TagRow) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"INSERT INTO tags(tag, usage_count, first_used_at, last_used_at, status, merged_into, embedding) "
+                b"VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT(tag) DO UPDATE SET usage_count = excluded.usage_count, "
+                b"first_used_at = excluded.first_used_at, last_used_at = excluded.last_used_at, "
+                b"status = excluded.status, merged_into = excluded.merged_into, embedding = excluded.embedding",
+                (row.tag, row.usage_count, ts(row.first_used_at), ts(row.last_used_at), row.status,
+                 row.merged_into, None if row.vector is None else encode_vector(row.vector)),
+            )  # fmt: skip
+
+    def delete_tag(self, tag: str) -> None:
+        with self.atomic() as db:
+            db.execute(b"DELETE FROM tags WHERE tag = %s", (tag,))
+
+    # ---- operations -------------------------------------------------------------------------------------
+    def begin_operation(self, operation_id: str, name: str) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"INSERT INTO operations(id, name, started_at, status) VALUES (%s, %s, %s, 'running')",
+                (operation_id, name, ts(utcnow())),
+            )
+
+    def finish_operation(self, operation_id: str, status: str, summary: dict[str, Any]) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"UPDATE operations SET status = %s, finished_at = %s, summary = %s WHERE id = %s",
+                (status, ts(utcnow()), json.dumps(summary, default=str), operation_id),
+            )
+
+    def record_change(self, operation_id: str, change: Change) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"INSERT INTO operation_changes(operation_id, entity, key, before, before_embedding) "
+                b"VALUES (%s, %s, %s, %s, %s)",
+                (operation_id, change.entity, change.key,
+                 None if change.before is None else json.dumps(change.before, default=str),
+                 None if change.before_vector is None else encode_vector(change.before_vector)),
+            )  # fmt: skip
+
+    def changes(self, operation_id: str) -> list[Change]:
+        rows = self._all(
+            "SELECT entity, key, before, before_embedding FROM operation_changes WHERE operation_id = %s "
+            "ORDER BY seq",
+            (operation_id,),
+        )
+        return [
+            Change(entity, key, None if before is None else json.loads(before),
+                   None if blob is None else decode_vector(bytes(blob)))
+            for entity, key, before, blob in rows
+        ]  # fmt: skip
+
+    def operations(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self._all(
+            "SELECT o.id, o.name, o.started_at, o.finished_at, o.status, o.summary, "
+            "(SELECT count(*) FROM operation_changes c WHERE c.operation_id = o.id) "
+            "FROM operations o ORDER BY o.started_at DESC LIMIT %s",
+            (limit,),
+        )
+        return [
+            {"id": i, "name": name, "started_at": start, "finished_at": end, "status": status,
+             "summary": json.loads(summary), "changes": int(n)}
+            for i, name, start, end, status, summary, n in rows
+        ]  # fmt: skip
+
+    # ---- conversation sources ---------------------------------------------------------------------------
+    def add_sources(self, rows: Sequence[dict[str, Any]]) -> list[bool]:
+        out = []
+        with self.atomic() as db:
+            for r in rows:
+                cur = db.execute(
+                    b"INSERT INTO sources(platform, conversation_id, message_id, role, content, ts, metadata) "
+                    b"VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    (r["platform"], r["conversation_id"], r["message_id"], r["role"], r["content"],
+                     None if r.get("ts") is None else ts(r["ts"]), json.dumps(r.get("metadata") or {})),
+                )  # fmt: skip
+                out.append(cur.rowcount == 1)
+        return out
+
+    def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+        query = "SELECT platform, conversation_id, message_id, role, content, ts, metadata FROM sources"
+        params: list[Any] = []
+        if conversation_id is not None:
+            query += " WHERE conversation_id = %s"
+            params.append(conversation_id)
+        rows = self._all(query + " ORDER BY seq LIMIT %s", [*params, limit])
+        names = ("platform", "conversation_id", "message_id", "role", "content", "ts")
+        return [dict(zip(names, r[:6], strict=True)) | {"metadata": json.loads(r[6])} for r in rows]
+
+    # ---- copies -----------------------------------------------------------------------------------------
+    def dump(self, table: str, batch: int = 2048) -> Iterator[list[tuple[Any, ...]]]:
+        columns = aux_columns(table)
+        rows = self._all(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {AUX_ORDER[table]}")
+        for start in range(0, len(rows), batch):
+            yield [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows[start : start + batch]]
+
+    def load(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        columns = aux_columns(table)
+        marks = ", ".join("%s" for _ in columns)
+        conflict = {"meta": "(key)", "tags": "(tag)"}.get(table)
+        upsert = ""
+        if conflict:
+            updates = ", ".join(f"{c} = excluded.{c}" for c in columns if f"({c})" != conflict)
+            upsert = f" ON CONFLICT {conflict} DO UPDATE SET {updates}"
+        with self.atomic() as db, db.cursor() as cur:
+            cur.executemany(f"INSERT INTO {table}({', '.join(columns)}) VALUES ({marks}){upsert}".encode(), rows)
+
+    # ---- audit ------------------------------------------------------------------------------------------
+    def audit(
+        self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None
+    ) -> None:
+        with self.atomic() as db:
+            db.execute(
+                b"INSERT INTO audit_log(at, memory_id, action, detail, operation_id) VALUES (%s, %s, %s, %s, %s)",
+                (ts(utcnow()), memory_id, action, json.dumps(detail, default=str), operation_id),
+            )
+
+    def audit_log(
+        self, memory_id: str | None = None, limit: int = 100, operation_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if memory_id is not None:
+            clauses.append("memory_id = %s")
+            params.append(memory_id)
+        if operation_id is not None:
+            clauses.append("operation_id = %s")
+            params.append(operation_id)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self._all(
+            f"SELECT id, at, memory_id, action, detail, operation_id FROM audit_log{where} ORDER BY id DESC LIMIT %s",
+            (*params, limit),
+        )
+        return [
+            {"id": int(i), "at": at, "memory_id": mid, "action": action, "detail": json.loads(detail),
+             "operation_id": op}
+            for i, at, mid, action, detail, op in rows
+        ]  # fmt: skip
+
+
+def _array(value: Any) -> Vector:
+    """pgvector's loader gives its own Vector type; recall works on float32 numpy arrays."""
+    out: Vector = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+    return out
