@@ -9,6 +9,7 @@ from engram.errors import (
     ModelUnavailable,
     NotFound,
     StoreError,
+    StoreUnavailable,
 )
 from engram.memory import Hit, Memory, RememberResult
 from engram.rank import RecallMode
@@ -51,6 +52,7 @@ __all__ = [
     "SourceType",
     "Status",
     "StoreError",
+    "StoreUnavailable",
     "Tier",
     "default_embedder",
 ]

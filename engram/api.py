@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import engram
-from engram.errors import EngramError, InvalidInput, ModelMismatch, NotFound
+from engram.errors import EngramError, InvalidInput, ModelMismatch, NotFound, StoreUnavailable
 from engram.maintenance import READ_ONLY
 from engram.memory import Hit, Memory
 from engram.record import MemoryRecord, MemoryType, SourceType, utcnow
@@ -265,6 +265,10 @@ def create_app(
     @app.exception_handler(ModelMismatch)
     async def _model(request: Request, exc: ModelMismatch) -> JSONResponse:
         return problem(409, "Model mismatch", str(exc), code="model_mismatch")
+
+    @app.exception_handler(StoreUnavailable)
+    async def _unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        return problem(503, "Store unavailable", str(exc), code="unavailable")
 
     @app.exception_handler(EngramError)
     async def _engram(request: Request, exc: EngramError) -> JSONResponse:

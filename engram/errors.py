@@ -53,3 +53,7 @@ class ModelUnavailable(EngramError):
 
 class StoreError(EngramError):
     """The store cannot do what was asked."""
+
+
+class StoreUnavailable(StoreError):
+    """The database server cannot be reached (or has no free connection): try again later."""

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 from typer.testing import CliRunner
 
-from engram import FakeEmbedder, Memory, Settings, StoreError
+from engram import FakeEmbedder, Memory, Settings, StoreError, StoreUnavailable
 from engram.cli import app
 from engram.config import locate, shown
 from engram.embed import CachedEmbedder
@@ -163,3 +163,71 @@ def test_locations_and_their_display() -> None:
     assert shown("postgresql://u:secret@db/engram") == "postgresql://u:***@db/engram"
     with pytest.raises(StoreError, match="schema name"):
         with_schema("postgresql://db/engram", "Robert'); DROP")
+
+
+@pytest.mark.model
+def test_two_servers_share_one_database(pg_url: str, tmp_path: Path) -> None:
+    """Two real `engram serve` processes on one PostgreSQL database: writes through either are found through
+    the other, and the same memory stored through both at once is kept once."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return int(s.getsockname()[1])
+
+    env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home"), "ENGRAM_MAINTAIN_EVERY_MINUTES": "0"}
+    ports = [free_port(), free_port()]
+    servers = [
+        subprocess.Popen([sys.executable, "-m", "engram.cli", "--db", pg_url, "serve", "--local", "--port", str(p)],
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for p in ports
+    ]  # fmt: skip
+    try:
+        clients = [httpx.Client(base_url=f"http://127.0.0.1:{p}", timeout=30) for p in ports]
+        deadline = time.monotonic() + 90
+        for client, server in zip(clients, servers, strict=True):
+            while True:
+                assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                try:
+                    if client.get("/api/health").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline, "server did not start"
+                time.sleep(0.2)
+        shared = "The quarterly board meeting moved to the Lisbon office"
+
+        def store(i: int) -> str:
+            body = {"content": shared if i % 2 == 0 else f"Server {i % 2} wrote note {_word(i * 7919)}"}
+            response = clients[i % 2].post("/v1/store", json=body)
+            assert response.status_code == 200, response.text
+            return str(response.json()["memory_id"])
+
+        with ThreadPoolExecutor(4) as pool:
+            ids = list(pool.map(store, range(12)))
+        assert len({ids[i] for i in range(0, 12, 2)}) == 1  # six stores of one text, one memory
+        found = clients[1].post("/v1/search", json={"query": "where is the board meeting"}).json()["results"]
+        assert found[0]["id"] == ids[0]
+        listed = clients[0].get("/v1/memories", params={"limit": 50}).json()
+        assert len(listed["memories"]) == 7
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(30)
+            if server.stderr:
+                server.stderr.close()
+
+
+def test_an_unreachable_server_is_a_clear_error(tmp_path: Path) -> None:
+    url = f"postgresql://engram:secret@/engram?host={tmp_path}"  # no server listens on this socket directory
+    with pytest.raises(StoreUnavailable, match=r"cannot reach PostgreSQL at postgresql://engram:\*\*\*@") as info:
+        PostgresStore(url)
+    assert "secret" not in str(info.value)

@@ -25,10 +25,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 from pgvector.psycopg import register_vector
 from psycopg import Connection, errors, sql
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
+from engram.config import shown
 from engram.embed import Matrix, Vector, decode_vector, encode_vector
-from engram.errors import StoreError
+from engram.errors import StoreError, StoreUnavailable
 from engram.record import MemoryRecord, Scope, utcnow
 from engram.store.pg_schema import MIGRATIONS
 from engram.store.protocol import Change, Facts, Filter, Label, Prototype, StoreStats, TagRow
@@ -113,12 +114,16 @@ class PostgresStore:
     def _bootstrap(self, conninfo: str) -> None:
         """The vector extension (in `public`, shared by every schema) and this store's schema."""
         try:
-            with Connection.connect(conninfo, autocommit=True) as db:
+            with Connection.connect(conninfo, autocommit=True) as db, db.transaction():
+                # IF NOT EXISTS is not safe against a concurrent creator: processes opening at once take turns.
+                db.execute("SELECT pg_advisory_xact_lock(7454812)")
                 if db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is None:
                     db.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
                 db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+        except errors.OperationalError as exc:
+            raise StoreUnavailable(f"cannot reach PostgreSQL at {shown(self.url)}: {exc}".strip()) from None
         except errors.Error as exc:
-            raise StoreError(f"cannot open PostgreSQL store {self.url}: {exc}".strip()) from None
+            raise StoreError(f"cannot open PostgreSQL store {shown(self.url)}: {exc}".strip()) from None
 
     def _configure(self, db: Conn) -> None:
         db.execute(
@@ -137,8 +142,16 @@ class PostgresStore:
         if tx is not None:
             yield tx
             return
-        with self._pool.connection() as db:
+        with self._unavailable(), self._pool.connection() as db:
             yield db
+
+    @contextmanager
+    def _unavailable(self) -> Iterator[None]:
+        """A lost server or an exhausted pool is the caller's to retry, not a bug: say so."""
+        try:
+            yield
+        except (errors.OperationalError, PoolTimeout) as exc:
+            raise StoreUnavailable(f"PostgreSQL at {shown(self.url)} is unavailable: {exc}".strip()) from None
 
     def _all(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._conn() as db:
@@ -166,7 +179,7 @@ class PostgresStore:
                 self._local.depth = depth
             tx.execute(f"RELEASE SAVEPOINT s{depth}".encode())
             return
-        with self._pool.connection() as db:
+        with self._unavailable(), self._pool.connection() as db:
             db.execute(b"BEGIN")
             self._local.tx, self._local.depth = db, 1
             try:
