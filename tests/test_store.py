@@ -201,3 +201,14 @@ def test_episode_neighbours_are_the_turns_around_a_memory_in_scope(mem: Memory) 
     assert mem.store.episode_neighbours([ids[3]], where) == {ids[3]: [ids[2]]}
     assert mem.store.episode_neighbours([ids[1]], Filter(scope=Scope.PROJECT, scope_id="elsewhere")) == {}
     assert mem.store.episode_neighbours([ids[1]], Filter(scope=None, statuses=(Status.PENDING,))) == {}
+
+
+def test_an_in_memory_store_sees_its_earlier_writes_when_writing() -> None:
+    """Near-duplicate checks and neighbour votes search what was stored before, on ':memory:' too."""
+    with Memory(":memory:", embedder=FakeEmbedder()) as mem:
+        first, second = mem.remember_many(
+            [{"content": "the staging server restarts every night at two"},
+             {"content": "The staging server restarts every night at two!"}]
+        )
+        assert second.merged_into == first.id
+        assert mem.stats()["index"] == {"indexed": 1, "embedded": 1}

@@ -42,10 +42,10 @@ class SQLiteStore:
         self._writer = self._connect()
         self._depth = 0
         self._owner: int | None = None  # the thread inside the write transaction
-        self._migrate()
         self._index: VectorIndex | None = None
         self._index_seq = 0
         self._index_lock = threading.Lock()
+        self._migrate()
 
     # ---- connections and transactions -------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -104,6 +104,11 @@ class SQLiteStore:
             if self._depth == 0:
                 self._owner = None
             db.execute("COMMIT" if self._depth == 0 else f"RELEASE s{self._depth}")
+            if self._depth == 0 and self._memory and self._index is not None:
+                # An in-memory database cannot catch its index up inside the next write transaction (it would
+                # see that transaction's uncommitted rows), so it does so after each commit.
+                with self._index_lock:
+                    self._catch_up()
 
     def _migrate(self) -> None:
         with self.atomic() as db:
