@@ -94,6 +94,17 @@ def test_text_search_ranks_by_bm25_over_stems(pg_url: str) -> None:
         assert mem.store.document_frequencies(["kubernet"])[1] == {"kubernet": 1}
 
 
+def test_any_text_can_be_indexed_and_searched(pg_url: str) -> None:
+    texts = ["item(s) for the order", "O'Brien said \\o/ 'quoted' \"double\"", "naïve café — 東京 🚀",
+             "x" * 3000, "s s s"]  # fmt: skip
+    with Memory(pg_url, embedder=FakeEmbedder()) as mem:
+        ids = [mem.remember(t).id for t in texts]
+        assert mem.store.text_search(["O'Brien"], 5, Filter())[0][0] == ids[1]
+        assert mem.store.text_search(["café"], 5, Filter())[0][0] == ids[2]
+        assert mem.store.text_search(["items", "s"], 5, Filter())[0][0] == ids[0]
+        assert mem.validate_storage()["issues"] == []
+
+
 def test_tenants_get_their_own_schema(pg_url: str, tmp_path: Path) -> None:
     tenants = Tenants(Settings(home=tmp_path / "home"), embedder=FakeEmbedder(), db=pg_url)
     try:

@@ -76,8 +76,10 @@ def _split(url: str) -> tuple[str, str]:
 def _tsvector(content: str, tags: Sequence[str]) -> str:
     """A tsvector literal: each content stem at weight A, each tag stem at weight B (one position each:
     ranking counts presence, and memories that are searched are chunk-sized)."""
-    content_stems = sorted(stems(content))
-    tag_stems = sorted({stem(w) for tag in tags for w in words(tag.replace("-", " "))})
+    # A lexeme is 1..2046 bytes: porter stems some words ("s") to nothing, and a pathological run of letters
+    # could exceed the limit; neither can be searched for anyway.
+    content_stems = sorted(s for s in stems(content) if _indexable(s))
+    tag_stems = sorted({s for tag in tags for w in words(tag.replace("-", " ")) if _indexable(s := stem(w))})
     weights: dict[str, list[str]] = {}
     for s in content_stems:
         weights.setdefault(s, []).append("1A")
@@ -85,6 +87,10 @@ def _tsvector(content: str, tags: Sequence[str]) -> str:
         weights.setdefault(s, []).append("2B")
     return " ".join(f"'{s.replace(chr(39), chr(39) * 2).replace(chr(92), chr(92) * 2)}':{','.join(w)}"
                     for s, w in sorted(weights.items()))  # fmt: skip
+
+
+def _indexable(lexeme: str) -> bool:
+    return 0 < len(lexeme.encode()) <= 2046
 
 
 def _lexeme(term: str, weight: str = "") -> str:
@@ -493,7 +499,7 @@ class PostgresStore:
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
         """BM25 over presence of each query stem in the content (weight 1) and tags (weight 0.5): the GIN index
         finds the memories holding any of them, the score ranks them. Higher is better."""
-        query_stems = sorted({stem(w) for t in terms for w in words(t)})
+        query_stems = sorted({s for t in terms for w in words(t) if _indexable(s := stem(w))})
         if not query_stems or k <= 0:
             return []
         total, frequencies = self.document_frequencies(query_stems)
