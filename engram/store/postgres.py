@@ -351,12 +351,12 @@ class PostgresStore:
         user_id: str | None = None,
         workspace_id: str | None = None,
     ) -> MemoryRecord | None:
-        found = self._records(
-            f"{self._SELECT} WHERE m.content_hash = %s AND m.scope = %s AND m.scope_id IS NOT DISTINCT FROM %s "
-            "AND m.user_id IS NOT DISTINCT FROM %s AND m.workspace_id IS NOT DISTINCT FROM %s "
-            "AND m.parent_id IS NULL LIMIT 1",
-            (content_hash, scope.value, scope_id, user_id, workspace_id),
-        )
+        clauses = ["m.content_hash = %s", "m.scope = %s", "m.parent_id IS NULL"]
+        params: list[Any] = [content_hash, scope.value]
+        for column, value in (("scope_id", scope_id), ("user_id", user_id), ("workspace_id", workspace_id)):
+            clauses.append(f"m.{column} IS NULL" if value is None else f"m.{column} = %s")
+            params.extend([] if value is None else [value])
+        found = self._records(f"{self._SELECT} WHERE {' AND '.join(clauses)} LIMIT 1", params)
         return found[0] if found else None
 
     def children(self, parent_id: str) -> list[MemoryRecord]:
@@ -404,8 +404,12 @@ class PostgresStore:
                 clauses.append("m.scope_id = %s")
                 params.append(where.scope_id)
         for column, value in (("user_id", where.user_id), ("workspace_id", where.workspace_id)):
-            if where.owner_exact:
-                clauses.append(f"m.{column} IS NOT DISTINCT FROM %s")
+            if where.owner_exact and value is None:
+                # not IS NOT DISTINCT FROM NULL: the planner guesses that matches one row, and would then
+                # scan every vector instead of walking the HNSW index
+                clauses.append(f"m.{column} IS NULL")
+            elif where.owner_exact:
+                clauses.append(f"m.{column} = %s")
                 params.append(value)
             elif value is not None:  # the owner's memories and the shared ones
                 clauses.append(f"(m.{column} = %s OR m.{column} IS NULL)")
@@ -502,17 +506,21 @@ class PostgresStore:
         query_stems = sorted({s for t in terms for w in words(t) if _indexable(s := stem(w))})
         if not query_stems or k <= 0:
             return []
-        total, frequencies = self.document_frequencies(query_stems)
-        present = [s for s in query_stems if frequencies.get(s, 0) > 0]
+        rows = self._all(
+            "SELECT NULL, docs, total_len FROM corpus UNION ALL "
+            "SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0",
+            (query_stems,),
+        )
+        docs, length = next(((int(n), int(size)) for term, n, size in rows if term is None), (0, 0))
+        frequencies = {str(term): int(n) for term, n, _ in rows if term is not None}
+        present = [s for s in query_stems if s in frequencies]
         if not present:
             return []
-        corpus = self._one("SELECT docs, total_len FROM corpus")
-        docs, length = corpus if corpus else (0, 0)
-        average = max(1.0, float(length) / max(1, int(docs)))
+        average = max(1.0, length / max(1, docs))
         parts: list[str] = []
         params: list[Any] = []
         for s in present:
-            weight = idf(int(docs) or total, frequencies[s])
+            weight = idf(docs, frequencies[s])
             parts.append("%s * ((m.tsv @@ %s::tsquery)::int + 0.5 * (m.tsv @@ %s::tsquery)::int)")
             params.extend([weight, _lexeme(s, "A"), _lexeme(s, "B")])
         clause, filters = self._where(where, searchable=True)
@@ -525,13 +533,14 @@ class PostgresStore:
         return [(str(i), float(score)) for i, score in rows]
 
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """(number of memories, documents containing each porter stem) from the lexicon."""
-        total_row = self._one("SELECT count(*) FROM memories")
-        total = int(total_row[0]) if total_row else 0
-        if not stems:
-            return total, {}
-        rows = self._all("SELECT term, df FROM lexicon WHERE term = ANY(%s) AND df > 0", (list(stems),))
-        return total, {str(term): int(df) for term, df in rows}
+        """(number of searchable memories, documents containing each porter stem), both kept by the lexicon
+        trigger: counting the table would scan it."""
+        rows = self._all(
+            "SELECT NULL, docs FROM corpus UNION ALL SELECT term, df FROM lexicon WHERE term = ANY(%s) AND df > 0",
+            (list(stems),),
+        )
+        total = next((int(n) for term, n in rows if term is None), 0)
+        return total, {str(term): int(n) for term, n in rows if term is not None}
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
         clause, params = self._where(where, searchable=True)
