@@ -201,8 +201,8 @@ def test_two_servers_share_one_database(pg_url: str, tmp_path: Path) -> None:
                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for p in ports
     ]  # fmt: skip
+    clients = [httpx.Client(base_url=f"http://127.0.0.1:{p}", timeout=30) for p in ports]
     try:
-        clients = [httpx.Client(base_url=f"http://127.0.0.1:{p}", timeout=30) for p in ports]
         deadline = time.monotonic() + 90
         for client, server in zip(clients, servers, strict=True):
             while True:
@@ -230,6 +230,8 @@ def test_two_servers_share_one_database(pg_url: str, tmp_path: Path) -> None:
         listed = clients[0].get("/v1/memories", params={"limit": 50}).json()
         assert len(listed["memories"]) == 7
     finally:
+        for client in clients:
+            client.close()
         for server in servers:
             server.terminate()
             server.wait(30)
