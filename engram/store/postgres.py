@@ -159,9 +159,11 @@ class PostgresStore:
         except (errors.OperationalError, PoolTimeout) as exc:
             raise StoreUnavailable(f"PostgreSQL at {shown(self.url)} is unavailable: {exc}".strip()) from None
 
-    def _all(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._conn() as db:
-            return db.execute(query.encode(), params).fetchall()
+    def _all(self, query: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
+        """`binary`: results in PostgreSQL's binary format, which pgvector loads straight into numpy (its text
+        format is parsed number by number)."""
+        with self._conn() as db, db.cursor(binary=binary) as cur:
+            return cur.execute(query.encode(), params).fetchall()
 
     def _one(self, query: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         with self._conn() as db:
@@ -368,7 +370,9 @@ class PostgresStore:
 
     def vectors(self, ids: Sequence[str]) -> dict[str, Vector]:
         rows = self._all(
-            "SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL", (list(ids),)
+            "SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL",
+            (list(ids),),
+            binary=True,
         )
         return {str(i): _array(v) for i, v in rows}
 
@@ -388,11 +392,12 @@ class PostgresStore:
         return {i: Label(kind, method, bool(chunk), category) for i, kind, method, chunk, category in rows}
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:
-        row = self._one(
+        rows = self._all(
             "SELECT embedding FROM memories WHERE content_hash = %s AND embedding IS NOT NULL LIMIT 1",
             (content_hash,),
+            binary=True,
         )
-        return None if row is None else _array(row[0])
+        return _array(rows[0][0]) if rows else None
 
     def _where(self, where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
         clauses = ["m.searchable"] if searchable else ["m.parent_id IS NULL"]
@@ -559,10 +564,9 @@ class PostgresStore:
         return out
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
-        model = self.model()
-        if model is None or k <= 0:
+        if k <= 0:
             return []
-        dim = model[1]
+        dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
         clause, params = self._where(where, searchable=True)
         vector = np.asarray(query, dtype=np.float32)
         rows = self._all(
