@@ -526,8 +526,12 @@ class PostgresStore:
         params: list[Any] = []
         for s in present:
             weight = idf(docs, frequencies[s])
-            parts.append("%s * ((m.tsv @@ %s::tsquery)::int + 0.5 * (m.tsv @@ %s::tsquery)::int)")
-            params.extend([weight, _lexeme(s, "A"), _lexeme(s, "B")])
+            # most matched rows hold few of the terms: one test for absence spares the two weighted ones
+            parts.append(
+                "CASE WHEN m.tsv @@ %s::tsquery THEN %s * ((m.tsv @@ %s::tsquery)::int "
+                "+ 0.5 * (m.tsv @@ %s::tsquery)::int) ELSE 0 END"
+            )
+            params.extend([_lexeme(s), weight, _lexeme(s, "A"), _lexeme(s, "B")])
         clause, filters = self._where(where, searchable=True)
         rows = self._all(
             f"SELECT m.id, ({' + '.join(parts)}) * {_K1 + 1} / "
