@@ -27,7 +27,7 @@ import numpy as np
 
 from engram.config import ModeThresholds, RankingProfile
 from engram.embed import Vector
-from engram.text import stems
+from engram.text import stems_among
 
 
 class RecallMode(StrEnum):
@@ -98,7 +98,7 @@ def overlap(query_weights: dict[str, float], content: str) -> float:
     total = sum(query_weights.values())
     if total <= 0:
         return 0.0
-    present = stems(content)
+    present = stems_among(content, query_weights.keys())
     return sum(w for stem, w in query_weights.items() if stem in present) / total
 
 

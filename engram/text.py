@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from functools import lru_cache
 
 import snowballstemmer
@@ -227,6 +228,14 @@ def stem(word: str) -> str:
 def stems(text: str) -> frozenset[str]:
     """The stems of a text's words; cached, as recall asks it of the same memories again and again."""
     return frozenset(stem(w) for w in words(text))
+
+
+def stems_among(text: str, wanted: Collection[str]) -> set[str]:
+    """The stems of `text`'s words that are in `wanted`. Porter only rewrites endings, so a word can stem to
+    one of them only if it starts with the same letter: the others are not stemmed at all (recall asks this
+    of every candidate, and stemming every word of each dominated its time)."""
+    firsts = {s[0] for s in wanted if s}
+    return {s for w in words(text) if w[:1] in firsts and (s := stem(w)) in wanted}
 
 
 def idf(documents: int, frequency: int) -> float:

@@ -101,3 +101,13 @@ def test_an_episode_neighbour_lends_its_relevance() -> None:
     assert scored["yes, last friday"].score > scored["yes, it was fun"].score
     assert alone["yes, last friday"].score == pytest.approx(alone["yes, it was fun"].score)
     assert scored["did you go to the pottery class"].components["context"] == 0.0  # no neighbour was given
+
+
+def test_stems_among_matches_stemming_every_word() -> None:
+    from engram.text import stems, stems_among
+
+    texts = ["Relational databases generously normalise happy agreements", "She was running; he ran. Ties, ties!",
+             "as is us 3s eyed ay", "Visibility and ability of the creators’ realizations"]  # fmt: skip
+    wanted = {"relat", "gener", "happi", "run", "tie", "a", "ei", "visibl", "abil", "creator", "realiz", "xyz"}
+    for text in texts:
+        assert stems_among(text, wanted) == set(stems(text)) & wanted
