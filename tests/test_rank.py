@@ -107,7 +107,7 @@ def test_stems_among_matches_stemming_every_word() -> None:
     from engram.text import stems, stems_among
 
     texts = ["Relational databases generously normalise happy agreements", "She was running; he ran. Ties, ties!",
-             "as is us 3s eyed ay", "Visibility and ability of the creators’ realizations"]  # fmt: skip
+             "as is us 3s eyed ay", "Visibility and ability of the creators\u2019 realizations"]  # fmt: skip
     wanted = {"relat", "gener", "happi", "run", "tie", "a", "ei", "visibl", "abil", "creator", "realiz", "xyz"}
     for text in texts:
         assert stems_among(text, wanted) == set(stems(text)) & wanted
