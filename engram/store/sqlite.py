@@ -9,6 +9,7 @@ unreadable or disagrees with the database.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -27,7 +28,7 @@ from engram.store.rows import AUX_ORDER, COLUMNS, aux_columns, record_from_row, 
 from engram.store.schema import MIGRATIONS
 from engram.store.vectors import VectorIndex
 
-_OVERSAMPLE = 4
+_OVERSAMPLE = 1.5
 
 
 class SQLiteStore:
@@ -421,7 +422,7 @@ class SQLiteStore:
         sql, params = self._where(where, searchable=True)
         db = self._reader()
         # FTS5 alone can stop at the top of its ranking; filtering after it is cheap when most rows pass.
-        wide = k * _OVERSAMPLE
+        wide = math.ceil(k * _OVERSAMPLE)
         rows = db.execute(
             "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
             (match, wide),
@@ -484,7 +485,7 @@ class SQLiteStore:
             return []
         sql, params = self._where(where, searchable=True)
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
-        hits = index.search(query, min(len(index), k * _OVERSAMPLE))
+        hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
         kept = self._filter_rids([r for r, _ in hits], sql, params)
         result = [(kept[r], s) for r, s in hits if r in kept][:k]
         if len(result) < k and len(hits) < len(index):
