@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, model_validator
@@ -42,11 +42,15 @@ class ModeThresholds(BaseModel, frozen=True):
     cap: int
 
 
+def is_url(db: str | Path) -> TypeGuard[str]:
+    """A PostgreSQL database URL (anything else names an SQLite file)."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
 def locate(db: str | Path) -> str | Path:
-    """A `postgresql://` URL stays text; `sqlite://PATH` (so `sqlite:///abs/path`) and plain paths become paths."""
-    if isinstance(db, Path):
-        return db
-    if db.startswith(("postgresql://", "postgres://")):
+    """A `postgresql://` URL stays text; `sqlite://PATH` (so `sqlite:///abs/path`) and plain paths become paths
+    (`:memory:` too, which SQLite opens as an in-memory database)."""
+    if isinstance(db, Path) or is_url(db):
         return db
     return Path(db.removeprefix("sqlite://")).expanduser()
 

@@ -66,8 +66,8 @@ class RememberResult:
 
 def open_store(db: str | Path, settings: Settings) -> Store:
     """A PostgreSQL URL opens the PostgreSQL backend; anything else is an SQLite file (or `:memory:`)."""
-    location = db if str(db) == ":memory:" else locate(db)
-    if isinstance(location, str) and location != ":memory:":
+    location = locate(db)
+    if isinstance(location, str):
         from engram.store.postgres import PostgresStore  # psycopg loads only when PostgreSQL is used
 
         return PostgresStore(location, pool_size=settings.pg_pool_size)

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from engram.config import Settings
+from engram.config import Settings, is_url
 from engram.embed import Embedder
 from engram.errors import InvalidInput
 from engram.memory import Memory
@@ -144,10 +144,10 @@ class Tenants:
         self._lock = threading.Lock()
 
     def path(self, tenant: str) -> str | Path:
-        if tenant == LOCAL:
-            return self._local_db if self._local_db is not None else self.settings.db_path
         local = self._local_db if self._local_db is not None else self.settings.db_path
-        if isinstance(local, str) and local.startswith(("postgresql://", "postgres://")):
+        if tenant == LOCAL:
+            return local
+        if is_url(local):
             # On PostgreSQL each tenant is a schema of the same database; '-' is not allowed in its name.
             from engram.store.postgres import with_schema
 

@@ -11,13 +11,14 @@ import numpy as np
 
 from engram.errors import StoreError
 from engram.store.protocol import Store
-from engram.store.rows import AUX_TABLES
+from engram.store.side_tables import AUX_TABLES
 
 Progress = Callable[[int], None]
 
 
 def is_empty(store: Store) -> bool:
-    return store.stats().memories == 0 and store.stats().chunks == 0 and not store.audit_log(limit=1)
+    stats = store.stats()
+    return stats.memories == 0 and stats.chunks == 0 and not store.audit_log(limit=1)
 
 
 def copy_store(source: Store, target: Store, progress: Progress | None = None) -> dict[str, int]:
@@ -84,6 +85,6 @@ def verify_copy(source: Store, target: Store) -> dict[str, int]:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, bytes | memoryview):
-        return bytes(value).hex()
+    if isinstance(value, bytes):
+        return value.hex()
     return value

@@ -28,29 +28,25 @@ from psycopg import Connection, errors, sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engram.config import shown
-from engram.embed import Matrix, Vector, decode_vector, encode_vector
+from engram.embed import Matrix, Vector
 from engram.errors import StoreError, StoreUnavailable
 from engram.record import MemoryRecord, Scope, utcnow
+from engram.store import pg_text
+from engram.store.copy import copy_store, verify_copy
 from engram.store.pg_schema import MIGRATIONS
-from engram.store.protocol import Change, Facts, Filter, Label, Prototype, StoreStats, TagRow
+from engram.store.protocol import Facts, Filter, Label, StoreStats
 from engram.store.rows import (
-    AUX_ORDER,
     COLUMNS,
     JSON_COLUMNS,
-    aux_columns,
     record_from_row,
     record_to_row,
     ts,
 )
-from engram.text import idf, stem, stems, words
+from engram.store.side_tables import SideTables
+from engram.store.sqlite import SQLiteStore, verify_file
 
 Conn = Connection[tuple[Any, ...]]
-_K1, _B = 1.2, 0.75  # BM25's usual constants (FTS5 uses the same)
 _SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-
-
-def is_url(db: str | Path) -> bool:
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
 def with_schema(url: str, schema: str) -> str:
@@ -73,32 +69,9 @@ def _split(url: str) -> tuple[str, str]:
     return urlunsplit(parts._replace(query=rest)), schema
 
 
-def _tsvector(content: str, tags: Sequence[str]) -> str:
-    """A tsvector literal: each content stem at weight A, each tag stem at weight B (one position each:
-    ranking counts presence, and memories that are searched are chunk-sized)."""
-    # A lexeme is 1..2046 bytes: porter stems some words ("s") to nothing, and a pathological run of letters
-    # could exceed the limit; neither can be searched for anyway.
-    content_stems = sorted(s for s in stems(content) if _indexable(s))
-    tag_stems = sorted({s for tag in tags for w in words(tag.replace("-", " ")) if _indexable(s := stem(w))})
-    weights: dict[str, list[str]] = {}
-    for s in content_stems:
-        weights.setdefault(s, []).append("1A")
-    for s in tag_stems:
-        weights.setdefault(s, []).append("2B")
-    return " ".join(f"'{s.replace(chr(39), chr(39) * 2).replace(chr(92), chr(92) * 2)}':{','.join(w)}"
-                    for s, w in sorted(weights.items()))  # fmt: skip
+class PostgresStore(SideTables):
+    _BYTE_ORDER = 'COLLATE "C"'  # as SQLite orders text
 
-
-def _indexable(lexeme: str) -> bool:
-    return 0 < len(lexeme.encode()) <= 2046
-
-
-def _lexeme(term: str, weight: str = "") -> str:
-    quoted = term.replace("'", "''").replace("\\", "\\\\")
-    return f"'{quoted}'" + (f":{weight}" if weight else "")
-
-
-class PostgresStore:
     def __init__(self, url: str, *, pool_size: int = 8, timeout_s: float = 30.0) -> None:
         self.url = url
         conninfo, self.schema = _split(url)
@@ -169,6 +142,18 @@ class PostgresStore:
         with self._conn() as db:
             return db.execute(query.encode(), params).fetchone()
 
+    # The shared queries of SideTables are written with `?` placeholders.
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._all(sql.replace("?", "%s"), params)
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self.atomic() as db:
+            return int(db.execute(sql.replace("?", "%s").encode(), params).rowcount)
+
+    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self.atomic() as db, db.cursor() as cur:
+            cur.executemany(sql.replace("?", "%s").encode(), rows)
+
     @contextmanager
     def atomic(self) -> Iterator[Conn]:
         """A write transaction; nested calls become savepoints."""
@@ -224,16 +209,8 @@ class PostgresStore:
         self._pool.close()
 
     # ---- model ------------------------------------------------------------------------------------------
-    def model(self) -> tuple[str, int] | None:
-        rows = dict(self._all("SELECT key, value FROM meta WHERE key IN ('model', 'dim')"))
-        return (str(rows["model"]), int(rows["dim"])) if "model" in rows else None
-
     def set_model(self, name: str, dim: int) -> None:
-        with self.atomic() as db, db.cursor() as cur:
-            cur.executemany(
-                b"INSERT INTO meta(key, value) VALUES (%s, %s) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [("model", name), ("dim", str(dim))],
-            )
+        self._set_meta([("model", name), ("dim", str(dim))])
         self._ensure_vector_index(dim)
 
     def _vector_indexes(self) -> dict[str, bool]:
@@ -245,15 +222,18 @@ class PostgresStore:
         )
         return {str(name): bool(valid) for name, valid in rows}
 
-    def _ensure_vector_index(self, dim: int) -> bool:
-        """An HNSW index for `dim`-d vectors (dropping other dimensions' indexes); False while stored vectors of
-        another dimension (a re-embedding under way) keep it from being built."""
+    def _ensure_vector_index(self, dim: int, *, rebuild: bool = False) -> bool:
+        """An HNSW index for `dim`-d vectors (dropping other dimensions' indexes, and with `rebuild` this one
+        too); False while stored vectors of another dimension (a re-embedding under way) keep it from being
+        built."""
         name = f"memories_hnsw_{dim}"
         with self.atomic() as db:
-            for other, valid in self._vector_indexes().items():
-                if other != name or not valid:
+            present = self._vector_indexes()
+            keep = not rebuild and present.get(name, False)
+            for other in present:
+                if other != name or not keep:
                     db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(other)))
-            if name in self._vector_indexes():
+            if keep:
                 return True
             mixed = db.execute(
                 b"SELECT 1 FROM memories WHERE embedding IS NOT NULL AND vector_dims(embedding) <> %s LIMIT 1",
@@ -269,17 +249,6 @@ class PostgresStore:
             )
         return True
 
-    def get_meta(self, key: str) -> str | None:
-        row = self._one("SELECT value FROM meta WHERE key = %s", (key,))
-        return None if row is None else str(row[0])
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self.atomic() as db:
-            db.execute(
-                b"INSERT INTO meta(key, value) VALUES (%s, %s) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
     # ---- writes -----------------------------------------------------------------------------------------
     _MARKS = ", ".join("%s::jsonb" if c in JSON_COLUMNS else "%s" for c in COLUMNS)
 
@@ -290,7 +259,7 @@ class PostgresStore:
         ).encode()
         rows = [
             (*record_to_row(r, native=True), v is not None, v,
-             None if v is None else _tsvector(r.content, r.tags))
+             None if v is None else pg_text.tsvector(r.content, r.tags))
             for r, v in zip(records, vectors, strict=True)
         ]  # fmt: skip
         with self.atomic() as db, db.cursor() as cur:
@@ -307,7 +276,7 @@ class PostgresStore:
             cursor = db.execute(
                 f"UPDATE memories SET {assignments}, tsv = CASE WHEN searchable THEN %s::tsvector END "
                 "WHERE id = %s".encode(),
-                (*values, _tsvector(record.content, record.tags), record.id),
+                (*values, pg_text.tsvector(record.content, record.tags), record.id),
             )
             if cursor.rowcount == 0:
                 raise StoreError(f"no memory with id {record.id} to update")
@@ -506,50 +475,38 @@ class PostgresStore:
 
     # ---- search -----------------------------------------------------------------------------------------
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
-        """BM25 over presence of each query stem in the content (weight 1) and tags (weight 0.5): the GIN index
-        finds the memories holding any of them, the score ranks them. Higher is better."""
-        query_stems = sorted({s for t in terms for w in words(t) if _indexable(s := stem(w))})
-        if not query_stems or k <= 0:
+        """BM25 (pg_text) over the memories holding any query stem, found by the GIN index. Higher is better."""
+        stems = pg_text.query_stems(terms)
+        if not stems or k <= 0:
             return []
+        docs, length, frequencies = self._statistics(stems)
+        present = [s for s in stems if s in frequencies]
+        if not present:
+            return []
+        score, params, match = pg_text.bm25(present, frequencies, docs, length)
+        clause, filters = self._where(where, searchable=True)
+        rows = self._all(
+            f"SELECT m.id, {score} AS score FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} "
+            "ORDER BY score DESC, m.rid LIMIT %s",
+            (*params, match, *filters, k),
+        )
+        return [(str(i), float(s)) for i, s in rows]
+
+    def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(number of searchable memories, documents containing each porter stem)."""
+        docs, _, frequencies = self._statistics(stems)
+        return docs, frequencies
+
+    def _statistics(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]]:
+        """(searchable memories, their total length, document frequency of each stem), all kept by the lexicon
+        trigger: counting the table would scan it."""
         rows = self._all(
             "SELECT NULL, docs, total_len FROM corpus UNION ALL "
             "SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0",
-            (query_stems,),
-        )
-        docs, length = next(((int(n), int(size)) for term, n, size in rows if term is None), (0, 0))
-        frequencies = {str(term): int(n) for term, n, _ in rows if term is not None}
-        present = [s for s in query_stems if s in frequencies]
-        if not present:
-            return []
-        average = max(1.0, length / max(1, docs))
-        parts: list[str] = []
-        params: list[Any] = []
-        for s in present:
-            weight = idf(docs, frequencies[s])
-            # most matched rows hold few of the terms: one test for absence spares the two weighted ones
-            parts.append(
-                "CASE WHEN m.tsv @@ %s::tsquery THEN %s * ((m.tsv @@ %s::tsquery)::int "
-                "+ 0.5 * (m.tsv @@ %s::tsquery)::int) ELSE 0 END"
-            )
-            params.extend([_lexeme(s), weight, _lexeme(s, "A"), _lexeme(s, "B")])
-        clause, filters = self._where(where, searchable=True)
-        rows = self._all(
-            f"SELECT m.id, ({' + '.join(parts)}) * {_K1 + 1} / "
-            f"(1 + {_K1} * (1 - {_B} + {_B} * length(m.tsv) / %s)) AS score "
-            f"FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} ORDER BY score DESC, m.rid LIMIT %s",
-            (*params, average, " | ".join(_lexeme(s) for s in present), *filters, k),
-        )
-        return [(str(i), float(score)) for i, score in rows]
-
-    def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """(number of searchable memories, documents containing each porter stem), both kept by the lexicon
-        trigger: counting the table would scan it."""
-        rows = self._all(
-            "SELECT NULL, docs FROM corpus UNION ALL SELECT term, df FROM lexicon WHERE term = ANY(%s) AND df > 0",
             (list(stems),),
         )
-        total = next((int(n) for term, n in rows if term is None), 0)
-        return total, {str(term): int(n) for term, n in rows if term is not None}
+        docs, length = next(((int(n), int(size)) for term, n, size in rows if term is None), (0, 0))
+        return docs, length, {str(term): int(n) for term, n, _ in rows if term is not None}
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
         clause, params = self._where(where, searchable=True)
@@ -594,10 +551,7 @@ class PostgresStore:
         model = self.model()
         if model is None:
             return 0
-        for name in self._vector_indexes():
-            with self.atomic() as db:
-                db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
-        if not self._ensure_vector_index(model[1]):
+        if not self._ensure_vector_index(model[1], rebuild=True):
             raise StoreError(f"stored vectors are not all {model[1]}-d; run `engram reembed`")
         return self.check_index()["indexed"]
 
@@ -656,7 +610,7 @@ class PostgresStore:
             with db.cursor() as cur:
                 cur.executemany(
                     b"UPDATE memories SET tsv = %s::tsvector WHERE rid = %s",
-                    [(_tsvector(content, tags), rid) for rid, content, tags in rows],
+                    [(pg_text.tsvector(content, tags), rid) for rid, content, tags in rows],
                 )
             db.execute(b"UPDATE memories SET tsv = NULL WHERE NOT searchable AND tsv IS NOT NULL")
             db.execute(b"DELETE FROM lexicon")
@@ -690,9 +644,6 @@ class PostgresStore:
 
     def backup(self, target: Path) -> dict[str, Any]:
         """A consistent copy as an embedded (SQLite) database file, checked by reading it back."""
-        from engram.store.copy import copy_store, verify_copy
-        from engram.store.sqlite import SQLiteStore
-
         if target.exists():
             raise StoreError(f"{target} exists; choose a new backup file")
         dest = SQLiteStore(target)
@@ -705,9 +656,6 @@ class PostgresStore:
 
     def restore(self, source: Path) -> dict[str, Any]:
         """Replace this store's contents with a backup file's (as written by `backup`), after checking it."""
-        from engram.store.copy import copy_store, verify_copy
-        from engram.store.sqlite import SQLiteStore, verify_file
-
         verify_file(source)
         src = SQLiteStore(source)
         try:
@@ -723,43 +671,6 @@ class PostgresStore:
             src.close()
         return {"integrity": "ok", "memories": checked["memories"]}
 
-    # ---- prototypes -------------------------------------------------------------------------------------
-    def prototypes(self, taxonomy: str) -> list[Prototype]:
-        rows = self._all(
-            "SELECT label, source, embedding, text, memory_id FROM prototypes WHERE taxonomy = %s ORDER BY id",
-            (taxonomy,),
-        )
-        return [Prototype(label, source, decode_vector(blob), text, mid) for label, source, blob, text, mid in rows]
-
-    def replace_seed_prototypes(self, taxonomy: str, items: Sequence[Prototype]) -> None:
-        now = ts(utcnow())
-        with self.atomic() as db:
-            db.execute(b"DELETE FROM prototypes WHERE taxonomy = %s AND source = 'seed'", (taxonomy,))
-            with db.cursor() as cur:
-                cur.executemany(
-                    b"INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
-                    b"VALUES (%s, %s, 'seed', %s, NULL, %s, %s)",
-                    [(taxonomy, p.label, p.text, encode_vector(p.vector), now) for p in items],
-                )
-
-    def add_learned_prototype(self, taxonomy: str, item: Prototype, keep: int) -> None:
-        with self.atomic() as db:
-            db.execute(
-                b"INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
-                b"VALUES (%s, %s, 'learned', %s, %s, %s, %s)",
-                (taxonomy, item.label, item.text, item.memory_id, encode_vector(item.vector), ts(utcnow())),
-            )
-            # Oldest learned prototypes go first once a label holds more than `keep`.
-            db.execute(
-                b"DELETE FROM prototypes WHERE id IN (SELECT id FROM prototypes WHERE taxonomy = %s AND label = %s "
-                b"AND source = 'learned' ORDER BY id DESC OFFSET %s)",
-                (taxonomy, item.label, keep),
-            )
-
-    def clear_learned_prototypes(self, taxonomy: str) -> None:
-        with self.atomic() as db:
-            db.execute(b"DELETE FROM prototypes WHERE taxonomy = %s AND source = 'learned'", (taxonomy,))
-
     def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
         if column not in {"created_at", "updated_at", "last_accessed_at"}:
             raise ValueError(f"no timestamp column {column!r}")
@@ -772,15 +683,6 @@ class PostgresStore:
         )
         return {str(bucket): int(n) for bucket, n in rows}
 
-    # ---- tags -------------------------------------------------------------------------------------------
-    _TAG = "SELECT tag, usage_count, first_used_at, last_used_at, status, merged_into, embedding FROM tags"
-
-    @staticmethod
-    def _tag_row(row: Sequence[Any]) -> TagRow:
-        tag, count, first, last, status, into, blob = row
-        return TagRow(tag, int(count), datetime.fromisoformat(first), datetime.fromisoformat(last), status, into,
-                      None if blob is None else decode_vector(bytes(blob)))  # fmt: skip
-
     def tag_counts(self) -> dict[str, int]:
         rows = self._all(
             "SELECT j, count(*) FROM memories m, jsonb_array_elements_text(m.tags) j WHERE m.parent_id IS NULL "
@@ -788,162 +690,6 @@ class PostgresStore:
         )
         return {str(tag): int(n) for tag, n in rows}
 
-    def tags(self, statuses: Sequence[str] = ("active",)) -> list[TagRow]:
-        rows = self._all(f"{self._TAG} WHERE status = ANY(%s) ORDER BY tag COLLATE \"C\"", (list(statuses),))
-        return [self._tag_row(r) for r in rows]
-
-    def tag(self, tag: str) -> TagRow | None:
-        row = self._one(f"{self._TAG} WHERE tag = %s", (tag,))
-        return None if row is None else self._tag_row(row)
-
-    def use_tags(self, tags: Sequence[str], at: datetime, vectors: dict[str, Vector]) -> None:
-        with self.atomic() as db, db.cursor() as cur:
-            cur.executemany(
-                b"INSERT INTO tags(tag, usage_count, first_used_at, last_used_at, embedding) VALUES (%s, 1, %s, %s, %s) "
-                b"ON CONFLICT(tag) DO UPDATE SET usage_count = tags.usage_count + 1, "
-                b"last_used_at = excluded.last_used_at, embedding = coalesce(tags.embedding, excluded.embedding), "
-                b"status = CASE WHEN tags.status = 'archived' THEN 'active' ELSE tags.status END",
-                [(t, ts(at), ts(at), None if t not in vectors else encode_vector(vectors[t])) for t in tags],
-            )
-
-    def put_tag(self, row: TagRow) -> None:
-        with self.atomic() as db:
-            db.execute(
-                b"INSERT INTO tags(tag, usage_count, first_used_at, last_used_at, status, merged_into, embedding) "
-                b"VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT(tag) DO UPDATE SET usage_count = excluded.usage_count, "
-                b"first_used_at = excluded.first_used_at, last_used_at = excluded.last_used_at, "
-                b"status = excluded.status, merged_into = excluded.merged_into, embedding = excluded.embedding",
-                (row.tag, row.usage_count, ts(row.first_used_at), ts(row.last_used_at), row.status,
-                 row.merged_into, None if row.vector is None else encode_vector(row.vector)),
-            )  # fmt: skip
-
-    def delete_tag(self, tag: str) -> None:
-        with self.atomic() as db:
-            db.execute(b"DELETE FROM tags WHERE tag = %s", (tag,))
-
-    # ---- operations -------------------------------------------------------------------------------------
-    def begin_operation(self, operation_id: str, name: str) -> None:
-        with self.atomic() as db:
-            db.execute(
-                b"INSERT INTO operations(id, name, started_at, status) VALUES (%s, %s, %s, 'running')",
-                (operation_id, name, ts(utcnow())),
-            )
-
-    def finish_operation(self, operation_id: str, status: str, summary: dict[str, Any]) -> None:
-        with self.atomic() as db:
-            db.execute(
-                b"UPDATE operations SET status = %s, finished_at = %s, summary = %s WHERE id = %s",
-                (status, ts(utcnow()), json.dumps(summary, default=str), operation_id),
-            )
-
-    def record_change(self, operation_id: str, change: Change) -> None:
-        with self.atomic() as db:
-            db.execute(
-                b"INSERT INTO operation_changes(operation_id, entity, key, before, before_embedding) "
-                b"VALUES (%s, %s, %s, %s, %s)",
-                (operation_id, change.entity, change.key,
-                 None if change.before is None else json.dumps(change.before, default=str),
-                 None if change.before_vector is None else encode_vector(change.before_vector)),
-            )  # fmt: skip
-
-    def changes(self, operation_id: str) -> list[Change]:
-        rows = self._all(
-            "SELECT entity, key, before, before_embedding FROM operation_changes WHERE operation_id = %s "
-            "ORDER BY seq",
-            (operation_id,),
-        )
-        return [
-            Change(entity, key, None if before is None else json.loads(before),
-                   None if blob is None else decode_vector(bytes(blob)))
-            for entity, key, before, blob in rows
-        ]  # fmt: skip
-
-    def operations(self, limit: int = 50) -> list[dict[str, Any]]:
-        rows = self._all(
-            "SELECT o.id, o.name, o.started_at, o.finished_at, o.status, o.summary, "
-            "(SELECT count(*) FROM operation_changes c WHERE c.operation_id = o.id) "
-            "FROM operations o ORDER BY o.started_at DESC LIMIT %s",
-            (limit,),
-        )
-        return [
-            {"id": i, "name": name, "started_at": start, "finished_at": end, "status": status,
-             "summary": json.loads(summary), "changes": int(n)}
-            for i, name, start, end, status, summary, n in rows
-        ]  # fmt: skip
-
-    # ---- conversation sources ---------------------------------------------------------------------------
-    def add_sources(self, rows: Sequence[dict[str, Any]]) -> list[bool]:
-        out = []
-        with self.atomic() as db:
-            for r in rows:
-                cur = db.execute(
-                    b"INSERT INTO sources(platform, conversation_id, message_id, role, content, ts, metadata) "
-                    b"VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                    (r["platform"], r["conversation_id"], r["message_id"], r["role"], r["content"],
-                     None if r.get("ts") is None else ts(r["ts"]), json.dumps(r.get("metadata") or {})),
-                )  # fmt: skip
-                out.append(cur.rowcount == 1)
-        return out
-
-    def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-        query = "SELECT platform, conversation_id, message_id, role, content, ts, metadata FROM sources"
-        params: list[Any] = []
-        if conversation_id is not None:
-            query += " WHERE conversation_id = %s"
-            params.append(conversation_id)
-        rows = self._all(query + " ORDER BY seq LIMIT %s", [*params, limit])
-        names = ("platform", "conversation_id", "message_id", "role", "content", "ts")
-        return [dict(zip(names, r[:6], strict=True)) | {"metadata": json.loads(r[6])} for r in rows]
-
-    # ---- copies -----------------------------------------------------------------------------------------
-    def dump(self, table: str, batch: int = 2048) -> Iterator[list[tuple[Any, ...]]]:
-        columns = aux_columns(table)
-        rows = self._all(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {AUX_ORDER[table]}")
-        for start in range(0, len(rows), batch):
-            yield [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows[start : start + batch]]
-
-    def load(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
-        columns = aux_columns(table)
-        marks = ", ".join("%s" for _ in columns)
-        conflict = {"meta": "(key)", "tags": "(tag)"}.get(table)
-        upsert = ""
-        if conflict:
-            updates = ", ".join(f"{c} = excluded.{c}" for c in columns if f"({c})" != conflict)
-            upsert = f" ON CONFLICT {conflict} DO UPDATE SET {updates}"
-        with self.atomic() as db, db.cursor() as cur:
-            cur.executemany(f"INSERT INTO {table}({', '.join(columns)}) VALUES ({marks}){upsert}".encode(), rows)
-
-    # ---- audit ------------------------------------------------------------------------------------------
-    def audit(
-        self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None
-    ) -> None:
-        with self.atomic() as db:
-            db.execute(
-                b"INSERT INTO audit_log(at, memory_id, action, detail, operation_id) VALUES (%s, %s, %s, %s, %s)",
-                (ts(utcnow()), memory_id, action, json.dumps(detail, default=str), operation_id),
-            )
-
-    def audit_log(
-        self, memory_id: str | None = None, limit: int = 100, operation_id: str | None = None
-    ) -> list[dict[str, Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        if memory_id is not None:
-            clauses.append("memory_id = %s")
-            params.append(memory_id)
-        if operation_id is not None:
-            clauses.append("operation_id = %s")
-            params.append(operation_id)
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = self._all(
-            f"SELECT id, at, memory_id, action, detail, operation_id FROM audit_log{where} ORDER BY id DESC LIMIT %s",
-            (*params, limit),
-        )
-        return [
-            {"id": int(i), "at": at, "memory_id": mid, "action": action, "detail": json.loads(detail),
-             "operation_id": op}
-            for i, at, mid, action, detail, op in rows
-        ]  # fmt: skip
 
 
 def _array(value: Any) -> Vector:

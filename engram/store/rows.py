@@ -112,31 +112,3 @@ def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord
     # Rows were validated when written; constructing without re-validation keeps reads fast.
     return MemoryRecord.model_construct(**data)
 
-
-# The tables beside `memories`, with the columns a copy between backends carries (their own keys are
-# renumbered). Both backends keep these as plain text, numbers and blobs, so rows move between them as they are.
-AUX_TABLES: dict[str, tuple[str, ...]] = {
-    "meta": ("key", "value"),
-    "prototypes": ("taxonomy", "label", "source", "text", "memory_id", "embedding", "created_at"),
-    "tags": ("tag", "usage_count", "first_used_at", "last_used_at", "status", "merged_into", "embedding"),
-    "operations": ("id", "name", "started_at", "finished_at", "status", "summary"),
-    "operation_changes": ("operation_id", "entity", "key", "before", "before_embedding"),
-    "audit_log": ("at", "memory_id", "action", "detail", "operation_id"),
-    "sources": ("platform", "conversation_id", "message_id", "role", "content", "ts", "metadata"),
-}
-# The order rows are dumped in: insertion order where the table has one.
-AUX_ORDER: dict[str, str] = {
-    "meta": "key",
-    "prototypes": "id",
-    "tags": "tag",
-    "operations": "started_at, id",
-    "operation_changes": "seq",
-    "audit_log": "id",
-    "sources": "seq",
-}
-
-
-def aux_columns(table: str) -> tuple[str, ...]:
-    if table not in AUX_TABLES:
-        raise ValueError(f"no table {table!r}; one of {sorted(AUX_TABLES)}")
-    return AUX_TABLES[table]

@@ -23,15 +23,16 @@ import numpy as np
 from engram.embed import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
-from engram.store.protocol import Change, Facts, Filter, Label, Prototype, StoreStats, TagRow
-from engram.store.rows import AUX_ORDER, COLUMNS, aux_columns, record_from_row, record_to_row, ts
+from engram.store.protocol import Facts, Filter, Label, StoreStats
+from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
+from engram.store.side_tables import SideTables
 from engram.store.vectors import VectorIndex
 
 _OVERSAMPLE = 1.5
 
 
-class SQLiteStore:
+class SQLiteStore(SideTables):
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
         self._memory = str(path) == ":memory:"
         self.path = None if self._memory else Path(path)
@@ -111,6 +112,17 @@ class SQLiteStore:
                 with self._index_lock:
                     self._catch_up()
 
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._reader().execute(sql, params).fetchall()
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self.atomic() as db:
+            return int(db.execute(sql, params).rowcount)
+
+    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self.atomic() as db:
+            db.executemany(sql, rows)
+
     def _migrate(self) -> None:
         with self.atomic() as db:
             db.execute(
@@ -136,31 +148,10 @@ class SQLiteStore:
         self._writer.close()
 
     # ---- model ------------------------------------------------------------------------------------------
-    def model(self) -> tuple[str, int] | None:
-        rows = dict(
-            self._reader().execute("SELECT key, value FROM meta WHERE key IN ('model', 'dim')").fetchall()
-        )
-        return (rows["model"], int(rows["dim"])) if "model" in rows else None
-
     def set_model(self, name: str, dim: int) -> None:
-        with self.atomic() as db:
-            db.executemany(
-                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [("model", name), ("dim", str(dim))],
-            )
+        self._set_meta([("model", name), ("dim", str(dim))])
         with self._index_lock:
             self._index = None  # the old index holds another vector space
-
-    def get_meta(self, key: str) -> str | None:
-        row = self._reader().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self.atomic() as db:
-            db.execute(
-                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
 
     # ---- writes -----------------------------------------------------------------------------------------
     def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
@@ -722,45 +713,6 @@ class SQLiteStore:
         self.rebuild_index()
         return checked
 
-    # ---- prototypes -------------------------------------------------------------------------------------
-    def prototypes(self, taxonomy: str) -> list[Prototype]:
-        rows = self._reader().execute(
-            "SELECT label, source, embedding, text, memory_id FROM prototypes WHERE taxonomy = ? ORDER BY id",
-            (taxonomy,),
-        )
-        return [
-            Prototype(label, source, decode_vector(blob), text, mid)
-            for label, source, blob, text, mid in rows
-        ]
-
-    def replace_seed_prototypes(self, taxonomy: str, items: Sequence[Prototype]) -> None:
-        now = ts(utcnow())
-        with self.atomic() as db:
-            db.execute("DELETE FROM prototypes WHERE taxonomy = ? AND source = 'seed'", (taxonomy,))
-            db.executemany(
-                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
-                "VALUES (?, ?, 'seed', ?, NULL, ?, ?)",
-                [(taxonomy, p.label, p.text, encode_vector(p.vector), now) for p in items],
-            )
-
-    def add_learned_prototype(self, taxonomy: str, item: Prototype, keep: int) -> None:
-        with self.atomic() as db:
-            db.execute(
-                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
-                "VALUES (?, ?, 'learned', ?, ?, ?, ?)",
-                (taxonomy, item.label, item.text, item.memory_id, encode_vector(item.vector), ts(utcnow())),
-            )
-            # Oldest learned prototypes go first once a label holds more than `keep`.
-            db.execute(
-                "DELETE FROM prototypes WHERE id IN (SELECT id FROM prototypes WHERE taxonomy = ? AND label = ? "
-                "AND source = 'learned' ORDER BY id DESC LIMIT -1 OFFSET ?)",
-                (taxonomy, item.label, keep),
-            )
-
-    def clear_learned_prototypes(self, taxonomy: str) -> None:
-        with self.atomic() as db:
-            db.execute("DELETE FROM prototypes WHERE taxonomy = ? AND source = 'learned'", (taxonomy,))
-
     def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
         if column not in {"created_at", "updated_at", "last_accessed_at"}:
             raise ValueError(f"no timestamp column {column!r}")
@@ -772,170 +724,12 @@ class SQLiteStore:
         )
         return {str(bucket): int(n) for bucket, n in rows}
 
-    # ---- tags -------------------------------------------------------------------------------------------
-    _TAG = "SELECT tag, usage_count, first_used_at, last_used_at, status, merged_into, embedding FROM tags"
-
-    @staticmethod
-    def _tag_row(row: Sequence[Any]) -> TagRow:
-        tag, count, first, last, status, into, blob = row
-        return TagRow(tag, int(count), datetime.fromisoformat(first), datetime.fromisoformat(last), status, into,
-                      None if blob is None else decode_vector(blob))  # fmt: skip
-
-    def add_sources(self, rows: Sequence[dict[str, Any]]) -> list[bool]:
-        out = []
-        with self.atomic() as db:
-            for r in rows:
-                cur = db.execute(
-                    "INSERT OR IGNORE INTO sources(platform, conversation_id, message_id, role, content, ts, metadata) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (r["platform"], r["conversation_id"], r["message_id"], r["role"], r["content"],
-                     None if r.get("ts") is None else ts(r["ts"]), json.dumps(r.get("metadata") or {})),
-                )  # fmt: skip
-                out.append(cur.rowcount == 1)
-        return out
-
-    def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-        sql = "SELECT platform, conversation_id, message_id, role, content, ts, metadata FROM sources"
-        params: list[Any] = []
-        if conversation_id is not None:
-            sql += " WHERE conversation_id = ?"
-            params.append(conversation_id)
-        rows = self._reader().execute(sql + " ORDER BY seq LIMIT ?", [*params, limit]).fetchall()
-        names = ("platform", "conversation_id", "message_id", "role", "content", "ts")
-        return [dict(zip(names, r[:6], strict=True)) | {"metadata": json.loads(r[6])} for r in rows]
-
     def tag_counts(self) -> dict[str, int]:
         rows = self._reader().execute(
             "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
 
-    def tags(self, statuses: Sequence[str] = ("active",)) -> list[TagRow]:
-        marks = ", ".join("?" for _ in statuses)
-        rows = self._reader().execute(f"{self._TAG} WHERE status IN ({marks}) ORDER BY tag", list(statuses))
-        return [self._tag_row(r) for r in rows]
-
-    def tag(self, tag: str) -> TagRow | None:
-        row = self._reader().execute(f"{self._TAG} WHERE tag = ?", (tag,)).fetchone()
-        return None if row is None else self._tag_row(row)
-
-    def use_tags(self, tags: Sequence[str], at: datetime, vectors: dict[str, Vector]) -> None:
-        with self.atomic() as db:
-            db.executemany(
-                "INSERT INTO tags(tag, usage_count, first_used_at, last_used_at, embedding) VALUES (?, 1, ?, ?, ?) "
-                "ON CONFLICT(tag) DO UPDATE SET usage_count = usage_count + 1, last_used_at = excluded.last_used_at, "
-                "embedding = coalesce(tags.embedding, excluded.embedding), "
-                "status = CASE WHEN tags.status = 'archived' THEN 'active' ELSE tags.status END",
-                [(t, ts(at), ts(at), None if t not in vectors else encode_vector(vectors[t])) for t in tags],
-            )
-
-    def put_tag(self, row: TagRow) -> None:
-        with self.atomic() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO tags(tag, usage_count, first_used_at, last_used_at, status, merged_into, "
-                "embedding) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (row.tag, row.usage_count, ts(row.first_used_at), ts(row.last_used_at), row.status,
-                 row.merged_into, None if row.vector is None else encode_vector(row.vector)),
-            )
-
-    def delete_tag(self, tag: str) -> None:
-        with self.atomic() as db:
-            db.execute("DELETE FROM tags WHERE tag = ?", (tag,))
-
-    # ---- operations -------------------------------------------------------------------------------------
-    def begin_operation(self, operation_id: str, name: str) -> None:
-        with self.atomic() as db:
-            db.execute(
-                "INSERT INTO operations(id, name, started_at, status) VALUES (?, ?, ?, 'running')",
-                (operation_id, name, ts(utcnow())),
-            )
-
-    def finish_operation(self, operation_id: str, status: str, summary: dict[str, Any]) -> None:
-        with self.atomic() as db:
-            db.execute(
-                "UPDATE operations SET status = ?, finished_at = ?, summary = ? WHERE id = ?",
-                (status, ts(utcnow()), json.dumps(summary, default=str), operation_id),
-            )
-
-    def record_change(self, operation_id: str, change: Change) -> None:
-        with self.atomic() as db:
-            db.execute(
-                "INSERT INTO operation_changes(operation_id, entity, key, before, before_embedding) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (operation_id, change.entity, change.key,
-                 None if change.before is None else json.dumps(change.before, default=str),
-                 None if change.before_vector is None else encode_vector(change.before_vector)),
-            )
-
-    def changes(self, operation_id: str) -> list[Change]:
-        rows = self._reader().execute(
-            "SELECT entity, key, before, before_embedding FROM operation_changes WHERE operation_id = ? ORDER BY seq",
-            (operation_id,),
-        )
-        return [
-            Change(entity, key, None if before is None else json.loads(before),
-                   None if blob is None else decode_vector(blob))
-            for entity, key, before, blob in rows
-        ]
-
-    def operations(self, limit: int = 50) -> list[dict[str, Any]]:
-        rows = self._reader().execute(
-            "SELECT o.id, o.name, o.started_at, o.finished_at, o.status, o.summary, "
-            "(SELECT count(*) FROM operation_changes c WHERE c.operation_id = o.id) "
-            "FROM operations o ORDER BY o.started_at DESC LIMIT ?",
-            (limit,),
-        )
-        return [
-            {"id": i, "name": name, "started_at": start, "finished_at": end, "status": status,
-             "summary": json.loads(summary), "changes": n}
-            for i, name, start, end, status, summary, n in rows
-        ]
-
-    # ---- copies -----------------------------------------------------------------------------------------
-    def dump(self, table: str, batch: int = 2048) -> Iterator[list[tuple[Any, ...]]]:
-        columns = aux_columns(table)
-        cursor = self._reader().execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {AUX_ORDER[table]}")
-        while rows := cursor.fetchmany(batch):
-            yield rows
-
-    def load(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
-        columns = aux_columns(table)
-        marks = ", ".join("?" for _ in columns)
-        verb = "INSERT OR REPLACE" if table in {"meta", "tags"} else "INSERT"
-        with self.atomic() as db:
-            db.executemany(f"{verb} INTO {table}({', '.join(columns)}) VALUES ({marks})", rows)
-
-    # ---- audit ------------------------------------------------------------------------------------------
-    def audit(
-        self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None
-    ) -> None:
-        with self.atomic() as db:
-            db.execute(
-                "INSERT INTO audit_log(at, memory_id, action, detail, operation_id) VALUES (?, ?, ?, ?, ?)",
-                (ts(utcnow()), memory_id, action, json.dumps(detail, default=str), operation_id),
-            )
-
-    def audit_log(
-        self, memory_id: str | None = None, limit: int = 100, operation_id: str | None = None
-    ) -> list[dict[str, Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        if memory_id is not None:
-            clauses.append("memory_id = ?")
-            params.append(memory_id)
-        if operation_id is not None:
-            clauses.append("operation_id = ?")
-            params.append(operation_id)
-        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = self._reader().execute(
-            f"SELECT id, at, memory_id, action, detail, operation_id FROM audit_log{where} ORDER BY id DESC LIMIT ?",
-            (*params, limit),
-        )
-        return [
-            {"id": i, "at": at, "memory_id": mid, "action": action, "detail": json.loads(detail),
-             "operation_id": op}
-            for i, at, mid, action, detail, op in rows
-        ]
 
 
 def _verify(db: sqlite3.Connection) -> dict[str, Any]:
