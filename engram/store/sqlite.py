@@ -8,7 +8,6 @@ unreadable or disagrees with the database.
 
 from __future__ import annotations
 
-import json
 import math
 import sqlite3
 import threading
@@ -27,7 +26,7 @@ from engram.store.protocol import Facts, Filter, Label, StoreStats
 from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
-from engram.store.vectors import VectorIndex
+from engram.store.sqlite_index import IndexFile
 
 _OVERSAMPLE = 1.5
 
@@ -44,9 +43,12 @@ class SQLiteStore(SideTables):
         self._writer = self._connect()
         self._depth = 0
         self._owner: int | None = None  # the thread inside the write transaction
-        self._index: VectorIndex | None = None
-        self._index_seq = 0
-        self._index_lock = threading.Lock()
+        self._vectors = IndexFile(
+            self.path,
+            lambda: self._writer if self._memory else self._committed(),
+            self.model,
+            lambda: self._memory and self._depth > 0,
+        )
         self._migrate()
 
     # ---- connections and transactions -------------------------------------------------------------------
@@ -106,11 +108,10 @@ class SQLiteStore(SideTables):
             if self._depth == 0:
                 self._owner = None
             db.execute("COMMIT" if self._depth == 0 else f"RELEASE s{self._depth}")
-            if self._depth == 0 and self._memory and self._index is not None:
+            if self._depth == 0 and self._memory:
                 # An in-memory database cannot catch its index up inside the next write transaction (it would
                 # see that transaction's uncommitted rows), so it does so after each commit.
-                with self._index_lock:
-                    self._catch_up()
+                self._vectors.refresh()
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._reader().execute(sql, params).fetchall()
@@ -139,9 +140,7 @@ class SQLiteStore(SideTables):
                     db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, ts(utcnow())))
 
     def close(self) -> None:
-        with self._index_lock:
-            if self._index is not None and self.path is not None:
-                self._save_index()
+        self._vectors.close()
         if getattr(self._local, "db", None) is not None:
             self._local.db.close()
             self._local.db = None
@@ -150,8 +149,7 @@ class SQLiteStore(SideTables):
     # ---- model ------------------------------------------------------------------------------------------
     def set_model(self, name: str, dim: int) -> None:
         self._set_meta([("model", name), ("dim", str(dim))])
-        with self._index_lock:
-            self._index = None  # the old index holds another vector space
+        self._vectors.forget()  # the old index holds another vector space
 
     # ---- writes -----------------------------------------------------------------------------------------
     def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
@@ -471,7 +469,7 @@ class SQLiteStore(SideTables):
         return out
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
-        index = self._synced_index()
+        index = self._vectors.synced()
         if len(index) == 0:
             return []
         sql, params = self._where(where, searchable=True)
@@ -503,105 +501,11 @@ class SQLiteStore(SideTables):
         return {int(rid): str(memory_id) for rid, memory_id in rows}
 
     # ---- the vector index -------------------------------------------------------------------------------
-    def _index_files(self) -> tuple[Path, Path] | None:
-        if self.path is None:
-            return None
-        return self.path.with_name(self.path.name + ".vectors"), self.path.with_name(
-            self.path.name + ".vectors.json"
-        )
-
-    def _synced_index(self) -> VectorIndex:
-        with self._index_lock:
-            if self._index is None:
-                self._open_index()
-            assert self._index is not None
-            self._catch_up()
-            return self._index
-
-    def _open_index(self) -> None:
-        model = self.model()
-        dim = model[1] if model else 0
-        files = self._index_files()
-        if files is not None and files[0].exists() and files[1].exists():
-            try:
-                state = json.loads(files[1].read_text())
-                if model is not None and state.get("model") == model[0] and state.get("dim") == dim:
-                    self._index = VectorIndex.load(files[0], dim)
-                    self._index_seq = int(state["seq"])
-                    self._catch_up()
-                    if len(self._index) == self._embedded_count():
-                        return
-            except (StoreError, ValueError, KeyError, OSError):
-                pass  # unreadable or stale: rebuild below
-        self.rebuild_index()
-
-    def _embedded_count(self) -> int:
-        sql = "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND searchable = 1"
-        db = self._writer if self._memory else self._committed()
-        return int(db.execute(sql).fetchone()[0])
-
     def rebuild_index(self) -> int:
-        """Rebuild the vector index from the database; returns how many vectors it holds."""
-        model = self.model()
-        index = VectorIndex(model[1] if model else 1)
-        db = self._writer if self._memory else self._committed()
-        seq = int(db.execute("SELECT coalesce(max(seq), 0) FROM vector_changes").fetchone()[0])
-        last = 0
-        while True:
-            rows = db.execute(
-                "SELECT rid, embedding FROM memories WHERE rid > ? AND embedding IS NOT NULL AND searchable = 1 "
-                "ORDER BY rid LIMIT 4096",
-                (last,),
-            ).fetchall()
-            if not rows:
-                break
-            last = rows[-1][0]
-            index.upsert([r for r, _ in rows], np.stack([decode_vector(b) for _, b in rows]))
-        self._index, self._index_seq = index, seq
-        if self.path is not None:
-            self._save_index()
-        return len(index)
-
-    def _catch_up(self) -> None:
-        """Apply committed vector changes to the index (uncommitted ones could still roll back)."""
-        assert self._index is not None
-        if self._memory and self._depth:
-            return
-        db = self._writer if self._memory else self._committed()
-        changes = db.execute(
-            "SELECT max(seq), group_concat(DISTINCT rid) FROM vector_changes WHERE seq > ?",
-            (self._index_seq,),
-        ).fetchone()
-        if changes[0] is None:
-            return
-        rids = [int(r) for r in str(changes[1]).split(",")]
-        present: dict[int, bytes] = {}
-        for start in range(0, len(rids), 500):
-            part = rids[start : start + 500]
-            marks = ", ".join("?" for _ in part)
-            sql = f"SELECT rid, embedding FROM memories WHERE rid IN ({marks}) AND embedding IS NOT NULL"
-            present.update(db.execute(sql + " AND searchable = 1", part).fetchall())
-        gone = [r for r in rids if r not in present]
-        if gone:
-            self._index.remove(gone)
-        if present:
-            self._index.upsert(list(present), np.stack([decode_vector(b) for b in present.values()]))
-        self._index_seq = int(changes[0])
-
-    def _save_index(self) -> None:
-        files = self._index_files()
-        model = self.model()
-        if files is None or self._index is None or model is None:
-            return
-        self._index.save(files[0])
-        tmp = files[1].with_suffix(".tmp")
-        tmp.write_text(json.dumps({"seq": self._index_seq, "model": model[0], "dim": model[1]}))
-        tmp.replace(files[1])
+        return self._vectors.rebuild()
 
     def check_index(self) -> dict[str, int]:
-        """Compare the vector index with the database (after catching up)."""
-        index = self._synced_index()
-        return {"indexed": len(index), "embedded": self._embedded_count()}
+        return self._vectors.check()
 
     def integrity(self) -> list[dict[str, Any]]:
         """Every inconsistency between the rows, the FTS index, the vector index, the embedding model and the
@@ -708,8 +612,7 @@ class SQLiteStore(SideTables):
             self._local.db.close()
             self._local.db = None
         self._migrate()
-        with self._index_lock:
-            self._index = None
+        self._vectors.forget()
         self.rebuild_index()
         return checked
 
