@@ -30,8 +30,8 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.embedcache import DiskCachedEmbedder
-from bench.speed import corpus, pct, queries
-from engram import Memory, MiniLM, NewMemory, RecallMode
+from bench.speed import corpus, embed_times, pct, queries, recall_times
+from engram import Memory, MiniLM, NewMemory
 from engram.embed import content_hash
 from engram.record import Kind, MemoryRecord, new_id
 
@@ -71,12 +71,7 @@ def run(db: str | Path, texts: list[str], extra: list[str], qs: list[str], cache
         ingest = len(extra) / (time.perf_counter() - t0)
         stored = mem.stats()["memories"]
     with Memory(db, embedder=model) as mem:
-        mem.recall("warm up", touch=False)
-        search_ms = []
-        for q in qs:
-            t0 = time.perf_counter()
-            mem.recall(q, limit=10, mode=RecallMode.ACCURATE, touch=False)
-            search_ms.append((time.perf_counter() - t0) * 1000)
+        search_ms = recall_times(mem, qs)
     return {
         "memories": stored,
         "bulk_memories_per_s": round(bulk, 1),
@@ -102,12 +97,7 @@ def main() -> None:
     cache.embed_batch(texts)  # every vector computed before any timing
     qs = queries(args.queries)
     model = MiniLM()
-    model.embed_batch(["warm up"])
-    embed_ms = []
-    for q in qs:
-        t0 = time.perf_counter()
-        model.embed_batch([q])
-        embed_ms.append((time.perf_counter() - t0) * 1000)
+    embed_ms = embed_times(model, qs)
     result: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cpus",
