@@ -14,7 +14,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from engram.config import Settings, locate, shown
+from engram.cli_keys import keys_app
+from engram.cli_migrate import migrate
+from engram.config import Settings, shown
 from engram.errors import EngramError
 from engram.memory import Hit, Memory
 from engram.rank import RecallMode
@@ -537,47 +539,6 @@ def serve(
 
 
 @app.command()
-def migrate(
-    source: Annotated[str, typer.Option("--from", help="the store to copy: sqlite:///path, a path or a URL")],
-    target: Annotated[str, typer.Option("--to", help="an empty store: postgresql://... or sqlite:///path")],
-) -> None:
-    """Copy a whole store (memories, embeddings, tags, audit log, sources, operations) to another backend,
-    then verify row counts and content hashes of every table. The target must be empty.
-
-    Example: engram migrate --from sqlite:///home/me/.local/share/engram/memories.db --to postgresql://engram@db/engram
-    """
-    from engram.memory import open_store
-    from engram.store.copy import copy_store, is_empty, verify_copy
-
-    settings = Settings()
-    try:
-        src = open_store(locate(source), settings)
-        try:
-            dst = open_store(locate(target), settings)
-            try:
-                if not is_empty(dst):
-                    err.print(f"[red]error:[/red] {shown(target)} is not empty; migrate copies into an empty store")
-                    raise typer.Exit(2)
-                total = src.stats().memories + src.stats().chunks
-                with Progress(console=err, transient=True) as bar:
-                    task = bar.add_task("copying memories", total=total)
-                    copied = copy_store(src, dst, lambda n: bar.advance(task, n))
-                checked = verify_copy(src, dst)
-            finally:
-                dst.close()
-        finally:
-            src.close()
-    except EngramError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1) from None
-    table = Table("table", "rows copied", "verified")
-    for name, n in copied.items():
-        table.add_row(name, str(n), "count + sha256" if checked.get(name) == n else "MISMATCH")
-    out.print(table)
-    out.print(f"migrated {shown(source)} -> {shown(target)}")
-
-
-@app.command()
 def mcp() -> None:
     """Serve the MCP tools over stdio (for Claude Desktop, Claude Code, Cursor).
 
@@ -589,63 +550,8 @@ def mcp() -> None:
         stdio(memory)
 
 
-keys_app = typer.Typer(help="API keys: each belongs to a tenant, whose memories live in their own database.")
 app.add_typer(keys_app, name="keys")
-
-
-def _keys() -> Any:
-    from engram.tenants import Keys
-
-    return Keys(Settings().home / "keys.db")
-
-
-@keys_app.command("create")
-def keys_create(
-    tenant: Annotated[str, typer.Argument(help="tenant (user or workspace) the key acts for")],
-    name: Annotated[str, typer.Option(help="a label for the key")] = "",
-) -> None:
-    """Create a key; the secret is printed once and only its hash is stored.
-
-    Example: engram keys create alice --name laptop
-    """
-    keys = _keys()
-    try:
-        key, secret = keys.create(tenant, name)
-    except EngramError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
-    finally:
-        keys.close()
-    out.print(f"key {key.id} for tenant {key.tenant}: {secret}", markup=False, highlight=False)
-    out.print("(shown once: store it now)")
-
-
-@keys_app.command("list")
-def keys_list() -> None:
-    """Every key: id, tenant, name, created, last used, revoked."""
-    keys = _keys()
-    table = Table("id", "tenant", "name", "created", "last used", "revoked")
-    for k in keys.list():
-        table.add_row(
-            k.id, k.tenant, k.name, k.created_at[:19], (k.last_used_at or "")[:19], (k.revoked_at or "")[:19]
-        )
-    keys.close()
-    out.print(table)
-
-
-@keys_app.command("revoke")
-def keys_revoke(key_id: Annotated[str, typer.Argument(help="the key's id (from keys list)")]) -> None:
-    """Revoke a key: requests with it are refused from now on."""
-    keys = _keys()
-    try:
-        key = keys.revoke(key_id)
-    except EngramError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
-    finally:
-        keys.close()
-    out.print(f"revoked {key.id} (tenant {key.tenant})")
-
+app.command()(migrate)
 
 if __name__ == "__main__":
     app()
