@@ -11,7 +11,7 @@ from engram.errors import (
     StoreError,
     StoreUnavailable,
 )
-from engram.memory import Hit, Memory, RememberResult
+from engram.memory import Hit, Memory
 from engram.rank import RecallMode
 from engram.record import (
     Category,
@@ -24,6 +24,7 @@ from engram.record import (
     Status,
     Tier,
 )
+from engram.write import RememberResult
 
 __version__ = "0.1.0"
 

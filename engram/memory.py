@@ -5,63 +5,38 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-
 from engram import classify as kinds
-from engram import importers, ingest, lifecycle, maintenance, operations, tools, transfer
-from engram.chunk import chunk
+from engram import importers, ingest, lifecycle, maintenance, operations, tools, transfer, write
 from engram.config import Settings, locate
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
 from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score, sibling, with_record
 from engram.record import (
-    Category,
     Kind,
     MemoryRecord,
     NewMemory,
     Scope,
     Status,
-    Tier,
     as_utc,
-    new_id,
     parse,
     utcnow,
 )
-from engram.store.protocol import Facts, Filter, Label, Store
+from engram.store.protocol import Facts, Filter, Store
 from engram.store.sqlite import SQLiteStore
 from engram.tags import TagPlan, Vocabulary
 from engram.text import idf, stems, terms
+from engram.write import RememberResult
 
 Hit = Scored[MemoryRecord]
 Progress = Callable[[int, int], None]
 _KIND_TAXONOMY = "kinds"
 _CATEGORY_TAXONOMY = "categories"
-
-
-@dataclass(frozen=True, slots=True)
-class RememberResult:
-    """Where a write ended up: a new memory, an exact duplicate's id, or the memory it merged into."""
-
-    id: str
-    created: bool
-    duplicate_of: str | None = None
-    merged_into: str | None = None
-    kind: Kind = Kind.UNCLASSIFIED
-    confidence: float | None = None
-    method: str = "auto"  # how the kind was decided: auto | fallback | explicit | prefix
-    chunks: int = 0
-
-    @property
-    def outcome(self) -> str:
-        if self.duplicate_of:
-            return "duplicate"
-        return "merged" if self.merged_into else "created"
 
 
 def open_store(db: str | Path, settings: Settings) -> Store:
@@ -153,199 +128,9 @@ class Memory:
                     where,
                     f"is {len(item.content)} characters; the maximum is {self.settings.max_content_chars}",
                 )
-        prepared = [self._prepare(item) for item in parsed]
-        self._embed(prepared)
-        return [self._write(p) for p in prepared]
-
-    def _prepare(self, item: NewMemory) -> _Pending:
-        kind, content = item.kind, item.content
-        method = "explicit" if kind is not None else "auto"
-        if kind is None:
-            prefixed, content = kinds.split_prefix(item.content, [k.value for k in Kind])
-            if prefixed is not None:
-                kind, method = Kind(prefixed), "prefix"
-        offsets = self.embedder.token_offsets(content)
-        pieces = chunk(content, offsets, self.settings.chunk_tokens, self.settings.chunk_overlap)
-        return _Pending(
-            item, content, content_hash(content), kind, method, len(offsets), [c.text for c in pieces]
-        )
-
-    def _embed(self, prepared: Sequence[_Pending]) -> None:
-        """One batch for every text not already embedded in this database."""
-        texts: dict[str, str] = {}
-        for p in prepared:
-            for text in p.pieces:
-                texts.setdefault(content_hash(text), text)
-        known = {h: v for h in texts if (v := self.store.vector_for_hash(h)) is not None}
-        todo = [h for h in texts if h not in known]
-        if todo:
-            vectors = self.embedder.embed_batch([texts[h] for h in todo])
-            known.update(zip(todo, vectors, strict=True))
-        for p in prepared:
-            p.vectors = [known[content_hash(t)] for t in p.pieces]
-
-    def _write(self, p: _Pending) -> RememberResult:
-        # One transaction from the duplicate checks to the insert: a concurrent writer cannot slip the same
-        # memory in between, and the checks read from the writer's warm cache.
-        with self.store.atomic():
-            return self._write_checked(p)
-
-    def _write_checked(self, p: _Pending) -> RememberResult:
-        item = p.item
-        if item.id is not None and self.store.get(item.id) is not None:
-            raise InvalidInput("id", f"a memory with id {item.id} already exists")
-        existing = self.store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
-        if existing is not None:
-            return RememberResult(
-                existing.id,
-                False,
-                duplicate_of=existing.id,
-                kind=existing.kind,
-                confidence=existing.kind_confidence,
-            )
-        vector = p.vectors[0] if len(p.vectors) == 1 else _mean(p.vectors)
-        live = (Status.APPROVED, Status.PENDING)
-        scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=live, user_id=item.user_id,
-                              workspace_id=item.workspace_id, owner_exact=True)  # fmt: skip
-        near = self.store.vector_search(vector, self.settings.kind_neighbours, scope_filter)
-        voters = self.store.labels([i for i, _ in near])
-        # Persona mode (seed 003): a mid-term slot absorbs anything within 0.85, not only near-copies.
-        persona = self.settings.lifecycle_mode == "persona"
-        threshold = min(self.settings.near_duplicate, 0.85) if persona else self.settings.near_duplicate
-        if len(p.pieces) == 1 and near and near[0][1] >= threshold:
-            closest = voters.get(near[0][0])
-            target = self.store.get(near[0][0])
-            # A chunk is part of a longer text: a short memory never replaces it.
-            if closest is not None and not closest.is_chunk and target is not None:
-                if near[0][1] >= self.settings.near_duplicate:
-                    return self._merge(target, near[0][1], p, vector)
-                if target.tier == Tier.MID:
-                    return self._merge(target, near[0][1], p, vector, slot=True)
-        decision = self._decide(p, vector, near, voters)
-        category = self._categorise(p, vector, near, voters)
-        now = utcnow()
-        created = item.created_at or now
-        fields = item.model_dump(exclude={"id", "content", "kind", "importance", "created_at", "category"})
-        parent = MemoryRecord.model_validate(
-            fields
-            | {
-                "id": item.id or new_id(),
-                "content": p.content,
-                "content_hash": p.hash,
-                "kind": Kind(decision.label),
-                "importance": 0.5 if item.importance is None else item.importance,
-                "token_count": p.tokens,
-                "created_at": created,
-                "updated_at": created,
-                "kind_confidence": decision.confidence,
-                "kind_method": decision.method,
-                "kind_scores": _flatten(decision.scores),
-                "category": None if category.method == "fallback" else Category(category.label),
-                "category_confidence": category.confidence,
-                "category_method": category.method,
-            }
-        )
-        records, vectors = [parent], [vector if len(p.pieces) == 1 else None]
-        if len(p.pieces) > 1:
-            for index, (text, vec) in enumerate(zip(p.pieces, p.vectors, strict=True)):
-                records.append(
-                    parent.model_copy(
-                        update={
-                            "id": new_id(),
-                            "parent_id": parent.id,
-                            "chunk_index": index,
-                            "content": text,
-                            "content_hash": content_hash(text),
-                            "token_count": len(self.embedder.token_offsets(text)),
-                        }
-                    )
-                )
-                vectors.append(vec)
-        with self.store.atomic():  # the memory, its chunks, its audit entry and a learned prototype commit together
-            self.store.insert(records, vectors)
-            self.store.audit(
-                "create",
-                parent.id,
-                {"kind": parent.kind.value, "kind_method": decision.method, "confidence": decision.confidence,
-                 "category": None if parent.category is None else parent.category.value,
-                 "status": parent.status.value, "scope": parent.scope.value, "chunks": len(records) - 1},
-            )  # fmt: skip
-            for classifier, decided in ((self.kinds, decision), (self.categories, category)):
-                if kinds.should_learn(decided, classifier.rules):
-                    classifier.learn(
-                        self.store, self.embedder, decided.label, vector, parent.content, parent.id
-                    )
-                    self.store.audit(
-                        f"learn_prototype:{classifier.taxonomy.name}",
-                        parent.id,
-                        {"label": decided.label, "confidence": decided.confidence},
-                    )
-        return RememberResult(
-            parent.id,
-            True,
-            kind=parent.kind,
-            confidence=decision.confidence,
-            method=decision.method,
-            chunks=len(records) - 1,
-        )
-
-    def _decide(
-        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
-    ) -> kinds.Decision:
-        if p.kind is not None:
-            return kinds.Decision(p.kind.value, 1.0, p.method)
-        # Fallbacks do not vote: they record that no decision was possible, not a kind.
-        neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-        return self.kinds.decide(vector, neighbours, self.store, self.embedder)
-
-    def _categorise(
-        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
-    ) -> kinds.Decision:
-        if p.item.category is not None:
-            return kinds.Decision(p.item.category.value, 1.0, "explicit")
-        neighbours = [(c, s) for i, s in near if i in voters and (c := voters[i].category) is not None]
-        return self.categories.decide(vector, neighbours, self.store, self.embedder)
-
-    def _merge(
-        self, target: MemoryRecord, similarity: float, p: _Pending, vector: Vector, *, slot: bool = False
-    ) -> RememberResult:
-        """Seed 000's near-duplicate rule: the newer wording replaces the older, importance moves 10% toward
-        the new value and validity gains 0.01. A persona mid-term `slot` merge (seed 003) also counts an
-        access, grows the slot's cluster and raises its priority to max(1.05, old + 0.1)."""
-        new_importance = 0.5 if p.item.importance is None else p.item.importance
-        wording: dict[str, Any] = {"content": p.content, "content_hash": p.hash, "token_count": p.tokens}
-        if slot:  # the slot keeps its own wording (the new text is in the audit log)
-            wording = {
-                "access_count": target.access_count + 1,
-                "cluster_size": target.cluster_size + 1,
-                "priority": max(1.05, (target.priority if target.priority is not None else 1.0) + 0.1),
-            }
-        merged = target.model_copy(
-            update=wording
-            | {
-                "importance": 0.9 * target.importance + 0.1 * new_importance,
-                "validity_score": min(1.0, target.validity_score + 0.01),
-                "tags": tuple(dict.fromkeys((*target.tags, *p.item.tags))),
-                "updated_at": utcnow(),
-            }
-        )
-        with self.store.atomic():
-            if self.operation is not None:
-                self.operation.before_memory(target.id, target)
-            self.store.update(merged, None if slot else vector)
-            self.store.audit(
-                "merge",
-                target.id,
-                {
-                    "similarity": round(similarity, 4),
-                    "new_content" if slot else "old_content": p.content if slot else target.content,
-                    "old_importance": target.importance,
-                    "slot": slot,
-                },
-            )
-        return RememberResult(
-            target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
-        )
+        prepared = [write.prepare(self, item) for item in parsed]
+        write.embed(self, prepared)
+        return [write.write(self, p) for p in prepared]
 
     # ---- recall -----------------------------------------------------------------------------------------
     def recall(
@@ -777,28 +562,6 @@ class Memory:
         self.store.rebuild_index()
         self.store.audit("reembed", None, {"model": self.embedder.name, "count": done})
         return done
-
-
-@dataclass(slots=True)
-class _Pending:
-    item: NewMemory
-    content: str
-    hash: str
-    kind: Kind | None
-    method: str
-    tokens: int
-    pieces: list[str]
-    vectors: list[Vector] = field(default_factory=list)
-
-
-def _mean(vectors: Sequence[Vector]) -> Vector:
-    m = np.mean(np.stack(vectors), axis=0)
-    out: Vector = (m / (np.linalg.norm(m) or 1.0)).astype(np.float32)
-    return out
-
-
-def _flatten(scores: dict[str, dict[str, float]]) -> dict[str, float]:
-    return {f"{part}.{label}": value for part, values in scores.items() for label, value in values.items()}
 
 
 E = TypeVar("E", RecallMode, Scope, Kind, Status)
