@@ -149,7 +149,7 @@ class Tenants:
             return local
         if is_url(local):
             # On PostgreSQL each tenant is a schema of the same database; '-' is not allowed in its name.
-            from engram.store.postgres import with_schema
+            from engram.store.pg_connection import with_schema
 
             return with_schema(local, "tenant_" + check_tenant(tenant).replace("-", "__"))
         return self.settings.home / "tenants" / f"{check_tenant(tenant)}.db"

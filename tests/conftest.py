@@ -8,7 +8,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.embed import CachedEmbedder, default_embedder
-from engram.store.postgres import with_schema
+from engram.store.pg_connection import with_schema
 
 
 @pytest.fixture(autouse=True)

@@ -15,8 +15,9 @@ from engram.cli import app
 from engram.config import locate, shown
 from engram.embed import CachedEmbedder
 from engram.store.copy import copy_store, fingerprint, verify_copy
+from engram.store.pg_connection import with_schema
 from engram.store.pg_schema import MIGRATIONS
-from engram.store.postgres import PostgresStore, with_schema
+from engram.store.postgres import PostgresStore
 from engram.store.protocol import Filter
 from engram.store.sqlite import SQLiteStore
 from engram.tenants import Tenants

@@ -1,0 +1,151 @@
+"""Connections to PostgreSQL for one store: a psycopg pool, write transactions and the schema's write lock.
+
+A write transaction takes a transaction-level advisory lock for its schema first, so writers are serialised
+across threads and processes (as SQLite's single writer is): several `engram serve` processes share one
+database without deadlocks or lost duplicate checks, while reads never wait. A thread inside a write
+transaction reads on that transaction's connection and sees its own writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from pgvector.psycopg import register_vector
+from psycopg import Connection, errors, sql
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from engram.config import shown
+from engram.errors import StoreError, StoreUnavailable
+
+Conn = Connection[tuple[Any, ...]]
+_SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def with_schema(url: str, schema: str) -> str:
+    """The same database with `schema` first on the search path (one schema per tenant)."""
+    if not _SCHEMA.match(schema):
+        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("schema", schema)])))
+
+
+def _split(url: str) -> tuple[str, str]:
+    """(libpq URL, schema): `schema` is Engram's own parameter, not libpq's."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query)
+    schema = next((v for k, v in query if k == "schema"), "public")
+    if not _SCHEMA.match(schema):
+        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    return urlunsplit(parts._replace(query=rest)), schema
+
+
+class Connections:
+    def __init__(self, url: str, *, pool_size: int, timeout_s: float) -> None:
+        self.url = url
+        conninfo, self.schema = _split(url)
+        self._lock_key = int.from_bytes(hashlib.sha256(self.schema.encode()).digest()[:4], "big", signed=True)
+        self._local = threading.local()
+        self._bootstrap(conninfo)
+        self._pool: ConnectionPool[Conn] = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=pool_size,
+            timeout=timeout_s,
+            kwargs={"autocommit": True},
+            configure=self._configure,
+            open=True,
+        )
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def _bootstrap(self, conninfo: str) -> None:
+        """The vector extension (in `public`, shared by every schema) and this store's schema."""
+        try:
+            with Connection.connect(conninfo, autocommit=True) as db, db.transaction():
+                # IF NOT EXISTS is not safe against a concurrent creator: processes opening at once take turns.
+                db.execute("SELECT pg_advisory_xact_lock(7454812)")
+                if db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is None:
+                    db.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+                db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+        except errors.OperationalError as exc:
+            raise StoreUnavailable(f"cannot reach PostgreSQL at {shown(self.url)}: {exc}".strip()) from None
+        except errors.Error as exc:
+            raise StoreError(f"cannot open PostgreSQL store {shown(self.url)}: {exc}".strip()) from None
+
+    def _configure(self, db: Conn) -> None:
+        db.execute(
+            sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema))
+        )
+        db.execute("SET TIME ZONE 'UTC'")
+        # Filtered vector searches keep walking the graph until enough rows pass (pgvector >= 0.8).
+        db.execute("SET hnsw.iterative_scan = relaxed_order")
+        db.execute("SET hnsw.ef_search = 100")
+        register_vector(db)
+
+    @contextmanager
+    def conn(self) -> Iterator[Conn]:
+        """The connection of this thread's write transaction, else a pooled one (autocommit)."""
+        tx: Conn | None = getattr(self._local, "tx", None)
+        if tx is not None:
+            yield tx
+            return
+        with self._unavailable(), self._pool.connection() as db:
+            yield db
+
+    @contextmanager
+    def _unavailable(self) -> Iterator[None]:
+        """A lost server or an exhausted pool is the caller's to retry, not a bug: say so."""
+        try:
+            yield
+        except (errors.OperationalError, PoolTimeout) as exc:
+            raise StoreUnavailable(f"PostgreSQL at {shown(self.url)} is unavailable: {exc}".strip()) from None
+
+    def all(self, query: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
+        """`binary`: results in PostgreSQL's binary format, which pgvector loads straight into numpy (its text
+        format is parsed number by number)."""
+        with self.conn() as db, db.cursor(binary=binary) as cur:
+            return cur.execute(query.encode(), params).fetchall()
+
+    def one(self, query: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        with self.conn() as db:
+            return db.execute(query.encode(), params).fetchone()
+
+    @contextmanager
+    def atomic(self) -> Iterator[Conn]:
+        """A write transaction; nested calls become savepoints."""
+        tx: Conn | None = getattr(self._local, "tx", None)
+        if tx is not None:
+            depth = self._local.depth
+            self._local.depth = depth + 1
+            tx.execute(f"SAVEPOINT s{depth}".encode())
+            try:
+                yield tx
+            except BaseException:
+                tx.execute(f"ROLLBACK TO SAVEPOINT s{depth}".encode())
+                tx.execute(f"RELEASE SAVEPOINT s{depth}".encode())
+                raise
+            finally:
+                self._local.depth = depth
+            tx.execute(f"RELEASE SAVEPOINT s{depth}".encode())
+            return
+        with self._unavailable(), self._pool.connection() as db:
+            db.execute(b"BEGIN")
+            self._local.tx, self._local.depth = db, 1
+            try:
+                db.execute(b"SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+                yield db
+            except BaseException:
+                self._local.tx = None
+                db.execute(b"ROLLBACK")
+                raise
+            self._local.tx = None
+            db.execute(b"COMMIT")
