@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal, TypeGuard
+from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, model_validator
@@ -57,13 +58,11 @@ def locate(db: str | Path) -> str | Path:
 
 def shown(db: str | Path) -> str:
     """A database location fit to print: a URL's password is masked."""
-    text = str(db)
-    if "://" in text and "@" in text.split("://", 1)[1]:
-        scheme, rest = text.split("://", 1)
-        credentials, host = rest.split("@", 1)
-        if ":" in credentials:
-            text = f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
-    return text
+    parts = urlsplit(str(db))
+    if not parts.password:
+        return str(db)
+    user, host = parts.netloc.rsplit("@", 1)
+    return urlunsplit(parts._replace(netloc=f"{user.split(':', 1)[0]}:***@{host}"))
 
 
 class Settings(BaseSettings):
