@@ -156,7 +156,12 @@ def main() -> None:
     }
     result["ingest"] = ingest(args.ingest)
     cache = DiskCachedEmbedder(MiniLM())
-    result["scale"] = {str(size): scale(size, args.queries, cache) for size in args.sizes}
+    # A size not asked for this time keeps its row from the last run that measured it (dated), as the
+    # 100k build alone takes half an hour.
+    last = json.loads((RESULTS / "speed.json").read_text()) if (RESULTS / "speed.json").exists() else {}
+    earlier = {k: {"date": last["date"]} | row for k, row in last.get("scale", {}).items()}
+    fresh = {str(size): scale(size, args.queries, cache) | {"date": result["date"]} for size in args.sizes}
+    result["scale"] = {k: fresh.get(k) or earlier[k] for k in sorted({*earlier, *fresh}, key=int)}
     cache.close()
 
     ing = result["ingest"]
@@ -185,13 +190,14 @@ def main() -> None:
             f"{ing['ratio']:.0%} | {ing['peak_rss_mb']} |",
             "",
             "| memories | build s | query embed p50 ms | search p50 ms | search p95 ms | search - embed p50 ms "
-            "| peak RSS MB |",
-            "|---|---|---|---|---|---|---|",
+            "| peak RSS MB | run |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for row in result["scale"].values():
             lines.append(
                 f"| {row['memories']} | {row['build_s']} | {row['embed_p50_ms']} | {row['search_p50_ms']} | "
-                f"{row['search_p95_ms']} | {row['search_minus_embed_p50_ms']} | {row['peak_rss_mb']} |"
+                f"{row['search_p95_ms']} | {row['search_minus_embed_p50_ms']} | {row['peak_rss_mb']} | "
+                f"{row['date']} |"
             )
         (RESULTS / "speed.md").write_text("\n".join(lines) + "\n")
 
