@@ -83,6 +83,9 @@ class MiniLM:
             options = ort.SessionOptions()
             options.intra_op_num_threads = threads
             options.inter_op_num_threads = 1
+            # Idle worker threads sleep instead of spinning: a spinning pool kept both cores busy after each
+            # call and starved the work that follows it (tag lookup, SQLite, vector search) of CPU.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = ort.InferenceSession(
                 str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
             )

@@ -26,6 +26,14 @@ def test_model_is_minilm_384(model: CachedEmbedder) -> None:
     assert float(vectors[0] @ vectors[1]) > 0.6 > float(vectors[0] @ vectors[2])
 
 
+def test_idle_model_threads_sleep_rather_than_spin() -> None:
+    # A spinning thread pool kept both cores busy after each call and doubled store_memory's latency.
+    from engram.embed import MiniLM
+
+    options = MiniLM()._session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
