@@ -33,7 +33,8 @@ from engram.store.rows import (
     ts,
 )
 from engram.store.side_tables import SideTables
-from engram.store.sqlite import SQLiteStore, verify_file
+from engram.store.sqlite import SQLiteStore
+from engram.store.sqlite_integrity import verify_file
 
 
 class PostgresStore(SideTables):

@@ -26,7 +26,9 @@ from engram.store.protocol import Facts, Filter, Label, StoreStats
 from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
+from engram.store.sqlite_filter import where_sql
 from engram.store.sqlite_index import IndexFile
+from engram.store.sqlite_integrity import integrity_issues, verify
 
 _OVERSAMPLE = 1.5
 
@@ -288,57 +290,10 @@ class SQLiteStore(SideTables):
         )
         return None if row is None else decode_vector(row[0])
 
-    def _where(self, where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
-        clauses = ["m.searchable = 1"] if searchable else ["m.parent_id IS NULL"]
-        params: list[Any] = []
-        if where.scope is not None:
-            clauses.append("m.scope = ?")
-            params.append(where.scope.value)
-            if where.scope_id is not None:
-                clauses.append("m.scope_id = ?")
-                params.append(where.scope_id)
-        for column, value in (("user_id", where.user_id), ("workspace_id", where.workspace_id)):
-            if where.owner_exact:
-                clauses.append(f"m.{column} IS ?")
-                params.append(value)
-            elif value is not None:  # the owner's memories and the shared ones
-                clauses.append(f"(m.{column} = ? OR m.{column} IS NULL)")
-                params.append(value)
-        if where.kinds:
-            clauses.append(f"m.kind IN ({', '.join('?' for _ in where.kinds)})")
-            params.extend(k.value for k in where.kinds)
-        if where.statuses:
-            clauses.append(f"m.status IN ({', '.join('?' for _ in where.statuses)})")
-            params.extend(s.value for s in where.statuses)
-        if not where.include_expired:
-            clauses.append("(m.expires_at IS NULL OR m.expires_at > ?)")
-            params.append(ts(where.now or utcnow()))
-        if where.created_after is not None:
-            clauses.append("m.created_at >= ?")
-            params.append(ts(where.created_after))
-        if where.created_before is not None:
-            clauses.append("m.created_at < ?")
-            params.append(ts(where.created_before))
-        for tag in where.tags:
-            clauses.append("EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)")
-            params.append(tag)
-        if where.categories:
-            clauses.append(f"m.category IN ({', '.join('?' for _ in where.categories)})")
-            params.extend(c.value for c in where.categories)
-        if where.types:
-            clauses.append(f"m.type IN ({', '.join('?' for _ in where.types)})")
-            params.extend(t.value for t in where.types)
-        if where.uncategorised:
-            clauses.append("m.category IS NULL")
-        if where.importance_min is not None:
-            clauses.append("m.importance >= ?")
-            params.append(where.importance_min)
-        return " AND ".join(clauses), params
-
     def select(
         self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
     ) -> list[MemoryRecord]:
-        sql, params = self._where(where, searchable=not top_level)
+        sql, params = where_sql(where, searchable=not top_level)
         rows = self._reader().execute(
             f"SELECT {', '.join('m.' + c for c in COLUMNS)} FROM memories m WHERE {sql} "
             "ORDER BY m.created_at DESC, m.rid DESC LIMIT ? OFFSET ?",
@@ -349,12 +304,12 @@ class SQLiteStore(SideTables):
     def grouped(self, column: str, where: Filter) -> dict[str | None, int]:
         if column not in {"kind", "scope", "status", "category", "tier", "type"}:
             raise ValueError(f"cannot group by {column!r}")
-        sql, params = self._where(where, searchable=False)
+        sql, params = where_sql(where, searchable=False)
         rows = self._reader().execute(f"SELECT m.{column}, count(*) FROM memories m WHERE {sql} GROUP BY 1", params)
         return {value: int(n) for value, n in rows}
 
     def count(self, where: Filter) -> int:
-        sql, params = self._where(where, searchable=False)
+        sql, params = where_sql(where, searchable=False)
         return int(
             self._reader().execute(f"SELECT count(*) FROM memories m WHERE {sql}", params).fetchone()[0]
         )
@@ -408,7 +363,7 @@ class SQLiteStore(SideTables):
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        sql, params = self._where(where, searchable=True)
+        sql, params = where_sql(where, searchable=True)
         db = self._reader()
         # FTS5 alone can stop at the top of its ranking; filtering after it is cheap when most rows pass.
         wide = math.ceil(k * _OVERSAMPLE)
@@ -449,7 +404,7 @@ class SQLiteStore(SideTables):
         return total
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
-        sql, params = self._where(where, searchable=True)
+        sql, params = where_sql(where, searchable=True)
         # Pinned indexes: left to itself the planner scans the whole scope to test the filter first.
         out: dict[str, list[str]] = {}
         for start in range(0, len(ids), 500):
@@ -472,7 +427,7 @@ class SQLiteStore(SideTables):
         index = self._vectors.synced()
         if len(index) == 0:
             return []
-        sql, params = self._where(where, searchable=True)
+        sql, params = where_sql(where, searchable=True)
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
         kept = self._filter_rids([r for r, _ in hits], sql, params)
@@ -510,55 +465,7 @@ class SQLiteStore(SideTables):
     def integrity(self) -> list[dict[str, Any]]:
         """Every inconsistency between the rows, the FTS index, the vector index, the embedding model and the
         tag registry; each as {check, problem, count, repair}."""
-        db = self._writer if self._memory else self._committed()
-        issues: list[dict[str, Any]] = []
-
-        def report(check: str, problem: str, count: int, repair: str) -> None:
-            if count:
-                issues.append({"check": check, "problem": problem, "count": count, "repair": repair})
-
-        # Only searchable rows are indexed (a chunked memory is found through its chunks), so FTS5's own
-        # integrity-check, which expects every row of the content table, does not apply.
-        unindexed = db.execute(
-            "SELECT count(*) FROM memories m WHERE m.searchable = 1 "
-            "AND NOT EXISTS (SELECT 1 FROM memories_fts_docsize d WHERE d.id = m.rid)"
-        ).fetchone()[0]
-        report("fts", "searchable memories missing from the full-text index", int(unindexed), "rebuild_fts")
-        stale = db.execute(
-            "SELECT count(*) FROM memories_fts_docsize d WHERE NOT EXISTS "
-            "(SELECT 1 FROM memories m WHERE m.rid = d.id AND m.searchable = 1)"
-        ).fetchone()[0]
-        report("fts", "full-text entries for no searchable memory", int(stale), "rebuild_fts")
-        model = self.model()
-        if model is not None:
-            wrong = db.execute(
-                "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND length(embedding) != ?",
-                (4 * model[1],),
-            ).fetchone()[0]
-            report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", int(wrong), "reembed")
-        missing = db.execute(
-            "SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable = 1"
-        ).fetchone()[0]
-        report("embeddings", "searchable memories without an embedding", int(missing), "reembed")
-        index = self.check_index()
-        report("vectors", f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
-               abs(index["indexed"] - index["embedded"]), "rebuild_vectors")  # fmt: skip
-        orphans = db.execute(
-            "SELECT count(*) FROM memories c WHERE c.parent_id IS NOT NULL "
-            "AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = c.parent_id)"
-        ).fetchone()[0]
-        report("chunks", "chunks whose parent memory is missing", int(orphans), "none: restore the parent")
-        unregistered = db.execute(
-            "SELECT count(DISTINCT j.value) FROM memories m, json_each(m.tags) j "
-            "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j.value)"
-        ).fetchone()[0]
-        report("tags", "tags on memories missing from the tag registry", int(unregistered), "recount_tags")
-        unused = db.execute(
-            "SELECT count(*) FROM tags t WHERE t.status = 'active' AND NOT EXISTS "
-            "(SELECT 1 FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL AND j.value = t.tag)"
-        ).fetchone()[0]
-        report("tags", "active tags no memory carries (orphan tags)", int(unused), "recount_tags")
-        return issues
+        return integrity_issues(self._writer if self._memory else self._committed(), self.model(), self.check_index())
 
     def rebuild_fts(self) -> None:
         with self.atomic() as db:  # 'rebuild' would index every row; only searchable ones belong
@@ -594,7 +501,7 @@ class SQLiteStore(SideTables):
         dest = sqlite3.connect(target)
         try:
             self._committed().backup(dest) if not self._memory else self._writer.backup(dest)
-            return _verify(dest)
+            return verify(dest)
         finally:
             dest.close()
 
@@ -602,7 +509,7 @@ class SQLiteStore(SideTables):
         """Replace this database with a backup, after checking the backup; the vector index is rebuilt."""
         src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
         try:
-            checked = _verify(src)
+            checked = verify(src)
             if self._depth:
                 raise StoreError("cannot restore inside a transaction")
             src.backup(self._writer)
@@ -619,7 +526,7 @@ class SQLiteStore(SideTables):
     def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
         if column not in {"created_at", "updated_at", "last_accessed_at"}:
             raise ValueError(f"no timestamp column {column!r}")
-        sql, params = self._where(where, searchable=False)
+        sql, params = where_sql(where, searchable=False)
         rows = self._reader().execute(
             f"SELECT substr(m.{column}, 1, ?) AS bucket, count(*) FROM memories m "
             f"WHERE {sql} AND m.{column} IS NOT NULL GROUP BY bucket ORDER BY bucket",
@@ -632,26 +539,3 @@ class SQLiteStore(SideTables):
             "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
-
-
-
-def _verify(db: sqlite3.Connection) -> dict[str, Any]:
-    check = db.execute("PRAGMA integrity_check").fetchone()[0]
-    if check != "ok":
-        raise StoreError(f"backup failed its integrity check: {check}")
-    try:
-        memories = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"not an engram database: {exc}") from None
-    return {"integrity": check, "memories": memories}
-
-
-def verify_file(path: Path) -> dict[str, Any]:
-    """Check that a file is an intact Engram SQLite database (read-only)."""
-    if not path.is_file():
-        raise StoreError(f"no backup file at {path}")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return _verify(db)
-    finally:
-        db.close()

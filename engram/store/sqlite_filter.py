@@ -1,0 +1,58 @@
+"""A recall or listing `Filter` as an SQLite WHERE clause over `memories m`, with its parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.record import utcnow
+from engram.store.protocol import Filter
+from engram.store.rows import ts
+
+
+def where_sql(where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
+    """Searchable rows (chunks and unchunked memories) for searches, top-level memories otherwise."""
+    clauses = ["m.searchable = 1"] if searchable else ["m.parent_id IS NULL"]
+    params: list[Any] = []
+    if where.scope is not None:
+        clauses.append("m.scope = ?")
+        params.append(where.scope.value)
+        if where.scope_id is not None:
+            clauses.append("m.scope_id = ?")
+            params.append(where.scope_id)
+    for column, value in (("user_id", where.user_id), ("workspace_id", where.workspace_id)):
+        if where.owner_exact:
+            clauses.append(f"m.{column} IS ?")
+            params.append(value)
+        elif value is not None:  # the owner's memories and the shared ones
+            clauses.append(f"(m.{column} = ? OR m.{column} IS NULL)")
+            params.append(value)
+    if where.kinds:
+        clauses.append(f"m.kind IN ({', '.join('?' for _ in where.kinds)})")
+        params.extend(k.value for k in where.kinds)
+    if where.statuses:
+        clauses.append(f"m.status IN ({', '.join('?' for _ in where.statuses)})")
+        params.extend(s.value for s in where.statuses)
+    if not where.include_expired:
+        clauses.append("(m.expires_at IS NULL OR m.expires_at > ?)")
+        params.append(ts(where.now or utcnow()))
+    if where.created_after is not None:
+        clauses.append("m.created_at >= ?")
+        params.append(ts(where.created_after))
+    if where.created_before is not None:
+        clauses.append("m.created_at < ?")
+        params.append(ts(where.created_before))
+    for tag in where.tags:
+        clauses.append("EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)")
+        params.append(tag)
+    if where.categories:
+        clauses.append(f"m.category IN ({', '.join('?' for _ in where.categories)})")
+        params.extend(c.value for c in where.categories)
+    if where.types:
+        clauses.append(f"m.type IN ({', '.join('?' for _ in where.types)})")
+        params.extend(t.value for t in where.types)
+    if where.uncategorised:
+        clauses.append("m.category IS NULL")
+    if where.importance_min is not None:
+        clauses.append("m.importance >= ?")
+        params.append(where.importance_min)
+    return " AND ".join(clauses), params

@@ -1,0 +1,84 @@
+"""Consistency checks of an SQLite store: rows against the full-text index, the vector index, the embedding model
+and the tag registry (validate_storage), and the check a backup file must pass before it is trusted."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from engram.errors import StoreError
+
+
+def integrity_issues(
+    db: sqlite3.Connection, model: tuple[str, int] | None, index: dict[str, int]
+) -> list[dict[str, Any]]:
+    """Each inconsistency as {check, problem, count, repair}; `index` is the vector index's own count."""
+    issues: list[dict[str, Any]] = []
+
+    def report(check: str, problem: str, count: int, repair: str) -> None:
+        if count:
+            issues.append({"check": check, "problem": problem, "count": count, "repair": repair})
+
+    # Only searchable rows are indexed (a chunked memory is found through its chunks), so FTS5's own
+    # integrity-check, which expects every row of the content table, does not apply.
+    unindexed = db.execute(
+        "SELECT count(*) FROM memories m WHERE m.searchable = 1 "
+        "AND NOT EXISTS (SELECT 1 FROM memories_fts_docsize d WHERE d.id = m.rid)"
+    ).fetchone()[0]
+    report("fts", "searchable memories missing from the full-text index", int(unindexed), "rebuild_fts")
+    stale = db.execute(
+        "SELECT count(*) FROM memories_fts_docsize d WHERE NOT EXISTS "
+        "(SELECT 1 FROM memories m WHERE m.rid = d.id AND m.searchable = 1)"
+    ).fetchone()[0]
+    report("fts", "full-text entries for no searchable memory", int(stale), "rebuild_fts")
+    if model is not None:
+        wrong = db.execute(
+            "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND length(embedding) != ?",
+            (4 * model[1],),
+        ).fetchone()[0]
+        report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", int(wrong), "reembed")
+    missing = db.execute(
+        "SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable = 1"
+    ).fetchone()[0]
+    report("embeddings", "searchable memories without an embedding", int(missing), "reembed")
+    report("vectors", f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
+           abs(index["indexed"] - index["embedded"]), "rebuild_vectors")  # fmt: skip
+    orphans = db.execute(
+        "SELECT count(*) FROM memories c WHERE c.parent_id IS NOT NULL "
+        "AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = c.parent_id)"
+    ).fetchone()[0]
+    report("chunks", "chunks whose parent memory is missing", int(orphans), "none: restore the parent")
+    unregistered = db.execute(
+        "SELECT count(DISTINCT j.value) FROM memories m, json_each(m.tags) j "
+        "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j.value)"
+    ).fetchone()[0]
+    report("tags", "tags on memories missing from the tag registry", int(unregistered), "recount_tags")
+    unused = db.execute(
+        "SELECT count(*) FROM tags t WHERE t.status = 'active' AND NOT EXISTS "
+        "(SELECT 1 FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL AND j.value = t.tag)"
+    ).fetchone()[0]
+    report("tags", "active tags no memory carries (orphan tags)", int(unused), "recount_tags")
+    return issues
+
+
+def verify(db: sqlite3.Connection) -> dict[str, Any]:
+    check = db.execute("PRAGMA integrity_check").fetchone()[0]
+    if check != "ok":
+        raise StoreError(f"backup failed its integrity check: {check}")
+    try:
+        memories = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"not an engram database: {exc}") from None
+    return {"integrity": check, "memories": memories}
+
+
+def verify_file(path: Path) -> dict[str, Any]:
+    """Check that a file is an intact Engram SQLite database (read-only)."""
+    if not path.is_file():
+        raise StoreError(f"no backup file at {path}")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return verify(db)
+    finally:
+        db.close()
