@@ -131,7 +131,9 @@ WRITER = textwrap.dedent(
 def test_two_processes_writing_at_once_both_succeed(db_location: str | Path) -> None:
     Memory(db_location, embedder=FakeEmbedder()).close()
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(db_location), name], stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(db_location), name], stderr=subprocess.PIPE, text=True
+        )
         for name in ("left", "right")
     ]
     for proc in procs:
@@ -175,6 +177,19 @@ def test_document_frequencies_follow_the_index(mem: Memory) -> None:
     assert total == 5 and df == {"run": 4, "chess": 1}
 
 
+def test_memory_count_follows_writes_and_deletes(tmp_path: Path) -> None:
+    with Memory(tmp_path / "c.db", embedder=FakeEmbedder()) as mem:
+        ids = [r.id for r in mem.remember_many([{"content": f"note number {i}"} for i in range(5)])]
+        mem.forget(ids[0])
+        assert mem.store.document_frequencies(["note"]) == (4, {"note": 4})
+        with mem.store.atomic() as db:
+            db.execute("UPDATE counts SET n = 99")
+        report = mem.validate_storage()
+        assert any("memory count kept as 99, actually 4" in i["problem"] for i in report["issues"])
+        assert mem.repair_index()["issues_after"] == []
+        assert mem.store.document_frequencies(["note"])[0] == 4
+
+
 def test_episode_neighbours_are_the_turns_around_a_memory_in_scope(mem: Memory) -> None:
     turns = ["we met at the lake", "which lake was it", "the one by the old mill", "it was cold"]
     ids = [
@@ -207,8 +222,10 @@ def test_an_in_memory_store_sees_its_earlier_writes_when_writing() -> None:
     """Near-duplicate checks and neighbour votes search what was stored before, on ':memory:' too."""
     with Memory(":memory:", embedder=FakeEmbedder()) as mem:
         first, second = mem.remember_many(
-            [{"content": "the staging server restarts every night at two"},
-             {"content": "The staging server restarts every night at two!"}]
+            [
+                {"content": "the staging server restarts every night at two"},
+                {"content": "The staging server restarts every night at two!"},
+            ]
         )
         assert second.merged_into == first.id
         assert mem.stats()["index"] == {"indexed": 1, "embedded": 1}

@@ -254,3 +254,22 @@ def m009_owners(db: sqlite3.Connection) -> None:
         CREATE INDEX memories_owner ON memories(user_id, workspace_id) WHERE user_id IS NOT NULL;
         """,
     )
+
+
+@migration
+def m010_memory_count(db: sqlite3.Connection) -> None:
+    """The number of memories, kept by triggers: count(*) scans the table (3 ms at 100k rows), and every
+    recall's term weights need it again after any write, an access bump included."""
+    run_script(
+        db,
+        """
+        CREATE TABLE counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+        INSERT INTO counts (name, n) SELECT 'memories', count(*) FROM memories;
+        CREATE TRIGGER memories_count_ai AFTER INSERT ON memories BEGIN
+            UPDATE counts SET n = n + 1 WHERE name = 'memories';
+        END;
+        CREATE TRIGGER memories_count_ad AFTER DELETE ON memories BEGIN
+            UPDATE counts SET n = n - 1 WHERE name = 'memories';
+        END;
+        """,
+    )

@@ -67,6 +67,9 @@ class SQLiteStore(SideTables):
             db.execute("PRAGMA mmap_size = 1073741824")
         return db
 
+    def reads_anywhere(self) -> bool:
+        return not self._memory and self._owner != threading.get_ident()
+
     def _reader(self) -> sqlite3.Connection:
         if self._memory or self._owner == threading.get_ident():
             # An in-memory database exists only on its one connection; inside its own write transaction a
@@ -305,7 +308,9 @@ class SQLiteStore(SideTables):
         if column not in {"kind", "scope", "status", "category", "tier", "type"}:
             raise ValueError(f"cannot group by {column!r}")
         sql, params = where_sql(where, searchable=False)
-        rows = self._reader().execute(f"SELECT m.{column}, count(*) FROM memories m WHERE {sql} GROUP BY 1", params)
+        rows = self._reader().execute(
+            f"SELECT m.{column}, count(*) FROM memories m WHERE {sql} GROUP BY 1", params
+        )
         return {value: int(n) for value, n in rows}
 
     def count(self, where: Filter) -> int:
@@ -385,23 +390,13 @@ class SQLiteStore(SideTables):
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of memories, documents containing each porter stem) from the FTS index."""
         db = self._reader()
-        total = self._memory_count(db)
+        # Kept by triggers: count(*) would scan the table.
+        total = int(db.execute("SELECT n FROM counts WHERE name = 'memories'").fetchone()[0])
         if not stems:
             return total, {}
         marks = ", ".join("?" for _ in stems)
         rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", list(stems))
         return total, {str(term): int(doc) for term, doc in rows}
-
-    def _memory_count(self, db: sqlite3.Connection) -> int:
-        """count(*) scans the table (3 ms at 100k rows); it is kept per connection until the data changes."""
-        version = (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
-        cached: tuple[tuple[int, int], int] | None = getattr(self._local, "count", None)
-        if db is not self._writer and cached is not None and cached[0] == version:
-            return cached[1]
-        total = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
-        if db is not self._writer:
-            self._local.count = (version, total)
-        return total
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
         sql, params = where_sql(where, searchable=True)
@@ -465,13 +460,17 @@ class SQLiteStore(SideTables):
     def integrity(self) -> list[dict[str, Any]]:
         """Every inconsistency between the rows, the FTS index, the vector index, the embedding model and the
         tag registry; each as {check, problem, count, repair}."""
-        return integrity_issues(self._writer if self._memory else self._committed(), self.model(), self.check_index())
+        return integrity_issues(
+            self._writer if self._memory else self._committed(), self.model(), self.check_index()
+        )
 
     def rebuild_fts(self) -> None:
         with self.atomic() as db:  # 'rebuild' would index every row; only searchable ones belong
             db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
             db.execute("INSERT INTO memories_fts(rowid, content, tags) SELECT rid, content, tags FROM memories "
                        "WHERE searchable = 1")  # fmt: skip
+            # The memory count the term weights use belongs to the text index too.
+            db.execute("UPDATE counts SET n = (SELECT count(*) FROM memories) WHERE name = 'memories'")
 
     def recount_tags(self) -> int:
         """Usage counts from the memories themselves; a registered tag no memory carries is archived."""

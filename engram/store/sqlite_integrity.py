@@ -32,6 +32,12 @@ def integrity_issues(
         "(SELECT 1 FROM memories m WHERE m.rid = d.id AND m.searchable = 1)"
     ).fetchone()[0]
     report("fts", "full-text entries for no searchable memory", int(stale), "rebuild_fts")
+    kept, actual = db.execute(
+        "SELECT (SELECT n FROM counts WHERE name = 'memories'), (SELECT count(*) FROM memories)"
+    ).fetchone()
+    report(
+        "fts", f"memory count kept as {kept}, actually {actual}", abs(int(kept) - int(actual)), "rebuild_fts"
+    )
     if model is not None:
         wrong = db.execute(
             "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND length(embedding) != ?",
