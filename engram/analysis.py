@@ -68,7 +68,9 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
-_MONEY = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I)
+_MONEY = re.compile(
+    r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I
+)
 _PERCENT = re.compile(r"\b\d+(?:\.\d+)?\s?%|\b\d+(?:\.\d+)?\s?percent\b", re.IGNORECASE)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
@@ -80,11 +82,19 @@ _URGENT = re.compile(
 )
 _DEADLINE = re.compile(r"\b(due|deadline|by (?:the )?end of|appointment|expires?|before \w+day|by (?:"
                        rf"{_DAYS}|{_MONTHS}|tomorrow|tonight|friday))\b", re.IGNORECASE)  # fmt: skip
-_DECISION = re.compile(r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b", re.I)
-_EXPLICIT = re.compile(r"\b(important|remember this|never forget|don'?t forget|must remember|crucial|key point)\b", re.I)
-_PERSONAL = re.compile(r"\b(i am|i'm|my|i prefer|i like|i love|i hate|i don'?t like|allergic|i live|i work)\b", re.I)
+_DECISION = re.compile(
+    r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b", re.I
+)
+_EXPLICIT = re.compile(
+    r"\b(important|remember this|never forget|don'?t forget|must remember|crucial|key point)\b", re.I
+)
+_PERSONAL = re.compile(
+    r"\b(i am|i'm|my|i prefer|i like|i love|i hate|i don'?t like|allergic|i live|i work)\b", re.I
+)
 _NEGATION = re.compile(r"\b(never|do not|don'?t|avoid)\b", re.IGNORECASE)
-_HOWTO = re.compile(r"\b(how to|steps?|run |install|configure|recipe)\b|^\s*\d+\.", re.IGNORECASE | re.MULTILINE)
+_HOWTO = re.compile(
+    r"\b(how to|steps?|run |install|configure|recipe)\b|^\s*\d+\.", re.IGNORECASE | re.MULTILINE
+)
 
 
 @lru_cache(maxsize=1)
@@ -157,7 +167,9 @@ def analyse(content: str) -> ContentAnalysis:
     context = [t for t, on in (("urgent", bool(urgency)), ("deadline", "deadline" in indicators),
                                ("decision", "decision" in indicators), ("how-to", bool(_HOWTO.search(content))),
                                ("complex", len(content.split()) > 80)) if on]  # fmt: skip
-    return ContentAnalysis(concepts(content), found, urgency, tuple(indicators), min(5, score), tuple(context))
+    return ContentAnalysis(
+        concepts(content), found, urgency, tuple(indicators), min(5, score), tuple(context)
+    )
 
 
 # ---- queries -------------------------------------------------------------------------------------------------
@@ -200,7 +212,9 @@ _POINT = (
     rf"|(?:{_MONTHS}|{_MON})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{_DAYS}|yesterday|today)"
 )
 _RANGE = re.compile(rf"\b(since|after|before|in|during|on)\s+(?:the\s+)?({_POINT})\b", re.IGNORECASE)
-_AGO = re.compile(r"\b(\d+|a|one|two|three|four|five|six|seven|ten)\s+(days?|weeks?|months?|years?)\s+ago\b", re.I)
+_AGO = re.compile(
+    r"\b(\d+|a|one|two|three|four|five|six|seven|ten)\s+(days?|weeks?|months?|years?)\s+ago\b", re.I
+)
 _PAST = re.compile(r"\b(?:over\s+|in\s+|during\s+)?the\s+(?:past|last)\s+(\d+|two|three|four|five|six|seven|ten)?\s*"
                    r"(days?|weeks?|months?|years?)\b", re.IGNORECASE)  # fmt: skip
 _RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?:week|month|year))\b", re.I)
@@ -252,7 +266,11 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
         return TimeRange(start, start + timedelta(days=1), m.group(0))
     m = _PAST.search(query)
     if m:
-        n = 1 if not m.group(1) else (int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()])
+        n = (
+            1
+            if not m.group(1)
+            else (int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()])
+        )
         return TimeRange(now - timedelta(days=n * _UNIT[m.group(2).lower()]), None, m.group(0))
     m = _RELATIVE.search(query)
     if m:
@@ -271,14 +289,20 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
             "previous month": ((first - timedelta(days=1)).replace(day=1), first),
             "this year": (today.replace(month=1, day=1), None),
             "last year": (today.replace(year=today.year - 1, month=1, day=1), today.replace(month=1, day=1)),
-            "previous year": (today.replace(year=today.year - 1, month=1, day=1), today.replace(month=1, day=1)),
+            "previous year": (
+                today.replace(year=today.year - 1, month=1, day=1),
+                today.replace(month=1, day=1),
+            ),
         }
         return TimeRange(*spans[word], m.group(0))
     for m in _RANGE.finditer(query):
         word, point = m.group(1).lower(), m.group(2)
-        if word in ("in", "during", "on") and re.fullmatch(rf"{_DAYS}", point.lower()) is None and not re.search(
-            r"\d", point
-        ) and point.lower() not in _MONTHS.split("|"):
+        if (
+            word in ("in", "during", "on")
+            and re.fullmatch(rf"{_DAYS}", point.lower()) is None
+            and not re.search(r"\d", point)
+            and point.lower() not in _MONTHS.split("|")
+        ):
             continue  # "in may" is a month; "on march" is rare; a lone word after "in" must be a month
         if point.lower() == "may" and word not in ("in", "during", "since", "before", "after"):
             continue
@@ -287,7 +311,9 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
             continue
         start, end = span
         bounds: dict[str, tuple[datetime | None, datetime | None]] = {
-            "since": (start, None), "after": (end, None), "before": (None, start)
+            "since": (start, None),
+            "after": (end, None),
+            "before": (None, start),
         }
         return TimeRange(*bounds.get(word, (start, end)), m.group(0))
     return None
@@ -297,11 +323,13 @@ def strip_time(query: str, found: TimeRange) -> str:
     return " ".join(query.replace(found.phrase, " ").split())
 
 
-_EVENT = re.compile(r"\b(before|after)\s+((?:the|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.I)
+_EVENT = re.compile(
+    r"\b(before|after)\s+((?:the|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.I
+)
 
 
 def event_anchor(query: str) -> EventAnchor | None:
-    """"before the launch", "after my surgery": a time relative to an event the memories mention."""
+    """ "before the launch", "after my surgery": a time relative to an event the memories mention."""
     m = _EVENT.search(query)
     if m is None:
         return None

@@ -195,7 +195,9 @@ class Classifier:
             name = self.taxonomy.name
             key, t_key = f"prototypes:{name}", f"temperature:{name}"
             digest = hashlib.sha256(
-                repr((embedder.name, self.rules.prototype_top, sorted(self.taxonomy.prototypes.items()))).encode()
+                repr(
+                    (embedder.name, self.rules.prototype_top, sorted(self.taxonomy.prototypes.items()))
+                ).encode()
             ).hexdigest()
             if store.get_meta(key) != digest:
                 seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
@@ -203,7 +205,9 @@ class Classifier:
                 store.replace_seed_prototypes(
                     name, [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)]
                 )
-                temperature = calibrate_temperature(vectors, [lab for lab, _ in seeds], self.rules.prototype_top)
+                temperature = calibrate_temperature(
+                    vectors, [lab for lab, _ in seeds], self.rules.prototype_top
+                )
                 store.set_meta(t_key, str(temperature))
                 store.set_meta(key, digest)
             if not self._rules_fixed:
@@ -216,7 +220,9 @@ class Classifier:
     ) -> Decision:
         return classify(vector, self.prototypes(store, embedder), neighbours, self.taxonomy, self.rules)
 
-    def learn(self, store: Store, embedder: Embedder, label: str, vector: Vector, text: str, memory_id: str) -> None:
+    def learn(
+        self, store: Store, embedder: Embedder, label: str, vector: Vector, text: str, memory_id: str
+    ) -> None:
         item = Prototype(label, "learned", vector, text[:200], memory_id)
         store.add_learned_prototype(self.taxonomy.name, item, keep=self.learned_max)
         self._set = self.prototypes(store, embedder).with_learned(item, self.learned_max)

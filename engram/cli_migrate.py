@@ -34,7 +34,9 @@ def migrate(
             dst = open_store(locate(target), settings)
             try:
                 if not is_empty(dst):
-                    err.print(f"[red]error:[/red] {shown(target)} is not empty; migrate copies into an empty store")
+                    err.print(
+                        f"[red]error:[/red] {shown(target)} is not empty; migrate copies into an empty store"
+                    )
                     raise typer.Exit(2)
                 total = src.stats().memories + src.stats().chunks
                 with Progress(console=err, transient=True) as bar:

@@ -110,7 +110,8 @@ class Settings(BaseSettings):
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
     pg_pool_size: int = Field(8, ge=1, description="most PostgreSQL connections one process holds")
     llm_url: str | None = Field(
-        None, description="OpenAI-compatible endpoint for LLM extraction on ingest (e.g. http://localhost:11434/v1); off when unset"
+        None,
+        description="OpenAI-compatible endpoint for LLM extraction on ingest (e.g. http://localhost:11434/v1); off when unset",
     )
     llm_model: str = Field("llama3.1", description="model name sent to the LLM endpoint")
     llm_api_key: str | None = Field(None, description="bearer key for the LLM endpoint, if it needs one")

@@ -29,10 +29,19 @@ from engram.record import Category, as_utc
 
 _KEYWORDS: tuple[tuple[Category, tuple[str, ...]], ...] = (
     (Category.REMINDERS, ("remind", "task", "todo", "deadline", "due", "follow")),
-    (Category.INTERACTIONS, ("meeting", "conversation", "people", "person", "contact", "social", "relationship")),
-    (Category.SYSTEM, ("workflow", "assistant", "claude", "prompt", "config", "system", "meta", "instruction")),
+    (
+        Category.INTERACTIONS,
+        ("meeting", "conversation", "people", "person", "contact", "social", "relationship"),
+    ),
+    (
+        Category.SYSTEM,
+        ("workflow", "assistant", "claude", "prompt", "config", "system", "meta", "instruction"),
+    ),
     (Category.PROJECTS, ("project", "goal", "work", "initiative", "plan")),
-    (Category.LEARNINGS, ("learning", "lesson", "correction", "best", "practice", "skill", "til", "knowledge", "insight")),
+    (
+        Category.LEARNINGS,
+        ("learning", "lesson", "correction", "best", "practice", "skill", "til", "knowledge", "insight"),
+    ),
     (Category.REFERENCES, ("fact", "reference", "note", "doc", "link", "procedure", "howto", "recipe")),
     (Category.CONTEXTS, ("user", "context", "preference", "personal", "profile", "health", "family", "bio")),
 )
@@ -108,7 +117,17 @@ def read_tinydb(directory: Path) -> LegacyStore:
     if not memories_file.exists():
         raise InvalidInput("directory", f"{directory} has no tinydb_memories.json")
     memories = []
-    known = {"id", "content", "created_at", "last_modified", "tags", "category", "importance", "expires_at", "metadata"}
+    known = {
+        "id",
+        "content",
+        "created_at",
+        "last_modified",
+        "tags",
+        "category",
+        "importance",
+        "expires_at",
+        "metadata",
+    }
     for doc_id, doc in _documents(memories_file, "memories"):
         where = f"tinydb_memories.json[{doc_id}]"
         content = doc.get("content")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -96,6 +97,7 @@ class Memory:
             rules_fixed=fixed,
         )
         self._vocabulary: Vocabulary | None = None
+        self._reads: ThreadPoolExecutor | None = None  # text searches run here, beside the query embedding
         self.extraction: kinds.Classifier | None = None  # the PaperBot taxonomy, loaded on first ingest
         self.operation: operations.Operation | None = None  # the bulk operation under way, for its rollback
         self.decay = Decay(
@@ -105,6 +107,8 @@ class Memory:
         )
 
     def close(self) -> None:
+        if self._reads is not None:
+            self._reads.shutdown()
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -208,11 +212,22 @@ class Memory:
     ) -> tuple[builtins.list[Scored[Facts]], dict[str, Vector]]:
         """Every candidate of the vector and text searches (and their episode neighbours), scored, best first.
         `expansions` are extra words for the text search only (related tags and concepts)."""
-        qvec = self.embedder.embed_batch([query])[0]
         wide = max(50, 8 * limit)
-        by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
         words = list(dict.fromkeys([*terms(query), *(t for e in expansions for t in terms(e))]))
-        by_text: dict[str, float] = dict(self.store.text_search(words, wide, where))
+
+        def lexical() -> tuple[dict[str, float], dict[str, float]]:
+            return dict(self.store.text_search(words, wide, where)), self._term_weights(query)
+
+        # The text search needs no embedding: on its own thread it runs while the model embeds the query
+        # (both release the GIL), which hides most of its cost.
+        text_job: Future[tuple[dict[str, float], dict[str, float]]] | None = None
+        if self.store.reads_anywhere():
+            if self._reads is None:
+                self._reads = ThreadPoolExecutor(4, thread_name_prefix="engram-text-search")
+            text_job = self._reads.submit(lexical)
+        qvec = self.embedder.embed_batch([query])[0]
+        by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
+        by_text, weights = text_job.result() if text_job is not None else lexical()
         ids = list(dict.fromkeys([*by_vector, *by_text]))
         beside = self.store.episode_neighbours(ids, where) if self.settings.profiles[profile].context else {}
         ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
@@ -222,9 +237,7 @@ class Memory:
             Candidate(f, float(vectors[f.id] @ qvec) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
             for f in facts
         ]
-        scored = score(
-            candidates, self._term_weights(query), self.settings.profiles[profile], self.decay, when, beside
-        )
+        scored = score(candidates, weights, self.settings.profiles[profile], self.decay, when, beside)
         return scored, vectors
 
     def ranked(

@@ -84,7 +84,9 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
                 store.put_tag(_tag_from_json(change.before, change.before_vector))
                 restored += 1
         summary = {"restored": restored, "removed": removed}
-        store.finish_operation(operation_id, "rolled_back", known[operation_id]["summary"] | {"rollback": summary})
+        store.finish_operation(
+            operation_id, "rolled_back", known[operation_id]["summary"] | {"rollback": summary}
+        )
         store.audit("rollback", None, {"operation": operation_id, **summary}, operation_id=operation_id)
     return {"operation_id": operation_id, **summary}
 

@@ -71,7 +71,9 @@ _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b
 _CARD = re.compile(r"\b\d(?:[ -]?\d){12,18}\b")
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 _IPV4 = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
-_IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{0,4}(?:::?[0-9A-Fa-f]{1,4})*(?![\w:])|::1\b")
+_IPV6 = re.compile(
+    r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{0,4}(?:::?[0-9A-Fa-f]{1,4})*(?![\w:])|::1\b"
+)
 _VERSION = re.compile(r"(?:\bv|version\s*|release\s*)$", re.IGNORECASE)
 
 
@@ -84,7 +86,9 @@ def _emails(text: str) -> list[Finding]:
 
 
 def _ibans(text: str) -> list[Finding]:
-    return [Finding(PiiKind.IBAN, m.start(), m.end()) for m in _IBAN.finditer(text) if iban.is_valid(m.group())]
+    return [
+        Finding(PiiKind.IBAN, m.start(), m.end()) for m in _IBAN.finditer(text) if iban.is_valid(m.group())
+    ]
 
 
 def _cards(text: str) -> list[Finding]:

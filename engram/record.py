@@ -155,7 +155,9 @@ class NewMemory(_Shared):
     """What a caller hands to `Memory.remember`: content plus any field to set instead of inferring it."""
 
     content: str
-    id: str | None = Field(None, min_length=1, max_length=128)  # None: a new UUID; set by importers keeping ids
+    id: str | None = Field(
+        None, min_length=1, max_length=128
+    )  # None: a new UUID; set by importers keeping ids
     kind: Kind | None = None  # None: classify automatically
     importance: float | None = Field(None, ge=0, le=1)  # None: 0.5
     created_at: datetime | None = None  # None: now

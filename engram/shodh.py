@@ -22,6 +22,8 @@ EXTENSION = "engram"
 _SHARED = ("id", "content", "content_hash", "type", "tags", "source_type", "credibility", "emotion",
            "emotional_valence", "emotional_arousal", "episode_id", "sequence_number", "created_at", "updated_at",
            "last_accessed_at", "quality_score", "access_count")  # fmt: skip
+
+
 def to_shodh(record: MemoryRecord, embedding: list[float] | None = None) -> dict[str, Any]:
     data = record.model_dump(mode="json")
     out = {name: data[name] for name in _SHARED}
@@ -50,7 +52,9 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
         extension = {"kind": kind.value, "category_method": "imported", "kind_method": "imported"}
         fields.setdefault("updated_at", fields["created_at"])
     embedding = data.get("embedding")
-    if embedding is not None and (not isinstance(embedding, list) or not all(isinstance(x, int | float) for x in embedding)):
+    if embedding is not None and (
+        not isinstance(embedding, list) or not all(isinstance(x, int | float) for x in embedding)
+    ):
         raise InvalidInput("embedding", "must be a list of numbers")
     try:
         record = MemoryRecord.model_validate(extension | fields | {"metadata": metadata})

@@ -154,7 +154,9 @@ def store_memory(
         raise InvalidInput("content", "must not be empty or whitespace only")
     found = analysis.analyse(content)
     given = (*fields.get("tags", ()), *ctx.additional_tags)
-    extra = list(dict.fromkeys(t for t in (analysis.normalize_tag(x) for x in (*given, *found.context_tags)) if t))
+    extra = list(
+        dict.fromkeys(t for t in (analysis.normalize_tag(x) for x in (*given, *found.context_tags)) if t)
+    )
     concept_tags, vectors = _tag_vectors(mem, found.concepts, extra)
     plan = plan_tags(concept_tags, vectors[: len(concept_tags)], mem.vocabulary(), extra)
     tag_vectors = dict(zip([*concept_tags, *extra], vectors, strict=True))
@@ -221,9 +223,7 @@ def store_memory(
                     "overridden": overridden,
                 },
             )
-    similar = [
-        (i, s) for i, s in mem.similar_to(record.id, SIMILAR_AT, 6) if i != record.id
-    ][:5]
+    similar = [(i, s) for i, s in mem.similar_to(record.id, SIMILAR_AT, 6) if i != record.id][:5]
     return {
         "success": True,
         "memory_id": record.id,
@@ -265,11 +265,21 @@ def _time_filter(
     ("last week", "in March"), else relative to an event the memories mention ("before the launch")."""
     if opts.time_range is not None:
         after, before = opts.time_range.after, opts.time_range.before
-        return query, None if after is None else as_utc(after), None if before is None else as_utc(before), None
+        return (
+            query,
+            None if after is None else as_utc(after),
+            None if before is None else as_utc(before),
+            None,
+        )
     found = analysis.time_range(query, now)
     if found is not None:
         text = analysis.strip_time(query, found) or query
-        return text, found.after, found.before, {"phrase": found.phrase, "after": found.after, "before": found.before}
+        return (
+            text,
+            found.after,
+            found.before,
+            {"phrase": found.phrase, "after": found.after, "before": found.before},
+        )
     anchor = analysis.event_anchor(query)
     if anchor is not None:
         event = mem.recall(anchor.phrase, limit=1, mode=RecallMode.RANKED, touch=False, now=now)
@@ -369,7 +379,9 @@ def search_memory(
         "total_found": total,
         "query_analysis": {
             "extracted_concepts": list(concepts),
-            "search_scope": "content+tags" if content_type is None else f"content+tags in {content_type.value}",
+            "search_scope": "content+tags"
+            if content_type is None
+            else f"content+tags in {content_type.value}",
             "semantic_expansions": expansions,
             "intent": analysis.intent(query),
             "time_range": None

@@ -77,7 +77,11 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
     fresh.sort(key=lambda rv: (rv[0].parent_id is not None, rv[0].chunk_index or 0))
     chunked = {r.parent_id for r, _ in fresh if r.parent_id is not None}
     embed = [r for r, v in fresh if r.id not in chunked and (v is None or not same_model)]
-    new_vectors = dict(zip([r.id for r in embed], mem.embedder.embed_batch([r.content for r in embed]), strict=True)) if embed else {}
+    new_vectors = (
+        dict(zip([r.id for r in embed], mem.embedder.embed_batch([r.content for r in embed]), strict=True))
+        if embed
+        else {}
+    )
     with operation(mem.store, "import_memories") as op:
         for record, vector in fresh:
             op.before_memory(record.id, None)
@@ -89,7 +93,11 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
                 use = np.asarray(vector, dtype=np.float32)
             mem.store.insert([record], [use])
         _register_tags(mem, op, [r for r, _ in fresh if r.parent_id is None])
-        op.summary = {"imported": len(fresh), "skipped": len(parsed) - len(fresh), "reembedded": len(new_vectors)}
+        op.summary = {
+            "imported": len(fresh),
+            "skipped": len(parsed) - len(fresh),
+            "reembedded": len(new_vectors),
+        }
         op.audit("import_memories", None, {"path": str(path), **op.summary})
     mem.forget_vocabulary()
     return {"operation_id": op.id, **op.summary}
@@ -103,9 +111,15 @@ def _register_tags(mem: Memory, op: Any, records: list[MemoryRecord]) -> None:
         op.before_tag(tag)
     known = {t.tag for t in mem.store.tags(("active", "archived", "merged"))}
     new = [t for t in tags if t not in known]
-    vectors = dict(zip(new, mem.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True)) if new else {}
+    vectors = (
+        dict(zip(new, mem.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True))
+        if new
+        else {}
+    )
     for record in records:
-        mem.store.use_tags(list(record.tags), record.created_at, {t: vectors[t] for t in record.tags if t in vectors})
+        mem.store.use_tags(
+            list(record.tags), record.created_at, {t: vectors[t] for t in record.tags if t in vectors}
+        )
 
 
 def import_tinydb(mem: Memory, directory: Path) -> dict[str, Any]:
@@ -137,11 +151,22 @@ def import_tinydb(mem: Memory, directory: Path) -> dict[str, Any]:
                 mem.store.put_tag(TagRow(tag.tag, 0, tag.created_at, tag.last_used_at, "archived"))
             else:
                 mem.store.put_tag(
-                    TagRow(row.tag, row.usage_count, min(row.first_used_at, tag.created_at),
-                           max(row.last_used_at, tag.last_used_at), row.status, row.merged_into, row.vector)
+                    TagRow(
+                        row.tag,
+                        row.usage_count,
+                        min(row.first_used_at, tag.created_at),
+                        max(row.last_used_at, tag.last_used_at),
+                        row.status,
+                        row.merged_into,
+                        row.vector,
+                    )
                 )
-        op.summary = {"memories": len(old.memories), "outcomes": outcomes, "old_tags": len(old.tags),
-                      "old_categories": list(old.categories)}
+        op.summary = {
+            "memories": len(old.memories),
+            "outcomes": outcomes,
+            "old_tags": len(old.tags),
+            "old_categories": list(old.categories),
+        }
         op.audit("import_tinydb", None, {"directory": str(directory), **op.summary})
     mem.forget_vocabulary()
     return {"operation_id": op.id, **op.summary, "ids": kept_ids}

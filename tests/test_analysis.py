@@ -36,7 +36,9 @@ def test_time_expressions(query: str, after: datetime | None, before: datetime |
     assert found.phrase not in analysis.strip_time(query, found)
 
 
-@pytest.mark.parametrize("query", ["May said hello", "march on", "what is my favourite colour", "the second item"])
+@pytest.mark.parametrize(
+    "query", ["May said hello", "march on", "what is my favourite colour", "the second item"]
+)
 def test_no_time_where_there_is_none(query: str) -> None:
     assert analysis.time_range(query, NOW) is None
 
@@ -50,11 +52,17 @@ def test_importance_orders_trivial_personal_urgent() -> None:
 
 
 def test_entities_and_concepts() -> None:
-    found = analysis.analyse("Paid $120 to Acme Corp on 2024-05-03; see https://acme.example/invoice and parse_invoice.")
+    found = analysis.analyse(
+        "Paid $120 to Acme Corp on 2024-05-03; see https://acme.example/invoice and parse_invoice."
+    )
     kinds = {(e.text, e.kind) for e in found.entities}
     assert {("$120", "money"), ("2024-05-03", "date"), ("parse_invoice", "code")} <= kinds
     assert any(e.kind == "url" for e in found.entities)
-    assert analysis.concepts("The React hooks migration for the billing dashboard")[0].lower().startswith("react")
+    assert (
+        analysis.concepts("The React hooks migration for the billing dashboard")[0]
+        .lower()
+        .startswith("react")
+    )
 
 
 def test_intents_and_event_anchors() -> None:

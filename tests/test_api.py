@@ -38,7 +38,9 @@ class Running:
         self.settings = Settings(home=home, maintain_every_minutes=maintain_every_minutes)
         self.port = _free_port()
         app = build_app(self.settings, db=home / "local.db", embedder=FakeEmbedder(), require_key=require_key)
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
@@ -110,7 +112,9 @@ def _inline(spec: dict[str, Any], node: Any) -> Any:
 
 
 def response_schema(spec: dict[str, Any], path: str, method: str, status: str) -> dict[str, Any]:
-    schema: dict[str, Any] = spec["paths"][path][method]["responses"][status]["content"]["application/json"]["schema"]
+    schema: dict[str, Any] = spec["paths"][path][method]["responses"][status]["content"]["application/json"][
+        "schema"
+    ]
     return schema
 
 
@@ -137,13 +141,17 @@ def test_revoked_key_stops_working(running: Running) -> None:
 
 # ---- /v1 ------------------------------------------------------------------------------------------------
 def test_store_search_recall_and_crud(alice: httpx.Client) -> None:
-    stored = alice.post("/v1/store", json={"content": "The billing service moved to PostgreSQL 16 last sprint."})
+    stored = alice.post(
+        "/v1/store", json={"content": "The billing service moved to PostgreSQL 16 last sprint."}
+    )
     assert stored.status_code == 200, stored.text
     body = stored.json()
     assert body["success"] is True and set(body["analysis"]) >= {"detected_category", "generated_tags"}
     mid = body["memory_id"]
 
-    found = alice.post("/v1/search", json={"query": "billing PostgreSQL", "options": {"min_relevance": 0}}).json()
+    found = alice.post(
+        "/v1/search", json={"query": "billing PostgreSQL", "options": {"min_relevance": 0}}
+    ).json()
     assert mid in [r["id"] for r in found["results"]]
     assert set(found["query_analysis"]) >= {"extracted_concepts", "search_scope", "semantic_expansions"}
 
@@ -151,7 +159,9 @@ def test_store_search_recall_and_crud(alice: httpx.Client) -> None:
     assert hits[0]["memory"]["id"] == mid
     assert {"vector", "lexical", "importance", "recency"} <= set(hits[0]["components"])
 
-    patched = alice.patch(f"/v1/memories/{mid}", json={"tags": ["billing", "db"], "user_marked_important": True})
+    patched = alice.patch(
+        f"/v1/memories/{mid}", json={"tags": ["billing", "db"], "user_marked_important": True}
+    )
     assert patched.status_code == 200 and patched.json()["tags"] == ["billing", "db"]
     assert alice.get(f"/v1/memories/{mid}").json()["user_marked_important"] is True
 
@@ -162,7 +172,10 @@ def test_store_search_recall_and_crud(alice: httpx.Client) -> None:
 
 def test_listing_pages_with_a_cursor(alice: httpx.Client) -> None:
     for i in range(5):
-        assert alice.post("/v1/store", json={"content": f"Paging note number {i} about kayaks"}).status_code == 200
+        assert (
+            alice.post("/v1/store", json={"content": f"Paging note number {i} about kayaks"}).status_code
+            == 200
+        )
     seen: list[str] = []
     cursor = None
     while True:
@@ -192,7 +205,9 @@ def test_listing_pages_with_a_cursor(alice: httpx.Client) -> None:
         ("/api/remember", {"content": "x", "credibility": 2}, "credibility"),
     ],
 )
-def test_bad_input_is_a_4xx_naming_the_field(alice: httpx.Client, path: str, body: dict[str, Any], field: str) -> None:
+def test_bad_input_is_a_4xx_naming_the_field(
+    alice: httpx.Client, path: str, body: dict[str, Any], field: str
+) -> None:
     r = alice.post(path, json=body)
     assert r.status_code == 400, r.text
     assert r.json()["field"] == field
@@ -234,10 +249,16 @@ def test_tools_run_through_the_api(alice: httpx.Client) -> None:
 
 
 # ---- SHODH /api -----------------------------------------------------------------------------------------
-def test_shodh_remember_recall_and_duplicates_match_the_spec(alice: httpx.Client, spec: dict[str, Any]) -> None:
+def test_shodh_remember_recall_and_duplicates_match_the_spec(
+    alice: httpx.Client, spec: dict[str, Any]
+) -> None:
     body = {"content": "Use JWT tokens with 24h expiry for authentication", "type": "Decision",
             "tags": ["auth", "security"], "emotion": "relief", "emotional_valence": 0.8}  # fmt: skip
-    check(spec, spec["paths"]["/api/remember"]["post"]["requestBody"]["content"]["application/json"]["schema"], body)
+    check(
+        spec,
+        spec["paths"]["/api/remember"]["post"]["requestBody"]["content"]["application/json"]["schema"],
+        body,
+    )
     created = alice.post("/api/remember", json=body)
     assert created.status_code == 201, created.text
     check(spec, response_schema(spec, "/api/remember", "post", "201"), created.json())
@@ -247,12 +268,19 @@ def test_shodh_remember_recall_and_duplicates_match_the_spec(alice: httpx.Client
     check(spec, response_schema(spec, "/api/remember", "post", "409"), again.json())
 
     recall_body = {"query": "authentication tokens", "memory_types": ["Decision"]}
-    check(spec, spec["paths"]["/api/recall"]["post"]["requestBody"]["content"]["application/json"]["schema"], recall_body)
+    check(
+        spec,
+        spec["paths"]["/api/recall"]["post"]["requestBody"]["content"]["application/json"]["schema"],
+        recall_body,
+    )
     recalled = alice.post("/api/recall", json=recall_body)
     check(spec, response_schema(spec, "/api/recall", "post", "200"), recalled.json())
     memories = recalled.json()["memories"]
     assert memories and all(m["type"] == "Decision" for m in memories)
-    assert alice.post("/api/recall", json={"query": "authentication", "memory_types": ["Error"]}).json()["count"] == 0
+    assert (
+        alice.post("/api/recall", json={"query": "authentication", "memory_types": ["Error"]}).json()["count"]
+        == 0
+    )
 
     boosted = alice.post("/api/recall", json={"query": "authentication", "quality_boost": True}).json()
     assert all(0 <= m["relevance_score"] <= 1 for m in boosted["memories"])
@@ -263,7 +291,9 @@ def test_shodh_remember_recall_and_duplicates_match_the_spec(alice: httpx.Client
 
 
 def test_shodh_memories_patch_forget_and_maintenance(alice: httpx.Client, spec: dict[str, Any]) -> None:
-    mid = alice.post("/api/remember", json={"content": "Deploys go out on Thursdays", "tags": ["ops"]}).json()["id"]
+    mid = alice.post(
+        "/api/remember", json={"content": "Deploys go out on Thursdays", "tags": ["ops"]}
+    ).json()["id"]
     listed = alice.get("/api/memories", params={"limit": 100}).json()
     check(spec, response_schema(spec, "/api/memories", "get", "200"), listed)
     assert mid in [m["id"] for m in listed["memories"]] and listed["total"] >= listed["count"]
@@ -273,7 +303,11 @@ def test_shodh_memories_patch_forget_and_maintenance(alice: httpx.Client, spec: 
     assert patched.status_code == 200
     check(spec, response_schema(spec, "/api/memories/{id}", "patch", "200"), patched.json())
     got = alice.get(f"/api/memories/{mid}").json()
-    assert got["type"] == "Pattern" and got["tags"] == ["ops", "release"] and got["metadata"]["team"] == "platform"
+    assert (
+        got["type"] == "Pattern"
+        and got["tags"] == ["ops", "release"]
+        and got["metadata"]["team"] == "platform"
+    )
     assert got["content"] == "Deploys go out on Thursdays"
 
     context = alice.post("/api/context", json={"context": "When do deploys happen?", "max_results": 3}).json()
@@ -321,7 +355,9 @@ def test_no_tenant_sees_another_tenants_memory(alice: httpx.Client, bob: httpx.C
         assert bob.get(f"/v1/memories/{other}").status_code == 404
         assert bob.patch(f"/v1/memories/{other}", json={"tags": ["x"]}).status_code == 404
         assert bob.delete(f"/api/forget/{other}").status_code == 404
-    timeline = bob.post("/v1/tools/memory_timeline", json={"arguments": {"granularity": "day", "examples": 50}})
+    timeline = bob.post(
+        "/v1/tools/memory_timeline", json={"arguments": {"granularity": "day", "examples": 50}}
+    )
     assert mid not in timeline.text
     assert alice.get(f"/v1/memories/{mid}").status_code == 200
 
@@ -334,9 +370,13 @@ async def _mcp_round_trip(client: Any) -> None:
     assert tools["search_memory"].annotations.read_only_hint is True
     assert tools["merge_memories"].annotations.destructive_hint is True
     assert all("Example" in (t.description or "") for t in tools.values())
-    stored = await client.call_tool("store_memory", {"content": "The cat's vet appointment is on Friday at 10."})
+    stored = await client.call_tool(
+        "store_memory", {"content": "The cat's vet appointment is on Friday at 10."}
+    )
     memory_id = stored.structured_content["memory_id"]
-    found = await client.call_tool("search_memory", {"query": "vet appointment", "options": {"min_relevance": 0}})
+    found = await client.call_tool(
+        "search_memory", {"query": "vet appointment", "options": {"min_relevance": 0}}
+    )
     assert memory_id in [r["id"] for r in found.structured_content["results"]]
     session = await client.call_tool("remember", {"content": "Only for this session", "scope": "session"})
     assert session.structured_content["outcome"] == "created"
@@ -425,10 +465,17 @@ def test_raw_pii_never_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptur
     from fastapi.testclient import TestClient
 
     caplog.set_level(logging.DEBUG)
-    app = build_app(Settings(home=tmp_path), db=tmp_path / "pii.db", embedder=FakeEmbedder(), require_key=False)
+    app = build_app(
+        Settings(home=tmp_path), db=tmp_path / "pii.db", embedder=FakeEmbedder(), require_key=False
+    )
     secret = "maria.jones@example.org"
     with TestClient(app) as client:
         assert client.post("/v1/store", json={"content": f"Reach Maria at {secret}"}).status_code == 200
-        assert client.post("/v1/store", json={"content": f"{secret}", "context": {"force_importance": 9}}).status_code == 400
+        assert (
+            client.post(
+                "/v1/store", json={"content": f"{secret}", "context": {"force_importance": 9}}
+            ).status_code
+            == 400
+        )
         assert client.post("/v1/search", json={"query": secret}).status_code == 200
     assert secret not in caplog.text

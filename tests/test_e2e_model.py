@@ -163,7 +163,9 @@ def test_store_memory_categorises_and_tags_with_the_model(real: Memory) -> None:
     out = real.store_memory("Remind me to call the dentist tomorrow at 3pm to move my appointment.")
     assert out["analysis"]["detected_category"] == "reminders"
     assert out["analysis"]["importance_score"] >= 3 and "dentist" in out["analysis"]["generated_tags"]
-    assert real.store_memory("Always answer me in British English.")["analysis"]["detected_category"] == "system"
+    assert (
+        real.store_memory("Always answer me in British English.")["analysis"]["detected_category"] == "system"
+    )
 
 
 def test_optimize_tags_prefers_the_descriptive_form(real: Memory) -> None:

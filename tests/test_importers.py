@@ -52,9 +52,15 @@ def test_mcp_memory_service_import_keeps_fields_and_is_idempotent(mem: Memory, t
     assert report["skipped_items"][0]["reason"] == "deleted in the source"
     records = {r.content: r for r in mem.store.select(EVERYTHING, limit=50)}
     jwt = records["Use JWT tokens with 24h expiry for authentication"]
-    assert jwt.type == MemoryType.DECISION and jwt.kind == Kind.KNOWLEDGE and set(jwt.tags) == {"auth", "security"}
+    assert (
+        jwt.type == MemoryType.DECISION
+        and jwt.kind == Kind.KNOWLEDGE
+        and set(jwt.tags) == {"auth", "security"}
+    )
     assert (jwt.credibility, jwt.emotion, jwt.emotional_valence) == (0.9, "relief", 0.6)
-    assert jwt.metadata["source"]["custom"] == "kept" and jwt.metadata["source"]["store"] == "mcp-memory-service"
+    assert (
+        jwt.metadata["source"]["custom"] == "kept" and jwt.metadata["source"]["store"] == "mcp-memory-service"
+    )
     again = mem.import_from("mcp-memory-service", path)
     assert again["created"] == 0 and {s["reason"] for s in again["skipped_items"]} == {
         "same content already stored", "deleted in the source"}  # fmt: skip
@@ -108,7 +114,9 @@ def test_cli_import_and_export_without_embeddings(tmp_path: Path) -> None:
 
 def test_type_table_covers_every_type_and_kind() -> None:
     assert set(KIND_OF_TYPE) == set(MemoryType) and set(TYPE_OF_KIND) == set(Kind)
-    assert all(KIND_OF_TYPE[TYPE_OF_KIND[k]] == k for k in Kind if k != Kind.UNCLASSIFIED)  # kind -> type -> kind
+    assert all(
+        KIND_OF_TYPE[TYPE_OF_KIND[k]] == k for k in Kind if k != Kind.UNCLASSIFIED
+    )  # kind -> type -> kind
     assert set(PAPERBOT) == {"profile", "preference", "goal", "constraint", "project", "fact", "decision",
                              "hypothesis", "todo", "keyword_set", "note"}  # fmt: skip
     assert shodh_type("code_edit") == MemoryType.CODE_EDIT and shodh_type("decision") == MemoryType.DECISION
@@ -143,5 +151,8 @@ def test_vectors_from_another_model_are_never_mixed_in(tmp_path: Path) -> None:
         report = other.import_memories(tmp_path / "out.jsonl")
         assert report["reembedded"] == 1
         vector = other.store.vectors([mid])[mid]
-        assert vector.shape == (32,) and float(vector @ other_model.embed_batch([other.get(mid).content])[0]) > 0.999
+        assert (
+            vector.shape == (32,)
+            and float(vector @ other_model.embed_batch([other.get(mid).content])[0]) > 0.999
+        )
         assert other.validate_storage()["ok"]

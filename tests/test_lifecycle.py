@@ -40,7 +40,9 @@ def test_cluster_bonus_caps_at_one_and_a_half(size: int, expected: float) -> Non
 
 def test_priority_formula_by_hand() -> None:
     # 1.0 x (1 + 5/10) x 2.0 (personal) x (1.5 - 24/72) x (1 + 0.1 x 2) = 1.5 x 2 x 1.1667 x 1.2 = 4.2
-    r = record(category=Category.CONTEXTS, access_count=5, last_accessed_at=NOW - timedelta(hours=24), cluster_size=2)
+    r = record(
+        category=Category.CONTEXTS, access_count=5, last_accessed_at=NOW - timedelta(hours=24), cluster_size=2
+    )
     assert priority(r, NOW) == pytest.approx(4.2)
     # never accessed, one hour old: days = max(1, 1/24) = 1; recency counts from creation: 1.5 - 1/72
     fresh = record(kind=Kind.TASK, created_at=NOW - timedelta(hours=1))
@@ -104,8 +106,12 @@ def test_repeated_recall_promotes_and_a_second_pass_changes_nothing(mem: Memory)
 def test_short_term_holds_the_last_ten_of_a_session(mem: Memory) -> None:
     start = datetime.now(UTC) - timedelta(hours=2)
     ids = [
-        mem.remember(f"session message number {i} about topic {i * 7}", scope="session", scope_id="s1",
-                     created_at=start + timedelta(minutes=i)).id
+        mem.remember(
+            f"session message number {i} about topic {i * 7}",
+            scope="session",
+            scope_id="s1",
+            created_at=start + timedelta(minutes=i),
+        ).id
         for i in range(12)
     ]
     mem.maintain()
@@ -120,7 +126,9 @@ def test_persona_pruning_archives_lowest_priority_and_never_a_marked_memory(tmp_
                   "bagels", "lanterns", "geysers", "falcons", "mosaics", "pretzels", "canyons", "harps", "lichens",
                   "zeppelins", "walnuts"]  # fmt: skip
         # distinct texts (a persona mid-term slot absorbs anything within cosine 0.85)
-        ids = [mem.remember(f"{t} {i * 7919}", scope="project", scope_id="p").id for i, t in enumerate(topics)]
+        ids = [
+            mem.remember(f"{t} {i * 7919}", scope="project", scope_id="p").id for i, t in enumerate(topics)
+        ]
         marked = ids[:3]  # the oldest, so the first candidates by age
         for i in marked:
             mem.update(i, user_marked_important=True)
@@ -132,7 +140,9 @@ def test_persona_pruning_archives_lowest_priority_and_never_a_marked_memory(tmp_
         archived = [i for i in ids if status[i] == Status.ARCHIVED]
         assert report["archived"] == len(archived) == 2  # 17 unmarked in mid-term, pruned down to 15
         assert set(archived) <= set(ids[3:10])  # the unused ones go first
-        assert not {h.record.id for h in mem.recall(" ".join(topics), mode="ranked", limit=50)} & set(archived)
+        assert not {h.record.id for h in mem.recall(" ".join(topics), mode="ranked", limit=50)} & set(
+            archived
+        )
         assert mem.get(archived[0]).content.split()[0] in topics  # archived, not deleted
 
 
@@ -167,7 +177,13 @@ def test_feedback_moves_quality(mem: Memory) -> None:
 
 def test_existing_memories_migrate_with_lifecycle_defaults(mem: Memory) -> None:
     r = mem.get(mem.remember("A memory from before the lifecycle").id)
-    assert (r.base_relevance, r.cluster_size, r.priority, r.access_count, r.scope) == (1.0, 0, None, 0, Scope.GLOBAL)
+    assert (r.base_relevance, r.cluster_size, r.priority, r.access_count, r.scope) == (
+        1.0,
+        0,
+        None,
+        0,
+        Scope.GLOBAL,
+    )
 
 
 def test_persona_mid_term_slot_absorbs_a_similar_memory(tmp_path: Path) -> None:
@@ -179,7 +195,13 @@ def test_persona_mid_term_slot_absorbs_a_similar_memory(tmp_path: Path) -> None:
         slot = mem.get(first)
         assert (slot.access_count, slot.cluster_size, slot.priority) == (1, 1, 1.1)
         assert slot.content.endswith("room four")  # the slot keeps its wording; the new text is audited
-        assert any(e["detail"].get("new_content", "").endswith("room five") for e in mem.store.audit_log(first))
-    with Memory(tmp_path / "store.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path / "h2")) as mem:
+        assert any(
+            e["detail"].get("new_content", "").endswith("room five") for e in mem.store.audit_log(first)
+        )
+    with Memory(
+        tmp_path / "store.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path / "h2")
+    ) as mem:
         mem.remember("The weekly team meeting is on Tuesday morning in room four")
-        assert mem.remember("The weekly team meeting is on Tuesday morning in room five").created  # store mode: 0.95
+        assert mem.remember(
+            "The weekly team meeting is on Tuesday morning in room five"
+        ).created  # store mode: 0.95

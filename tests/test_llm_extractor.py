@@ -29,12 +29,20 @@ def _fake_llm() -> tuple[FastAPI, list[dict[str, Any]]]:
         body = await request.json()
         seen.append(body)
         text = body["messages"][-1]["content"]
-        memories = [{"kind": "preference", "content": "I prefer aisle seats", "confidence": 0.9}] if "aisle" in text else []
-        return {"choices": [{"message": {"role": "assistant", "content": json.dumps({"memories": memories})}}]}
+        memories = (
+            [{"kind": "preference", "content": "I prefer aisle seats", "confidence": 0.9}]
+            if "aisle" in text
+            else []
+        )
+        return {
+            "choices": [{"message": {"role": "assistant", "content": json.dumps({"memories": memories})}}]
+        }
 
     @app.post("/broken/v1/chat/completions")
     async def broken(request: Request) -> dict[str, Any]:
-        return {"choices": [{"message": {"role": "assistant", "content": "Sure! Here are your memories: ..."}}]}
+        return {
+            "choices": [{"message": {"role": "assistant", "content": "Sure! Here are your memories: ..."}}]
+        }
 
     return app, seen
 
@@ -59,7 +67,9 @@ def _memory(tmp_path: Path, url: str) -> Memory:
     return Memory(tmp_path / "llm.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path, llm_url=url))
 
 
-def test_llm_candidates_are_used_when_the_endpoint_answers(tmp_path: Path, llm: tuple[str, list[dict[str, Any]]]) -> None:
+def test_llm_candidates_are_used_when_the_endpoint_answers(
+    tmp_path: Path, llm: tuple[str, list[dict[str, Any]]]
+) -> None:
     base, seen = llm
     with _memory(tmp_path, f"{base}/good/v1") as mem:
         report = mem.ingest([{"role": "user", "content": "On long flights I prefer aisle seats, honestly.",

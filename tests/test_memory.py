@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -220,3 +222,24 @@ def test_neighbouring_chunks_of_a_memory_are_its_context(tmp_path: Path) -> None
         assert near[chunks[0].id] == [chunks[1].id]
         assert sorted(near[chunks[1].id]) == sorted([chunks[0].id, chunks[2].id])
         assert near[chunks[2].id] == [chunks[1].id]
+
+
+def test_text_search_runs_beside_the_query_embedding_with_the_same_result(tmp_path: Path) -> None:
+    with Memory(tmp_path / "t.db", embedder=FakeEmbedder()) as mem:
+        mem.remember_many([{"content": f"the ferry to island {i} leaves at {i} am"} for i in range(30)])
+        threads: set[str] = set()
+        search = mem.store.text_search
+
+        def seen(*args: Any) -> list[tuple[str, float]]:
+            threads.add(threading.current_thread().name)
+            return search(*args)
+
+        mem.store.text_search = seen  # type: ignore[method-assign]
+        now = datetime.now(UTC)
+        beside = [(h.record.id, h.score) for h in mem.recall("ferry to island 7", now=now, touch=False)]
+        assert threads and all(name.startswith("engram-text-search") for name in threads)
+        with mem.store.atomic():  # inside a write transaction only this thread sees what it wrote
+            assert not mem.store.reads_anywhere()
+            inline = [(h.record.id, h.score) for h in mem.recall("ferry to island 7", now=now, touch=False)]
+        assert threading.current_thread().name in threads
+        assert beside == inline

@@ -22,9 +22,17 @@ POSITIVES = [
     ("token ghp_abcdefghijklmnopqrstuvwxyz0123456789", PiiKind.SECRET, "ghp_abcdef"),
     ("OPENAI sk-proj-abcdefghijklmnopqrstuvwx", PiiKind.SECRET, "sk-proj-abc"),
     ("slack xoxb-1234567890-abcdefghij", PiiKind.SECRET, "xoxb-1234567890"),
-    ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N", PiiKind.SECRET, "eyJhbGci"),
+    (
+        "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+        PiiKind.SECRET,
+        "eyJhbGci",
+    ),
     ("password: hunter2hunter2", PiiKind.SECRET, "hunter2hunter2"),
-    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----", PiiKind.SECRET, "MIIEow"),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+        PiiKind.SECRET,
+        "MIIEow",
+    ),
     ("我的邮箱是 wang@example.cn，谢谢", PiiKind.EMAIL, "wang@example.cn"),
     ("电话 +86 138 0013 8000", PiiKind.PHONE, "138 0013 8000"),
 ]

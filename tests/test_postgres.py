@@ -146,7 +146,9 @@ def test_copy_between_backends_is_verified(pg_url: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.model
-def test_cli_on_postgres_and_migrate(pg_url: str, pg_server: str, tmp_path: Path, model: CachedEmbedder) -> None:
+def test_cli_on_postgres_and_migrate(
+    pg_url: str, pg_server: str, tmp_path: Path, model: CachedEmbedder
+) -> None:
     """The real model through the CLI on PostgreSQL, then `engram migrate` to a file and back to PostgreSQL."""
     sqlite_db = tmp_path / "m.db"
     for text in ("I like minimalistic user interfaces", "Renew the TLS certificate before March",
@@ -242,6 +244,8 @@ def test_two_servers_share_one_database(pg_url: str, tmp_path: Path) -> None:
 
 def test_an_unreachable_server_is_a_clear_error(tmp_path: Path) -> None:
     url = f"postgresql://engram:secret@/engram?host={tmp_path}"  # no server listens on this socket directory
-    with pytest.raises(StoreUnavailable, match=r"cannot reach PostgreSQL at postgresql://engram:\*\*\*@") as info:
+    with pytest.raises(
+        StoreUnavailable, match=r"cannot reach PostgreSQL at postgresql://engram:\*\*\*@"
+    ) as info:
         PostgresStore(url)
     assert "secret" not in str(info.value)

@@ -108,6 +108,19 @@ def test_stems_among_matches_stemming_every_word() -> None:
 
     texts = ["Relational databases generously normalise happy agreements", "She was running; he ran. Ties, ties!",
              "as is us 3s eyed ay", "Visibility and ability of the creators\u2019 realizations"]  # fmt: skip
-    wanted = {"relat", "gener", "happi", "run", "tie", "a", "ei", "visibl", "abil", "creator", "realiz", "xyz"}
+    wanted = {
+        "relat",
+        "gener",
+        "happi",
+        "run",
+        "tie",
+        "a",
+        "ei",
+        "visibl",
+        "abil",
+        "creator",
+        "realiz",
+        "xyz",
+    }
     for text in texts:
         assert stems_among(text, wanted) == set(stems(text)) & wanted

@@ -26,7 +26,11 @@ from engram.record import NewMemory, parse
         ),
         ({"content": "x", "scope": "world"}, "scope", "'session', 'project' or 'global'"),
         ({"content": "x", "type": "Memo"}, "type", "'Observation'"),
-        ({"content": "x", "status": "maybe"}, "status", "'approved', 'pending', 'rejected', 'superseded' or 'archived'"),
+        (
+            {"content": "x", "status": "maybe"},
+            "status",
+            "'approved', 'pending', 'rejected', 'superseded' or 'archived'",
+        ),
         ({"content": "x", "colour": "red"}, "colour", "not a memory field"),
         ({"content": "x", "tags": "single"}, "tags", "list of strings"),
     ],

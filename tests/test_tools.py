@@ -33,8 +33,14 @@ def test_every_automatic_field_can_be_forced(mem: Memory) -> None:
     expires = (utcnow() + timedelta(days=3)).isoformat()
     out = mem.store_memory(
         "The wifi password for the studio is on the router label.",
-        {"force_category": "references", "force_importance": 2, "additional_tags": ["Studio Wifi"],
-         "expires_at": expires, "source": "document", "user_note": "from the onboarding doc"},
+        {
+            "force_category": "references",
+            "force_importance": 2,
+            "additional_tags": ["Studio Wifi"],
+            "expires_at": expires,
+            "source": "document",
+            "user_note": "from the onboarding doc",
+        },
     )
     record = mem.get(out["memory_id"])
     assert record.category is Category.REFERENCES and record.category_method == "explicit"
@@ -46,10 +52,15 @@ def test_every_automatic_field_can_be_forced(mem: Memory) -> None:
 
 @pytest.mark.parametrize(
     ("context", "field"),
-    [({"bogus": 1}, "context.bogus"), ({"force_importance": 7}, "context.force_importance"),
-     ({"force_category": "misc"}, "context.force_category")],
+    [
+        ({"bogus": 1}, "context.bogus"),
+        ({"force_importance": 7}, "context.force_importance"),
+        ({"force_category": "misc"}, "context.force_category"),
+    ],
 )
-def test_bad_context_names_the_field_and_stores_nothing(mem: Memory, context: dict[str, object], field: str) -> None:
+def test_bad_context_names_the_field_and_stores_nothing(
+    mem: Memory, context: dict[str, object], field: str
+) -> None:
     with pytest.raises(InvalidInput) as caught:
         mem.store_memory("A perfectly fine memory about sourdough starters.", context)
     assert caught.value.field == field
@@ -59,21 +70,32 @@ def test_bad_context_names_the_field_and_stores_nothing(mem: Memory, context: di
 def test_a_concept_reuses_an_existing_tag_spelled_differently(mem: Memory) -> None:
     mem.store_memory("Notes on team meetings", {"additional_tags": ["meetings"]})
     out = mem.store_memory("The weekly design meeting moved to Thursdays.", {"additional_tags": ["meeting"]})
-    assert "meetings" in out["analysis"]["generated_tags"] and "meeting" not in out["analysis"]["generated_tags"]
+    assert (
+        "meetings" in out["analysis"]["generated_tags"] and "meeting" not in out["analysis"]["generated_tags"]
+    )
     assert mem.store.tag("meetings") is not None and mem.store.tag("meetings").usage_count == 2  # type: ignore[union-attr]
 
 
 def test_search_memory_filters_by_time_importance_and_type(mem: Memory) -> None:
     now = utcnow()
-    old = mem.remember("Quarterly budget review with finance", created_at=now - timedelta(days=60), importance=0.25)
-    new = mem.remember("Budget review for the marketing launch", created_at=now - timedelta(days=1), importance=1.0)
+    old = mem.remember(
+        "Quarterly budget review with finance", created_at=now - timedelta(days=60), importance=0.25
+    )
+    new = mem.remember(
+        "Budget review for the marketing launch", created_at=now - timedelta(days=1), importance=1.0
+    )
     both = mem.search_memory("budget review", {"min_relevance": 0.0})
     assert {r["id"] for r in both["results"]} == {old.id, new.id}
     recent = mem.search_memory("budget review in the past 2 weeks", {"min_relevance": 0.0})
     assert [r["id"] for r in recent["results"]] == [new.id]
     assert recent["query_analysis"]["time_range"]["phrase"] == "in the past 2 weeks"
-    window = {"after": (now - timedelta(days=90)).isoformat(), "before": (now - timedelta(days=30)).isoformat()}
-    assert [r["id"] for r in mem.search_memory("budget", {"time_range": window, "min_relevance": 0})["results"]] == [old.id]
+    window = {
+        "after": (now - timedelta(days=90)).isoformat(),
+        "before": (now - timedelta(days=30)).isoformat(),
+    }
+    assert [
+        r["id"] for r in mem.search_memory("budget", {"time_range": window, "min_relevance": 0})["results"]
+    ] == [old.id]
     important = mem.search_memory("budget review", {"importance_min": 4, "min_relevance": 0.0})
     assert [r["id"] for r in important["results"]] == [new.id]
     assert important["results"][0]["importance"] == 5
@@ -101,8 +123,11 @@ def test_optimize_tags_folds_variants_and_rollback_restores_everything(mem: Memo
     mem.remember("Standup summary", tags=["meeting-note"])
     b = mem.list()[0].id
     mem.store.use_tags(["meeting-note"], utcnow(), {})
-    mem.store.put_tag(mem.store.tag("meeting-note").__class__(  # type: ignore[union-attr]
-        "meeting-note", 1, utcnow(), utcnow(), vector=mem.embedder.embed_batch(["meeting note"])[0]))
+    mem.store.put_tag(
+        mem.store.tag("meeting-note").__class__(  # type: ignore[union-attr]
+            "meeting-note", 1, utcnow(), utcnow(), vector=mem.embedder.embed_batch(["meeting note"])[0]
+        )
+    )
     report = mem.optimize_tags()
     merge = next(m for m in report["merges"] if {m["tag"], m["into"]} == {"meeting-notes", "meeting-note"})
     assert merge["reason"] == "spelling"
@@ -149,7 +174,9 @@ def test_export_then_import_is_lossless(tmp_path: Path, mem: Memory) -> None:
 
 def test_import_reports_the_bad_line(tmp_path: Path, mem: Memory) -> None:
     path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps({"id": "x", "content": "", "content_hash": "h", "created_at": "2024-01-01T00:00:00Z"}))
+    path.write_text(
+        json.dumps({"id": "x", "content": "", "content_hash": "h", "created_at": "2024-01-01T00:00:00Z"})
+    )
     with pytest.raises(InvalidInput, match=r"line 1\.content"):
         mem.import_memories(path)
 
@@ -188,7 +215,13 @@ def test_discover_lists_working_tools_and_health(mem: Memory) -> None:
     assert 0 < found["current_system_state"]["health_score"] <= 1
     for tools in found["advanced_tools"].values():
         for name in tools:
-            if name in {"merge_memories", "export_memories", "import_memories", "backup_restore", "trace_search"}:
+            if name in {
+                "merge_memories",
+                "export_memories",
+                "import_memories",
+                "backup_restore",
+                "trace_search",
+            }:
                 continue  # need arguments; tested above
             assert isinstance(mem.run_tool(name), dict)
     trace = mem.run_tool("trace_search", query="interval training")

@@ -82,14 +82,16 @@ class Connections:
             raise StoreError(f"cannot open PostgreSQL store {shown(self.url)}: {exc}".strip()) from None
 
     def _configure(self, db: Conn) -> None:
-        db.execute(
-            sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema))
-        )
+        db.execute(sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema)))
         db.execute("SET TIME ZONE 'UTC'")
         # Filtered vector searches keep walking the graph until enough rows pass (pgvector >= 0.8).
         db.execute("SET hnsw.iterative_scan = relaxed_order")
         db.execute("SET hnsw.ef_search = 100")
         register_vector(db)
+
+    def in_transaction(self) -> bool:
+        """Whether this thread has a write transaction open."""
+        return getattr(self._local, "tx", None) is not None
 
     @contextmanager
     def conn(self) -> Iterator[Conn]:

@@ -85,6 +85,9 @@ class PostgresStore(SideTables):
     def close(self) -> None:
         self._db.close()
 
+    def reads_anywhere(self) -> bool:
+        return not self._db.in_transaction()
+
     # ---- model ------------------------------------------------------------------------------------------
     def set_model(self, name: str, dim: int) -> None:
         self._set_meta([("model", name), ("dim", str(dim))])
@@ -211,7 +214,9 @@ class PostgresStore(SideTables):
         return self._records(f"{self._SELECT} WHERE m.parent_id = %s ORDER BY m.chunk_index", (parent_id,))
 
     def chunk_at(self, parent_id: str, index: int) -> MemoryRecord | None:
-        found = self._records(f"{self._SELECT} WHERE m.parent_id = %s AND m.chunk_index = %s", (parent_id, index))
+        found = self._records(
+            f"{self._SELECT} WHERE m.parent_id = %s AND m.chunk_index = %s", (parent_id, index)
+        )
         return found[0] if found else None
 
     def vectors(self, ids: Sequence[str]) -> dict[str, Vector]:
@@ -566,7 +571,6 @@ class PostgresStore(SideTables):
             "GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
-
 
 
 def _array(value: Any) -> Vector:

@@ -111,4 +111,3 @@ def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord
         data[column] = value
     # Rows were validated when written; constructing without re-validation keeps reads fast.
     return MemoryRecord.model_construct(**data)
-

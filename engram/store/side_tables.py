@@ -75,7 +75,8 @@ class SideTables:
 
     def _set_meta(self, items: Sequence[tuple[str, str]]) -> None:
         self._run_many(
-            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", items
+            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            items,
         )
 
     # ---- prototypes -------------------------------------------------------------------------------------
@@ -84,7 +85,10 @@ class SideTables:
             "SELECT label, source, embedding, text, memory_id FROM prototypes WHERE taxonomy = ? ORDER BY id",
             (taxonomy,),
         )
-        return [Prototype(label, source, decode_vector(blob), text, mid) for label, source, blob, text, mid in rows]
+        return [
+            Prototype(label, source, decode_vector(blob), text, mid)
+            for label, source, blob, text, mid in rows
+        ]
 
     def replace_seed_prototypes(self, taxonomy: str, items: Sequence[Prototype]) -> None:
         now = ts(utcnow())
