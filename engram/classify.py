@@ -19,6 +19,8 @@ import hashlib
 import json
 import math
 import re
+import threading
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -86,37 +88,60 @@ class Rules:
 
 
 class PrototypeSet:
-    """Prototype vectors stacked into one matrix, so scoring a memory is one matrix-vector product."""
+    """Prototype vectors stacked into one matrix, so scoring a memory is one matrix-vector product.
 
-    def __init__(self, items: Sequence[Prototype], dim: int, matrix: Matrix | None = None) -> None:
+    Learning changes the set in place: a new prototype takes a spare row or, once its label holds `keep`
+    learned ones, the row of the oldest (rebuilding the matrix on every confident write cost more than
+    classifying)."""
+
+    def __init__(self, items: Sequence[Prototype], dim: int) -> None:
         self.items = list(items)
-        if matrix is None:
-            matrix = np.stack([p.vector for p in items]) if items else np.zeros((0, dim), dtype=np.float32)
-        self.matrix = matrix
-        rows: dict[str, list[int]] = {}
+        self._rows: dict[str, list[int]] = {}
+        self._learned: dict[str, deque[int]] = {}
         for i, p in enumerate(self.items):
-            rows.setdefault(p.label, []).append(i)
-        self._rows = {label: np.array(r, dtype=np.int64) for label, r in rows.items()}
+            self._rows.setdefault(p.label, []).append(i)
+            if p.source == "learned":
+                self._learned.setdefault(p.label, deque()).append(i)
+        self._index = {label: np.array(r, dtype=np.int64) for label, r in self._rows.items()}
+        self._space: Matrix = (
+            np.stack([p.vector for p in self.items]).astype(np.float32)
+            if self.items
+            else np.zeros((0, dim), dtype=np.float32)
+        )
+        self._lock = threading.Lock()  # one thread may learn while another scores
 
-    def with_learned(self, item: Prototype, keep: int) -> PrototypeSet:
+    @property
+    def matrix(self) -> Matrix:
+        return self._space[: len(self.items)]
+
+    def learn(self, item: Prototype, keep: int) -> None:
         """Add a learned prototype; past `keep` learned ones for its label, the oldest goes (as in the store)."""
-        items = [*self.items, item]
-        matrix = np.vstack([self.matrix, item.vector[None, :]])
-        learned = [i for i, p in enumerate(items) if p.label == item.label and p.source == "learned"]
-        drop = learned[: max(0, len(learned) - keep)]
-        if drop:
-            kept = np.ones(len(items), dtype=bool)
-            kept[drop] = False
-            items = [p for p, k in zip(items, kept, strict=True) if k]
-            matrix = matrix[kept]
-        return PrototypeSet(items, self.matrix.shape[1], matrix)
+        if keep <= 0:
+            return
+        with self._lock:
+            learned = self._learned.setdefault(item.label, deque())
+            if len(learned) >= keep:
+                row = learned.popleft()
+            else:
+                row = len(self.items)
+                if row == self._space.shape[0]:
+                    grown = np.zeros((max(16, 2 * row), self._space.shape[1]), dtype=np.float32)
+                    grown[:row] = self._space
+                    self._space = grown
+                self.items.append(item)
+                self._rows.setdefault(item.label, []).append(row)
+                self._index[item.label] = np.array(self._rows[item.label], dtype=np.int64)
+            self.items[row] = item
+            self._space[row] = item.vector
+            learned.append(row)
 
     def scores(self, vector: Vector, labels: Iterable[str], top: int = 1) -> dict[str, float]:
         """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none."""
-        sims = self.matrix @ vector if self.items else np.zeros(0, dtype=np.float32)
+        with self._lock:
+            sims = self.matrix @ vector if self.items else np.zeros(0, dtype=np.float32)
         out: dict[str, float] = {}
         for label in labels:
-            rows = self._rows.get(label)
+            rows = self._index.get(label)
             mine = sims[rows] if rows is not None else np.zeros(0, dtype=np.float32)
             if mine.size == 0:
                 out[label] = 0.0
@@ -225,7 +250,7 @@ class Classifier:
     ) -> None:
         item = Prototype(label, "learned", vector, text[:200], memory_id)
         store.add_learned_prototype(self.taxonomy.name, item, keep=self.learned_max)
-        self._set = self.prototypes(store, embedder).with_learned(item, self.learned_max)
+        self.prototypes(store, embedder).learn(item, self.learned_max)
 
     def forget_cache(self) -> None:
         self._set = None

@@ -99,14 +99,22 @@ def test_kind_taxonomy_file() -> None:
 
 
 def test_learned_prototypes_join_and_the_oldest_leaves() -> None:
-    grown = PROTOS
+    grown = PrototypeSet(PROTOS.items, 3)
     for i in range(4):
-        grown = grown.with_learned(
-            Prototype("a", "learned", unit(1, 0.1 * (i + 1), 0), memory_id=str(i)), keep=2
-        )
+        grown.learn(Prototype("a", "learned", unit(1, 0.1 * (i + 1), 0), memory_id=str(i)), keep=2)
     learned = [p.memory_id for p in grown.items if p.source == "learned"]
-    assert learned == ["2", "3"] and len(grown.items) == 5
+    assert sorted(learned) == ["2", "3"] and len(grown.items) == 5 and len(PROTOS.items) == 3
+    assert grown.matrix.shape == (5, 3)
     assert grown.scores(unit(1, 0.4, 0), ["a", "b"])["a"] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_learning_grows_the_matrix_and_every_row_keeps_its_vector() -> None:
+    grown = PrototypeSet(PROTOS.items, 3)
+    for i in range(40):
+        grown.learn(Prototype("b" if i % 2 else "c", "learned", unit(i, 1, 1), memory_id=str(i)), keep=64)
+    assert len(grown.items) == 43 and grown.matrix.shape == (43, 3)
+    assert all(np.allclose(grown.matrix[i], p.vector) for i, p in enumerate(grown.items))
+    assert grown.scores(unit(39, 1, 1), ["b", "c"])["b"] == pytest.approx(1.0, abs=1e-5)
 
 
 def test_top_k_mean_averages_the_closest_prototypes() -> None:
