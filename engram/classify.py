@@ -203,6 +203,10 @@ def should_learn(decision: Decision, rules: Rules) -> bool:
     return decision.method == "auto" and decision.confidence > rules.learn_above
 
 
+# Seed prototype vectors and their calibrated temperature, per taxonomy, model, dimension and rules, in this process.
+_SEEDED: dict[str, tuple[Matrix, float]] = {}
+
+
 class Classifier:
     """One taxonomy bound to a database: its seed prototypes are embedded once per database and model (and
     the softmax temperature calibrated on them, leave-one-out, unless `rules_fixed`); confident decisions
@@ -226,12 +230,15 @@ class Classifier:
             ).hexdigest()
             if store.get_meta(key) != digest:
                 seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
-                vectors = embedder.embed_batch([t for _, t in seeds])
+                if digest not in _SEEDED:  # every new database (a tenant's, say) would embed the same seeds
+                    vectors = embedder.embed_batch([t for _, t in seeds])
+                    _SEEDED[digest] = (
+                        vectors,
+                        calibrate_temperature(vectors, [lab for lab, _ in seeds], self.rules.prototype_top),
+                    )
+                vectors, temperature = _SEEDED[digest]
                 store.replace_seed_prototypes(
                     name, [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)]
-                )
-                temperature = calibrate_temperature(
-                    vectors, [lab for lab, _ in seeds], self.rules.prototype_top
                 )
                 store.set_meta(t_key, str(temperature))
                 store.set_meta(key, digest)

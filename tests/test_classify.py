@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from engram import FakeEmbedder, Memory
 from engram.classify import (
     PrototypeSet,
     Rules,
@@ -15,6 +19,7 @@ from engram.classify import (
     softmax,
     split_prefix,
 )
+from engram.embed import Matrix
 from engram.store.protocol import Prototype
 
 TAX = Taxonomy("t", {"a": "", "b": "", "c": "", "none": ""}, {"a": ("x",), "b": ("y",), "c": ("z",), "none": ()},
@@ -122,3 +127,24 @@ def test_top_k_mean_averages_the_closest_prototypes() -> None:
                            Prototype("a", "seed", unit(-1, 0))], 2)  # fmt: skip
     assert protos.scores(unit(1, 0), ["a"], top=1)["a"] == pytest.approx(1.0)
     assert protos.scores(unit(1, 0), ["a"], top=2)["a"] == pytest.approx(0.5)
+
+
+def test_a_new_database_reuses_the_seed_vectors_this_process_embedded(tmp_path: Path) -> None:
+    class Counting(FakeEmbedder):
+        texts = 0
+
+        def embed_batch(self, texts: Sequence[str]) -> Matrix:
+            Counting.texts += len(texts)
+            return super().embed_batch(texts)
+
+    embedder = Counting(dim=48, name="counting-fake")
+    with Memory(tmp_path / "a.db", embedder=embedder) as first:
+        first.remember("I prefer tea in the morning")
+    kind_seeds = sum(len(t) for t in first.kinds.taxonomy.prototypes.values())
+    category_seeds = sum(len(t) for t in first.categories.taxonomy.prototypes.values())
+    assert Counting.texts == kind_seeds + category_seeds + 1
+    with Memory(tmp_path / "b.db", embedder=embedder) as second:
+        second.remember("I prefer tea in the morning")
+        seeded = [p for p in second.store.prototypes("kinds") if p.source == "seed"]
+        assert len(seeded) == kind_seeds
+    assert Counting.texts == kind_seeds + category_seeds + 2  # only the new memory itself was embedded
