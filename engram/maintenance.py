@@ -55,7 +55,7 @@ def discover_memory_tools(mem: Memory) -> dict[str, Any]:
 def health_report(mem: Memory) -> dict[str, Any]:
     issues = mem.store.integrity()
     tags = mem.store.tags()
-    merges = consolidate(tags)
+    merges = consolidate(tags, mem.is_word)
     orphan = sum(i["count"] for i in issues if i["problem"].startswith("active tags no memory"))
     total = mem.store.count(_ALL)
     uncategorised = mem.store.count(Filter(statuses=tuple(Status), include_expired=True, uncategorised=True))
@@ -98,7 +98,7 @@ def optimize_tags(mem: Memory, *, dry_run: bool = False, archive_after_days: int
     """Fold duplicate tags into their descriptive form (on every memory that carries them) and archive tags
     unused for `archive_after_days`; as one operation that `rollback` undoes."""
     rows = mem.store.tags()
-    merges = consolidate(rows)
+    merges = consolidate(rows, mem.is_word)
     cutoff = utcnow() - timedelta(days=archive_after_days)
     merged = {m.tag for m in merges}
     stale = [r for r in rows if r.last_used_at < cutoff and r.tag not in merged]

@@ -447,6 +447,10 @@ class Memory:
         for tag in plan.new:
             vocabulary.add(tag, vectors[tag])
 
+    def is_word(self, text: str) -> bool:
+        """Whether `text` is one token of the embedding model's vocabulary: a word of its own, not a clip."""
+        return len(self.embedder.token_offsets(text)) == 1
+
     def forget_vocabulary(self) -> None:
         """Reload the tags on next use (after consolidation or a restore)."""
         self._vocabulary = None

@@ -4,22 +4,28 @@ Generation: each concept (a keyphrase of the memory) becomes a tag; if an active
 embedding is within cosine 0.7 of the concept's, the existing tag is used instead, so the vocabulary is reused
 rather than grown. Context tags (urgent, deadline, decision, ...) and the caller's tags join; 5-10 in all.
 
-Consolidation: two tags are the same tag when they are spelling variants (hyphens, plural), when one is the
-numeronym of the other (k8s / kubernetes), when one is the initials, consonant skeleton or a short clip of the
-other (ml / machine-learning, js / javascript, py / python) and their embeddings still agree (cosine >= 0.6), or
-when their embeddings are above cosine 0.8. Tags with different numbers (python2 / python3) and a tag and a
-narrower one that contains it (ts / ts-node, java / prefers-java) stay apart. The kept name is the descriptive
-one (not an abbreviation), then the most used, then the longer. Merged tags are marked, never deleted.
+Consolidation: two tags are the same tag when they are spelling variants (hyphens; plural or other endings while
+the embeddings agree, cosine >= 0.6; one letter apart in words of five or more letters: colour / color), when one
+is the numeronym of the other (k8s / kubernetes), when one is the initials, consonant skeleton or a short clip of
+the other (ml / machine-learning, js / javascript, py / python) and their embeddings still agree (cosine >= 0.6),
+or when two phrases that share a word have embeddings above cosine 0.8. A clip must not be a word of the model's
+vocabulary itself (add / additional, max / maximize), and a consonant skeleton stands for one word only (end is
+not ending-points). Embeddings place related and opposite things close together, so similarity alone never merges:
+phrases with no word in common (google-sheets / microsoft-excel) or with one word swapped for another in the same
+place (cold-ocean-currents / warm-ocean-currents) stay apart, as do tags with different numbers (python2 /
+python3) and a tag and a narrower one that contains it (ts / ts-node, java / prefers-java). The kept name is the
+descriptive one (not an abbreviation), then the most used, then the longer. Merged tags are marked, never deleted.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from jellyfish import levenshtein_distance
 from snowballstemmer import stemmer
 
 from engram.embed import Matrix, Vector
@@ -101,9 +107,13 @@ def key(tag: str) -> str:
     return "".join(_STEM.stemWord(w) for w in tag.split("-"))
 
 
-def is_abbreviation(short: str, long: str) -> bool:
-    """Initials (ml: machine-learning), a numeronym (k8s: kubernetes) or a leading clip with the long form's
-    consonant skeleton (js: javascript)."""
+def _never(word: str) -> bool:
+    return False
+
+
+def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = _never) -> bool:
+    """Initials (ml: machine-learning), a numeronym (k8s: kubernetes), a leading clip that is not a word of its
+    own (py: python; `is_word` knows the vocabulary) or the consonant skeleton of one word (js: javascript)."""
     s, words = short.replace("-", ""), [w for w in long.split("-") if w]
     if not s or len(s) >= len(long.replace("-", "")) or len(s) > 5 or s in words:
         return False  # ts / ts-node: a word of the long tag names something narrower, not an abbreviation
@@ -116,8 +126,11 @@ def is_abbreviation(short: str, long: str) -> bool:
         return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)
     flat = long.replace("-", "")
     clip = s.removesuffix("s") if len(s) > 2 else s
-    if len(words) == 1 and 5 * len(clip) < 2 * len(flat) and flat.startswith(clip):
-        return True  # a clip keeps under 40% of the word: py / python, docs / documentation (not java / javascript)
+    if len(words) > 1:
+        return False
+    if 2 * len(clip) < len(flat) and flat.startswith(clip):
+        # A clip keeps under half the word (py / python, config / configuration) and is no word of its own.
+        return not is_word(clip)
     if s[0] != flat[0] or _VOWEL.search(s[1:]):
         return False
     rest = iter(flat[1:])
@@ -170,9 +183,10 @@ class Merge:
     similarity: float
 
 
-def consolidate(rows: Sequence[TagRow]) -> list[Merge]:
+def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = _never) -> list[Merge]:
     """Which tags fold into which. Groups are built around a canonical tag, so similarity does not chain
-    (a ~ b ~ c does not merge a with c unless each is close to the kept tag)."""
+    (a ~ b ~ c does not merge a with c unless each is close to the kept tag). `is_word` tells whether a
+    string is a whole word of the embedding model's vocabulary (such a word is not a clip of a longer one)."""
     live = [r for r in rows if r.status == "active" and r.vector is not None]
     if len(live) < 2:
         return []
@@ -188,7 +202,7 @@ def consolidate(rows: Sequence[TagRow]) -> list[Merge]:
         for j in order:
             if j in canonical_of:
                 continue
-            reason = same_tag(live[i].tag, live[j].tag, float(sims[i, j]))
+            reason = same_tag(live[i].tag, live[j].tag, float(sims[i, j]), is_word)
             if reason is not None:
                 canonical_of[j] = i
                 merges.append(Merge(live[j].tag, live[i].tag, reason, round(float(sims[i, j]), 4)))
@@ -199,21 +213,40 @@ def rank(row: TagRow) -> tuple[bool, int, int]:
     return descriptive(row.tag), row.usage_count, len(row.tag)
 
 
-def same_tag(keep: str, other: str, similarity: float) -> str | None:
-    if key(keep) == key(other) or keep.replace("-", "") == other.replace("-", ""):
-        return "spelling"  # meetings / meeting, machine-learning / machinelearning
+def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], bool] = _never) -> str | None:
+    if keep.replace("-", "") == other.replace("-", ""):
+        return "spelling"  # machine-learning / machinelearning, e-mail / email
+    if key(keep) == key(other):
+        # meetings / meeting; the stemmer also folds words apart in meaning (digital / digitizing).
+        return "spelling" if similarity >= ABBREVIATION_FLOOR else None
     if numeronym(other, keep) or numeronym(keep, other):
         return "abbreviation"  # letter count, first and last letter: specific enough on its own
     if re.findall(r"\d+", keep) != re.findall(r"\d+", other):
         return None  # python2 / python3, es5 / es6: versions are different things
-    if (is_abbreviation(other, keep) or is_abbreviation(keep, other)) and similarity >= ABBREVIATION_FLOOR:
+    abbreviation = is_abbreviation(other, keep, is_word) or is_abbreviation(keep, other, is_word)
+    if abbreviation and similarity >= ABBREVIATION_FLOOR:
         return "abbreviation"
-    words_a, words_b = set(keep.split("-")), set(other.split("-"))
-    if words_a < words_b or words_b < words_a:
+    if similarity <= MERGE_THRESHOLD:
+        return None
+    words_a, words_b = keep.split("-"), other.split("-")
+    if len(words_a) == len(words_b) == 1:
+        # colour / color, organisation / organization; in short words one letter is a new word (cat / car).
+        close = min(len(keep), len(other)) >= 5 and levenshtein_distance(keep, other) == 1
+        return "spelling" if close else None
+    stems_a, stems_b = [_STEM.stemWord(w) for w in words_a], [_STEM.stemWord(w) for w in words_b]
+    if set(stems_a) < set(stems_b) or set(stems_b) < set(stems_a):
         return None  # java / prefers-java, backend / backend-services: a topic and a narrower one
-    if similarity > MERGE_THRESHOLD:
-        return "similarity"
-    return None
+    if not set(stems_a) & set(stems_b):
+        return None  # google-sheets / microsoft-excel: related things, not the same tag
+    only_a, only_b = set(stems_a) - set(stems_b), set(stems_b) - set(stems_a)
+    if len(stems_a) == len(stems_b) and len(only_a) == len(only_b) == 1:
+        a, b = next(iter(only_a)), next(iter(only_b))
+        wa, wb = words_a[stems_a.index(a)], words_b[stems_b.index(b)]
+        if is_abbreviation(wa, wb, is_word) or is_abbreviation(wb, wa, is_word):
+            return "abbreviation"  # js-framework / javascript-framework
+        if stems_a.index(a) == stems_b.index(b):
+            return None  # cold-ocean-currents / warm-ocean-currents: one word swapped in place
+    return "similarity"
 
 
 def numeronym(short: str, long: str) -> bool:

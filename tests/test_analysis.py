@@ -78,7 +78,22 @@ def test_tag_rules() -> None:
     assert analysis.normalize_tag("React Hooks!") == "react-hooks" and analysis.normalize_tag("C++") == "c++"
     assert key("meetings") == key("meeting") and key("e-mail") == key("email")
     assert is_abbreviation("ml", "machine-learning") and is_abbreviation("js", "javascript")
-    assert not is_abbreviation("java", "javascript")
+    assert not is_abbreviation("java", "javascript", {"java"}.__contains__)  # a word of its own
     assert same_tag("kubernetes", "k8s", 0.1) == "abbreviation"
     assert same_tag("java", "prefers-java", 0.95) is None
     assert same_tag("python", "pytorch", 0.4) is None
+
+
+def test_consolidation_keeps_apart_what_embeddings_only_relate() -> None:
+    vocabulary = {"add", "max", "java"}.__contains__  # whole words of the model's vocabulary
+    assert same_tag("python", "py", 0.65, vocabulary) == "abbreviation"
+    assert same_tag("additional", "add", 0.65, vocabulary) is None  # a word of its own, not a clip
+    assert same_tag("ending-points", "end", 0.65, vocabulary) is None  # a skeleton stands for one word
+    assert same_tag("warm-ocean-currents", "cold-ocean-currents", 0.9) is None  # one word swapped in place
+    assert same_tag("microsoft-excel", "google-sheets", 0.85) is None  # no word in common
+    assert same_tag("javascript-framework", "js-framework", 0.85) == "abbreviation"
+    assert same_tag("marine-conservation-efforts", "supporting-marine-conservation", 0.9) == "similarity"
+    assert same_tag("colour", "color", 0.85) == "spelling" and same_tag("car", "cat", 0.85) is None
+    assert (
+        same_tag("meetings", "meeting", 0.9) == "spelling" and same_tag("digitizing", "digital", 0.46) is None
+    )

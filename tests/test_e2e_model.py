@@ -176,3 +176,14 @@ def test_optimize_tags_prefers_the_descriptive_form(real: Memory) -> None:
     merges = {(m["tag"], m["into"]) for m in real.optimize_tags(dry_run=True)["merges"]}
     assert ("js", "javascript") in merges and ("k8s", "kubernetes") in merges
     assert not any({a, b} == {"java", "javascript"} for a, b in merges)
+
+
+def test_a_clip_is_not_a_word_of_the_model_vocabulary(real: Memory) -> None:
+    assert real.is_word("add") and real.is_word("max")
+    assert not real.is_word("config") and not real.is_word("repo")
+    real.store_memory("Set the retry limit in the deployment file", {"additional_tags": ["config", "add"]})
+    real.store_memory(
+        "Deployment settings live in one place", {"additional_tags": ["configuration", "additional"]}
+    )
+    merges = {(m["tag"], m["into"]) for m in real.optimize_tags(dry_run=True)["merges"]}
+    assert not any({a, b} == {"add", "additional"} for a, b in merges)
