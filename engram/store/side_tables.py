@@ -108,10 +108,12 @@ class SideTables:
                 (taxonomy, item.label, item.text, item.memory_id, encode_vector(item.vector), ts(utcnow())),
             )
             # Oldest learned prototypes go first once a label holds more than `keep`.
+            # The newest row past `keep` bounds the delete: nothing when the label holds `keep` or fewer, and no
+            # scan of all its rows to find the survivors.
             self._run(
-                "DELETE FROM prototypes WHERE taxonomy = ? AND label = ? AND source = 'learned' AND id NOT IN "
+                "DELETE FROM prototypes WHERE taxonomy = ? AND label = ? AND source = 'learned' AND id <= "
                 "(SELECT id FROM prototypes WHERE taxonomy = ? AND label = ? AND source = 'learned' "
-                "ORDER BY id DESC LIMIT ?)",
+                "ORDER BY id DESC LIMIT 1 OFFSET ?)",
                 (taxonomy, item.label, taxonomy, item.label, keep),
             )
 
