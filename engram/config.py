@@ -104,6 +104,16 @@ class Settings(BaseSettings):
     negative_penalty: float = Field(0.25, ge=0, description="subtracted from the score of negative memories")
     sibling_factor: float = Field(0.9, gt=0, le=1, description="score share of a hit's neighbouring chunk")
     mmr_lambda: float = Field(0.75, ge=0, le=1, description="relevance vs diversity in MMR re-ranking")
+    feedback_docs: int = Field(
+        3,
+        ge=0,
+        description="pseudo-relevance feedback: the best-matching first-pass hits the query moves toward; 0: off",
+    )
+    feedback_weight: float = Field(
+        0.5,
+        ge=0,
+        description="Rocchio: the query plus this x the mean vector of the feedback hits, re-normalised",
+    )
     accurate: ModeThresholds = ModeThresholds(floor=0.2, ratio=0.58, cap=8)
     related: ModeThresholds = ModeThresholds(floor=0.12, ratio=0.35, cap=12)
     profiles: dict[str, RankingProfile] = Field(default_factory=lambda: dict(DEFAULT_PROFILES))

@@ -17,7 +17,19 @@ from engram.config import Settings, locate
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
-from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score, sibling, with_record
+from engram.rank import (
+    Candidate,
+    Decay,
+    RecallMode,
+    Scored,
+    apply_mode,
+    feedback_query,
+    mmr,
+    relevance,
+    score,
+    sibling,
+    with_record,
+)
 from engram.record import (
     Kind,
     MemoryRecord,
@@ -229,15 +241,30 @@ class Memory:
         by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
         by_text, weights = text_job.result() if text_job is not None else lexical()
         ids = list(dict.fromkeys([*by_vector, *by_text]))
-        beside = self.store.episode_neighbours(ids, where) if self.settings.profiles[profile].context else {}
+        ranking = self.settings.profiles[profile]
+        beside = self.store.episode_neighbours(ids, where) if ranking.context else {}
         ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
         facts = self.store.facts(ids)
         vectors = self.store.vectors(ids)
-        candidates = [
-            Candidate(f, float(vectors[f.id] @ qvec) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
-            for f in facts
-        ]
-        scored = score(candidates, weights, self.settings.profiles[profile], self.decay, when, beside)
+
+        def scored_by(q: Vector, lexical: dict[str, float] | None = None) -> builtins.list[Scored[Facts]]:
+            candidates = [
+                Candidate(f, float(vectors[f.id] @ q) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
+                for f in facts
+            ]
+            return score(candidates, weights, ranking, self.decay, when, beside, lexical)
+
+        scored = scored_by(qvec)
+        if self.settings.feedback_docs and self.settings.feedback_weight > 0 and scored:
+            # Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand
+            # for what it means, and every candidate is scored again against the query moved toward them.
+            # Importance, recency and episode context say what to show, not what was meant: they pick none.
+            best = sorted(scored, key=lambda s: relevance(s.components, ranking), reverse=True)
+            top = [
+                vectors[s.record.id] for s in best[: self.settings.feedback_docs] if s.record.id in vectors
+            ]
+            known = {s.record.id: s.components["lexical"] for s in scored}  # the same words: kept
+            scored = scored_by(feedback_query(qvec, top, self.settings.feedback_weight), known)
         return scored, vectors
 
     def ranked(

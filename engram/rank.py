@@ -12,6 +12,8 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
   the best relevance (w_v * vector + w_l * lexical, over w_v + w_l) of the memories or chunks just before and
   after it. A reply such as
   "yes, last Friday" carries the question it answers only in its neighbour, so neighbours lend relevance.
+Recall scores twice (pseudo-relevance feedback, Settings.feedback_docs / feedback_weight): the second time the
+vector component is the cosine to the query moved toward the memories that matched it best (`feedback_query`).
 """
 
 from __future__ import annotations
@@ -102,6 +104,27 @@ def overlap(query_weights: dict[str, float], content: str) -> float:
     return sum(w for stem, w in query_weights.items() if stem in present) / total
 
 
+def relevance(components: Mapping[str, float], profile: RankingProfile) -> float:
+    """How well a memory's own content matches the query, 0..1: its vector and lexical components weighed as the
+    profile weighs them."""
+    weight = profile.vector + profile.lexical
+    return (
+        (profile.vector * components["vector"] + profile.lexical * components["lexical"]) / weight
+        if weight
+        else 0.0
+    )
+
+
+def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vector:
+    """Rocchio's pseudo-relevance feedback: the query moved toward the mean of the first pass's best hits (which
+    are assumed relevant), back to unit length."""
+    if not top or weight <= 0:
+        return query
+    moved = query + weight * np.mean(np.stack(top), axis=0)
+    norm = float(np.linalg.norm(moved))
+    return (moved / norm).astype(np.float32) if norm > 0 else query
+
+
 def score(
     candidates: Sequence[Candidate[R]],
     query_weights: dict[str, float],
@@ -109,29 +132,26 @@ def score(
     decay: Decay,
     now: datetime,
     neighbours: Mapping[str, Sequence[str]] | None = None,
+    lexical: Mapping[str, float] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
-    episode."""
+    episode; `lexical` holds lexical components already computed for this query (a second scoring with another
+    query vector), which are not computed again."""
     top_bm25 = max((c.bm25 for c in candidates), default=0.0)
-    match_weight = profile.vector + profile.lexical
     parts_of: dict[str, dict[str, float]] = {}
     for c in candidates:
         r = c.record
         days = _days(now, last_used(r))
         parts_of[r.id] = {
             "vector": max(0.0, c.cosine),
-            "lexical": 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0)
-            + 0.5 * overlap(query_weights, r.content),
+            "lexical": lexical[r.id]
+            if lexical is not None and r.id in lexical
+            else 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * overlap(query_weights, r.content),
             "importance": r.importance * decay.importance_daily**days,
             "recency": 0.5 ** (days / decay.half_life_days),
             "usage": 1 - math.exp(-r.access_count / 5),
         }
-    match = {
-        i: (profile.vector * p["vector"] + profile.lexical * p["lexical"]) / match_weight
-        if match_weight
-        else 0.0
-        for i, p in parts_of.items()
-    }
+    match = {i: relevance(p, profile) for i, p in parts_of.items()}
     out: list[Scored[R]] = []
     for c in candidates:
         r = c.record

@@ -243,3 +243,27 @@ def test_text_search_runs_beside_the_query_embedding_with_the_same_result(tmp_pa
             inline = [(h.record.id, h.score) for h in mem.recall("ferry to island 7", now=now, touch=False)]
         assert threading.current_thread().name in threads
         assert beside == inline
+
+
+def test_feedback_lifts_a_memory_like_the_best_match(tmp_path: Path) -> None:
+    """Pseudo-relevance feedback: a memory sharing no word with the query but much with its best match rises
+    above one that merely resembles the query a little; the best match stays first."""
+
+    def ranked(feedback: int) -> list[str]:
+        settings = Settings(home=tmp_path / "home", feedback_docs=feedback, feedback_weight=1.0)
+        with Memory(":memory:", embedder=FakeEmbedder(), settings=settings) as m:
+            for text in (
+                "the harbour festival had lantern boats and drummers",
+                "lantern boats and drummers filled the night",
+                "the ferry timetable changed",
+                "my dentist appointment is on tuesday",
+            ):
+                m.remember(text)
+            hits = m.recall("harbour festival", mode="ranked", limit=4, profile="timeless", touch=False)
+            return [h.record.content for h in hits]
+
+    without, with_feedback = ranked(0), ranked(1)
+    assert without[0] == with_feedback[0] == "the harbour festival had lantern boats and drummers"
+    assert without.index("lantern boats and drummers filled the night") == 3
+    assert with_feedback.index("lantern boats and drummers filled the night") == 1
+    assert with_feedback.index("the ferry timetable changed") == 2

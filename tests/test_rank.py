@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 
 from engram.config import ModeThresholds, RankingProfile
-from engram.rank import Candidate, Decay, RecallMode, Scored, apply_mode, mmr, score
+from engram.rank import (
+    Candidate,
+    Decay,
+    RecallMode,
+    Scored,
+    apply_mode,
+    feedback_query,
+    mmr,
+    relevance,
+    score,
+)
 from engram.record import Kind, MemoryRecord
 
 NOW = datetime(2025, 1, 31, tzinfo=UTC)
@@ -124,3 +134,20 @@ def test_stems_among_matches_stemming_every_word() -> None:
     }
     for text in texts:
         assert stems_among(text, wanted) == set(stems(text)) & wanted
+
+
+def test_feedback_query_moves_toward_the_feedback_hits() -> None:
+    q = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    hits = [np.array([0.0, 1.0, 0.0], dtype=np.float32), np.array([0.6, 0.8, 0.0], dtype=np.float32)]
+    moved = feedback_query(q, hits, 0.5)
+    assert np.linalg.norm(moved) == pytest.approx(1.0, abs=1e-6)
+    expected = q + 0.5 * np.array([0.3, 0.9, 0.0])
+    assert moved == pytest.approx(expected / np.linalg.norm(expected), abs=1e-6)
+    assert float(moved @ hits[0]) > float(q @ hits[0])  # closer to what the best hits say
+    assert feedback_query(q, hits, 0.0) is q and feedback_query(q, [], 0.5) is q  # off: the query itself
+
+
+def test_relevance_is_the_match_of_vector_and_lexical_alone() -> None:
+    parts = {"vector": 0.5, "lexical": 1.0, "importance": 1.0, "recency": 1.0}
+    assert relevance(parts, RankingProfile()) == pytest.approx((0.6 * 0.5 + 0.2 * 1.0) / 0.8)
+    assert relevance(parts, RankingProfile(vector=0, lexical=0)) == 0.0
