@@ -122,6 +122,7 @@ class PrototypeSet:
             learned = self._learned.setdefault(item.label, deque())
             if len(learned) >= keep:
                 row = learned.popleft()
+                self.items[row] = item
             else:
                 row = len(self.items)
                 if row == self._space.shape[0]:
@@ -131,7 +132,6 @@ class PrototypeSet:
                 self.items.append(item)
                 self._rows.setdefault(item.label, []).append(row)
                 self._index[item.label] = np.array(self._rows[item.label], dtype=np.int64)
-            self.items[row] = item
             self._space[row] = item.vector
             learned.append(row)
 

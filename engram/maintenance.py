@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from engram.candidates import scored as scored_candidates
 from engram.errors import InvalidInput
 from engram.operations import operation
 from engram.record import MemoryRecord, Status, utcnow
@@ -269,7 +270,7 @@ def trace_search(mem: Memory, query: str, options: dict[str, Any] | None = None)
     found = mem.search_memory(query, (options or {}) | {"limit": opts.limit})
     now = utcnow()
     where = Filter(include_expired=opts.include_expired, now=now)
-    scored, _ = mem._scored(query, where, opts.limit, "redesign", now)
+    scored, _ = scored_candidates(mem, query, where, opts.limit, "redesign", now)
     returned = {r["id"] for r in found["results"]}
     candidates = []
     for rank, s in enumerate(scored, 1):

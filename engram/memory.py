@@ -5,28 +5,24 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from engram import candidates, importers, ingest, lifecycle, maintenance, operations, tools, transfer, write
 from engram import classify as kinds
-from engram import importers, ingest, lifecycle, maintenance, operations, tools, transfer, write
 from engram.config import Settings, locate
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
 from engram.rank import (
-    Candidate,
     Decay,
     RecallMode,
     Scored,
     apply_mode,
-    feedback_query,
     mmr,
-    relevance,
-    score,
     sibling,
     with_record,
 )
@@ -40,10 +36,9 @@ from engram.record import (
     parse,
     utcnow,
 )
-from engram.store.protocol import Facts, Filter, Store
+from engram.store.protocol import Filter, Store
 from engram.store.sqlite import SQLiteStore
 from engram.tags import TagPlan, Vocabulary
-from engram.text import idf, stems, terms
 from engram.write import RememberResult
 
 Hit = Scored[MemoryRecord]
@@ -117,6 +112,12 @@ class Memory:
             self.settings.importance_daily_decay,
             self.settings.negative_penalty,
         )
+
+    def workers(self) -> ThreadPoolExecutor:
+        """Threads that read beside the model (the text search while a query embeds), started on first use."""
+        if self._reads is None:
+            self._reads = ThreadPoolExecutor(4, thread_name_prefix="engram-text-search")
+        return self._reads
 
     def close(self) -> None:
         if self._reads is not None:
@@ -197,7 +198,7 @@ class Memory:
         touch: bool,
         expansions: Sequence[str] = (),
     ) -> builtins.list[Hit]:
-        scored, vectors = self._scored(query, where, limit, profile, when, expansions)
+        scored, vectors = candidates.scored(self, query, where, limit, profile, when, expansions)
         thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(scored, vectors, self.settings.mmr_lambda, size)
@@ -213,60 +214,6 @@ class Memory:
             self.store.touch([h.record.id for h in hits], when)
         return hits
 
-    def _scored(
-        self,
-        query: str,
-        where: Filter,
-        limit: int,
-        profile: str,
-        when: datetime,
-        expansions: Sequence[str] = (),
-    ) -> tuple[builtins.list[Scored[Facts]], dict[str, Vector]]:
-        """Every candidate of the vector and text searches (and their episode neighbours), scored, best first.
-        `expansions` are extra words for the text search only (related tags and concepts)."""
-        wide = max(50, 8 * limit)
-        words = list(dict.fromkeys([*terms(query), *(t for e in expansions for t in terms(e))]))
-
-        def lexical() -> tuple[dict[str, float], dict[str, float]]:
-            return dict(self.store.text_search(words, wide, where)), self._term_weights(query)
-
-        # The text search needs no embedding: on its own thread it runs while the model embeds the query
-        # (both release the GIL), which hides most of its cost.
-        text_job: Future[tuple[dict[str, float], dict[str, float]]] | None = None
-        if self.store.reads_anywhere():
-            if self._reads is None:
-                self._reads = ThreadPoolExecutor(4, thread_name_prefix="engram-text-search")
-            text_job = self._reads.submit(lexical)
-        qvec = self.embedder.embed_batch([query])[0]
-        by_vector: dict[str, float] = dict(self.store.vector_search(qvec, wide, where))
-        by_text, weights = text_job.result() if text_job is not None else lexical()
-        ids = list(dict.fromkeys([*by_vector, *by_text]))
-        ranking = self.settings.profiles[profile]
-        beside = self.store.episode_neighbours(ids, where) if ranking.context else {}
-        ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
-        facts = self.store.facts(ids)
-        vectors = self.store.vectors(ids)
-
-        def scored_by(q: Vector, lexical: dict[str, float] | None = None) -> builtins.list[Scored[Facts]]:
-            candidates = [
-                Candidate(f, float(vectors[f.id] @ q) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
-                for f in facts
-            ]
-            return score(candidates, weights, ranking, self.decay, when, beside, lexical)
-
-        scored = scored_by(qvec)
-        if self.settings.feedback_docs and self.settings.feedback_weight > 0 and scored:
-            # Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand
-            # for what it means, and every candidate is scored again against the query moved toward them.
-            # Importance, recency and episode context say what to show, not what was meant: they pick none.
-            best = sorted(scored, key=lambda s: relevance(s.components, ranking), reverse=True)
-            top = [
-                vectors[s.record.id] for s in best[: self.settings.feedback_docs] if s.record.id in vectors
-            ]
-            known = {s.record.id: s.components["lexical"] for s in scored}  # the same words: kept
-            scored = scored_by(feedback_query(qvec, top, self.settings.feedback_weight), known)
-        return scored, vectors
-
     def ranked(
         self,
         query: str,
@@ -280,16 +227,10 @@ class Memory:
     ) -> tuple[builtins.list[Hit], int]:
         """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and
         how many scored that much."""
-        scored, _ = self._scored(query, where, limit, profile, when, expansions)
+        scored, _ = candidates.scored(self, query, where, limit, profile, when, expansions)
         kept = [s for s in scored if s.score >= floor]
         full = {r.id: r for r in self.store.get_many([s.record.id for s in kept[:limit]])}
         return [with_record(s, full[s.record.id]) for s in kept[:limit] if s.record.id in full], len(kept)
-
-    def _term_weights(self, query: str) -> dict[str, float]:
-        query_stems = sorted(stems(" ".join(terms(query))))
-        total, frequencies = self.store.document_frequencies(query_stems)
-        # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap.
-        return {s: idf(total, n) for s, n in frequencies.items() if n > 0}
 
     def _with_siblings(self, hits: Sequence[Hit]) -> builtins.list[Hit]:
         """A chunk's neighbours join at factor x its score, or keep their own score if that is higher."""

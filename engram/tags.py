@@ -190,6 +190,7 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = _never)
     live = [r for r in rows if r.status == "active" and r.vector is not None]
     if len(live) < 2:
         return []
+    is_word = lru_cache(maxsize=None)(is_word)  # asked again for the same clip against many tags
     matrix = np.stack([r.vector for r in live if r.vector is not None])
     sims = matrix @ matrix.T
     order = sorted(range(len(live)), key=lambda i: rank(live[i]), reverse=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any
 
 from engram.record import utcnow
@@ -13,6 +15,12 @@ def where_sql(where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
     """Searchable rows (chunks and unchunked memories) for searches, top-level memories otherwise."""
     clauses = ["m.searchable = 1"] if searchable else ["m.parent_id IS NULL"]
     params: list[Any] = []
+
+    def one_of(column: str, values: Sequence[StrEnum]) -> None:
+        if values:
+            clauses.append(f"m.{column} IN ({', '.join('?' for _ in values)})")
+            params.extend(v.value for v in values)
+
     if where.scope is not None:
         clauses.append("m.scope = ?")
         params.append(where.scope.value)
@@ -26,12 +34,8 @@ def where_sql(where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
         elif value is not None:  # the owner's memories and the shared ones
             clauses.append(f"(m.{column} = ? OR m.{column} IS NULL)")
             params.append(value)
-    if where.kinds:
-        clauses.append(f"m.kind IN ({', '.join('?' for _ in where.kinds)})")
-        params.extend(k.value for k in where.kinds)
-    if where.statuses:
-        clauses.append(f"m.status IN ({', '.join('?' for _ in where.statuses)})")
-        params.extend(s.value for s in where.statuses)
+    one_of("kind", where.kinds)
+    one_of("status", where.statuses)
     if not where.include_expired:
         clauses.append("(m.expires_at IS NULL OR m.expires_at > ?)")
         params.append(ts(where.now or utcnow()))
@@ -44,12 +48,8 @@ def where_sql(where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
     for tag in where.tags:
         clauses.append("EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = ?)")
         params.append(tag)
-    if where.categories:
-        clauses.append(f"m.category IN ({', '.join('?' for _ in where.categories)})")
-        params.extend(c.value for c in where.categories)
-    if where.types:
-        clauses.append(f"m.type IN ({', '.join('?' for _ in where.types)})")
-        params.extend(t.value for t in where.types)
+    one_of("category", where.categories)
+    one_of("type", where.types)
     if where.uncategorised:
         clauses.append("m.category IS NULL")
     if where.importance_min is not None:

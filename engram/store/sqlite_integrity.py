@@ -20,18 +20,21 @@ def integrity_issues(
         if count:
             issues.append({"check": check, "problem": problem, "count": count, "repair": repair})
 
+    def count(sql: str, *params: Any) -> int:
+        return int(db.execute(sql, params).fetchone()[0])
+
     # Only searchable rows are indexed (a chunked memory is found through its chunks), so FTS5's own
     # integrity-check, which expects every row of the content table, does not apply.
-    unindexed = db.execute(
+    unindexed = count(
         "SELECT count(*) FROM memories m WHERE m.searchable = 1 "
         "AND NOT EXISTS (SELECT 1 FROM memories_fts_docsize d WHERE d.id = m.rid)"
-    ).fetchone()[0]
-    report("fts", "searchable memories missing from the full-text index", int(unindexed), "rebuild_fts")
-    stale = db.execute(
+    )
+    report("fts", "searchable memories missing from the full-text index", unindexed, "rebuild_fts")
+    stale = count(
         "SELECT count(*) FROM memories_fts_docsize d WHERE NOT EXISTS "
         "(SELECT 1 FROM memories m WHERE m.rid = d.id AND m.searchable = 1)"
-    ).fetchone()[0]
-    report("fts", "full-text entries for no searchable memory", int(stale), "rebuild_fts")
+    )
+    report("fts", "full-text entries for no searchable memory", stale, "rebuild_fts")
     kept, actual = db.execute(
         "SELECT (SELECT n FROM counts WHERE name = 'memories'), (SELECT count(*) FROM memories)"
     ).fetchone()
@@ -39,32 +42,30 @@ def integrity_issues(
         "fts", f"memory count kept as {kept}, actually {actual}", abs(int(kept) - int(actual)), "rebuild_fts"
     )
     if model is not None:
-        wrong = db.execute(
+        wrong = count(
             "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND length(embedding) != ?",
-            (4 * model[1],),
-        ).fetchone()[0]
-        report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", int(wrong), "reembed")
-    missing = db.execute(
-        "SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable = 1"
-    ).fetchone()[0]
-    report("embeddings", "searchable memories without an embedding", int(missing), "reembed")
+            4 * model[1],
+        )
+        report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", wrong, "reembed")
+    missing = count("SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable = 1")
+    report("embeddings", "searchable memories without an embedding", missing, "reembed")
     report("vectors", f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
            abs(index["indexed"] - index["embedded"]), "rebuild_vectors")  # fmt: skip
-    orphans = db.execute(
+    orphans = count(
         "SELECT count(*) FROM memories c WHERE c.parent_id IS NOT NULL "
         "AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = c.parent_id)"
-    ).fetchone()[0]
-    report("chunks", "chunks whose parent memory is missing", int(orphans), "none: restore the parent")
-    unregistered = db.execute(
+    )
+    report("chunks", "chunks whose parent memory is missing", orphans, "none: restore the parent")
+    unregistered = count(
         "SELECT count(DISTINCT j.value) FROM memories m, json_each(m.tags) j "
         "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j.value)"
-    ).fetchone()[0]
-    report("tags", "tags on memories missing from the tag registry", int(unregistered), "recount_tags")
-    unused = db.execute(
+    )
+    report("tags", "tags on memories missing from the tag registry", unregistered, "recount_tags")
+    unused = count(
         "SELECT count(*) FROM tags t WHERE t.status = 'active' AND NOT EXISTS "
         "(SELECT 1 FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL AND j.value = t.tag)"
-    ).fetchone()[0]
-    report("tags", "active tags no memory carries (orphan tags)", int(unused), "recount_tags")
+    )
+    report("tags", "active tags no memory carries (orphan tags)", unused, "recount_tags")
     return issues
 
 

@@ -1,0 +1,79 @@
+"""A query's candidates, scored (seed 000 sections 4-5): the vector and text searches, the episode neighbours of
+what they found, and a second scoring with pseudo-relevance feedback. `Memory.recall`, `Memory.ranked` and
+`trace_search` start here; MMR, modes and siblings come after."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from concurrent.futures import Future
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from engram.embed import Vector
+from engram.rank import Candidate, Scored, feedback_query, relevance, score
+from engram.store.protocol import Facts, Filter, Store
+from engram.text import idf, stems, terms
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+
+
+def scored(
+    mem: Memory,
+    query: str,
+    where: Filter,
+    limit: int,
+    profile: str,
+    when: datetime,
+    expansions: Sequence[str] = (),
+) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
+    """Every candidate of the vector and text searches (and their episode neighbours), scored, best first, and
+    the candidates' vectors. `expansions` are extra words for the text search only (related tags and concepts)."""
+    store, settings = mem.store, mem.settings
+    wide = max(50, 8 * limit)
+    words = list(dict.fromkeys([*terms(query), *(t for e in expansions for t in terms(e))]))
+
+    def lexical() -> tuple[dict[str, float], dict[str, float]]:
+        return dict(store.text_search(words, wide, where)), term_weights(store, query)
+
+    # The text search needs no embedding: on its own thread it runs while the model embeds the query
+    # (both release the GIL), which hides most of its cost.
+    text_job: Future[tuple[dict[str, float], dict[str, float]]] | None = None
+    if store.reads_anywhere():
+        text_job = mem.workers().submit(lexical)
+    qvec = mem.embedder.embed_batch([query])[0]
+    by_vector = dict(store.vector_search(qvec, wide, where))
+    by_text, weights = text_job.result() if text_job is not None else lexical()
+    ids = list(dict.fromkeys([*by_vector, *by_text]))
+    ranking = settings.profiles[profile]
+    beside = store.episode_neighbours(ids, where) if ranking.context else {}
+    ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
+    facts = store.facts(ids)
+    vectors = store.vectors(ids)
+
+    def scored_by(q: Vector, lexical: dict[str, float] | None = None) -> list[Scored[Facts]]:
+        candidates = [
+            Candidate(f, float(vectors[f.id] @ q) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
+            for f in facts
+        ]
+        return score(candidates, weights, ranking, mem.decay, when, beside, lexical)
+
+    first = scored_by(qvec)
+    if not (settings.feedback_docs and settings.feedback_weight > 0 and first):
+        return first, vectors
+    # Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand for what
+    # it means, and every candidate is scored again against the query moved toward them. Importance, recency
+    # and episode context say what to show, not what was meant: they pick none.
+    best = heapq.nlargest(settings.feedback_docs, first, key=lambda s: relevance(s.components, ranking))
+    top = [vectors[s.record.id] for s in best if s.record.id in vectors]
+    known = {s.record.id: s.components["lexical"] for s in first}  # the same words: kept
+    return scored_by(feedback_query(qvec, top, settings.feedback_weight), known), vectors
+
+
+def term_weights(store: Store, query: str) -> dict[str, float]:
+    """IDF of each of the query's word stems that some memory contains."""
+    query_stems = sorted(stems(" ".join(terms(query))))
+    total, frequencies = store.document_frequencies(query_stems)
+    # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap.
+    return {s: idf(total, n) for s, n in frequencies.items() if n > 0}
