@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engram.embed import Vector
-from engram.rank import Candidate, Scored, feedback_query, relevance, score
+from engram.rank import Candidate, Scored, feedback_query, relevance, rescore, score
 from engram.store.protocol import Facts, Filter, Store
 from engram.text import idf, stems, terms
 
@@ -52,23 +52,21 @@ def scored(
     facts = store.facts(ids)
     vectors = store.vectors(ids)
 
-    def scored_by(q: Vector, lexical: dict[str, float] | None = None) -> list[Scored[Facts]]:
-        candidates = [
-            Candidate(f, float(vectors[f.id] @ q) if f.id in vectors else 0.0, by_text.get(f.id, 0.0))
-            for f in facts
-        ]
-        return score(candidates, weights, ranking, mem.decay, when, beside, lexical)
-
-    first = scored_by(qvec)
+    first = score(
+        [Candidate(f, float(vectors[f.id] @ qvec) if f.id in vectors else 0.0, by_text.get(f.id, 0.0)) for f in facts],
+        weights, ranking, mem.decay, when, beside,
+    )  # fmt: skip
     if not (settings.feedback_docs and settings.feedback_weight > 0 and first):
         return first, vectors
     # Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand for what
     # it means, and every candidate is scored again against the query moved toward them. Importance, recency
     # and episode context say what to show, not what was meant: they pick none.
     best = heapq.nlargest(settings.feedback_docs, first, key=lambda s: relevance(s.components, ranking))
-    top = [vectors[s.record.id] for s in best if s.record.id in vectors]
-    known = {s.record.id: s.components["lexical"] for s in first}  # the same words: kept
-    return scored_by(feedback_query(qvec, top, settings.feedback_weight), known), vectors
+    moved = feedback_query(
+        qvec, [vectors[s.record.id] for s in best if s.record.id in vectors], settings.feedback_weight
+    )
+    cosines = {i: float(v @ moved) for i, v in vectors.items()}
+    return rescore(first, cosines, ranking, mem.decay, beside), vectors
 
 
 def term_weights(store: Store, query: str) -> dict[str, float]:

@@ -125,6 +125,9 @@ def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vecto
     return (moved / norm).astype(np.float32) if norm > 0 else query
 
 
+_SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context")
+
+
 def score(
     candidates: Sequence[Candidate[R]],
     query_weights: dict[str, float],
@@ -132,11 +135,9 @@ def score(
     decay: Decay,
     now: datetime,
     neighbours: Mapping[str, Sequence[str]] | None = None,
-    lexical: Mapping[str, float] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
-    episode; `lexical` holds lexical components already computed for this query (a second scoring with another
-    query vector), which are not computed again."""
+    episode."""
     top_bm25 = max((c.bm25 for c in candidates), default=0.0)
     parts_of: dict[str, dict[str, float]] = {}
     for c in candidates:
@@ -144,26 +145,52 @@ def score(
         days = _days(now, last_used(r))
         parts_of[r.id] = {
             "vector": max(0.0, c.cosine),
-            "lexical": lexical[r.id]
-            if lexical is not None and r.id in lexical
-            else 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * overlap(query_weights, r.content),
+            "lexical": 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0)
+            + 0.5 * overlap(query_weights, r.content),
             "importance": r.importance * decay.importance_daily**days,
             "recency": 0.5 ** (days / decay.half_life_days),
             "usage": 1 - math.exp(-r.access_count / 5),
+            "context": 0.0,
+            "cosine": c.cosine,
+            "bm25": c.bm25,
         }
+    return _combined([c.record for c in candidates], parts_of, profile, decay, neighbours)
+
+
+def rescore(
+    scored: Sequence[Scored[R]],
+    cosines: Mapping[str, float],
+    profile: RankingProfile,
+    decay: Decay,
+    neighbours: Mapping[str, Sequence[str]] | None = None,
+) -> list[Scored[R]]:
+    """The same candidates scored again with each one's cosine to another query vector (pseudo-relevance
+    feedback); their other components stay as they were."""
+    parts_of: dict[str, dict[str, float]] = {}
+    for s in scored:
+        cosine = cosines.get(s.record.id, 0.0)
+        parts_of[s.record.id] = s.components | {"vector": max(0.0, cosine), "cosine": cosine}
+    return _combined([s.record for s in scored], parts_of, profile, decay, neighbours)
+
+
+def _combined(
+    records: Sequence[R],
+    parts_of: dict[str, dict[str, float]],
+    profile: RankingProfile,
+    decay: Decay,
+    neighbours: Mapping[str, Sequence[str]] | None,
+) -> list[Scored[R]]:
+    weights = [(name, getattr(profile, name)) for name in _SIGNALS]
     match = {i: relevance(p, profile) for i, p in parts_of.items()}
     out: list[Scored[R]] = []
-    for c in candidates:
-        r = c.record
+    for r in records:
         parts = parts_of[r.id]
         beside = (neighbours or {}).get(r.id, ())
         parts["context"] = max((match[n] for n in beside if n in match), default=0.0)
-        base = sum(getattr(profile, name) * value for name, value in parts.items())
+        base = sum(w * parts[name] for name, w in weights)
         penalty = decay.negative_penalty if r.is_negative else 0.0
         final = max(0.0, base * r.validity_score - penalty)
         parts |= {
-            "cosine": c.cosine,
-            "bm25": c.bm25,
             "base": base,
             "validity": r.validity_score,
             "negative_penalty": penalty,
