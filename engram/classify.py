@@ -102,7 +102,7 @@ class PrototypeSet:
             self._rows.setdefault(p.label, []).append(i)
             if p.source == "learned":
                 self._learned.setdefault(p.label, deque()).append(i)
-        self._index = {label: np.array(r, dtype=np.int64) for label, r in self._rows.items()}
+        self._grouped()
         self._space: Matrix = (
             np.stack([p.vector for p in self.items]).astype(np.float32)
             if self.items
@@ -131,24 +131,34 @@ class PrototypeSet:
                     self._space = grown
                 self.items.append(item)
                 self._rows.setdefault(item.label, []).append(row)
-                self._index[item.label] = np.array(self._rows[item.label], dtype=np.int64)
+                self._grouped()
             self._space[row] = item.vector
             learned.append(row)
+
+    def _grouped(self) -> None:
+        """Each label's rows in one padded table (-1 pads), so scoring gathers every label's cosines at once."""
+        self._labels = list(self._rows)
+        width = max((len(r) for r in self._rows.values()), default=0)
+        self._table = np.full((len(self._labels), width), -1, dtype=np.int64)
+        for i, label in enumerate(self._labels):
+            self._table[i, : len(self._rows[label])] = self._rows[label]
 
     def scores(self, vector: Vector, labels: Iterable[str], top: int = 1) -> dict[str, float]:
         """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none."""
         with self._lock:
-            sims = self.matrix @ vector if self.items else np.zeros(0, dtype=np.float32)
-        out: dict[str, float] = {}
-        for label in labels:
-            rows = self._index.get(label)
-            mine = sims[rows] if rows is not None else np.zeros(0, dtype=np.float32)
-            if mine.size == 0:
-                out[label] = 0.0
-                continue
-            best = mine.max() if top == 1 else np.sort(mine)[-top:].mean()
-            out[label] = max(0.0, float(best))
-        return out
+            if not self.items:
+                return dict.fromkeys(labels, 0.0)
+            sims = self.matrix @ vector
+            table = self._table
+            names = self._labels
+        gathered = np.where(table >= 0, sims[np.maximum(table, 0)], -np.inf)
+        counts = (table >= 0).sum(axis=1)
+        k = min(top, gathered.shape[1])
+        best = -np.partition(-gathered, k - 1, axis=1)[:, :k]  # each row's k largest, unordered
+        # A label with fewer than k prototypes averages the ones it has.
+        best = np.where(np.isfinite(best), best, 0.0).sum(axis=1) / np.clip(np.minimum(counts, k), 1, None)
+        found = {label: max(0.0, float(v)) for label, v, n in zip(names, best, counts, strict=True) if n}
+        return {label: found.get(label, 0.0) for label in labels}
 
 
 def density_scores(
