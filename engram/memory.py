@@ -45,6 +45,7 @@ Hit = Scored[MemoryRecord]
 Progress = Callable[[int, int], None]
 _KIND_TAXONOMY = "kinds"
 _CATEGORY_TAXONOMY = "categories"
+WRITE_SLICE = 64  # memories per write transaction in remember_many
 
 
 def open_store(db: str | Path, settings: Settings) -> Store:
@@ -147,7 +148,13 @@ class Memory:
                 )
         prepared = [write.prepare(self, item) for item in parsed]
         write.embed(self, prepared)
-        return [write.write(self, p) for p in prepared]
+        results: builtins.list[RememberResult] = []
+        # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
+        # pages again for every one of them. Slices keep other writers from waiting long for the lock.
+        for start in range(0, len(prepared), WRITE_SLICE):
+            with self.store.atomic():
+                results += [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
+        return results
 
     # ---- recall -----------------------------------------------------------------------------------------
     def recall(

@@ -218,6 +218,30 @@ def test_episode_neighbours_are_the_turns_around_a_memory_in_scope(mem: Memory) 
     assert mem.store.episode_neighbours([ids[1]], Filter(scope=None, statuses=(Status.PENDING,))) == {}
 
 
+def test_one_batch_sees_its_own_earlier_writes(mem: Memory) -> None:
+    """remember_many commits a slice of writes at once; each write still finds the ones before it."""
+    first, second, other = mem.remember_many(
+        [
+            {"content": "the staging server restarts every night at two"},
+            {"content": "The staging server restarts every night at two!"},
+            {"content": "lunch is at noon on fridays"},
+        ]
+    )
+    assert second.merged_into == first.id and other.created
+    assert mem.stats()["memories"] == 2
+
+
+def test_a_vector_search_inside_a_write_sees_that_write_only(mem: Memory) -> None:
+    """Uncommitted vectors are found by the transaction that wrote them, and gone when it rolls back."""
+    vector = mem.embedder.embed_batch(["the boiler was serviced in march"])[0]
+    with pytest.raises(RuntimeError), mem.store.atomic():
+        written = mem.remember("the boiler was serviced in march")
+        assert mem.store.vector_search(vector, 3, Filter())[0] == (written.id, pytest.approx(1.0, abs=1e-5))
+        raise RuntimeError("roll back")
+    assert mem.store.vector_search(vector, 3, Filter()) == []
+    assert mem.stats()["memories"] == 0
+
+
 def test_an_in_memory_store_sees_its_earlier_writes_when_writing() -> None:
     """Near-duplicate checks and neighbour votes search what was stored before, on ':memory:' too."""
     with Memory(":memory:", embedder=FakeEmbedder()) as mem:

@@ -29,6 +29,7 @@ from engram.store.side_tables import SideTables
 from engram.store.sqlite_filter import where_sql
 from engram.store.sqlite_index import IndexFile
 from engram.store.sqlite_integrity import integrity_issues, verify
+from engram.store.vectors import VectorIndex
 
 _OVERSAMPLE = 1.5
 
@@ -122,6 +123,10 @@ class SQLiteStore(SideTables):
         return self._reader().execute(sql, params).fetchall()
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        if self._owner == threading.get_ident():
+            # Inside this thread's transaction one statement needs no savepoint: SQLite undoes a failed
+            # statement on its own.
+            return int(self._writer.execute(sql, params).rowcount)
         with self.atomic() as db:
             return int(db.execute(sql, params).rowcount)
 
@@ -420,9 +425,17 @@ class SQLiteStore(SideTables):
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
         index = self._vectors.synced()
-        if len(index) == 0:
-            return []
         sql, params = where_sql(where, searchable=True)
+        result = self._indexed_search(index, query, k, sql, params) if len(index) else []
+        if self._owner == threading.get_ident():
+            # The index holds committed vectors only: inside its own write transaction a thread also finds
+            # those it has written since, so each write of a batch sees the ones before it.
+            result = self._with_uncommitted(query, k, sql, params, result)
+        return result
+
+    def _indexed_search(
+        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any]
+    ) -> list[tuple[str, float]]:
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
         kept = self._filter_rids([r for r, _ in hits], sql, params)
@@ -438,6 +451,23 @@ class SQLiteStore(SideTables):
             kept = self._filter_rids([r for r, _ in hits], "1", [])
             result = [(kept[r], s) for r, s in hits if r in kept][:k]
         return result
+
+    def _with_uncommitted(
+        self, query: Vector, k: int, sql: str, params: Sequence[Any], found: list[tuple[str, float]]
+    ) -> list[tuple[str, float]]:
+        rows = self._writer.execute(
+            "SELECT m.id, m.embedding FROM memories m WHERE m.rid IN (SELECT rid FROM vector_changes WHERE seq > ?) "
+            f"AND m.embedding IS NOT NULL AND {sql}",
+            (self._vectors.seq, *params),
+        ).fetchall()
+        if not rows:
+            return found
+        norm = float(np.linalg.norm(query)) or 1.0
+        matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype="<f4").reshape(len(rows), -1)
+        sims = matrix @ (query / norm).astype("<f4")
+        fresh = {str(i): float(s) for (i, _), s in zip(rows, sims, strict=True)}
+        merged = [(i, s) for i, s in found if i not in fresh] + list(fresh.items())
+        return sorted(merged, key=lambda pair: -pair[1])[:k]
 
     def _filter_rids(self, rids: Sequence[int], sql: str, params: Sequence[Any]) -> dict[int, str]:
         if not rids:

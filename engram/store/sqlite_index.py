@@ -42,6 +42,11 @@ class IndexFile:
         self._seq = 0
         self._lock = threading.Lock()
 
+    @property
+    def seq(self) -> int:
+        """The last vector change the index reflects: later ones are not committed yet, or not caught up."""
+        return self._seq
+
     def synced(self) -> VectorIndex:
         with self._lock:
             if self._index is None:
