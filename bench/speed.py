@@ -152,7 +152,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--ingest", type=int, default=1000, help="texts for the ingest comparison")
+    parser.add_argument("--ingest", type=int, default=3000, help="texts for the ingest comparison")
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--no-write", action="store_true", help="print only")
