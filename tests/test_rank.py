@@ -15,6 +15,7 @@ from engram.rank import (
     feedback_query,
     mmr,
     relevance,
+    rescore,
     score,
 )
 from engram.record import Kind, MemoryRecord
@@ -43,6 +44,28 @@ def test_seed_000_formula_by_hand() -> None:
     expected = 0.6 * 0.5 + 0.2 * 0.625 + 0.1 * 0.8 * 0.99**30 + 0.1 * 0.5
     assert scored["apple pie recipe"].score == pytest.approx(expected, abs=1e-5)
     assert scored["banana"].components["vector"] == 0.0  # negative cosine clipped
+
+
+def test_rescore_changes_only_the_vector_component() -> None:
+    """The feedback pass: new cosines re-order the candidates; lexical, importance and recency are kept."""
+    a = record("apple pie recipe", importance=0.9, updated_at=NOW - timedelta(days=10))
+    b = record("banana bread")
+    first = score(
+        [Candidate(a, 0.8, 1.0), Candidate(b, 0.2, 0.0)], {"appl": 1.0}, RankingProfile(), Decay(), NOW
+    )
+    assert [s.record.id for s in first] == ["apple pie recipe", "banana bread"]
+    again = {
+        s.record.id: s
+        for s in rescore(first, {"apple pie recipe": 0.1, "banana bread": 0.9}, RankingProfile(), Decay())
+    }
+    before = {s.record.id: s for s in first}
+    for name in ("lexical", "importance", "recency", "usage"):
+        assert again["apple pie recipe"].components[name] == before["apple pie recipe"].components[name]
+    assert again["banana bread"].components["vector"] == pytest.approx(0.9)
+    assert again["apple pie recipe"].score == pytest.approx(
+        before["apple pie recipe"].score - 0.6 * (0.8 - 0.1), abs=1e-6
+    )
+    assert again["banana bread"].score > again["apple pie recipe"].score
 
 
 def test_validity_multiplies_and_negative_subtracts_with_floor() -> None:
