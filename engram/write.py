@@ -148,25 +148,22 @@ def _write_checked(mem: Memory, p: _Pending) -> RememberResult:
                 )
             )
             vectors.append(vec)
-    with (
-        mem.store.atomic()
-    ):  # the memory, its chunks, its audit entry and a learned prototype commit together
+    # The memory, its chunks, its audit entry and the prototypes it teaches commit together.
+    with mem.store.atomic():
         mem.store.insert(records, vectors)
+        learned = []
+        for classifier, decided in ((mem.kinds, decision), (mem.categories, category)):
+            if kinds.should_learn(decided, classifier.rules):
+                classifier.learn(mem.store, mem.embedder, decided.label, vector, parent.content, parent.id)
+                learned.append(classifier.taxonomy.name)
         mem.store.audit(
             "create",
             parent.id,
             {"kind": parent.kind.value, "kind_method": decision.method, "confidence": decision.confidence,
              "category": None if parent.category is None else parent.category.value,
-             "status": parent.status.value, "scope": parent.scope.value, "chunks": len(records) - 1},
+             "category_confidence": category.confidence, "status": parent.status.value,
+             "scope": parent.scope.value, "chunks": len(records) - 1, "joined_prototypes": learned},
         )  # fmt: skip
-        for classifier, decided in ((mem.kinds, decision), (mem.categories, category)):
-            if kinds.should_learn(decided, classifier.rules):
-                classifier.learn(mem.store, mem.embedder, decided.label, vector, parent.content, parent.id)
-                mem.store.audit(
-                    f"learn_prototype:{classifier.taxonomy.name}",
-                    parent.id,
-                    {"label": decided.label, "confidence": decided.confidence},
-                )
     return RememberResult(
         parent.id,
         True,

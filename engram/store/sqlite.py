@@ -42,6 +42,9 @@ class SQLiteStore(SideTables):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._timeout = busy_timeout_ms
         self._lock = threading.RLock()
+        self._fresh: dict[
+            int, tuple[int, Vector]
+        ] = {}  # vectors this transaction wrote: rid -> (change, vector)
         self._local = threading.local()
         self._writer = self._connect()
         self._depth = 0
@@ -105,14 +108,17 @@ class SQLiteStore(SideTables):
                 self._depth -= 1
                 if self._depth == 0:
                     self._owner = None
+                    self._fresh.clear()
                     db.execute("ROLLBACK")
                 else:
+                    self._fresh.clear()  # change numbers rolled back may be given again
                     db.execute(f"ROLLBACK TO s{self._depth}")
                     db.execute(f"RELEASE s{self._depth}")
                 raise
             self._depth -= 1
             if self._depth == 0:
                 self._owner = None
+                self._fresh.clear()
             db.execute("COMMIT" if self._depth == 0 else f"RELEASE s{self._depth}")
             if self._depth == 0 and self._memory:
                 # An in-memory database cannot catch its index up inside the next write transaction (it would
@@ -456,16 +462,25 @@ class SQLiteStore(SideTables):
         self, query: Vector, k: int, sql: str, params: Sequence[Any], found: list[tuple[str, float]]
     ) -> list[tuple[str, float]]:
         rows = self._writer.execute(
-            "SELECT m.id, m.embedding FROM memories m WHERE m.rid IN (SELECT rid FROM vector_changes WHERE seq > ?) "
-            f"AND m.embedding IS NOT NULL AND {sql}",
+            "SELECT m.rid, m.id, c.seq FROM (SELECT rid, max(seq) AS seq FROM vector_changes WHERE seq > ? "
+            f"GROUP BY rid) c JOIN memories m ON m.rid = c.rid WHERE m.embedding IS NOT NULL AND {sql}",
             (self._vectors.seq, *params),
         ).fetchall()
         if not rows:
             return found
+        # Each vector written in this transaction is read once (a batch searches them again for every write);
+        # the cache ends with the transaction.
+        stale = {rid: seq for rid, _, seq in rows if self._fresh.get(rid, (0, None))[0] != seq}
+        for start in range(0, len(stale), 500):
+            part = list(stale)[start : start + 500]
+            marks = ", ".join("?" for _ in part)
+            for rid, blob in self._writer.execute(
+                f"SELECT rid, embedding FROM memories WHERE rid IN ({marks})", part
+            ):
+                self._fresh[rid] = (stale[rid], decode_vector(blob))
         norm = float(np.linalg.norm(query)) or 1.0
-        matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype="<f4").reshape(len(rows), -1)
-        sims = matrix @ (query / norm).astype("<f4")
-        fresh = {str(i): float(s) for (i, _), s in zip(rows, sims, strict=True)}
+        sims = np.stack([self._fresh[rid][1] for rid, _, _ in rows]) @ (query / norm)
+        fresh = {str(i): float(s) for (_, i, _), s in zip(rows, sims, strict=True)}
         merged = [(i, s) for i, s in found if i not in fresh] + list(fresh.items())
         return sorted(merged, key=lambda pair: -pair[1])[:k]
 
