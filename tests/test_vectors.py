@@ -34,13 +34,41 @@ def data() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
     return np.arange(1, N + 1, dtype=np.int64) * 7, unit(N, 0)  # sparse rowids, as after deletions
 
 
-@pytest.fixture(scope="module")
-def built(data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]) -> VectorIndex:
+def build(data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]], exact_max: int) -> VectorIndex:
     keys, base = data
-    index = VectorIndex(DIM)
-    for lo in range(0, N, 1_000):  # in batches, as the store rebuilds
-        index.upsert(keys[lo : lo + 1_000].tolist(), base[lo : lo + 1_000])
+    saved, vectors.EXACT_MAX = vectors.EXACT_MAX, exact_max
+    try:
+        index = VectorIndex(DIM)
+        for lo in range(0, N, 1_000):  # in batches, as the store rebuilds
+            index.upsert(keys[lo : lo + 1_000].tolist(), base[lo : lo + 1_000])
+    finally:
+        vectors.EXACT_MAX = saved
     return index
+
+
+@pytest.fixture(scope="module", params=["scan", "graph"])
+def built(
+    request: pytest.FixtureRequest, data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]
+) -> VectorIndex:
+    """A small index is scanned exactly; past EXACT_MAX vectors (here 0) the HNSW graph answers."""
+    return build(data, vectors.EXACT_MAX if request.param == "scan" else 0)
+
+
+@pytest.fixture(scope="module")
+def graph(data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]) -> VectorIndex:
+    return build(data, 0)
+
+
+def test_a_small_index_scans_until_it_outgrows_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "EXACT_MAX", 100)
+    base = unit(150, 11)
+    index = VectorIndex(DIM)
+    index.upsert(list(range(100)), base[:100])
+    assert index._small is not None
+    assert [k for k, _ in index.search(base[7], 5)] == brute(base[:100], np.arange(100), base[7], 5)
+    index.upsert(list(range(100, 150)), base[100:])
+    assert index._small is None  # the graph answers from now on
+    assert index.search(base[120], 1)[0][0] == 120
 
 
 def test_nearest_neighbours_match_brute_force(
@@ -66,7 +94,9 @@ def test_nearest_neighbours_match_brute_force(
     assert built.search(base[123], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
 
 
-def test_upsert_replaces_and_remove_forgets() -> None:
+@pytest.mark.parametrize("exact_max", [vectors.EXACT_MAX, 0])
+def test_upsert_replaces_and_remove_forgets(exact_max: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "EXACT_MAX", exact_max)
     base = unit(200, 2)
     index = VectorIndex(DIM)
     index.upsert(list(range(200)), base)
@@ -94,7 +124,7 @@ def test_upsert_replaces_and_remove_forgets() -> None:
 
 @pytest.mark.parametrize(("share", "exact"), [(0.003, True), (0.05, False), (0.6, False)])
 def test_allowed_subset_matches_exact_and_only_allowed(
-    built: VectorIndex,
+    graph: VectorIndex,
     data: tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]],
     share: float,
     exact: bool,
@@ -118,7 +148,7 @@ def test_allowed_subset_matches_exact_and_only_allowed(
     k = 20
     agree = []
     for q in unit(10, 4):
-        hits = built.search(q, k, allowed=np.concatenate([allowed, allowed[:3], junk]))
+        hits = graph.search(q, k, allowed=np.concatenate([allowed, allowed[:3], junk]))
         assert len(hits) == min(k, len(allowed))
         assert {key for key, _ in hits} <= {int(a) for a in allowed}
         expected = brute(base[rows], allowed, q, k)
@@ -142,6 +172,7 @@ def test_small_subset_is_exactly_brute_force(
 
 
 def test_falls_back_to_exact_when_too_few_candidates_survive(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "EXACT_MAX", 0)
     base = unit(1_000, 6)
     index = VectorIndex(DIM)
     index.upsert(list(range(1_000)), base)
@@ -172,7 +203,9 @@ def test_empty_index_and_bad_input() -> None:
     assert index.search(q, 0) == []
 
 
-def test_save_load_round_trip(tmp_path: Path) -> None:
+@pytest.mark.parametrize("exact_max", [vectors.EXACT_MAX, 0])
+def test_save_load_round_trip(tmp_path: Path, exact_max: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "EXACT_MAX", exact_max)
     base = unit(500, 9)
     index = VectorIndex(DIM)
     index.upsert(list(range(10, 510)), base)

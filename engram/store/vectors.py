@@ -37,6 +37,9 @@ EXPANSION_SEARCH = 256
 # cheaper than the exact scan: at k=50 that is above ~6% of 100k keys, ~2% of 1M.
 OVERSAMPLE = 4.0
 HNSW_COST = 2.0
+# Up to this many vectors a numpy scan of them all is exact and faster than the graph walk above (5-7x at
+# 1k-10k vectors: the walk visits about as many nodes as a small index holds).
+EXACT_MAX = 20_000
 
 _MAGIC = b"ENGRAMVX"
 _FORMAT = 1
@@ -61,6 +64,7 @@ class VectorIndex:
             expansion_add=EXPANSION_ADD,
             expansion_search=EXPANSION_SEARCH,
         )
+        self._small: _Rows | None = _Rows(dim)  # while the index is small: every vector, scanned exactly
 
     def __len__(self) -> int:
         return len(self._index)
@@ -81,11 +85,17 @@ class VectorIndex:
         ukeys, vecs = ukeys[last], vecs[last]
         self._index.remove(ukeys)
         self._index.add(ukeys, vecs)
+        if self._small is not None:
+            self._small.upsert(ukeys, vecs)
+            if len(self._index) > EXACT_MAX:
+                self._small = None
 
     def remove(self, keys: Sequence[int]) -> None:
         ukeys = _keys(keys, strict=False)
         if len(ukeys):
             self._index.remove(ukeys)
+            if self._small is not None:
+                self._small.remove(ukeys)
 
     def search(self, query: Vectors, k: int, allowed: Keys | None = None) -> list[tuple[int, float]]:
         """Up to k (key, cosine similarity) pairs, best first. If `allowed` is given, only those keys;
@@ -97,6 +107,8 @@ class VectorIndex:
         size = len(self._index)
         if k <= 0 or size == 0:
             return []
+        if self._small is not None:
+            return self._small.search(q, k, None if allowed is None else _keys(allowed, strict=False))
         if allowed is None:
             found = self._index.search(q, k, threads=1)
             if len(found.keys) < min(k, size):  # removals can cut a few nodes off the graph: scan them all
@@ -178,7 +190,66 @@ class VectorIndex:
                 index._index.load(payload)
             except (RuntimeError, ValueError) as e:
                 raise StoreError(f"vector index {path} cannot be loaded: {e}") from e
+        if len(index._index) > EXACT_MAX:
+            index._small = None
+        elif len(index._index):
+            keys = np.asarray(index._index.keys, dtype=np.uint64)
+            rows = np.vstack(cast(tuple[Vectors, ...], index._index.get(keys, dtype=ScalarKind.F32)))
+            index._small = _Rows(dim)
+            index._small.upsert(keys, rows)
         return index
+
+
+class _Rows:
+    """A small index's vectors in one numpy matrix (unit rows) with their keys, searched by a full scan.
+    Rows live in a buffer that doubles when full; a removed row takes the last one's place."""
+
+    def __init__(self, dim: int) -> None:
+        self._keys = np.zeros(0, dtype=np.uint64)
+        self._matrix = np.zeros((0, dim), dtype=np.float32)
+        self._row: dict[int, int] = {}
+
+    def upsert(self, ukeys: npt.NDArray[np.uint64], vecs: Vectors) -> None:
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        unit = vecs / np.where(norms > 0, norms, 1.0)
+        for key, vector in zip(ukeys.tolist(), unit, strict=True):
+            row = self._row.get(key)
+            if row is None:
+                row = len(self._row)
+                if row == len(self._keys):
+                    grown = max(64, 2 * row)
+                    self._keys = np.resize(self._keys, grown)
+                    self._matrix = np.concatenate(
+                        [self._matrix, np.zeros((grown - row, unit.shape[1]), np.float32)]
+                    )
+                self._row[key] = row
+                self._keys[row] = key
+            self._matrix[row] = vector
+
+    def remove(self, ukeys: npt.NDArray[np.uint64]) -> None:
+        for key in ukeys.tolist():
+            row = self._row.pop(key, None)
+            if row is None:
+                continue
+            last = len(self._row)  # the last filled row, now that one key is gone
+            if row != last:
+                moved = int(self._keys[last])
+                self._keys[row], self._matrix[row] = moved, self._matrix[last]
+                self._row[moved] = row
+
+    def search(self, q: Vectors, k: int, allowed: npt.NDArray[np.uint64] | None) -> list[tuple[int, float]]:
+        n = len(self._row)
+        keys, matrix = self._keys[:n], self._matrix[:n]
+        if allowed is not None:
+            keep = np.isin(keys, allowed)
+            keys, matrix = keys[keep], matrix[keep]
+        if not len(keys):
+            return []
+        norm = float(np.linalg.norm(q))
+        scores = matrix @ (q / norm if norm > 0 else q)
+        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return _pairs(keys[top], scores[top])
 
 
 def _keys(keys: Sequence[int] | Keys, strict: bool = True) -> npt.NDArray[np.uint64]:
