@@ -152,8 +152,14 @@ class Memory:
         # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
         # pages again for every one of them. Slices keep other writers from waiting long for the lock.
         for start in range(0, len(prepared), WRITE_SLICE):
-            with self.store.atomic():
-                results += [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
+            try:
+                with self.store.atomic():
+                    results += [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
+            except BaseException:
+                # The slice rolled back, prototypes it taught included: the classifiers reload theirs.
+                self.kinds.forget_cache()
+                self.categories.forget_cache()
+                raise
         return results
 
     # ---- recall -----------------------------------------------------------------------------------------

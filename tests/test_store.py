@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engram import FakeEmbedder, Memory, Scope, Status, StoreError
+from engram import FakeEmbedder, InvalidInput, Memory, Scope, Status, StoreError
 from engram.store.protocol import Filter
 from engram.store.schema import MIGRATIONS
 from engram.store.sqlite import SQLiteStore
@@ -229,6 +229,17 @@ def test_one_batch_sees_its_own_earlier_writes(mem: Memory) -> None:
     )
     assert second.merged_into == first.id and other.created
     assert mem.stats()["memories"] == 2
+
+
+def test_a_failing_write_rolls_back_its_batch_slice_and_nothing_stored_before(mem: Memory) -> None:
+    kept = mem.remember("the boiler was serviced in march")
+    with pytest.raises(InvalidInput, match="already exists"):
+        mem.remember_many(
+            [{"content": "the gate code is 4512"}, {"content": "lunch is at noon", "id": kept.id}]
+        )
+    assert mem.stats()["memories"] == 1 and mem.get(kept.id).content == "the boiler was serviced in march"
+    assert all(h.record.content != "the gate code is 4512" for h in mem.recall("gate code", mode="related"))
+    assert mem.remember("the gate code is 4512").created  # the classifiers still work after the rollback
 
 
 def test_a_vector_search_inside_a_write_sees_that_write_only(mem: Memory) -> None:

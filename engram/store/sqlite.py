@@ -42,9 +42,8 @@ class SQLiteStore(SideTables):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._timeout = busy_timeout_ms
         self._lock = threading.RLock()
-        self._fresh: dict[
-            int, tuple[int, Vector]
-        ] = {}  # vectors this transaction wrote: rid -> (change, vector)
+        # Vectors this transaction wrote, read once: rid -> (its change number, the vector).
+        self._fresh: dict[int, tuple[int, Vector]] = {}
         self._local = threading.local()
         self._writer = self._connect()
         self._depth = 0
