@@ -10,6 +10,8 @@ from concurrent.futures import Future
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from engram.embed import Vector
 from engram.rank import Candidate, Scored, feedback_query, relevance, rescore, score
 from engram.store.protocol import Facts, Filter, Store
@@ -51,9 +53,15 @@ def scored(
     ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
     facts = store.facts(ids)
     vectors = store.vectors(ids)
+    embedded = np.stack(list(vectors.values())) if vectors else np.zeros((0, len(qvec)), dtype=np.float32)
 
+    def cosines(q: Vector) -> dict[str, float]:
+        """Every candidate's cosine to `q`, in one product (stored vectors are unit length)."""
+        return dict(zip(vectors, (embedded @ q).tolist(), strict=True))
+
+    to_query = cosines(qvec)
     first = score(
-        [Candidate(f, float(vectors[f.id] @ qvec) if f.id in vectors else 0.0, by_text.get(f.id, 0.0)) for f in facts],
+        [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
         weights, ranking, mem.decay, when, beside,
     )  # fmt: skip
     if not (settings.feedback_docs and settings.feedback_weight > 0 and first):
@@ -65,8 +73,7 @@ def scored(
     moved = feedback_query(
         qvec, [vectors[s.record.id] for s in best if s.record.id in vectors], settings.feedback_weight
     )
-    cosines = {i: float(v @ moved) for i, v in vectors.items()}
-    return rescore(first, cosines, ranking, mem.decay, beside), vectors
+    return rescore(first, cosines(moved), ranking, mem.decay, beside), vectors
 
 
 def term_weights(store: Store, query: str) -> dict[str, float]:

@@ -241,11 +241,11 @@ def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], 
         return None  # google-sheets / microsoft-excel: related things, not the same tag
     only_a, only_b = set(stems_a) - set(stems_b), set(stems_b) - set(stems_a)
     if len(stems_a) == len(stems_b) and len(only_a) == len(only_b) == 1:
-        a, b = next(iter(only_a)), next(iter(only_b))
-        wa, wb = words_a[stems_a.index(a)], words_b[stems_b.index(b)]
+        at_a, at_b = stems_a.index(next(iter(only_a))), stems_b.index(next(iter(only_b)))
+        wa, wb = words_a[at_a], words_b[at_b]
         if is_abbreviation(wa, wb, is_word) or is_abbreviation(wb, wa, is_word):
             return "abbreviation"  # js-framework / javascript-framework
-        if stems_a.index(a) == stems_b.index(b):
+        if at_a == at_b:
             return None  # cold-ocean-currents / warm-ocean-currents: one word swapped in place
     return "similarity"
 

@@ -128,11 +128,7 @@ class VectorIndex:
 
     def _exact(self, q: Vectors, ukeys: npt.NDArray[np.uint64], k: int) -> list[tuple[int, float]]:
         rows = np.vstack(cast(tuple[Vectors, ...], self._index.get(ukeys, dtype=ScalarKind.F32)))
-        norm = float(np.linalg.norm(q))
-        scores = rows @ (q / norm if norm > 0 else q)  # stored rows are unit length: dot = cosine
-        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return _pairs(ukeys[top], scores[top])
+        return _scan(ukeys, rows, q, k)
 
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file in the same directory, fsync, then rename over `path`."""
@@ -243,13 +239,16 @@ class _Rows:
         if allowed is not None:
             keep = np.isin(keys, allowed)
             keys, matrix = keys[keep], matrix[keep]
-        if not len(keys):
-            return []
-        norm = float(np.linalg.norm(q))
-        scores = matrix @ (q / norm if norm > 0 else q)
-        top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return _pairs(keys[top], scores[top])
+        return _scan(keys, matrix, q, k) if len(keys) else []
+
+
+def _scan(keys: npt.NDArray[np.uint64], rows: Vectors, q: Vectors, k: int) -> list[tuple[int, float]]:
+    """The k rows closest to q, best first, by an exact scan; rows are unit length, so dot = cosine."""
+    norm = float(np.linalg.norm(q))
+    scores = rows @ (q / norm if norm > 0 else q)
+    top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+    top = top[np.argsort(-scores[top], kind="stable")]
+    return _pairs(keys[top], scores[top])
 
 
 def _keys(keys: Sequence[int] | Keys, strict: bool = True) -> npt.NDArray[np.uint64]:
