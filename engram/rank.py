@@ -18,7 +18,6 @@ vector component is the cosine to the query moved toward the memories that match
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -126,6 +125,10 @@ def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vecto
 
 
 _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context")
+# Each candidate's row of components: the weighted signals, then what they came from.
+_COLUMNS = (*_SIGNALS, "cosine", "bm25")
+_SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
+_VECTOR, _LEXICAL, _CONTEXT, _COSINE = (_COLUMNS.index(n) for n in ("vector", "lexical", "context", "cosine"))
 
 
 def score(
@@ -138,23 +141,22 @@ def score(
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
     episode."""
-    top_bm25 = max((c.bm25 for c in candidates), default=0.0)
-    parts_of: dict[str, dict[str, float]] = {}
-    for c in candidates:
-        r = c.record
-        days = _days(now, last_used(r))
-        parts_of[r.id] = {
-            "vector": max(0.0, c.cosine),
-            "lexical": 0.5 * (c.bm25 / top_bm25 if top_bm25 > 0 else 0.0)
-            + 0.5 * overlap(query_weights, r.content),
-            "importance": r.importance * decay.importance_daily**days,
-            "recency": 0.5 ** (days / decay.half_life_days),
-            "usage": 1 - math.exp(-r.access_count / 5),
-            "context": 0.0,
-            "cosine": c.cosine,
-            "bm25": c.bm25,
-        }
-    return _combined([c.record for c in candidates], parts_of, profile, decay, neighbours)
+    records = [c.record for c in candidates]
+    cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
+    bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
+    top_bm25 = float(bm25.max()) if len(bm25) else 0.0
+    days = np.array([_days(now, last_used(r)) for r in records], dtype=np.float64)
+    table = np.zeros((len(records), len(_COLUMNS)))
+    table[:, _VECTOR] = np.maximum(cosine, 0.0)
+    table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * np.array(
+        [overlap(query_weights, r.content) for r in records], dtype=np.float64
+    )
+    table[:, 2] = np.array([r.importance for r in records], dtype=np.float64) * decay.importance_daily**days
+    table[:, 3] = 0.5 ** (days / decay.half_life_days)
+    table[:, 4] = 1 - np.exp(-np.array([r.access_count for r in records], dtype=np.float64) / 5)
+    table[:, _COSINE] = cosine
+    table[:, -1] = bm25
+    return _combined(records, table, profile, decay, neighbours)
 
 
 def rescore(
@@ -166,39 +168,47 @@ def rescore(
 ) -> list[Scored[R]]:
     """The same candidates scored again with each one's cosine to another query vector (pseudo-relevance
     feedback); their other components stay as they were."""
-    parts_of: dict[str, dict[str, float]] = {}
-    for s in scored:
-        cosine = cosines.get(s.record.id, 0.0)
-        parts_of[s.record.id] = s.components | {"vector": max(0.0, cosine), "cosine": cosine}
-    return _combined([s.record for s in scored], parts_of, profile, decay, neighbours)
+    records = [s.record for s in scored]
+    table = np.array([[s.components[name] for name in _COLUMNS] for s in scored], dtype=np.float64)
+    table = table.reshape(len(records), len(_COLUMNS))
+    cosine = np.array([cosines.get(r.id, 0.0) for r in records], dtype=np.float64)
+    table[:, _VECTOR] = np.maximum(cosine, 0.0)
+    table[:, _COSINE] = cosine
+    return _combined(records, table, profile, decay, neighbours)
 
 
 def _combined(
     records: Sequence[R],
-    parts_of: dict[str, dict[str, float]],
+    table: np.ndarray,
     profile: RankingProfile,
     decay: Decay,
     neighbours: Mapping[str, Sequence[str]] | None,
 ) -> list[Scored[R]]:
-    weights = [(name, getattr(profile, name)) for name in _SIGNALS]
-    match = {i: relevance(p, profile) for i, p in parts_of.items()}
-    out: list[Scored[R]] = []
-    for r in records:
-        parts = parts_of[r.id]
-        beside = (neighbours or {}).get(r.id, ())
-        parts["context"] = max((match[n] for n in beside if n in match), default=0.0)
-        base = sum(w * parts[name] for name, w in weights)
-        penalty = decay.negative_penalty if r.is_negative else 0.0
-        final = max(0.0, base * r.validity_score - penalty)
-        parts |= {
-            "base": base,
-            "validity": r.validity_score,
-            "negative_penalty": penalty,
-            "score": final,
-        }
-        out.append(Scored(r, final, parts))
-    out.sort(key=lambda s: s.score, reverse=True)
-    return out
+    """The final scores of a table of components (one row per record, `_COLUMNS`), as arrays: recall scores
+    every candidate twice, and per-candidate Python arithmetic was most of its time."""
+    weight = profile.vector + profile.lexical
+    match = (
+        (profile.vector * table[:, _VECTOR] + profile.lexical * table[:, _LEXICAL]) / weight
+        if weight
+        else np.zeros(len(records))
+    )
+    table[:, _CONTEXT] = 0.0
+    if neighbours:
+        row = {r.id: i for i, r in enumerate(records)}
+        pairs = [(i, row[n]) for i, r in enumerate(records) for n in neighbours.get(r.id, ()) if n in row]
+        if pairs:
+            at, beside = np.array(pairs).T
+            np.maximum.at(table[:, _CONTEXT], at, match[beside])
+    base = table[:, : len(_SIGNALS)] @ np.array([getattr(profile, name) for name in _SIGNALS])
+    validity = np.array([r.validity_score for r in records], dtype=np.float64)
+    penalty = np.array([decay.negative_penalty if r.is_negative else 0.0 for r in records])
+    final = np.maximum(0.0, base * validity - penalty)
+    rows = np.column_stack([table, base, validity, penalty, final]).tolist()
+    # Stable, so equal scores keep the candidates' order.
+    return [
+        Scored(records[i], rows[i][-1], dict(zip(_SHOWN, rows[i], strict=True)))
+        for i in np.argsort(-final, kind="stable").tolist()
+    ]
 
 
 def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: int) -> list[Scored[R]]:
