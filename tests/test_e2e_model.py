@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engram import InvalidInput, Kind, Memory, Settings
@@ -30,8 +31,30 @@ def test_idle_model_threads_sleep_rather_than_spin() -> None:
     # A spinning thread pool kept both cores busy after each call and doubled store_memory's latency.
     from engram.embed import MiniLM
 
-    options = MiniLM()._session.get_session_options()
-    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    model = MiniLM()
+    for session in (model._session, model._single):
+        options = session.get_session_options()
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+def test_texts_embedded_side_by_side_get_the_vectors_they_get_alone(model: CachedEmbedder) -> None:
+    """A batch is split into runs on separate threads: every text must still get its own vector."""
+    from engram.embed import MiniLM
+
+    minilm = MiniLM()
+    texts = [
+        "tag",
+        "pottery class",
+        "Caroline went to the LGBTQ support group on Tuesday and felt welcome there.",
+    ]
+    together = minilm.embed_batch(texts)
+    for text, row in zip(texts, together, strict=True):
+        assert float(row @ minilm.embed_batch([text])[0]) > 0.9999
+    many = [f"memory number {i} about {'a very long topic ' * (i % 7)}" for i in range(70)]
+    assert (
+        float(np.abs(minilm.embed_batch(many) - np.stack([minilm.embed_batch([t])[0] for t in many])).max())
+        < 1e-4
+    )
 
 
 @pytest.mark.parametrize(
