@@ -4,7 +4,7 @@ forget, stats and reembed. All decisions are plain functions (classify, rank, ch
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from engram import candidates, importers, ingest, lifecycle, maintenance, operations, tools, transfer, write
 from engram import classify as kinds
+from engram.blas import limit_blas
 from engram.config import Settings, locate
 from engram.embed import Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
@@ -70,6 +71,7 @@ class Memory:
         allow_model_change: bool = False,
     ) -> None:
         self.settings = settings or Settings()
+        limit_blas(self.settings.blas_threads)
         self.embedder = embedder or default_embedder()
         self.store = open_store(db if db is not None else self.settings.db_path, self.settings)
         stored = self.store.model()
@@ -136,8 +138,12 @@ class Memory:
         """Store one memory; any record field (kind, scope, scope_id, importance, tags, ...) may be given."""
         return self.remember_many([{"content": content, **fields}])[0]
 
-    def remember_many(self, items: Iterable[NewMemory | dict[str, Any]]) -> builtins.list[RememberResult]:
-        """Store many memories, embedding them in batches; each is validated before anything is written."""
+    def remember_many(
+        self, items: Iterable[NewMemory | dict[str, Any]], *, embedded: Mapping[str, Vector] | None = None
+    ) -> builtins.list[RememberResult]:
+        """Store many memories, embedding them in batches; each is validated before anything is written.
+        `embedded` holds vectors the caller already has, by content hash (store_memory embeds a memory with its
+        tag phrases in one model call)."""
         parsed = [item if isinstance(item, NewMemory) else parse(NewMemory, item) for item in items]
         for i, item in enumerate(parsed):
             if len(item.content) > self.settings.max_content_chars:
@@ -147,7 +153,7 @@ class Memory:
                     f"is {len(item.content)} characters; the maximum is {self.settings.max_content_chars}",
                 )
         prepared = [write.prepare(self, item) for item in parsed]
-        write.embed(self, prepared)
+        write.embed(self, prepared, embedded or {})
         results: builtins.list[RememberResult] = []
         # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
         # pages again for every one of them. Slices keep other writers from waiting long for the lock.

@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engram import analysis
-from engram.embed import Vector
+from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
 from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, utcnow
@@ -105,9 +105,11 @@ def _validated(model: type[BaseModel], data: dict[str, Any] | None, name: str) -
 
 
 def _tag_vectors(
-    mem: Memory, concepts: tuple[str, ...], extra: list[str]
-) -> tuple[list[str], np.ndarray[Any, Any]]:
-    """The concepts that can be tags, and one embedding batch for them and the extra tags."""
+    mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
+) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector]]:
+    """The concepts that can be tags, and one embedding batch for them and the extra tags. The content joins
+    the batch when it is one chunk (the model runs texts of one call side by side), and its vector comes back
+    by content hash for the write path."""
     # A tag names a topic: a phrase with function words inside ("renew the passport") gives its content runs.
     topical: list[str] = []
     for concept in concepts:
@@ -131,9 +133,14 @@ def _tag_vectors(
             todo.append(i)
         else:
             vectors[i] = known
-    if todo:
-        vectors[todo] = mem.embedder.embed_batch([names[i].replace("-", " ") for i in todo])
-    return tags, vectors
+    texts = [names[i].replace("-", " ") for i in todo]
+    whole = content.strip()
+    alone = len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
+    if not (todo or alone):
+        return tags, vectors, {}
+    embedded = mem.embedder.embed_batch([*texts, whole] if alone else texts)
+    vectors[todo] = embedded[: len(todo)]
+    return tags, vectors, {content_hash(whole): embedded[-1]} if alone else {}
 
 
 def store_memory(
@@ -157,7 +164,7 @@ def store_memory(
     extra = list(
         dict.fromkeys(t for t in (analysis.normalize_tag(x) for x in (*given, *found.context_tags)) if t)
     )
-    concept_tags, vectors = _tag_vectors(mem, found.concepts, extra)
+    concept_tags, vectors, embedded = _tag_vectors(mem, found.concepts, extra, content)
     plan = plan_tags(concept_tags, vectors[: len(concept_tags)], mem.vocabulary(), extra)
     tag_vectors = dict(zip([*concept_tags, *extra], vectors, strict=True))
     importance = ctx.force_importance or found.importance
@@ -199,7 +206,7 @@ def store_memory(
             op.before_memory(item.id, None)
         mem.operation = op
         try:
-            result = mem.remember_many([item])[0]
+            result = mem.remember_many([item], embedded=embedded)[0]
         finally:
             mem.operation = None
         record = mem.get(result.id)

@@ -4,7 +4,7 @@ chunks, audit entry and any learned prototype. `Memory.remember_many` runs it.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -55,13 +55,17 @@ def prepare(mem: Memory, item: NewMemory) -> _Pending:
     )
 
 
-def embed(mem: Memory, prepared: Sequence[_Pending]) -> None:
-    """One batch for every text not already embedded in this database."""
+def embed(mem: Memory, prepared: Sequence[_Pending], embedded: Mapping[str, Vector]) -> None:
+    """One batch for every text neither already embedded in this database nor in `embedded` (by hash)."""
     texts: dict[str, str] = {}
     for p in prepared:
         for text in p.pieces:
             texts.setdefault(content_hash(text), text)
-    known = {h: v for h in texts if (v := mem.store.vector_for_hash(h)) is not None}
+    known = {
+        h: v
+        for h in texts
+        if (v := embedded.get(h)) is not None or (v := mem.store.vector_for_hash(h)) is not None
+    }
     todo = [h for h in texts if h not in known]
     if todo:
         vectors = mem.embedder.embed_batch([texts[h] for h in todo])

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_info
+
+from engram import FakeEmbedder, Memory
+from engram.embed import Matrix, _balanced, content_hash
+
+
+@pytest.mark.parametrize(
+    ("lengths", "parts", "expected"),
+    [
+        ([6, 6, 6, 6, 6, 27], 2, [[0, 1, 2, 3, 4], [5]]),  # tag phrases beside the memory they come from
+        ([3, 3, 3, 100], 2, [[0, 1, 2], [3]]),
+        ([25, 25], 2, [[0], [1]]),
+        ([10] * 8, 2, [[0, 1, 2, 3], [4, 5, 6, 7]]),
+        ([10] * 9, 3, [[0, 1, 2], [3, 4, 5], [6, 7, 8]]),
+        ([7], 2, [[0]]),
+    ],
+)
+def test_a_batch_splits_into_runs_of_about_equal_tokens(
+    lengths: list[int], parts: int, expected: list[list[int]]
+) -> None:
+    assert _balanced(lengths, list(range(len(lengths))), parts) == expected
+
+
+class Counting(FakeEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[list[str]] = []
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        self.calls.append(list(texts))
+        return super().embed_batch(texts)
+
+
+def test_a_vector_the_caller_has_is_not_embedded_again(tmp_path: Path) -> None:
+    model = Counting()
+    with Memory(tmp_path / "m.db", embedder=model) as mem:
+        given = FakeEmbedder().embed_batch(["something else entirely"])[0]
+        [result] = mem.remember_many(
+            [{"content": "the garden gate squeaks"}],
+            embedded={content_hash("the garden gate squeaks"): given},
+        )
+        assert all("the garden gate squeaks" not in call for call in model.calls)
+        assert np.allclose(mem.store.vectors([result.id])[result.id], given)
+
+
+def test_store_memory_embeds_the_memory_and_its_new_tags_in_one_call(tmp_path: Path) -> None:
+    model = Counting()
+    with Memory(tmp_path / "m.db", embedder=model) as mem:
+        model.calls.clear()
+        mem.store_memory("Deploy the billing service to the staging cluster before Friday's release review")
+        with_content = [c for c in model.calls if any(t.startswith("Deploy the billing") for t in c)]
+        assert len(with_content) == 1 and len(with_content[0]) > 1  # the tag phrases came along
+
+
+def test_memory_runs_numpy_on_one_blas_thread(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()):
+        assert all(pool["num_threads"] == 1 for pool in threadpool_info() if pool["user_api"] == "blas")
