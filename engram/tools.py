@@ -19,7 +19,7 @@ from engram import analysis
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
-from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, utcnow
+from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, parse, utcnow
 from engram.store.protocol import Filter
 from engram.tags import TagPlan, Vocabulary, key, plan_tags
 from engram.text import STOPWORDS
@@ -189,16 +189,20 @@ def store_memory(
         metadata["user_note"] = ctx.user_note
     if overridden:
         metadata["overridden"] = overridden
-    item = NewMemory(
-        id=fields.get("id"),
-        created_at=fields.get("created_at"),
-        content=content,
-        tags=plan.tags,
-        importance=(importance - 1) / 4,
-        category=ctx.force_category,
-        expires_at=ctx.expires_at,
-        source_type=_SOURCES.get((ctx.source or "user").lower(), SourceType.USER),
-        metadata=metadata,
+    # Validated like any write: bad content or fields are an InvalidInput naming the field.
+    item = parse(
+        NewMemory,
+        dict(
+            id=fields.get("id"),
+            created_at=fields.get("created_at"),
+            content=content,
+            tags=plan.tags,
+            importance=(importance - 1) / 4,
+            category=ctx.force_category,
+            expires_at=ctx.expires_at,
+            source_type=_SOURCES.get((ctx.source or "user").lower(), SourceType.USER),
+            metadata=metadata,
+        ),
     )
     audit = mem.store.audit if op is None else op.audit
     with mem.store.atomic():

@@ -67,6 +67,15 @@ def test_bad_context_names_the_field_and_stores_nothing(
     assert mem.stats()["memories"] == 0
 
 
+@pytest.mark.parametrize("content", ["\x00", "fine text with a \x00 inside"])
+def test_bad_content_names_the_field_and_stores_nothing(mem: Memory, content: str) -> None:
+    mem.store_memory("Something stored before")
+    with pytest.raises(InvalidInput) as caught:
+        mem.store_memory(content)
+    assert caught.value.field == "content"
+    assert mem.stats()["memories"] == 1
+
+
 def test_a_concept_reuses_an_existing_tag_spelled_differently(mem: Memory) -> None:
     mem.store_memory("Notes on team meetings", {"additional_tags": ["meetings"]})
     out = mem.store_memory("The weekly design meeting moved to Thursdays.", {"additional_tags": ["meeting"]})
