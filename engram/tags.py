@@ -23,7 +23,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+import numkong as nk
 import numpy as np
 from jellyfish import levenshtein_distance
 from snowballstemmer import stemmer
@@ -32,6 +34,7 @@ from engram.embed import Matrix, Vector
 from engram.store.protocol import TagRow
 
 MAP_THRESHOLD = 0.7
+PACK_AT = 2048  # tags from which the vocabulary keeps a packed half-precision copy
 MERGE_THRESHOLD = 0.8
 ABBREVIATION_FLOOR = 0.6
 _STEM = stemmer("english")
@@ -53,6 +56,8 @@ class Vocabulary:
         self.by_key: dict[str, str] = {}
         for t in self.names:
             self.by_key.setdefault(key(t), t)
+        # A half-precision copy of the first rows, for `similarities`; one tuple, so readers see a matching pair.
+        self._packed: tuple[Any, int] = (None, 0)
 
     @classmethod
     def of(cls, rows: Sequence[TagRow], dim: int) -> Vocabulary:
@@ -86,12 +91,27 @@ class Vocabulary:
         return self.closest_many(vector[None, :])[0]
 
     def closest_many(self, vectors: Matrix) -> list[tuple[str, float] | None]:
-        """Each vector's nearest tag and its cosine, in one matrix product."""
+        """Each vector's nearest tag and its cosine (at full precision), in one matrix product."""
         if not self.names or len(vectors) == 0:
             return [None] * len(vectors)
-        sims = vectors @ self.matrix.T
-        best = np.argmax(sims, axis=1)
-        return [(self.names[int(i)], float(sims[r, i])) for r, i in enumerate(best)]
+        best = np.argmax(self.similarities(vectors), axis=1)
+        return [(self.names[int(i)], float(vectors[r] @ self._rows[i])) for r, i in enumerate(best)]
+
+    def similarities(self, vectors: Matrix) -> Matrix:
+        """The cosine of each vector to every tag. The product only streams the vocabulary through memory, so
+        the bulk of it is read from a packed half-precision copy (numkong), half the bytes: for a memory's
+        five tag phrases against 12,000 tags, 2.8 ms against 5.0 for numpy. Cosines are off by about 1e-4;
+        tags added since the copy was packed are read at full precision."""
+        n = len(self.names)
+        packed, upto = self._packed
+        if n - upto > max(PACK_AT, upto // 4):  # repacking 12,000 tags takes about 50 ms
+            packed, upto = nk.dots_pack(self._rows[:n].astype(np.float16), dtype="f16"), n
+            self._packed = (packed, upto)
+        if packed is None:
+            out: Matrix = vectors @ self.matrix.T
+            return out
+        head = np.asarray(nk.dots_packed(np.asarray(vectors, dtype=np.float16), packed), dtype=np.float32)
+        return np.hstack([head, vectors @ self._rows[upto:n].T]) if n > upto else head
 
 
 @dataclass(frozen=True, slots=True)

@@ -317,7 +317,7 @@ def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
             known.append((concept, name, vector))
     if not known:
         return {}
-    sims = np.stack([v for _, _, v in known]) @ vocabulary.matrix.T
+    sims = vocabulary.similarities(np.stack([v for _, _, v in known]))
     out: dict[str, list[str]] = {}
     for (concept, name, _), row in zip(known, sims, strict=True):
         top = np.argpartition(-row, min(3, len(row) - 1))[: min(4, len(row))]

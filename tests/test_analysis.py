@@ -97,3 +97,27 @@ def test_consolidation_keeps_apart_what_embeddings_only_relate() -> None:
     assert (
         same_tag("meetings", "meeting", 0.9) == "spelling" and same_tag("digitizing", "digital", 0.46) is None
     )
+
+
+def test_a_large_vocabulary_answers_from_its_packed_copy_like_the_full_product() -> None:
+    import numpy as np
+
+    from engram.tags import PACK_AT, Vocabulary
+
+    rng = np.random.default_rng(7)
+    rows = rng.standard_normal((PACK_AT + 500, 64)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    vocabulary = Vocabulary([f"tag-{i}" for i in range(len(rows))], rows)
+    queries = rows[[3, 1000, PACK_AT + 10]] + 0.05 * rng.standard_normal((3, 64)).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    sims = vocabulary.similarities(queries)
+    assert vocabulary._packed[1] == len(rows)  # packed now
+    assert np.abs(sims - queries @ rows.T).max() < 2e-3
+    closest = vocabulary.closest_many(queries)
+    assert [c[0] for c in closest if c] == ["tag-3", "tag-1000", f"tag-{PACK_AT + 10}"]
+    assert closest[0] is not None and closest[0][1] == float(queries[0] @ rows[3])  # full precision
+    # A tag added after packing is read from the full-precision rows.
+    extra = rng.standard_normal(64).astype(np.float32)
+    extra /= np.linalg.norm(extra)
+    vocabulary.add("late-tag", extra)
+    assert vocabulary.closest(extra) == ("late-tag", float(extra @ extra))
