@@ -234,7 +234,9 @@ def store_memory(
                     "overridden": overridden,
                 },
             )
-    similar = [(i, s) for i, s in mem.similar_to(record.id, SIMILAR_AT, 6) if i != record.id][:5]
+    # A new memory's write already searched its nearest memories (for dedup and the classifiers' votes).
+    near = result.neighbours if result.created else mem.similar_to(record.id, SIMILAR_AT, 6)
+    similar = [(i, s) for i, s in near if s >= SIMILAR_AT and i != record.id][:5]
     return {
         "success": True,
         "memory_id": record.id,

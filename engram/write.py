@@ -33,6 +33,8 @@ class RememberResult:
     confidence: float | None = None
     method: str = "auto"  # how the kind was decided: auto | fallback | explicit | prefix
     chunks: int = 0
+    # A new memory's nearest memories in its scope when it was written (id, cosine), best first.
+    neighbours: tuple[tuple[str, float], ...] = ()
 
     @property
     def outcome(self) -> str:
@@ -175,6 +177,7 @@ def _write_checked(mem: Memory, p: _Pending) -> RememberResult:
         confidence=decision.confidence,
         method=decision.method,
         chunks=len(records) - 1,
+        neighbours=tuple(near),
     )
 
 

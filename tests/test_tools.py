@@ -67,6 +67,20 @@ def test_bad_context_names_the_field_and_stores_nothing(
     assert mem.stats()["memories"] == 0
 
 
+def test_store_memory_reports_similar_memories_and_suggests_merging_the_closest(mem: Memory) -> None:
+    first = mem.store_memory("The quarterly grant report for the funding board is due on Friday afternoon.")
+    other = mem.store_memory("Bake sourdough bread with rye flour this weekend.")
+    close = mem.store_memory("The quarterly grant report for the funding board is due on Friday morning.")
+    related = mem.store_memory("The quarterly grant report for the funding board is due by Friday evening.")
+    assert close["outcome"] == "created" and related["outcome"] == "created"
+    assert first["memory_id"] in close["recommendations"]["similar_memories"]
+    assert other["memory_id"] not in close["recommendations"]["similar_memories"]
+    assert close["recommendations"]["suggested_merges"][0] == first["memory_id"]  # cosine 0.94
+    assert set(related["recommendations"]["similar_memories"][:2]) == {first["memory_id"], close["memory_id"]}
+    assert related["recommendations"]["suggested_merges"] == []  # 0.86 is similar, not a merge
+    assert related["memory_id"] not in related["recommendations"]["similar_memories"]
+
+
 @pytest.mark.parametrize("content", ["\x00", "fine text with a \x00 inside"])
 def test_bad_content_names_the_field_and_stores_nothing(mem: Memory, content: str) -> None:
     mem.store_memory("Something stored before")
