@@ -52,7 +52,7 @@ def scored(
     beside = store.episode_neighbours(ids, where) if ranking.context else {}
     ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
     facts = store.facts(ids)
-    vectors = store.vectors(ids)
+    vectors = {f.id: f.vector for f in facts if f.vector is not None}
     embedded = np.stack(list(vectors.values())) if vectors else np.zeros((0, len(qvec)), dtype=np.float32)
 
     def cosines(q: Vector) -> dict[str, float]:

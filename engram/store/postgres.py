@@ -230,10 +230,14 @@ class PostgresStore(SideTables):
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         rows = self._all(
             "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
-            "is_negative FROM memories WHERE id = ANY(%s)",
+            "is_negative, embedding FROM memories WHERE id = ANY(%s)",
             (list(ids),),
+            binary=True,
         )
-        return [Facts(*r) for r in rows]
+        return [
+            Facts(str(i), content, imp, upd, acc, count, validity, neg, None if emb is None else _array(emb))
+            for i, content, imp, upd, acc, count, validity, neg, emb in rows
+        ]
 
     def labels(self, ids: Sequence[str]) -> dict[str, Label]:
         rows = self._all(

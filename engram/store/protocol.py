@@ -58,6 +58,7 @@ class Facts:
     access_count: int
     validity_score: float
     is_negative: bool
+    vector: Vector | None = None  # the stored embedding, read in the same query
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +144,10 @@ class Store(Protocol):
     def vectors(self, ids: Sequence[str]) -> dict[str, Vector]: ...
     def vector_for_hash(self, content_hash: str) -> Vector | None: ...
     def labels(self, ids: Sequence[str]) -> dict[str, Label]: ...
-    def facts(self, ids: Sequence[str]) -> list[Facts]: ...
+    def facts(self, ids: Sequence[str]) -> list[Facts]:
+        """What recall scores each memory by, its embedding included (one query for both)."""
+        ...
+
     def select(
         self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
     ) -> list[MemoryRecord]: ...

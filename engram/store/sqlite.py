@@ -274,12 +274,13 @@ class SQLiteStore(SideTables):
             marks = ", ".join("?" for _ in part)
             rows = self._reader().execute(
                 "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
-                f"is_negative FROM memories WHERE id IN ({marks})",
+                f"is_negative, embedding FROM memories WHERE id IN ({marks})",
                 part,
             )
-            for i, content, imp, upd, acc, count, validity, neg in rows:
+            for i, content, imp, upd, acc, count, validity, neg, blob in rows:
                 out.append(Facts(i, content, imp, datetime.fromisoformat(upd),
-                                 None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg)))  # fmt: skip
+                                 None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg),
+                                 None if blob is None else decode_vector(blob)))  # fmt: skip
         return out
 
     def labels(self, ids: Sequence[str]) -> dict[str, Label]:
