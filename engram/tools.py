@@ -135,7 +135,11 @@ def _tag_vectors(
             vectors[i] = known
     texts = [names[i].replace("-", " ") for i in todo]
     whole = content.strip()
-    alone = len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
+    # Text this database already embedded is never embedded again (the write path reuses it).
+    alone = (
+        len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
+        and mem.store.vector_for_hash(content_hash(whole)) is None
+    )
     if not (todo or alone):
         return tags, vectors, {}
     embedded = mem.embedder.embed_batch([*texts, whole] if alone else texts)

@@ -62,3 +62,14 @@ def test_store_memory_embeds_the_memory_and_its_new_tags_in_one_call(tmp_path: P
 def test_memory_runs_numpy_on_one_blas_thread(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder()):
         assert all(pool["num_threads"] == 1 for pool in threadpool_info() if pool["user_api"] == "blas")
+
+
+def test_store_memory_does_not_embed_content_the_database_already_has(tmp_path: Path) -> None:
+    model = Counting()
+    with Memory(tmp_path / "m.db", embedder=model) as mem:
+        text = "Deploy the billing service to the staging cluster before Friday's release review"
+        first = mem.store_memory(text)
+        model.calls.clear()
+        again = mem.store_memory(text)
+        assert again["memory_id"] == first["memory_id"] and again["outcome"] == "duplicate"
+        assert all(text not in call for call in model.calls)
