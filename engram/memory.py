@@ -446,12 +446,14 @@ class Memory:
         for classifier in (self.kinds, self.categories):
             classifier.forget_cache()
 
-    def similar_to(self, memory_id: str, threshold: float, k: int = 10) -> builtins.list[tuple[str, float]]:
-        """Top-level memories whose embedding is within `threshold` cosine of this one's."""
+    def similar_to(
+        self, memory_id: str, threshold: float, k: int = 10, where: Filter | None = None
+    ) -> builtins.list[tuple[str, float]]:
+        """Searchable memories (`where`, else any) whose embedding is within `threshold` cosine of this one's."""
         vector = self.store.vectors([memory_id]).get(memory_id)
         if vector is None:
             return []
-        return [(i, s) for i, s in self.store.vector_search(vector, k, Filter()) if s >= threshold]
+        return [(i, s) for i, s in self.store.vector_search(vector, k, where or Filter()) if s >= threshold]
 
     # ---- everything else --------------------------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:

@@ -239,7 +239,11 @@ def store_memory(
                 },
             )
     # A new memory's write already searched its nearest memories (for dedup and the classifiers' votes).
-    near = result.neighbours if result.created else mem.similar_to(record.id, SIMILAR_AT, 6)
+    near = (
+        result.neighbours
+        if result.created
+        else mem.similar_to(record.id, SIMILAR_AT, 6, Filter(scope=record.scope, scope_id=record.scope_id))
+    )
     similar = [(i, s) for i, s in near if s >= SIMILAR_AT and i != record.id][:5]
     return {
         "success": True,

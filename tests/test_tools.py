@@ -78,6 +78,10 @@ def test_store_memory_reports_similar_memories_and_suggests_merging_the_closest(
     assert close["recommendations"]["suggested_merges"][0] == first["memory_id"]  # cosine 0.94
     assert set(related["recommendations"]["similar_memories"][:2]) == {first["memory_id"], close["memory_id"]}
     assert related["recommendations"]["suggested_merges"] == []  # 0.86 is similar, not a merge
+    again = mem.store_memory("The quarterly grant report for the funding board is due on Friday morning.")
+    assert again["outcome"] == "duplicate" and again["memory_id"] == close["memory_id"]
+    assert again["recommendations"]["similar_memories"][0] == first["memory_id"]
+    assert close["memory_id"] not in again["recommendations"]["similar_memories"]
     assert related["memory_id"] not in related["recommendations"]["similar_memories"]
 
 
