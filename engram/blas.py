@@ -4,7 +4,7 @@ Engram's matrix products are small (a query against a few hundred candidates, a 
 vocabulary or the prototypes) and bound by memory, not arithmetic. A multi-threaded BLAS pool gains nothing on
 them, and after each product its idle threads spin on a core for a while: the model, which runs next, then
 shares that core. With one BLAS thread, store_memory went from 40 to 31 ms p50 at 10k memories (same process
-state, one run). The limit is process-wide (BLAS has no other kind); `Settings.blas_threads = None` leaves it.
+state, one run). The limit is process-wide (BLAS has no other kind); `ENGRAM_BLAS_THREADS=0` leaves it.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ _lock = threading.Lock()
 _applied: int | None = None
 
 
-def limit_blas(threads: int | None) -> None:
-    """Cap numpy's BLAS at `threads` once per process (None: leave it as it is)."""
+def limit_blas(threads: int) -> None:
+    """Cap numpy's BLAS at `threads` once per process (0: leave it as it is)."""
     global _applied
-    if threads is None:
+    if threads == 0:
         return
     with _lock:
         if _applied != threads:

@@ -118,11 +118,11 @@ class Settings(BaseSettings):
     related: ModeThresholds = ModeThresholds(floor=0.12, ratio=0.35, cap=12)
     profiles: dict[str, RankingProfile] = Field(default_factory=lambda: dict(DEFAULT_PROFILES))
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
-    blas_threads: int | None = Field(
+    blas_threads: int = Field(
         1,
-        ge=1,
+        ge=0,
         description="numpy BLAS threads, process-wide (engram's products are small; an idle pool spins on a "
-        "core the model needs); unset: leave BLAS as it is",
+        "core the model needs); 0 leaves BLAS as it is",
     )
     pg_pool_size: int = Field(8, ge=1, description="most PostgreSQL connections one process holds")
     llm_url: str | None = Field(

@@ -73,3 +73,24 @@ def test_store_memory_does_not_embed_content_the_database_already_has(tmp_path: 
         again = mem.store_memory(text)
         assert again["memory_id"] == first["memory_id"] and again["outcome"] == "duplicate"
         assert all(text not in call for call in model.calls)
+
+
+def test_blas_threads_zero_leaves_blas_as_it_is(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from threadpoolctl import threadpool_info\n"
+        "from engram import FakeEmbedder, Memory\n"
+        "def threads(): return [p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas']\n"
+        "before = threads()\n"
+        f"Memory({str(tmp_path / 'm.db')!r}, embedder=FakeEmbedder()).close()\n"
+        "print(before == threads())\n"
+    )
+    env = {**os.environ, "ENGRAM_BLAS_THREADS": "0", "OPENBLAS_NUM_THREADS": "2"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+    env["ENGRAM_BLAS_THREADS"] = "1"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"  # capped from 2 to 1
