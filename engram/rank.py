@@ -94,13 +94,17 @@ def last_used(record: Scorable) -> datetime:
     return record.updated_at
 
 
-def overlap(query_weights: dict[str, float], content: str) -> float:
-    """The IDF-weighted share of the query's word stems that the content contains."""
+def overlaps(query_weights: dict[str, float], contents: Sequence[str]) -> list[float]:
+    """For each content, the IDF-weighted share of the query's word stems that it contains."""
     total = sum(query_weights.values())
     if total <= 0:
-        return 0.0
-    present = stems_among(content, query_weights.keys())
-    return sum(w for stem, w in query_weights.items() if stem in present) / total
+        return [0.0] * len(contents)
+    wanted = frozenset(query_weights)
+    out = []
+    for content in contents:
+        present = stems_among(content, wanted)
+        out.append(sum(w for stem, w in query_weights.items() if stem in present) / total)
+    return out
 
 
 def relevance(components: Mapping[str, float], profile: RankingProfile) -> float:
@@ -128,7 +132,8 @@ _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context")
 # Each candidate's row of components: the weighted signals, then what they came from.
 _COLUMNS = (*_SIGNALS, "cosine", "bm25")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
-_VECTOR, _LEXICAL, _CONTEXT, _COSINE = (_COLUMNS.index(n) for n in ("vector", "lexical", "context", "cosine"))
+_COL = {name: i for i, name in enumerate(_COLUMNS)}
+_VECTOR, _LEXICAL, _CONTEXT, _COSINE = _COL["vector"], _COL["lexical"], _COL["context"], _COL["cosine"]
 
 
 def score(
@@ -149,13 +154,14 @@ def score(
     table = np.zeros((len(records), len(_COLUMNS)))
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
     table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * np.array(
-        [overlap(query_weights, r.content) for r in records], dtype=np.float64
+        overlaps(query_weights, [r.content for r in records]), dtype=np.float64
     )
-    table[:, 2] = np.array([r.importance for r in records], dtype=np.float64) * decay.importance_daily**days
-    table[:, 3] = 0.5 ** (days / decay.half_life_days)
-    table[:, 4] = 1 - np.exp(-np.array([r.access_count for r in records], dtype=np.float64) / 5)
+    importance = np.array([r.importance for r in records], dtype=np.float64)
+    table[:, _COL["importance"]] = importance * decay.importance_daily**days
+    table[:, _COL["recency"]] = 0.5 ** (days / decay.half_life_days)
+    table[:, _COL["usage"]] = 1 - np.exp(-np.array([r.access_count for r in records], dtype=np.float64) / 5)
     table[:, _COSINE] = cosine
-    table[:, -1] = bm25
+    table[:, _COL["bm25"]] = bm25
     return _combined(records, table, profile, decay, neighbours)
 
 

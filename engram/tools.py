@@ -134,17 +134,17 @@ def _tag_vectors(
         else:
             vectors[i] = known
     texts = [names[i].replace("-", " ") for i in todo]
-    whole = content.strip()
+    whole, digest = content.strip(), content_hash(content)
     # Text this database already embedded is never embedded again (the write path reuses it).
     alone = (
         len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
-        and mem.store.vector_for_hash(content_hash(whole)) is None
+        and mem.store.vector_for_hash(digest) is None
     )
     if not (todo or alone):
         return tags, vectors, {}
     embedded = mem.embedder.embed_batch([*texts, whole] if alone else texts)
     vectors[todo] = embedded[: len(todo)]
-    return tags, vectors, {content_hash(whole): embedded[-1]} if alone else {}
+    return tags, vectors, {digest: embedded[-1]} if alone else {}
 
 
 def store_memory(
