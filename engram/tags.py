@@ -27,6 +27,7 @@ from typing import Any
 
 import numkong as nk
 import numpy as np
+import numpy.typing as npt
 from jellyfish import levenshtein_distance
 from snowballstemmer import stemmer
 
@@ -34,7 +35,8 @@ from engram.embed import Matrix, Vector
 from engram.store.protocol import TagRow
 
 MAP_THRESHOLD = 0.7
-PACK_AT = 2048  # tags from which the vocabulary keeps a packed half-precision copy
+PACK_AT = 2048  # tags from which the vocabulary keeps a packed 8-bit copy
+MARGIN = 0.02  # tags this close to the best of the low-precision scan are scored at full precision
 MERGE_THRESHOLD = 0.8
 ABBREVIATION_FLOOR = 0.6
 _STEM = stemmer("english")
@@ -56,8 +58,9 @@ class Vocabulary:
         self.by_key: dict[str, str] = {}
         for t in self.names:
             self.by_key.setdefault(key(t), t)
-        # A half-precision copy of the first rows, for `similarities`; one tuple, so readers see a matching pair.
-        self._packed: tuple[Any, int] = (None, 0)
+        # An 8-bit copy of the first rows and their scales, for `_approximate`; one tuple, so readers see a
+        # matching set.
+        self._packed: tuple[Any, int, Matrix] = (None, 0, np.ones(0, dtype=np.float32))
 
     @classmethod
     def of(cls, rows: Sequence[TagRow], dim: int) -> Vocabulary:
@@ -91,27 +94,59 @@ class Vocabulary:
         return self.closest_many(vector[None, :])[0]
 
     def closest_many(self, vectors: Matrix) -> list[tuple[str, float] | None]:
-        """Each vector's nearest tag and its cosine (at full precision), in one matrix product."""
-        if not self.names or len(vectors) == 0:
-            return [None] * len(vectors)
-        best = np.argmax(self.similarities(vectors), axis=1)
-        return [(self.names[int(i)], float(vectors[r] @ self._rows[i])) for r, i in enumerate(best)]
+        """Each vector's nearest tag and its cosine."""
+        return [near[0] if near else None for near in self.nearest(vectors, 1)]
 
-    def similarities(self, vectors: Matrix) -> Matrix:
-        """The cosine of each vector to every tag. The product only streams the vocabulary through memory, so
-        the bulk of it is read from a packed half-precision copy (numkong), half the bytes: for a memory's
-        five tag phrases against 12,000 tags, 2.8 ms against 5.0 for numpy. Cosines are off by about 1e-4;
-        tags added since the copy was packed are read at full precision."""
+    def nearest(self, vectors: Matrix, k: int) -> list[list[tuple[str, float]]]:
+        """Each vector's `k` nearest tags with their cosines, best first. The vocabulary is scanned at low
+        precision (`_approximate`, off by at most 0.004 on real tags) and every tag within `MARGIN` of the
+        k-th best of that scan is scored again at full precision: the tags and cosines returned are those of
+        the full product."""
         n = len(self.names)
-        packed, upto = self._packed
-        if n - upto > max(PACK_AT, upto // 4):  # repacking 12,000 tags takes about 50 ms
-            packed, upto = nk.dots_pack(self._rows[:n].astype(np.float16), dtype="f16"), n
-            self._packed = (packed, upto)
+        if n == 0 or len(vectors) == 0:
+            return [[] for _ in range(len(vectors))]
+        k = min(k, n)
+        rough = self._approximate(vectors)
+        kth = rough.max(axis=1) if k == 1 else np.partition(rough, n - k, axis=1)[:, n - k]
+        out = []
+        for r, floor in enumerate((kth - MARGIN).tolist()):
+            rows = np.flatnonzero(rough[r] >= floor)
+            exact = self._rows[rows] @ vectors[r]
+            best = np.argsort(-exact, kind="stable")[:k]
+            out.append([(self.names[int(rows[j])], float(exact[j])) for j in best])
+        return out
+
+    def _approximate(self, vectors: Matrix) -> Matrix:
+        """The cosine of each vector to every tag, to within about 0.01. The product only streams the
+        vocabulary through memory, so the bulk of it is read from a packed 8-bit copy (numkong), a quarter of
+        the bytes: for a memory's five tag phrases against 12,000 tags, 0.6 ms against 3.5 for numpy. Each row
+        is scaled to fill the 8 bits before rounding, and the integer products are scaled back. Tags added
+        since the copy was packed are read at full precision."""
+        n = len(self.names)
+        packed, upto, scales = self._packed
+        if n - upto > max(PACK_AT, upto // 4):  # repacking 12,000 tags takes about 20 ms
+            scales = _int8_scales(self._rows[:n])
+            packed, upto = nk.dots_pack(_int8(self._rows[:n], scales), dtype="int8"), n
+            self._packed = (packed, upto, scales)
         if packed is None:
             out: Matrix = vectors @ self.matrix.T
             return out
-        head = np.asarray(nk.dots_packed(np.asarray(vectors, dtype=np.float16), packed), dtype=np.float32)
+        mine = _int8_scales(vectors)
+        head = np.asarray(nk.dots_packed(_int8(vectors, mine), packed), dtype=np.float32)
+        head /= mine[:, None] * scales[None, :]
         return np.hstack([head, vectors @ self._rows[upto:n].T]) if n > upto else head
+
+
+def _int8_scales(matrix: Matrix) -> Matrix:
+    """Per row, the factor that takes its largest component to 127."""
+    peak = np.abs(matrix).max(axis=1)
+    scales: Matrix = (127.0 / np.where(peak > 0, peak, 1.0)).astype(np.float32)
+    return scales
+
+
+def _int8(matrix: Matrix, scales: Matrix) -> npt.NDArray[np.int8]:
+    out: npt.NDArray[np.int8] = np.rint(matrix * scales[:, None]).astype(np.int8)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

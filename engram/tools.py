@@ -327,17 +327,12 @@ def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
             known.append((concept, name, vector))
     if not known:
         return {}
-    sims = vocabulary.similarities(np.stack([v for _, _, v in known]))
     out: dict[str, list[str]] = {}
-    for (concept, name, _), row in zip(known, sims, strict=True):
-        top = np.argpartition(-row, min(3, len(row) - 1))[: min(4, len(row))]
-        near = [
-            vocabulary.names[j]
-            for j in sorted(top, key=lambda j: -row[j])
-            if row[j] >= EXPANSION_AT and key(vocabulary.names[j]) != key(name)
-        ][:3]
-        if near:
-            out[concept] = near
+    nearest = vocabulary.nearest(np.stack([v for _, _, v in known]), 4)
+    for (concept, name, _), near in zip(known, nearest, strict=True):
+        kept = [tag for tag, cosine in near if cosine >= EXPANSION_AT and key(tag) != key(name)][:3]
+        if kept:
+            out[concept] = kept
     return out
 
 
