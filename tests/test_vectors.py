@@ -94,6 +94,31 @@ def test_nearest_neighbours_match_brute_force(
     assert built.search(base[123], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
 
 
+def test_a_small_index_gives_the_exact_answer_from_its_8_bit_scan() -> None:
+    base = unit(2_000, 21)
+    base[:40, 0] += 6.0  # spiky vectors: their other components round coarsely
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    keys = np.arange(2_000, dtype=np.int64) * 3
+    index = VectorIndex(DIM)
+    index.upsert(keys.tolist(), base)
+    gone = keys[::5]  # removed rows take the place of the last ones
+    index.remove(gone.tolist())
+    base[7] = unit(1, 22)[0]  # and one vector replaced
+    index.upsert([int(keys[7])], base[7:8])
+    live = np.isin(keys, gone, invert=True)
+    allowed = keys[live][::3]
+    queries = np.vstack([unit(10, 23), base[[7, 3, 1]]])
+    for q in queries:
+        for k in (1, 10, 60):
+            assert [key for key, _ in index.search(q, k)] == brute(base[live], keys[live], q, k)
+            subset = np.isin(keys, allowed)
+            hits = index.search(q, k, allowed=allowed)
+            assert [key for key, _ in hits] == brute(base[subset], keys[subset], q, k)
+            assert [s for _, s in hits] == pytest.approx(
+                (base[subset] @ q)[np.argsort(-(base[subset] @ q), kind="stable")[:k]].tolist(), abs=1e-6
+            )
+
+
 @pytest.mark.parametrize("exact_max", [vectors.EXACT_MAX, 0])
 def test_upsert_replaces_and_remove_forgets(exact_max: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vectors, "EXACT_MAX", exact_max)

@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
+import numkong as nk
 import numpy as np
 import numpy.typing as npt
 from usearch.compiled import MetricKind, ScalarKind
 from usearch.index import Index
 
 from engram.errors import StoreError
+from engram.quantized import bounds, encode, rescaled, shortlist
 
 # HNSW: M=32 with a build walk of 64 built faster and recalled more than M=16 with 128 (a 30k-vector
 # trial); a search walk of 256 gives recall@50 ~0.97 at 100k-1M vectors in ~2.5 ms (128: ~0.95, ~1.5 ms).
@@ -198,29 +200,44 @@ class VectorIndex:
 
 class _Rows:
     """A small index's vectors in one numpy matrix (unit rows) with their keys, searched by a full scan.
-    Rows live in a buffer that doubles when full; a removed row takes the last one's place."""
+    Rows live in a buffer that doubles when full; a removed row takes the last one's place. Each row also
+    has int8 codes: the scan reads those (a quarter of the bytes; the rows are cold by the time a query comes,
+    so reading them is most of a scan) and scores at full precision only the rows that can be among the best
+    k (`engram.quantized`), so its answer is the exact one."""
 
     def __init__(self, dim: int) -> None:
         self._keys = np.zeros(0, dtype=np.uint64)
         self._matrix = np.zeros((0, dim), dtype=np.float32)
+        self._codes = np.zeros((0, dim), dtype=np.int8)
+        self._scales = np.zeros(0, dtype=np.float32)
+        self._l1 = np.zeros(0, dtype=np.float32)
         self._row: dict[int, int] = {}
 
     def upsert(self, ukeys: npt.NDArray[np.uint64], vecs: Vectors) -> None:
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-        unit = vecs / np.where(norms > 0, norms, 1.0)
-        for key, vector in zip(ukeys.tolist(), unit, strict=True):
+        unit = (vecs / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+        encoded = encode(unit)
+        for i, key in enumerate(ukeys.tolist()):
             row = self._row.get(key)
             if row is None:
                 row = len(self._row)
                 if row == len(self._keys):
-                    grown = max(64, 2 * row)
-                    self._keys = np.resize(self._keys, grown)
-                    self._matrix = np.concatenate(
-                        [self._matrix, np.zeros((grown - row, unit.shape[1]), np.float32)]
-                    )
+                    self._grow(max(64, 2 * row))
                 self._row[key] = row
                 self._keys[row] = key
-            self._matrix[row] = vector
+            self._matrix[row] = unit[i]
+            self._codes[row], self._scales[row], self._l1[row] = (
+                encoded.codes[i],
+                encoded.scales[i],
+                encoded.l1[i],
+            )
+
+    def _grow(self, size: int) -> None:
+        def grown(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            return np.concatenate([arr, np.zeros((size - len(arr), *arr.shape[1:]), dtype=arr.dtype)])
+
+        self._keys, self._matrix, self._codes = grown(self._keys), grown(self._matrix), grown(self._codes)
+        self._scales, self._l1 = grown(self._scales), grown(self._l1)
 
     def remove(self, ukeys: npt.NDArray[np.uint64]) -> None:
         for key in ukeys.tolist():
@@ -230,16 +247,25 @@ class _Rows:
             last = len(self._row)  # the last filled row, now that one key is gone
             if row != last:
                 moved = int(self._keys[last])
-                self._keys[row], self._matrix[row] = moved, self._matrix[last]
+                for arr in (self._keys, self._matrix, self._codes, self._scales, self._l1):
+                    arr[row] = arr[last]
                 self._row[moved] = row
 
     def search(self, q: Vectors, k: int, allowed: npt.NDArray[np.uint64] | None) -> list[tuple[int, float]]:
         n = len(self._row)
-        keys, matrix = self._keys[:n], self._matrix[:n]
-        if allowed is not None:
-            keep = np.isin(keys, allowed)
-            keys, matrix = keys[keep], matrix[keep]
-        return _scan(keys, matrix, q, k) if len(keys) else []
+        rows = np.arange(n) if allowed is None else np.flatnonzero(np.isin(self._keys[:n], allowed))
+        if not len(rows):
+            return []
+        if len(rows) <= k:
+            return _scan(self._keys[rows], self._matrix[rows], q, k)
+        norm = float(np.linalg.norm(q))
+        unit = (q / norm if norm > 0 else q).reshape(1, -1)
+        mine = encode(unit)
+        codes = self._codes[:n] if allowed is None else self._codes[rows]
+        scales, l1 = self._scales[rows], self._l1[rows]
+        approx = rescaled(np.asarray(nk.cdist(mine.codes, codes, metric="dot")), mine, scales)
+        kept = rows[shortlist(approx[0], bounds(mine, scales, l1, unit.shape[1])[0], k)]
+        return _scan(self._keys[kept], self._matrix[kept], q, k)
 
 
 def _scan(keys: npt.NDArray[np.uint64], rows: Vectors, q: Vectors, k: int) -> list[tuple[int, float]]:
