@@ -18,7 +18,7 @@ vector component is the cosine to the query moved toward the memories that match
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -73,7 +73,7 @@ class Candidate(Generic[R]):
 class Scored(Generic[R]):
     record: R
     score: float
-    components: dict[str, float] = field(default_factory=dict)
+    components: Mapping[str, float] = field(default_factory=dict)
     why: str = "match"  # match | sibling
 
 
@@ -133,7 +133,27 @@ _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context")
 _COLUMNS = (*_SIGNALS, "cosine", "bm25")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
+_SHOWN_AT = {name: i for i, name in enumerate(_SHOWN)}
 _VECTOR, _LEXICAL, _CONTEXT, _COSINE = _COL["vector"], _COL["lexical"], _COL["context"], _COL["cosine"]
+
+
+class Components(Mapping[str, float]):
+    """One candidate's row of the score table, read by name (`_SHOWN`). Recall scores every candidate twice
+    and reads the components of few: a dict for each was most of the time of building the results."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: list[float]) -> None:
+        self.row = row
+
+    def __getitem__(self, name: str) -> float:
+        return self.row[_SHOWN_AT[name]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_SHOWN)
+
+    def __len__(self) -> int:
+        return len(_SHOWN)
 
 
 def score(
@@ -175,7 +195,15 @@ def rescore(
     """The same candidates scored again with each one's cosine to another query vector (pseudo-relevance
     feedback); their other components stay as they were."""
     records = [s.record for s in scored]
-    table = np.array([[s.components[name] for name in _COLUMNS] for s in scored], dtype=np.float64)
+    table = np.array(
+        [
+            s.components.row[: len(_COLUMNS)]
+            if isinstance(s.components, Components)
+            else [s.components[name] for name in _COLUMNS]
+            for s in scored
+        ],
+        dtype=np.float64,
+    )
     table = table.reshape(len(records), len(_COLUMNS))
     cosine = np.array([cosines.get(r.id, 0.0) for r in records], dtype=np.float64)
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
@@ -212,7 +240,7 @@ def _combined(
     rows = np.column_stack([table, base, validity, penalty, final]).tolist()
     # Stable, so equal scores keep the candidates' order.
     return [
-        Scored(records[i], rows[i][-1], dict(zip(_SHOWN, rows[i], strict=True)))
+        Scored(records[i], rows[i][-1], Components(rows[i]))
         for i in np.argsort(-final, kind="stable").tolist()
     ]
 
@@ -256,7 +284,7 @@ def apply_mode(
 def sibling(hit: Scored[R], record: S, factor: float) -> Scored[S]:
     """A neighbouring chunk of a hit joins the results just under it."""
     joined = hit.score * factor
-    return Scored(record, joined, hit.components | {"score": joined}, "sibling")
+    return Scored(record, joined, {**hit.components, "score": joined}, "sibling")
 
 
 def with_record(hit: Scored[R], record: S) -> Scored[S]:
