@@ -94,7 +94,11 @@ def test_nearest_neighbours_match_brute_force(
     assert built.search(base[123], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
 
 
-def test_a_small_index_gives_the_exact_answer_from_its_8_bit_scan() -> None:
+@pytest.mark.parametrize("quantized_from", [0, vectors.QUANTIZED_FROM])
+def test_a_small_index_gives_the_exact_answer_from_its_8_bit_scan(
+    quantized_from: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors, "QUANTIZED_FROM", quantized_from)  # 0: every scan reads the codes first
     base = unit(2_000, 21)
     base[:40, 0] += 6.0  # spiky vectors: their other components round coarsely
     base /= np.linalg.norm(base, axis=1, keepdims=True)
