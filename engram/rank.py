@@ -99,12 +99,10 @@ def overlaps(query_weights: dict[str, float], contents: Sequence[str]) -> list[f
     total = sum(query_weights.values())
     if total <= 0:
         return [0.0] * len(contents)
-    wanted = frozenset(query_weights)
-    out = []
-    for content in contents:
-        present = stems_among(content, wanted)
-        out.append(sum(w for stem, w in query_weights.items() if stem in present) / total)
-    return out
+    return [
+        sum(w for stem, w in query_weights.items() if stem in present) / total
+        for present in stems_among(contents, frozenset(query_weights))
+    ]
 
 
 def relevance(components: Mapping[str, float], profile: RankingProfile) -> float:

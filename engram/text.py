@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 import snowballstemmer
@@ -241,12 +243,20 @@ def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![^\W_])(?<![^\W_]['’])(?:{alternatives})[^\W_]*(?:['’][^\W_]+)?", re.UNICODE)
 
 
-def stems_among(text: str, wanted: Collection[str]) -> set[str]:
-    """The stems of `text`'s words that are in `wanted`. Recall asks this of every candidate: only the words
-    that could stem to one of them are stemmed."""
+def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]:
+    """For each text, the stems of its words that are in `wanted`. Recall asks this of every candidate: only
+    the words that could stem to one of them are stemmed, found by one search over all the texts (a search
+    per text cost a third more)."""
     want = wanted if isinstance(wanted, frozenset) else frozenset(wanted)
-    found = _could_stem_to(want).findall(text.lower())
-    return {s for w in found if (s := stem(w.replace("’", "'"))) in want}
+    lowered = [t.lower() for t in texts]
+    # A newline ends a word, so no match spans two texts.
+    starts = list(itertools.accumulate((len(t) + 1 for t in lowered[:-1]), initial=0))
+    out: list[set[str]] = [set() for _ in texts]
+    for match in _could_stem_to(want).finditer("\n".join(lowered)):
+        s = stem(match.group().replace("’", "'"))
+        if s in want:
+            out[bisect.bisect_right(starts, match.start()) - 1].add(s)
+    return out
 
 
 def idf(documents: int, frequency: int) -> float:

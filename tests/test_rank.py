@@ -155,8 +155,8 @@ def test_stems_among_matches_stemming_every_word() -> None:
         "realiz",
         "xyz",
     }
-    for text in texts:
-        assert stems_among(text, wanted) == set(stems(text)) & wanted
+    assert stems_among(texts, wanted) == [set(stems(text)) & wanted for text in texts]
+    assert stems_among([], wanted) == []
 
 
 def test_feedback_query_moves_toward_the_feedback_hits() -> None:
