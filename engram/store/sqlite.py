@@ -277,10 +277,14 @@ class SQLiteStore(SideTables):
                 f"is_negative, embedding FROM memories WHERE id IN ({marks})",
                 part,
             )
-            for i, content, imp, upd, acc, count, validity, neg, blob in rows:
+            found = rows.fetchall()
+            vectors = _decoded([r[-1] for r in found])
+            for (i, content, imp, upd, acc, count, validity, neg, _), vector in zip(
+                found, vectors, strict=True
+            ):
                 out.append(Facts(i, content, imp, datetime.fromisoformat(upd),
                                  None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg),
-                                 None if blob is None else decode_vector(blob)))  # fmt: skip
+                                 vector))  # fmt: skip
         return out
 
     def labels(self, ids: Sequence[str]) -> dict[str, Label]:
@@ -583,3 +587,13 @@ class SQLiteStore(SideTables):
             "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
+
+
+def _decoded(blobs: Sequence[bytes | None]) -> list[Vector | None]:
+    """Stored vectors decoded in one array (rows of it), not one by one: recall reads a few hundred at once."""
+    present = [b for b in blobs if b is not None]
+    if not present or len({len(b) for b in present}) > 1:
+        return [None if b is None else decode_vector(b) for b in blobs]
+    matrix = np.frombuffer(b"".join(present), dtype="<f4").astype(np.float32).reshape(len(present), -1)
+    rows = iter(matrix)
+    return [None if b is None else next(rows) for b in blobs]
