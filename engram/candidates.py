@@ -5,7 +5,7 @@ what they found, and a second scoring with pseudo-relevance feedback. `Memory.re
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -28,15 +28,17 @@ def scored(
     limit: int,
     profile: str,
     when: datetime,
-    expansions: Sequence[str] = (),
+    expansions: Sequence[str] | Callable[[], Sequence[str]] = (),
 ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
     """Every candidate of the vector and text searches (and their episode neighbours), scored, best first, and
-    the candidates' vectors. `expansions` are extra words for the text search only (related tags and concepts)."""
+    the candidates' vectors. `expansions` are extra words for the text search only (related tags and concepts),
+    or a function that works them out: it is called on the text search's thread, beside the model."""
     store, settings = mem.store, mem.settings
     wide = max(50, 8 * limit)
-    words = list(dict.fromkeys([*terms(query), *(t for e in expansions for t in terms(e))]))
 
     def lexical() -> tuple[dict[str, float], dict[str, float]]:
+        extra = expansions() if callable(expansions) else expansions
+        words = list(dict.fromkeys([*terms(query), *(t for e in extra for t in terms(e))]))
         return dict(store.text_search(words, wide, where)), term_weights(store, query)
 
     # The text search needs no embedding: on its own thread it runs while the model embeds the query

@@ -241,7 +241,7 @@ class Memory:
         limit: int,
         profile: str,
         when: datetime,
-        expansions: Sequence[str] = (),
+        expansions: Sequence[str] | Callable[[], Sequence[str]] = (),
         floor: float = 0.0,
     ) -> tuple[builtins.list[Hit], int]:
         """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and

@@ -9,6 +9,7 @@ Both return the seed's formats field for field, plus a few fields the seed impli
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -359,17 +360,29 @@ def search_memory(
         created_before=before,
         now=now,
     )
-    concepts = analysis.query_concepts(text)
-    expansions = _expansions(mem, concepts)
+
+    def analysed() -> tuple[tuple[str, ...], dict[str, list[str]]]:
+        concepts = analysis.query_concepts(text)
+        return concepts, _expansions(mem, concepts)
+
+    # The concepts and their tag expansions feed only the text search, so where the store reads on other
+    # threads they are worked out beside the model (keyphrase extraction took 2 ms before the query embedded).
+    job = mem.workers().submit(analysed) if mem.store.reads_anywhere() else None
+    found = job.result if job is not None else functools.cache(analysed)
+
+    def expansion_words() -> list[str]:
+        return [t.replace("-", " ") for near in found()[1].values() for t in near]
+
     shown, total = mem.ranked(
         text,
         where,
         limit=opts.limit,
         profile="redesign",
         when=now,
-        expansions=[t.replace("-", " ") for near in expansions.values() for t in near],
+        expansions=expansion_words,
         floor=opts.min_relevance,
     )
+    concepts, expansions = found()
     if shown and touch:
         mem.store.touch([h.record.id for h in shown], now)
     wanted = {*(c.lower() for c in concepts), *(t for near in expansions.values() for t in near)}
