@@ -129,6 +129,38 @@ def test_search_memory_filters_by_time_importance_and_type(mem: Memory) -> None:
     assert mem.get(new.id).access_count == 3  # returned by three searches: usage is tracked
 
 
+def test_query_expansions_reach_the_text_search_from_beside_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from engram import tools
+
+    with Memory(tmp_path / "x.db", embedder=FakeEmbedder()) as memory:
+        memory.store_memory("The kubernetes cluster runs the payment service.")
+        memory.store_memory("Our k8s nodes were upgraded on Monday.")
+        threads: list[int] = []
+        searched: list[list[str]] = []
+
+        def expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
+            threads.append(threading.get_ident())
+            return {"kubernetes": ["k8s"]} if "kubernetes" in concepts else {}
+
+        text_search = memory.store.text_search
+
+        def spy(words: list[str], k: int, where: object) -> list[tuple[str, float]]:
+            searched.append(list(words))
+            return text_search(words, k, where)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(tools, "_expansions", expansions)
+        monkeypatch.setattr(memory.store, "text_search", spy)
+        found = memory.search_memory("kubernetes")
+        assert found["query_analysis"]["semantic_expansions"] == {"kubernetes": ["k8s"]}
+        assert "k8s" in searched[-1]  # the expansion was searched for
+        assert any("k8s nodes" in r["content"] for r in found["results"])
+        assert threads and threads[-1] != threading.get_ident()  # worked out on another thread
+
+
 def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
     with pytest.raises(InvalidInput) as caught:
         mem.search_memory("anything", {"limt": 3})
