@@ -14,10 +14,11 @@ import mmap
 import os
 import struct
 import tempfile
+import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import numkong as nk
 import numpy as np
@@ -54,6 +55,19 @@ Vectors = npt.NDArray[np.float32]
 Keys = npt.NDArray[np.int64]
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _guarded(method: Callable[Concatenate[VectorIndex, P], T]) -> Callable[Concatenate[VectorIndex, P], T]:
+    def guarded(index: VectorIndex, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        with index._guard:
+            return method(index, *args, **kwargs)
+
+    guarded.__doc__ = method.__doc__
+    return guarded
+
+
 class VectorIndex:
     """Cosine nearest neighbours over int64 keys (SQLite rowids, never negative)."""
 
@@ -70,6 +84,9 @@ class VectorIndex:
             expansion_search=EXPANSION_SEARCH,
         )
         self._small: _Rows | None = _Rows(dim)  # while the index is small: every vector, scanned exactly
+        # Searches and changes take turns: the store catches the index up on a background thread after each
+        # commit, and a removal moves another vector's row.
+        self._guard = threading.RLock()
 
     def __len__(self) -> int:
         return len(self._index)
@@ -77,6 +94,7 @@ class VectorIndex:
     def __contains__(self, key: int) -> bool:
         return key >= 0 and bool(self._index.contains(int(key)))
 
+    @_guarded
     def upsert(self, keys: Sequence[int], vectors: Vectors) -> None:
         """Add vectors under `keys`, replacing any vector a key already has (the last of duplicates wins)."""
         ukeys = _keys(keys)
@@ -95,6 +113,7 @@ class VectorIndex:
             if len(self._index) > EXACT_MAX:
                 self._small = None
 
+    @_guarded
     def remove(self, keys: Sequence[int]) -> None:
         ukeys = _keys(keys, strict=False)
         if len(ukeys):
@@ -102,6 +121,7 @@ class VectorIndex:
             if self._small is not None:
                 self._small.remove(ukeys)
 
+    @_guarded
     def search(self, query: Vectors, k: int, allowed: Keys | None = None) -> list[tuple[int, float]]:
         """Up to k (key, cosine similarity) pairs, best first. If `allowed` is given, only those keys;
         small allowed sets use an exact scan of their vectors (fetched from the index), large ones an
@@ -135,6 +155,7 @@ class VectorIndex:
         rows = np.vstack(cast(tuple[Vectors, ...], self._index.get(ukeys, dtype=ScalarKind.F32)))
         return _scan(ukeys, rows, q, k)
 
+    @_guarded
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file in the same directory, fsync, then rename over `path`."""
         payload = self._index.save()
