@@ -64,10 +64,10 @@ def test_a_small_index_scans_until_it_outgrows_the_limit(monkeypatch: pytest.Mon
     base = unit(150, 11)
     index = VectorIndex(DIM)
     index.upsert(list(range(100)), base[:100])
-    assert index._small is not None
+    assert index._small is not None and len(index._index) == 0  # no graph is kept while the scan answers
     assert [k for k, _ in index.search(base[7], 5)] == brute(base[:100], np.arange(100), base[7], 5)
     index.upsert(list(range(100, 150)), base[100:])
-    assert index._small is None  # the graph answers from now on
+    assert index._small is None and len(index._index) == 150  # the graph is built and answers from now on
     assert index.search(base[120], 1)[0][0] == 120
 
 
@@ -243,6 +243,9 @@ def test_save_load_round_trip(tmp_path: Path, exact_max: int, monkeypatch: pytes
     index.save(path)
     index.save(path)  # replacing an existing file
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
+    assert path.read_bytes()[8] == (
+        2 if exact_max else 1
+    )  # a small index writes its rows, a large one its graph
     loaded = VectorIndex.load(path, DIM)
     assert len(loaded) == 498
     assert 10 not in loaded and 12 in loaded
@@ -281,3 +284,19 @@ def test_load_rejects_damaged_files(tmp_path: Path, damage: str) -> None:
         dim = DIM * 2
     with pytest.raises(StoreError):
         VectorIndex.load(path, dim)
+
+
+def test_a_small_index_saved_as_a_graph_loads_as_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = unit(300, 12)
+    path = tmp_path / "memories.db.vectors"
+    monkeypatch.setattr(vectors, "EXACT_MAX", 0)
+    graph = VectorIndex(DIM)
+    graph.upsert(list(range(300)), base)
+    graph.save(path)  # as files were written before small indexes were saved as rows
+    monkeypatch.undo()
+    loaded = VectorIndex.load(path, DIM)
+    assert loaded._small is not None and len(loaded) == 300 and len(loaded._index) == 0
+    for q in unit(5, 13):
+        assert [k for k, _ in loaded.search(q, 10)] == brute(base, np.arange(300), q, 10)
