@@ -115,7 +115,7 @@ def test_a_large_vocabulary_answers_from_its_packed_copy_like_the_full_product()
     rough, bound = vocabulary._approximate(queries)
     assert vocabulary._packed[1] == len(rows)  # packed now
     full = queries @ rows.T
-    assert 0 < np.abs(rough - full).max() and np.all(np.abs(rough - full) <= bound)  # rounded, within bounds
+    assert np.abs(rough - full).max() > 0 and np.all(np.abs(rough - full) <= bound)  # rounded, within bounds
     closest = vocabulary.closest_many(queries)
     assert [c[0] for c in closest if c] == ["tag-3", "tag-1000", f"tag-{PACK_AT + 10}"]
     assert closest[0] is not None and closest[0][1] == pytest.approx(float(full[0, 3]), abs=1e-6)
