@@ -161,6 +161,8 @@ class Memory:
             try:
                 with self.store.atomic():
                     results += [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
+                    self.kinds.save_learned(self.store)
+                    self.categories.save_learned(self.store)
             except BaseException:
                 # The slice rolled back, prototypes it taught included: the classifiers reload theirs.
                 self.kinds.forget_cache()

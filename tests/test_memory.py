@@ -208,6 +208,34 @@ def test_learned_prototypes_are_capped(tmp_path: Path) -> None:
         assert any(p.memory_id == newest.id for p in learned)  # oldest dropped first, newest kept
 
 
+def test_a_batch_keeps_its_learned_prototypes_capped_and_a_failed_batch_keeps_none(tmp_path: Path) -> None:
+    settings = Settings(kind_learn_above=0.0, kind_fallback_below=0.0, kind_learned_max=3)
+    with Memory(tmp_path / "b.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        written = mem.remember_many(
+            [{"content": f"distinct memory number {i} about topic {i * 7}"} for i in range(12)]
+        )
+
+        def learned() -> list[str]:
+            return sorted(p.memory_id or "" for p in mem.store.prototypes("kinds") if p.source == "learned")
+
+        saved = learned()
+        per_kind: dict[str, int] = {}
+        for p in mem.store.prototypes("kinds"):
+            if p.source == "learned":
+                per_kind[p.label] = per_kind.get(p.label, 0) + 1
+        assert saved and max(per_kind.values()) <= 3
+        assert written[-1].id in saved  # oldest dropped first, newest kept
+        with pytest.raises(InvalidInput):
+            mem.remember_many(
+                [{"content": "a fresh memory about kites"}, {"id": written[0].id, "content": "x"}]
+            )
+        assert learned() == saved  # the failed batch taught nothing that stayed
+        in_memory = mem.kinds.prototypes(mem.store, mem.embedder).items
+        assert sorted(p.memory_id or "" for p in in_memory if p.source == "learned") == saved
+        mem.remember("one more distinct memory about rivers")
+        assert set(learned()) <= {m.id for m in mem.list(limit=100)}  # nothing of the failed batch is saved later
+
+
 def test_ranked_mode_returns_exactly_limit(mem: Memory) -> None:
     mem.remember_many([{"content": f"fact number {i} about rivers"} for i in range(20)])
     assert len(mem.recall("rivers", mode=RecallMode.RANKED, limit=7, touch=False)) == 7

@@ -100,22 +100,26 @@ class SideTables:
                 [(taxonomy, p.label, p.text, encode_vector(p.vector), now) for p in items],
             )
 
-    def add_learned_prototype(self, taxonomy: str, item: Prototype, keep: int) -> None:
+    def add_learned_prototypes(self, taxonomy: str, items: Sequence[Prototype], keep: int) -> None:
+        if not items:
+            return
+        now = ts(utcnow())
         with self.atomic():
-            self._run(
+            self._run_many(
                 "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
                 "VALUES (?, ?, 'learned', ?, ?, ?, ?)",
-                (taxonomy, item.label, item.text, item.memory_id, encode_vector(item.vector), ts(utcnow())),
+                [(taxonomy, i.label, i.text, i.memory_id, encode_vector(i.vector), now) for i in items],
             )
             # Oldest learned prototypes go first once a label holds more than `keep`.
             # The newest row past `keep` bounds the delete: nothing when the label holds `keep` or fewer, and no
             # scan of all its rows to find the survivors.
-            self._run(
-                "DELETE FROM prototypes WHERE taxonomy = ? AND label = ? AND source = 'learned' AND id <= "
-                "(SELECT id FROM prototypes WHERE taxonomy = ? AND label = ? AND source = 'learned' "
-                "ORDER BY id DESC LIMIT 1 OFFSET ?)",
-                (taxonomy, item.label, taxonomy, item.label, keep),
-            )
+            for label in dict.fromkeys(i.label for i in items):
+                self._run(
+                    "DELETE FROM prototypes WHERE taxonomy = ? AND label = ? AND source = 'learned' AND id <= "
+                    "(SELECT id FROM prototypes WHERE taxonomy = ? AND label = ? AND source = 'learned' "
+                    "ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                    (taxonomy, label, taxonomy, label, keep),
+                )
 
     def clear_learned_prototypes(self, taxonomy: str) -> None:
         self._run("DELETE FROM prototypes WHERE taxonomy = ? AND source = 'learned'", (taxonomy,))
