@@ -86,8 +86,8 @@ class VectorIndex:
         # While the index is small, every vector is scanned exactly and the graph stays empty: inserting into
         # it cost 0.45 ms a vector at 10k. It is built from the rows when they outgrow EXACT_MAX.
         self._small: _Rows | None = _Rows(dim)
-        # Searches and changes take turns: the store catches the index up on a background thread after each
-        # commit, and a removal moves another vector's row.
+        # Searches and changes take turns: a search runs after the store has released the index, so another
+        # thread may catch it up meanwhile, and a removal moves another vector's row.
         self._guard = threading.RLock()
 
     def __len__(self) -> int:
