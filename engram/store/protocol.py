@@ -171,6 +171,7 @@ class Store(Protocol):
     def add_learned_prototypes(self, taxonomy: str, items: Sequence[Prototype], keep: int) -> None:
         """Add learned prototypes (in order); past `keep` for a label, its oldest go."""
         ...
+
     def clear_learned_prototypes(self, taxonomy: str) -> None: ...
 
     # upkeep
