@@ -367,6 +367,8 @@ def search_memory(
 
     # The concepts and their tag expansions feed only the text search, so where the store reads on other
     # threads they are worked out beside the model (keyphrase extraction took 2 ms before the query embedded).
+    # This job is queued before the text search that waits for it, and the pool runs jobs in order, so
+    # concurrent searches cannot fill every worker with waiting text searches.
     job = mem.workers().submit(analysed) if mem.store.reads_anywhere() else None
     found = job.result if job is not None else functools.cache(analysed)
 
