@@ -161,6 +161,18 @@ def test_query_expansions_reach_the_text_search_from_beside_the_model(
         assert threads and threads[-1] != threading.get_ident()  # worked out on another thread
 
 
+def test_concurrent_searches_all_finish(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with Memory(tmp_path / "c.db", embedder=FakeEmbedder()) as memory:
+        for i in range(30):
+            memory.store_memory(f"Note {i}: the kubernetes cluster {i % 4} needs a new node pool")
+        with ThreadPoolExecutor(12) as pool:  # more searches at once than the store's read workers
+            jobs = [pool.submit(memory.search_memory, f"kubernetes cluster {i % 4}") for i in range(24)]
+            found = [job.result(timeout=60) for job in jobs]
+        assert all(f["results"] for f in found)
+
+
 def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
     with pytest.raises(InvalidInput) as caught:
         mem.search_memory("anything", {"limt": 3})
