@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -190,19 +190,11 @@ def rescore(
     decay: Decay,
     neighbours: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Scored[R]]:
-    """The same candidates scored again with each one's cosine to another query vector (pseudo-relevance
+    """`score`'s output scored again with each candidate's cosine to another query vector (pseudo-relevance
     feedback); their other components stay as they were."""
     records = [s.record for s in scored]
-    table = np.array(
-        [
-            s.components.row[: len(_COLUMNS)]
-            if isinstance(s.components, Components)
-            else [s.components[name] for name in _COLUMNS]
-            for s in scored
-        ],
-        dtype=np.float64,
-    )
-    table = table.reshape(len(records), len(_COLUMNS))
+    rows = [cast(Components, s.components).row[: len(_COLUMNS)] for s in scored]
+    table = np.array(rows, dtype=np.float64).reshape(len(records), len(_COLUMNS))
     cosine = np.array([cosines.get(r.id, 0.0) for r in records], dtype=np.float64)
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
     table[:, _COSINE] = cosine
