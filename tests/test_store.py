@@ -253,6 +253,40 @@ def test_a_vector_search_inside_a_write_sees_that_write_only(mem: Memory) -> Non
     assert mem.stats()["memories"] == 0
 
 
+def test_a_search_inside_a_write_equals_a_scan_of_what_that_write_sees(tmp_path: Path) -> None:
+    """Inside a transaction that added, re-embedded and deleted memories, a vector search (the merged fast
+    path, and the complete one when the filter leaves too few) ranks exactly as a scan of the current rows."""
+    with Memory(tmp_path / "fresh.db", embedder=FakeEmbedder()) as mem:
+
+        def put(n: int, scope_id: str) -> list[str]:
+            texts = [f"note {scope_id} {i} about topic {i % 7} and item {i * 31 % 101}" for i in range(n)]
+            return [r.id for r in mem.remember_many([{"content": t, "scope": Scope.PROJECT, "scope_id": scope_id}
+                                                      for t in texts])]  # fmt: skip
+
+        committed = put(60, "a") + put(12, "b")
+        queries = mem.embedder.embed_batch([f"topic {i} item {i * 13}" for i in range(6)])
+        with mem.store.atomic() as db:
+            put(25, "c")
+            put(4, "b")
+            mem.store.update(mem.get(committed[3]), queries[0])  # now the closest to the first query
+            mem.store.delete(committed[62])
+            rows = db.execute("SELECT id, scope_id, embedding FROM memories WHERE searchable = 1").fetchall()
+            for scope_id in (None, "a", "b"):
+                allowed = [
+                    (i, np.frombuffer(e, dtype=np.float32)) for i, s, e in rows if scope_id in (None, s)
+                ]
+                where = Filter(scope=None if scope_id is None else Scope.PROJECT, scope_id=scope_id)
+                for q in queries:
+                    cosine = {i: float(v @ q / np.linalg.norm(v) / np.linalg.norm(q)) for i, v in allowed}
+                    best = sorted(cosine.values(), reverse=True)
+                    for k in (1, 5, 20):  # ties among equal cosines may come in any order
+                        found = mem.store.vector_search(q, k, where)
+                        assert [s for _, s in found] == pytest.approx(best[:k], abs=1e-5)
+                        assert all(cosine[i] == pytest.approx(s, abs=1e-5) for i, s in found)
+            assert mem.store.vector_search(queries[0], 1, Filter())[0][0] == committed[3]
+            assert committed[62] not in {i for i, _ in mem.store.vector_search(queries[0], 200, Filter())}
+
+
 def test_an_in_memory_store_sees_its_earlier_writes_when_writing() -> None:
     """Near-duplicate checks and neighbour votes search what was stored before, on ':memory:' too."""
     with Memory(":memory:", embedder=FakeEmbedder()) as mem:

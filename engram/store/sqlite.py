@@ -27,6 +27,7 @@ from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
 from engram.store.sqlite_filter import where_sql
+from engram.store.sqlite_fresh import FreshVectors
 from engram.store.sqlite_index import IndexFile
 from engram.store.sqlite_integrity import integrity_issues, verify
 from engram.store.vectors import VectorIndex
@@ -42,8 +43,7 @@ class SQLiteStore(SideTables):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._timeout = busy_timeout_ms
         self._lock = threading.RLock()
-        # Vectors this transaction wrote, read once: rid -> (its change number, the vector).
-        self._fresh: dict[int, tuple[int, Vector]] = {}
+        self._fresh = FreshVectors()
         self._local = threading.local()
         self._writer = self._connect()
         self._depth = 0
@@ -436,11 +436,21 @@ class SQLiteStore(SideTables):
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
         index = self._vectors.synced()
         sql, params = where_sql(where, searchable=True)
-        result = self._indexed_search(index, query, k, sql, params) if len(index) else []
-        if self._owner == threading.get_ident():
-            # The index holds committed vectors only: inside its own write transaction a thread also finds
-            # those it has written since, so each write of a batch sees the ones before it.
-            result = self._with_uncommitted(query, k, sql, params, result)
+        if self._owner != threading.get_ident():
+            return self._indexed_search(index, query, k, sql, params) if len(index) else []
+        # The index holds committed vectors only: inside its own write transaction a thread also finds those
+        # it has written since. The best of both are filtered together; too few left falls back to all.
+        fresh = self._fresh
+        fresh.catch_up(self._writer, self._vectors.seq, index)
+        want = math.ceil(k * _OVERSAMPLE)
+        unit = query / (float(np.linalg.norm(query)) or 1.0)
+        older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
+        newer = fresh.search(unit, want)
+        hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
+        kept = self._filter_rids([r for r, _ in hits], sql, params)
+        result = [(kept[r], s) for r, s in hits if r in kept][:k]
+        if len(result) < k and (len(older) < len(index) or len(fresh) > want):
+            result = self._with_uncommitted(index, query, unit, k, sql, params)
         return result
 
     def _indexed_search(
@@ -463,29 +473,16 @@ class SQLiteStore(SideTables):
         return result
 
     def _with_uncommitted(
-        self, query: Vector, k: int, sql: str, params: Sequence[Any], found: list[tuple[str, float]]
+        self, index: VectorIndex, query: Vector, unit: Vector, k: int, sql: str, params: Sequence[Any]
     ) -> list[tuple[str, float]]:
-        rows = self._writer.execute(
-            "SELECT m.rid, m.id, c.seq FROM (SELECT rid, max(seq) AS seq FROM vector_changes WHERE seq > ? "
-            f"GROUP BY rid) c JOIN memories m ON m.rid = c.rid WHERE m.embedding IS NOT NULL AND {sql}",
-            (self._vectors.seq, *params),
-        ).fetchall()
-        if not rows:
-            return found
-        # Each vector written in this transaction is read once (a batch searches them again for every write);
-        # the cache ends with the transaction.
-        stale = {rid: seq for rid, _, seq in rows if self._fresh.get(rid, (0, None))[0] != seq}
-        for start in range(0, len(stale), 500):
-            part = list(stale)[start : start + 500]
-            marks = ", ".join("?" for _ in part)
-            for rid, blob in self._writer.execute(
-                f"SELECT rid, embedding FROM memories WHERE rid IN ({marks})", part
-            ):
-                self._fresh[rid] = (stale[rid], decode_vector(blob))
-        norm = float(np.linalg.norm(query)) or 1.0
-        sims = np.stack([self._fresh[rid][1] for rid, _, _ in rows]) @ (query / norm)
-        fresh = {str(i): float(s) for (_, i, _), s in zip(rows, sims, strict=True)}
-        merged = [(i, s) for i, s in found if i not in fresh] + list(fresh.items())
+        """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
+        fresh = self._fresh
+        found = self._indexed_search(index, query, k + fresh.replaced, sql, params) if len(index) else []
+        rewritten = set(self._filter_rids(fresh.rids(), "1", []).values())
+        newer = fresh.search(unit, len(fresh))
+        kept = self._filter_rids([r for r, _ in newer], sql, params)
+        merged = [(i, s) for i, s in found if i not in rewritten]
+        merged += [(kept[r], s) for r, s in newer if r in kept]
         return sorted(merged, key=lambda pair: -pair[1])[:k]
 
     def _filter_rids(self, rids: Sequence[int], sql: str, params: Sequence[Any]) -> dict[int, str]:
