@@ -136,28 +136,37 @@ class PrototypeSet:
             learned.append(row)
 
     def _grouped(self) -> None:
-        """Each label's rows in one padded table (-1 pads), so scoring gathers every label's cosines at once."""
+        """Each label's rows in one padded table, so scoring gathers every label's cosines at once. Pads
+        point one past the last row, where scoring puts -inf."""
         self._labels = list(self._rows)
         width = max((len(r) for r in self._rows.values()), default=0)
         self._table = np.full((len(self._labels), width), -1, dtype=np.int64)
         for i, label in enumerate(self._labels):
             self._table[i, : len(self._rows[label])] = self._rows[label]
+        self._counts = (self._table >= 0).sum(axis=1)
+        self._gather = np.where(self._table >= 0, self._table, len(self.items))
 
     def scores(self, vector: Vector, labels: Iterable[str], top: int = 1) -> dict[str, float]:
         """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none."""
         with self._lock:
             if not self.items:
                 return dict.fromkeys(labels, 0.0)
-            sims = self.matrix @ vector
-            table = self._table
-            names = self._labels
-        gathered = np.where(table >= 0, sims[np.maximum(table, 0)], -np.inf)
-        counts = (table >= 0).sum(axis=1)
-        k = min(top, gathered.shape[1])
-        best = -np.partition(-gathered, k - 1, axis=1)[:, :k]  # each row's k largest, unordered
+            n = len(self.items)
+            sims = np.empty(n + 1, dtype=np.float32)
+            np.matmul(self._space[:n], vector, out=sims[:n])
+            sims[n] = -np.inf
+            gathered = sims[self._gather]
+            counts, names = self._counts, self._labels
+        width = gathered.shape[1]
+        k = min(top, width)
+        best = np.partition(gathered, width - k, axis=1)[:, width - k :]  # each row's k largest, unordered
         # A label with fewer than k prototypes averages the ones it has.
-        best = np.where(np.isfinite(best), best, 0.0).sum(axis=1) / np.clip(np.minimum(counts, k), 1, None)
-        found = {label: max(0.0, float(v)) for label, v, n in zip(names, best, counts, strict=True) if n}
+        means = np.where(best > -np.inf, best, 0.0).sum(axis=1) / np.maximum(np.minimum(counts, k), 1)
+        found = {
+            label: max(0.0, v)
+            for label, v, c in zip(names, means.tolist(), counts.tolist(), strict=True)
+            if c
+        }
         return {label: found.get(label, 0.0) for label in labels}
 
 

@@ -196,9 +196,13 @@ def plan_tags(
     out: dict[str, None] = {}
     mapped: dict[str, str] = {}
     new: list[str] = []
-    closest = vocabulary.closest_many(vectors)
-    for concept, close in zip(concepts, closest, strict=True):
-        same = by_key.get(key(concept))
+    same_of = [by_key.get(key(c)) for c in concepts]
+    # A concept already spelled as a tag takes it: only the others are looked up by meaning.
+    unknown = [i for i, same in enumerate(same_of) if same is None]
+    closest: list[tuple[str, float] | None] = [None] * len(concepts)
+    for i, close in zip(unknown, vocabulary.closest_many(vectors[unknown]), strict=True):
+        closest[i] = close
+    for concept, same, close in zip(concepts, same_of, closest, strict=True):
         if same is not None:
             target = same
         elif close is not None and close[1] >= MAP_THRESHOLD:

@@ -77,13 +77,9 @@ def embed(mem: Memory, prepared: Sequence[_Pending], embedded: Mapping[str, Vect
 
 
 def write(mem: Memory, p: _Pending) -> RememberResult:
-    # One transaction from the duplicate checks to the insert: a concurrent writer cannot slip the same
-    # memory in between, and the checks read from the writer's warm cache.
-    with mem.store.atomic():
-        return _write_checked(mem, p)
-
-
-def _write_checked(mem: Memory, p: _Pending) -> RememberResult:
+    """Write one prepared memory inside the caller's write transaction (`remember_many` commits a slice at
+    once): nothing can slip the same memory in between the duplicate checks and the insert, the checks read
+    from the writer's warm cache, and a failure undoes the whole slice."""
     item = p.item
     if item.id is not None and mem.store.get(item.id) is not None:
         raise InvalidInput("id", f"a memory with id {item.id} already exists")
@@ -154,22 +150,22 @@ def _write_checked(mem: Memory, p: _Pending) -> RememberResult:
                 )
             )
             vectors.append(vec)
-    # The memory, its chunks, its audit entry and the prototypes it teaches commit together.
-    with mem.store.atomic():
-        mem.store.insert(records, vectors)
-        learned = []
-        for classifier, decided in ((mem.kinds, decision), (mem.categories, category)):
-            if kinds.should_learn(decided, classifier.rules):
-                classifier.learn(mem.store, mem.embedder, decided.label, vector, parent.content, parent.id)
-                learned.append(classifier.taxonomy.name)
-        mem.store.audit(
-            "create",
-            parent.id,
-            {"kind": parent.kind.value, "kind_method": decision.method, "confidence": decision.confidence,
-             "category": None if parent.category is None else parent.category.value,
-             "category_confidence": category.confidence, "status": parent.status.value,
-             "scope": parent.scope.value, "chunks": len(records) - 1, "joined_prototypes": learned},
-        )  # fmt: skip
+    # The memory, its chunks, its audit entry and the prototypes it teaches commit together (in the caller's
+    # transaction).
+    mem.store.insert(records, vectors)
+    learned = []
+    for classifier, decided in ((mem.kinds, decision), (mem.categories, category)):
+        if kinds.should_learn(decided, classifier.rules):
+            classifier.learn(mem.store, mem.embedder, decided.label, vector, parent.content, parent.id)
+            learned.append(classifier.taxonomy.name)
+    mem.store.audit(
+        "create",
+        parent.id,
+        {"kind": parent.kind.value, "kind_method": decision.method, "confidence": decision.confidence,
+         "category": None if parent.category is None else parent.category.value,
+         "category_confidence": category.confidence, "status": parent.status.value,
+         "scope": parent.scope.value, "chunks": len(records) - 1, "joined_prototypes": learned},
+    )  # fmt: skip
     return RememberResult(
         parent.id,
         True,
@@ -223,20 +219,19 @@ def _merge(
             "updated_at": utcnow(),
         }
     )
-    with mem.store.atomic():
-        if mem.operation is not None:
-            mem.operation.before_memory(target.id, target)
-        mem.store.update(merged, None if slot else vector)
-        mem.store.audit(
-            "merge",
-            target.id,
-            {
-                "similarity": round(similarity, 4),
-                "new_content" if slot else "old_content": p.content if slot else target.content,
-                "old_importance": target.importance,
-                "slot": slot,
-            },
-        )
+    if mem.operation is not None:
+        mem.operation.before_memory(target.id, target)
+    mem.store.update(merged, None if slot else vector)
+    mem.store.audit(
+        "merge",
+        target.id,
+        {
+            "similarity": round(similarity, 4),
+            "new_content" if slot else "old_content": p.content if slot else target.content,
+            "old_importance": target.importance,
+            "slot": slot,
+        },
+    )
     return RememberResult(
         target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
     )

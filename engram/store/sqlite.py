@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.embed import Matrix, Vector, decode_vector, encode_vector
+from engram.embed import Matrix, Vector, decode_vector, decode_vectors, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
 from engram.store.protocol import Facts, Filter, Label, StoreStats
@@ -170,11 +170,18 @@ class SQLiteStore(SideTables):
     def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
         placeholders = ", ".join("?" for _ in range(len(COLUMNS) + 2))
         sql = f"INSERT INTO memories({', '.join(COLUMNS)}, searchable, embedding) VALUES ({placeholders})"
-        with self.atomic() as db:
-            for record, vector in zip(records, vectors, strict=True):
-                searchable = 0 if vector is None else 1
-                blob = None if vector is None else encode_vector(vector)
-                db.execute(sql, (*record_to_row(record), searchable, blob))
+        rows = [
+            (
+                *record_to_row(record),
+                int(vector is not None),
+                None if vector is None else encode_vector(vector),
+            )
+            for record, vector in zip(records, vectors, strict=True)
+        ]
+        if len(rows) == 1:
+            self._run(sql, rows[0])  # one statement is atomic on its own
+        else:
+            self._run_many(sql, rows)
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
         assignments = ", ".join(f"{c} = ?" for c in COLUMNS if c != "id")
@@ -278,7 +285,7 @@ class SQLiteStore(SideTables):
                 part,
             )
             found = rows.fetchall()
-            vectors = _decoded([r[-1] for r in found])
+            vectors = decode_vectors([r[-1] for r in found])
             for (i, content, imp, upd, acc, count, validity, neg, _), vector in zip(
                 found, vectors, strict=True
             ):
@@ -584,13 +591,3 @@ class SQLiteStore(SideTables):
             "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
-
-
-def _decoded(blobs: Sequence[bytes | None]) -> list[Vector | None]:
-    """Stored vectors decoded in one array (rows of it), not one by one: recall reads a few hundred at once."""
-    present = [b for b in blobs if b is not None]
-    if not present or len({len(b) for b in present}) > 1:
-        return [None if b is None else decode_vector(b) for b in blobs]
-    matrix = np.frombuffer(b"".join(present), dtype="<f4").astype(np.float32).reshape(len(present), -1)
-    rows = iter(matrix)
-    return [None if b is None else next(rows) for b in blobs]
