@@ -51,9 +51,20 @@ def scored(
     by_text, weights = text_job.result() if text_job is not None else lexical()
     ids = list(dict.fromkeys([*by_vector, *by_text]))
     ranking = settings.profiles[profile]
-    beside = store.episode_neighbours(ids, where) if ranking.context else {}
-    ids = list(dict.fromkeys([*ids, *(n for near in beside.values() for n in near)]))
     facts = store.facts(ids)
+    beside: dict[str, list[str]] = {}
+    # Only memories in an episode, or chunks, have neighbours to look for; those found join the candidates.
+    placed = [f.id for f in facts if f.placed] if ranking.context else []
+    if placed:
+        beside = store.episode_neighbours(placed, where)
+        # A neighbour that joins is beside the candidate that brought it: that candidate is its context too.
+        for memory_id, near in list(beside.items()):
+            for other in near:
+                if memory_id not in beside.setdefault(other, []):
+                    beside[other].append(memory_id)
+        known = set(ids)
+        extra = [n for n in dict.fromkeys(n for near in beside.values() for n in near) if n not in known]
+        facts += store.facts(extra) if extra else []
     vectors = {f.id: f.vector for f in facts if f.vector is not None}
     embedded = np.stack(list(vectors.values())) if vectors else np.zeros((0, len(qvec)), dtype=np.float32)
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -8,6 +9,7 @@ from typing import Any
 import pytest
 
 from engram import FakeEmbedder, InvalidInput, Kind, Memory, ModelMismatch, NotFound, RecallMode, Settings
+from engram.candidates import scored
 from engram.store.protocol import Filter
 
 
@@ -233,7 +235,9 @@ def test_a_batch_keeps_its_learned_prototypes_capped_and_a_failed_batch_keeps_no
         in_memory = mem.kinds.prototypes(mem.store, mem.embedder).items
         assert sorted(p.memory_id or "" for p in in_memory if p.source == "learned") == saved
         mem.remember("one more distinct memory about rivers")
-        assert set(learned()) <= {m.id for m in mem.list(limit=100)}  # nothing of the failed batch is saved later
+        assert set(learned()) <= {
+            m.id for m in mem.list(limit=100)
+        }  # nothing of the failed batch is saved later
 
 
 def test_ranked_mode_returns_exactly_limit(mem: Memory) -> None:
@@ -250,6 +254,34 @@ def test_neighbouring_chunks_of_a_memory_are_its_context(tmp_path: Path) -> None
         assert near[chunks[0].id] == [chunks[1].id]
         assert sorted(near[chunks[1].id]) == sorted([chunks[0].id, chunks[2].id])
         assert near[chunks[2].id] == [chunks[1].id]
+
+
+def test_episode_neighbours_are_looked_for_only_around_memories_in_an_episode(tmp_path: Path) -> None:
+    """A turn that matches nothing itself joins the candidates beside a turn that matches; a recall whose
+    candidates are in no episode asks for no neighbours."""
+    with Memory(tmp_path / "n.db", embedder=FakeEmbedder()) as mem:
+        mem.remember_many([{"content": f"garden note {i}: roses and tulips in bed {i}"} for i in range(80)])
+        asked: list[list[str]] = []
+        original = mem.store.episode_neighbours
+
+        def spy(ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
+            asked.append(list(ids))
+            return original(ids, where)
+
+        mem.store.episode_neighbours = spy  # type: ignore[method-assign]
+        now = datetime.now(UTC)
+        scored(mem, "roses garden", Filter(scope=None), 1, "default", now)
+        assert asked == []
+        question, answer = mem.remember_many(
+            [{"content": "did you plant the roses in the garden", "episode_id": "e", "sequence_number": i}
+             if i == 0 else {"content": "yes, last friday", "episode_id": "e", "sequence_number": i}
+             for i in range(2)]
+        )  # fmt: skip
+        found = {
+            s.record.id: s for s in scored(mem, "roses garden", Filter(scope=None), 1, "default", now)[0]
+        }
+        assert asked == [[question.id]]  # the one candidate in an episode
+        assert found[answer.id].components["context"] > 0
 
 
 def test_text_search_runs_beside_the_query_embedding_with_the_same_result(tmp_path: Path) -> None:

@@ -216,6 +216,12 @@ def test_episode_neighbours_are_the_turns_around_a_memory_in_scope(mem: Memory) 
     assert mem.store.episode_neighbours([ids[3]], where) == {ids[3]: [ids[2]]}
     assert mem.store.episode_neighbours([ids[1]], Filter(scope=Scope.PROJECT, scope_id="elsewhere")) == {}
     assert mem.store.episode_neighbours([ids[1]], Filter(scope=None, statuses=(Status.PENDING,))) == {}
+    # Recall looks for the neighbours of placed memories only.
+    assert {f.id: f.placed for f in mem.store.facts([ids[0], other, loose])} == {
+        ids[0]: True,
+        other: True,
+        loose: False,
+    }
 
 
 def test_one_batch_sees_its_own_earlier_writes(mem: Memory) -> None:

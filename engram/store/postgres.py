@@ -230,13 +230,25 @@ class PostgresStore(SideTables):
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         rows = self._all(
             "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
-            "is_negative, embedding FROM memories WHERE id = ANY(%s)",
+            "is_negative, episode_id IS NOT NULL OR parent_id IS NOT NULL, embedding FROM memories "
+            "WHERE id = ANY(%s)",
             (list(ids),),
             binary=True,
         )
         return [
-            Facts(str(i), content, imp, upd, acc, count, validity, neg, None if emb is None else _array(emb))
-            for i, content, imp, upd, acc, count, validity, neg, emb in rows
+            Facts(
+                str(i),
+                content,
+                imp,
+                upd,
+                acc,
+                count,
+                validity,
+                neg,
+                None if emb is None else _array(emb),
+                placed,
+            )
+            for i, content, imp, upd, acc, count, validity, neg, placed, emb in rows
         ]
 
     def labels(self, ids: Sequence[str]) -> dict[str, Label]:

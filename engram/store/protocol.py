@@ -59,6 +59,7 @@ class Facts:
     validity_score: float
     is_negative: bool
     vector: Vector | None = None  # the stored embedding, read in the same query
+    placed: bool = False  # in an episode or a chunk of a longer memory: it may have neighbours
 
 
 @dataclass(frozen=True, slots=True)
