@@ -96,8 +96,9 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
     live = (Status.APPROVED, Status.PENDING)
     scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=live, user_id=item.user_id,
                           workspace_id=item.workspace_id, owner_exact=True)  # fmt: skip
-    near = mem.store.vector_search(vector, mem.settings.kind_neighbours, scope_filter)
-    voters = mem.store.labels([i for i, _ in near])
+    hits = mem.store.labelled_search(vector, mem.settings.kind_neighbours, scope_filter)
+    near = [(i, s) for i, s, _ in hits]
+    voters = {i: label for i, _, label in hits}
     # Persona mode (seed 003): a mid-term slot absorbs anything within 0.85, not only near-copies.
     persona = mem.settings.lifecycle_mode == "persona"
     threshold = min(mem.settings.near_duplicate, 0.85) if persona else mem.settings.near_duplicate

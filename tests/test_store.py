@@ -113,6 +113,28 @@ def test_vector_search_filters_small_scopes_exactly(mem: Memory) -> None:
     assert np.isclose(hits[0][1], float(mem.store.vectors([rid])[rid] @ qv), atol=1e-4)
 
 
+def test_labelled_search_reads_each_hits_classification_with_it(mem: Memory) -> None:
+    """The write path's neighbour votes: a hit's kind, how it was decided, whether it is a chunk, its category."""
+    task = mem.remember("renew the passport before june", kind="task", category="reminders").id
+    note = mem.remember("the passport office opens at nine").id
+    qv = mem.embedder.embed_batch(["renew the passport"])[0]
+    hits = mem.store.labelled_search(qv, 5, Filter(scope=None))
+    assert [(i, s) for i, s, _ in hits] == mem.store.vector_search(qv, 5, Filter(scope=None))
+    labels = {i: label for i, _, label in hits}
+    assert (labels[task].kind, labels[task].method, labels[task].category) == (
+        "task",
+        "explicit",
+        "reminders",
+    )
+    assert not labels[task].is_chunk
+    stored = mem.get(note)
+    assert (labels[note].kind, labels[note].method) == (stored.kind.value, stored.kind_method)
+    with mem.store.atomic():  # inside a write: the transaction's own memories carry labels too
+        fresh = mem.remember("renew the passport online", kind="note").id
+        inside = {i: label for i, _, label in mem.store.labelled_search(qv, 5, Filter(scope=None))}
+    assert inside[fresh].kind == "note" and inside[task].kind == "task"
+
+
 WRITER = textwrap.dedent(
     """
     import sys

@@ -251,13 +251,6 @@ class PostgresStore(SideTables):
             for i, content, imp, upd, acc, count, validity, neg, placed, emb in rows
         ]
 
-    def labels(self, ids: Sequence[str]) -> dict[str, Label]:
-        rows = self._all(
-            "SELECT id, kind, kind_method, parent_id IS NOT NULL, category FROM memories WHERE id = ANY(%s)",
-            (list(ids),),
-        )
-        return {i: Label(kind, method, bool(chunk), category) for i, kind, method, chunk, category in rows}
-
     def vector_for_hash(self, content_hash: str) -> Vector | None:
         rows = self._all(
             "SELECT embedding FROM memories WHERE content_hash = %s AND embedding IS NOT NULL LIMIT 1",
@@ -423,18 +416,26 @@ class PostgresStore(SideTables):
         return out
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
+        return [(i, s) for i, s, _ in self.labelled_search(query, k, where)]
+
+    def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
         if k <= 0:
             return []
         dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
         clause, params = self._where(where, searchable=True)
         vector = np.asarray(query, dtype=np.float32)
         rows = self._all(
-            f"SELECT m.id, m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance FROM memories m "
+            f"SELECT m.id, m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance, m.kind, m.kind_method, "
+            f"m.parent_id IS NOT NULL, m.category FROM memories m "
             f"WHERE m.embedding IS NOT NULL AND {clause} ORDER BY distance LIMIT %s",
             (vector, *params, k),
         )
         # relaxed_order iterative scans may return a few rows out of order
-        return sorted(((str(i), 1.0 - float(d)) for i, d in rows), key=lambda p: -p[1])
+        hits = [
+            (str(i), 1.0 - float(d), Label(kind, method, bool(chunk), cat))
+            for i, d, kind, method, chunk, cat in rows
+        ]
+        return sorted(hits, key=lambda hit: -hit[1])
 
     # ---- upkeep -----------------------------------------------------------------------------------------
     def check_index(self) -> dict[str, int]:

@@ -295,16 +295,6 @@ class SQLiteStore(SideTables):
                                  vector, bool(placed)))  # fmt: skip
         return out
 
-    def labels(self, ids: Sequence[str]) -> dict[str, Label]:
-        if not ids:
-            return {}
-        marks = ", ".join("?" for _ in ids)
-        rows = self._reader().execute(
-            f"SELECT id, kind, kind_method, parent_id IS NOT NULL, category FROM memories WHERE id IN ({marks})",
-            list(ids),
-        )
-        return {i: Label(kind, method, bool(chunk), category) for i, kind, method, chunk, category in rows}
-
     def vector_for_hash(self, content_hash: str) -> Vector | None:
         row = (
             self._reader()
@@ -399,8 +389,7 @@ class SQLiteStore(SideTables):
             "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
             (match, wide),
         ).fetchall()
-        kept = self._filter_rids([r for r, _ in rows], sql, params)
-        result = [(kept[r], -float(score)) for r, score in rows if r in kept][:k]
+        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params)][:k]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
                 "SELECT m.id, memories_fts.rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
@@ -442,6 +431,9 @@ class SQLiteStore(SideTables):
         return out
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
+        return [(i, s) for i, s, _ in self.labelled_search(query, k, where)]
+
+    def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
         index = self._vectors.synced()
         sql, params = where_sql(where, searchable=True)
         if self._owner != threading.get_ident():
@@ -455,19 +447,17 @@ class SQLiteStore(SideTables):
         older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
         newer = fresh.search(unit, want)
         hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
-        kept = self._filter_rids([r for r, _ in hits], sql, params)
-        result = [(kept[r], s) for r, s in hits if r in kept][:k]
+        result = self._kept(hits, sql, params)[:k]
         if len(result) < k and (len(older) < len(index) or len(fresh) > want):
             result = self._with_uncommitted(index, query, unit, k, sql, params)
         return result
 
     def _indexed_search(
         self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any]
-    ) -> list[tuple[str, float]]:
+    ) -> list[tuple[str, float, Label]]:
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
-        kept = self._filter_rids([r for r, _ in hits], sql, params)
-        result = [(kept[r], s) for r, s in hits if r in kept][:k]
+        result = self._kept(hits, sql, params)[:k]
         if len(result) < k and len(hits) < len(index):
             allowed = np.array(
                 [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
@@ -475,34 +465,38 @@ class SQLiteStore(SideTables):
             )
             if allowed.size == 0:
                 return []
-            hits = index.search(query, k, allowed=allowed)
-            kept = self._filter_rids([r for r, _ in hits], "1", [])
-            result = [(kept[r], s) for r, s in hits if r in kept][:k]
+            result = self._kept(index.search(query, k, allowed=allowed), "1", [])[:k]
         return result
 
     def _with_uncommitted(
         self, index: VectorIndex, query: Vector, unit: Vector, k: int, sql: str, params: Sequence[Any]
-    ) -> list[tuple[str, float]]:
+    ) -> list[tuple[str, float, Label]]:
         """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
         fresh = self._fresh
         found = self._indexed_search(index, query, k + fresh.replaced, sql, params) if len(index) else []
-        rewritten = set(self._filter_rids(fresh.rids(), "1", []).values())
-        newer = fresh.search(unit, len(fresh))
-        kept = self._filter_rids([r for r, _ in newer], sql, params)
-        merged = [(i, s) for i, s in found if i not in rewritten]
-        merged += [(kept[r], s) for r, s in newer if r in kept]
-        return sorted(merged, key=lambda pair: -pair[1])[:k]
+        rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [])}
+        merged = [hit for hit in found if hit[0] not in rewritten]
+        merged += self._kept(fresh.search(unit, len(fresh)), sql, params)
+        return sorted(merged, key=lambda hit: -hit[1])[:k]
 
-    def _filter_rids(self, rids: Sequence[int], sql: str, params: Sequence[Any]) -> dict[int, str]:
-        if not rids:
-            return {}
-        marks = ", ".join("?" for _ in rids)
+    def _kept(
+        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any]
+    ) -> list[tuple[str, float, Label]]:
+        """The hits (rid, score) that pass the filter, in order, with their ids and labels."""
+        if not hits:
+            return []
+        marks = ", ".join("?" for _ in hits)
         # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
         rows = self._reader().execute(
-            f"SELECT m.rid, m.id FROM memories m NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
-            (*rids, *params),
+            "SELECT m.rid, m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category FROM memories m "
+            f"NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
+            (*(r for r, _ in hits), *params),
         )
-        return {int(rid): str(memory_id) for rid, memory_id in rows}
+        kept = {
+            int(rid): (str(i), Label(kind, method, bool(chunk), cat))
+            for rid, i, kind, method, chunk, cat in rows
+        }
+        return [(kept[r][0], s, kept[r][1]) for r, s in hits if r in kept]
 
     # ---- the vector index -------------------------------------------------------------------------------
     def rebuild_index(self) -> int:
