@@ -140,11 +140,10 @@ class PrototypeSet:
         point one past the last row, where scoring puts -inf."""
         self._labels = list(self._rows)
         width = max((len(r) for r in self._rows.values()), default=0)
-        self._table = np.full((len(self._labels), width), -1, dtype=np.int64)
+        self._gather = np.full((len(self._labels), width), len(self.items), dtype=np.int64)
         for i, label in enumerate(self._labels):
-            self._table[i, : len(self._rows[label])] = self._rows[label]
-        self._counts = (self._table >= 0).sum(axis=1)
-        self._gather = np.where(self._table >= 0, self._table, len(self.items))
+            self._gather[i, : len(self._rows[label])] = self._rows[label]
+        self._counts = np.array([len(self._rows[label]) for label in self._labels], dtype=np.int64)
 
     def scores(self, vector: Vector, labels: Iterable[str], top: int = 1) -> dict[str, float]:
         """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none."""

@@ -443,13 +443,12 @@ class SQLiteStore(SideTables):
         fresh = self._fresh
         fresh.catch_up(self._writer, self._vectors.seq, index)
         want = math.ceil(k * _OVERSAMPLE)
-        unit = query / (float(np.linalg.norm(query)) or 1.0)
         older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
-        newer = fresh.search(unit, want)
+        newer = fresh.search(query, want)
         hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
         result = self._kept(hits, sql, params)[:k]
         if len(result) < k and (len(older) < len(index) or len(fresh) > want):
-            result = self._with_uncommitted(index, query, unit, k, sql, params)
+            result = self._with_uncommitted(index, query, k, sql, params)
         return result
 
     def _indexed_search(
@@ -469,14 +468,14 @@ class SQLiteStore(SideTables):
         return result
 
     def _with_uncommitted(
-        self, index: VectorIndex, query: Vector, unit: Vector, k: int, sql: str, params: Sequence[Any]
+        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any]
     ) -> list[tuple[str, float, Label]]:
         """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
         fresh = self._fresh
         found = self._indexed_search(index, query, k + fresh.replaced, sql, params) if len(index) else []
         rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [])}
         merged = [hit for hit in found if hit[0] not in rewritten]
-        merged += self._kept(fresh.search(unit, len(fresh)), sql, params)
+        merged += self._kept(fresh.search(query, len(fresh)), sql, params)
         return sorted(merged, key=lambda hit: -hit[1])[:k]
 
     def _kept(

@@ -1,18 +1,17 @@
 """Vectors written inside the open write transaction. The vector index holds committed vectors only, so a
 thread searching inside its own write also scores these: each write of a batch sees the ones before it.
 
-They are read from the `vector_changes` log as it grows (each change once) into one matrix, so a search is
-one product however many writes the transaction has made."""
+They are read from the `vector_changes` log as it grows (each change once) into the exact rows a small index
+keeps, so a search is one scan however many writes the transaction has made."""
 
 from __future__ import annotations
 
 import sqlite3
 
 import numpy as np
-import numpy.typing as npt
 
 from engram.embed import Vector, decode_vector
-from engram.store.vectors import VectorIndex
+from engram.store.vectors import ExactRows, VectorIndex
 
 
 class FreshVectors:
@@ -23,20 +22,18 @@ class FreshVectors:
         """Forget everything read: the transaction ended, or a savepoint rolled back (its change numbers
         may be given again)."""
         self._seq: int | None = None  # the last change read
-        self._row: dict[int, int] = {}  # rid -> row of the matrix
-        self._rids: list[int] = []
-        self._matrix: npt.NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
-        self._live: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)  # the row's memory has a vector now
-        self.replaced = 0  # rows whose rid the committed index also holds (with an older vector, or deleted)
+        self._touched: dict[int, None] = {}  # every rid changed, in order; deleted ones have no row
+        self._rows: ExactRows | None = None  # made on the first vector, whose length is the dimension
+        self.replaced = 0  # rids the committed index also holds (with an older vector, or deleted)
 
     def __len__(self) -> int:
-        return len(self._rids)
+        return len(self._touched)
 
     def __contains__(self, rid: int) -> bool:
-        return rid in self._row
+        return rid in self._touched
 
     def rids(self) -> list[int]:
-        return list(self._rids)
+        return list(self._touched)
 
     def catch_up(self, db: sqlite3.Connection, since: int, index: VectorIndex) -> None:
         """Read the changes after `since` (the index's change number), or after the last one read."""
@@ -48,39 +45,21 @@ class FreshVectors:
         ).fetchall()
         self._seq = int(rows[-1][0]) if rows else start
         for _, rid, blob in rows:
-            row = self._row.get(rid)
-            if row is None:
-                row = self._row[rid] = len(self._rids)
-                self._rids.append(rid)
+            if rid not in self._touched:
+                self._touched[rid] = None
                 self.replaced += rid in index
-                self._grow(row + 1, 0 if blob is None else len(blob) // 4)
+            key = np.array([rid], dtype=np.uint64)
             if blob is None:  # deleted, or its vector dropped
-                self._live[row] = False
+                if self._rows is not None:
+                    self._rows.remove(key)
                 continue
             vector = decode_vector(blob)
-            norm = float(np.linalg.norm(vector))
-            self._grow(row + 1, len(vector))
-            self._matrix[row] = vector / norm if norm > 0 else vector
-            self._live[row] = True
+            if self._rows is None:
+                self._rows = ExactRows(len(vector))
+            self._rows.upsert(key, vector[None, :])
 
-    def search(self, unit: Vector, k: int) -> list[tuple[int, float]]:
-        """Up to k (rid, cosine) pairs among the live rows, best first; `unit` is the unit-length query."""
-        n = len(self._rids)
-        if not n or k <= 0 or self._matrix.shape[1] != len(unit):
+    def search(self, query: Vector, k: int) -> list[tuple[int, float]]:
+        """Up to k (rid, cosine) pairs among the rows that have a vector, best first."""
+        if self._rows is None or k <= 0:
             return []
-        scores = np.where(self._live[:n], self._matrix[:n] @ unit, -np.inf)
-        top = np.argpartition(-scores, k - 1)[:k] if k < n else np.arange(n)
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self._rids[i], float(scores[i])) for i in top.tolist() if self._live[i]]
-
-    def _grow(self, rows: int, dim: int) -> None:
-        width = self._matrix.shape[1] or dim
-        if rows <= len(self._live) and width == self._matrix.shape[1]:
-            return
-        size = max(64, 2 * len(self._live), rows) if rows > len(self._live) else len(self._live)
-        matrix = np.zeros((size, width), dtype=np.float32)
-        if self._matrix.shape[1] == width:
-            matrix[: len(self._matrix)] = self._matrix
-        live = np.zeros(size, dtype=bool)
-        live[: len(self._live)] = self._live
-        self._matrix, self._live = matrix, live
+        return self._rows.search(np.asarray(query, dtype=np.float32), k, None)

@@ -85,7 +85,7 @@ class VectorIndex:
         )
         # While the index is small, every vector is scanned exactly and the graph stays empty: inserting into
         # it cost 0.45 ms a vector at 10k. It is built from the rows when they outgrow EXACT_MAX.
-        self._small: _Rows | None = _Rows(dim)
+        self._small: ExactRows | None = ExactRows(dim)
         # Searches and changes take turns: a search runs after the store has released the index, so another
         # thread may catch it up meanwhile, and a removal moves another vector's row.
         self._guard = threading.RLock()
@@ -228,7 +228,7 @@ class VectorIndex:
                 rows = (
                     np.frombuffer(payload, dtype="<f4", offset=8 + n * 8).reshape(n, dim).astype(np.float32)
                 )
-                small = _Rows(dim)
+                small = ExactRows(dim)
                 small.upsert(keys, rows, unit=True)  # as written: normalising again would move the last bits
                 index._small = small
                 return index
@@ -249,7 +249,7 @@ class VectorIndex:
         return index
 
 
-class _Rows:
+class ExactRows:
     """A small index's vectors in one numpy matrix (unit rows) with their keys, searched by a full scan.
     Rows live in a buffer that doubles when full; a removed row takes the last one's place. Each row also
     has int8 codes: the scan reads those (a quarter of the bytes; the rows are cold by the time a query comes,
