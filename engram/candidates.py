@@ -72,10 +72,11 @@ def scored(
         """Every candidate's cosine to `q`, in one product (stored vectors are unit length)."""
         return dict(zip(vectors, (embedded @ q).tolist(), strict=True))
 
+    episodes = {f.id: f.episode for f in facts if f.episode is not None} if ranking.episode else None
     to_query = cosines(qvec)
     first = score(
         [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
-        weights, ranking, mem.decay, when, beside,
+        weights, ranking, mem.decay, when, beside, episodes,
     )  # fmt: skip
     if not (settings.feedback_docs and settings.feedback_weight > 0 and first):
         return first, vectors
@@ -86,7 +87,7 @@ def scored(
     moved = feedback_query(
         qvec, [vectors[s.record.id] for s in best if s.record.id in vectors], settings.feedback_weight
     )
-    return rescore(first, cosines(moved), ranking, mem.decay, beside), vectors
+    return rescore(first, cosines(moved), ranking, mem.decay, beside, episodes), vectors
 
 
 def term_weights(store: Store, query: str) -> dict[str, float]:

@@ -20,6 +20,9 @@ class RankingProfile(BaseModel, frozen=True):
     recency: float = Field(0.1, ge=0, description="freshness of last access or update")
     usage: float = Field(0.0, ge=0, description="access count, saturating")
     context: float = Field(0.2, ge=0, description="relevance of the memory's neighbours in its episode")
+    episode: float = Field(
+        0.2, ge=0, description="best relevance among the candidates of the memory's episode"
+    )
 
 
 # Seed 000's weights are the default; "redesign" is seed 002's; "timeless" drops the age priors for archives (a long conversation
@@ -29,9 +32,11 @@ DEFAULT_PROFILES: dict[str, RankingProfile] = {
     "default": RankingProfile(),
     "timeless": RankingProfile(importance=0, recency=0),
     # seed 002's search_memory: 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 recency + 0.1 usage
-    "redesign": RankingProfile(vector=0.4, lexical=0.3, importance=0.1, recency=0.1, usage=0.1, context=0),
-    "lexical": RankingProfile(vector=0, lexical=1, importance=0, recency=0, context=0),
-    "semantic": RankingProfile(vector=1, lexical=0, importance=0, recency=0, context=0),
+    "redesign": RankingProfile(
+        vector=0.4, lexical=0.3, importance=0.1, recency=0.1, usage=0.1, context=0, episode=0
+    ),
+    "lexical": RankingProfile(vector=0, lexical=1, importance=0, recency=0, context=0, episode=0),
+    "semantic": RankingProfile(vector=1, lexical=0, importance=0, recency=0, context=0, episode=0),
 }
 
 

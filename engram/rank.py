@@ -11,7 +11,11 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
 - context: for a memory in an episode (a conversation, a document read in order) or a chunk of a longer one,
   the best relevance (w_v * vector + w_l * lexical, over w_v + w_l) of the memories or chunks just before and
   after it. A reply such as
-  "yes, last Friday" carries the question it answers only in its neighbour, so neighbours lend relevance.
+  "yes, last Friday" carries the question it answers only in its neighbour, so neighbours lend relevance;
+- episode: for a memory in an episode (or a chunk), the best relevance among the candidates of that episode (its
+  own included): the turns of the conversation that matches the query best are likelier to hold the answer than
+  an equally close turn of a conversation about something else (passage retrieval's document-level evidence).
+  A memory in no episode scores 0 here, as it does for context.
 Recall scores twice (pseudo-relevance feedback, Settings.feedback_docs / feedback_weight): the second time the
 vector component is the cosine to the query moved toward the memories that matched it best (`feedback_query`).
 """
@@ -126,13 +130,14 @@ def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vecto
     return (moved / norm).astype(np.float32) if norm > 0 else query
 
 
-_SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context")
+_SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "episode")
 # Each candidate's row of components: the weighted signals, then what they came from.
 _COLUMNS = (*_SIGNALS, "cosine", "bm25")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
 _SHOWN_AT = {name: i for i, name in enumerate(_SHOWN)}
-_VECTOR, _LEXICAL, _CONTEXT, _COSINE = _COL["vector"], _COL["lexical"], _COL["context"], _COL["cosine"]
+_VECTOR, _LEXICAL, _CONTEXT, _EPISODE = _COL["vector"], _COL["lexical"], _COL["context"], _COL["episode"]
+_COSINE = _COL["cosine"]
 
 
 class Components(Mapping[str, float]):
@@ -161,9 +166,10 @@ def score(
     decay: Decay,
     now: datetime,
     neighbours: Mapping[str, Sequence[str]] | None = None,
+    episodes: Mapping[str, str] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
-    episode."""
+    episode, `episodes` a candidate to its episode (the parent, for a chunk)."""
     records = [c.record for c in candidates]
     cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
     bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
@@ -180,7 +186,7 @@ def score(
     table[:, _COL["usage"]] = 1 - np.exp(-np.array([r.access_count for r in records], dtype=np.float64) / 5)
     table[:, _COSINE] = cosine
     table[:, _COL["bm25"]] = bm25
-    return _combined(records, table, profile, decay, neighbours)
+    return _combined(records, table, profile, decay, neighbours, episodes)
 
 
 def rescore(
@@ -189,6 +195,7 @@ def rescore(
     profile: RankingProfile,
     decay: Decay,
     neighbours: Mapping[str, Sequence[str]] | None = None,
+    episodes: Mapping[str, str] | None = None,
 ) -> list[Scored[R]]:
     """`score`'s output scored again with each candidate's cosine to another query vector (pseudo-relevance
     feedback); their other components stay as they were."""
@@ -198,7 +205,7 @@ def rescore(
     cosine = np.array([cosines.get(r.id, 0.0) for r in records], dtype=np.float64)
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
     table[:, _COSINE] = cosine
-    return _combined(records, table, profile, decay, neighbours)
+    return _combined(records, table, profile, decay, neighbours, episodes)
 
 
 def _combined(
@@ -207,6 +214,7 @@ def _combined(
     profile: RankingProfile,
     decay: Decay,
     neighbours: Mapping[str, Sequence[str]] | None,
+    episodes: Mapping[str, str] | None,
 ) -> list[Scored[R]]:
     """The final scores of a table of components (one row per record, `_COLUMNS`), as arrays: recall scores
     every candidate twice, and per-candidate Python arithmetic was most of its time."""
@@ -223,6 +231,15 @@ def _combined(
         if pairs:
             at, beside = np.array(pairs).T
             np.maximum.at(table[:, _CONTEXT], at, match[beside])
+    table[:, _EPISODE] = 0.0
+    if episodes:
+        placed = [(i, episodes[r.id]) for i, r in enumerate(records) if r.id in episodes]
+        if placed:
+            at = np.array([i for i, _ in placed])
+            _, group = np.unique([key for _, key in placed], return_inverse=True)
+            best = np.zeros(int(group.max()) + 1)
+            np.maximum.at(best, group, match[at])
+            table[at, _EPISODE] = best[group]
     base = table[:, : len(_SIGNALS)] @ np.array([getattr(profile, name) for name in _SIGNALS])
     validity = np.array([r.validity_score for r in records], dtype=np.float64)
     penalty = np.array([decay.negative_penalty if r.is_negative else 0.0 for r in records])

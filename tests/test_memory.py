@@ -282,6 +282,15 @@ def test_episode_neighbours_are_looked_for_only_around_memories_in_an_episode(tm
         }
         assert asked == [[question.id]]  # the one candidate in an episode
         assert found[answer.id].components["context"] > 0
+        # Both turns share their episode's best relevance (the question's); garden notes have no episode.
+        q = found[question.id].components
+        assert found[answer.id].components["episode"] == pytest.approx(
+            (0.6 * q["vector"] + 0.2 * q["lexical"]) / 0.8
+        )
+        assert q["episode"] == found[answer.id].components["episode"] > 0
+        assert all(
+            s.components["episode"] == 0 for i, s in found.items() if i not in (question.id, answer.id)
+        )
 
 
 def test_text_search_runs_beside_the_query_embedding_with_the_same_result(tmp_path: Path) -> None:

@@ -136,6 +136,41 @@ def test_an_episode_neighbour_lends_its_relevance() -> None:
     assert scored["did you go to the pottery class"].components["context"] == 0.0  # no neighbour was given
 
 
+def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
+    """Two equally close turns: the one whose conversation also holds the query's best match ranks first."""
+    best = record("we booked the pottery class in kyoto", episode_id="trip", sequence_number=0)
+    in_trip = record("it took all afternoon", episode_id="trip", sequence_number=5)
+    in_work = record("it took all afternoon!", episode_id="work", sequence_number=5)
+    weak = record("the meeting ran late", episode_id="work", sequence_number=0)
+    loose = record("an afternoon somewhere")
+    cands = [Candidate(best, 0.8, 3.0), Candidate(in_trip, 0.3), Candidate(in_work, 0.3),
+             Candidate(weak, 0.4), Candidate(loose, 0.3)]  # fmt: skip
+    weights = {"potteri": 2.0, "class": 1.0}
+    profile = RankingProfile(importance=0, recency=0)
+    episodes = {r.id: str(r.episode_id) for r in (best, in_trip, in_work, weak)}
+    alone = {s.record.id: s for s in score(cands, weights, profile, Decay(), NOW)}
+    out = {s.record.id: s for s in score(cands, weights, profile, Decay(), NOW, None, episodes)}
+    b = alone[best.id].components
+    match = (0.6 * b["vector"] + 0.2 * b["lexical"]) / 0.8
+    assert out[in_trip.id].components["episode"] == pytest.approx(match)
+    assert out[best.id].components["episode"] == pytest.approx(match)  # its own relevance counts
+    assert out[in_work.id].components["episode"] == pytest.approx(0.6 * 0.4 / 0.8)  # its episode's best
+    assert out[loose.id].components["episode"] == 0.0  # no episode
+    assert out[in_trip.id].score == pytest.approx(alone[in_trip.id].score + 0.2 * match)
+    assert alone[in_trip.id].score == pytest.approx(alone[in_work.id].score)
+    assert out[in_trip.id].score > out[in_work.id].score > out[loose.id].score
+    # The feedback pass keeps grouping by episode, with the new cosines.
+    again = {
+        s.record.id: s
+        for s in rescore(list(out.values()), {in_work.id: 0.9}, profile, Decay(), None, episodes)
+    }
+    assert again[weak.id].components["episode"] == pytest.approx(0.6 * 0.9 / 0.8)
+    off = {
+        s.record.id: s for s in score(cands, weights, RankingProfile(episode=0), Decay(), NOW, None, episodes)
+    }
+    assert off[in_trip.id].score == pytest.approx(off[in_work.id].score)  # weight 0: no effect
+
+
 def test_stems_among_matches_stemming_every_word() -> None:
     from engram.text import stems, stems_among
 

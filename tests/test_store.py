@@ -244,6 +244,12 @@ def test_episode_neighbours_are_the_turns_around_a_memory_in_scope(mem: Memory) 
         other: True,
         loose: False,
     }
+    # Their episode, which the episode score groups candidates by.
+    assert {f.id: f.episode for f in mem.store.facts([ids[0], other, loose])} == {
+        ids[0]: "trip",
+        other: "quiz",
+        loose: None,
+    }
 
 
 def test_one_batch_sees_its_own_earlier_writes(mem: Memory) -> None:

@@ -230,7 +230,7 @@ class PostgresStore(SideTables):
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         rows = self._all(
             "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
-            "is_negative, episode_id IS NOT NULL OR parent_id IS NOT NULL, embedding FROM memories "
+            "is_negative, coalesce(episode_id, parent_id), embedding FROM memories "
             "WHERE id = ANY(%s)",
             (list(ids),),
             binary=True,
@@ -246,9 +246,9 @@ class PostgresStore(SideTables):
                 validity,
                 neg,
                 None if emb is None else _array(emb),
-                placed,
+                episode,
             )
-            for i, content, imp, upd, acc, count, validity, neg, placed, emb in rows
+            for i, content, imp, upd, acc, count, validity, neg, episode, emb in rows
         ]
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:

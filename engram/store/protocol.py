@@ -59,7 +59,12 @@ class Facts:
     validity_score: float
     is_negative: bool
     vector: Vector | None = None  # the stored embedding, read in the same query
-    placed: bool = False  # in an episode or a chunk of a longer memory: it may have neighbours
+    episode: str | None = None  # its episode_id, else the parent it is a chunk of
+
+    @property
+    def placed(self) -> bool:
+        """In an episode or a chunk of a longer memory: it may have neighbours."""
+        return self.episode is not None
 
 
 @dataclass(frozen=True, slots=True)
