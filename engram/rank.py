@@ -12,10 +12,10 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
   the best relevance (w_v * vector + w_l * lexical, over w_v + w_l) of the memories or chunks just before and
   after it. A reply such as
   "yes, last Friday" carries the question it answers only in its neighbour, so neighbours lend relevance;
-- episode: for a memory in an episode (or a chunk), the best relevance among the candidates of that episode (its
-  own included): the turns of the conversation that matches the query best are likelier to hold the answer than
-  an equally close turn of a conversation about something else (passage retrieval's document-level evidence).
-  A memory in no episode scores 0 here, as it does for context.
+- episode: for a memory in an episode (or a chunk), the geometric mean of its own relevance and the best
+  relevance among the candidates of that episode (its own included): of two turns that match the query equally,
+  the one from the conversation that matches it best is the likelier answer (passage retrieval's document-level
+  evidence). A memory in no episode scores 0 here, as it does for context.
 Recall scores twice (pseudo-relevance feedback, Settings.feedback_docs / feedback_weight): the second time the
 vector component is the cosine to the query moved toward the memories that matched it best (`feedback_query`).
 """
@@ -239,7 +239,9 @@ def _combined(
             _, group = np.unique([key for _, key in placed], return_inverse=True)
             best = np.zeros(int(group.max()) + 1)
             np.maximum.at(best, group, match[at])
-            table[at, _EPISODE] = best[group]
+            # The geometric mean with its own match: an off-topic turn of the right conversation gains little
+            # (the best's full relevance for every turn crowded the top with one conversation's small talk).
+            table[at, _EPISODE] = np.sqrt(best[group] * match[at])
     base = table[:, : len(_SIGNALS)] @ np.array([getattr(profile, name) for name in _SIGNALS])
     validity = np.array([r.validity_score for r in records], dtype=np.float64)
     penalty = np.array([decay.negative_penalty if r.is_negative else 0.0 for r in records])

@@ -282,12 +282,12 @@ def test_episode_neighbours_are_looked_for_only_around_memories_in_an_episode(tm
         }
         assert asked == [[question.id]]  # the one candidate in an episode
         assert found[answer.id].components["context"] > 0
-        # Both turns share their episode's best relevance (the question's); garden notes have no episode.
-        q = found[question.id].components
-        assert found[answer.id].components["episode"] == pytest.approx(
-            (0.6 * q["vector"] + 0.2 * q["lexical"]) / 0.8
-        )
-        assert q["episode"] == found[answer.id].components["episode"] > 0
+        # The reply takes the geometric mean of its own relevance and its episode's best (the question's);
+        # garden notes have no episode.
+        q, a = found[question.id].components, found[answer.id].components
+        best, own = ((0.6 * c["vector"] + 0.2 * c["lexical"]) / 0.8 for c in (q, a))
+        assert q["episode"] == pytest.approx(best) and best > own
+        assert a["episode"] == pytest.approx((best * own) ** 0.5)
         assert all(
             s.components["episode"] == 0 for i, s in found.items() if i not in (question.id, answer.id)
         )

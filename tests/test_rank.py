@@ -152,11 +152,13 @@ def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
     out = {s.record.id: s for s in score(cands, weights, profile, Decay(), NOW, None, episodes)}
     b = alone[best.id].components
     match = (0.6 * b["vector"] + 0.2 * b["lexical"]) / 0.8
-    assert out[in_trip.id].components["episode"] == pytest.approx(match)
-    assert out[best.id].components["episode"] == pytest.approx(match)  # its own relevance counts
-    assert out[in_work.id].components["episode"] == pytest.approx(0.6 * 0.4 / 0.8)  # its episode's best
+    own = 0.6 * 0.3 / 0.8  # the two afternoon turns' own relevance
+    # The geometric mean of its own relevance and its episode's best.
+    assert out[in_trip.id].components["episode"] == pytest.approx((own * match) ** 0.5)
+    assert out[best.id].components["episode"] == pytest.approx(match)  # it is its episode's best
+    assert out[in_work.id].components["episode"] == pytest.approx((own * 0.6 * 0.4 / 0.8) ** 0.5)
     assert out[loose.id].components["episode"] == 0.0  # no episode
-    assert out[in_trip.id].score == pytest.approx(alone[in_trip.id].score + 0.2 * match)
+    assert out[in_trip.id].score == pytest.approx(alone[in_trip.id].score + 0.2 * (own * match) ** 0.5)
     assert alone[in_trip.id].score == pytest.approx(alone[in_work.id].score)
     assert out[in_trip.id].score > out[in_work.id].score > out[loose.id].score
     # The feedback pass keeps grouping by episode, with the new cosines.
@@ -164,7 +166,8 @@ def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
         s.record.id: s
         for s in rescore(list(out.values()), {in_work.id: 0.9}, profile, Decay(), None, episodes)
     }
-    assert again[weak.id].components["episode"] == pytest.approx(0.6 * 0.9 / 0.8)
+    assert again[in_work.id].components["episode"] == pytest.approx(0.6 * 0.9 / 0.8)  # now its episode's best
+    assert again[weak.id].components["episode"] == 0.0  # no match of its own any more
     off = {
         s.record.id: s for s in score(cands, weights, RankingProfile(episode=0), Decay(), NOW, None, episodes)
     }
