@@ -315,6 +315,8 @@ def test_a_search_inside_a_write_equals_a_scan_of_what_that_write_sees(tmp_path:
                     best = sorted(cosine.values(), reverse=True)
                     for k in (1, 5, 20):  # ties among equal cosines may come in any order
                         found = mem.store.vector_search(q, k, where)
+                        labelled = mem.store.labelled_search(q, k, where)  # the write path's: same hits
+                        assert [(i, s) for i, s, _ in labelled] == found
                         assert [s for _, s in found] == pytest.approx(best[:k], abs=1e-5)
                         assert all(cosine[i] == pytest.approx(s, abs=1e-5) for i, s in found)
             assert mem.store.vector_search(queries[0], 1, Filter())[0][0] == committed[3]

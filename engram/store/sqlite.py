@@ -33,6 +33,7 @@ from engram.store.sqlite_integrity import integrity_issues, verify
 from engram.store.vectors import VectorIndex
 
 _OVERSAMPLE = 1.5
+_UNLABELLED = Label("", "", False)  # for hits whose labels nobody reads
 
 
 class SQLiteStore(SideTables):
@@ -389,7 +390,7 @@ class SQLiteStore(SideTables):
             "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
             (match, wide),
         ).fetchall()
-        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params)][:k]
+        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, labelled=False)][:k]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
                 "SELECT m.id, memories_fts.rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
@@ -431,13 +432,18 @@ class SQLiteStore(SideTables):
         return out
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
-        return [(i, s) for i, s, _ in self.labelled_search(query, k, where)]
+        return [(i, s) for i, s, _ in self._vector_search(query, k, where, labelled=False)]
 
     def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
+        return self._vector_search(query, k, where, labelled=True)
+
+    def _vector_search(
+        self, query: Vector, k: int, where: Filter, *, labelled: bool
+    ) -> list[tuple[str, float, Label]]:
         index = self._vectors.synced()
         sql, params = where_sql(where, searchable=True)
         if self._owner != threading.get_ident():
-            return self._indexed_search(index, query, k, sql, params) if len(index) else []
+            return self._indexed_search(index, query, k, sql, params, labelled) if len(index) else []
         # The index holds committed vectors only: inside its own write transaction a thread also finds those
         # it has written since. The best of both are filtered together; too few left falls back to all.
         fresh = self._fresh
@@ -446,17 +452,17 @@ class SQLiteStore(SideTables):
         older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
         newer = fresh.search(query, want)
         hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
-        result = self._kept(hits, sql, params)[:k]
+        result = self._kept(hits, sql, params, labelled)[:k]
         if len(result) < k and (len(older) < len(index) or len(fresh) > want):
-            result = self._with_uncommitted(index, query, k, sql, params)
+            result = self._with_uncommitted(index, query, k, sql, params, labelled)
         return result
 
     def _indexed_search(
-        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any]
+        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], labelled: bool
     ) -> list[tuple[str, float, Label]]:
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
-        result = self._kept(hits, sql, params)[:k]
+        result = self._kept(hits, sql, params, labelled)[:k]
         if len(result) < k and len(hits) < len(index):
             allowed = np.array(
                 [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
@@ -464,28 +470,35 @@ class SQLiteStore(SideTables):
             )
             if allowed.size == 0:
                 return []
-            result = self._kept(index.search(query, k, allowed=allowed), "1", [])[:k]
+            result = self._kept(index.search(query, k, allowed=allowed), "1", [], labelled)[:k]
         return result
 
     def _with_uncommitted(
-        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any]
+        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], labelled: bool
     ) -> list[tuple[str, float, Label]]:
         """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
         fresh = self._fresh
-        found = self._indexed_search(index, query, k + fresh.replaced, sql, params) if len(index) else []
-        rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [])}
+        found = (
+            self._indexed_search(index, query, k + fresh.replaced, sql, params, labelled) if len(index) else []
+        )
+        rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], labelled=False)}
         merged = [hit for hit in found if hit[0] not in rewritten]
-        merged += self._kept(fresh.search(query, len(fresh)), sql, params)
+        merged += self._kept(fresh.search(query, len(fresh)), sql, params, labelled)
         return sorted(merged, key=lambda hit: -hit[1])[:k]
 
     def _kept(
-        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any]
+        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any], labelled: bool
     ) -> list[tuple[str, float, Label]]:
-        """The hits (rid, score) that pass the filter, in order, with their ids and labels."""
+        """The hits (rid, score) that pass the filter, in order, with their ids and labels (the write path's
+        neighbour votes read them; recall does not, and reading them was half the cost of the query)."""
         if not hits:
             return []
         marks = ", ".join("?" for _ in hits)
         # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
+        if not labelled:
+            query = f"SELECT m.rid, m.id FROM memories m NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}"
+            found = dict(self._reader().execute(query, (*(r for r, _ in hits), *params)))
+            return [(found[r], s, _UNLABELLED) for r, s in hits if r in found]
         rows = self._reader().execute(
             "SELECT m.rid, m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category FROM memories m "
             f"NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
