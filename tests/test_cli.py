@@ -76,6 +76,7 @@ def test_explain_prints_every_component(db: str) -> None:
         "recency",
         "usage",
         "context",
+        "episode",
         "validity",
         "negative",
     ):
