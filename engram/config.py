@@ -21,7 +21,9 @@ class RankingProfile(BaseModel, frozen=True):
     usage: float = Field(0.0, ge=0, description="access count, saturating")
     context: float = Field(0.2, ge=0, description="relevance of the memory's neighbours in its episode")
     episode: float = Field(
-        0.2, ge=0, description="best relevance among the candidates of the memory's episode"
+        0.2,
+        ge=0,
+        description="geometric mean of the memory's relevance and the best among the candidates of its episode",
     )
 
 
