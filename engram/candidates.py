@@ -48,10 +48,12 @@ def scored(
         text_job = mem.workers().submit(lexical)
     qvec = mem.embedder.embed_batch([query])[0]
     by_vector = dict(store.vector_search(qvec, wide, where))
+    # The text search is often still running (it is the longer at scale): read the vector hits meanwhile.
+    facts = store.facts(list(by_vector))
     by_text, weights = text_job.result() if text_job is not None else lexical()
-    ids = list(dict.fromkeys([*by_vector, *by_text]))
+    text_only = [i for i in by_text if i not in by_vector]
+    facts += store.facts(text_only) if text_only else []
     ranking = settings.profiles[profile]
-    facts = store.facts(ids)
     beside: dict[str, list[str]] = {}
     # Only memories in an episode, or chunks, have neighbours to look for; those found join the candidates.
     placed = [f.id for f in facts if f.placed] if ranking.context else []
@@ -62,7 +64,7 @@ def scored(
             for other in near:
                 if memory_id not in beside.setdefault(other, []):
                     beside[other].append(memory_id)
-        known = set(ids)
+        known = {f.id for f in facts}
         extra = [n for n in dict.fromkeys(n for near in beside.values() for n in near) if n not in known]
         facts += store.facts(extra) if extra else []
     vectors = {f.id: f.vector for f in facts if f.vector is not None}
