@@ -1,10 +1,9 @@
 """A query's candidates, scored (seed 000 sections 4-5): the vector and text searches, the episode neighbours of
-what they found, and a second scoring with pseudo-relevance feedback. `Memory.recall`, `Memory.ranked` and
+what they found, scored with pseudo-relevance feedback. `Memory.recall`, `Memory.ranked` and
 `trace_search` start here; MMR, modes and siblings come after."""
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import datetime
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engram.embed import Vector
-from engram.rank import Candidate, Scored, feedback_query, relevance, rescore, score
+from engram.rank import Candidate, Scored, feedback_query, score
 from engram.store.protocol import Facts, Filter, Store
 from engram.text import idf, stems, terms
 
@@ -75,21 +74,24 @@ def scored(
         return dict(zip(vectors, (embedded @ q).tolist(), strict=True))
 
     episodes = {f.id: f.episode for f in facts if f.episode is not None} if ranking.episode else None
+
+    def feedback(records: Sequence[Facts], relevance: np.ndarray) -> dict[str, float]:
+        """Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand for
+        what it means, and every candidate's cosine is to the query moved toward them. Importance, recency and
+        episode context say what to show, not what was meant: they pick none."""
+        best = [
+            records[i].id for i in np.argsort(-relevance, kind="stable")[: settings.feedback_docs].tolist()
+        ]
+        top = [vectors[i] for i in best if i in vectors]
+        return cosines(feedback_query(qvec, top, settings.feedback_weight))
+
     to_query = cosines(qvec)
-    first = score(
+    wanted = settings.feedback_docs > 0 and settings.feedback_weight > 0
+    ranked = score(
         [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
-        weights, ranking, mem.decay, when, beside, episodes,
+        weights, ranking, mem.decay, when, beside, episodes, feedback if wanted else None,
     )  # fmt: skip
-    if not (settings.feedback_docs and settings.feedback_weight > 0 and first):
-        return first, vectors
-    # Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand for what
-    # it means, and every candidate is scored again against the query moved toward them. Importance, recency
-    # and episode context say what to show, not what was meant: they pick none.
-    best = heapq.nlargest(settings.feedback_docs, first, key=lambda s: relevance(s.components, ranking))
-    moved = feedback_query(
-        qvec, [vectors[s.record.id] for s in best if s.record.id in vectors], settings.feedback_weight
-    )
-    return rescore(first, cosines(moved), ranking, mem.decay, beside, episodes), vectors
+    return ranked, vectors
 
 
 def term_weights(store: Store, query: str) -> dict[str, float]:

@@ -16,17 +16,17 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
   relevance among the candidates of that episode (its own included): of two turns that match the query equally,
   the one from the conversation that matches it best is the likelier answer (passage retrieval's document-level
   evidence). A memory in no episode scores 0 here, as it does for context.
-Recall scores twice (pseudo-relevance feedback, Settings.feedback_docs / feedback_weight): the second time the
-vector component is the cosine to the query moved toward the memories that matched it best (`feedback_query`).
+With pseudo-relevance feedback (Settings.feedback_docs / feedback_weight) the vector component is the cosine to
+the query moved toward the memories that matched it best (`feedback_query`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Generic, Protocol, TypeVar, cast
+from typing import Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -109,17 +109,6 @@ def overlaps(query_weights: dict[str, float], contents: Sequence[str]) -> list[f
     ]
 
 
-def relevance(components: Mapping[str, float], profile: RankingProfile) -> float:
-    """How well a memory's own content matches the query, 0..1: its vector and lexical components weighed as the
-    profile weighs them."""
-    weight = profile.vector + profile.lexical
-    return (
-        (profile.vector * components["vector"] + profile.lexical * components["lexical"]) / weight
-        if weight
-        else 0.0
-    )
-
-
 def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vector:
     """Rocchio's pseudo-relevance feedback: the query moved toward the mean of the first pass's best hits (which
     are assumed relevant), back to unit length."""
@@ -159,6 +148,11 @@ class Components(Mapping[str, float]):
         return len(_SHOWN)
 
 
+# Given the candidates' records and their relevance (`_match`: vector and lexical alone), each one's cosine to
+# the query moved by pseudo-relevance feedback.
+Feedback = Callable[[Sequence[R], np.ndarray], Mapping[str, float]]
+
+
 def score(
     candidates: Sequence[Candidate[R]],
     query_weights: dict[str, float],
@@ -167,9 +161,11 @@ def score(
     now: datetime,
     neighbours: Mapping[str, Sequence[str]] | None = None,
     episodes: Mapping[str, str] | None = None,
+    feedback: Feedback[R] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
-    episode, `episodes` a candidate to its episode (the parent, for a chunk)."""
+    episode, `episodes` a candidate to its episode (the parent, for a chunk). With `feedback`, the vector
+    component is the cosine it returns (pseudo-relevance feedback); the others stay as they were."""
     records = [c.record for c in candidates]
     cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
     bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
@@ -184,28 +180,23 @@ def score(
     table[:, _COL["importance"]] = importance * decay.importance_daily**days
     table[:, _COL["recency"]] = 0.5 ** (days / decay.half_life_days)
     table[:, _COL["usage"]] = 1 - np.exp(-np.array([r.access_count for r in records], dtype=np.float64) / 5)
+    if feedback is not None and records:
+        # Only the relevance picks what feedback starts from: nothing else of a first pass is needed.
+        moved = feedback(records, _match(table, profile))
+        cosine = np.array([moved.get(r.id, 0.0) for r in records], dtype=np.float64)
+        table[:, _VECTOR] = np.maximum(cosine, 0.0)
     table[:, _COSINE] = cosine
     table[:, _COL["bm25"]] = bm25
     return _combined(records, table, profile, decay, neighbours, episodes)
 
 
-def rescore(
-    scored: Sequence[Scored[R]],
-    cosines: Mapping[str, float],
-    profile: RankingProfile,
-    decay: Decay,
-    neighbours: Mapping[str, Sequence[str]] | None = None,
-    episodes: Mapping[str, str] | None = None,
-) -> list[Scored[R]]:
-    """`score`'s output scored again with each candidate's cosine to another query vector (pseudo-relevance
-    feedback); their other components stay as they were."""
-    records = [s.record for s in scored]
-    rows = [cast(Components, s.components).row[: len(_COLUMNS)] for s in scored]
-    table = np.array(rows, dtype=np.float64).reshape(len(records), len(_COLUMNS))
-    cosine = np.array([cosines.get(r.id, 0.0) for r in records], dtype=np.float64)
-    table[:, _VECTOR] = np.maximum(cosine, 0.0)
-    table[:, _COSINE] = cosine
-    return _combined(records, table, profile, decay, neighbours, episodes)
+def _match(table: np.ndarray, profile: RankingProfile) -> np.ndarray:
+    """How well each row's own content matches the query, 0..1: its vector and lexical components weighed as
+    the profile weighs them."""
+    weight = profile.vector + profile.lexical
+    if not weight:
+        return np.zeros(len(table))
+    return (profile.vector * table[:, _VECTOR] + profile.lexical * table[:, _LEXICAL]) / weight
 
 
 def _combined(
@@ -216,14 +207,9 @@ def _combined(
     neighbours: Mapping[str, Sequence[str]] | None,
     episodes: Mapping[str, str] | None,
 ) -> list[Scored[R]]:
-    """The final scores of a table of components (one row per record, `_COLUMNS`), as arrays: recall scores
-    every candidate twice, and per-candidate Python arithmetic was most of its time."""
-    weight = profile.vector + profile.lexical
-    match = (
-        (profile.vector * table[:, _VECTOR] + profile.lexical * table[:, _LEXICAL]) / weight
-        if weight
-        else np.zeros(len(records))
-    )
+    """The final scores of a table of components (one row per record, `_COLUMNS`), as arrays: per-candidate
+    Python arithmetic was most of a recall's scoring time."""
+    match = _match(table, profile)
     table[:, _CONTEXT] = 0.0
     if neighbours:
         row = {r.id: i for i, r in enumerate(records)}

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -14,8 +15,6 @@ from engram.rank import (
     apply_mode,
     feedback_query,
     mmr,
-    relevance,
-    rescore,
     score,
 )
 from engram.record import Kind, MemoryRecord
@@ -46,22 +45,30 @@ def test_seed_000_formula_by_hand() -> None:
     assert scored["banana"].components["vector"] == 0.0  # negative cosine clipped
 
 
-def test_rescore_changes_only_the_vector_component() -> None:
-    """The feedback pass: new cosines re-order the candidates; lexical, importance and recency are kept."""
+def test_feedback_changes_only_the_vector_component() -> None:
+    """The feedback cosines re-order the candidates; lexical, importance and recency are kept. Feedback is asked
+    with each candidate's relevance (vector and lexical alone), which is what picks the memories it starts from."""
     a = record("apple pie recipe", importance=0.9, updated_at=NOW - timedelta(days=10))
     b = record("banana bread")
-    first = score(
-        [Candidate(a, 0.8, 1.0), Candidate(b, 0.2, 0.0)], {"appl": 1.0}, RankingProfile(), Decay(), NOW
-    )
+    cands = [Candidate(a, 0.8, 1.0), Candidate(b, 0.2, 0.0)]
+    first = score(cands, {"appl": 1.0}, RankingProfile(), Decay(), NOW)
     assert [s.record.id for s in first] == ["apple pie recipe", "banana bread"]
+    asked: list[list[float]] = []
+
+    def feedback(records: Sequence[MemoryRecord], relevance: np.ndarray) -> dict[str, float]:
+        asked.append(relevance.tolist())
+        return {"apple pie recipe": 0.1, "banana bread": 0.9}
+
     again = {
-        s.record.id: s
-        for s in rescore(first, {"apple pie recipe": 0.1, "banana bread": 0.9}, RankingProfile(), Decay())
+        s.record.id: s for s in score(cands, {"appl": 1.0}, RankingProfile(), Decay(), NOW, feedback=feedback)
     }
     before = {s.record.id: s for s in first}
+    c = before["apple pie recipe"].components
+    assert asked == [[(0.6 * 0.8 + 0.2 * c["lexical"]) / 0.8, (0.6 * 0.2) / 0.8]]
     for name in ("lexical", "importance", "recency", "usage"):
         assert again["apple pie recipe"].components[name] == before["apple pie recipe"].components[name]
     assert again["banana bread"].components["vector"] == pytest.approx(0.9)
+    assert again["banana bread"].components["cosine"] == pytest.approx(0.9)
     assert again["apple pie recipe"].score == pytest.approx(
         before["apple pie recipe"].score - 0.6 * (0.8 - 0.1), abs=1e-6
     )
@@ -161,10 +168,10 @@ def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
     assert out[in_trip.id].score == pytest.approx(alone[in_trip.id].score + 0.2 * (own * match) ** 0.5)
     assert alone[in_trip.id].score == pytest.approx(alone[in_work.id].score)
     assert out[in_trip.id].score > out[in_work.id].score > out[loose.id].score
-    # The feedback pass keeps grouping by episode, with the new cosines.
+    # With feedback, episodes group the new relevance.
     again = {
         s.record.id: s
-        for s in rescore(list(out.values()), {in_work.id: 0.9}, profile, Decay(), None, episodes)
+        for s in score(cands, weights, profile, Decay(), NOW, None, episodes, lambda r, m: {in_work.id: 0.9})
     }
     assert again[in_work.id].components["episode"] == pytest.approx(0.6 * 0.9 / 0.8)  # now its episode's best
     assert again[weak.id].components["episode"] == 0.0  # no match of its own any more
@@ -206,9 +213,3 @@ def test_feedback_query_moves_toward_the_feedback_hits() -> None:
     assert moved == pytest.approx(expected / np.linalg.norm(expected), abs=1e-6)
     assert float(moved @ hits[0]) > float(q @ hits[0])  # closer to what the best hits say
     assert feedback_query(q, hits, 0.0) is q and feedback_query(q, [], 0.5) is q  # off: the query itself
-
-
-def test_relevance_is_the_match_of_vector_and_lexical_alone() -> None:
-    parts = {"vector": 0.5, "lexical": 1.0, "importance": 1.0, "recency": 1.0}
-    assert relevance(parts, RankingProfile()) == pytest.approx((0.6 * 0.5 + 0.2 * 1.0) / 0.8)
-    assert relevance(parts, RankingProfile(vector=0, lexical=0)) == 0.0
