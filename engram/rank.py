@@ -110,7 +110,7 @@ def overlaps(query_weights: dict[str, float], contents: Sequence[str]) -> list[f
 
 
 def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vector:
-    """Rocchio's pseudo-relevance feedback: the query moved toward the mean of the first pass's best hits (which
+    """Rocchio's pseudo-relevance feedback: the query moved toward the mean of the best-matching hits (which
     are assumed relevant), back to unit length."""
     if not top or weight <= 0:
         return query
