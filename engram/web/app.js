@@ -12,7 +12,7 @@
     ["recency", "Recency", "Freshness of the last access or update"],
     ["usage", "Usage", "How often it was recalled (saturating)"],
     ["context", "Context", "Relevance of its neighbours in the same episode"],
-    ["episode", "Episode", "Best relevance among the matches of its episode"],
+    ["episode", "Episode", "Its own relevance with that of its episode's best match (geometric mean)"],
   ];
   const VIEWS = ["search", "review", "timeline", "concepts", "stats"];
   const KEY_STORE = "engram.apiKey";
