@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -217,7 +218,7 @@ def _merge(
             "importance": 0.9 * target.importance + 0.1 * new_importance,
             "validity_score": min(1.0, target.validity_score + 0.01),
             "tags": tuple(dict.fromkeys((*target.tags, *p.item.tags))),
-            "updated_at": utcnow(),
+            "updated_at": _changed_at(target, p.item),
         }
     )
     if mem.operation is not None:
@@ -236,6 +237,15 @@ def _merge(
     return RememberResult(
         target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
     )
+
+
+def _changed_at(target: MemoryRecord, item: NewMemory) -> datetime:
+    """When a merge changed the memory: the new wording's own time when the caller gave one (a backfill or an
+    import says when it was written, and the age scores must not count it as written today), never before the
+    memory's last update."""
+    if item.created_at is None:
+        return utcnow()
+    return max(target.updated_at, item.created_at)
 
 
 @dataclass(slots=True)

@@ -38,6 +38,21 @@ def test_near_duplicate_merges_with_the_seed_rule(mem: Memory) -> None:
     assert mem.store.audit_log(first.id)[0]["action"] == "merge"
 
 
+def test_a_dated_near_duplicate_dates_the_merge_by_its_own_time(mem: Memory) -> None:
+    # A backfill says when each text was written: the merge must not count as written today, or the age
+    # scores would rank the merged memory as the newest of all.
+    may, june = datetime(2023, 5, 8, tzinfo=UTC), datetime(2023, 6, 1, tzinfo=UTC)
+    first = mem.remember("the staging server restarts every night at two", created_at=may)
+    merged = mem.remember("The staging server restarts every night at two!", created_at=june)
+    assert merged.merged_into == first.id and mem.get(first.id).updated_at == june
+    # An older wording still replaces the text (seed 000), but the update time never goes back.
+    older = mem.remember("the staging server restarts every night at two.", created_at=may)
+    assert older.merged_into == first.id and mem.get(first.id).updated_at == june
+    before = datetime.now(UTC)
+    undated = mem.remember("The staging server restarts every night at two")
+    assert undated.merged_into == first.id and mem.get(first.id).updated_at >= before
+
+
 def test_defaults(mem: Memory) -> None:
     record = mem.get(mem.remember("plain fact about tides").id)
     assert (record.scope.value, record.importance, record.validity_score, record.is_negative) == (
