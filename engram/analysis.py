@@ -273,6 +273,11 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
         )
         return TimeRange(now - timedelta(days=n * _UNIT[m.group(2).lower()]), None, m.group(0))
     m = _RELATIVE.search(query)
+    if m and m.group(1).lower() == "recently":
+        # A named date is the more specific ("what did she bake recently, in May 2022?"): it wins.
+        named = _named(query, now)
+        if named is not None:
+            return named
     if m:
         word = " ".join(m.group(1).lower().split())
         monday = today - timedelta(days=today.weekday())
@@ -295,6 +300,11 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
             ),
         }
         return TimeRange(*spans[word], m.group(0))
+    return _named(query, now)
+
+
+def _named(query: str, now: datetime) -> TimeRange | None:
+    """A period named by a date after since, after, before, in, during or on ("in March", "on 7 July")."""
     for m in _RANGE.finditer(query):
         word, point = m.group(1).lower(), m.group(2)
         if (

@@ -28,6 +28,10 @@ def day(m: int, d: int, y: int = 2026) -> datetime:
         ("before June", None, day(6, 1)),
         ("trips in 2024", day(1, 1, 2024), day(1, 1, 2025)),
         ("on 3 May", day(5, 3), day(5, 4)),
+        ("what did I read recently", datetime(2026, 11, 8, 12, tzinfo=UTC), None),
+        # A named date is the more specific: "recently" then adds nothing.
+        ("the cake she baked recently in May 2022", day(5, 1, 2022), day(6, 1, 2022)),
+        ("what he recently watched on October 6, 2022", day(10, 6, 2022), day(10, 7, 2022)),
     ],
 )
 def test_time_expressions(query: str, after: datetime | None, before: datetime | None) -> None:
