@@ -87,7 +87,8 @@ NOTES = (
     "(duplicate or merge) counts for all of them; 3k hits are asked for and the first k distinct units kept.",
     "Profiles: default is seed 000's 0.6 vector + 0.2 lexical + 0.1 importance + 0.1 recency (30-day half-life) "
     "plus 0.2 context (the relevance of a turn's neighbours) and 0.2 episode (the geometric mean of a turn's own "
-    "relevance and the best of its session's candidates); timeless the same without the two age priors; "
+    "relevance and the best of its session's candidates) and 0.2 time (when the question names a time, such as "
+    "'in May 2023', the closeness of a turn's session date to it); timeless the same without the two age priors; "
     "lexical and semantic are single-signal ablations; redesign is seed 002's 0.4 semantic + 0.3 exact match "
     "+ 0.1 importance + 0.1 recency + 0.1 usage.",
     "engram-postgresql: engram-default with the PostgreSQL + pgvector backend (a local server from the "

@@ -1,6 +1,6 @@
 """A query's candidates, scored (seed 000 sections 4-5): the vector and text searches, the episode neighbours of
-what they found, scored with pseudo-relevance feedback. `Memory.recall`, `Memory.ranked` and
-`trace_search` start here; MMR, modes and siblings come after."""
+what they found, scored with pseudo-relevance feedback and against any time the query names. `Memory.recall`,
+`Memory.ranked` and `trace_search` start here; MMR, modes and siblings come after."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from engram import analysis
 from engram.embed import Vector
-from engram.rank import Candidate, Scored, feedback_query, score
+from engram.rank import Candidate, Period, Scored, feedback_query, score
 from engram.store.protocol import Facts, Filter, Store
 from engram.text import idf, stems, terms
 
@@ -35,24 +36,27 @@ def scored(
     store, settings = mem.store, mem.settings
     wide = max(50, 8 * limit)
 
-    def lexical() -> tuple[dict[str, float], dict[str, float]]:
+    ranking = settings.profiles[profile]
+
+    def lexical() -> tuple[dict[str, float], dict[str, float], Period | None]:
         extra = expansions() if callable(expansions) else expansions
         words = list(dict.fromkeys([*terms(query), *(t for e in extra for t in terms(e))]))
-        return dict(store.text_search(words, wide, where)), term_weights(store, query)
+        named = analysis.time_range(query, when) if ranking.time else None
+        period = None if named is None else Period(named.after, named.before)
+        return dict(store.text_search(words, wide, where)), term_weights(store, query), period
 
     # The text search needs no embedding: on its own thread it runs while the model embeds the query
-    # (both release the GIL), which hides most of its cost.
-    text_job: Future[tuple[dict[str, float], dict[str, float]]] | None = None
+    # (both release the GIL), which hides most of its cost; reading a time in the query rides along.
+    text_job: Future[tuple[dict[str, float], dict[str, float], Period | None]] | None = None
     if store.reads_anywhere():
         text_job = mem.workers().submit(lexical)
     qvec = mem.embedder.embed_batch([query])[0]
     by_vector = dict(store.vector_search(qvec, wide, where))
     # The text search is often still running (it is the longer at scale): read the vector hits meanwhile.
     facts = store.facts(list(by_vector))
-    by_text, weights = text_job.result() if text_job is not None else lexical()
+    by_text, weights, period = text_job.result() if text_job is not None else lexical()
     text_only = [i for i in by_text if i not in by_vector]
     facts += store.facts(text_only) if text_only else []
-    ranking = settings.profiles[profile]
     beside: dict[str, list[str]] = {}
     # Only memories in an episode, or chunks, have neighbours to look for; those found join the candidates.
     placed = [f.id for f in facts if f.placed] if ranking.context else []
@@ -89,7 +93,7 @@ def scored(
     wanted = settings.feedback_docs > 0 and settings.feedback_weight > 0
     ranked = score(
         [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
-        weights, ranking, mem.decay, when, beside, episodes, feedback if wanted else None,
+        weights, ranking, mem.decay, when, beside, episodes, feedback if wanted else None, period,
     )  # fmt: skip
     return ranked, vectors
 

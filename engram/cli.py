@@ -307,7 +307,7 @@ def explain_line(hit: Hit) -> str:
     return (
         f"score {c['score']:.3f} = (vector {c['vector']:.3f}, lexical {c['lexical']:.3f} [bm25 {c['bm25']:.2f}], "
         f"importance {c['importance']:.3f}, recency {c['recency']:.3f}, usage {c['usage']:.3f}, "
-        f"context {c['context']:.3f}, episode {c['episode']:.3f}) -> base "
+        f"context {c['context']:.3f}, episode {c['episode']:.3f}, time {c['time']:.3f}) -> base "
         f"{c['base']:.3f} x validity {c['validity']:.2f} - negative {c['negative_penalty']:.2f}; "
         f"{hit.why}; id {hit.record.id}"
     )

@@ -25,6 +25,9 @@ class RankingProfile(BaseModel, frozen=True):
         ge=0,
         description="geometric mean of the memory's relevance and the best among the candidates of its episode",
     )
+    time: float = Field(
+        0.2, ge=0, description="closeness of the memory's creation to a time the query names ('in June 2023')"
+    )
 
 
 # Seed 000's weights are the default; "redesign" is seed 002's; "timeless" drops the age priors for archives (a long conversation
@@ -35,10 +38,10 @@ DEFAULT_PROFILES: dict[str, RankingProfile] = {
     "timeless": RankingProfile(importance=0, recency=0),
     # seed 002's search_memory: 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 recency + 0.1 usage
     "redesign": RankingProfile(
-        vector=0.4, lexical=0.3, importance=0.1, recency=0.1, usage=0.1, context=0, episode=0
+        vector=0.4, lexical=0.3, importance=0.1, recency=0.1, usage=0.1, context=0, episode=0, time=0
     ),
-    "lexical": RankingProfile(vector=0, lexical=1, importance=0, recency=0, context=0, episode=0),
-    "semantic": RankingProfile(vector=1, lexical=0, importance=0, recency=0, context=0, episode=0),
+    "lexical": RankingProfile(vector=0, lexical=1, importance=0, recency=0, context=0, episode=0, time=0),
+    "semantic": RankingProfile(vector=1, lexical=0, importance=0, recency=0, context=0, episode=0, time=0),
 }
 
 

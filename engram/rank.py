@@ -15,7 +15,11 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
 - episode: for a memory in an episode (or a chunk), the geometric mean of its own relevance and the best
   relevance among the candidates of that episode (its own included): of two turns that match the query equally,
   the one from the conversation that matches it best is the likelier answer (passage retrieval's document-level
-  evidence). A memory in no episode scores 0 here, as it does for context.
+  evidence). A memory in no episode scores 0 here, as it does for context;
+- time: when the query names a time ("in June 2023", "last week", "on 7 July"), 1 for a memory created within
+  that period, and outside it 0.5 ^ (days away / the period's length, at least a day; a day for an open period
+  such as "since May"): "in June" still favours what was told on the 2nd of July. 0 for every memory when the
+  query names no time, so standalone scores are unchanged.
 With pseudo-relevance feedback (Settings.feedback_docs / feedback_weight) the vector component is the cosine to
 the query moved toward the memories that matched it best (`feedback_query`).
 """
@@ -51,6 +55,8 @@ class Scorable(Protocol):
     @property
     def importance(self) -> float: ...
     @property
+    def created_at(self) -> datetime: ...
+    @property
     def updated_at(self) -> datetime: ...
     @property
     def last_accessed_at(self) -> datetime | None: ...
@@ -79,6 +85,28 @@ class Scored(Generic[R]):
     score: float
     components: Mapping[str, float] = field(default_factory=dict)
     why: str = "match"  # match | sibling
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """A time the query names: from `after` (inclusive) to `before` (exclusive); either end may be open."""
+
+    after: datetime | None
+    before: datetime | None
+
+    def closeness(self, times: Sequence[datetime]) -> np.ndarray:
+        """The time component: 1 inside the period, halving with every period's length (at least a day; a day
+        when an end is open) outside it."""
+        half = 1.0
+        if self.after is not None and self.before is not None:
+            half = max(1.0, _days(self.before, self.after))
+        away = [
+            _days(self.after, t) if self.after is not None and t < self.after
+            else _days(t, self.before) if self.before is not None and t >= self.before
+            else 0.0
+            for t in times
+        ]  # fmt: skip
+        return np.asarray(0.5 ** (np.array(away, dtype=np.float64) / half))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +147,7 @@ def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vecto
     return (moved / norm).astype(np.float32) if norm > 0 else query
 
 
-_SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "episode")
+_SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "episode", "time")
 # Each candidate's row of components: the weighted signals, then what they came from.
 _COLUMNS = (*_SIGNALS, "cosine", "bm25")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
@@ -130,8 +158,8 @@ _COSINE = _COL["cosine"]
 
 
 class Components(Mapping[str, float]):
-    """One candidate's row of the score table, read by name (`_SHOWN`). Recall scores every candidate twice
-    and reads the components of few: a dict for each was most of the time of building the results."""
+    """One candidate's row of the score table, read by name (`_SHOWN`). Recall scores every candidate and reads
+    the components of few: a dict for each was most of the time of building the results."""
 
     __slots__ = ("row",)
 
@@ -162,10 +190,12 @@ def score(
     neighbours: Mapping[str, Sequence[str]] | None = None,
     episodes: Mapping[str, str] | None = None,
     feedback: Feedback[R] | None = None,
+    period: Period | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
     episode, `episodes` a candidate to its episode (the parent, for a chunk). With `feedback`, the vector
-    component is the cosine it returns (pseudo-relevance feedback); the others stay as they were."""
+    component is the cosine it returns (pseudo-relevance feedback); the others stay as they were. `period` is
+    the time the query names, if any."""
     records = [c.record for c in candidates]
     cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
     bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
@@ -180,6 +210,8 @@ def score(
     table[:, _COL["importance"]] = importance * decay.importance_daily**days
     table[:, _COL["recency"]] = 0.5 ** (days / decay.half_life_days)
     table[:, _COL["usage"]] = 1 - np.exp(-np.array([r.access_count for r in records], dtype=np.float64) / 5)
+    if period is not None and profile.time:
+        table[:, _COL["time"]] = period.closeness([r.created_at for r in records])
     if feedback is not None and records:
         # Only the relevance picks what feedback starts from: nothing else of a first pass is needed.
         moved = feedback(records, _match(table, profile))

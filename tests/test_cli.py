@@ -77,6 +77,7 @@ def test_explain_prints_every_component(db: str) -> None:
         "usage",
         "context",
         "episode",
+        "time",
         "validity",
         "negative",
     ):

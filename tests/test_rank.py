@@ -10,6 +10,7 @@ from engram.config import ModeThresholds, RankingProfile
 from engram.rank import (
     Candidate,
     Decay,
+    Period,
     RecallMode,
     Scored,
     apply_mode,
@@ -179,6 +180,43 @@ def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
         s.record.id: s for s in score(cands, weights, RankingProfile(episode=0), Decay(), NOW, None, episodes)
     }
     assert off[in_trip.id].score == pytest.approx(off[in_work.id].score)  # weight 0: no effect
+
+
+def test_period_closeness_by_hand() -> None:
+    june = Period(datetime(2023, 6, 1, tzinfo=UTC), datetime(2023, 7, 1, tzinfo=UTC))
+    times = [
+        datetime(2023, 6, 15, tzinfo=UTC),
+        datetime(2023, 7, 2, 12, tzinfo=UTC),
+        datetime(2023, 5, 1, tzinfo=UTC),
+    ]
+    # Inside: 1; outside: half for every 30 days (the period's length) away.
+    assert june.closeness(times).tolist() == pytest.approx([1.0, 0.5 ** (1.5 / 30), 0.5 ** (31 / 30)])
+    day = Period(datetime(2023, 7, 7, tzinfo=UTC), datetime(2023, 7, 8, tzinfo=UTC))
+    assert day.closeness([datetime(2023, 7, 9, tzinfo=UTC)]).tolist() == pytest.approx([0.5])
+    since = Period(datetime(2023, 5, 1, tzinfo=UTC), None)  # open: a day's half-life
+    assert since.closeness(
+        [datetime(2024, 1, 1, tzinfo=UTC), datetime(2023, 4, 29, tzinfo=UTC)]
+    ).tolist() == (pytest.approx([1.0, 0.25]))
+    before = Period(None, datetime(2023, 8, 3, tzinfo=UTC))
+    assert before.closeness(
+        [datetime(2023, 8, 2, tzinfo=UTC), datetime(2023, 8, 4, tzinfo=UTC)]
+    ).tolist() == (pytest.approx([1.0, 0.5]))
+
+
+def test_a_named_time_scores_the_memories_of_that_time() -> None:
+    june = record("standup notes", created_at=datetime(2023, 6, 12, tzinfo=UTC), updated_at=NOW)
+    july = record("standup notes!", created_at=datetime(2023, 7, 31, tzinfo=UTC), updated_at=NOW)
+    cands = [Candidate(july, 0.5), Candidate(june, 0.5)]
+    period = Period(datetime(2023, 6, 1, tzinfo=UTC), datetime(2023, 7, 1, tzinfo=UTC))
+    plain = {s.record.id: s for s in score(cands, {}, RankingProfile(), Decay(), NOW)}
+    named = {s.record.id: s for s in score(cands, {}, RankingProfile(), Decay(), NOW, period=period)}
+    assert plain[june.id].components["time"] == plain[july.id].components["time"] == 0.0  # no time named
+    assert named[june.id].components["time"] == 1.0
+    assert named[july.id].components["time"] == pytest.approx(0.5 ** (30 / 30))  # 30 days after June
+    assert named[june.id].score == pytest.approx(plain[june.id].score + 0.2)
+    assert named[june.id].score > named[july.id].score
+    off = score(cands, {}, RankingProfile(time=0), Decay(), NOW, period=period)
+    assert [s.components["time"] for s in off] == [0.0, 0.0]  # weight 0: not even computed
 
 
 def test_stems_among_matches_stemming_every_word() -> None:

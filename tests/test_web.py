@@ -176,7 +176,7 @@ def test_search_shows_component_bars(tab: Tab) -> None:
     first = results.first
     assert "deploy" in first.inner_text().lower() or "ruff" in first.inner_text().lower()
     components = [c.get_attribute("data-component") for c in first.locator(".comp").all()]
-    assert components == ["vector", "lexical", "importance", "recency", "usage", "context", "episode"]
+    assert components == ["vector", "lexical", "importance", "recency", "usage", "context", "episode", "time"]
     # The bars are drawn to their values: the lexical bar of the best hit is not empty.
     lexical = first.locator(".comp[data-component='lexical'] .comp-fill")
     assert float(lexical.evaluate("e => parseFloat(e.style.width)")) > 0

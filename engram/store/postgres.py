@@ -229,8 +229,8 @@ class PostgresStore(SideTables):
 
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         rows = self._all(
-            "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
-            "is_negative, coalesce(episode_id, parent_id), embedding FROM memories "
+            "SELECT id, content, importance, created_at, updated_at, last_accessed_at, access_count, "
+            "validity_score, is_negative, coalesce(episode_id, parent_id), embedding FROM memories "
             "WHERE id = ANY(%s)",
             (list(ids),),
             binary=True,
@@ -240,6 +240,7 @@ class PostgresStore(SideTables):
                 str(i),
                 content,
                 imp,
+                made,
                 upd,
                 acc,
                 count,
@@ -248,7 +249,7 @@ class PostgresStore(SideTables):
                 None if emb is None else _array(emb),
                 episode,
             )
-            for i, content, imp, upd, acc, count, validity, neg, episode, emb in rows
+            for i, content, imp, made, upd, acc, count, validity, neg, episode, emb in rows
         ]
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:

@@ -53,6 +53,7 @@ class Facts:
     id: str
     content: str
     importance: float
+    created_at: datetime  # when it was said: a query that names a time scores it
     updated_at: datetime
     last_accessed_at: datetime | None
     access_count: int

@@ -281,17 +281,17 @@ class SQLiteStore(SideTables):
             part = ids[start : start + 500]
             marks = ", ".join("?" for _ in part)
             rows = self._reader().execute(
-                "SELECT id, content, importance, updated_at, last_accessed_at, access_count, validity_score, "
-                "is_negative, coalesce(episode_id, parent_id), embedding "
+                "SELECT id, content, importance, created_at, updated_at, last_accessed_at, access_count, "
+                "validity_score, is_negative, coalesce(episode_id, parent_id), embedding "
                 f"FROM memories WHERE id IN ({marks})",
                 part,
             )
             found = rows.fetchall()
             vectors = decode_vectors([r[-1] for r in found])
-            for (i, content, imp, upd, acc, count, validity, neg, episode, _), vector in zip(
+            for (i, content, imp, made, upd, acc, count, validity, neg, episode, _), vector in zip(
                 found, vectors, strict=True
             ):
-                out.append(Facts(i, content, imp, datetime.fromisoformat(upd),
+                out.append(Facts(i, content, imp, datetime.fromisoformat(made), datetime.fromisoformat(upd),
                                  None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg),
                                  vector, episode))  # fmt: skip
         return out

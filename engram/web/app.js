@@ -13,6 +13,7 @@
     ["usage", "Usage", "How often it was recalled (saturating)"],
     ["context", "Context", "Relevance of its neighbours in the same episode"],
     ["episode", "Episode", "Its own relevance with that of its episode's best match (geometric mean)"],
+    ["time", "Time", "Closeness to a time the query names, such as \"in June 2023\""],
   ];
   const VIEWS = ["search", "review", "timeline", "concepts", "stats"];
   const KEY_STORE = "engram.apiKey";
