@@ -254,9 +254,13 @@ class Memory:
         return [with_record(s, full[s.record.id]) for s in kept[:limit] if s.record.id in full], len(kept)
 
     def _with_siblings(self, hits: Sequence[Hit]) -> builtins.list[Hit]:
-        """A chunk's neighbours join at factor x its score, or keep their own score if that is higher."""
-        best = {h.record.id: h for h in hits}
+        """A chunk's neighbours join just under it at factor x its score, or keep their own score if that is
+        higher. The hits keep their order: it is MMR's, which a sort by score would undo."""
+        out: dict[str, Hit] = {}
         for hit in hits:
+            known = out.get(hit.record.id)
+            if known is None or known.score < hit.score:
+                out[hit.record.id] = hit  # a chunk that joined earlier keeps its place
             r = hit.record
             if r.parent_id is None or r.chunk_index is None or hit.why != "match":
                 continue
@@ -265,9 +269,9 @@ class Memory:
                 if near is None:
                     continue
                 joined = sibling(hit, near, self.settings.sibling_factor)
-                if near.id not in best or best[near.id].score < joined.score:
-                    best[near.id] = joined
-        return sorted(best.values(), key=lambda s: s.score, reverse=True)
+                if near.id not in out or out[near.id].score < joined.score:
+                    out[near.id] = joined
+        return list(out.values())
 
     # ---- seed 002: two tools and the tag vocabulary -----------------------------------------------------
     def store_memory(self, content: str, context: dict[str, Any] | None = None) -> dict[str, Any]:

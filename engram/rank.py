@@ -42,7 +42,7 @@ from engram.text import stems_among
 class RecallMode(StrEnum):
     ACCURATE = "accurate"  # strict threshold, few results
     RELATED = "related"  # loose threshold, more results
-    RANKED = "ranked"  # no threshold: the top `limit` by score, for evaluation and paging
+    RANKED = "ranked"  # no threshold: the first `limit` in MMR order, for evaluation and paging
 
 
 class Scorable(Protocol):
@@ -296,8 +296,9 @@ def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: 
 def apply_mode(
     scored: Sequence[Scored[R]], mode: RecallMode, limit: int, thresholds: ModeThresholds | None
 ) -> list[Scored[R]]:
-    """Accurate and related keep the best hit and those scoring at least max(floor, ratio x best), up to their
-    cap (and the caller's limit); ranked keeps the top `limit`."""
+    """Accurate and related keep the first hit (MMR's first pick, the best) and those scoring at least
+    max(floor, ratio x best), up to their cap (and the caller's limit); ranked keeps the first `limit`. The order
+    is the one given: MMR's."""
     if not scored:
         return []
     if mode is RecallMode.RANKED or thresholds is None:

@@ -139,6 +139,19 @@ def test_a_time_named_in_the_query_favours_the_memories_of_that_time(mem: Memory
     assert all(h.components["time"] == 0.0 for h in redesign)
 
 
+def test_recall_keeps_mmr_order_so_a_longer_page_starts_with_the_shorter(mem: Memory) -> None:
+    first = mem.remember("tomato seedlings need warm soil and daily water").id
+    copy = mem.remember("Tomato seedlings need warm soil and daily water, always").id  # near the first
+    other = mem.remember("seedlings: warm soil, daily water").id
+    mem.remember("daily water for the lawn")
+    query = "tomato seedlings warm soil daily water"
+    pages = [[h.record.id for h in mem.recall(query, mode="ranked", limit=n, touch=False)] for n in (2, 3, 4)]
+    # MMR picks the other match before the near copy of the first (on SQLite the copy scores higher): a sort by
+    # score after MMR would put the copy second on the longer pages only.
+    assert pages[1][:2] == pages[0] and pages[2][:3] == pages[1]
+    assert pages[0][0] == first and set(pages[1]) == {first, copy, other}
+
+
 def test_modes_threshold_and_cap(mem: Memory) -> None:
     for i in range(30):
         mem.remember(f"garden note {i}: tomatoes need water and sun number {i}")
@@ -364,7 +377,8 @@ def test_feedback_lifts_a_memory_like_the_best_match(tmp_path: Path) -> None:
             ):
                 m.remember(text)
             hits = m.recall("harbour festival", mode="ranked", limit=4, profile="timeless", touch=False)
-            return [h.record.content for h in hits]
+            # By score: MMR's order would put the memory like the best match behind, for that likeness.
+            return [h.record.content for h in sorted(hits, key=lambda h: -h.score)]
 
     without, with_feedback = ranked(0), ranked(1)
     assert without[0] == with_feedback[0] == "the harbour festival had lantern boats and drummers"
