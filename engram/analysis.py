@@ -10,7 +10,8 @@ explicit importance ("important", "don't forget"); capped at 5; 1 for a trivial 
 
 Time in queries: dateparser reads the date expressions ("3 May", "2024-01-05", "2 days ago") relative to now;
 a small grammar handles the range words (since, after, before, in, during, last, past, this). "last week" is
-the previous calendar week, Monday to Monday. dateparser is only consulted when a cheap pre-screen finds a
+the previous calendar week, Monday to Monday; "last Saturday" the latest Saturday before today; "a week ago" the
+week around the day seven days back (an "ago" is as precise as its unit); a named date wins over "recently". dateparser is only consulted when a cheap pre-screen finds a
 time-like word, since it costs milliseconds per call.
 """
 
@@ -218,6 +219,7 @@ _AGO = re.compile(
 _PAST = re.compile(r"\b(?:over\s+|in\s+|during\s+)?the\s+(?:past|last)\s+(\d+|two|three|four|five|six|seven|ten)?\s*"
                    r"(days?|weeks?|months?|years?)\b", re.IGNORECASE)  # fmt: skip
 _RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?:week|month|year))\b", re.I)
+_LAST_DAY = re.compile(rf"\b(?:last|previous)\s+({_DAYS})\b", re.IGNORECASE)
 
 
 def _day(value: datetime) -> datetime:
@@ -262,8 +264,10 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
     m = _AGO.search(query)
     if m:
         n = int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()]
-        start = today - timedelta(days=n * _UNIT[m.group(2).lower()])
-        return TimeRange(start, start + timedelta(days=1), m.group(0))
+        unit = _UNIT[m.group(2).lower()]
+        point = today - timedelta(days=n * unit)
+        # As precise as its unit: "2 days ago" is that day, "a week ago" the week around that day.
+        return TimeRange(point - timedelta(days=unit // 2), point + timedelta(days=unit - unit // 2), m.group(0))
     m = _PAST.search(query)
     if m:
         n = (
@@ -272,6 +276,12 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
             else (int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()])
         )
         return TimeRange(now - timedelta(days=n * _UNIT[m.group(2).lower()]), None, m.group(0))
+    m = _LAST_DAY.search(query)
+    if m:
+        # The latest such weekday before today: "last Saturday" said on a Sunday is yesterday.
+        back = (today.weekday() - _DAYS.split("|").index(m.group(1).lower())) % 7 or 7
+        day = today - timedelta(days=back)
+        return TimeRange(day, day + timedelta(days=1), m.group(0))
     m = _RELATIVE.search(query)
     if m and m.group(1).lower() == "recently":
         # A named date is the more specific ("what did she bake recently, in May 2022?"): it wins.

@@ -24,6 +24,9 @@ def day(m: int, d: int, y: int = 2026) -> datetime:
         ("meetings in March", day(3, 1), day(4, 1)),
         ("anything since Monday", day(11, 16), None),
         ("what happened 2 days ago", day(11, 20), day(11, 21)),
+        ("the party a week ago", day(11, 12), day(11, 19)),  # the week around the 15th
+        ("who came last Saturday", day(11, 21), day(11, 22)),
+        ("the call last Sunday", day(11, 15), day(11, 16)),  # today is a Sunday: the one before
         ("after 2024-01-05", day(1, 6, 2024), None),
         ("before June", None, day(6, 1)),
         ("trips in 2024", day(1, 1, 2024), day(1, 1, 2025)),
