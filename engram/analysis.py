@@ -339,10 +339,6 @@ def _named(query: str, now: datetime) -> TimeRange | None:
     return None
 
 
-def strip_time(query: str, found: TimeRange) -> str:
-    return " ".join(query.replace(found.phrase, " ").split())
-
-
 _EVENT = re.compile(
     r"\b(before|after)\s+((?:the|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.I
 )

@@ -283,8 +283,10 @@ def _content_type(value: str) -> Category | Kind:
 def _time_filter(
     mem: Memory, query: str, opts: SearchOptions, now: datetime
 ) -> tuple[str, datetime | None, datetime | None, dict[str, Any] | None]:
-    """The query without its time words, and the created-at window: from the options, else from the query
-    ("last week", "in March"), else relative to an event the memories mention ("before the launch")."""
+    """The query to search with, and the created-at window: from the options, else relative to an event the
+    memories mention ("before the launch"). A time the query names ("last week", "in March") filters nothing:
+    the ranking's time score favours the memories of that period (a filter lost the older sessions that a
+    question about last Saturday's event also needs)."""
     if opts.time_range is not None:
         after, before = opts.time_range.after, opts.time_range.before
         return (
@@ -295,13 +297,8 @@ def _time_filter(
         )
     found = analysis.time_range(query, now)
     if found is not None:
-        text = analysis.strip_time(query, found) or query
-        return (
-            text,
-            found.after,
-            found.before,
-            {"phrase": found.phrase, "after": found.after, "before": found.before},
-        )
+        return query, None, None, {"phrase": found.phrase, "after": found.after, "before": found.before,
+                                   "applied": "boost"}  # fmt: skip
     anchor = analysis.event_anchor(query)
     if anchor is not None:
         event = mem.recall(anchor.phrase, limit=1, mode=RecallMode.RANKED, touch=False, now=now)
@@ -310,7 +307,8 @@ def _time_filter(
             after, before = (None, at) if anchor.relation == "before" else (at, None)
             text = query.replace(f"{anchor.relation} {anchor.phrase}", " ").strip() or query
             return text, after, before, {"phrase": f"{anchor.relation} {anchor.phrase}", "after": after,
-                                         "before": before, "event": event[0].record.id}  # fmt: skip
+                                         "before": before, "event": event[0].record.id,
+                                         "applied": "filter"}  # fmt: skip
     return query, None, None, None
 
 

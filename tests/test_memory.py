@@ -132,11 +132,11 @@ def test_a_time_named_in_the_query_favours_the_memories_of_that_time(mem: Memory
     assert [h.record.id for h in named] == [june, july]
     assert named[0].components["time"] == 1.0
     assert named[1].components["time"] == pytest.approx(0.5 ** (27 / 30))  # 27 days past June
-    # Seed 002's profile filters by time in search_memory instead: the component stays 0 there.
-    redesign = mem.recall(
-        "standup notes in June 2023", mode="ranked", now=august, touch=False, profile="redesign"
+    # A profile that does not weigh time (lexical: bm25 and overlap alone) leaves the component at 0.
+    lexical = mem.recall(
+        "standup notes in June 2023", mode="ranked", now=august, touch=False, profile="lexical"
     )
-    assert all(h.components["time"] == 0.0 for h in redesign)
+    assert all(h.components["time"] == 0.0 for h in lexical)
 
 
 def test_recall_keeps_mmr_order_so_a_longer_page_starts_with_the_shorter(mem: Memory) -> None:

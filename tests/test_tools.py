@@ -103,7 +103,7 @@ def test_a_concept_reuses_an_existing_tag_spelled_differently(mem: Memory) -> No
     assert mem.store.tag("meetings") is not None and mem.store.tag("meetings").usage_count == 2  # type: ignore[union-attr]
 
 
-def test_search_memory_filters_by_time_importance_and_type(mem: Memory) -> None:
+def test_search_memory_weighs_time_and_filters_by_window_importance_and_type(mem: Memory) -> None:
     now = utcnow()
     old = mem.remember(
         "Quarterly budget review with finance", created_at=now - timedelta(days=60), importance=0.25
@@ -113,9 +113,13 @@ def test_search_memory_filters_by_time_importance_and_type(mem: Memory) -> None:
     )
     both = mem.search_memory("budget review", {"min_relevance": 0.0})
     assert {r["id"] for r in both["results"]} == {old.id, new.id}
+    # A time in the query favours that period; the older memory still comes, after.
     recent = mem.search_memory("budget review in the past 2 weeks", {"min_relevance": 0.0})
-    assert [r["id"] for r in recent["results"]] == [new.id]
+    assert [r["id"] for r in recent["results"]] == [new.id, old.id]
     assert recent["query_analysis"]["time_range"]["phrase"] == "in the past 2 weeks"
+    assert recent["query_analysis"]["time_range"]["applied"] == "boost"
+    old_first = mem.search_memory("budget review 60 days ago", {"min_relevance": 0.0})
+    assert [r["id"] for r in old_first["results"]] == [old.id, new.id]
     window = {
         "after": (now - timedelta(days=90)).isoformat(),
         "before": (now - timedelta(days=30)).isoformat(),
@@ -126,7 +130,7 @@ def test_search_memory_filters_by_time_importance_and_type(mem: Memory) -> None:
     important = mem.search_memory("budget review", {"importance_min": 4, "min_relevance": 0.0})
     assert [r["id"] for r in important["results"]] == [new.id]
     assert important["results"][0]["importance"] == 5
-    assert mem.get(new.id).access_count == 3  # returned by three searches: usage is tracked
+    assert mem.get(new.id).access_count == 4  # returned by four searches: usage is tracked
 
 
 def test_query_expansions_reach_the_text_search_from_beside_the_model(
