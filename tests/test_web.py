@@ -181,7 +181,8 @@ def test_search_shows_component_bars(tab: Tab) -> None:
     lexical = first.locator(".comp[data-component='lexical'] .comp-fill")
     assert float(lexical.evaluate("e => parseFloat(e.style.width)")) > 0
     assert re.fullmatch(r"\d\.\d{3}", first.locator(".score-value").inner_text())
-    assert page.locator("#search-status").inner_text().startswith(f"{results.count()} result")
+    status = page.locator("#search-status").inner_text()
+    assert status.startswith(f"{results.count()} result") and "MMR order" in status
     tab.shot("02-search")
     assert tab.errors == []
 

@@ -341,7 +341,7 @@
       searchState.query = query;
       const ms = Math.round(performance.now() - t0);
       status.textContent = hits.length
-        ? `${hits.length} result${hits.length === 1 ? "" : "s"} for “${query}” in ${ms} ms`
+        ? `${hits.length} result${hits.length === 1 ? "" : "s"} for “${query}” in ${ms} ms · in MMR order: a hit much like one above it yields to a different one`
         : `Nothing matches “${query}”.`;
       list.replaceChildren(...hits.map((hit, i) => resultCard(hit, i + 1)));
       $("#browse").hidden = hits.length > 0;
