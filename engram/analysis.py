@@ -11,8 +11,9 @@ explicit importance ("important", "don't forget"); capped at 5; 1 for a trivial 
 Time in queries: dateparser reads the date expressions ("3 May", "2024-01-05", "2 days ago") relative to now;
 a small grammar handles the range words (since, after, before, in, during, last, past, this). "last week" is
 the previous calendar week, Monday to Monday; "last Saturday" the latest Saturday before today; "a week ago" the
-week around the day seven days back (an "ago" is as precise as its unit); a named date wins over "recently". dateparser is only consulted when a cheap pre-screen finds a
-time-like word, since it costs milliseconds per call.
+week around the day seven days back (an "ago" is as precise as its unit); a named date wins over "recently".
+dateparser is only consulted when a cheap pre-screen finds a time-like word, since it costs milliseconds per
+call.
 """
 
 from __future__ import annotations
