@@ -91,7 +91,8 @@ def build(resolve: Resolver) -> MCPServer:
 
     @server.tool(annotations=_READ)
     def search_memory(query: str, ctx: Context, options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Search memories in natural language; time phrases ("last week", "in March") filter by date.
+        """Search memories in natural language; time phrases ("last week", "in March") rank memories from that
+        period first, and options.time_range filters by date.
 
         options: limit (10), min_relevance (0.3), time_range {after, before}, importance_min (1-5),
         content_type (a category or kind), include_expired (false).
