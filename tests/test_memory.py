@@ -105,6 +105,7 @@ def test_sibling_chunks_join_just_below_their_hit(tmp_path: Path) -> None:
         assert top.why == "match" and top.record.chunk_index == 0
         sib = next(h for h in rest if h.record.chunk_index == 1)
         assert sib.why == "sibling" and sib.score == pytest.approx(top.score * settings.sibling_factor)
+        assert rest[0] is sib  # right under its hit, whatever MMR picked next
 
 
 def test_recall_bumps_access_but_not_updated_at(mem: Memory) -> None:
