@@ -257,6 +257,9 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
     return start, start + timedelta(days=1)
 
 
+# search_memory reads the query's time for its answer, then ranking reads it again with the same query and now:
+# the second reading (dateparser, when a time word is found) comes from here.
+@lru_cache(maxsize=64)
 def time_range(query: str, now: datetime) -> TimeRange | None:
     if not _SCREEN.search(query):
         return None
