@@ -273,13 +273,19 @@ def _combined(
 
 
 def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: int) -> list[Scored[R]]:
-    """Maximal marginal relevance: trade each pick's score against its similarity to the picks before it."""
+    """Maximal marginal relevance: trade each pick's score against its similarity to the picks before it.
+
+    The scores are scaled to 0..1 within the pool first. Their level and spread differ by query and profile
+    (importance and recency lift every candidate alike), while cosine similarity keeps its own range; scaled,
+    lambda makes the same trade for every query."""
     pool = list(scored)
     if lam >= 1 or len(pool) <= 1:
         return pool[:k]
     dim = next(iter(vectors.values())).shape[0] if vectors else 1
     mats = np.stack([vectors.get(s.record.id, np.zeros(dim, dtype=np.float32)) for s in pool])
     relevance = np.array([s.score for s in pool])
+    spread = float(relevance.max() - relevance.min())
+    relevance = (relevance - relevance.min()) / spread if spread > 0 else np.zeros(len(pool))
     chosen: list[int] = []
     max_sim = np.full(len(pool), -np.inf)
     remaining = np.ones(len(pool), dtype=bool)

@@ -102,16 +102,37 @@ def test_usage_saturates() -> None:
     assert out["0"] == 0 and out["5"] == pytest.approx(1 - np.exp(-1)) and 0.99 < out["50"] < 1
 
 
+def _pool(scores: dict[str, float], vectors: dict[str, list[float]]) -> tuple[list[Scored[MemoryRecord]],
+                                                                              dict[str, np.ndarray]]:  # fmt: skip
+    """A pool of candidates; the unnamed tail sets the low end of its scores, as a real candidate pool does."""
+    tail = {f"tail{i}": 0.2 for i in range(5)}
+    hits = [Scored(record(k), s) for k, s in (scores | tail).items()]
+    v = {k: np.array(x, np.float32) / np.linalg.norm(x) for k, x in vectors.items()}
+    return hits, v | {k: np.array([0, 0, 1], np.float32) for k in tail}
+
+
 def test_mmr_skips_a_near_copy_of_the_first_pick() -> None:
-    a, b, c = record("a"), record("b"), record("c")
-    hits = [Scored(a, 0.9), Scored(b, 0.88), Scored(c, 0.7)]
-    v = {
-        "a": np.array([1, 0], np.float32),
-        "b": np.array([1, 0], np.float32),
-        "c": np.array([0, 1], np.float32),
-    }
+    hits, v = _pool({"a": 0.9, "b": 0.88, "c": 0.85}, {"a": [1, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]})
     assert [s.record.id for s in mmr(hits, v, 0.75, 3)] == ["a", "c", "b"]
     assert [s.record.id for s in mmr(hits, v, 1.0, 3)] == ["a", "b", "c"]
+
+
+def test_mmr_keeps_a_similar_close_second_above_what_is_far_less_relevant() -> None:
+    # Relevance is scaled within the pool: b (cosine 0.9 to a) is nearly as good as a, c halfway down to the
+    # tail. Unscaled, c's 0.29 points less than b would weigh less than b's similarity to a.
+    hits, v = _pool({"a": 0.9, "b": 0.85, "c": 0.56}, {"a": [1, 0, 0], "b": [0.9, 0.436, 0], "c": [0, 1, 0]})
+    assert [s.record.id for s in mmr(hits, v, 0.75, 3)] == ["a", "b", "c"]
+
+
+def test_mmr_order_does_not_depend_on_the_scores_level_or_spread() -> None:
+    # Importance and recency can lift every candidate alike; MMR's trade stays the same.
+    scores = {"a": 0.9, "b": 0.8, "c": 0.7, "d": 0.6}
+    vectors = {"a": [1, 0, 0], "b": [0.9, 0.3, 0.1], "c": [0.2, 1, 0], "d": [0.6, 0.6, 0.5]}
+    hits, v = _pool(scores, vectors)
+    lifted = [Scored(s.record, 0.5 * s.score + 0.3) for s in hits]
+    order = [s.record.id for s in mmr(hits, v, 0.75, 6)]
+    assert order == [s.record.id for s in mmr(lifted, v, 0.75, 6)]
+    assert order[:2] == ["a", "c"]
 
 
 def test_modes() -> None:
