@@ -8,7 +8,8 @@
    classifiers' seed prototypes once, is timed apart (first write s).
 2. Scale: stores of 10k and 100k memories (unique sentences of the LongMemEval_S haystacks; their vectors come from
    the on-disk benchmark cache, so building the store measures the engine, not the model), then recall p50/p95 for
-   real questions with the query embedded by a bare MiniLM inside the call, beside the query-embedding time alone.
+   real questions with the query embedded by a bare MiniLM inside the call, each beside the same query embedded
+   alone just before it.
 Peak RSS is the process's high-water mark after each phase.
 """
 
@@ -97,26 +98,22 @@ def queries(count: int) -> list[str]:
     return out[:count]
 
 
-def embed_times(model: MiniLM, qs: list[str]) -> list[float]:
-    """Milliseconds to embed each query alone (after one warm-up)."""
+def paired_times(mem: Memory, model: MiniLM, qs: list[str]) -> tuple[list[float], list[float]]:
+    """Milliseconds per query to embed it alone with the bare model, and then to recall it (accurate, limit 10,
+    nothing touched; the query embedded inside the call). Paired query by query, so both series see the same
+    moments of a shared machine: measured apart, a busy minute lands in one of them only."""
     model.embed_batch(["warm up"])
-    out = []
+    mem.recall("warm up the index", touch=False)
+    embed, recall = [], []
     for q in qs:
         t0 = time.perf_counter()
         model.embed_batch([q])
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
-
-
-def recall_times(mem: Memory, qs: list[str]) -> list[float]:
-    """Milliseconds per accurate recall (limit 10, nothing touched), the query embedded inside the call."""
-    mem.recall("warm up the index", touch=False)
-    out = []
-    for q in qs:
-        t0 = time.perf_counter()
+        t1 = time.perf_counter()
         mem.recall(q, limit=10, mode=RecallMode.ACCURATE, touch=False)
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
+        t2 = time.perf_counter()
+        embed.append((t1 - t0) * 1000)
+        recall.append((t2 - t1) * 1000)
+    return embed, recall
 
 
 def scale(size: int, n_queries: int, cache: DiskCachedEmbedder) -> dict[str, Any]:
@@ -132,9 +129,8 @@ def scale(size: int, n_queries: int, cache: DiskCachedEmbedder) -> dict[str, Any
             build_s = time.perf_counter() - start
             stored = mem.stats()["memories"]
         model = MiniLM()
-        embed_ms = embed_times(model, qs)
         with Memory(path, embedder=model, settings=Settings()) as mem:
-            search_ms = recall_times(mem, qs)
+            embed_ms, search_ms = paired_times(mem, model, qs)
     return {
         "memories": stored,
         "build_s": round(build_s, 1),
