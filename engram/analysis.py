@@ -69,6 +69,8 @@ _DATE = re.compile(
     r"|next week|next month|end of (?:the )?(?:day|week|month))",
     re.IGNORECASE,
 )
+# A word that only says when ("tomorrow", "Tuesday", "next"): a date is an entity, and as a tag it goes stale.
+TIME_WORD = re.compile(rf"(?:{_MONTHS}|(?:{_DAYS})s?|today|tonight|tomorrow|yesterday|next|last|ago)", re.I)
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
 _MONEY = re.compile(
     r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I

@@ -111,12 +111,13 @@ def _tag_vectors(
     """The concepts that can be tags, and one embedding batch for them and the extra tags. The content joins
     the batch when it is one chunk (the model runs texts of one call side by side), and its vector comes back
     by content hash for the write path."""
-    # A tag names a topic: a phrase with function words inside ("renew the passport") gives its content runs.
+    # A tag names a topic: a phrase with function or time words inside ("renew the passport", "dentist next
+    # Tuesday") gives its content runs.
     topical: list[str] = []
     for concept in concepts:
         run: list[str] = []
         for word in [*concept.split(), ""]:
-            if word and word.lower() not in STOPWORDS:
+            if word and word.lower() not in STOPWORDS and not analysis.TIME_WORD.fullmatch(word):
                 run.append(word)
             elif run:
                 topical.append(" ".join(run))

@@ -13,6 +13,14 @@ from engram import Category, FakeEmbedder, InvalidInput, Memory, Status
 from engram.record import utcnow
 
 
+def test_words_that_only_say_when_make_no_tags(mem: Memory) -> None:
+    tags = mem.store_memory("Remind me to call the dentist next Tuesday at 3pm")["analysis"]["generated_tags"]
+    assert "dentist" in tags
+    assert not [t for t in tags if {"next", "tuesday"} & set(t.split("-"))]
+    tags = mem.store_memory("Tomorrow the standup moves to room 4B")["analysis"]["generated_tags"]
+    assert "tomorrow" not in tags and "standup" in "-".join(tags)
+
+
 def test_store_memory_returns_the_seed_format_and_records_its_decisions(mem: Memory) -> None:
     out = mem.store_memory("URGENT: submit the grant report to the funding board by Friday 5pm.")
     assert out["success"] is True
