@@ -2,7 +2,8 @@
 
 Generation: each concept (a keyphrase of the memory, cut at function words and at words that only say when,
 such as "tomorrow" or "Tuesday") becomes a tag; if an active tag is the same word or its embedding is within
-cosine 0.7 of the concept's, the existing tag is used instead, so the vocabulary is reused rather than grown. Context tags (urgent, deadline, decision, ...) and the caller's tags join; 5-10 in all.
+cosine 0.7 of the concept's, the existing tag is used instead, so the vocabulary is reused rather than grown.
+Context tags (urgent, deadline, decision, ...) and the caller's tags join; 5-10 in all.
 
 Consolidation: two tags are the same tag when they are spelling variants (hyphens; plural or other endings while
 the embeddings agree, cosine >= 0.6; one letter apart in words of five or more letters: colour / color), when one
