@@ -134,7 +134,8 @@ def m001_memories(db: sqlite3.Connection) -> None:
 
 @migration
 def m002_fts_rank(db: sqlite3.Connection) -> None:
-    """Make `ORDER BY rank` mean bm25 with content weighted 1 and tags 0.5, so FTS5 can stop at the top k."""
+    """Make `ORDER BY rank` mean bm25 with content weighted 1 and tags 0.5. The text search now calls bm25() with
+    these weights itself (SQLite's top-k sort is faster than FTS5's); the setting stays for direct queries."""
     db.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('rank', 'bm25(1.0, 0.5)')")
 
 
