@@ -84,7 +84,8 @@ def build(resolve: Resolver) -> MCPServer:
         """Store a memory; category, tags, importance and kind are decided for you.
 
         `context` may force any of them: force_category, force_importance (1-5), expires_at (ISO date),
-        additional_tags, source ("conversation", "document", "web"), user_note.
+        additional_tags, source ("conversation", "document", "web"), user_note. Personal data found (card,
+        email, phone, ...) is reported in analysis.pii, and stored as [REDACTED_*] markers when redaction is on.
         Example: store_memory("Team standup moved to 9:30 on Mondays", {"additional_tags": ["team"]})
         """
         return write(ctx, lambda m: m.store_memory(content, context))

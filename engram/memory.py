@@ -502,6 +502,8 @@ class Memory:
         if unknown := set(fields) - allowed:
             raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
         merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
+        if "content" in fields and self.settings.redact_pii:
+            merged = write.redacted(merged)
         update: dict[str, Any] = merged.model_dump(exclude={"created_at"}) | {"updated_at": utcnow()}
         if "kind" in fields:
             update |= {"kind_method": "explicit", "kind_confidence": 1.0}

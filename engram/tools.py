@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engram import analysis
+from engram import analysis, pii
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
@@ -165,6 +165,13 @@ def store_memory(
         raise InvalidInput("content", "must be a string")
     if not content.strip():
         raise InvalidInput("content", "must not be empty or whitespace only")
+    # Personal data is looked for before anything reads the text: with redaction on, no concept, tag or entity
+    # carries it either.
+    report = pii.scan(content)
+    pii_kinds = [k.value for k in report.kinds]
+    redact = report.risk == 2 and mem.settings.redact_pii
+    if redact:
+        content = report.redacted
     found = analysis.analyse(content)
     given = (*fields.get("tags", ()), *ctx.additional_tags)
     extra = list(
@@ -195,6 +202,8 @@ def store_memory(
         metadata["user_note"] = ctx.user_note
     if overridden:
         metadata["overridden"] = overridden
+    if report.risk == 2:
+        metadata["pii_redacted" if redact else "pii_found"] = pii_kinds
     # Validated like any write: bad content or fields are an InvalidInput naming the field.
     item = parse(
         NewMemory,
@@ -259,6 +268,8 @@ def store_memory(
             "concepts_extracted": list(found.concepts),
             "kind": record.kind.value,
             "needs_category": record.category is None,
+            # seed 001's levels: 0 none, 1 only redaction markers, 2 raw personal data stored
+            "pii": {"risk": 1 if redact else report.risk, "kinds": pii_kinds, "redacted": redact},
         },
         "recommendations": {
             "similar_memories": [i for i, _ in similar],

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engram import classify as kinds
+from engram import pii
 from engram.chunk import chunk
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
@@ -45,6 +46,8 @@ class RememberResult:
 
 
 def prepare(mem: Memory, item: NewMemory) -> _Pending:
+    if mem.settings.redact_pii:
+        item = redacted(item)
     kind, content = item.kind, item.content
     method = "explicit" if kind is not None else "auto"
     if kind is None:
@@ -55,6 +58,18 @@ def prepare(mem: Memory, item: NewMemory) -> _Pending:
     pieces = chunk(content, offsets, mem.settings.chunk_tokens, mem.settings.chunk_overlap)
     return _Pending(
         item, content, content_hash(content), kind, method, len(offsets), [c.text for c in pieces]
+    )
+
+
+def redacted(item: NewMemory) -> NewMemory:
+    """With redaction on, no raw personal data is stored, whichever way the text comes in: it is replaced by
+    [REDACTED_*] markers, and the metadata names the kinds found (never their values)."""
+    report = pii.scan(item.content)
+    if report.risk < 2:
+        return item
+    kinds_found = [k.value for k in report.kinds]
+    return item.model_copy(
+        update={"content": report.redacted, "metadata": item.metadata | {"pii_redacted": kinds_found}}
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from tinydb import TinyDB
 
-from engram import Category, FakeEmbedder, InvalidInput, Memory, Status
+from engram import Category, FakeEmbedder, InvalidInput, Memory, Settings, Status
 from engram.record import utcnow
 
 
@@ -19,6 +19,38 @@ def test_words_that_only_say_when_make_no_tags(mem: Memory) -> None:
     assert not [t for t in tags if {"next", "tuesday"} & set(t.split("-"))]
     tags = mem.store_memory("Tomorrow the standup moves to room 4B")["analysis"]["generated_tags"]
     assert "tomorrow" not in tags and "standup" in "-".join(tags)
+
+
+_PERSONAL = "Pay the gym with card 4111 1111 1111 1111, receipts to bob.jones@example.com"
+
+
+def test_store_memory_reports_personal_data_and_keeps_it_when_redaction_is_off(mem: Memory) -> None:
+    out = mem.store_memory(_PERSONAL)
+    assert out["analysis"]["pii"] == {"risk": 2, "kinds": ["card", "email"], "redacted": False}
+    record = mem.get(out["memory_id"])
+    assert record.content == _PERSONAL and record.metadata["pii_found"] == ["card", "email"]
+    assert mem.store_memory("Water the plants on Sunday")["analysis"]["pii"]["risk"] == 0
+
+
+def test_with_redaction_on_no_write_stores_raw_personal_data(
+    db_location: str | Path, settings: Settings
+) -> None:
+    raw = ("4111 1111 1111 1111", "bob.jones@example.com", "bob-jones", "4111")
+    with Memory(
+        db_location, embedder=FakeEmbedder(), settings=settings.model_copy(update={"redact_pii": True})
+    ) as m:
+        out = m.store_memory(_PERSONAL)
+        assert out["analysis"]["pii"] == {"risk": 1, "kinds": ["card", "email"], "redacted": True}
+        record = m.get(out["memory_id"])
+        # Nor in the tags, concepts or entities read from the text.
+        stored = json.dumps([record.content, list(record.tags), record.metadata, out["analysis"]])
+        assert "[REDACTED_CARD]" in record.content and not any(r in stored for r in raw)
+        assert record.metadata["pii_redacted"] == ["card", "email"]
+        plain = m.remember("Call me on +44 20 7946 0958 after six")
+        assert m.get(plain.id).content == "Call me on [REDACTED_PHONE] after six"
+        assert m.get(plain.id).metadata["pii_redacted"] == ["phone"]
+        m.update(plain.id, content="Call me on +44 20 7946 0959 after seven")
+        assert m.get(plain.id).content == "Call me on [REDACTED_PHONE] after seven"
 
 
 def test_store_memory_returns_the_seed_format_and_records_its_decisions(mem: Memory) -> None:
