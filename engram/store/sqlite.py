@@ -481,11 +481,8 @@ class SQLiteStore(SideTables):
     ) -> list[tuple[str, float, Label]]:
         """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
         fresh = self._fresh
-        found = (
-            self._indexed_search(index, query, k + fresh.replaced, sql, params, labelled)
-            if len(index)
-            else []
-        )
+        wanted = k + fresh.replaced
+        found = self._indexed_search(index, query, wanted, sql, params, labelled) if len(index) else []
         rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], labelled=False)}
         merged = [hit for hit in found if hit[0] not in rewritten]
         merged += self._kept(fresh.search(query, len(fresh)), sql, params, labelled)
