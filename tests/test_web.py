@@ -386,3 +386,14 @@ def test_asks_for_an_api_key_when_the_server_wants_one(
     finally:
         tab.context.close()
         guarded.stop()
+
+
+def test_a_memory_holding_personal_data_says_so(tab: Tab, client: httpx.Client) -> None:
+    client.post("/v1/store", json={"content": "The gym card on file is 4111 1111 1111 1111"}).raise_for_status()
+    page = tab.open()
+    item = page.locator("#browse-list .mem-item", has_text="gym card")
+    chip = item.locator(".chip.pii")
+    sync_api.expect(chip).to_have_text("personal data")
+    assert chip.get_attribute("title") == "Holds personal data: card"
+    assert page.locator("#browse-list .chip.pii").count() == 1  # the other memories hold none
+    assert tab.errors == []

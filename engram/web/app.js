@@ -174,6 +174,14 @@
       "aria-label": `importance ${n} of 5` },
     [1, 2, 3, 4, 5].map((i) => h("i", { class: i <= n ? "on" : "" })));
   }
+  // Personal data found in a memory (kinds only; the values are never sent apart from the content itself).
+  function piiChip(meta) {
+    const kept = meta && meta.pii_found, redacted = meta && meta.pii_redacted;
+    if (!kept && !redacted) return null;
+    return kept
+      ? h("span", { class: "chip pii", title: `Holds personal data: ${kept.join(", ")}` }, "personal data")
+      : h("span", { class: "chip", title: `Personal data redacted: ${redacted.join(", ")}` }, "redacted");
+  }
   function metaRow(m, { tags = 5 } = {}) {
     const shown = (m.tags || []).slice(0, tags);
     const more = (m.tags || []).length - shown.length;
@@ -183,6 +191,7 @@
       m.status && m.status !== "approved" ? h("span", { class: `chip status-${m.status}` }, m.status) : null,
       m.category ? h("span", { class: "chip", title: "category" }, m.category) : null,
       m.user_marked_important ? h("span", { class: "chip star" }, icon("star"), "important") : null,
+      piiChip(m.metadata),
       typeof m.validity_score === "number" && m.validity_score < 1
         ? h("span", { class: "chip invalid", title: "validity score" }, m.validity_score === 0 ? "invalidated" : `validity ${fmt(m.validity_score)}`)
         : null,
