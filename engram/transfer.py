@@ -3,7 +3,8 @@
 Export writes every record (top-level memories and the chunks of long ones, every status) with its embedding,
 so an import into an empty database gives the same records back. Import runs as one operation (it can be
 rolled back), keeps ids, skips ids already present, and embeds again with this database's model unless the
-file's model is the same. TinyDB memories go through store_memory's pipeline (tags, importance, category when
+file's model is the same. With PII redaction on, a record holding raw personal data is redacted and embedded
+again. TinyDB memories go through store_memory's pipeline (tags, importance, category when
 the old one does not map), keeping their ids, dates and old category as a tag.
 """
 
@@ -15,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engram import tools
+from engram import pii, tools
+from engram.embed import content_hash
 from engram.errors import InvalidInput
 from engram.legacy import read_tinydb, to_new_memory
 from engram.operations import operation
@@ -50,6 +52,17 @@ def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) ->
     return {"path": str(path), "exported": count}
 
 
+def _redacted(record: MemoryRecord, vector: list[float] | None) -> tuple[MemoryRecord, list[float] | None]:
+    """With redaction on, an imported record keeps no raw PII either; its vector, made from the raw text, is
+    dropped so that the redacted text is embedded again."""
+    report = pii.scan(record.content)
+    if report.risk < 2:
+        return record, vector
+    update = {"content": report.redacted, "content_hash": content_hash(report.redacted),
+              "metadata": record.metadata | {"pii_redacted": [k.value for k in report.kinds]}}  # fmt: skip
+    return record.model_copy(update=update), None
+
+
 def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
     if not path.exists():
         raise InvalidInput("path", f"{path} does not exist")
@@ -73,6 +86,8 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
     same_model = (header.get("model"), header.get("dim")) == (mem.embedder.name, mem.embedder.dim)
     present = {r.id for r in mem.store.get_many([r.id for r, _ in parsed])}
     fresh = [(r, v) for r, v in parsed if r.id not in present]
+    if mem.settings.redact_pii:
+        fresh = [_redacted(r, v) for r, v in fresh]
     # Parents before their chunks; a parent with chunks is searched through them and has no vector.
     fresh.sort(key=lambda rv: (rv[0].parent_id is not None, rv[0].chunk_index or 0))
     chunked = {r.parent_id for r, _ in fresh if r.parent_id is not None}

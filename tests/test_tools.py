@@ -6,6 +6,7 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+import numpy as np
 import pytest
 from tinydb import TinyDB
 
@@ -290,6 +291,25 @@ def test_export_then_import_is_lossless(tmp_path: Path, mem: Memory) -> None:
         assert again["imported"] == 0 and again["skipped"] == result["imported"]
         other.rollback(result["operation_id"])
         assert other.stats()["memories"] == 0
+
+
+def test_an_import_with_redaction_on_keeps_no_raw_personal_data(tmp_path: Path, mem: Memory) -> None:
+    kept = mem.store_memory(_PERSONAL)["memory_id"]
+    plain = mem.remember("Water the ferns on Sundays").id
+    path = tmp_path / "out.jsonl"
+    mem.export_memories(path)
+    redacting = Settings(home=tmp_path / "home", redact_pii=True)
+    with Memory(tmp_path / "copy.db", embedder=FakeEmbedder(), settings=redacting) as other:
+        other.import_memories(path)
+        record = other.get(kept)
+        assert "4111" not in record.content and "[REDACTED_CARD]" in record.content
+        assert record.metadata["pii_redacted"] == ["card", "email"]
+        assert record.content_hash != mem.get(kept).content_hash
+        # Embedded again from the redacted text, not the vector of the raw one.
+        vector = other.store.vectors([kept])[kept]
+        assert np.allclose(vector, other.embedder.embed_batch([record.content])[0], atol=1e-6)
+        assert other.get(plain) == mem.get(plain)  # nothing personal: imported as it was
+        assert other.validate_storage()["ok"]
 
 
 def test_import_reports_the_bad_line(tmp_path: Path, mem: Memory) -> None:
