@@ -3,12 +3,11 @@
 One writer connection takes `BEGIN IMMEDIATE` under a lock; each thread reads on its own connection. The vector
 index is a cache of the `embedding` column: it records the last `vector_changes` sequence it reflects, catches up
 from that log before every search (so writes of other processes are seen) and is rebuilt when it is missing,
-unreadable or disagrees with the database.
+unreadable or disagrees with the database. The searches live in `sqlite_search`.
 """
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -17,12 +16,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from engram.embed import Matrix, Vector, decode_vector, decode_vectors, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
-from engram.store.protocol import Facts, Filter, Label, StoreStats
+from engram.store.protocol import Facts, Filter, StoreStats
 from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
@@ -30,14 +27,10 @@ from engram.store.sqlite_filter import where_sql
 from engram.store.sqlite_fresh import FreshVectors
 from engram.store.sqlite_index import IndexFile
 from engram.store.sqlite_integrity import integrity_issues, verify
-from engram.store.vectors import VectorIndex
-
-_OVERSAMPLE = 1.5
-_BM25 = "bm25(memories_fts, 1.0, 0.5)"  # content weighted 1, tags 0.5
-_UNLABELLED = Label("", "", False)  # for hits whose labels nobody reads
+from engram.store.sqlite_search import Searches
 
 
-class SQLiteStore(SideTables):
+class SQLiteStore(Searches, SideTables):
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
         self._memory = str(path) == ":memory:"
         self.path = None if self._memory else Path(path)
@@ -375,142 +368,6 @@ class SQLiteStore(SideTables):
             dim=None if model is None else model[1],
             size_bytes=size,
         )
-
-    # ---- search -----------------------------------------------------------------------------------------
-    def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
-        """bm25 over content (weight 1) and tags (weight 0.5); each term quoted, so user text is never syntax.
-        Scores are returned positive: higher is better."""
-        if not terms:
-            return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        sql, params = where_sql(where, searchable=True)
-        db = self._reader()
-        # FTS5 alone, then the filter: cheap when most rows pass. bm25() sorted by SQLite's top-k sort, not
-        # ORDER BY rank (FTS5's own sorter of the same scores): 1.4x faster at 100k memories.
-        wide = math.ceil(k * _OVERSAMPLE)
-        rows = db.execute(
-            f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MATCH ? "
-            "ORDER BY score, rowid LIMIT ?",
-            (match, wide),
-        ).fetchall()
-        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, labelled=False)][:k]
-        if len(result) < k and len(rows) == wide:
-            rows = db.execute(
-                f"SELECT m.id, {_BM25} AS score FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
-                f"WHERE memories_fts MATCH ? AND {sql} ORDER BY score, m.rid LIMIT ?",
-                (match, *params, k),
-            ).fetchall()
-            result = [(memory_id, -float(score)) for memory_id, score in rows]
-        return result
-
-    def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """(number of memories, documents containing each porter stem) from the FTS index."""
-        db = self._reader()
-        # Kept by triggers: count(*) would scan the table.
-        total = int(db.execute("SELECT n FROM counts WHERE name = 'memories'").fetchone()[0])
-        if not stems:
-            return total, {}
-        marks = ", ".join("?" for _ in stems)
-        rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", list(stems))
-        return total, {str(term): int(doc) for term, doc in rows}
-
-    def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
-        sql, params = where_sql(where, searchable=True)
-        # Pinned indexes: left to itself the planner scans the whole scope to test the filter first.
-        out: dict[str, list[str]] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ", ".join("?" for _ in part)
-            rows = self._reader().execute(
-                "SELECT a.id, m.id FROM memories a JOIN memories m INDEXED BY memories_episode ON m.episode_id = a.episode_id "
-                "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
-                f"WHERE a.id IN ({marks}) AND a.episode_id IS NOT NULL AND {sql} "
-                "UNION ALL SELECT a.id, m.id FROM memories a JOIN memories m INDEXED BY memories_parent ON m.parent_id = a.parent_id "
-                "AND m.chunk_index IN (a.chunk_index - 1, a.chunk_index + 1) "
-                f"WHERE a.id IN ({marks}) AND a.parent_id IS NOT NULL AND {sql}",
-                (*part, *params, *part, *params),
-            )
-            for memory_id, beside in rows:
-                out.setdefault(memory_id, []).append(beside)
-        return out
-
-    def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
-        return [(i, s) for i, s, _ in self._vector_search(query, k, where, labelled=False)]
-
-    def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
-        return self._vector_search(query, k, where, labelled=True)
-
-    def _vector_search(
-        self, query: Vector, k: int, where: Filter, *, labelled: bool
-    ) -> list[tuple[str, float, Label]]:
-        index = self._vectors.synced()
-        sql, params = where_sql(where, searchable=True)
-        if self._owner != threading.get_ident():
-            return self._indexed_search(index, query, k, sql, params, labelled) if len(index) else []
-        # The index holds committed vectors only: inside its own write transaction a thread also finds those
-        # it has written since. The best of both are filtered together; too few left falls back to all.
-        fresh = self._fresh
-        fresh.catch_up(self._writer, self._vectors.seq, index)
-        want = math.ceil(k * _OVERSAMPLE)
-        older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
-        newer = fresh.search(query, want)
-        hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
-        result = self._kept(hits, sql, params, labelled)[:k]
-        if len(result) < k and (len(older) < len(index) or len(fresh) > want):
-            result = self._with_uncommitted(index, query, k, sql, params, labelled)
-        return result
-
-    def _indexed_search(
-        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], labelled: bool
-    ) -> list[tuple[str, float, Label]]:
-        # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
-        hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
-        result = self._kept(hits, sql, params, labelled)[:k]
-        if len(result) < k and len(hits) < len(index):
-            allowed = np.array(
-                [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
-                dtype=np.int64,
-            )
-            if allowed.size == 0:
-                return []
-            result = self._kept(index.search(query, k, allowed=allowed), "1", [], labelled)[:k]
-        return result
-
-    def _with_uncommitted(
-        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], labelled: bool
-    ) -> list[tuple[str, float, Label]]:
-        """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
-        fresh = self._fresh
-        wanted = k + fresh.replaced
-        found = self._indexed_search(index, query, wanted, sql, params, labelled) if len(index) else []
-        rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], labelled=False)}
-        merged = [hit for hit in found if hit[0] not in rewritten]
-        merged += self._kept(fresh.search(query, len(fresh)), sql, params, labelled)
-        return sorted(merged, key=lambda hit: -hit[1])[:k]
-
-    def _kept(
-        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any], labelled: bool
-    ) -> list[tuple[str, float, Label]]:
-        """The hits (rid, score) that pass the filter, in order, with their ids and labels (the write path's
-        neighbour votes read them; recall does not, and reading them was half the cost of the query)."""
-        if not hits:
-            return []
-        marks = ", ".join("?" for _ in hits)
-        # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
-        if not labelled:
-            query = f"SELECT m.rid, m.id FROM memories m NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}"
-            found = dict(self._reader().execute(query, (*(r for r, _ in hits), *params)))
-            return [(found[r], s, _UNLABELLED) for r, s in hits if r in found]
-        rows = self._reader().execute(
-            "SELECT m.rid, m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category FROM memories m "
-            f"NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
-            (*(r for r, _ in hits), *params),
-        )
-        kept = {
-            int(rid): (str(i), Label(kind, method, bool(chunk), cat))
-            for rid, i, kind, method, chunk, cat in rows
-        }
-        return [(kept[r][0], s, kept[r][1]) for r, s in hits if r in kept]
 
     # ---- the vector index -------------------------------------------------------------------------------
     def rebuild_index(self) -> int:
