@@ -159,7 +159,7 @@ def ingest(
                         },
                         "pii": {
                             "risk": risk,
-                            "kinds": [k.value for k in report.kinds],
+                            "kinds": report.names,
                             "redacted": bool(redact and report.risk),
                         },
                         "speaker": message.metadata.get("speaker"),

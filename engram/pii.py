@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import phonenumbers
 from stdnum import iban, luhn
@@ -47,6 +48,10 @@ class PiiReport:
     risk: int
     kinds: tuple[PiiKind, ...]
     redacted: str
+
+    @property
+    def names(self) -> list[str]:
+        return [k.value for k in self.kinds]
 
 
 MARKERS = {kind: f"[REDACTED_{kind.value.upper()}]" for kind in PiiKind}
@@ -161,4 +166,13 @@ def risk(text: str) -> int:
     return scan(text).risk
 
 
-__all__ = ["MARKERS", "Finding", "PiiKind", "PiiReport", "detect", "redact", "risk", "scan"]
+def redaction(content: str, metadata: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What a write stores instead of raw personal data: the content with [REDACTED_*] markers and the metadata
+    naming the kinds found (never their values). None when the text holds no raw personal data."""
+    report = scan(content)
+    if report.risk < 2:
+        return None
+    return {"content": report.redacted, "metadata": {**metadata, "pii_redacted": report.names}}
+
+
+__all__ = ["MARKERS", "Finding", "PiiKind", "PiiReport", "detect", "redact", "redaction", "risk", "scan"]

@@ -168,7 +168,6 @@ def store_memory(
     # Personal data is looked for before anything reads the text: with redaction on, no concept, tag or entity
     # carries it either.
     report = pii.scan(content)
-    pii_kinds = [k.value for k in report.kinds]
     redact = report.risk == 2 and mem.settings.redact_pii
     if redact:
         content = report.redacted
@@ -203,7 +202,7 @@ def store_memory(
     if overridden:
         metadata["overridden"] = overridden
     if report.risk == 2:
-        metadata["pii_redacted" if redact else "pii_found"] = pii_kinds
+        metadata["pii_redacted" if redact else "pii_found"] = report.names
     # Validated like any write: bad content or fields are an InvalidInput naming the field.
     item = parse(
         NewMemory,
@@ -269,7 +268,7 @@ def store_memory(
             "kind": record.kind.value,
             "needs_category": record.category is None,
             # seed 001's levels: 0 none, 1 only redaction markers, 2 raw personal data stored
-            "pii": {"risk": 1 if redact else report.risk, "kinds": pii_kinds, "redacted": redact},
+            "pii": {"risk": 1 if redact else report.risk, "kinds": report.names, "redacted": redact},
         },
         "recommendations": {
             "similar_memories": [i for i, _ in similar],

@@ -55,12 +55,10 @@ def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) ->
 def _redacted(record: MemoryRecord, vector: list[float] | None) -> tuple[MemoryRecord, list[float] | None]:
     """With redaction on, an imported record keeps no raw PII either; its vector, made from the raw text, is
     dropped so that the redacted text is embedded again."""
-    report = pii.scan(record.content)
-    if report.risk < 2:
+    update = pii.redaction(record.content, record.metadata)
+    if update is None:
         return record, vector
-    update = {"content": report.redacted, "content_hash": content_hash(report.redacted),
-              "metadata": record.metadata | {"pii_redacted": [k.value for k in report.kinds]}}  # fmt: skip
-    return record.model_copy(update=update), None
+    return record.model_copy(update=update | {"content_hash": content_hash(update["content"])}), None
 
 
 def import_memories(mem: Memory, path: Path) -> dict[str, Any]:

@@ -64,13 +64,8 @@ def prepare(mem: Memory, item: NewMemory) -> _Pending:
 def redacted(item: NewMemory) -> NewMemory:
     """With redaction on, no raw personal data is stored, whichever way the text comes in: it is replaced by
     [REDACTED_*] markers, and the metadata names the kinds found (never their values)."""
-    report = pii.scan(item.content)
-    if report.risk < 2:
-        return item
-    kinds_found = [k.value for k in report.kinds]
-    return item.model_copy(
-        update={"content": report.redacted, "metadata": item.metadata | {"pii_redacted": kinds_found}}
-    )
+    update = pii.redaction(item.content, item.metadata)
+    return item if update is None else item.model_copy(update=update)
 
 
 def embed(mem: Memory, prepared: Sequence[_Pending], embedded: Mapping[str, Vector]) -> None:
