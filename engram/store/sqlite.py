@@ -23,7 +23,7 @@ from engram.store.protocol import Facts, Filter, StoreStats
 from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
-from engram.store.sqlite_filter import where_sql
+from engram.store.sqlite_filter import in_slices, where_sql
 from engram.store.sqlite_fresh import FreshVectors
 from engram.store.sqlite_index import IndexFile
 from engram.store.sqlite_integrity import integrity_issues, verify
@@ -218,9 +218,7 @@ class SQLiteStore(Searches, SideTables):
 
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
         found: dict[str, MemoryRecord] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ", ".join("?" for _ in part)
+        for part, marks in in_slices(ids):
             for row in self._reader().execute(f"{self._SELECT} WHERE id IN ({marks})", part):
                 record = record_from_row(row)
                 found[record.id] = record
@@ -261,9 +259,7 @@ class SQLiteStore(Searches, SideTables):
 
     def vectors(self, ids: Sequence[str]) -> dict[str, Vector]:
         out: dict[str, Vector] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ", ".join("?" for _ in part)
+        for part, marks in in_slices(ids):
             sql = f"SELECT id, embedding FROM memories WHERE id IN ({marks}) AND embedding IS NOT NULL"
             for memory_id, blob in self._reader().execute(sql, part):
                 out[memory_id] = decode_vector(blob)
@@ -271,9 +267,7 @@ class SQLiteStore(Searches, SideTables):
 
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         out: list[Facts] = []
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ", ".join("?" for _ in part)
+        for part, marks in in_slices(ids):
             rows = self._reader().execute(
                 "SELECT id, content, importance, created_at, updated_at, last_accessed_at, access_count, "
                 "validity_score, is_negative, coalesce(episode_id, parent_id), embedding "

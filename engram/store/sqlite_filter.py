@@ -1,14 +1,24 @@
-"""A recall or listing `Filter` as an SQLite WHERE clause over `memories m`, with its parameters."""
+"""A recall or listing `Filter` as an SQLite WHERE clause over `memories m`, with its parameters; and long id
+lists in slices that fit one statement's parameters."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from engram.record import utcnow
 from engram.store.protocol import Filter
 from engram.store.rows import ts
+
+K = TypeVar("K", str, int)
+
+
+def in_slices(keys: Sequence[K], size: int = 500) -> Iterator[tuple[Sequence[K], str]]:
+    """`keys` in slices of `size`, each with its `?, ?, ...` placeholders for an IN (...) list."""
+    for start in range(0, len(keys), size):
+        part = keys[start : start + size]
+        yield part, ", ".join("?" for _ in part)
 
 
 def where_sql(where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:

@@ -17,6 +17,7 @@ import numpy as np
 
 from engram.embed import decode_vector
 from engram.errors import StoreError
+from engram.store.sqlite_filter import in_slices
 from engram.store.vectors import VectorIndex
 
 Model = Callable[[], tuple[str, int] | None]
@@ -129,9 +130,7 @@ class IndexFile:
             return
         rids = [int(r) for r in str(changes[1]).split(",")]
         present: dict[int, bytes] = {}
-        for start in range(0, len(rids), 500):
-            part = rids[start : start + 500]
-            marks = ", ".join("?" for _ in part)
+        for part, marks in in_slices(rids):
             sql = f"SELECT rid, embedding FROM memories WHERE rid IN ({marks}) AND embedding IS NOT NULL"
             present.update(db.execute(sql + " AND searchable = 1", part).fetchall())
         gone = [r for r in rids if r not in present]

@@ -17,7 +17,7 @@ import numpy as np
 
 from engram.embed import Vector
 from engram.store.protocol import Filter, Label
-from engram.store.sqlite_filter import where_sql
+from engram.store.sqlite_filter import in_slices, where_sql
 from engram.store.sqlite_fresh import FreshVectors
 from engram.store.sqlite_index import IndexFile
 from engram.store.vectors import VectorIndex
@@ -77,9 +77,7 @@ class Searches:
         sql, params = where_sql(where, searchable=True)
         # Pinned indexes: left to itself the planner scans the whole scope to test the filter first.
         out: dict[str, list[str]] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ", ".join("?" for _ in part)
+        for part, marks in in_slices(ids):
             rows = self._reader().execute(
                 "SELECT a.id, m.id FROM memories a JOIN memories m INDEXED BY memories_episode ON m.episode_id = a.episode_id "
                 "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
