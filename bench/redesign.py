@@ -70,7 +70,7 @@ def categories() -> dict[str, Any]:
     loo = []
     for i, p in enumerate(seeds):
         others = PrototypeSet([q for j, q in enumerate(seeds) if j != i], embedder.dim)
-        d = classify(p.vector, others, [], taxonomy, rules)
+        d = classify(p.vector, others, [], taxonomy, rules, p.opening)
         loo.append(max(d.probabilities, key=lambda k: d.probabilities[k]) == p.label)
 
     # Decontamination: a statement within cosine 0.8 of a prototype sentence is a near-copy, not a test.
@@ -78,7 +78,8 @@ def categories() -> dict[str, Any]:
     near = (embedder.embed_batch([t for t, _ in everything]) @ protos.matrix.T).max(axis=1)
     data = [item for item, cos in zip(everything, near, strict=True) if cos <= NEAR_COPY]
     vectors = embedder.embed_batch([t for t, _ in data])
-    decisions = [classify(v, protos, [], taxonomy, rules) for v in vectors]
+    openings = embedder.embed_batch([classifier.opening(t) or "" for t, _ in data])
+    decisions = [classify(v, protos, [], taxonomy, rules, o) for v, o in zip(vectors, openings, strict=True)]
     winners = [max(d.probabilities, key=lambda k: d.probabilities[k]) for d in decisions]
     correct = np.array([w == c for w, (_, c) in zip(winners, data, strict=True)])
     decided = np.array([d.confidence >= fallback_below for d in decisions])

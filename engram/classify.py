@@ -2,8 +2,13 @@
 
 For each label the prototype score is the mean cosine of the memory to that label's 5 closest prototypes (seed
 sentences from the taxonomy file plus memories learned at high confidence); `prototype_top=1` gives the plain
-best cosine, which measured 10 points less accurate on the labelled set (bench/results/classification.md). The
-density score is the similarity-weighted share of the close stored neighbours (cosine >= 0.5) carrying each label.
+best cosine, which measured 10 points less accurate on the labelled set (bench/results/classification.md).
+It is read in two views, fused 0.65 / 0.35: the whole text, and its opening (its first two words, against the
+prototypes' first two). The whole text's embedding is mostly its topic, while what kind of memory a text is
+shows in how it opens ("I learned ...", "Remind me ...", "Always answer ...", "Call with ..."): a fact about
+Kubernetes and a Kubernetes project share a topic, not an opening. The opening's length and weight are those
+under which the prototypes classify each other best (leave-one-out, both taxonomies), not the labelled sets'.
+The density score is the similarity-weighted share of the close stored neighbours (cosine >= 0.5) carrying each label.
 They are fused as `w * prototype + (1 - w) * density` (w = 0.65), or prototype alone when no neighbour is close.
 
 Confidence is calibrated, so the seed's thresholds mean something: the fused scores go through a softmax with
@@ -30,6 +35,7 @@ import numpy.typing as npt
 
 from engram.embed import Embedder, Matrix, Vector
 from engram.store.protocol import Prototype, Store
+from engram.text import words
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +91,18 @@ class Rules:
     learn_above: float = 0.9
     neighbour_floor: float = 0.5
     prototype_top: int = 5  # mean cosine of the k closest prototypes; 1 = best cosine
+    opening_weight: float = 0.35  # share of the opening view in the prototype score; 0 = whole text only
+    opening_words: int = 2
+
+
+def opening(text: str, count: int) -> str:
+    """A text's first `count` words: the view of it that says what kind of statement it is."""
+    return " ".join(words(text)[:count])
 
 
 class PrototypeSet:
-    """Prototype vectors stacked into one matrix, so scoring a memory is one matrix-vector product.
+    """Prototype vectors stacked into one matrix (and their openings' into another), so scoring a memory is one
+    matrix-vector product per view.
 
     Learning changes the set in place: a new prototype takes a spare row or, once its label holds `keep`
     learned ones, the row of the oldest (rebuilding the matrix on every confident write cost more than
@@ -103,16 +117,21 @@ class PrototypeSet:
             if p.source == "learned":
                 self._learned.setdefault(p.label, deque()).append(i)
         self._grouped()
-        self._space: Matrix = (
-            np.stack([p.vector for p in self.items]).astype(np.float32)
-            if self.items
-            else np.zeros((0, dim), dtype=np.float32)
-        )
+        zero = np.zeros(dim, dtype=np.float32)  # no opening known: that view scores it 0
+        self._space: Matrix = np.zeros((len(self.items), dim), dtype=np.float32)
+        self._open: Matrix = np.zeros((len(self.items), dim), dtype=np.float32)
+        for i, p in enumerate(self.items):
+            self._space[i] = p.vector
+            self._open[i] = zero if p.opening is None else p.opening
         self._lock = threading.Lock()  # one thread may learn while another scores
 
     @property
     def matrix(self) -> Matrix:
         return self._space[: len(self.items)]
+
+    @property
+    def openings(self) -> Matrix:
+        return self._open[: len(self.items)]
 
     def learn(self, item: Prototype, keep: int) -> None:
         """Add a learned prototype; past `keep` learned ones for its label, the oldest goes (as in the store)."""
@@ -126,13 +145,12 @@ class PrototypeSet:
             else:
                 row = len(self.items)
                 if row == self._space.shape[0]:
-                    grown = np.zeros((max(16, 2 * row), self._space.shape[1]), dtype=np.float32)
-                    grown[:row] = self._space
-                    self._space = grown
+                    self._space, self._open = _grown(self._space), _grown(self._open)
                 self.items.append(item)
                 self._rows.setdefault(item.label, []).append(row)
                 self._grouped()
             self._space[row] = item.vector
+            self._open[row] = 0.0 if item.opening is None else item.opening
             learned.append(row)
 
     def _grouped(self) -> None:
@@ -145,28 +163,56 @@ class PrototypeSet:
             self._gather[i, : len(self._rows[label])] = self._rows[label]
         self._counts = np.array([len(self._rows[label]) for label in self._labels], dtype=np.int64)
 
-    def scores(self, vector: Vector, labels: Iterable[str], top: int = 1) -> dict[str, float]:
-        """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none."""
+    def scores(
+        self,
+        vector: Vector,
+        labels: Iterable[str],
+        top: int = 1,
+        opening: Vector | None = None,
+        weight: float = 0.0,
+    ) -> dict[str, float]:
+        """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none.
+        With an `opening` vector, `weight` of the score is the same measure between the openings."""
         with self._lock:
             if not self.items:
                 return dict.fromkeys(labels, 0.0)
             n = len(self.items)
-            sims = np.empty(n + 1, dtype=np.float32)
-            np.matmul(self._space[:n], vector, out=sims[:n])
-            sims[n] = -np.inf
-            gathered = sims[self._gather]
+            if opening is not None and weight > 0:
+                views = self._means([(self._space[:n], vector), (self._open[:n], opening)], top)
+                means = (1 - weight) * views[0] + weight * views[1]
+            else:
+                means = self._means([(self._space[:n], vector)], top)[0]
             counts, names = self._counts, self._labels
-        width = gathered.shape[1]
-        k = min(top, width)
-        best = np.partition(gathered, width - k, axis=1)[:, width - k :]  # each row's k largest, unordered
-        # A label with fewer than k prototypes averages the ones it has.
-        means = np.where(best > -np.inf, best, 0.0).sum(axis=1) / np.maximum(np.minimum(counts, k), 1)
         found = {
             label: max(0.0, v)
             for label, v, c in zip(names, means.tolist(), counts.tolist(), strict=True)
             if c
         }
         return {label: found.get(label, 0.0) for label in labels}
+
+    def _means(self, views: Sequence[tuple[Matrix, Vector]], top: int) -> npt.NDArray[np.float32]:
+        """Per view (a space and a vector) and label (in `_labels` order), the mean of the label's `top` best
+        cosines to the vector in that space; the views in one pass, as scoring is most of classifying."""
+        n = views[0][0].shape[0]
+        sims = np.empty((len(views), n + 1), dtype=np.float32)
+        for row, (space, vector) in enumerate(views):
+            np.matmul(space, vector, out=sims[row, :n])
+        sims[:, n] = -np.inf
+        gathered = sims[:, self._gather]
+        width = gathered.shape[2]
+        k = min(top, width)
+        best = np.partition(gathered, width - k, axis=2)[:, :, width - k :]  # each row's k largest, unordered
+        # A label with fewer than k prototypes averages the ones it has.
+        means: npt.NDArray[np.float32] = np.where(best > -np.inf, best, 0.0).sum(axis=2) / np.maximum(
+            np.minimum(self._counts, k), 1
+        )
+        return means
+
+
+def _grown(space: Matrix) -> Matrix:
+    grown = np.zeros((max(16, 2 * space.shape[0]), space.shape[1]), dtype=np.float32)
+    grown[: space.shape[0]] = space
+    return grown
 
 
 def density_scores(
@@ -195,9 +241,11 @@ def classify(
     neighbours: Sequence[tuple[str, float]],
     taxonomy: Taxonomy,
     rules: Rules,
+    opening: Vector | None = None,
 ) -> Decision:
+    """Decide a label for a memory's `vector` (and its `opening`'s vector: see the module's docstring)."""
     labels = taxonomy.learnable
-    proto = prototypes.scores(vector, labels, rules.prototype_top)
+    proto = prototypes.scores(vector, labels, rules.prototype_top, opening, rules.opening_weight)
     density = density_scores(neighbours, labels, rules.neighbour_floor)
     w = rules.prototype_weight if density else 1.0
     fused = {label: w * proto[label] + (1 - w) * density.get(label, 0.0) for label in labels}
@@ -222,7 +270,7 @@ def should_learn(decision: Decision, rules: Rules) -> bool:
 
 
 # Seed prototype vectors and their calibrated temperature, per taxonomy, model, dimension and rules, in this process.
-_SEEDED: dict[str, tuple[Matrix, float]] = {}
+_SEEDED: dict[str, tuple[Matrix, Matrix | None, float]] = {}
 
 
 class Classifier:
@@ -240,43 +288,90 @@ class Classifier:
 
     def prototypes(self, store: Store, embedder: Embedder) -> PrototypeSet:
         if self._set is None:
-            name = self.taxonomy.name
+            name, rules = self.taxonomy.name, self.rules
             key, t_key = f"prototypes:{name}", f"temperature:{name}"
-            digest = hashlib.sha256(
-                repr(
-                    (embedder.name, self.rules.prototype_top, sorted(self.taxonomy.prototypes.items()))
-                ).encode()
-            ).hexdigest()
+            seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
+            made_by = (embedder.name, rules.prototype_top, rules.opening_words, rules.opening_weight, seeds)
+            digest = hashlib.sha256(repr(made_by).encode()).hexdigest()
             if store.get_meta(key) != digest:
-                seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
                 if digest not in _SEEDED:  # every new database (a tenant's, say) would embed the same seeds
-                    vectors = embedder.embed_batch([t for _, t in seeds])
-                    _SEEDED[digest] = (
-                        vectors,
-                        calibrate_temperature(vectors, [lab for lab, _ in seeds], self.rules.prototype_top),
-                    )
-                vectors, temperature = _SEEDED[digest]
+                    _SEEDED[digest] = self._embedded(embedder, seeds)
+                vectors, openings, temperature = _SEEDED[digest]
                 store.replace_seed_prototypes(
-                    name, [Prototype(lab, "seed", v, t) for (lab, t), v in zip(seeds, vectors, strict=True)]
+                    name,
+                    [
+                        Prototype(lab, "seed", v, t, None, None if openings is None else openings[i])
+                        for i, ((lab, t), v) in enumerate(zip(seeds, vectors, strict=True))
+                    ],
                 )
                 store.set_meta(t_key, str(temperature))
                 store.set_meta(key, digest)
             if not self._rules_fixed:
                 self.rules = replace(self.rules, temperature=float(store.get_meta(t_key) or 0.05))
-            self._set = PrototypeSet(store.prototypes(name), embedder.dim)
+            self._set = PrototypeSet(self._completed(store.prototypes(name), embedder), embedder.dim)
         return self._set
 
+    def _embedded(
+        self, embedder: Embedder, seeds: list[tuple[str, str]]
+    ) -> tuple[Matrix, Matrix | None, float]:
+        """The seeds' vectors, their openings' and the temperature calibrated on them."""
+        vectors = embedder.embed_batch([t for _, t in seeds])
+        openings = self._embed_openings(embedder, [t for _, t in seeds])
+        labels = [label for label, _ in seeds]
+        top, weight = self.rules.prototype_top, self.rules.opening_weight
+        return (
+            vectors,
+            openings,
+            calibrate_temperature(vectors, labels, top, openings=openings, weight=weight),
+        )
+
+    def opening(self, text: str) -> str | None:
+        """The opening of `text` this classifier reads, or None when it reads the whole text only."""
+        if self.rules.opening_weight <= 0:
+            return None
+        return opening(text, self.rules.opening_words) or None
+
+    def _embed_openings(self, embedder: Embedder, texts: Sequence[str]) -> Matrix | None:
+        if self.rules.opening_weight <= 0:
+            return None
+        return embedder.embed_batch([opening(t, self.rules.opening_words) for t in texts])
+
+    def _completed(self, items: list[Prototype], embedder: Embedder) -> list[Prototype]:
+        """Prototypes learned before openings were kept get theirs from their text."""
+        missing = [i for i, p in enumerate(items) if p.opening is None and p.text]
+        vectors = self._embed_openings(embedder, [items[i].text or "" for i in missing]) if missing else None
+        if vectors is None:
+            return items
+        for row, i in enumerate(missing):
+            items[i] = replace(items[i], opening=vectors[row])
+        return items
+
     def decide(
-        self, vector: Vector, neighbours: Sequence[tuple[str, float]], store: Store, embedder: Embedder
+        self,
+        vector: Vector,
+        neighbours: Sequence[tuple[str, float]],
+        store: Store,
+        embedder: Embedder,
+        opening: Vector | None = None,
     ) -> Decision:
-        return classify(vector, self.prototypes(store, embedder), neighbours, self.taxonomy, self.rules)
+        """`opening` is the embedding of `self.opening(text)`."""
+        return classify(
+            vector, self.prototypes(store, embedder), neighbours, self.taxonomy, self.rules, opening
+        )
 
     def learn(
-        self, store: Store, embedder: Embedder, label: str, vector: Vector, text: str, memory_id: str
+        self,
+        store: Store,
+        embedder: Embedder,
+        label: str,
+        vector: Vector,
+        text: str,
+        memory_id: str,
+        opening: Vector | None = None,
     ) -> None:
         """Join a label's prototypes now; the store keeps it at the next `save_learned`, in the same
         transaction as the memory that taught it."""
-        item = Prototype(label, "learned", vector, text[:200], memory_id)
+        item = Prototype(label, "learned", vector, text[:200], memory_id, opening)
         self.prototypes(store, embedder).learn(item, self.learned_max)
         self._unsaved.append(item)
 
@@ -308,20 +403,23 @@ def split_prefix(content: str, labels: Iterable[str]) -> tuple[str | None, str]:
 
 
 def calibrate_temperature(
-    vectors: Matrix, labels: Sequence[str], top: int = 1, grid: Sequence[float] | None = None
+    vectors: Matrix,
+    labels: Sequence[str],
+    top: int = 1,
+    grid: Sequence[float] | None = None,
+    *,
+    openings: Matrix | None = None,
+    weight: float = 0.0,
 ) -> float:
     """The softmax temperature under which leave-one-out confidence on labelled vectors best matches their
-    accuracy (lowest expected calibration error over ten bins)."""
-    sims = vectors @ vectors.T
-    np.fill_diagonal(sims, -np.inf)
+    accuracy (lowest expected calibration error over ten bins). With `openings`, the scores fuse both views
+    as `PrototypeSet.scores` does."""
     names = sorted(set(labels))
     label_idx = np.array([names.index(label) for label in labels])
-    per_label = []
-    for i in range(len(names)):
-        own = np.sort(sims[:, label_idx == i], axis=1)[:, ::-1][:, :top]
-        own = np.where(np.isfinite(own), own, np.nan)
-        per_label.append(np.nanmean(own, axis=1))
-    scores = np.clip(np.stack(per_label, axis=1), 0.0, None)
+    scores = _left_out_scores(vectors, label_idx, len(names), top)
+    if openings is not None and weight > 0:
+        scores = (1 - weight) * scores + weight * _left_out_scores(openings, label_idx, len(names), top)
+    scores = np.clip(scores, 0.0, None)
     correct = scores.argmax(axis=1) == label_idx
     best_t, best_err = 0.05, math.inf
     for t in grid or [x / 1000 for x in range(5, 201, 5)]:
@@ -332,6 +430,20 @@ def calibrate_temperature(
         if err < best_err:
             best_t, best_err = t, err
     return best_t
+
+
+def _left_out_scores(
+    vectors: Matrix, label_idx: npt.NDArray[np.int64], labels: int, top: int
+) -> npt.NDArray[np.float64]:
+    """Each vector's score per label (mean of its `top` best cosines there), itself left out."""
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, -np.inf)
+    per_label = []
+    for i in range(labels):
+        own = np.sort(sims[:, label_idx == i], axis=1)[:, ::-1][:, :top]
+        own = np.where(np.isfinite(own), own, np.nan)
+        per_label.append(np.nanmean(own, axis=1))
+    return np.stack(per_label, axis=1).astype(np.float64)
 
 
 def expected_calibration_error(confidence: npt.NDArray[np.floating], correct: npt.NDArray[np.bool_]) -> float:

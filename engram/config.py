@@ -100,6 +100,13 @@ class Settings(BaseSettings):
     kind_prototype_top: int = Field(
         5, ge=1, description="prototype score: mean cosine of a kind's k closest prototypes (1 = best cosine)"
     )
+    kind_opening_weight: float = Field(
+        0.35,
+        ge=0,
+        le=1,
+        description="share of the prototype score read from a text's opening words (0: none)",
+    )
+    kind_opening_words: int = Field(2, ge=1, description="how many opening words the classifiers read")
     kind_neighbour_floor: float = Field(
         0.5, ge=0, le=1, description="cosine a stored memory needs to vote on a new memory's kind"
     )

@@ -235,27 +235,36 @@ class CachedEmbedder:
         return self.inner.token_offsets(text)
 
     def embed_batch(self, texts: Sequence[str]) -> Matrix:
-        keys = [content_hash(t) for t in texts]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        missing: dict[str, list[int]] = {}
-        with self._lock:
-            for i, key in enumerate(keys):
-                hit = self._cache.get(key)
-                if hit is None:
-                    missing.setdefault(key, []).append(i)
-                else:
-                    self._cache.move_to_end(key)
-                    out[i] = hit
+        have = self.known(texts)
+        missing = [t for t in dict.fromkeys(texts) if t not in have]
         if missing:
-            firsts = [rows[0] for rows in missing.values()]
-            vectors = self.inner.embed_batch([texts[i] for i in firsts])
-            with self._lock:
-                for (key, rows), vector in zip(missing.items(), vectors, strict=True):
-                    out[rows] = vector
-                    self._cache[key] = vector
-                    if len(self._cache) > self._capacity:
-                        self._cache.popitem(last=False)
+            have |= dict(zip(missing, self.keep(missing, self.inner.embed_batch(missing)), strict=True))
+        for i, text in enumerate(texts):
+            out[i] = have[text]
         return out
+
+    def known(self, texts: Sequence[str]) -> dict[str, Vector]:
+        """The cached vectors among `texts`, embedding none: a caller can then embed the rest in a batch of
+        its own with other texts."""
+        found: dict[str, Vector] = {}
+        with self._lock:
+            for text in texts:
+                key = content_hash(text)
+                hit = self._cache.get(key)
+                if hit is not None:
+                    self._cache.move_to_end(key)
+                    found[text] = hit
+        return found
+
+    def keep(self, texts: Sequence[str], vectors: Matrix) -> Matrix:
+        """Cache `vectors` (one row per text) and return them."""
+        with self._lock:
+            for text, vector in zip(texts, vectors, strict=True):
+                self._cache[content_hash(text)] = vector
+                if len(self._cache) > self._capacity:
+                    self._cache.popitem(last=False)
+        return vectors
 
 
 _default: CachedEmbedder | None = None

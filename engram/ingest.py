@@ -47,7 +47,7 @@ def paperbot(mem: Memory) -> Classifier:
     """The PaperBot taxonomy as a selectable taxonomy of the core classifier (prototypes embedded once)."""
     if mem.extraction is None:
         rules = Rules(prototype_weight=1.0, temperature=0.05, fallback_below=0.0, learn_above=1.1,
-                      prototype_top=mem.settings.kind_prototype_top)  # fmt: skip
+                      prototype_top=mem.settings.kind_prototype_top, opening_weight=0.0)  # fmt: skip
         mem.extraction = Classifier(
             load_taxonomy("paperbot", fallback="note"), rules, learned_max=0, rules_fixed=False
         )

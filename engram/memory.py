@@ -15,7 +15,7 @@ from engram import candidates, importers, ingest, lifecycle, maintenance, operat
 from engram import classify as kinds
 from engram.blas import limit_blas
 from engram.config import Settings, locate
-from engram.embed import Embedder, Vector, content_hash, default_embedder
+from engram.embed import CachedEmbedder, Embedder, Vector, content_hash, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
 from engram.rank import (
@@ -87,6 +87,8 @@ class Memory:
             learn_above=self.settings.kind_learn_above,
             neighbour_floor=self.settings.kind_neighbour_floor,
             prototype_top=self.settings.kind_prototype_top,
+            opening_weight=self.settings.kind_opening_weight,
+            opening_words=self.settings.kind_opening_words,
         )
         fixed = self.settings.kind_temperature is not None
         self.kinds = kinds.Classifier(
@@ -106,6 +108,8 @@ class Memory:
             learned_max=self.settings.kind_learned_max,
             rules_fixed=fixed,
         )
+        # The vectors of texts' opening words, which the classifiers read (write.embed fills it).
+        self.openings = CachedEmbedder(self.embedder, capacity=8192)
         self._vocabulary: Vocabulary | None = None
         self._reads: ThreadPoolExecutor | None = None  # text searches run here, beside the query embedding
         self.extraction: kinds.Classifier | None = None  # the PaperBot taxonomy, loaded on first ingest

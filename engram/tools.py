@@ -109,8 +109,8 @@ def _tag_vectors(
     mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
 ) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector]]:
     """The concepts that can be tags, and one embedding batch for them and the extra tags. The content joins
-    the batch when it is one chunk (the model runs texts of one call side by side), and its vector comes back
-    by content hash for the write path."""
+    the batch when it is one chunk (the model runs texts of one call side by side), as does its opening words
+    (`Classifier.opening`); their vectors come back by content hash for the write path."""
     # A tag names a topic: a phrase with function or time words inside ("renew the passport", "dentist next
     # Tuesday") gives its content runs.
     topical: list[str] = []
@@ -142,11 +142,16 @@ def _tag_vectors(
         len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
         and mem.store.vector_for_hash(digest) is None
     )
-    if not (todo or alone):
+    # So is the opening the classifiers read, unless an earlier memory opened the same way.
+    start = mem.kinds.opening(whole)
+    extras = {digest: whole} if alone else {}
+    if start is not None and not mem.openings.known([start]):
+        extras[content_hash(start)] = start
+    if not (todo or extras):
         return tags, vectors, {}
-    embedded = mem.embedder.embed_batch([*texts, whole] if alone else texts)
+    embedded = mem.embedder.embed_batch([*texts, *extras.values()])
     vectors[todo] = embedded[: len(todo)]
-    return tags, vectors, {digest: embedded[-1]} if alone else {}
+    return tags, vectors, dict(zip(extras, embedded[len(todo) :], strict=True))
 
 
 def store_memory(

@@ -56,9 +56,12 @@ def prepare(mem: Memory, item: NewMemory) -> _Pending:
             kind, method = Kind(prefixed), "prefix"
     offsets = mem.embedder.token_offsets(content)
     pieces = chunk(content, offsets, mem.settings.chunk_tokens, mem.settings.chunk_overlap)
+    # Both classifiers read the same opening; none is needed when both labels are given.
+    decides = kind is None or item.category is None
     return _Pending(
-        item, content, content_hash(content), kind, method, len(offsets), [c.text for c in pieces]
-    )
+        item, content, content_hash(content), kind, method, len(offsets), [c.text for c in pieces],
+        mem.kinds.opening(content) if decides else None,
+    )  # fmt: skip
 
 
 def redacted(item: NewMemory) -> NewMemory:
@@ -69,7 +72,8 @@ def redacted(item: NewMemory) -> NewMemory:
 
 
 def embed(mem: Memory, prepared: Sequence[_Pending], embedded: Mapping[str, Vector]) -> None:
-    """One batch for every text neither already embedded in this database nor in `embedded` (by hash)."""
+    """One batch for every text neither already embedded in this database nor in `embedded` (by hash), and
+    for the openings the classifiers read that `mem.openings` does not hold yet."""
     texts: dict[str, str] = {}
     for p in prepared:
         for text in p.pieces:
@@ -80,11 +84,22 @@ def embed(mem: Memory, prepared: Sequence[_Pending], embedded: Mapping[str, Vect
         if (v := embedded.get(h)) is not None or (v := mem.store.vector_for_hash(h)) is not None
     }
     todo = [h for h in texts if h not in known]
-    if todo:
-        vectors = mem.embedder.embed_batch([texts[h] for h in todo])
-        known.update(zip(todo, vectors, strict=True))
+    # Openings repeat ("i think", "remind me"): most are in the cache or among the caller's vectors.
+    wanted = list(dict.fromkeys(p.opening for p in prepared if p.opening is not None))
+    opened = mem.openings.known(wanted)
+    opened |= {o: v for o in wanted if o not in opened and (v := embedded.get(content_hash(o))) is not None}
+    fresh = [o for o in wanted if o not in opened]
+    head = [texts[h] for h in todo]
+    # One memory's opening runs beside it, in one model call. In bulk the openings (a few tokens each) get a
+    # call of their own: mixed into the batches sorted by length they cost 5% of the ingest, alone 3%.
+    runs = [head + fresh] if len(prepared) == 1 else [head, fresh]
+    none = np.zeros((0, mem.embedder.dim), dtype=np.float32)
+    vectors = np.concatenate([mem.embedder.embed_batch(run) if run else none for run in runs])
+    known.update(zip(todo, vectors[: len(todo)], strict=True))
+    opened |= dict(zip(fresh, mem.openings.keep(fresh, vectors[len(todo) :]), strict=True))
     for p in prepared:
         p.vectors = [known[content_hash(t)] for t in p.pieces]
+        p.opening_vector = None if p.opening is None else opened[p.opening]
 
 
 def write(mem: Memory, p: _Pending) -> RememberResult:
@@ -168,7 +183,9 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
     learned = []
     for classifier, decided in ((mem.kinds, decision), (mem.categories, category)):
         if kinds.should_learn(decided, classifier.rules):
-            classifier.learn(mem.store, mem.embedder, decided.label, vector, parent.content, parent.id)
+            classifier.learn(
+                mem.store, mem.embedder, decided.label, vector, parent.content, parent.id, p.opening_vector
+            )
             learned.append(classifier.taxonomy.name)
     mem.store.audit(
         "create",
@@ -196,7 +213,7 @@ def _decide(
         return kinds.Decision(p.kind.value, 1.0, p.method)
     # Fallbacks do not vote: they record that no decision was possible, not a kind.
     neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-    return mem.kinds.decide(vector, neighbours, mem.store, mem.embedder)
+    return mem.kinds.decide(vector, neighbours, mem.store, mem.embedder, p.opening_vector)
 
 
 def _categorise(
@@ -205,7 +222,7 @@ def _categorise(
     if p.item.category is not None:
         return kinds.Decision(p.item.category.value, 1.0, "explicit")
     neighbours = [(c, s) for i, s in near if i in voters and (c := voters[i].category) is not None]
-    return mem.categories.decide(vector, neighbours, mem.store, mem.embedder)
+    return mem.categories.decide(vector, neighbours, mem.store, mem.embedder, p.opening_vector)
 
 
 def _merge(
@@ -267,7 +284,9 @@ class _Pending:
     method: str
     tokens: int
     pieces: list[str]
+    opening: str | None = None  # what the classifiers read beside the whole text (classify.opening)
     vectors: list[Vector] = field(default_factory=list)
+    opening_vector: Vector | None = None
 
 
 def _mean(vectors: Sequence[Vector]) -> Vector:

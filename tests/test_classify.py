@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from engram.classify import (
     classify,
     density_scores,
     load_taxonomy,
+    opening,
     should_learn,
     softmax,
     split_prefix,
@@ -129,6 +131,49 @@ def test_top_k_mean_averages_the_closest_prototypes() -> None:
     assert protos.scores(unit(1, 0), ["a"], top=2)["a"] == pytest.approx(0.5)
 
 
+def test_the_opening_view_takes_its_share_of_the_prototype_score() -> None:
+    # The whole text is closer to a; its opening words are b's prototype's opening words.
+    protos = PrototypeSet([Prototype("a", "seed", unit(1, 0, 0), opening=unit(1, 0, 0)),
+                           Prototype("b", "seed", unit(0, 1, 0), opening=unit(0, 0, 1))], 3)  # fmt: skip
+    text, start = unit(1, 0.8, 0), unit(0, 0, 1)
+    whole = classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.0), start)
+    assert whole.label == "a"
+    both = classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35), start)
+    assert both.label == "b"
+    cos_a, cos_b = float(text @ unit(1, 0, 0)), float(text @ unit(0, 1, 0))
+    assert both.prototype["a"] == pytest.approx(0.65 * cos_a, abs=1e-4)
+    assert both.prototype["b"] == pytest.approx(0.65 * cos_b + 0.35, abs=1e-4)
+    # Without the memory's opening, the whole text decides.
+    assert classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35)).label == "a"
+
+
+def test_opening_is_the_first_words() -> None:
+    assert opening("TODO: back up the laptop", 2) == "todo back"
+    assert opening("  I learned that...", 2) == "i learned"
+    assert opening("!!!", 2) == ""
+
+
+def test_learned_prototypes_keep_their_opening(mem: Memory) -> None:
+    start = mem.embedder.embed_batch(["buy milk"])[0]
+    mem.kinds.learn(mem.store, mem.embedder, "task", start, "Buy milk and eggs", "m1", opening=start)
+    mem.kinds.save_learned(mem.store)
+    (learned,) = [p for p in mem.store.prototypes("kinds") if p.source == "learned"]
+    assert learned.opening is not None and np.allclose(learned.opening, start)
+
+
+def test_a_prototype_learned_before_openings_were_kept_gets_one_from_its_text(tmp_path: Path) -> None:
+    embedder = FakeEmbedder()
+    start = embedder.embed_batch(["buy milk"])[0]
+    with Memory(tmp_path / "a.db", embedder=embedder) as mem:
+        mem.kinds.learn(mem.store, embedder, "task", start, "Buy milk and eggs", "m1", opening=start)
+        mem.kinds.save_learned(mem.store)
+    with sqlite3.connect(tmp_path / "a.db") as db:
+        db.execute("UPDATE prototypes SET opening = NULL WHERE source = 'learned'")
+    with Memory(tmp_path / "a.db", embedder=embedder) as mem:
+        (learned,) = [p for p in mem.kinds.prototypes(mem.store, embedder).items if p.source == "learned"]
+        assert learned.opening is not None and np.allclose(learned.opening, start, atol=1e-6)
+
+
 def test_a_new_database_reuses_the_seed_vectors_this_process_embedded(tmp_path: Path) -> None:
     class Counting(FakeEmbedder):
         texts = 0
@@ -142,9 +187,12 @@ def test_a_new_database_reuses_the_seed_vectors_this_process_embedded(tmp_path: 
         first.remember("I prefer tea in the morning")
     kind_seeds = sum(len(t) for t in first.kinds.taxonomy.prototypes.values())
     category_seeds = sum(len(t) for t in first.categories.taxonomy.prototypes.values())
-    assert Counting.texts == kind_seeds + category_seeds + 1
+    # Each seed and the memory are embedded whole and by their opening words.
+    assert Counting.texts == 2 * (kind_seeds + category_seeds + 1)
     with Memory(tmp_path / "b.db", embedder=embedder) as second:
         second.remember("I prefer tea in the morning")
         seeded = [p for p in second.store.prototypes("kinds") if p.source == "seed"]
         assert len(seeded) == kind_seeds
-    assert Counting.texts == kind_seeds + category_seeds + 2  # only the new memory itself was embedded
+    assert Counting.texts == 2 * (
+        kind_seeds + category_seeds + 2
+    )  # only the new memory (and its opening) was embedded

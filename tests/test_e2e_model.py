@@ -191,6 +191,15 @@ def test_store_memory_categorises_and_tags_with_the_model(real: Memory) -> None:
     )
 
 
+def test_a_statement_of_what_was_learned_is_a_learning_whatever_its_topic(real: Memory) -> None:
+    # On the whole text alone a Kubernetes fact sits with the projects prototypes (it shares their topic); its
+    # opening says what kind of statement it is.
+    out = real.store_memory("I learned that Kubernetes readiness probes only stop traffic to a pod.")
+    assert out["analysis"]["detected_category"] == "learnings"
+    record = real.get(out["memory_id"])
+    assert record.kind_scores["prototype.knowledge"] > record.kind_scores["prototype.task"]
+
+
 def test_optimize_tags_prefers_the_descriptive_form(real: Memory) -> None:
     real.store_memory("Refactored the checkout form", {"additional_tags": ["js"]})
     real.store_memory("Closures capture variables by reference", {"additional_tags": ["javascript"]})

@@ -8,7 +8,7 @@ import pytest
 from threadpoolctl import threadpool_info
 
 from engram import FakeEmbedder, Memory
-from engram.embed import Matrix, _balanced, content_hash
+from engram.embed import CachedEmbedder, Matrix, _balanced, content_hash
 
 
 @pytest.mark.parametrize(
@@ -57,6 +57,20 @@ def test_store_memory_embeds_the_memory_and_its_new_tags_in_one_call(tmp_path: P
         mem.store_memory("Deploy the billing service to the staging cluster before Friday's release review")
         with_content = [c for c in model.calls if any(t.startswith("Deploy the billing") for t in c)]
         assert len(with_content) == 1 and len(with_content[0]) > 1  # the tag phrases came along
+        assert "deploy the" in with_content[0]  # and the opening words the classifiers read
+        assert model.calls == with_content
+
+
+def test_openings_are_embedded_once_in_their_own_call(tmp_path: Path) -> None:
+    model = Counting()
+    with Memory(tmp_path / "m.db", embedder=model) as mem:
+        mem.remember("warm up")
+        model.calls.clear()
+        mem.remember_many([{"content": f"Remind me to water plant number {n}"} for n in range(3)])
+        assert [c for c in model.calls if "remind me" in c] == [["remind me"]]
+        model.calls.clear()
+        mem.remember_many([{"content": "Remind me to call the vet"}, {"content": "Remind me to pay rent"}])
+        assert all("remind me" not in call for call in model.calls)  # known from the writes before
 
 
 def test_memory_runs_numpy_on_one_blas_thread(tmp_path: Path) -> None:
@@ -94,3 +108,15 @@ def test_blas_threads_zero_leaves_blas_as_it_is(tmp_path: Path) -> None:
     env["ENGRAM_BLAS_THREADS"] = "1"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"  # capped from 2 to 1
+
+
+def test_the_cache_embeds_each_text_once_and_keeps_the_most_recent() -> None:
+    inner = Counting()
+    cache = CachedEmbedder(inner, capacity=2)
+    out = cache.embed_batch(["a b", "c d", "a b"])
+    assert inner.calls == [["a b", "c d"]]
+    np.testing.assert_allclose(out, FakeEmbedder().embed_batch(["a b", "c d", "a b"]), rtol=1e-6)
+    assert set(cache.known(["a b", "c d", "e f"])) == {"a b", "c d"}  # asks the model nothing
+    cache.embed_batch(["e f"])  # the least recently used ("a b", before "c d" was asked) leaves
+    assert set(cache.known(["a b", "c d", "e f"])) == {"c d", "e f"}
+    assert inner.calls == [["a b", "c d"], ["e f"]]

@@ -172,3 +172,9 @@ def m001_memories(db: Connection[tuple[object, ...]]) -> None:
         CREATE INDEX sources_conversation ON sources(conversation_id, seq);
         """
     )
+
+
+@migration
+def m002_prototype_openings(db: Connection[tuple[object, ...]]) -> None:
+    """Each prototype keeps the embedding of its opening words (see the SQLite schema's m011)."""
+    db.execute(b"ALTER TABLE prototypes ADD COLUMN opening BYTEA")

@@ -44,6 +44,7 @@ class Prototype:
     vector: Vector
     text: str | None = None
     memory_id: str | None = None
+    opening: Vector | None = None  # the embedding of the text's opening words (engram.classify.opening)
 
 
 @dataclass(frozen=True, slots=True)

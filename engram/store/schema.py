@@ -274,3 +274,10 @@ def m010_memory_count(db: sqlite3.Connection) -> None:
         END;
         """,
     )
+
+
+@migration
+def m011_prototype_openings(db: sqlite3.Connection) -> None:
+    """Classification reads a text's opening words beside the whole text: each prototype keeps the embedding
+    of its opening (NULL for those learned before: the classifier embeds theirs from their text)."""
+    run_script(db, "ALTER TABLE prototypes ADD COLUMN opening BLOB;")

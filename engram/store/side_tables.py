@@ -22,7 +22,7 @@ from engram.store.rows import ts
 # The columns a copy between backends carries (each table's own keys are renumbered).
 AUX_TABLES: dict[str, tuple[str, ...]] = {
     "meta": ("key", "value"),
-    "prototypes": ("taxonomy", "label", "source", "text", "memory_id", "embedding", "created_at"),
+    "prototypes": ("taxonomy", "label", "source", "text", "memory_id", "embedding", "created_at", "opening"),
     "tags": ("tag", "usage_count", "first_used_at", "last_used_at", "status", "merged_into", "embedding"),
     "operations": ("id", "name", "started_at", "finished_at", "status", "summary"),
     "operation_changes": ("operation_id", "entity", "key", "before", "before_embedding"),
@@ -82,12 +82,15 @@ class SideTables:
     # ---- prototypes -------------------------------------------------------------------------------------
     def prototypes(self, taxonomy: str) -> list[Prototype]:
         rows = self._read(
-            "SELECT label, source, embedding, text, memory_id FROM prototypes WHERE taxonomy = ? ORDER BY id",
+            "SELECT label, source, embedding, text, memory_id, opening FROM prototypes WHERE taxonomy = ? "
+            "ORDER BY id",
             (taxonomy,),
         )
         return [
-            Prototype(label, source, decode_vector(blob), text, mid)
-            for label, source, blob, text, mid in rows
+            Prototype(
+                label, source, decode_vector(blob), text, mid, None if start is None else decode_vector(start)
+            )
+            for label, source, blob, text, mid, start in rows
         ]
 
     def replace_seed_prototypes(self, taxonomy: str, items: Sequence[Prototype]) -> None:
@@ -95,9 +98,9 @@ class SideTables:
         with self.atomic():
             self._run("DELETE FROM prototypes WHERE taxonomy = ? AND source = 'seed'", (taxonomy,))
             self._run_many(
-                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
-                "VALUES (?, ?, 'seed', ?, NULL, ?, ?)",
-                [(taxonomy, p.label, p.text, encode_vector(p.vector), now) for p in items],
+                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, opening, created_at) "
+                "VALUES (?, ?, 'seed', ?, NULL, ?, ?, ?)",
+                [(taxonomy, p.label, p.text, encode_vector(p.vector), _blob(p.opening), now) for p in items],
             )
 
     def add_learned_prototypes(self, taxonomy: str, items: Sequence[Prototype], keep: int) -> None:
@@ -106,9 +109,12 @@ class SideTables:
         now = ts(utcnow())
         with self.atomic():
             self._run_many(
-                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, created_at) "
-                "VALUES (?, ?, 'learned', ?, ?, ?, ?)",
-                [(taxonomy, i.label, i.text, i.memory_id, encode_vector(i.vector), now) for i in items],
+                "INSERT INTO prototypes(taxonomy, label, source, text, memory_id, embedding, opening, created_at) "
+                "VALUES (?, ?, 'learned', ?, ?, ?, ?, ?)",
+                [
+                    (taxonomy, i.label, i.text, i.memory_id, encode_vector(i.vector), _blob(i.opening), now)
+                    for i in items
+                ],
             )
             # Oldest learned prototypes go first once a label holds more than `keep`.
             # The newest row past `keep` bounds the delete: nothing when the label holds `keep` or fewer, and no
@@ -272,6 +278,10 @@ def aux_columns(table: str) -> tuple[str, ...]:
     if table not in AUX_TABLES:
         raise ValueError(f"no table {table!r}; one of {sorted(AUX_TABLES)}")
     return AUX_TABLES[table]
+
+
+def _blob(vector: Vector | None) -> bytes | None:
+    return None if vector is None else encode_vector(vector)
 
 
 def _tag_row(row: Sequence[Any]) -> TagRow:
