@@ -8,8 +8,9 @@ prototypes' first two). The whole text's embedding is mostly its topic, while wh
 shows in how it opens ("I learned ...", "Remind me ...", "Always answer ...", "Call with ..."): a fact about
 Kubernetes and a Kubernetes project share a topic, not an opening. The opening's length and weight are those
 under which the prototypes classify each other best (leave-one-out, both taxonomies), not the labelled sets'.
-The density score is the similarity-weighted share of the close stored neighbours (cosine >= 0.5) carrying each label.
-They are fused as `w * prototype + (1 - w) * density` (w = 0.65), or prototype alone when no neighbour is close.
+The density score is the similarity-weighted share of the close stored neighbours (cosine >= 0.5) carrying each
+label. They are fused as `w * prototype + (1 - w) * density` (w = 0.65), or prototype alone when no neighbour
+is close.
 
 Confidence is calibrated, so the seed's thresholds mean something: the fused scores go through a softmax with
 temperature T, giving a distribution over labels; confidence is the winner's probability. T is the value whose
@@ -128,10 +129,6 @@ class PrototypeSet:
     @property
     def matrix(self) -> Matrix:
         return self._space[: len(self.items)]
-
-    @property
-    def openings(self) -> Matrix:
-        return self._open[: len(self.items)]
 
     def learn(self, item: Prototype, keep: int) -> None:
         """Add a learned prototype; past `keep` learned ones for its label, the oldest goes (as in the store)."""

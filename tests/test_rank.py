@@ -5,6 +5,8 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engram.config import ModeThresholds, RankingProfile
 from engram.rank import (
@@ -272,3 +274,15 @@ def test_feedback_query_moves_toward_the_feedback_hits() -> None:
     assert moved == pytest.approx(expected / np.linalg.norm(expected), abs=1e-6)
     assert float(moved @ hits[0]) > float(q @ hits[0])  # closer to what the best hits say
     assert feedback_query(q, hits, 0.0) is q and feedback_query(q, [], 0.5) is q  # off: the query itself
+
+
+@given(
+    texts=st.lists(st.text(alphabet="ab'\u2019_ -\nx\u00e91\u0663", max_size=14), max_size=4),
+    wanted=st.frozensets(st.sampled_from(["ab", "a", "ba", "bab", "x", "é1", "abb", "1"]), min_size=1),
+)
+@settings(max_examples=300, deadline=None)
+def test_stems_among_finds_words_where_the_tokenizer_starts_them(texts: list[str], wanted: frozenset[str]) -> None:
+    # Apostrophes, underscores and letters around a prefix: a match inside a word never counts.
+    from engram.text import stems, stems_among
+
+    assert stems_among(texts, wanted) == [set(stems(text)) & wanted for text in texts]
