@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from engram.embed import Embedder, Matrix, Vector
 from engram.store.protocol import Prototype, Store
-from engram.text import words
+from engram.text import first_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ class Rules:
 
 def opening(text: str, count: int) -> str:
     """A text's first `count` words: the view of it that says what kind of statement it is."""
-    return " ".join(words(text)[:count])
+    return " ".join(first_words(text, count))
 
 
 class PrototypeSet:

@@ -214,6 +214,14 @@ def words(text: str) -> list[str]:
     return [w.replace("’", "'") for w in _WORD.findall(text.lower())]
 
 
+def first_words(text: str, count: int) -> list[str]:
+    """The first `count` of `words(text)`, without reading the rest of a long text: from its head when a word
+    follows them there (so none of them is cut short)."""
+    head = text[:256]
+    found = words(head)
+    return found[:count] if len(found) > count or len(head) == len(text) else words(text)[:count]
+
+
 def terms(text: str) -> list[str]:
     """The content words of `text`, in order, unique; all words if every one is a stopword."""
     all_words = words(text)

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engram import FakeEmbedder, Memory
 from engram.classify import (
@@ -23,6 +25,7 @@ from engram.classify import (
 )
 from engram.embed import Matrix
 from engram.store.protocol import Prototype
+from engram.text import first_words, words
 
 TAX = Taxonomy("t", {"a": "", "b": "", "c": "", "none": ""}, {"a": ("x",), "b": ("y",), "c": ("z",), "none": ()},
                fallback="c")  # fmt: skip
@@ -196,3 +199,18 @@ def test_a_new_database_reuses_the_seed_vectors_this_process_embedded(tmp_path: 
     assert Counting.texts == 2 * (
         kind_seeds + category_seeds + 2
     )  # only the new memory (and its opening) was embedded
+
+
+@given(
+    first=st.integers(min_value=0, max_value=300),
+    second=st.integers(min_value=0, max_value=300),
+    rest=st.text(alphabet="ab '\u2019_.\u0130", max_size=20),
+    count=st.integers(min_value=1, max_value=3),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_opening_words_are_the_texts_first_words_however_long_it_is(
+    first: int, second: int, rest: str, count: int
+) -> None:
+    # The words are read from the text's head when enough of them are there: none may come out cut short.
+    text = "a" * first + " " + "b" * second + rest
+    assert first_words(text, count) == words(text)[:count]
