@@ -51,9 +51,10 @@ def scored(
     if store.reads_anywhere():
         text_job = mem.workers().submit(lexical)
     qvec = mem.embedder.embed_batch([query])[0]
-    by_vector = dict(store.vector_search(qvec, wide, where))
-    # The text search is often still running (it is the longer at scale): read the vector hits meanwhile.
-    facts = store.facts(list(by_vector))
+    # The vector hits come with what scoring reads of them, while the text search is often still running.
+    found = store.vector_facts(qvec, wide, where)
+    by_vector = {f.id: cosine for f, cosine in found}
+    facts = [f for f, _ in found]
     by_text, weights, period = text_job.result() if text_job is not None else lexical()
     text_only = [i for i in by_text if i not in by_vector]
     facts += store.facts(text_only) if text_only else []

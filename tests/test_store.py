@@ -287,6 +287,31 @@ def test_a_failing_write_rolls_back_its_batch_slice_and_nothing_stored_before(me
     assert mem.remember("the gate code is 4512").created  # the classifiers still work after the rollback
 
 
+def test_vector_facts_are_the_vector_search_with_each_hits_facts(mem: Memory) -> None:
+    """Recall reads its vector hits' facts with the search itself, on either backend, inside a write too."""
+    mem.remember_many([{"content": f"the garden note {i} about roses and soil"} for i in range(30)])
+    mem.remember("a project note about roses", scope="project", scope_id="p1")
+    qv = mem.embedder.embed_batch(["roses in the garden"])[0]
+
+    def same(where: Filter) -> None:
+        hits = mem.store.vector_search(qv, 8, where)
+        found = mem.store.vector_facts(qv, 8, where)
+        assert [(f.id, pytest.approx(s, abs=1e-5)) for f, s in found] == hits
+        expected = {f.id: f for f in mem.store.facts([i for i, _ in hits])}
+        for f, _ in found:
+            e = expected[f.id]
+            assert (f.content, f.importance, f.created_at, f.updated_at, f.access_count, f.episode) == (
+                e.content, e.importance, e.created_at, e.updated_at, e.access_count, e.episode
+            )  # fmt: skip
+            assert f.vector is not None and e.vector is not None and np.allclose(f.vector, e.vector)
+
+    same(Filter(scope=None))
+    same(Filter(scope=Scope.PROJECT, scope_id="p1"))
+    with mem.store.atomic():
+        mem.remember("roses in the garden, written inside the transaction")
+        same(Filter(scope=None))
+
+
 def test_a_vector_search_inside_a_write_sees_that_write_only(mem: Memory) -> None:
     """Uncommitted vectors are found by the transaction that wrote them, and gone when it rolls back."""
     vector = mem.embedder.embed_batch(["the boiler was serviced in march"])[0]

@@ -27,6 +27,7 @@ from engram.store.pg_schema import MIGRATIONS
 from engram.store.protocol import Facts, Filter, Label, StoreStats
 from engram.store.rows import (
     COLUMNS,
+    FACT_COLUMNS,
     JSON_COLUMNS,
     record_from_row,
     record_to_row,
@@ -228,29 +229,8 @@ class PostgresStore(SideTables):
         return {str(i): _array(v) for i, v in rows}
 
     def facts(self, ids: Sequence[str]) -> list[Facts]:
-        rows = self._all(
-            "SELECT id, content, importance, created_at, updated_at, last_accessed_at, access_count, "
-            "validity_score, is_negative, coalesce(episode_id, parent_id), embedding FROM memories "
-            "WHERE id = ANY(%s)",
-            (list(ids),),
-            binary=True,
-        )
-        return [
-            Facts(
-                str(i),
-                content,
-                imp,
-                made,
-                upd,
-                acc,
-                count,
-                validity,
-                neg,
-                None if emb is None else _array(emb),
-                episode,
-            )
-            for i, content, imp, made, upd, acc, count, validity, neg, episode, emb in rows
-        ]
+        rows = self._all(f"SELECT {FACT_COLUMNS} FROM memories m WHERE m.id = ANY(%s)", (list(ids),), binary=True)
+        return [_facts(row) for row in rows]
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:
         rows = self._all(
@@ -420,23 +400,27 @@ class PostgresStore(SideTables):
         return [(i, s) for i, s, _ in self.labelled_search(query, k, where)]
 
     def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
+        rows = self._nearest(query, k, where, "m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category")
+        return [(str(i), s, Label(kind, method, bool(chunk), cat)) for s, i, kind, method, chunk, cat in rows]
+
+    def vector_facts(self, query: Vector, k: int, where: Filter) -> list[tuple[Facts, float]]:
+        return [(_facts(row[1:]), row[0]) for row in self._nearest(query, k, where, FACT_COLUMNS)]
+
+    def _nearest(self, query: Vector, k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
+        """The k nearest allowed memories, best first: (cosine, *columns) per row."""
         if k <= 0:
             return []
         dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
         clause, params = self._where(where, searchable=True)
         vector = np.asarray(query, dtype=np.float32)
         rows = self._all(
-            f"SELECT m.id, m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance, m.kind, m.kind_method, "
-            f"m.parent_id IS NOT NULL, m.category FROM memories m "
+            f"SELECT m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance, {columns} FROM memories m "
             f"WHERE m.embedding IS NOT NULL AND {clause} ORDER BY distance LIMIT %s",
             (vector, *params, k),
+            binary=True,
         )
         # relaxed_order iterative scans may return a few rows out of order
-        hits = [
-            (str(i), 1.0 - float(d), Label(kind, method, bool(chunk), cat))
-            for i, d, kind, method, chunk, cat in rows
-        ]
-        return sorted(hits, key=lambda hit: -hit[1])
+        return sorted(((1.0 - float(row[0]), *row[1:]) for row in rows), key=lambda row: -row[0])
 
     # ---- upkeep -----------------------------------------------------------------------------------------
     def check_index(self) -> dict[str, int]:
@@ -595,3 +579,10 @@ def _array(value: Any) -> Vector:
     """pgvector's loader gives its own Vector type; recall works on float32 numpy arrays."""
     out: Vector = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
     return out
+
+
+def _facts(row: Sequence[Any]) -> Facts:
+    """`Facts` from a row in FACT_COLUMNS order (native times; the embedding as pgvector's binary)."""
+    i, content, imp, made, upd, acc, count, validity, neg, episode, emb = row
+    vector = None if emb is None else _array(emb)
+    return Facts(str(i), content, imp, made, upd, acc, count, validity, neg, vector, episode)

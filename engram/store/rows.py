@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.embed import decode_vectors
 from engram.record import Category, Kind, MemoryRecord, MemoryType, Scope, SourceType, Status, Tier
+from engram.store.protocol import Facts
 
 COLUMNS: tuple[str, ...] = (
     "id",
@@ -111,3 +113,22 @@ def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord
         data[column] = value
     # Rows were validated when written; constructing without re-validation keeps reads fast.
     return MemoryRecord.model_construct(**data)
+
+
+# What recall scores a candidate by, in the order `facts_from_rows` reads them (the SQLite row format).
+FACT_COLUMNS = (
+    "m.id, m.content, m.importance, m.created_at, m.updated_at, m.last_accessed_at, m.access_count, "
+    "m.validity_score, m.is_negative, coalesce(m.episode_id, m.parent_id), m.embedding"
+)
+
+
+def facts_from_rows(rows: Sequence[Sequence[Any]]) -> list[Facts]:
+    """`Facts` from SQLite rows in FACT_COLUMNS order (ISO times, embeddings as blobs, decoded in one array)."""
+    vectors = decode_vectors([r[-1] for r in rows])
+    return [
+        Facts(i, content, imp, datetime.fromisoformat(made), datetime.fromisoformat(upd),
+              None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg), vector, episode)
+        for (i, content, imp, made, upd, acc, count, validity, neg, episode, _), vector in zip(
+            rows, vectors, strict=True
+        )
+    ]  # fmt: skip

@@ -16,11 +16,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engram.embed import Matrix, Vector, decode_vector, decode_vectors, encode_vector
+from engram.embed import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
 from engram.store.protocol import Facts, Filter, StoreStats
-from engram.store.rows import COLUMNS, record_from_row, record_to_row, ts
+from engram.store.rows import COLUMNS, FACT_COLUMNS, facts_from_rows, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
 from engram.store.sqlite_filter import in_slices, where_sql
@@ -268,20 +268,8 @@ class SQLiteStore(Searches, SideTables):
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         out: list[Facts] = []
         for part, marks in in_slices(ids):
-            rows = self._reader().execute(
-                "SELECT id, content, importance, created_at, updated_at, last_accessed_at, access_count, "
-                "validity_score, is_negative, coalesce(episode_id, parent_id), embedding "
-                f"FROM memories WHERE id IN ({marks})",
-                part,
-            )
-            found = rows.fetchall()
-            vectors = decode_vectors([r[-1] for r in found])
-            for (i, content, imp, made, upd, acc, count, validity, neg, episode, _), vector in zip(
-                found, vectors, strict=True
-            ):
-                out.append(Facts(i, content, imp, datetime.fromisoformat(made), datetime.fromisoformat(upd),
-                                 None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg),
-                                 vector, episode))  # fmt: skip
+            rows = self._reader().execute(f"SELECT {FACT_COLUMNS} FROM memories m WHERE m.id IN ({marks})", part)
+            out += facts_from_rows(rows.fetchall())
         return out
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from engram.embed import Vector
-from engram.store.protocol import Filter, Label
+from engram.store.protocol import Facts, Filter, Label
+from engram.store.rows import FACT_COLUMNS, facts_from_rows
 from engram.store.sqlite_filter import in_slices, where_sql
 from engram.store.sqlite_fresh import FreshVectors
 from engram.store.sqlite_index import IndexFile
@@ -25,6 +27,26 @@ from engram.store.vectors import VectorIndex
 _OVERSAMPLE = 1.5
 _BM25 = "bm25(memories_fts, 1.0, 0.5)"  # content weighted 1, tags 0.5
 _UNLABELLED = Label("", "", False)  # for hits whose labels nobody reads
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True, slots=True)
+class _View(Generic[P]):
+    """What a vector search reads of each hit beside its id: `columns` of `memories m` (after m.rid, m.id),
+    turned into one value per row (given the rows from m.id on)."""
+
+    columns: str
+    build: Callable[[list[Any]], list[P]]
+
+
+_IDS: _View[Label] = _View("", lambda rows: [_UNLABELLED] * len(rows))
+_LABELS: _View[Label] = _View(
+    ", m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category",
+    lambda rows: [Label(kind, method, bool(chunk), cat) for _, kind, method, chunk, cat in rows],
+)
+# Recall reads every hit's facts: with the search's own query, not a second one by id.
+_FACTS: _View[Facts] = _View(", " + FACT_COLUMNS.removeprefix("m.id, "), facts_from_rows)
 
 
 class Searches:
@@ -52,7 +74,7 @@ class Searches:
             "ORDER BY score, rowid LIMIT ?",
             (match, wide),
         ).fetchall()
-        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, labelled=False)][:k]
+        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, _IDS)][:k]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
                 f"SELECT m.id, {_BM25} AS score FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
@@ -92,18 +114,21 @@ class Searches:
         return out
 
     def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
-        return [(i, s) for i, s, _ in self._vector_search(query, k, where, labelled=False)]
+        return [(i, s) for i, s, _ in self._vector_search(query, k, where, _IDS)]
 
     def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
-        return self._vector_search(query, k, where, labelled=True)
+        return self._vector_search(query, k, where, _LABELS)
+
+    def vector_facts(self, query: Vector, k: int, where: Filter) -> list[tuple[Facts, float]]:
+        return [(facts, s) for _, s, facts in self._vector_search(query, k, where, _FACTS)]
 
     def _vector_search(
-        self, query: Vector, k: int, where: Filter, *, labelled: bool
-    ) -> list[tuple[str, float, Label]]:
+        self, query: Vector, k: int, where: Filter, view: _View[P]
+    ) -> list[tuple[str, float, P]]:
         index = self._vectors.synced()
         sql, params = where_sql(where, searchable=True)
         if self._owner != threading.get_ident():
-            return self._indexed_search(index, query, k, sql, params, labelled) if len(index) else []
+            return self._indexed_search(index, query, k, sql, params, view) if len(index) else []
         # The index holds committed vectors only: inside its own write transaction a thread also finds those
         # it has written since. The best of both are filtered together; too few left falls back to all.
         fresh = self._fresh
@@ -112,17 +137,17 @@ class Searches:
         older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
         newer = fresh.search(query, want)
         hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
-        result = self._kept(hits, sql, params, labelled)[:k]
+        result = self._kept(hits, sql, params, view)[:k]
         if len(result) < k and (len(older) < len(index) or len(fresh) > want):
-            result = self._with_uncommitted(index, query, k, sql, params, labelled)
+            result = self._with_uncommitted(index, query, k, sql, params, view)
         return result
 
     def _indexed_search(
-        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], labelled: bool
-    ) -> list[tuple[str, float, Label]]:
+        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], view: _View[P]
+    ) -> list[tuple[str, float, P]]:
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
-        result = self._kept(hits, sql, params, labelled)[:k]
+        result = self._kept(hits, sql, params, view)[:k]
         if len(result) < k and len(hits) < len(index):
             allowed = np.array(
                 [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
@@ -130,41 +155,41 @@ class Searches:
             )
             if allowed.size == 0:
                 return []
-            result = self._kept(index.search(query, k, allowed=allowed), "1", [], labelled)[:k]
+            result = self._kept(index.search(query, k, allowed=allowed), "1", [], view)[:k]
         return result
 
     def _with_uncommitted(
-        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], labelled: bool
-    ) -> list[tuple[str, float, Label]]:
+        self, index: VectorIndex, query: Vector, k: int, sql: str, params: Sequence[Any], view: _View[P]
+    ) -> list[tuple[str, float, P]]:
         """Every allowed vector of this transaction, and the committed ones it has not rewritten."""
         fresh = self._fresh
         wanted = k + fresh.replaced
-        found = self._indexed_search(index, query, wanted, sql, params, labelled) if len(index) else []
-        rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], labelled=False)}
+        found = self._indexed_search(index, query, wanted, sql, params, view) if len(index) else []
+        rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], _IDS)}
         merged = [hit for hit in found if hit[0] not in rewritten]
-        merged += self._kept(fresh.search(query, len(fresh)), sql, params, labelled)
+        merged += self._kept(fresh.search(query, len(fresh)), sql, params, view)
         return sorted(merged, key=lambda hit: -hit[1])[:k]
 
     def _kept(
-        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any], labelled: bool
-    ) -> list[tuple[str, float, Label]]:
-        """The hits (rid, score) that pass the filter, in order, with their ids and labels (the write path's
-        neighbour votes read them; recall does not, and reading them was half the cost of the query)."""
+        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any], view: _View[P]
+    ) -> list[tuple[str, float, P]]:
+        """The hits (rid, score) that pass the filter, in order, with their ids and what `view` reads (the
+        write path's neighbour votes read labels, recall the facts; reading labels nobody used was half the
+        cost of the query)."""
         if not hits:
             return []
         marks = ", ".join("?" for _ in hits)
         # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
-        if not labelled:
-            query = f"SELECT m.rid, m.id FROM memories m NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}"
-            found = dict(self._reader().execute(query, (*(r for r, _ in hits), *params)))
-            return [(found[r], s, _UNLABELLED) for r, s in hits if r in found]
-        rows = self._reader().execute(
-            "SELECT m.rid, m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category FROM memories m "
-            f"NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
-            (*(r for r, _ in hits), *params),
+        rows = (
+            self._reader()
+            .execute(
+                f"SELECT m.rid, m.id{view.columns} FROM memories m NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
+                (*(r for r, _ in hits), *params),
+            )
+            .fetchall()
         )
         kept = {
-            int(rid): (str(i), Label(kind, method, bool(chunk), cat))
-            for rid, i, kind, method, chunk, cat in rows
+            int(row[0]): (str(row[1]), value)
+            for row, value in zip(rows, view.build([r[1:] for r in rows]), strict=True)
         }
         return [(kept[r][0], s, kept[r][1]) for r, s in hits if r in kept]
