@@ -77,11 +77,13 @@ class Decision:
     probabilities: dict[str, float] = field(default_factory=dict)
     prototype: dict[str, float] = field(default_factory=dict)
     density: dict[str, float] = field(default_factory=dict)
+    views: dict[str, dict[str, float]] = field(default_factory=dict)  # the prototype score's whole / opening
 
     @property
     def scores(self) -> dict[str, dict[str, float]]:
         """What led to the decision, stored with the memory."""
-        return {"probability": self.probabilities, "prototype": self.prototype, "density": self.density}
+        fused = {"probability": self.probabilities, "prototype": self.prototype, "density": self.density}
+        return fused | self.views
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,25 +169,27 @@ class PrototypeSet:
         top: int = 1,
         opening: Vector | None = None,
         weight: float = 0.0,
+        views: dict[str, dict[str, float]] | None = None,
     ) -> dict[str, float]:
         """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none.
-        With an `opening` vector, `weight` of the score is the same measure between the openings."""
+        With an `opening` vector, `weight` of the score is the same measure between the openings, and `views`
+        (if given) receives each view's own scores as "whole" and "opening"."""
+        labels = list(labels)
         with self._lock:
             if not self.items:
                 return dict.fromkeys(labels, 0.0)
             n = len(self.items)
             if opening is not None and weight > 0:
-                views = self._means([(self._space[:n], vector), (self._open[:n], opening)], top)
-                means = (1 - weight) * views[0] + weight * views[1]
+                parts = self._means([(self._space[:n], vector), (self._open[:n], opening)], top)
+                means = (1 - weight) * parts[0] + weight * parts[1]
             else:
-                means = self._means([(self._space[:n], vector)], top)[0]
-            counts, names = self._counts, self._labels
-        found = {
-            label: max(0.0, v)
-            for label, v, c in zip(names, means.tolist(), counts.tolist(), strict=True)
-            if c
-        }
-        return {label: found.get(label, 0.0) for label in labels}
+                parts = self._means([(self._space[:n], vector)], top)
+                means = parts[0]
+            counts, names = self._counts.tolist(), self._labels
+        if views is not None and len(parts) == 2:
+            views["whole"] = _per_label(parts[0], names, counts, labels)
+            views["opening"] = _per_label(parts[1], names, counts, labels)
+        return _per_label(means, names, counts, labels)
 
     def _means(self, views: Sequence[tuple[Matrix, Vector]], top: int) -> npt.NDArray[np.float32]:
         """Per view (a space and a vector) and label (in `_labels` order), the mean of the label's `top` best
@@ -204,6 +208,14 @@ class PrototypeSet:
             np.minimum(self._counts, k), 1
         )
         return means
+
+
+def _per_label(
+    means: npt.NDArray[np.float32], names: list[str], counts: list[int], labels: list[str]
+) -> dict[str, float]:
+    """`means` (in the set's label order) for `labels`, clipped at 0; 0 for a label without prototypes."""
+    found = {label: max(0.0, v) for label, v, c in zip(names, means.tolist(), counts, strict=True) if c}
+    return {label: found.get(label, 0.0) for label in labels}
 
 
 def _grown(space: Matrix) -> Matrix:
@@ -242,7 +254,8 @@ def classify(
 ) -> Decision:
     """Decide a label for a memory's `vector` (and its `opening`'s vector: see the module's docstring)."""
     labels = taxonomy.learnable
-    proto = prototypes.scores(vector, labels, rules.prototype_top, opening, rules.opening_weight)
+    views: dict[str, dict[str, float]] = {}
+    proto = prototypes.scores(vector, labels, rules.prototype_top, opening, rules.opening_weight, views)
     density = density_scores(neighbours, labels, rules.neighbour_floor)
     w = rules.prototype_weight if density else 1.0
     fused = {label: w * proto[label] + (1 - w) * density.get(label, 0.0) for label in labels}
@@ -259,6 +272,7 @@ def classify(
         probabilities={k: round(v, 4) for k, v in probs.items()},
         prototype={k: round(v, 4) for k, v in proto.items()},
         density={k: round(v, 4) for k, v in density.items()},
+        views={view: {k: round(v, 4) for k, v in scores.items()} for view, scores in views.items()},
     )
 
 

@@ -146,6 +146,10 @@ def test_the_opening_view_takes_its_share_of_the_prototype_score() -> None:
     cos_a, cos_b = float(text @ unit(1, 0, 0)), float(text @ unit(0, 1, 0))
     assert both.prototype["a"] == pytest.approx(0.65 * cos_a, abs=1e-4)
     assert both.prototype["b"] == pytest.approx(0.65 * cos_b + 0.35, abs=1e-4)
+    # Each view's own scores are kept with the decision.
+    assert both.scores["whole"] == pytest.approx({"a": cos_a, "b": cos_b, "c": 0.0}, abs=1e-4)
+    assert both.scores["opening"] == pytest.approx({"a": 0.0, "b": 1.0, "c": 0.0}, abs=1e-4)
+    assert "whole" not in whole.scores  # one view: nothing to split
     # Without the memory's opening, the whole text decides.
     assert classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35)).label == "a"
 

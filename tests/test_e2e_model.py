@@ -198,6 +198,8 @@ def test_a_statement_of_what_was_learned_is_a_learning_whatever_its_topic(real: 
     assert out["analysis"]["detected_category"] == "learnings"
     record = real.get(out["memory_id"])
     assert record.kind_scores["prototype.knowledge"] > record.kind_scores["prototype.task"]
+    # Both views are stored with the memory: the opening is what tells this statement's kind.
+    assert record.kind_scores["opening.knowledge"] > record.kind_scores["whole.knowledge"] > 0
 
 
 def test_optimize_tags_prefers_the_descriptive_form(real: Memory) -> None:
