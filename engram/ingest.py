@@ -46,10 +46,10 @@ TYPE_OF = {name: type_ for name, (_, type_) in PAPERBOT.items()}
 def paperbot(mem: Memory) -> Classifier:
     """The PaperBot taxonomy as a selectable taxonomy of the core classifier (prototypes embedded once)."""
     if mem.extraction is None:
+        # The whole statement only: read with its opening words as well, extraction found the same on the
+        # labelled messages (precision 0.97, recall 0.95) and 15% more candidates in LoCoMo's chit-chat.
         rules = Rules(prototype_weight=1.0, temperature=0.05, fallback_below=0.0, learn_above=1.1,
-                      prototype_top=mem.settings.kind_prototype_top,
-                      opening_weight=mem.settings.kind_opening_weight,
-                      opening_words=mem.settings.kind_opening_words)  # fmt: skip
+                      prototype_top=mem.settings.kind_prototype_top, opening_weight=0.0)  # fmt: skip
         mem.extraction = Classifier(
             load_taxonomy("paperbot", fallback="note"), rules, learned_max=0, rules_fixed=False
         )
@@ -65,12 +65,9 @@ def candidates(mem: Memory, message: Message) -> list[Candidate]:
     found, rest = by_rule(message)
     if rest:
         classifier = paperbot(mem)
-        openings = [classifier.opening(s) for s, _, _ in rest]
-        distinct = list(dict.fromkeys(o for o in openings if o is not None))
-        vectors = mem.embedder.embed_batch([*(s for s, _, _ in rest), *distinct])  # one model call
-        opened = dict(zip(distinct, vectors[len(rest) :], strict=True))
-        for (sentence, start, end), vector, opening in zip(rest, vectors[: len(rest)], openings, strict=True):
-            decision = classifier.decide(vector, [], mem.store, mem.embedder, opened.get(opening or ""))
+        vectors = mem.embedder.embed_batch([s for s, _, _ in rest])
+        for (sentence, start, end), vector in zip(rest, vectors, strict=True):
+            decision = classifier.decide(vector, [], mem.store, mem.embedder)
             if decision.confidence < CLASSIFIER_FLOOR:
                 continue  # the statement fits no kind: conversation, not memory
             found.append(

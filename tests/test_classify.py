@@ -154,9 +154,13 @@ def test_the_opening_view_takes_its_share_of_the_prototype_score() -> None:
     assert classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35)).label == "a"
 
 
-def test_opening_is_the_first_words() -> None:
+def test_the_opening_is_the_first_words_after_the_subject() -> None:
     assert opening("TODO: back up the laptop", 2) == "todo back"
-    assert opening("  I learned that...", 2) == "i learned"
+    assert opening("  I learned that...", 2) == "learned that"
+    assert opening("The user learned that tea has caffeine", 2) == "learned that"
+    assert opening("User met with Priya", 2) == "met with"
+    assert opening("I'm a nurse", 2) == "i'm a"  # the verb comes with it
+    assert opening("The the", 2) == "the the"  # nothing but subject words: kept as they are
     assert opening("!!!", 2) == ""
 
 

@@ -202,6 +202,20 @@ def test_a_statement_of_what_was_learned_is_a_learning_whatever_its_topic(real: 
     assert record.kind_scores["opening.knowledge"] > record.kind_scores["whole.knowledge"] > 0
 
 
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("The user asked me to always answer in French.", "system"),
+        ("User is building a habit tracker app in Flutter.", "projects"),
+        ("The user found out that Postgres ignores indexes on tiny tables.", "learnings"),
+        ("User had a call with the landlord about the broken boiler.", "interactions"),
+    ],
+)
+def test_memories_about_the_user_are_categorised_by_what_they_say(real: Memory, text: str, category: str) -> None:
+    # "The user" opens memories of every category; only the contexts prototypes happen to start that way.
+    assert real.store_memory(text)["analysis"]["detected_category"] == category
+
+
 def test_optimize_tags_prefers_the_descriptive_form(real: Memory) -> None:
     real.store_memory("Refactored the checkout form", {"additional_tags": ["js"]})
     real.store_memory("Closures capture variables by reference", {"additional_tags": ["javascript"]})
