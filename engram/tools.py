@@ -109,8 +109,8 @@ def _tag_vectors(
     mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
 ) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector]]:
     """The concepts that can be tags, and one embedding batch for them and the extra tags. The content joins
-    the batch when it is one chunk (the model runs texts of one call side by side), as does its opening words
-    (`Classifier.opening`); their vectors come back by content hash for the write path."""
+    the batch when it is one chunk (the model runs texts of one call side by side), and its vector comes back by
+    content hash for the write path; so do its opening words (`Classifier.opening`), into `mem.openings`."""
     # A tag names a topic: a phrase with function or time words inside ("renew the passport", "dentist next
     # Tuesday") gives its content runs.
     topical: list[str] = []
@@ -142,16 +142,16 @@ def _tag_vectors(
         len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
         and mem.store.vector_for_hash(digest) is None
     )
-    # So is the opening the classifiers read, unless an earlier memory opened the same way.
+    # So is the opening the classifiers read, unless an earlier memory opened the same way; its vector goes to
+    # the openings cache, where the write path looks for it.
     start = mem.kinds.opening(whole)
-    extras = {digest: whole} if alone else {}
-    if start is not None and not mem.openings.known([start]):
-        extras[content_hash(start)] = start
-    if not (todo or extras):
+    opening = [start] if start is not None and not mem.openings.known([start]) else []
+    if not (todo or alone or opening):
         return tags, vectors, {}
-    embedded = mem.embedder.embed_batch([*texts, *extras.values()])
+    embedded = mem.embedder.embed_batch([*texts, *([whole] if alone else []), *opening])
     vectors[todo] = embedded[: len(todo)]
-    return tags, vectors, dict(zip(extras, embedded[len(todo) :], strict=True))
+    mem.openings.keep(opening, embedded[len(embedded) - len(opening) :])
+    return tags, vectors, {digest: embedded[len(todo)]} if alone else {}
 
 
 def store_memory(

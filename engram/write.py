@@ -84,10 +84,9 @@ def embed(mem: Memory, prepared: Sequence[_Pending], embedded: Mapping[str, Vect
         if (v := embedded.get(h)) is not None or (v := mem.store.vector_for_hash(h)) is not None
     }
     todo = [h for h in texts if h not in known]
-    # Openings repeat ("i think", "remind me"): most are in the cache or among the caller's vectors.
+    # Openings repeat ("i think", "remind me"): most are in the cache (store_memory puts its own there).
     wanted = list(dict.fromkeys(p.opening for p in prepared if p.opening is not None))
     opened = mem.openings.known(wanted)
-    opened |= {o: v for o in wanted if o not in opened and (v := embedded.get(content_hash(o))) is not None}
     fresh = [o for o in wanted if o not in opened]
     head = [texts[h] for h in todo]
     # One memory's opening runs beside it, in one model call. In bulk the openings (a few tokens each) get a
