@@ -3,7 +3,8 @@
     python -m bench.classification
 
 For the prototype score as seed 000 defines it (best cosine, top=1), as a mean of the 3 and 5 best, and as the
-default reads it (mean of the 5 best, fused with the same score between the texts' opening words):
+default reads it (mean of the 5 best, fused with the same score between the texts' opening words, centred on
+the seeds' mean opening):
 - the temperature calibrated on the prototypes alone (leave-one-out), as Engram does;
 - prototype-only: argmax accuracy, mean confidence, expected calibration error, share above 0.75 and its accuracy;
 - write path: every statement remembered, in a fixed shuffled order, into a fresh store (neighbour votes and

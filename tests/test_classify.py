@@ -144,7 +144,8 @@ def test_the_opening_view_takes_its_share_of_the_prototype_score() -> None:
     both = classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35), start)
     assert both.label == "b"
     cos_a, cos_b = float(text @ unit(1, 0, 0)), float(text @ unit(0, 1, 0))
-    assert both.prototype["a"] == pytest.approx(0.65 * cos_a, abs=1e-4)
+    # Taken apart from what the two openings share, a's and b's point opposite ways: a's opening scores -1.
+    assert both.prototype["a"] == pytest.approx(0.65 * cos_a - 0.35, abs=1e-4)
     assert both.prototype["b"] == pytest.approx(0.65 * cos_b + 0.35, abs=1e-4)
     # Each view's own scores are kept with the decision.
     assert both.scores["whole"] == pytest.approx({"a": cos_a, "b": cos_b, "c": 0.0}, abs=1e-4)
@@ -152,6 +153,30 @@ def test_the_opening_view_takes_its_share_of_the_prototype_score() -> None:
     assert "whole" not in whole.scores  # one view: nothing to split
     # Without the memory's opening, the whole text decides.
     assert classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35)).label == "a"
+
+
+def test_the_opening_view_compares_openings_without_what_all_of_them_share() -> None:
+    # Every prototype has the same whole text, so only the openings decide. By plain cosine the query's
+    # opening is closest to a's, which lies near what all three share; with that shared part taken out
+    # (the seeds' mean), it points b's way.
+    a, b, c, query = unit(0, 1, 3, 3), unit(0, 1, 0, 0), unit(3, 1, 3, 4), unit(1, 4, 2, 4)
+    same = unit(1, 0, 0, 0)
+    protos = PrototypeSet([Prototype("a", "seed", same, opening=a), Prototype("b", "seed", same, opening=b),
+                           Prototype("c", "seed", same, opening=c)], 4)  # fmt: skip
+    assert max(("a", "b", "c"), key=lambda k: float(query @ {"a": a, "b": b, "c": c}[k])) == "a"
+    decision = classify(same, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35), query)
+    assert decision.label == "b"
+    mean = (a + b + c) / 3
+
+    def centred(v: np.ndarray) -> np.ndarray:
+        return (v - mean) / np.linalg.norm(v - mean)
+
+    assert decision.scores["opening"]["b"] == pytest.approx(float(centred(query) @ centred(b)), abs=1e-4)
+    # A learned prototype is compared the same way, and does not move the seeds' mean.
+    protos.learn(Prototype("c", "learned", same, opening=query), keep=4)
+    again = classify(same, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35), query)
+    assert again.label == "c" and again.scores["opening"]["c"] == pytest.approx(1.0, abs=1e-4)
+    assert again.scores["opening"]["b"] == pytest.approx(decision.scores["opening"]["b"], abs=1e-4)
 
 
 def test_the_opening_is_the_first_words_after_the_subject() -> None:
