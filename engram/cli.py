@@ -277,7 +277,7 @@ def recall(
         str, typer.Option(help="ranking weights: default, timeless (no age priors), lexical, semantic")
     ] = "default",
 ) -> None:
-    """Find memories by meaning and by words, best first, as [kind/scope] content.
+    """Find memories by meaning and by words, best first, as \\[kind/scope] content.
 
     Example: engram recall "what UI style do I like" --related --explain
     """
@@ -460,7 +460,7 @@ def ingest(
     ],
     scope: Annotated[Scope, typer.Option(help="scope of the extracted memories")] = Scope.PROJECT,
     scope_id: Annotated[str | None, typer.Option(help="scope id; default: each conversation's id")] = None,
-    redact: Annotated[bool, typer.Option("--redact", help="store PII as [REDACTED_*] markers")] = False,
+    redact: Annotated[bool, typer.Option("--redact", help="store PII as \\[REDACTED_*] markers")] = False,
 ) -> None:
     """Keep a conversation's messages as sources and store what the user says as memories (approved, or
     pending review when unsure or holding PII).

@@ -131,3 +131,9 @@ def test_store_search_and_tools(db: str) -> None:
     assert code == 2 and "unknown" in output
     code, output = run(db, "search", "passport", "--type", "gossip")
     assert code == 2 and "content_type" in output
+
+
+def test_help_shows_bracketed_text_rather_than_reading_it_as_markup() -> None:
+    # Rich reads "[kind/scope]" as a style tag and drops it unless escaped.
+    assert "[kind/scope] content" in runner.invoke(app, ["recall", "--help"]).output
+    assert "[REDACTED_*]" in runner.invoke(app, ["ingest", "--help"]).output
