@@ -249,7 +249,7 @@ def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
     word, tried at every position, made the search a third slower)."""
     prefixes = sorted({s[: max(1, len(s) - 2)] for s in wanted if s}, key=len, reverse=True)
     alternatives = "|".join(re.escape(p) for p in prefixes) or "(?!)"
-    return re.compile(rf"(?:{alternatives})[^\W_]*(?:['’][^\W_]+)?", re.UNICODE)
+    return re.compile(rf"(?:{alternatives})[^\W_]*(['’][^\W_]+)?", re.UNICODE)
 
 
 def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]:
@@ -262,16 +262,31 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
     starts = list(itertools.accumulate((len(t) + 1 for t in lowered[:-1]), initial=0))
     joined = "\n".join(lowered)
     out: list[set[str]] = [set() for _ in texts]
-    for match in _could_stem_to(want).finditer(joined):
+    pattern = _could_stem_to(want)
+    for match in pattern.finditer(joined):
         at = match.start()
         # Where `_WORD` starts a word: not after a letter or digit (`isalnum` is the patterns' [^\W_]), nor
-        # after one and an apostrophe. A match inside a word is dropped; no match can start later in it.
-        if at and (joined[at - 1].isalnum() or (at > 1 and joined[at - 1] in "'’" and joined[at - 2].isalnum())):
-            continue
+        # as the part after a word's one apostrophe. A match inside a word is dropped; the search goes on after
+        # it, so what follows an apostrophe within it, which may start a word ("b'1'1": "1"), is read here.
+        if at and (joined[at - 1].isalnum() or (joined[at - 1] in "'’" and not _word_starts_at(joined, at))):
+            after = match.start(1) + 1  # 0 when the match has no apostrophe
+            if after and _word_starts_at(joined, after) and (tail := pattern.match(joined, after)) is not None:
+                match, at = tail, after
+            else:
+                continue
         s = stem(match.group().replace("’", "'"))
         if s in want:
             out[bisect.bisect_right(starts, at) - 1].add(s)
     return out
+
+
+def _word_starts_at(text: str, at: int) -> bool:
+    """Whether `_WORD` starts a word at `at` (just after an apostrophe: "it's" is one word, but in "1'1'a" the
+    second apostrophe ends "1'1" and "a" is a word of its own). Rare, so read again from the run's start."""
+    start = at
+    while start and (text[start - 1].isalnum() or text[start - 1] in "'’"):
+        start -= 1
+    return any(m.start() == at for m in _WORD.finditer(text, start, at + 1))
 
 
 def idf(documents: int, frequency: int) -> float:
