@@ -1,6 +1,6 @@
 """Seed 002 measured: category accuracy, tag consolidation, store_memory / search_memory latency.
 
-    python -m bench.redesign [--parts categories tags generated speed] [--size 10000] [--calls 200]
+    python -m bench.redesign [--parts categories tags registry generated speed] [--size 10000] [--calls 200]
 
 1. Categories, on bench/data/categories_labelled.jsonl (written apart from the prototypes): the prototype
    score alone (argmax accuracy, accuracy of the decided share at the 0.5 fallback), then the write path (every
@@ -10,10 +10,14 @@
    `optimize_tags` consolidates them; reported are the reduction and, against the file's hand-made groups, the
    wrong merges (a merge joining tags of a "distinct" pair, or tags that belong to different groups) and the
    missed ones (tags of one group left apart).
-3. Generated tags: the tags `store_memory` generates for real conversation (1,500 LoCoMo turns and 1,500
+3. Registry tags: the keywords the 300 most downloaded npm packages' authors gave them (bench/data/tags_npm.json),
+   registered as the tags of a store (each package one memory), consolidated by `optimize_tags` (dry run); each
+   proposed merge is looked up among the file's pairs judged by hand. Tags people wrote freely, for things
+   close to a developer's memories.
+4. Generated tags: the tags `store_memory` generates for real conversation (1,500 LoCoMo turns and 1,500
    LongMemEval_S sentences), consolidated by `optimize_tags` (dry run); each proposed merge is looked up in
    bench/data/tags_generated_checked.json, merges judged by hand as the same tag or different things.
-4. Speed: a store of `--size` memories built through `store_memory` (LongMemEval_S sentences, vectors from the
+5. Speed: a store of `--size` memories built through `store_memory` (LongMemEval_S sentences, vectors from the
    on-disk cache so building measures the engine), then `--calls` store_memory and search_memory calls with the
    real model embedding inside each call: p50/p95.
 Results: bench/results/redesign.json and redesign.md.
@@ -38,6 +42,7 @@ from bench.datasets import load_locomo
 from bench.embedcache import DiskCachedEmbedder
 from bench.speed import corpus, pct, queries
 from engram import Memory, MiniLM, Settings
+from engram.analysis import normalize_tag
 from engram.classify import PrototypeSet, classify
 from engram.embed import CachedEmbedder, default_embedder
 from engram.record import Category
@@ -47,6 +52,7 @@ ROOT = Path(__file__).resolve().parent
 CATEGORIES = ROOT / "data" / "categories_labelled.jsonl"
 TAGS = ROOT / "data" / "tags_realistic.json"
 GENERATED = ROOT / "data" / "tags_generated_checked.json"
+REGISTRY = ROOT / "data" / "tags_npm.json"
 RESULTS = ROOT / "results"
 NEAR_COPY = 0.8
 console = Console()
@@ -126,13 +132,9 @@ def tags() -> dict[str, Any]:
     spec = json.loads(TAGS.read_text(encoding="utf-8"))
     group_of = {t: i for i, group in enumerate(spec["same"]) for t in group}
     distinct = {frozenset(p) for p in spec["distinct"]}
+    names = [t["tag"] for t in spec["tags"]]
     with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "t.db", embedder=default_embedder()) as mem:
-        names = [t["tag"] for t in spec["tags"]]
-        vectors = mem.embedder.embed_batch([n.replace("-", " ") for n in names])
-        now = datetime.now(UTC)
-        for t, v in zip(spec["tags"], vectors, strict=True):
-            mem.store.put_tag(TagRow(t["tag"], int(t["usage"]), now, now, vector=v))
-        mem.forget_vocabulary()
+        _register(mem, {t["tag"]: int(t["usage"]) for t in spec["tags"]})
         report = mem.optimize_tags()
         rows = {r.tag: r for r in mem.store.tags(("active", "archived", "merged"))}
     into = {t: (r.merged_into if r.status == "merged" and r.merged_into else t) for t, r in rows.items()}
@@ -175,19 +177,21 @@ def tags() -> dict[str, Any]:
     }
 
 
-def generated(count: int = 1500) -> dict[str, Any]:
-    texts = [u.text for conv in load_locomo() for u in conv.units][:count] + corpus(count)
-    checked = json.loads(GENERATED.read_text(encoding="utf-8"))
+def _register(mem: Memory, usage: dict[str, int]) -> None:
+    """Tags in use (with how many memories carry each), as if written over time."""
+    names = list(usage)
+    vectors = mem.embedder.embed_batch([n.replace("-", " ") for n in names])
+    now = datetime.now(UTC)
+    for name, vector in zip(names, vectors, strict=True):
+        mem.store.put_tag(TagRow(name, usage[name], now, now, vector=vector))
+    mem.forget_vocabulary()
+
+
+def _judged(report: dict[str, Any], checked: dict[str, Any]) -> dict[str, Any]:
+    """optimize_tags' proposed merges against pairs judged by hand."""
     same, different = ({frozenset(p) for p in checked[k]} for k in ("same", "different"))
-    cache = DiskCachedEmbedder(MiniLM())
-    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "g.db", embedder=cache) as mem:
-        for text in texts:
-            mem.store_memory(text)
-        report = mem.optimize_tags(dry_run=True)
-    cache.close()
     pairs = [(m["tag"], m["into"]) for m in report["merges"]]
     return {
-        "texts": len(texts),
         "tags": report["tags_before"],
         "after": report["tags_after"],
         "reduction": report["reduction"],
@@ -196,6 +200,32 @@ def generated(count: int = 1500) -> dict[str, Any]:
         "wrong": [list(p) for p in pairs if frozenset(p) in different],
         "unjudged": [list(p) for p in pairs if frozenset(p) not in same | different],
     }
+
+
+def registry() -> dict[str, Any]:
+    """Keywords real npm packages carry, as the tags of a store: each package one memory."""
+    spec = json.loads(REGISTRY.read_text(encoding="utf-8"))
+    usage: dict[str, int] = {}
+    for keywords in spec["packages"].values():
+        for tag in {normalize_tag(k) for k in keywords} - {""}:
+            usage[tag] = usage.get(tag, 0) + 1
+    raw = {k for keywords in spec["packages"].values() for k in keywords}
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "r.db", embedder=default_embedder()) as mem:
+        _register(mem, dict(sorted(usage.items())))
+        report = mem.optimize_tags(dry_run=True)
+    return {"packages": len(spec["packages"]), "keywords": len(raw), **_judged(report, spec)}
+
+
+def generated(count: int = 1500) -> dict[str, Any]:
+    texts = [u.text for conv in load_locomo() for u in conv.units][:count] + corpus(count)
+    checked = json.loads(GENERATED.read_text(encoding="utf-8"))
+    cache = DiskCachedEmbedder(MiniLM())
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "g.db", embedder=cache) as mem:
+        for text in texts:
+            mem.store_memory(text)
+        report = mem.optimize_tags(dry_run=True)
+    cache.close()
+    return {"texts": len(texts), **_judged(report, checked)}
 
 
 def speed(size: int, calls: int) -> dict[str, Any]:
@@ -243,6 +273,23 @@ def speed(size: int, calls: int) -> dict[str, Any]:
         "search_p50_ms": round(statistics.median(search_ms), 2),
         "search_p95_ms": round(pct(search_ms, 0.95), 2),
     }
+
+
+def _judged_lines(title: str, g: dict[str, Any]) -> list[str]:
+    lines = [
+        title,
+        "",
+        "| tags | after | reduction | merges | judged the same tag | wrong | not yet judged |",
+        "|---|---|---|---|---|---|---|",
+        f"| {g['tags']} | {g['after']} | {g['reduction']:.1%} | {g['merges']} | {g['judged_same']} | "
+        f"{len(g['wrong'])} | {len(g['unjudged'])} |",
+        "",
+    ]
+    if g["wrong"]:
+        lines += ["Wrong merges: " + ", ".join(" -> ".join(p) for p in g["wrong"]), ""]
+    if g["unjudged"]:
+        lines += ["Not yet judged: " + ", ".join(" -> ".join(p) for p in g["unjudged"]), ""]
+    return lines
 
 
 def render(result: dict[str, Any]) -> list[str]:
@@ -294,21 +341,16 @@ def render(result: dict[str, Any]) -> list[str]:
             lines += ["Wrong merges: " + ", ".join("/".join(p) for p in t["wrong_examples"]), ""]
         if t["missed_examples"]:
             lines += ["Left apart: " + ", ".join("/".join(p) for p in t["missed_examples"]), ""]
+    if "registry" in result:
+        r = result["registry"]
+        title = (
+            f"## Keywords of {r['packages']} real npm packages as tags ({r['keywords']} distinct as written, "
+            f"{r['tags']} lowercase-hyphenated)"
+        )
+        lines += _judged_lines(title, r)
     if "generated" in result:
         g = result["generated"]
-        lines += [
-            f"## Tags generated by store_memory from {g['texts']} real conversation texts",
-            "",
-            "| tags | after | reduction | merges | judged the same tag | wrong | not yet judged |",
-            "|---|---|---|---|---|---|---|",
-            f"| {g['tags']} | {g['after']} | {g['reduction']:.1%} | {g['merges']} | {g['judged_same']} | "
-            f"{len(g['wrong'])} | {len(g['unjudged'])} |",
-            "",
-        ]
-        if g["wrong"]:
-            lines += ["Wrong merges: " + ", ".join(" -> ".join(p) for p in g["wrong"]), ""]
-        if g["unjudged"]:
-            lines += ["Not yet judged: " + ", ".join(" -> ".join(p) for p in g["unjudged"]), ""]
+        lines += _judged_lines(f"## Tags generated by store_memory from {g['texts']} real conversation texts", g)
     if "speed" in result:
         s = result["speed"]
         lines += [
@@ -332,7 +374,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--parts", nargs="*", default=["categories", "tags", "generated", "speed"])
+    parser.add_argument(
+        "--parts", nargs="*", default=["categories", "tags", "registry", "generated", "speed"]
+    )
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--no-write", action="store_true")
@@ -347,6 +391,8 @@ def main() -> None:
         result["categories"] = categories()
     if "tags" in args.parts:
         result["tags"] = tags()
+    if "registry" in args.parts:
+        result["registry"] = registry()
     if "generated" in args.parts:
         result["generated"] = generated()
     if "speed" in args.parts:

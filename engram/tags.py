@@ -7,13 +7,18 @@ Context tags (urgent, deadline, decision, ...) and the caller's tags join; at mo
 fewer concepts and so fewer tags ("Buy milk" one), rather than tags padded with weak words; of 542 real
 conversation texts (LoCoMo and LongMemEval_S), 91% got 5 or more, 7.6 on average.
 
-Consolidation: two tags are the same tag when they are spelling variants (hyphens; plural or other endings while
-the embeddings agree, cosine >= 0.6; one letter apart in words of five or more letters: colour / color), when one
-is the numeronym of the other (k8s / kubernetes), when one is the initials, consonant skeleton or a short clip of
-the other (ml / machine-learning, js / javascript, py / python) and their embeddings still agree (cosine >= 0.6),
-or when two phrases that share a word have embeddings above cosine 0.8. A clip must not be a word of the model's
-vocabulary itself (add / additional, max / maximize), and a consonant skeleton stands for one word only (end is
-not ending-points). Embeddings place related and opposite things close together, so similarity alone never merges:
+Consolidation: two tags are the same tag when they are spelling variants (hyphens; inflections a dictionary
+knows, meetings / meeting, while the embeddings agree, cosine >= 0.6; regular endings of words it does not know,
+args / arg, above 0.8; one letter apart, not the first, in words of five or more letters: colour / color), when
+one is the numeronym of the other (k8s / kubernetes), when one is the initials, consonant skeleton or a short clip
+of the other (ml / machine-learning, js / javascript, py / python) and their embeddings still agree (cosine >=
+0.6), or when two phrases that share a word have embeddings above cosine 0.8. A clip must not be a word of the
+model's vocabulary itself (add / additional, max / maximize), nor may the rest of the longer tag be one (json /
+jsonschema, npm / npmignore: a compound names something narrower); a longer word's first letters are a clip,
+never a consonant skeleton (http / https); and a skeleton stands for one word only (end is not ending-points).
+Words sharing a stem but not inflections of one word (function / functional, serial / serializer) are two tags.
+On the keywords of real npm packages the rules before these merged 18 pairs of different things in 145; these
+merge 1 in 118 (bench/results/redesign.md). Embeddings place related and opposite things close together, so similarity alone never merges:
 phrases with no word in common (google-sheets / microsoft-excel) or with one word swapped for another in the same
 place (cold-ocean-currents / warm-ocean-currents) stay apart, as do tags with different numbers (python2 /
 python3) and a tag and a narrower one that contains it (ts / ts-node, java / prefers-java). The kept name is the
@@ -30,6 +35,7 @@ from typing import Any
 
 import numkong as nk
 import numpy as np
+import simplemma
 from jellyfish import levenshtein_distance
 from snowballstemmer import stemmer
 
@@ -86,6 +92,11 @@ class Vocabulary:
         self.names.append(tag)
         self._index[tag] = n
         self.by_key.setdefault(key(tag), tag)
+
+    def spelled(self, tag: str) -> str | None:
+        """The active tag that is `tag` spelled another way (hyphens, plural or another inflection), if any."""
+        found = self.by_key.get(key(tag))
+        return found if found is not None and inflected(found, tag) else None
 
     def vector(self, tag: str) -> Vector | None:
         row = self._index.get(tag)
@@ -151,8 +162,38 @@ def key(tag: str) -> str:
     return "".join(_STEM.stemWord(w) for w in tag.split("-"))
 
 
+@lru_cache(maxsize=65536)
+def _forms(tag: str) -> frozenset[str]:
+    """The tag without hyphens, and with each word's dictionary form (meetings -> meeting, caching -> cache)."""
+    words = [w for w in tag.split("-") if w]
+    return frozenset({"".join(words), "".join(simplemma.lemmatize(w, lang="en") for w in words)})
+
+
+def inflected(a: str, b: str) -> bool:
+    """Whether two tags are one word in two inflections or spellings (meetings / meeting, file-system /
+    filesystem). The stemmer behind `key` also strips endings that make another word of it (function /
+    functional, serial / serializer, human / humanize); a dictionary's forms tell the two apart."""
+    return bool(_forms(a) & _forms(b))
+
+
+def regular_ending(a: str, b: str) -> bool:
+    """Whether one tag is the other with a regular English ending (-s, -es, -d, -ed, -ing; y -> ies; a final e
+    dropped before it): the plural or past of a word the dictionary does not know (args / arg, utils / util)."""
+    short, long = sorted((a.replace("-", ""), b.replace("-", "")), key=len)
+    stems = [short, short[:-1]] if short.endswith("e") else [short]
+    if short.endswith("y") and long == short[:-1] + "ies":
+        return True
+    return any(long == stem + ending for stem in stems for ending in ("s", "es", "d", "ed", "ing"))
+
+
 def _never(word: str) -> bool:
     return False
+
+
+def _word_of_its_own(text: str, is_word: Callable[[str], bool]) -> bool:
+    """A word of the model's vocabulary, or a dictionary word of five letters or more (shorter dictionary
+    entries include fragments such as "thon")."""
+    return is_word(text) or (len(text) >= 5 and simplemma.is_known(text, lang="en"))
 
 
 def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = _never) -> bool:
@@ -173,9 +214,16 @@ def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = _nev
     if len(words) > 1:
         return False
     if 2 * len(clip) < len(flat) and flat.startswith(clip):
-        # A clip keeps under half the word (py / python, config / configuration) and is no word of its own.
-        return not is_word(clip)
-    if s[0] != flat[0] or _VOWEL.search(s[1:]):
+        # A clip keeps under half the word (py / python, config / configuration) and is no word of its own;
+        # nor is what it leaves off: json / jsonschema, fs / fsevents, npm / npmignore name a narrower thing.
+        return not is_word(clip) and not _word_of_its_own(flat[len(clip) :], is_word)
+    if flat.startswith(s) or s[0] != flat[0] or _VOWEL.search(s[1:]):
+        # A longer word's first letters are a clip or nothing (http / https, ws / wsl), not its skeleton.
+        return False
+    lemma = simplemma.lemmatize(s, lang="en").lower()
+    if lemma != s and len(lemma) >= 3:
+        # An inflected word (arts: art) is no coined skeleton of another (artist). A shorter "lemma" is the
+        # dictionary reading a final s as a plural (js: j).
         return False
     rest = iter(flat[1:])
     return all(ch in rest for ch in s[1:])  # a subsequence of the long form
@@ -195,11 +243,10 @@ def plan_tags(
 ) -> TagPlan:
     """Tags for a memory: `concepts` (normalised, best first, with their embeddings), mapped onto the
     vocabulary where possible, then `extra` (context and caller tags), at most `maximum`."""
-    by_key = vocabulary.by_key
     out: dict[str, None] = {}
     mapped: dict[str, str] = {}
     new: list[str] = []
-    same_of = [by_key.get(key(c)) for c in concepts]
+    same_of = [vocabulary.spelled(c) for c in concepts]
     # A concept already spelled as a tag takes it: only the others are looked up by meaning.
     unknown = [i for i, same in enumerate(same_of) if same is None]
     closest: list[tuple[str, float] | None] = [None] * len(concepts)
@@ -216,8 +263,8 @@ def plan_tags(
         if target != concept:
             mapped[concept] = target
         out.setdefault(target, None)
-    extras = list(dict.fromkeys(by_key.get(key(t), t) for t in extra))
-    new += [t for t in extras if key(t) not in by_key and t not in new]
+    extras = list(dict.fromkeys(vocabulary.spelled(t) or t for t in extra))
+    new += [t for t in extras if vocabulary.spelled(t) is None and t not in new]
     room = max(0, maximum - len(extras))  # caller and context tags are never cut
     tags = tuple(dict.fromkeys([*[t for t in out if t not in extras][:room], *extras]))
     return TagPlan(tags, mapped, tuple(t for t in new if t in tags))
@@ -266,8 +313,13 @@ def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], 
     if keep.replace("-", "") == other.replace("-", ""):
         return "spelling"  # machine-learning / machinelearning, e-mail / email
     if key(keep) == key(other):
-        # meetings / meeting; the stemmer also folds words apart in meaning (digital / digitizing).
-        return "spelling" if similarity >= ABBREVIATION_FLOOR else None
+        # meetings / meeting, while the embeddings agree. An ending the dictionary does not confirm must find
+        # them as close as any merged pair (http / https, 0.71, stay apart). Same stem, other words (function /
+        # functional) go on to the rules below, as any two tags do.
+        if inflected(keep, other):
+            return "spelling" if similarity >= ABBREVIATION_FLOOR else None
+        if regular_ending(keep, other) and similarity > MERGE_THRESHOLD:
+            return "spelling"
     if numeronym(other, keep) or numeronym(keep, other):
         return "abbreviation"  # letter count, first and last letter: specific enough on its own
     if re.findall(r"\d+", keep) != re.findall(r"\d+", other):
@@ -279,8 +331,13 @@ def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], 
         return None
     words_a, words_b = keep.split("-"), other.split("-")
     if len(words_a) == len(words_b) == 1:
-        # colour / color, organisation / organization; in short words one letter is a new word (cat / car).
-        close = min(len(keep), len(other)) >= 5 and levenshtein_distance(keep, other) == 1
+        # colour / color, organisation / organization; in short words one letter is a new word (cat / car),
+        # and so is a changed first letter in any (setprototypeof / getprototypeof).
+        close = (
+            min(len(keep), len(other)) >= 5
+            and keep[0] == other[0]
+            and levenshtein_distance(keep, other) == 1
+        )
         return "spelling" if close else None
     stems_a, stems_b = [_STEM.stemWord(w) for w in words_a], [_STEM.stemWord(w) for w in words_b]
     if set(stems_a) < set(stems_b) or set(stems_b) < set(stems_a):

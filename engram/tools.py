@@ -336,7 +336,7 @@ def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
     known: list[tuple[str, str, Vector]] = []
     for concept in concepts:
         tag = analysis.normalize_tag(concept)
-        name = tag if vocabulary.vector(tag) is not None else vocabulary.by_key.get(key(tag))
+        name = tag if vocabulary.vector(tag) is not None else vocabulary.spelled(tag)
         vector = None if name is None else vocabulary.vector(name)
         if name is not None and vector is not None:
             known.append((concept, name, vector))

@@ -106,6 +106,27 @@ def test_consolidation_keeps_apart_what_embeddings_only_relate() -> None:
     )
 
 
+def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> None:
+    # Pairs from real npm keywords that an earlier rule set merged; each pair's cosine as the model has it.
+    vocabulary = {"match", "ignore", "events", "types"}.__contains__
+    assert same_tag("jsonschema", "json", 0.65, vocabulary) is None  # json + a word: narrower, not a clip
+    assert same_tag("npmignore", "npm", 0.61, vocabulary) is None
+    assert same_tag("fsevents", "fs", 0.64, vocabulary) is None
+    assert same_tag("argparse", "args", 0.65, vocabulary) is None  # "parse" is a dictionary word
+    assert same_tag("https", "http", 0.71) is None  # a prefix is no consonant skeleton
+    assert same_tag("wsl", "ws", 0.66) is None
+    assert same_tag("getprototypeof", "setprototypeof", 0.82) is None  # first letter changed: another word
+    assert same_tag("artist", "arts", 0.6) is None  # an inflected word (art) is no coined skeleton
+    assert same_tag("javascript", "js", 0.83) == "abbreviation"  # while a coined one is
+    assert same_tag("function", "functional", 0.66) is None  # one stem, another word
+    assert same_tag("serializer", "serial", 0.73) is None and same_tag("humanize", "human", 0.71) is None
+    # What stays: a clip that leaves a fragment, inflections the dictionary knows, and regular endings of
+    # words it does not know when the embeddings agree as closely as any merged pair.
+    assert same_tag("python", "py", 0.65, vocabulary) == "abbreviation"
+    assert same_tag("matching", "match", 0.7) == "spelling" and same_tag("retries", "retry", 0.62) == "spelling"
+    assert same_tag("args", "arg", 0.91) == "spelling" and same_tag("utils", "util", 0.81) == "spelling"
+
+
 def test_a_large_vocabulary_answers_from_its_packed_copy_like_the_full_product() -> None:
     import numpy as np
     import pytest
