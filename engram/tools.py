@@ -10,6 +10,7 @@ Both return the seed's formats field for field, plus a few fields the seed impli
 from __future__ import annotations
 
 import functools
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -375,8 +376,12 @@ def search_memory(
         now=now,
     )
 
+    # The time a query names is read as a time, not as concepts ("last week" is no topic to expand).
+    phrase = None if time_info is None else str(time_info["phrase"])
+    topic = text if phrase is None else re.sub(re.escape(phrase), " ", text, flags=re.IGNORECASE)
+
     def analysed() -> tuple[tuple[str, ...], dict[str, list[str]]]:
-        concepts = analysis.query_concepts(text)
+        concepts = analysis.query_concepts(topic)
         return concepts, _expansions(mem, concepts)
 
     # The concepts and their tag expansions feed only the text search, so where the store reads on other

@@ -159,6 +159,9 @@ def test_search_memory_weighs_time_and_filters_by_window_importance_and_type(mem
     assert [r["id"] for r in recent["results"]] == [new.id, old.id]
     assert recent["query_analysis"]["time_range"]["phrase"] == "in the past 2 weeks"
     assert recent["query_analysis"]["time_range"]["applied"] == "boost"
+    # The time is read as a time, not as concepts to match and expand.
+    concepts = " ".join(recent["query_analysis"]["extracted_concepts"]).lower()
+    assert "budget" in concepts and not {"past", "weeks"} & set(concepts.split())
     old_first = mem.search_memory("budget review 60 days ago", {"min_relevance": 0.0})
     assert [r["id"] for r in old_first["results"]] == [old.id, new.id]
     window = {
