@@ -17,7 +17,7 @@ from rich.table import Table
 from engram.cli_keys import keys_app
 from engram.cli_migrate import migrate
 from engram.config import Settings, shown
-from engram.errors import EngramError
+from engram.errors import EngramError, InvalidInput
 from engram.memory import Hit, Memory
 from engram.rank import RecallMode
 from engram.record import Category, Kind, MemoryRecord, Scope, Status
@@ -30,6 +30,9 @@ app = typer.Typer(
 out = Console()
 err = Console(stderr=True)
 _state: dict[str, Any] = {"db": None}
+IdArgument = Annotated[
+    str, typer.Argument(help="the memory's id, or its first characters as `engram list` shows them")
+]
 
 DbOption = Annotated[
     str | None,
@@ -58,6 +61,16 @@ def opened(db: str | Path | None = None, **kwargs: Any) -> Iterator[Memory]:
         err.print(f"[red]error:[/red] {exc}")
         code = 2 if isinstance(exc, ValueError) else 1
         raise typer.Exit(code) from None
+
+
+def _full_id(memory: Memory, given: str) -> str:
+    """The id `given` names: itself, or the one id it begins (`engram list` shows the first 8 characters)."""
+    if len(given) < 4 or memory.store.get(given) is not None:
+        return given
+    found = memory.store.ids_starting(given, 2)
+    if len(found) > 1:
+        raise InvalidInput("id", f"{given} begins more than one memory's id: give more of it")
+    return found[0] if found else given
 
 
 def _record_dict(record: MemoryRecord) -> dict[str, Any]:
@@ -314,13 +327,13 @@ def explain_line(hit: Hit) -> str:
 
 
 @app.command()
-def show(memory_id: Annotated[str, typer.Argument(help="the memory's id")]) -> None:
+def show(memory_id: IdArgument) -> None:
     """Print every field of one memory as JSON.
 
     Example: engram show 3f2a9c1e-...
     """
     with opened() as memory:
-        record = memory.get(memory_id)
+        record = memory.get(_full_id(memory, memory_id))
         data = _record_dict(record)
         data["chunks"] = [c.id for c in memory.store.children(record.id)]
     out.print_json(json.dumps(data))
@@ -356,7 +369,7 @@ def list_(
 
 @app.command()
 def invalidate(
-    memory_id: Annotated[str, typer.Argument(help="the memory's id")],
+    memory_id: IdArgument,
     negative: Annotated[
         bool, typer.Option("--negative", help="mark it a negative statement instead")
     ] = False,
@@ -366,13 +379,13 @@ def invalidate(
     Example: engram invalidate 3f2a9c1e-... --negative
     """
     with opened() as memory:
-        record = memory.invalidate(memory_id, negative=negative)
+        record = memory.invalidate(_full_id(memory, memory_id), negative=negative)
     out.print(f"{record.id}: validity {record.validity_score}, negative {record.is_negative}")
 
 
 @app.command()
 def forget(
-    memory_id: Annotated[str, typer.Argument(help="the memory's id")],
+    memory_id: IdArgument,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask")] = False,
 ) -> None:
     """Delete a memory and its chunks for good. The only command that deletes.
@@ -380,11 +393,11 @@ def forget(
     Example: engram forget 3f2a9c1e-... --yes
     """
     with opened() as memory:
-        record = memory.get(memory_id)
+        record = memory.get(_full_id(memory, memory_id))
         if not yes and not typer.confirm(f"delete '{record.content[:60]}'?"):
             raise typer.Exit(1)
-        memory.forget(memory_id)
-    out.print(f"forgot {memory_id}")
+        memory.forget(record.id)
+    out.print(f"forgot {record.id}")
 
 
 @app.command()
@@ -501,7 +514,7 @@ def review(
         if memory_id is None:
             err.print("[red]error:[/red] memory_id: required for approve, reject and edit")
             raise typer.Exit(2)
-        record = memory.review(memory_id, action, content)
+        record = memory.review(_full_id(memory, memory_id), action, content)
     out.print(f"{record.id}: {record.status.value}")
 
 

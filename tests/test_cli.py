@@ -137,3 +137,22 @@ def test_help_shows_bracketed_text_rather_than_reading_it_as_markup() -> None:
     # Rich reads "[kind/scope]" as a style tag and drops it unless escaped.
     assert "[kind/scope] content" in runner.invoke(app, ["recall", "--help"]).output
     assert "[REDACTED_*]" in runner.invoke(app, ["ingest", "--help"]).output
+
+
+def test_a_memory_is_named_by_the_short_id_list_shows(db: str) -> None:
+    run(db, "remember", "The boiler was serviced in October", "--json")
+    code, out = run(db, "list")
+    row = next(line for line in out.splitlines() if "global" in line)
+    short = row.split("│")[1].strip()
+    assert code == 0 and len(short) == 8, out
+    code, out = run(db, "show", short)
+    assert code == 0 and json.loads(out)["content"] == "The boiler was serviced in October"
+    code, out = run(db, "forget", short, "--yes")
+    assert code == 0 and out.startswith("forgot ") and len(out.split()[1]) > 8  # the full id
+    from engram import Memory
+
+    with Memory(db) as mem:  # the CLI's own model
+        mem.remember("first of two", id="same-prefix-1")
+        mem.remember("second of two", id="same-prefix-2")
+    code, out = run(db, "show", "same")
+    assert code == 2 and "begins more than one memory" in out

@@ -370,3 +370,13 @@ def test_an_in_memory_store_sees_its_earlier_writes_when_writing() -> None:
         )
         assert second.merged_into == first.id
         assert mem.stats()["index"] == {"indexed": 1, "embedded": 1}
+
+
+def test_ids_starting_finds_the_ids_a_prefix_begins(mem: Memory) -> None:
+    for suffix in ("a", "b", "c"):
+        mem.remember(f"memory {suffix} about gardens", id=f"abcd-000{suffix}")
+    mem.remember("another one about kettles", id="abce-0000")
+    assert mem.store.ids_starting("abcd", 10) == ["abcd-000a", "abcd-000b", "abcd-000c"]
+    assert mem.store.ids_starting("abcd", 2) == ["abcd-000a", "abcd-000b"]
+    assert mem.store.ids_starting("abce", 10) == ["abce-0000"]
+    assert mem.store.ids_starting("abc%", 10) == [] and mem.store.ids_starting("zz", 10) == []

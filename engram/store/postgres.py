@@ -191,6 +191,10 @@ class PostgresStore(SideTables):
         found = self._records(f"{self._SELECT} WHERE m.id = %s", (memory_id,))
         return found[0] if found else None
 
+    def ids_starting(self, prefix: str, limit: int) -> list[str]:
+        rows = self._read("SELECT id FROM memories WHERE starts_with(id, ?) ORDER BY id LIMIT ?", (prefix, limit))
+        return [r[0] for r in rows]
+
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
         found = {r.id: r for r in self._records(f"{self._SELECT} WHERE m.id = ANY(%s)", (list(ids),))}
         return [found[i] for i in ids if i in found]

@@ -216,6 +216,14 @@ class SQLiteStore(Searches, SideTables):
         row = self._reader().execute(f"{self._SELECT} WHERE id = ?", (memory_id,)).fetchone()
         return None if row is None else record_from_row(row)
 
+    def ids_starting(self, prefix: str, limit: int) -> list[str]:
+        """Ids that begin with `prefix` (the short ids people copy from a listing), in order."""
+        rows = self._reader().execute(
+            "SELECT id FROM memories WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            (prefix, prefix + "\U0010ffff", limit),
+        )
+        return [r[0] for r in rows]
+
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
         found: dict[str, MemoryRecord] = {}
         for part, marks in in_slices(ids):
