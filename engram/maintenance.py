@@ -53,6 +53,10 @@ def discover_memory_tools(mem: Memory) -> dict[str, Any]:
     }
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def health_report(mem: Memory) -> dict[str, Any]:
     issues = mem.store.integrity()
     tags = mem.store.tags()
@@ -72,11 +76,11 @@ def health_report(mem: Memory) -> dict[str, Any]:
     }
     opportunities = []
     if merges:
-        opportunities.append(f"consolidate {len(merges)} duplicate tags")
+        opportunities.append(f"consolidate {_count(len(merges), 'duplicate tag')}")
     if orphan:
-        opportunities.append(f"archive {orphan} orphan tags")
+        opportunities.append(f"archive {_count(orphan, 'orphan tag')}")
     if uncategorised:
-        opportunities.append(f"categorise {uncategorised} memories the classifier was unsure of")
+        opportunities.append(f"categorise {_count(uncategorised, 'memory', 'memories')} the classifier was unsure of")
     opportunities += [f"repair: {i['problem']}" for i in issues if i["check"] != "tags"]
     return {
         "health_score": round(sum(parts.values()) / len(parts), 4),

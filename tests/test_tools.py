@@ -373,6 +373,10 @@ def test_discover_lists_working_tools_and_health(mem: Memory) -> None:
     assert timeline["total"] == 1 and timeline["periods"][0]["memories"]
     with pytest.raises(InvalidInput):
         mem.run_tool("format_disk")
+    # The seed's wording, counted right: "consolidate 15 duplicate tags", "categorise 1 memory ...".
+    from engram.maintenance import _count
+
+    assert _count(1, "memory", "memories") == "1 memory" and _count(15, "duplicate tag") == "15 duplicate tags"
 
 
 def _tinydb(directory: Path) -> None:
