@@ -18,11 +18,12 @@ jsonschema, npm / npmignore: a compound names something narrower); a longer word
 never a consonant skeleton (http / https); and a skeleton stands for one word only (end is not ending-points).
 Words sharing a stem but not inflections of one word (function / functional, serial / serializer) are two tags.
 On the keywords of real npm packages the rules before these merged 18 pairs of different things in 145; these
-merge 1 in 118 (bench/results/redesign.md). Embeddings place related and opposite things close together, so similarity alone never merges:
-phrases with no word in common (google-sheets / microsoft-excel) or with one word swapped for another in the same
-place (cold-ocean-currents / warm-ocean-currents) stay apart, as do tags with different numbers (python2 /
-python3) and a tag and a narrower one that contains it (ts / ts-node, java / prefers-java). The kept name is the
-descriptive one (not an abbreviation), then the most used, then the longer. Merged tags are marked, never deleted.
+merge 1 in 118 (bench/results/redesign.md). Embeddings place related and opposite things close together, so
+similarity alone never merges: phrases with no word in common (google-sheets / microsoft-excel) or with one word
+swapped for another in the same place (cold-ocean-currents / warm-ocean-currents) stay apart, as do tags with
+different numbers (python2 / python3) and a tag and a narrower one that contains it (ts / ts-node, java /
+prefers-java). The kept name is the descriptive one (not an abbreviation), then the most used, then the longer.
+Merged tags are marked, never deleted.
 """
 
 from __future__ import annotations
@@ -163,10 +164,15 @@ def key(tag: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def _lemma(word: str) -> str:
+    return str(simplemma.lemmatize(word, lang="en")).lower()  # it capitalises some (urls: URL)
+
+
+@lru_cache(maxsize=65536)
 def _forms(tag: str) -> frozenset[str]:
     """The tag without hyphens, and with each word's dictionary form (meetings -> meeting, caching -> cache)."""
     words = [w for w in tag.split("-") if w]
-    return frozenset({"".join(words), "".join(simplemma.lemmatize(w, lang="en") for w in words)})
+    return frozenset({"".join(words), "".join(_lemma(w) for w in words)})
 
 
 def inflected(a: str, b: str) -> bool:
@@ -220,7 +226,7 @@ def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = _nev
     if flat.startswith(s) or s[0] != flat[0] or _VOWEL.search(s[1:]):
         # A longer word's first letters are a clip or nothing (http / https, ws / wsl), not its skeleton.
         return False
-    lemma = simplemma.lemmatize(s, lang="en").lower()
+    lemma = _lemma(s)
     if lemma != s and len(lemma) >= 3:
         # An inflected word (arts: art) is no coined skeleton of another (artist). A shorter "lemma" is the
         # dictionary reading a final s as a plural (js: j).
