@@ -292,23 +292,61 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = _never)
     if len(live) < 2:
         return []
     is_word = lru_cache(maxsize=None)(is_word)  # asked again for the same clip against many tags
-    matrix = np.stack([r.vector for r in live if r.vector is not None])
-    sims = matrix @ matrix.T
+    matrix = np.stack([r.vector for r in live if r.vector is not None]).astype(np.float32)
     order = sorted(range(len(live)), key=lambda i: rank(live[i]), reverse=True)
+    position = {i: at for at, i in enumerate(order)}
+    near = _candidates([r.tag for r in live], matrix)
     canonical_of: dict[int, int] = {}
     merges: list[Merge] = []
     for i in order:  # the most canonical-looking tags claim their variants first
         if i in canonical_of:
             continue
         canonical_of[i] = i
-        for j in order:
+        for j in sorted(near[i], key=position.__getitem__):
             if j in canonical_of:
                 continue
-            reason = same_tag(live[i].tag, live[j].tag, float(sims[i, j]), is_word)
+            similarity = float(matrix[i] @ matrix[j])
+            reason = same_tag(live[i].tag, live[j].tag, similarity, is_word)
             if reason is not None:
                 canonical_of[j] = i
-                merges.append(Merge(live[j].tag, live[i].tag, reason, round(float(sims[i, j]), 4)))
+                merges.append(Merge(live[j].tag, live[i].tag, reason, round(similarity, 4)))
     return merges
+
+
+def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[set[int]]:
+    """For each tag, the others `same_tag` could join it with: embeddings at the abbreviation floor or closer
+    (every rule asks that, or more, but two), the same letters without hyphens, or a numeronym's letters and
+    count. Asking `same_tag` of every pair took minutes at ten thousand tags."""
+    near: list[set[int]] = [set() for _ in tags]
+
+    def link(a: int, b: int) -> None:
+        if a != b:
+            near[a].add(b)
+            near[b].add(a)
+
+    for start in range(0, len(tags), block):
+        # A hair under the floor: `same_tag` reads each pair's own product, which may round the other way.
+        rows, cols = np.nonzero(matrix[start : start + block] @ matrix.T >= ABBREVIATION_FLOOR - 1e-4)
+        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
+            link(start + r, c)
+    flat = [t.replace("-", "") for t in tags]
+    spelled: dict[str, list[int]] = {}
+    ends: dict[tuple[str, str, int], list[int]] = {}
+    for i, f in enumerate(flat):
+        spelled.setdefault(f, []).append(i)
+        if len(f) >= 5:
+            ends.setdefault((f[0], f[-1], len(f) - 2), []).append(i)
+    for group in spelled.values():
+        for a in group[1:]:
+            link(group[0], a)
+            for b in group[1:]:
+                link(a, b)
+    for i, tag in enumerate(tags):
+        short = re.fullmatch(r"([a-z])(\d+)([a-z])", tag)
+        if short is not None:
+            for j in ends.get((short[1], short[3], int(short[2])), ()):
+                link(i, j)
+    return near
 
 
 def rank(row: TagRow) -> tuple[bool, int, int]:

@@ -165,3 +165,40 @@ def test_a_large_vocabulary_answers_from_its_packed_copy_like_the_full_product()
     vocabulary.add("late-tag", extra)
     found = vocabulary.closest(extra)
     assert found is not None and found[0] == "late-tag" and found[1] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_consolidation_asks_only_pairs_that_could_merge_and_finds_what_asking_all_pairs_finds() -> None:
+    import random
+    from datetime import UTC, datetime
+
+    import numpy as np
+
+    from engram import FakeEmbedder
+    from engram.store.protocol import TagRow
+    from engram.tags import consolidate, rank
+
+    words = ["machine-learning", "machinelearning", "ml", "k8s", "kubernetes", "i18n", "internationalization",
+             "meetings", "meeting", "colour", "color", "javascript", "js", "java", "e-mail", "email", "python",
+             "py", "python3", "db", "database", "databases", "cold-ocean-currents", "warm-ocean-currents"]  # fmt: skip
+    rng = random.Random(3)
+    tags = words + [f"{rng.choice(words)}-{rng.choice(words)}" for _ in range(60)]
+    tags = list(dict.fromkeys(tags))
+    vectors = FakeEmbedder(dim=32).embed_batch([t.replace("-", " ") for t in tags])
+    now = datetime.now(UTC)
+    rows = [TagRow(t, rng.randint(1, 9), now, now, vector=v) for t, v in zip(tags, vectors, strict=True)]
+    # Every pair asked, in the same order: the rule as written.
+    order = sorted(range(len(rows)), key=lambda i: rank(rows[i]), reverse=True)
+    claimed: dict[int, int] = {}
+    expected = []
+    for i in order:
+        if i in claimed:
+            continue
+        claimed[i] = i
+        for j in order:
+            if j not in claimed:
+                reason = same_tag(tags[i], tags[j], float(np.float32(vectors[i] @ vectors[j])))
+                if reason is not None:
+                    claimed[j] = i
+                    expected.append((tags[j], tags[i], reason))
+    found = [(m.tag, m.into, m.reason) for m in consolidate(rows)]
+    assert found == expected and len(found) >= 8
