@@ -326,9 +326,11 @@ def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[
 
     for start in range(0, len(tags), block):
         # A hair under the floor: `same_tag` reads each pair's own product, which may round the other way.
-        rows, cols = np.nonzero(matrix[start : start + block] @ matrix.T >= ABBREVIATION_FLOOR - 1e-4)
-        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            link(start + r, c)
+        close = matrix[start : start + block] @ matrix.T >= ABBREVIATION_FLOOR - 1e-4
+        rows, cols = np.nonzero(close)
+        for offset, found in enumerate(np.split(cols, np.searchsorted(rows, np.arange(1, len(close))))):
+            near[start + offset].update(found.tolist())
+            near[start + offset].discard(start + offset)
     flat = [t.replace("-", "") for t in tags]
     spelled: dict[str, list[int]] = {}
     ends: dict[tuple[str, str, int], list[int]] = {}

@@ -424,3 +424,21 @@ def test_tinydb_errors_name_the_document_and_field(tmp_path: Path, mem: Memory) 
     assert caught.value.field == "tinydb_memories.json[1].importance"
     with pytest.raises(InvalidInput, match=r"no tinydb_memories\.json"):
         mem.import_tinydb(tmp_path / "nowhere")
+
+
+def test_validate_counts_orphan_tags_and_repair_archives_them(mem: Memory) -> None:
+    from datetime import UTC, datetime
+
+    from engram.store.protocol import TagRow
+
+    mem.store_memory("Tomatoes need six hours of sun", {"additional_tags": ["gardening"]})
+    now = datetime.now(UTC)
+    for name in ("unused-one", "unused-two"):  # registered, carried by no memory
+        mem.store.put_tag(TagRow(name, 3, now, now))
+    orphans = [i for i in mem.validate_storage()["issues"] if "orphan" in i["problem"]]
+    assert [i["count"] for i in orphans] == [2]
+    mem.repair_index()
+    rows = {r.tag: r for r in mem.store.tags(("active", "archived"))}
+    assert rows["unused-one"].status == rows["unused-two"].status == "archived"
+    assert rows["gardening"].status == "active"
+    assert not [i for i in mem.validate_storage()["issues"] if "orphan" in i["problem"]]

@@ -484,9 +484,9 @@ class PostgresStore(SideTables):
             "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j)"
         )
         report("tags", "tags on memories missing from the tag registry", unregistered, "recount_tags")
-        unused = number(
-            "SELECT count(*) FROM tags t WHERE t.status = 'active' AND NOT EXISTS "
-            "(SELECT 1 FROM memories m WHERE m.parent_id IS NULL AND m.tags ? t.tag)"
+        unused = number(  # the tags memories carry, read once (as in SQLite)
+            "SELECT count(*) FROM (SELECT tag FROM tags WHERE status = 'active' "
+            "EXCEPT SELECT jsonb_array_elements_text(tags) FROM memories WHERE parent_id IS NULL) unused"
         )
         report("tags", "active tags no memory carries (orphan tags)", unused, "recount_tags")
         return issues
@@ -525,8 +525,8 @@ class PostgresStore(SideTables):
                     [(t, n, now, now) for t, n in counts],
                 )
             db.execute(
-                b"UPDATE tags t SET usage_count = 0, status = 'archived' WHERE t.status = 'active' AND NOT EXISTS "
-                b"(SELECT 1 FROM memories m WHERE m.parent_id IS NULL AND m.tags ? t.tag)"
+                b"UPDATE tags SET usage_count = 0, status = 'archived' WHERE status = 'active' AND tag NOT IN "
+                b"(SELECT jsonb_array_elements_text(tags) FROM memories WHERE parent_id IS NULL)"
             )
         return len(counts)
 
