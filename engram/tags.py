@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -310,7 +310,31 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = _never)
             if reason is not None:
                 canonical_of[j] = i
                 merges.append(Merge(live[j].tag, live[i].tag, reason, round(similarity, 4)))
-    return merges
+    return _spelled_out(merges, {r.tag: (r, v) for r, v in zip(live, matrix, strict=True)})
+
+
+def _spelled_out(merges: list[Merge], rows: dict[str, tuple[TagRow, Vector]]) -> list[Merge]:
+    """Seed 002 keeps the longer, descriptive form over an abbreviation however much more the short one is used
+    (auth / authentication): a group gathered around a clip or skeleton is kept under the most used of the tags
+    it took in as that abbreviation's long form. The others keep their reason, said of the tag they joined."""
+    groups: dict[str, list[Merge]] = {}
+    for merge in merges:
+        groups.setdefault(merge.into, []).append(merge)
+    out: list[Merge] = []
+    for kept, group in groups.items():
+        longer = [m.tag for m in group if m.reason == "abbreviation" and len(m.tag) > len(kept)]
+        if not longer:
+            out += group
+            continue
+        name = max(longer, key=lambda t: (rows[t][0].usage_count, len(t)))
+        vector = rows[name][1]
+        out.append(Merge(kept, name, "abbreviation", round(float(rows[kept][1] @ vector), 4)))
+        out += [
+            replace(m, into=name, similarity=round(float(rows[m.tag][1] @ vector), 4))
+            for m in group
+            if m.tag != name
+        ]
+    return out
 
 
 def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[set[int]]:
@@ -380,9 +404,7 @@ def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], 
         # colour / color, organisation / organization; in short words one letter is a new word (cat / car),
         # and so is a changed first letter in any (setprototypeof / getprototypeof).
         close = (
-            min(len(keep), len(other)) >= 5
-            and keep[0] == other[0]
-            and levenshtein_distance(keep, other) == 1
+            min(len(keep), len(other)) >= 5 and keep[0] == other[0] and levenshtein_distance(keep, other) == 1
         )
         return "spelling" if close else None
     stems_a, stems_b = [_STEM.stemWord(w) for w in words_a], [_STEM.stemWord(w) for w in words_b]

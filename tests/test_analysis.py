@@ -200,5 +200,32 @@ def test_consolidation_asks_only_pairs_that_could_merge_and_finds_what_asking_al
                 if reason is not None:
                     claimed[j] = i
                     expected.append((tags[j], tags[i], reason))
-    found = [(m.tag, m.into, m.reason) for m in consolidate(rows)]
-    assert found == expected and len(found) >= 8
+    # The same groups (consolidation then keeps a group under its long form rather than an abbreviation).
+    def groups(merges: list[tuple[str, str]]) -> set[frozenset[str]]:
+        members: dict[str, set[str]] = {}
+        for tag, into in merges:
+            members.setdefault(into, {into}).add(tag)
+        return {frozenset(m) for m in members.values()}
+
+    found = [(m.tag, m.into) for m in consolidate(rows)]
+    assert groups(found) == groups([(t, i) for t, i, _ in expected]) and len(found) >= 8
+
+
+def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_more() -> None:
+    from datetime import UTC, datetime
+
+    import numpy as np
+
+    from engram.store.protocol import TagRow
+    from engram.tags import consolidate
+
+    now, same = datetime.now(UTC), np.array([1.0, 0.0], dtype=np.float32)
+    rows = [TagRow("auth", 40, now, now, vector=same), TagRow("authentication", 3, now, now, vector=same),
+            TagRow("authentications", 2, now, now, vector=same), TagRow("authed", 5, now, now, vector=same)]  # fmt: skip
+    merges = {m.tag: (m.into, m.reason) for m in consolidate(rows)}
+    # "auth" is used most and claims the others, but the group is kept under the word it abbreviates.
+    assert merges == {
+        "auth": ("authentication", "abbreviation"),
+        "authentications": ("authentication", "abbreviation"),
+        "authed": ("authentication", "spelling"),
+    }
