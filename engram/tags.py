@@ -1,8 +1,9 @@
 """Tag intelligence (seed 002): map a memory's concepts onto the tags already in use, and consolidate tags.
 
-Generation: each concept (a keyphrase of the memory, cut at function words and at words that only say when,
-such as "tomorrow" or "Tuesday") becomes a tag; if an active tag is the same word or its embedding is within
-cosine 0.7 of the concept's, the existing tag is used instead, so the vocabulary is reused rather than grown.
+Generation: each concept (a keyphrase of the memory, cut at function words, at words that only say when, such
+as "tomorrow" or "Tuesday", and at words that ask for it to be kept, "remember", "remind") becomes a tag; if an
+active tag is the same word or its embedding is within cosine 0.7 of the concept's, the existing tag is used
+instead, so the vocabulary is reused rather than grown.
 Context tags (urgent, deadline, decision, ...) and the caller's tags join; at most 10 in all. A short memory has
 fewer concepts and so fewer tags ("Buy milk" one), rather than tags padded with weak words; of 542 real
 conversation texts (LoCoMo and LongMemEval_S), 91% got 5 or more, 7.6 on average.

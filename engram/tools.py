@@ -106,19 +106,23 @@ def _validated(model: type[BaseModel], data: dict[str, Any] | None, name: str) -
         raise InvalidInput(f"{name}.{err.field}", err.problem) from None
 
 
+_TIME_WORD, _REQUEST_WORD = analysis.TIME_WORD.fullmatch, analysis.REQUEST_WORD.fullmatch
+
+
 def _tag_vectors(
     mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
 ) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector]]:
     """The concepts that can be tags, and one embedding batch for them and the extra tags. The content joins
     the batch when it is one chunk (the model runs texts of one call side by side), and its vector comes back by
     content hash for the write path; so do its opening words (`Classifier.opening`), into `mem.openings`."""
-    # A tag names a topic: a phrase with function or time words inside ("renew the passport", "dentist next
-    # Tuesday") gives its content runs.
+    # A tag names a topic: a phrase with function, time or request words inside ("renew the passport", "dentist
+    # next Tuesday", "remember milk") gives its content runs.
     topical: list[str] = []
     for concept in concepts:
         run: list[str] = []
         for word in [*concept.split(), ""]:
-            if word and word.lower() not in STOPWORDS and not analysis.TIME_WORD.fullmatch(word):
+            lower = word.lower()
+            if lower and lower not in STOPWORDS and not (_TIME_WORD(lower) or _REQUEST_WORD(lower)):
                 run.append(word)
             elif run:
                 topical.append(" ".join(run))

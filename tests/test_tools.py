@@ -20,6 +20,14 @@ def test_words_that_only_say_when_make_no_tags(mem: Memory) -> None:
     assert not [t for t in tags if {"next", "tuesday"} & set(t.split("-"))]
     tags = mem.store_memory("Tomorrow the standup moves to room 4B")["analysis"]["generated_tags"]
     assert "tomorrow" not in tags and "standup" in "-".join(tags)
+    # Nor do words that ask for the memory to be kept: they say what to do with it, not what it is about.
+    assert not [t for t in tags_of(mem, "Remind me to call the dentist next Tuesday") if "remind" in t]
+    tags = tags_of(mem, "Remember to renew the car insurance, don't forget the receipts")
+    assert "car-insurance" in tags and not [t for t in tags if {"remember", "forget"} & set(t.split("-"))]
+
+
+def tags_of(mem: Memory, text: str) -> list[str]:
+    return list(mem.store_memory(text)["analysis"]["generated_tags"])
 
 
 _PERSONAL = "Pay the gym with card 4111 1111 1111 1111, receipts to bob.jones@example.com"
