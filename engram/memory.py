@@ -24,6 +24,7 @@ from engram.rank import (
     Scored,
     apply_mode,
     mmr,
+    relevant,
     sibling,
     with_record,
 )
@@ -253,7 +254,7 @@ class Memory:
         """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and
         how many scored that much."""
         scored, _ = candidates.scored(self, query, where, limit, profile, when, expansions)
-        kept = [s for s in scored if s.score >= floor]
+        kept = relevant(scored, floor, self.settings.profiles[profile].time)
         full = {r.id: r for r in self.store.get_many([s.record.id for s in kept[:limit]])}
         return [with_record(s, full[s.record.id]) for s in kept[:limit] if s.record.id in full], len(kept)
 

@@ -299,6 +299,17 @@ def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: 
     return [pool[i] for i in chosen]
 
 
+def relevant(scored: Sequence[Scored[R]], floor: float, time_weight: float) -> list[Scored[R]]:
+    """Those scoring at least `floor` without the time score. A time the query names puts that time's memories
+    first, but does not lift an unrelated one over the floor: seed 002's priors add up to its 0.3 floor, and
+    the time score would add 0.2 more."""
+    if floor <= 0:
+        return list(scored)
+    return [
+        s for s in scored if s.score - time_weight * s.components["time"] * s.components["validity"] >= floor
+    ]
+
+
 def apply_mode(
     scored: Sequence[Scored[R]], mode: RecallMode, limit: int, thresholds: ModeThresholds | None
 ) -> list[Scored[R]]:

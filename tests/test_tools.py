@@ -450,3 +450,15 @@ def test_validate_counts_orphan_tags_and_repair_archives_them(mem: Memory) -> No
     assert rows["unused-one"].status == rows["unused-two"].status == "archived"
     assert rows["gardening"].status == "active"
     assert not [i for i in mem.validate_storage()["issues"] if "orphan" in i["problem"]]
+
+
+def test_a_time_in_the_query_orders_but_does_not_lift_unrelated_memories_over_the_floor(real: Memory) -> None:
+    mem, now = real, utcnow()
+    priya = mem.remember("Met with Priya about the roadmap", created_at=now - timedelta(days=3))
+    mem.remember("I prefer dark mode in every editor", created_at=now - timedelta(days=3))
+    found = mem.search_memory("what did Priya say last week", now=now)
+    assert [r["id"] for r in found["results"]] == [priya.id] and found["total_found"] == 1
+    # With no floor both come, the one that matches first: the time score still counts in the ranking.
+    both = mem.search_memory("what did Priya say last week", {"min_relevance": 0}, now=now)
+    assert [r["id"] for r in both["results"]][0] == priya.id and both["total_found"] == 2
+    assert both["results"][1]["relevance_score"] >= 0.3  # it scored over the floor, with the time score
