@@ -460,5 +460,5 @@ def test_a_time_in_the_query_orders_but_does_not_lift_unrelated_memories_over_th
     assert [r["id"] for r in found["results"]] == [priya.id] and found["total_found"] == 1
     # With no floor both come, the one that matches first: the time score still counts in the ranking.
     both = mem.search_memory("what did Priya say last week", {"min_relevance": 0}, now=now)
-    assert [r["id"] for r in both["results"]][0] == priya.id and both["total_found"] == 2
+    assert both["results"][0]["id"] == priya.id and both["total_found"] == 2
     assert both["results"][1]["relevance_score"] >= 0.3  # it scored over the floor, with the time score
