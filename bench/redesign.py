@@ -31,6 +31,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -280,16 +281,18 @@ def speed(size: int, calls: int) -> dict[str, Any]:
     }
 
 
+def _table(header: Sequence[str], *rows: Sequence[Any]) -> list[str]:
+    """A markdown table, and the blank line after it."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return [*lines, *("| " + " | ".join(str(v) for v in row) + " |" for row in rows), ""]
+
+
 def _judged_lines(title: str, g: dict[str, Any]) -> list[str]:
-    lines = [
-        title,
-        "",
-        "| tags | after | reduction | merges | judged the same tag | wrong | not yet judged |",
-        "|---|---|---|---|---|---|---|",
-        f"| {g['tags']} | {g['after']} | {g['reduction']:.1%} | {g['merges']} | {g['judged_same']} | "
-        f"{len(g['wrong'])} | {len(g['unjudged'])} |",
-        "",
-    ]
+    lines = [title, "", *_table(
+        ["tags", "after", "reduction", "merges", "judged the same tag", "wrong", "not yet judged"],
+        [g["tags"], g["after"], f"{g['reduction']:.1%}", g["merges"], g["judged_same"], len(g["wrong"]),
+         len(g["unjudged"])],
+    )]  # fmt: skip
     if g["wrong"]:
         lines += ["Wrong merges: " + ", ".join(" -> ".join(p) for p in g["wrong"]), ""]
     if g["unjudged"]:
@@ -315,20 +318,17 @@ def render(result: dict[str, Any]) -> list[str]:
             f"{c.get('near_copies_left_out', 0)} statements within cosine {NEAR_COPY} of a prototype sentence are left "
             "out as near-copies.",
             "",
-            "| measure | value |",
-            "|---|---|",
-            f"| prototype leave-one-out accuracy | {c['prototype_loo_accuracy']} |",
-            f"| prototype-only argmax accuracy | {p['argmax_accuracy']} |",
-            f"| prototype-only decided share (confidence >= 0.5) | {p['decided_share']} |",
-            f"| prototype-only decided accuracy | {p['decided_accuracy']} |",
-            f"| store_memory accuracy (undecided counts wrong) | {w['accuracy']} |",
-            f"| store_memory decided share | {w['decided_share']} |",
-            f"| store_memory decided accuracy | {w['decided_accuracy']} |",
-            "",
-            "| " + " | ".join(p["per_category"]) + " |",
-            "|" + "---|" * len(p["per_category"]),
-            "| " + " | ".join(str(v) for v in p["per_category"].values()) + " |",
-            "",
+            *_table(
+                ["measure", "value"],
+                ["prototype leave-one-out accuracy", c["prototype_loo_accuracy"]],
+                ["prototype-only argmax accuracy", p["argmax_accuracy"]],
+                ["prototype-only decided share (confidence >= 0.5)", p["decided_share"]],
+                ["prototype-only decided accuracy", p["decided_accuracy"]],
+                ["store_memory accuracy (undecided counts wrong)", w["accuracy"]],
+                ["store_memory decided share", w["decided_share"]],
+                ["store_memory decided accuracy", w["decided_accuracy"]],
+            ),
+            *_table(list(p["per_category"]), list(p["per_category"].values())),
         ]
     if "tags" in result:
         t = result["tags"]
@@ -336,11 +336,11 @@ def render(result: dict[str, Any]) -> list[str]:
             f"## Tag consolidation ({t['tags']} tags, {t['groups']} same-meaning groups, {t['checked_pairs']} "
             "look-alike pairs)",
             "",
-            "| tags before | after | reduction | ideal reduction | wrong merges | groups left apart |",
-            "|---|---|---|---|---|---|",
-            f"| {t['tags']} | {t['after']} | {t['reduction']:.0%} | {t['ideal_reduction']:.0%} | "
-            f"{t['wrong_merges']} | {t['groups_not_joined']} |",
-            "",
+            *_table(
+                ["tags before", "after", "reduction", "ideal reduction", "wrong merges", "groups left apart"],
+                [t["tags"], t["after"], f"{t['reduction']:.0%}", f"{t['ideal_reduction']:.0%}", t["wrong_merges"],
+                 t["groups_not_joined"]],
+            ),
         ]
         if t["wrong_examples"]:
             lines += ["Wrong merges: " + ", ".join("/".join(p) for p in t["wrong_examples"]), ""]
@@ -364,11 +364,11 @@ def render(result: dict[str, Any]) -> list[str]:
             "Each round embeds a query with the bare model, stores a new text and searches with the query, so the "
             "three series see the same moments of the machine.",
             "",
-            "| query embed p50 ms | store_memory p50 ms | p95 ms | search_memory p50 ms | p95 ms | build s |",
-            "|---|---|---|---|---|---|",
-            f"| {s['embed_p50_ms']} | {s['store_p50_ms']} | {s['store_p95_ms']} | {s['search_p50_ms']} | "
-            f"{s['search_p95_ms']} | {s['build_s']} |",
-            "",
+            *_table(
+                ["query embed p50 ms", "store_memory p50 ms", "p95 ms", "search_memory p50 ms", "p95 ms", "build s"],
+                [s["embed_p50_ms"], s["store_p50_ms"], s["store_p95_ms"], s["search_p50_ms"], s["search_p95_ms"],
+                 s["build_s"]],
+            ),
             "Targets: store_memory p50 < 30 ms, search_memory p50 < 25 ms (seed: < 200 ms). "
             f"discover_memory_tools (health score with tag consolidation) once: {s.get('discover_s', '-')} s.",
             "",

@@ -69,11 +69,14 @@ _DATE = re.compile(
     r"|next week|next month|end of (?:the )?(?:day|week|month))",
     re.IGNORECASE,
 )
-# A word that only says when ("tomorrow", "Tuesday", "next"): a date is an entity, and as a tag it goes stale.
-TIME_WORD = re.compile(rf"(?:{_MONTHS}|(?:{_DAYS})s?|today|tonight|tomorrow|yesterday|next|last|ago)", re.I)
-# A word that asks for the memory to be kept ("Remember to ...", "Remind me ..."): it says what to do with the
-# memory, not what it is about; the category (reminders) and the kind (task) already say it.
-REQUEST_WORD = re.compile(r"remember|reminds?|memori[sz]e|forget|note", re.I)
+# Words that name no topic, so no tag: a word that only says when ("tomorrow", "Tuesday", "next": a date is an
+# entity, and as a tag it goes stale), and one that asks for the memory to be kept ("Remember to ...", "Remind
+# me ...": it says what to do with the memory, which its category and kind already say, not what it is about).
+NO_TOPIC = re.compile(
+    rf"{_MONTHS}|(?:{_DAYS})s?|today|tonight|tomorrow|yesterday|next|last|ago"
+    r"|remember|reminds?|memori[sz]e|forget|note",
+    re.I,
+)
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
 _MONEY = re.compile(
     r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I

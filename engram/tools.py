@@ -106,9 +106,6 @@ def _validated(model: type[BaseModel], data: dict[str, Any] | None, name: str) -
         raise InvalidInput(f"{name}.{err.field}", err.problem) from None
 
 
-_TIME_WORD, _REQUEST_WORD = analysis.TIME_WORD.fullmatch, analysis.REQUEST_WORD.fullmatch
-
-
 def _tag_vectors(
     mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
 ) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector]]:
@@ -122,7 +119,7 @@ def _tag_vectors(
         run: list[str] = []
         for word in [*concept.split(), ""]:
             lower = word.lower()
-            if lower and lower not in STOPWORDS and not (_TIME_WORD(lower) or _REQUEST_WORD(lower)):
+            if lower and lower not in STOPWORDS and not analysis.NO_TOPIC.fullmatch(lower):
                 run.append(word)
             elif run:
                 topical.append(" ".join(run))
