@@ -207,7 +207,7 @@ def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = _nev
     """Initials (ml: machine-learning), a numeronym (k8s: kubernetes), a leading clip that is not a word of its
     own (py: python; `is_word` knows the vocabulary) or the consonant skeleton of one word (js: javascript)."""
     s, words = short.replace("-", ""), [w for w in long.split("-") if w]
-    if not s or len(s) >= len(long.replace("-", "")) or len(s) > 5 or s in words:
+    if not s or len(s) >= len(long.replace("-", "")) or s in words:
         return False  # ts / ts-node: a word of the long tag names something narrower, not an abbreviation
     if len(words) > 1 and s == "".join(w[0] for w in words):
         return True
@@ -224,7 +224,7 @@ def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = _nev
         # A clip keeps under half the word (py / python, config / configuration) and is no word of its own;
         # nor is what it leaves off: json / jsonschema, fs / fsevents, npm / npmignore name a narrower thing.
         return not is_word(clip) and not _word_of_its_own(flat[len(clip) :], is_word)
-    if flat.startswith(s) or s[0] != flat[0] or _VOWEL.search(s[1:]):
+    if len(s) > 5 or flat.startswith(s) or s[0] != flat[0] or _VOWEL.search(s[1:]):
         # A longer word's first letters are a clip or nothing (http / https, ws / wsl), not its skeleton.
         return False
     lemma = _lemma(s)

@@ -86,6 +86,9 @@ def test_tag_rules() -> None:
     assert key("meetings") == key("meeting") and key("e-mail") == key("email")
     assert is_abbreviation("ml", "machine-learning") and is_abbreviation("js", "javascript")
     assert not is_abbreviation("java", "javascript", {"java"}.__contains__)  # a word of its own
+    # A clip is bounded by keeping under half of the word, not by its own length; a skeleton stays short.
+    assert is_abbreviation("config", "configuration") and is_abbreviation("configs", "configuration")
+    assert not is_abbreviation("cnfgrtn", "configuration")
     assert same_tag("kubernetes", "k8s", 0.1) == "abbreviation"
     assert same_tag("java", "prefers-java", 0.95) is None
     assert same_tag("python", "pytorch", 0.4) is None
