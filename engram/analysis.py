@@ -19,6 +19,7 @@ call.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -27,7 +28,8 @@ from typing import Any
 import dateparser  # type: ignore[import-untyped]
 import yake  # type: ignore[import-untyped]
 
-from engram.text import STOPWORDS
+from engram.text import STOPWORDS, stem, terms
+from engram.text import words as words_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +196,19 @@ def query_concepts(query: str) -> tuple[str, ...]:
     out = [c for c in cleaned if c]
     out += [w for w in words if not any(w.lower() in c.lower().split() for c in out)]
     return tuple(dict.fromkeys(out))
+
+
+def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str]) -> list[str]:
+    """The concepts a memory answers: a tag of it, or a phrase most of whose content words (stemmed; "sister's"
+    is "sister") are among its words or its tags' words. Whole words only: "phone" is not in "telephone"."""
+    tag_set = set(tags)
+    have = {stem(w.removesuffix("'s")) for w in [*words_of(content), *(p for t in tag_set for p in t.split("-"))]}
+    out = []
+    for concept in concepts:
+        wanted = {stem(w) for w in terms(concept.replace("-", " "))}
+        if concept in tag_set or (wanted and 2 * len(wanted & have) > len(wanted)):
+            out.append(concept)
+    return sorted(set(out))
 
 
 def intent(query: str) -> str:

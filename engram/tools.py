@@ -411,14 +411,12 @@ def search_memory(
     results = []
     for hit in shown:
         r = hit.record
-        words = r.content.lower()
-        matched = [c for c in wanted if c in r.tags or c.replace("-", " ") in words]
         results.append(
             {
                 "id": r.id,
                 "content": r.content,
                 "relevance_score": round(hit.score, 4),
-                "matched_concepts": sorted(matched),
+                "matched_concepts": analysis.matched_concepts(wanted, r.content, r.tags),
                 "category": None if r.category is None else r.category.value,
                 "importance": importance_1_5(r.importance),
                 "created_at": r.created_at.isoformat(),

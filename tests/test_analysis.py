@@ -232,3 +232,13 @@ def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_mo
         "authentications": ("authentication", "abbreviation"),
         "authed": ("authentication", "spelling"),
     }
+
+
+def test_matched_concepts_are_whole_words_of_most_of_a_phrase() -> None:
+    content = "My sister's email is anna@example.com and her phone is 415-555-0132"
+    found = analysis.matched_concepts(
+        ["sister phone number", "dentist appointment", "email", "phone", "family"], content, ["family", "contact"]
+    )
+    assert found == ["email", "family", "phone", "sister phone number"]  # 2 of 3 words; a tag
+    assert analysis.matched_concepts(["phone", "dentist appointment"], "Call the telephone company", []) == []
+    assert analysis.matched_concepts(["dentist appointment"], "Booked an appointment", []) == []  # 1 of 2
