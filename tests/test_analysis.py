@@ -89,6 +89,7 @@ def test_tag_rules() -> None:
     # A clip is bounded by keeping under half of the word, not by its own length; a skeleton stays short.
     assert is_abbreviation("config", "configuration") and is_abbreviation("configs", "configuration")
     assert not is_abbreviation("cnfgrtn", "configuration")
+    assert not is_abbreviation("access", "accessorize")  # "acces" is no clip: a final ss is not a plural
     assert same_tag("kubernetes", "k8s", 0.1) == "abbreviation"
     assert same_tag("java", "prefers-java", 0.95) is None
     assert same_tag("python", "pytorch", 0.4) is None
@@ -242,3 +243,11 @@ def test_matched_concepts_are_whole_words_of_most_of_a_phrase() -> None:
     assert found == ["email", "family", "phone", "sister phone number"]  # 2 of 3 words; a tag
     assert analysis.matched_concepts(["phone", "dentist appointment"], "Call the telephone company", []) == []
     assert analysis.matched_concepts(["dentist appointment"], "Booked an appointment", []) == []  # 1 of 2
+
+
+def test_tags_are_cut_to_words_that_name_a_topic() -> None:
+    content = "Wow, I started hiking and we use React daily; renew passport; deep learning is awesome, month after month"
+    concepts = ["started hiking", "awesome", "renew passport", "React", "deep learning", "last month", "Wow", "amazing"]
+    # A verb opening a run is left out, an adjective or interjection alone is no tag, nor is a word that only
+    # says when; a verb-only word the text writes as a name stays ("react" alone is a verb to the dictionary).
+    assert analysis.topics(concepts, content) == ["hiking", "passport", "React", "deep learning"]
