@@ -19,7 +19,7 @@ call.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -27,6 +27,7 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 import yake  # type: ignore[import-untyped]
+from lemminflect import getAllLemmas
 
 from engram.text import STOPWORDS, stem, terms
 from engram.text import words as words_of
@@ -73,10 +74,12 @@ _DATE = re.compile(
 )
 # Words that name no topic, so no tag: a word that only says when ("tomorrow", "Tuesday", "next": a date is an
 # entity, and as a tag it goes stale), and one that asks for the memory to be kept ("Remember to ...", "Remind
-# me ...": it says what to do with the memory, which its category and kind already say, not what it is about).
+# me ...": it says what to do with the memory, which its category and kind already say, not what it is about),
+# and the interjections of chat ("yeah", "wow").
 NO_TOPIC = re.compile(
     rf"{_MONTHS}|(?:{_DAYS})s?|today|tonight|tomorrow|yesterday|next|last|ago"
-    r"|remember|reminds?|memori[sz]e|forget|note",
+    r"|remember|reminds?|memori[sz]e|forget|note"
+    r"|yeah|yes|yep|yup|nah|wow|oh|ok|okay|hey|hi|hello|lol|haha|hmm|thanks?",
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
@@ -133,6 +136,50 @@ def concepts(text: str, top: int = 8) -> tuple[str, ...]:
         if len(found) >= top:
             break
     return tuple(found)
+
+
+def topics(concepts: Sequence[str], content: str) -> list[str]:
+    """The parts of `concepts` that can be tags: their runs of words that name a topic, cut at function, time
+    and request words ("renew the passport", "dentist next Tuesday", "remember milk"). A run of one word must
+    be able to name a topic on its own: a noun, a word the dictionary does not know (a product, a coined term),
+    an activity (hiking, caching) or a name in the text ("React"); a verb or adjective alone (started, decided,
+    awesome, glad) says what happened or how it felt, not what about, and a word of time alone ("month") when.
+    A verb that opens a run is left out of it ("started hiking"). Word classes are lemminflect's dictionary."""
+    names = {m.group(0).lower() for m in _NAME.finditer(content)}
+    out: list[str] = []
+    for concept in concepts:
+        run: list[str] = []
+        for word in [*concept.split(), ""]:
+            lower = word.lower()
+            if lower and lower not in STOPWORDS and not NO_TOPIC.fullmatch(lower):
+                if run or lower in names or _reading(lower) != "verb":  # "renew passport": the passport
+                    run.append(word)
+            elif run:
+                out.append(" ".join(run))
+                run = []
+    return [
+        t
+        for t in out
+        if len(t) > 2
+        and (" " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in _WHEN_ALONE))
+    ]
+
+
+# Words that name a topic inside a phrase ("night shift", "year review") but alone only say when.
+_WHEN_ALONE = frozenset(
+    f"{w}{s}" for w in ("day", "week", "weekend", "month", "year", "morning", "evening", "night", "time") for s in ("", "s")
+)
+
+
+@lru_cache(maxsize=65536)
+def _reading(word: str) -> str:
+    """topic: can be a noun, is unknown to the dictionary, or an activity (hiking, caching: an -ing form that is
+    no adjective, unlike amazing or upcoming); verb: only a verb or an adverb (started, renew, totally); else
+    other (an adjective: awesome, glad)."""
+    readings = set(getAllLemmas(word))
+    if not readings or readings & {"NOUN", "PROPN"} or (word.endswith("ing") and "ADJ" not in readings):
+        return "topic"
+    return "verb" if readings <= {"VERB", "AUX", "ADV"} else "other"
 
 
 def entities(text: str) -> tuple[Entity, ...]:

@@ -24,7 +24,6 @@ from engram.rank import RecallMode
 from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, parse, utcnow
 from engram.store.protocol import Filter
 from engram.tags import TagPlan, Vocabulary, key, plan_tags
-from engram.text import STOPWORDS
 
 if TYPE_CHECKING:
     from engram.memory import Memory
@@ -112,19 +111,7 @@ def _tag_vectors(
     """The concepts that can be tags, and one embedding batch for them and the extra tags. The content joins
     the batch when it is one chunk (the model runs texts of one call side by side), and its vector comes back by
     content hash for the write path; so do its opening words (`Classifier.opening`), into `mem.openings`."""
-    # A tag names a topic: a phrase with function, time or request words inside ("renew the passport", "dentist
-    # next Tuesday", "remember milk") gives its content runs.
-    topical: list[str] = []
-    for concept in concepts:
-        run: list[str] = []
-        for word in [*concept.split(), ""]:
-            lower = word.lower()
-            if lower and lower not in STOPWORDS and not analysis.NO_TOPIC.fullmatch(lower):
-                run.append(word)
-            elif run:
-                topical.append(" ".join(run))
-                run = []
-    topical = [c for c in topical if len(c) > 2]
+    topical = analysis.topics(concepts, content)
     tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
     names = [*tags, *extra]
     vectors = np.zeros((len(names), mem.embedder.dim), dtype=np.float32)
