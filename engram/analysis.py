@@ -245,6 +245,15 @@ def query_concepts(query: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def names_no_topic(concepts: Iterable[str]) -> bool:
+    """Whether a query's concepts only ask for things to do ("my reminders", "open tasks", "due soon"), about
+    nothing in particular."""
+    words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
+    return all(
+        w in _ASKING_FOR_TASKS or w in STOPWORDS or w in _WHEN_ALONE or NO_TOPIC.fullmatch(w) for w in words
+    )
+
+
 def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str]) -> list[str]:
     """The concepts a memory answers: a tag of it, or a phrase most of whose content words (stemmed; "sister's"
     is "sister") are among its words or its tags' words. Whole words only: "phone" is not in "telephone"."""
@@ -258,10 +267,25 @@ def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str])
     return sorted(set(out))
 
 
+# "Remind me what Sarah said", "a reminder of the trip": asking to recall something, not for things to do.
+_RECALLING = re.compile(
+    r"\bremind(?:s|ed)?\s+(?:me|him|her|them|us)\s+(?:of|what|which|who|whom|where|when|how|why|about|whether|if"
+    r"|that)\b|\breminders?\s+of\b"
+)
+# Words a query asking for things to do is made of when it names no topic ("what do I need to do?").
+_ASKING_FOR_TASKS = frozenset({
+    "remind", "reminder", "reminders", "task", "tasks", "todo", "todos", "to-do", "to-dos", "due", "deadline",
+    "deadlines", "need", "needs", "have", "has", "left", "open", "pending", "upcoming", "coming", "up", "soon",
+    "list", "things", "thing", "anything", "everything", "any", "all", "my", "outstanding",
+})  # fmt: skip
+
+
 def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()
-    if re.search(r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|need to do|have to do)\b", q):
+    if re.search(r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|need to do|have to do)\b", q) and not (
+        _RECALLING.search(q)
+    ):
         return "remind"
     if re.search(r"\b(similar to|like this|related to|more like)\b", q):
         return "show_similar"

@@ -23,6 +23,7 @@ from engram.rank import (
     RecallMode,
     Scored,
     apply_mode,
+    matched_exactly,
     mmr,
     relevant,
     sibling,
@@ -250,11 +251,13 @@ class Memory:
         when: datetime,
         expansions: Sequence[str] | Callable[[], Sequence[str]] = (),
         floor: float = 0.0,
+        exact: bool = False,
     ) -> tuple[builtins.list[Hit], int]:
         """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and
-        how many scored that much."""
+        how many scored that much. With `exact`, `where` itself makes each one what the query asks for."""
         scored, _ = candidates.scored(self, query, where, limit, profile, when, expansions)
-        kept = relevant(scored, floor, self.settings.profiles[profile].time)
+        ranking = self.settings.profiles[profile]
+        kept = relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking.time)
         full = {r.id: r for r in self.store.get_many([s.record.id for s in kept[:limit]])}
         return [with_record(s, full[s.record.id]) for s in kept[:limit] if s.record.id in full], len(kept)
 

@@ -299,6 +299,24 @@ def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: 
     return [pool[i] for i in chosen]
 
 
+def matched_exactly(scored: Sequence[Scored[R]], profile: RankingProfile) -> list[Scored[R]]:
+    """The scores with the lexical (exact-match) component full, best first: for a search whose filter already
+    makes every candidate what was asked for (each reminder answers "what do I need to do?"), whatever words
+    it shares with the question."""
+    out: list[Scored[R]] = []
+    for s in scored:
+        row = list(s.components.row) if isinstance(s.components, Components) else []
+        if not row:
+            out.append(s)
+            continue
+        row[_SHOWN_AT["base"]] += profile.lexical * (1.0 - row[_LEXICAL])
+        row[_LEXICAL] = 1.0
+        final = max(0.0, row[_SHOWN_AT["base"]] * row[_SHOWN_AT["validity"]] - row[_SHOWN_AT["negative_penalty"]])
+        row[_SHOWN_AT["score"]] = final
+        out.append(Scored(s.record, final, Components(row), s.why))
+    return sorted(out, key=lambda s: -s.score)
+
+
 def relevant(scored: Sequence[Scored[R]], floor: float, time_weight: float) -> list[Scored[R]]:
     """Those scoring at least `floor` without the time score. A time the query names puts that time's memories
     first, but does not lift an unrelated one over the floor: seed 002's priors add up to its 0.3 floor, and

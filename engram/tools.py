@@ -3,7 +3,8 @@
 store_memory runs the seed's pipeline: content analysis (concepts, entities, urgency), category, tags mapped onto
 the vocabulary, importance 1-5, then the core write path (kind, dedup, chunking), all in one transaction, with
 every automatic decision in the audit log. search_memory understands the query (intent, concepts, time) and
-ranks with the "redesign" profile: 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 recency + 0.1 usage.
+ranks with the "redesign" profile: 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 recency + 0.1 usage;
+a question that only asks for things to do searches the reminders, each an exact match of it.
 Both return the seed's formats field for field, plus a few fields the seed implies (outcome, needs_category).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +28,7 @@ from engram.store.protocol import Filter
 from engram.tags import TagPlan, Vocabulary, key, plan_tags
 
 if TYPE_CHECKING:
-    from engram.memory import Memory
+    from engram.memory import Hit, Memory
     from engram.operations import Operation
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar
@@ -340,6 +342,10 @@ def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
     return out
 
 
+def _scope(content_type: Category | Kind | None) -> str:
+    return "content+tags" if content_type is None else f"content+tags in {content_type.value}"
+
+
 def search_memory(
     mem: Memory,
     query: str,
@@ -382,15 +388,18 @@ def search_memory(
     def expansion_words() -> list[str]:
         return [t.replace("-", " ") for near in found()[1].values() for t in near]
 
-    shown, total = mem.ranked(
-        text,
-        where,
-        limit=opts.limit,
-        profile="redesign",
-        when=now,
-        expansions=expansion_words,
-        floor=opts.min_relevance,
-    )
+    def ranked(where: Filter, exact: bool) -> tuple[list[Hit], int]:
+        return mem.ranked(text, where, limit=opts.limit, profile="redesign", when=now,
+                          expansions=expansion_words, floor=opts.min_relevance, exact=exact)  # fmt: skip
+
+    # "What do I need to do this week?" names no topic: it asks for the things to do. The reminders are searched,
+    # each an exact match of what was asked (whatever words it shares with the question); with none, all memories.
+    ask = analysis.intent(query)
+    listing = ask == "remind" and content_type is None and analysis.names_no_topic(found()[0])
+    shown, total = ranked(replace(where, categories=(Category.REMINDERS,)), True) if listing else ([], 0)
+    if not shown:
+        listing = False
+        shown, total = ranked(where, False)
     concepts, expansions = found()
     if shown and touch:
         mem.store.touch([h.record.id for h in shown], now)
@@ -415,11 +424,9 @@ def search_memory(
         "total_found": total,
         "query_analysis": {
             "extracted_concepts": list(concepts),
-            "search_scope": "content+tags"
-            if content_type is None
-            else f"content+tags in {content_type.value}",
+            "search_scope": _scope(Category.REMINDERS if listing else content_type),
             "semantic_expansions": expansions,
-            "intent": analysis.intent(query),
+            "intent": ask,
             "time_range": None
             if time_info is None
             else {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in time_info.items()},

@@ -251,3 +251,14 @@ def test_tags_are_cut_to_words_that_name_a_topic() -> None:
     # A verb opening a run is left out, an adjective or interjection alone is no tag, nor is a word that only
     # says when; a verb-only word the text writes as a name stays ("react" alone is a verb to the dictionary).
     assert analysis.topics(concepts, content) == ["hiking", "passport", "React", "deep learning"]
+
+
+def test_a_query_asking_for_things_to_do_names_no_topic() -> None:
+    for query in ("What do I need to do?", "what's due soon", "show my reminders", "any open tasks?", "my to-do list"):
+        assert analysis.intent(query) == "remind"
+        assert analysis.names_no_topic(analysis.query_concepts(query)), query
+    assert not analysis.names_no_topic(analysis.query_concepts("when is the grant report due"))
+    # Asked to recall something, not for things to do.
+    assert analysis.intent("Can you remind me what Sarah said about the roadmap?") == "find"
+    assert analysis.intent("What is Melanie's hand-painted bowl a reminder of?") == "find"
+    assert analysis.intent("remind me to buy milk") == "remind"

@@ -229,6 +229,28 @@ def test_concurrent_searches_all_finish(tmp_path: Path) -> None:
         assert all(f["results"] for f in found)
 
 
+def test_a_question_for_things_to_do_lists_the_reminders(mem: Memory) -> None:
+    question = "What do I need to do this week?"
+    assert mem.search_memory(question)["query_analysis"]["search_scope"] == "content+tags"  # none yet
+    todo = [
+        mem.store_memory(text, {"force_category": "reminders"})["memory_id"]
+        for text in ("Call mom on Sunday for her birthday", "Submit the grant report by Friday")
+    ]
+    other = mem.store_memory("I need a quiet room to do deep work", {"force_category": "contexts"})["memory_id"]
+    found = mem.search_memory(question)
+    # Each reminder is what was asked for, whatever words it shares with the question; the memory sharing the
+    # most words with it is no thing to do.
+    assert {r["id"] for r in found["results"]} == set(todo) and other not in {r["id"] for r in found["results"]}
+    assert found["query_analysis"]["intent"] == "remind"
+    assert found["query_analysis"]["search_scope"] == "content+tags in reminders"
+    assert all(r["relevance_score"] >= 0.3 for r in found["results"])
+    # A question about something in particular, or asking to recall, searches everything.
+    about = mem.search_memory("when is the grant report due", {"min_relevance": 0})
+    assert about["query_analysis"]["search_scope"] == "content+tags" and other in {r["id"] for r in about["results"]}
+    recall = mem.search_memory("remind me what the quiet room is for", {"min_relevance": 0})
+    assert recall["query_analysis"]["intent"] == "find" and recall["results"][0]["id"] == other
+
+
 def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
     with pytest.raises(InvalidInput) as caught:
         mem.search_memory("anything", {"limt": 3})
