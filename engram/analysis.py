@@ -55,6 +55,9 @@ class TimeRange:
     before: datetime | None  # exclusive
     phrase: str
 
+    def contains(self, moment: datetime) -> bool:
+        return (self.after is None or moment >= self.after) and (self.before is None or moment < self.before)
+
 
 @dataclass(frozen=True, slots=True)
 class EventAnchor:
@@ -62,13 +65,13 @@ class EventAnchor:
     relation: str  # before | after
 
 
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _MON = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_DATE = re.compile(
-    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS}|{_MON})\b"
-    rf"|(?:{_MONTHS}|{_MON})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{_DAYS})|tomorrow|today|tonight"
-    rf"|(?:before|by|until|in|on|during)\s+(?:{_MONTHS})"
+DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+DATE = re.compile(
+    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{_MON})\b"
+    rf"|(?:{MONTHS}|{_MON})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
+    rf"|(?:before|by|until|in|on|during)\s+(?:{MONTHS})"
     r"|next week|next month|end of (?:the )?(?:day|week|month))",
     re.IGNORECASE,
 )
@@ -77,7 +80,7 @@ _DATE = re.compile(
 # me ...": it says what to do with the memory, which its category and kind already say, not what it is about),
 # and the interjections of chat ("yeah", "wow").
 NO_TOPIC = re.compile(
-    rf"{_MONTHS}|(?:{_DAYS})s?|today|tonight|tomorrow|yesterday|next|last|ago"
+    rf"{MONTHS}|(?:{DAYS})s?|today|tonight|tomorrow|yesterday|next|last|ago"
     r"|remember|reminds?|memori[sz]e|forget|note"
     r"|yeah|yes|yep|yup|nah|wow|oh|ok|okay|hey|hi|hello|lol|haha|hmm|thanks?",
     re.I,
@@ -96,7 +99,7 @@ _URGENT = re.compile(
     r"\b(urgent(?:ly)?|asap|critical|immediately|right away|must|deadline|overdue|emergency)\b", re.I
 )
 _DEADLINE = re.compile(r"\b(due|deadline|by (?:the )?end of|appointment|expires?|before \w+day|by (?:"
-                       rf"{_DAYS}|{_MONTHS}|tomorrow|tonight|friday))\b", re.IGNORECASE)  # fmt: skip
+                       rf"{DAYS}|{MONTHS}|tomorrow|tonight|friday))\b", re.IGNORECASE)  # fmt: skip
 _DECISION = re.compile(
     r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b", re.I
 )
@@ -194,7 +197,7 @@ def entities(text: str) -> tuple[Entity, ...]:
             out.setdefault((m.group(0).strip("`"), kind), None)
 
     for pattern, kind in ((_URL, "url"), (_EMAIL, "email"), (_MONEY, "money"), (_PERCENT, "percent"),
-                          (_DATE, "date"), (_TIME, "time"), (_CODE, "code"), (_NUMBER, "number"), (_NAME, "name")):  # fmt: skip
+                          (DATE, "date"), (_TIME, "time"), (_CODE, "code"), (_NUMBER, "number"), (_NAME, "name")):  # fmt: skip
         add(pattern, kind)
     return tuple(Entity(t, k) for t, k in out)
 
@@ -298,14 +301,14 @@ def intent(query: str) -> str:
 
 _SCREEN = re.compile(
     rf"\b(yesterday|today|tonight|week|month|year|recently|ago|since|before|after|during|in|on|past|last|this"
-    rf"|{_MONTHS}|{_MON}|{_DAYS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
+    rf"|{MONTHS}|{_MON}|{DAYS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
     re.IGNORECASE,
 )
 _UNIT = {"day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30, "months": 30, "year": 365, "years": 365}
 _NUM_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
 _POINT = (
-    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS}|{_MON})(?:\s+\d{{4}})?"
-    rf"|(?:{_MONTHS}|{_MON})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{_DAYS}|yesterday|today)"
+    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{_MON})(?:\s+\d{{4}})?"
+    rf"|(?:{MONTHS}|{_MON})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{DAYS}|yesterday|today)"
 )
 _RANGE = re.compile(rf"\b(since|after|before|in|during|on)\s+(?:the\s+)?({_POINT})\b", re.IGNORECASE)
 _AGO = re.compile(
@@ -314,7 +317,7 @@ _AGO = re.compile(
 _PAST = re.compile(r"\b(?:over\s+|in\s+|during\s+)?the\s+(?:past|last)\s+(\d+|two|three|four|five|six|seven|ten)?\s*"
                    r"(days?|weeks?|months?|years?)\b", re.IGNORECASE)  # fmt: skip
 _RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?:week|month|year))\b", re.I)
-_LAST_DAY = re.compile(rf"\b(?:last|previous)\s+({_DAYS})\b", re.IGNORECASE)
+_LAST_DAY = re.compile(rf"\b(?:last|previous)\s+({DAYS})\b", re.IGNORECASE)
 
 
 def _day(value: datetime) -> datetime:
@@ -334,7 +337,7 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
     if re.fullmatch(r"\d{4}", p):
         year = int(p)
         return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
-    month_only = re.fullmatch(rf"({_MONTHS}|{_MON})(?:,?\s+(\d{{4}}))?", p)
+    month_only = re.fullmatch(rf"({MONTHS}|{_MON})(?:,?\s+(\d{{4}}))?", p)
     if month_only:
         parsed = _parse(f"1 {month_only.group(1)} {month_only.group(2) or ''}".strip(), now)
         if parsed is None:
@@ -379,7 +382,7 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
     m = _LAST_DAY.search(query)
     if m:
         # The latest such weekday before today: "last Saturday" said on a Sunday is yesterday.
-        back = (today.weekday() - _DAYS.split("|").index(m.group(1).lower())) % 7 or 7
+        back = (today.weekday() - DAYS.split("|").index(m.group(1).lower())) % 7 or 7
         day = today - timedelta(days=back)
         return TimeRange(day, day + timedelta(days=1), m.group(0))
     m = _RELATIVE.search(query)
@@ -419,9 +422,9 @@ def _named(query: str, now: datetime) -> TimeRange | None:
         word, point = m.group(1).lower(), m.group(2)
         if (
             word in ("in", "during", "on")
-            and re.fullmatch(rf"{_DAYS}", point.lower()) is None
+            and re.fullmatch(rf"{DAYS}", point.lower()) is None
             and not re.search(r"\d", point)
-            and point.lower() not in _MONTHS.split("|")
+            and point.lower() not in MONTHS.split("|")
         ):
             continue  # "in may" is a month; "on march" is rare; a lone word after "in" must be a month
         if point.lower() == "may" and word not in ("in", "during", "since", "before", "after"):

@@ -17,7 +17,7 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ import pydantic
 
 from engram import analysis, pii
 from engram.classify import Classifier, Rules, load_taxonomy
+from engram.due import due_day
 from engram.errors import InvalidInput
 from engram.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.llm import LlmError, LlmExtractor
@@ -149,7 +150,7 @@ def ingest(
                     workspace_id=workspace_id,
                     status=Status.APPROVED if approved else Status.PENDING,
                     tags=[candidate.kind.replace("_", "-"), *concepts],
-                    expires_at=due(content, message.ts) if candidate.kind == "todo" else None,
+                    expires_at=expiry(content, message.ts) if candidate.kind == "todo" else None,
                     episode_id=message.conversation_id or None,
                     sequence_number=position,
                     created_at=message.ts,
@@ -180,17 +181,11 @@ def ingest(
     return report_out
 
 
-def due(content: str, said_at: datetime | None) -> datetime | None:
-    """A to-do is time-bound: it expires at the end of the first day it names ("by Friday", "tomorrow",
-    "15 April"), read forward from when it was said; without a date it does not expire."""
-    base = (said_at or utcnow()).astimezone(UTC).replace(tzinfo=None)
-    for entity in analysis.entities(content):
-        if entity.kind != "date":
-            continue
-        day = dateparser.parse(entity.text, settings={"PREFER_DATES_FROM": "future", "RELATIVE_BASE": base})
-        if isinstance(day, datetime) and day >= base.replace(hour=0, minute=0, second=0, microsecond=0):
-            return day.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=UTC) + timedelta(days=1)
-    return None
+def expiry(content: str, said_at: datetime | None) -> datetime | None:
+    """A to-do is time-bound: it expires at the end of the day it is due ("by Friday", "tomorrow", "15 April");
+    without a date it does not expire."""
+    day = due_day(content, said_at or utcnow())
+    return None if day is None else day + timedelta(days=1)
 
 
 def _message(data: dict[str, Any], index: int) -> Message:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engram import analysis, pii
+from engram import analysis, due, pii
+from engram.analysis import TimeRange
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
@@ -342,6 +343,22 @@ def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
     return out
 
 
+LISTED = 500  # reminders read for a question about things to do
+
+
+def _by_due(
+    hits: list[Hit], query: str, now: datetime
+) -> tuple[list[Hit], dict[str, datetime | None], TimeRange | None]:
+    """Reminders due on the days `query` names (all if it names none), soonest first, then those naming no day
+    in their order; each one's due day; the days named."""
+    days = {h.record.id: due.due_day(h.record.content, h.record.created_at) for h in hits}
+    span = due.window(query, now)
+    if span is not None:
+        hits = [h for h in hits if (d := days[h.record.id]) is None or span.contains(d)]
+    dated = sorted((h for h in hits if days[h.record.id] is not None), key=lambda h: days[h.record.id] or now)
+    return [*dated, *(h for h in hits if days[h.record.id] is None)], days, span
+
+
 def _scope(content_type: Category | Kind | None) -> str:
     return "content+tags" if content_type is None else f"content+tags in {content_type.value}"
 
@@ -388,19 +405,29 @@ def search_memory(
     def expansion_words() -> list[str]:
         return [t.replace("-", " ") for near in found()[1].values() for t in near]
 
-    def ranked(where: Filter, exact: bool) -> tuple[list[Hit], int]:
-        return mem.ranked(text, where, limit=opts.limit, profile="redesign", when=now,
+    def ranked(where: Filter, exact: bool, limit: int) -> tuple[list[Hit], int]:
+        return mem.ranked(text, where, limit=limit, profile="redesign", when=now,
                           expansions=expansion_words, floor=opts.min_relevance, exact=exact)  # fmt: skip
 
     # "What do I need to do this week?" names no topic: it asks for the things to do. The reminders are searched,
-    # each an exact match of what was asked (whatever words it shares with the question); with none, all memories.
+    # each an exact match of what was asked (whatever words it shares with the question), those due soonest
+    # first, and only those due on the days the question names, if it names some (undated ones follow); with
+    # no reminder, all memories are.
     ask = analysis.intent(query)
     listing = ask == "remind" and content_type is None and analysis.names_no_topic(found()[0])
-    shown, total = ranked(replace(where, categories=(Category.REMINDERS,)), True) if listing else ([], 0)
+    shown: list[Hit] = []
+    total, days, span = 0, dict[str, datetime | None](), None
+    if listing:
+        # Reminders are few; all of them are read, so the days asked for can be picked from every one.
+        shown, total = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
+        shown, days, span = _by_due(shown, query, now)
+        shown, total = shown[: opts.limit], len(shown)
     if not shown:
         listing = False
-        shown, total = ranked(where, False)
+        shown, total = ranked(where, False, opts.limit)
     concepts, expansions = found()
+    if span is not None:  # the days the reminders are due, not when memories were made
+        time_info = {"phrase": span.phrase, "after": span.after, "before": span.before, "applied": "due"}
     if shown and touch:
         mem.store.touch([h.record.id for h in shown], now)
     wanted = {*(c.lower() for c in concepts), *(t for near in expansions.values() for t in near)}
@@ -418,6 +445,7 @@ def search_memory(
                 "created_at": r.created_at.isoformat(),
                 "last_accessed": None if r.last_accessed_at is None else r.last_accessed_at.isoformat(),
             }
+            | ({"due": None if (day := days.get(r.id)) is None else day.date().isoformat()} if listing else {})
         )
     return {
         "results": results,

@@ -11,6 +11,7 @@ import pytest
 from tinydb import TinyDB
 
 from engram import Category, FakeEmbedder, InvalidInput, Memory, Settings, Status
+from engram import tools as two_tools
 from engram.record import utcnow
 
 
@@ -249,6 +250,23 @@ def test_a_question_for_things_to_do_lists_the_reminders(mem: Memory) -> None:
     assert about["query_analysis"]["search_scope"] == "content+tags" and other in {r["id"] for r in about["results"]}
     recall = mem.search_memory("remind me what the quiet room is for", {"min_relevance": 0})
     assert recall["query_analysis"]["intent"] == "find" and recall["results"][0]["id"] == other
+
+
+def test_things_to_do_come_soonest_due_first_and_only_those_due_on_the_days_asked(mem: Memory) -> None:
+    said = utcnow() - timedelta(days=utcnow().weekday())  # this week's Monday
+    texts = ("Renew the passport before the trip on 2099-03-01", "Submit the grant report by Friday",
+             "Call the plumber on Wednesday", "Sort out the garage")  # fmt: skip
+    ids = [
+        two_tools.store_memory(mem, t, {"force_category": "reminders"}, fields={"created_at": said})["memory_id"]
+        for t in texts
+    ]
+    everything = mem.search_memory("what's due soon", {"min_relevance": 0})
+    assert [r["id"] for r in everything["results"]] == [ids[2], ids[1], ids[0], ids[3]]  # undated last
+    assert [r["due"] for r in everything["results"]][3] is None
+    assert everything["results"][0]["due"] == (said + timedelta(days=2)).date().isoformat()
+    week = mem.search_memory("what do I need to do this week?", {"min_relevance": 0})
+    assert [r["id"] for r in week["results"]] == [ids[2], ids[1], ids[3]]  # not the passport
+    assert week["total_found"] == 3 and week["query_analysis"]["time_range"]["applied"] == "due"
 
 
 def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:

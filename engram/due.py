@@ -1,0 +1,89 @@
+"""When things to do are due: the day a reminder names, read forward from when it was said, and the days a
+question about things to do asks for ("this week", "tomorrow", "in December").
+
+A reminder's due day is the first date it names ("by Friday", "next Tuesday at 3pm", "before the trip in
+March", "end of the month"), resolved by dateparser toward the future from the memory's creation: "Friday" said on
+a Tuesday is that week's Friday, "March" said in November is next March (its first day). A reminder naming no
+date has no due day. Days are UTC calendar days.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+import dateparser  # type: ignore[import-untyped]
+
+from engram.analysis import DATE, DAYS, MONTHS, TimeRange
+
+_LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
+_END_OF = re.compile(r"end of (?:the )?(day|week|month)", re.IGNORECASE)
+_WINDOW = re.compile(
+    rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
+)
+
+
+def _day(value: datetime) -> datetime:
+    return value.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _end_of(unit: str, day: datetime) -> datetime:
+    if unit == "day":
+        return day
+    if unit == "week":
+        return day + timedelta(days=6 - day.weekday())  # Sunday
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+@lru_cache(maxsize=4096)
+def due_day(text: str, said_at: datetime) -> datetime | None:
+    """The UTC day `text` names as its due date, read forward from `said_at`: the first date it names that is
+    not before the day it was said. None if it names none."""
+    said = _day(said_at.astimezone(UTC))
+    settings: Any = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": said.replace(tzinfo=None),
+                     "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False}  # fmt: skip
+    for found in DATE.finditer(text):
+        phrase = _LEADING.sub("", found.group(0).strip())
+        end = _END_OF.fullmatch(phrase)
+        if end is not None:
+            return _end_of(end.group(1).lower(), said)
+        parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
+        if parsed is not None and (day := _day(parsed.replace(tzinfo=UTC))) >= said:
+            return day
+    return None
+
+
+def window(query: str, now: datetime) -> TimeRange | None:
+    """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
+    Sunday) or month, a weekday (the next one, today included) or a month (the next one, this one included)."""
+    found = _WINDOW.search(query)
+    if found is None:
+        return None
+    phrase = found.group(1).lower()
+    today = _day(now.astimezone(UTC))
+    monday = today - timedelta(days=today.weekday())
+    first = today.replace(day=1)
+    next_first = _day(first + timedelta(days=32)).replace(day=1)
+    spans = {
+        "today": (today, today + timedelta(days=1)),
+        "tonight": (today, today + timedelta(days=1)),
+        "tomorrow": (today + timedelta(days=1), today + timedelta(days=2)),
+        "this week": (monday, monday + timedelta(days=7)),
+        "next week": (monday + timedelta(days=7), monday + timedelta(days=14)),
+        "this month": (first, next_first),
+        "next month": (next_first, _day(next_first + timedelta(days=32)).replace(day=1)),
+    }
+    if phrase in spans:
+        after, before = spans[phrase]
+    elif phrase in DAYS.split("|"):
+        day = today + timedelta(days=(DAYS.split("|").index(phrase) - today.weekday()) % 7)
+        after, before = day, day + timedelta(days=1)
+    else:
+        month = MONTHS.split("|").index(phrase) + 1
+        year = today.year + (month < today.month)
+        after = datetime(year, month, 1, tzinfo=UTC)
+        before = _day(after + timedelta(days=32)).replace(day=1)
+    return TimeRange(after, before, found.group(1))

@@ -1,0 +1,48 @@
+"""Due days of reminders and the days a question about things to do asks for."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engram import due
+
+SAID = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Dentist appointment next Tuesday at 3pm", "2026-12-01"),
+        ("Submit the grant report by Friday", "2026-11-27"),
+        ("Call mom on Sunday for her birthday", "2026-11-29"),
+        ("Renew the passport before the trip in March", "2027-03-01"),  # next March, its first day
+        ("Finish the slides by end of the month", "2026-11-30"),
+        ("Pay the invoice from 2024-01-05 by 3 December", "2026-12-03"),  # a date already past is no due day
+        ("Buy milk", None),
+    ],
+)
+def test_a_reminder_is_due_on_the_first_day_it_names_read_forward(text: str, day: str | None) -> None:
+    found = due.due_day(text, SAID)
+    assert (None if found is None else found.date().isoformat()) == day
+
+
+@pytest.mark.parametrize(
+    ("query", "after", "before"),
+    [
+        ("what do I need to do this week?", "2026-11-23", "2026-11-30"),  # Monday to Monday
+        ("anything due next week", "2026-11-30", "2026-12-07"),
+        ("what do I have to do tomorrow", "2026-11-25", "2026-11-26"),
+        ("tasks for Friday", "2026-11-27", "2026-11-28"),
+        ("todo today", "2026-11-24", "2026-11-25"),
+        ("reminders in December", "2026-12-01", "2027-01-01"),
+        ("reminders in March", "2027-03-01", "2027-04-01"),  # the next March
+        ("this month's deadlines", "2026-11-01", "2026-12-01"),
+    ],
+)
+def test_the_days_a_question_about_things_to_do_asks_for(query: str, after: str, before: str) -> None:
+    span = due.window(query, SAID)
+    assert span is not None and span.after is not None and span.before is not None
+    assert (span.after.date().isoformat(), span.before.date().isoformat()) == (after, before)
+    assert due.window("what's due soon", SAID) is None
