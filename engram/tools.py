@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engram import analysis, due, pii
 from engram.analysis import TimeRange
@@ -81,6 +81,12 @@ class TimeRangeOption(BaseModel):
 
     after: datetime | None = None
     before: datetime | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TimeRangeOption:
+        if self.after is not None and self.before is not None and as_utc(self.after) >= as_utc(self.before):
+            raise ValueError("after must be earlier than before")
+        return self
 
 
 class SearchOptions(BaseModel):

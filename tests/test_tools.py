@@ -275,6 +275,9 @@ def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
     assert caught.value.field == "options.limt"
     with pytest.raises(InvalidInput, match="content_type"):
         mem.search_memory("anything", {"content_type": "gossip"})
+    with pytest.raises(InvalidInput, match="after must be earlier than before") as caught:
+        mem.search_memory("anything", {"time_range": {"after": "2026-02-01", "before": "2026-01-01"}})
+    assert caught.value.field == "options.time_range"
 
 
 def test_content_type_takes_a_category_or_its_everyday_name(mem: Memory) -> None:
