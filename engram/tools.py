@@ -426,10 +426,11 @@ def search_memory(
     if listing:
         # Reminders are few; all of them are read, so the days asked for can be picked from every one.
         shown, total = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
-        shown, days, span = _by_due(shown, query, now)
-        shown, total = shown[: opts.limit], len(shown)
-    if not shown:
-        listing = False
+        listing = bool(shown)  # none due on the days asked is an answer; no reminder at all is not
+        if listing:
+            shown, days, span = _by_due(shown, query, now)
+            shown, total = shown[: opts.limit], len(shown)
+    if not listing:
         shown, total = ranked(where, False, opts.limit)
     concepts, expansions = found()
     if span is not None:  # the days the reminders are due, not when memories were made

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import json
 from datetime import timedelta
 from pathlib import Path
@@ -267,6 +268,11 @@ def test_things_to_do_come_soonest_due_first_and_only_those_due_on_the_days_aske
     week = mem.search_memory("what do I need to do this week?", {"min_relevance": 0})
     assert [r["id"] for r in week["results"]] == [ids[2], ids[1], ids[3]]  # not the passport
     assert week["total_found"] == 3 and week["query_analysis"]["time_range"]["applied"] == "due"
+    # Nothing due on the days asked is the answer, not a search of everything else.
+    mem.invalidate(ids[3])  # the undated one
+    month = calendar.month_name[(said.month + 2) % 12 + 1]  # three months on: no day of this week is in it
+    nothing = mem.search_memory(f"what do I need to do in {month}?")
+    assert nothing["results"] == [] and nothing["query_analysis"]["search_scope"] == "content+tags in reminders"
 
 
 def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
