@@ -1,8 +1,9 @@
 """Offline content and query analysis for seed 002's pipeline: concepts, entities, urgency, importance 1-5,
 query intent and natural-language time.
 
-Concepts are yake keyphrases (up to 3 words); a phrase inside a better-ranked one is dropped. Entities come from
-regular expressions (dates, times, money, percentages, numbers, emails, urls, code identifiers, capitalised names).
+Concepts are yake keyphrases (up to 3 words); a phrase inside a better-ranked one is dropped; `topics` cuts them
+to what can be a tag. Entities come from regular expressions (dates, times, money, percentages, numbers, emails,
+urls, code identifiers, capitalised names).
 
 Importance, 1-5: 2 for plain content, 3 when it states a personal fact ("I am", "my", "I prefer", "allergic");
 +1 for a deadline, appointment or concrete date or time; +1 for urgency words; +1 for a decision; +1 for

@@ -20,6 +20,7 @@ import dateparser  # type: ignore[import-untyped]
 from engram.analysis import DATE, DAYS, MONTHS, TimeRange
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
+_BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
 _END_OF = re.compile(r"end of (?:the )?(day|week|month)", re.IGNORECASE)
 _WINDOW = re.compile(
     rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
@@ -59,7 +60,11 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
 def window(query: str, now: datetime) -> TimeRange | None:
     """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
     Sunday) or month, a weekday (the next one, today included) or a month (the next one, this one included)."""
-    found = _WINDOW.search(query)
+    # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
+    found = next(
+        (m for m in _WINDOW.finditer(query) if m.group(1).lower() != "may" or _BEFORE_MAY.search(query[: m.start()])),
+        None,
+    )
     if found is None:
         return None
     phrase = found.group(1).lower()

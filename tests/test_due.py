@@ -46,3 +46,6 @@ def test_the_days_a_question_about_things_to_do_asks_for(query: str, after: str,
     assert span is not None and span.after is not None and span.before is not None
     assert (span.after.date().isoformat(), span.before.date().isoformat()) == (after, before)
     assert due.window("what's due soon", SAID) is None
+    assert due.window("what may be due soon", SAID) is None  # a verb, not the month
+    span = due.window("what is due in May", SAID)
+    assert span is not None and span.after == datetime(2027, 5, 1, tzinfo=UTC)
