@@ -228,7 +228,8 @@ class Memory:
         scored, vectors = candidates.scored(self, query, where, limit, profile, when, expansions)
         thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
-        picked = mmr(scored, vectors, self.settings.mmr_lambda, size)
+        parents = {s.record.id: s.record.parent for s in scored if s.record.parent is not None}
+        picked = mmr(scored, vectors, self.settings.mmr_lambda, size, parents)
         # Full records only for what is returned: building them for every candidate would dominate recall.
         full = {r.id: r for r in self.store.get_many([s.record.id for s in picked])}
         hits = apply_mode(

@@ -272,12 +272,22 @@ def _combined(
     ]
 
 
-def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: int) -> list[Scored[R]]:
+def mmr(
+    scored: Sequence[Scored[R]],
+    vectors: dict[str, Vector],
+    lam: float,
+    k: int,
+    parents: Mapping[str, str] | None = None,
+) -> list[Scored[R]]:
     """Maximal marginal relevance: trade each pick's score against its similarity to the picks before it.
 
     The scores are scaled to 0..1 within the pool first. Their level and spread differ by query and profile
     (importance and recency lift every candidate alike), while cosine similarity keeps its own range; scaled,
-    lambda makes the same trade for every query."""
+    lambda makes the same trade for every query.
+    `parents` maps a chunk to the memory it is part of. Two chunks of one memory are that memory twice, however
+    different their words: their similarity counts as 1. By their embeddings alone, the second chunk of a long
+    memory looked newer than another memory on the same topic, and took its place (LongMemEval_S session level,
+    where a session is one memory: all@5 0.913 -> 0.923)."""
     pool = list(scored)
     if lam >= 1 or len(pool) <= 1:
         return pool[:k]
@@ -286,6 +296,8 @@ def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: 
     relevance = np.array([s.score for s in pool])
     spread = float(relevance.max() - relevance.min())
     relevance = (relevance - relevance.min()) / spread if spread > 0 else np.zeros(len(pool))
+    whole = [(parents or {}).get(s.record.id) for s in pool]
+    _, group = np.unique([w or f"\0{i}" for i, w in enumerate(whole)], return_inverse=True)
     chosen: list[int] = []
     max_sim = np.full(len(pool), -np.inf)
     remaining = np.ones(len(pool), dtype=bool)
@@ -295,7 +307,10 @@ def mmr(scored: Sequence[Scored[R]], vectors: dict[str, Vector], lam: float, k: 
         pick = int(np.argmax(value))
         chosen.append(pick)
         remaining[pick] = False
-        max_sim = np.maximum(max_sim, mats @ mats[pick])
+        similar = mats @ mats[pick]
+        if whole[pick] is not None:
+            similar = np.where(group == group[pick], 1.0, similar)
+        max_sim = np.maximum(max_sim, similar)
     return [pool[i] for i in chosen]
 
 

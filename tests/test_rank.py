@@ -137,6 +137,16 @@ def test_mmr_order_does_not_depend_on_the_scores_level_or_spread() -> None:
     assert order[:2] == ["a", "c"]
 
 
+def test_mmr_counts_two_chunks_of_one_memory_as_that_memory_twice() -> None:
+    # a1 and a2 are chunks of one long memory about other things (orthogonal vectors); b is another memory on
+    # a1's topic. By embeddings alone a2 looks new and b redundant; a2 is the memory already shown.
+    hits, v = _pool(
+        {"a1": 0.9, "a2": 0.8, "b": 0.78}, {"a1": [1, 0, 0], "a2": [0, 1, 0], "b": [0.8, 0.6, 0]}
+    )
+    assert [s.record.id for s in mmr(hits, v, 0.75, 2)] == ["a1", "a2"]
+    assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"})] == ["a1", "b"]
+
+
 def test_modes() -> None:
     hits = [Scored(record(str(i)), s) for i, s in enumerate([0.9, 0.6, 0.5, 0.3, 0.25, 0.1])]
     accurate = apply_mode(hits, RecallMode.ACCURATE, 10, ModeThresholds(floor=0.2, ratio=0.58, cap=8))

@@ -587,6 +587,7 @@ def _array(value: Any) -> Vector:
 
 def _facts(row: Sequence[Any]) -> Facts:
     """`Facts` from a row in FACT_COLUMNS order (native times; the embedding as pgvector's binary)."""
-    i, content, imp, made, upd, acc, count, validity, neg, episode, emb = row
+    i, content, imp, made, upd, acc, count, validity, neg, episode, parent, emb = row
     vector = None if emb is None else _array(emb)
-    return Facts(str(i), content, imp, made, upd, acc, count, validity, neg, vector, episode)
+    return Facts(str(i), content, imp, made, upd, acc, count, validity, neg, vector,
+                 None if episode is None else str(episode), None if parent is None else str(parent))  # fmt: skip

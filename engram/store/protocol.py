@@ -62,6 +62,7 @@ class Facts:
     is_negative: bool
     vector: Vector | None = None  # the stored embedding, read in the same query
     episode: str | None = None  # its episode_id, else the parent it is a chunk of
+    parent: str | None = None  # the memory it is a chunk of
 
     @property
     def placed(self) -> bool:

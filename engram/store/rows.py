@@ -118,7 +118,7 @@ def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord
 # What recall scores a candidate by, in the order `facts_from_rows` reads them (the SQLite row format).
 FACT_COLUMNS = (
     "m.id, m.content, m.importance, m.created_at, m.updated_at, m.last_accessed_at, m.access_count, "
-    "m.validity_score, m.is_negative, coalesce(m.episode_id, m.parent_id), m.embedding"
+    "m.validity_score, m.is_negative, coalesce(m.episode_id, m.parent_id), m.parent_id, m.embedding"
 )
 
 
@@ -127,8 +127,9 @@ def facts_from_rows(rows: Sequence[Sequence[Any]]) -> list[Facts]:
     vectors = decode_vectors([r[-1] for r in rows])
     return [
         Facts(i, content, imp, datetime.fromisoformat(made), datetime.fromisoformat(upd),
-              None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg), vector, episode)
-        for (i, content, imp, made, upd, acc, count, validity, neg, episode, _), vector in zip(
+              None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg), vector, episode,
+              parent)
+        for (i, content, imp, made, upd, acc, count, validity, neg, episode, parent, _), vector in zip(
             rows, vectors, strict=True
         )
     ]  # fmt: skip
