@@ -296,8 +296,8 @@ def mmr(
     relevance = np.array([s.score for s in pool])
     spread = float(relevance.max() - relevance.min())
     relevance = (relevance - relevance.min()) / spread if spread > 0 else np.zeros(len(pool))
-    whole = [(parents or {}).get(s.record.id) for s in pool]
-    _, group = np.unique([w or f"\0{i}" for i, w in enumerate(whole)], return_inverse=True)
+    whole = [parents.get(s.record.id) for s in pool] if parents else [None] * len(pool)
+    group = np.unique([w or f"\0{i}" for i, w in enumerate(whole)], return_inverse=True)[1] if parents else None
     chosen: list[int] = []
     max_sim = np.full(len(pool), -np.inf)
     remaining = np.ones(len(pool), dtype=bool)
@@ -308,7 +308,7 @@ def mmr(
         chosen.append(pick)
         remaining[pick] = False
         similar = mats @ mats[pick]
-        if whole[pick] is not None:
+        if group is not None and whole[pick] is not None:
             similar = np.where(group == group[pick], 1.0, similar)
         max_sim = np.maximum(max_sim, similar)
     return [pool[i] for i in chosen]
