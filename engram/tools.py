@@ -437,7 +437,9 @@ def search_memory(
         time_info = {"phrase": span.phrase, "after": span.after, "before": span.before, "applied": "due"}
     if shown and touch:
         mem.store.touch([h.record.id for h in shown], now)
-    wanted = {*(c.lower() for c in concepts), *(t for near in expansions.values() for t in near)}
+    # "need", "due": the words of a question for things to do are no concepts a memory matches.
+    topical = [c for c in concepts if not analysis.names_no_topic([c])]
+    wanted = {*(c.lower() for c in topical), *(t for near in expansions.values() for t in near)}
     results = []
     for hit in shown:
         r = hit.record
