@@ -321,8 +321,13 @@ _RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?
 _LAST_DAY = re.compile(rf"\b(?:last|previous)\s+({DAYS})\b", re.IGNORECASE)
 
 
-def _day(value: datetime) -> datetime:
+def day_start(value: datetime) -> datetime:
     return value.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def month_after(first: datetime) -> datetime:
+    """The first day of the month after the one `first` (a month's first day) begins."""
+    return first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
 
 
 def _parse(text: str, now: datetime) -> datetime | None:
@@ -343,15 +348,14 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
         parsed = _parse(f"1 {month_only.group(1)} {month_only.group(2) or ''}".strip(), now)
         if parsed is None:
             return None
-        start = _day(parsed).replace(day=1)
+        start = day_start(parsed).replace(day=1)
         if start > now:
             start = start.replace(year=start.year - 1)
-        end = start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
-        return start, end
+        return start, month_after(start)
     parsed = _parse(p, now)
     if parsed is None:
         return None
-    start = _day(parsed)
+    start = day_start(parsed)
     return start, start + timedelta(days=1)
 
 
@@ -362,7 +366,7 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
     if not _SCREEN.search(query):
         return None
     now = now.astimezone(UTC)
-    today = _day(now)
+    today = day_start(now)
     m = _AGO.search(query)
     if m:
         n = int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()]

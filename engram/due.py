@@ -17,7 +17,7 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
-from engram.analysis import DATE, DAYS, MONTHS, TimeRange
+from engram.analysis import DATE, DAYS, MONTHS, TimeRange, day_start, month_after
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
@@ -25,10 +25,6 @@ _END_OF = re.compile(r"end of (?:the )?(day|week|month)", re.IGNORECASE)
 _WINDOW = re.compile(
     rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
 )
-
-
-def _day(value: datetime) -> datetime:
-    return value.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _end_of(unit: str, day: datetime) -> datetime:
@@ -43,7 +39,7 @@ def _end_of(unit: str, day: datetime) -> datetime:
 def due_day(text: str, said_at: datetime) -> datetime | None:
     """The UTC day `text` names as its due date, read forward from `said_at`: the first date it names that is
     not before the day it was said. None if it names none."""
-    said = _day(said_at.astimezone(UTC))
+    said = day_start(said_at.astimezone(UTC))
     settings: Any = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": said.replace(tzinfo=None),
                      "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False}  # fmt: skip
     for found in DATE.finditer(text):
@@ -52,7 +48,7 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
         if end is not None:
             return _end_of(end.group(1).lower(), said)
         parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
-        if parsed is not None and (day := _day(parsed.replace(tzinfo=UTC))) >= said:
+        if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
             return day
     return None
 
@@ -68,10 +64,10 @@ def window(query: str, now: datetime) -> TimeRange | None:
     if found is None:
         return None
     phrase = found.group(1).lower()
-    today = _day(now.astimezone(UTC))
+    today = day_start(now.astimezone(UTC))
     monday = today - timedelta(days=today.weekday())
     first = today.replace(day=1)
-    next_first = _day(first + timedelta(days=32)).replace(day=1)
+    next_first = month_after(first)
     spans = {
         "today": (today, today + timedelta(days=1)),
         "tonight": (today, today + timedelta(days=1)),
@@ -79,7 +75,7 @@ def window(query: str, now: datetime) -> TimeRange | None:
         "this week": (monday, monday + timedelta(days=7)),
         "next week": (monday + timedelta(days=7), monday + timedelta(days=14)),
         "this month": (first, next_first),
-        "next month": (next_first, _day(next_first + timedelta(days=32)).replace(day=1)),
+        "next month": (next_first, month_after(next_first)),
     }
     if phrase in spans:
         after, before = spans[phrase]
@@ -90,5 +86,5 @@ def window(query: str, now: datetime) -> TimeRange | None:
         month = MONTHS.split("|").index(phrase) + 1
         year = today.year + (month < today.month)
         after = datetime(year, month, 1, tzinfo=UTC)
-        before = _day(after + timedelta(days=32)).replace(day=1)
+        before = month_after(after)
     return TimeRange(after, before, found.group(1))

@@ -209,17 +209,15 @@ def _word_of_its_own(text: str, is_word: Callable[[str], bool]) -> bool:
 def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = _never) -> bool:
     """Initials (ml: machine-learning), a numeronym (k8s: kubernetes), a leading clip that is not a word of its
     own (py: python; `is_word` knows the vocabulary) or the consonant skeleton of one word (js: javascript)."""
-    s, words = short.replace("-", ""), [w for w in long.split("-") if w]
-    if not s or len(s) >= len(long.replace("-", "")) or s in words:
+    s, words, flat = short.replace("-", ""), [w for w in long.split("-") if w], long.replace("-", "")
+    if not s or len(s) >= len(flat) or s in words:
         return False  # ts / ts-node: a word of the long tag names something narrower, not an abbreviation
     if len(words) > 1 and s == "".join(w[0] for w in words):
         return True
     numeronym = re.fullmatch(r"([a-z])(\d+)([a-z])", s)
     if numeronym:
-        flat = long.replace("-", "")
         a, n, b = numeronym.groups()
         return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)
-    flat = long.replace("-", "")
     clip = s.removesuffix("s") if len(s) > 2 and not s.endswith("ss") else s  # docs: doc; access is no plural
     if len(words) > 1:
         return False
@@ -367,9 +365,8 @@ def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[
         if len(f) >= 5:
             ends.setdefault((f[0], f[-1], len(f) - 2), []).append(i)
     for group in spelled.values():
-        for a in group[1:]:
-            link(group[0], a)
-            for b in group[1:]:
+        for a in group:
+            for b in group:
                 link(a, b)
     for i, tag in enumerate(tags):
         short = re.fullmatch(r"([a-z])(\d+)([a-z])", tag)
