@@ -528,7 +528,7 @@ def shodh_router(started: float) -> APIRouter:
                 {"memory_type": t, "count": n} for t, n in sorted(by_type.items(), key=lambda x: str(x[0]))
             ],
             "database": type(store).__name__.removesuffix("Store").lower(),
-            "vector_store": "usearch" if type(store).__name__ == "SQLiteStore" else "pgvector",
+            "vector_store": "faiss-hnsw" if type(store).__name__ == "SQLiteStore" else "pgvector",
         }
 
     @api.get("/health")

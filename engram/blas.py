@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import threading
 
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_info, threadpool_limits
 
 _lock = threading.Lock()
-_applied: int | None = None
 
 
 def limit_blas(threads: int) -> None:
-    """Cap numpy's BLAS at `threads` once per process (0: leave it as it is)."""
-    global _applied
+    """Cap every BLAS loaded in the process at `threads` (0: leave them as they are). Checked at each call:
+    a library loaded since the last one (faiss brings its own OpenBLAS) starts with a thread per core."""
     if threads == 0:
         return
     with _lock:
-        if _applied != threads:
+        if any(p["user_api"] == "blas" and p["num_threads"] != threads for p in threadpool_info()):
             threadpool_limits(limits=threads, user_api="blas")
-            _applied = threads

@@ -151,6 +151,41 @@ def test_upsert_replaces_and_remove_forgets(exact_max: int, monkeypatch: pytest.
     assert index.search(base[5], 1)[0][0] == 5
 
 
+def test_the_graph_skips_removed_slots_and_is_built_again_when_most_are_dead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # faiss cannot take a vector out of its graph: a removed or replaced key leaves a dead slot behind
+    monkeypatch.setattr(vectors, "EXACT_MAX", 0)
+    base = unit(3_000, 14)
+    index = VectorIndex(DIM)
+    index.upsert(list(range(3_000)), base)
+    index.upsert(list(range(100)), -base[:100])  # replaced: 100 dead slots
+    graph = index._index
+    assert len(graph) == 3_000 and len(graph._keys) == 3_100
+    for q in base[:20]:  # the old vectors of keys 0-99 are never found again
+        found = index.search(q, 10)
+        assert found[0][0] >= 100 or found[0][1] < 0.99
+    index.remove(list(range(100, 1_600)))  # 1,600 dead slots > 1,500 alive: the graph is built again
+    assert len(graph) == 1_500 and len(graph._keys) == 1_500
+    keys = np.array([*range(100), *range(1_600, 3_000)])
+    alive = np.concatenate([-base[:100], base[1_600:]])
+    for q in unit(10, 15):
+        assert [k for k, _ in index.search(q, 10)] == brute(alive, keys, q, 10)
+
+
+def test_an_index_file_of_the_earlier_usearch_format_is_refused(tmp_path: Path) -> None:
+    # The store rebuilds an index it cannot read from the database (tests/test_store.py).
+    path = tmp_path / "memories.db.vectors"
+    index = VectorIndex(DIM)
+    index.upsert(list(range(10)), unit(10, 16))
+    index.save(path)
+    blob = bytearray(path.read_bytes())
+    blob[8] = 1  # the format number of a usearch graph
+    path.write_bytes(bytes(blob))
+    with pytest.raises(StoreError, match="usearch"):
+        VectorIndex.load(path, DIM)
+
+
 @pytest.mark.parametrize(("share", "exact"), [(0.003, True), (0.05, False), (0.6, False)])
 def test_allowed_subset_matches_exact_and_only_allowed(
     graph: VectorIndex,
@@ -244,7 +279,7 @@ def test_save_load_round_trip(tmp_path: Path, exact_max: int, monkeypatch: pytes
     index.save(path)  # replacing an existing file
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
     assert path.read_bytes()[8] == (
-        2 if exact_max else 1
+        2 if exact_max else 3
     )  # a small index writes its rows, a large one its graph
     loaded = VectorIndex.load(path, DIM)
     assert len(loaded) == 498

@@ -74,7 +74,7 @@ class Searches:
             "ORDER BY score, rowid LIMIT ?",
             (match, wide),
         ).fetchall()
-        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, _IDS)][:k]
+        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, _IDS, k)]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
                 f"SELECT m.id, {_BM25} AS score FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
@@ -137,7 +137,7 @@ class Searches:
         older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
         newer = fresh.search(query, want)
         hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
-        result = self._kept(hits, sql, params, view)[:k]
+        result = self._kept(hits, sql, params, view, k)
         if len(result) < k and (len(older) < len(index) or len(fresh) > want):
             result = self._with_uncommitted(index, query, k, sql, params, view)
         return result
@@ -147,7 +147,7 @@ class Searches:
     ) -> list[tuple[str, float, P]]:
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
-        result = self._kept(hits, sql, params, view)[:k]
+        result = self._kept(hits, sql, params, view, k)
         if len(result) < k and len(hits) < len(index):
             allowed = np.array(
                 [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
@@ -155,7 +155,7 @@ class Searches:
             )
             if allowed.size == 0:
                 return []
-            result = self._kept(index.search(query, k, allowed=allowed), "1", [], view)[:k]
+            result = self._kept(index.search(query, k, allowed=allowed), "1", [], view, k)
         return result
 
     def _with_uncommitted(
@@ -171,11 +171,16 @@ class Searches:
         return sorted(merged, key=lambda hit: -hit[1])[:k]
 
     def _kept(
-        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any], view: _View[P]
+        self,
+        hits: Sequence[tuple[int, float]],
+        sql: str,
+        params: Sequence[Any],
+        view: _View[P],
+        limit: int | None = None,
     ) -> list[tuple[str, float, P]]:
-        """The hits (rid, score) that pass the filter, in order, with their ids and what `view` reads (the
-        write path's neighbour votes read labels, recall the facts; reading labels nobody used was half the
-        cost of the query)."""
+        """The first `limit` hits (rid, score) that pass the filter, in order, with their ids and what `view`
+        reads (the write path's neighbour votes read labels, recall the facts; reading labels nobody used was
+        half the cost of the query)."""
         if not hits:
             return []
         marks = ", ".join("?" for _ in hits)
@@ -188,8 +193,9 @@ class Searches:
             )
             .fetchall()
         )
-        kept = {
-            int(row[0]): (str(row[1]), value)
-            for row, value in zip(rows, view.build([r[1:] for r in rows]), strict=True)
-        }
-        return [(kept[r][0], s, kept[r][1]) for r, s in hits if r in kept]
+        by_rid = {int(row[0]): row for row in rows}
+        passed = [(r, s) for r, s in hits if r in by_rid][:limit]
+        # Only the rows kept are decoded: the search asks for more hits than it keeps, in case some fail the filter.
+        chosen = [by_rid[r] for r, _ in passed]
+        values = view.build([row[1:] for row in chosen])
+        return [(str(row[1]), s, value) for (_, s), row, value in zip(passed, chosen, values, strict=True)]

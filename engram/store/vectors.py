@@ -1,10 +1,10 @@
 """The vector index beside the database: approximate cosine search over SQLite rowids.
 
-Backed by usearch (HNSW, cosine, f32). On clustered 384-d vectors (bench/results/vector_index.md) faiss
-searched 2-3x faster at equal recall and built 1.6-3x faster, but usearch replaces and removes keys in
-place and fetches vectors by key, which a store that changes under its index needs, and it is already a
-dependency; sqlite-vec only scans (1.3 s a query at 1M vectors). The database keeps every vector, so
-this file is a cache.
+Small indexes are scanned exactly; large ones are a faiss HNSW graph (`engram.store.hnsw`). On clustered
+384-d vectors (bench/results/vector_index.md) faiss searched 2-3x faster than usearch at equal recall and
+built 1.6-3x faster; usearch replaces and removes keys in place, which faiss does not, so the graph keeps
+tombstones and is built again when they outnumber the living. sqlite-vec only scans (1.3 s a query at 1M
+vectors). The database keeps every vector, so this file is a cache.
 """
 
 from __future__ import annotations
@@ -18,19 +18,18 @@ import threading
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import numkong as nk
 import numpy as np
 import numpy.typing as npt
-from usearch.compiled import MetricKind, ScalarKind
-from usearch.index import Index
 
 from engram.errors import StoreError
 from engram.quantized import bounds, encode, rescaled, shortlist
+from engram.store.hnsw import Graph
 
 # HNSW: M=32 with a build walk of 64 built faster and recalled more than M=16 with 128 (a 30k-vector
-# trial); a search walk of 256 gives recall@50 ~0.97 at 100k-1M vectors in ~2.5 ms (128: ~0.95, ~1.5 ms).
+# trial); a search walk of 256 gives recall@50 ~0.97 at 100k-1M vectors in ~1.1 ms with faiss (usearch: 2.6).
 CONNECTIVITY = 32
 EXPANSION_ADD = 64
 EXPANSION_SEARCH = 256
@@ -48,7 +47,8 @@ EXACT_MAX = 20_000
 QUANTIZED_FROM = 4096
 
 _MAGIC = b"ENGRAMVX"
-_GRAPH, _ROWS = 1, 2  # file formats: a usearch graph, or a small index's rows
+# file formats: a usearch graph (no longer read: rebuilt from the database), a small index's rows, a faiss graph
+_USEARCH, _ROWS, _GRAPH = 1, 2, 3
 _HEADER = struct.Struct("<8sIIQI")  # magic, format, dim, payload length, crc32 of the payload
 
 Vectors = npt.NDArray[np.float32]
@@ -75,14 +75,7 @@ class VectorIndex:
         if dim <= 0:
             raise ValueError(f"dimension must be positive, not {dim}")
         self.dim = dim
-        self._index = Index(
-            ndim=dim,
-            metric=MetricKind.Cos,
-            dtype=ScalarKind.F32,
-            connectivity=CONNECTIVITY,
-            expansion_add=EXPANSION_ADD,
-            expansion_search=EXPANSION_SEARCH,
-        )
+        self._index = Graph(dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
         # While the index is small, every vector is scanned exactly and the graph stays empty: inserting into
         # it cost 0.45 ms a vector at 10k. It is built from the rows when they outgrow EXACT_MAX.
         self._small: ExactRows | None = ExactRows(dim)
@@ -96,7 +89,7 @@ class VectorIndex:
     def __contains__(self, key: int) -> bool:
         if self._small is not None:
             return key in self._small
-        return key >= 0 and bool(self._index.contains(int(key)))
+        return key in self._index
 
     @_guarded
     def upsert(self, keys: Sequence[int], vectors: Vectors) -> None:
@@ -107,15 +100,15 @@ class VectorIndex:
             raise ValueError(f"expected {len(ukeys)} vectors of dimension {self.dim}, got shape {vecs.shape}")
         if not len(ukeys):
             return
-        # usearch refuses a key twice, within a batch or against the index
+        # a key once, the last of a batch
         last = len(ukeys) - 1 - np.unique(ukeys[::-1], return_index=True)[1]
         ukeys, vecs = ukeys[last], vecs[last]
         if self._small is None:
             self._index.remove(ukeys)
-            self._index.add(ukeys, vecs)
+            self._index.add(ukeys, _unit(vecs))
             return
         self._small.upsert(ukeys, vecs)
-        if len(self._small) > EXACT_MAX:  # one build of the graph, on every core (about 5 s at 20k)
+        if len(self._small) > EXACT_MAX:  # one build of the graph, on every core (about 2 s at 20k)
             self._index.add(*self._small.all())
             self._small = None
 
@@ -142,39 +135,37 @@ class VectorIndex:
             return []
         if self._small is not None:
             return self._small.search(q, k, None if allowed is None else _keys(allowed, strict=False))
+        unit = _unit(q.reshape(1, -1))[0]
         if allowed is None:
-            found = self._index.search(q, k, threads=1)
-            if len(found.keys) < min(k, size):  # removals can cut a few nodes off the graph: scan them all
-                found = self._index.search(q, k, threads=1, exact=True)
-            return _pairs(found.keys, 1.0 - found.distances)
+            keys, sims = self._index.search(unit, k)
+            if len(keys) < min(k, size):  # the dead can cut a few live nodes off the graph: scan them all
+                return self._exact(q, self._index.keys(), k)
+            return _pairs(keys, sims)
         ukeys = np.unique(_keys(allowed, strict=False))
-        ukeys = ukeys[np.asarray(self._index.contains(ukeys), dtype=bool)] if len(ukeys) else ukeys
+        ukeys = ukeys[self._index.contains(ukeys)] if len(ukeys) else ukeys
         if not len(ukeys):
             return []
         candidates = math.ceil(OVERSAMPLE * k * size / len(ukeys))
         if candidates * HNSW_COST < len(ukeys):
-            found = self._index.search(q, candidates, threads=1)
-            keep = np.isin(found.keys, ukeys, assume_unique=True)
+            keys, sims = self._index.search(unit, candidates)
+            keep = np.isin(keys, ukeys, assume_unique=True)
             if keep.sum() >= min(k, len(ukeys)):
-                return _pairs(found.keys[keep][:k], 1.0 - found.distances[keep][:k])
+                return _pairs(keys[keep][:k], sims[keep][:k])
         return self._exact(q, ukeys, k)
 
     def _exact(self, q: Vectors, ukeys: npt.NDArray[np.uint64], k: int) -> list[tuple[int, float]]:
-        rows = np.vstack(cast(tuple[Vectors, ...], self._index.get(ukeys, dtype=ScalarKind.F32)))
-        return _scan(ukeys, rows, q, k)
+        return _scan(ukeys, self._index.get(ukeys), q, k)
 
     @_guarded
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file in the same directory, fsync, then rename over `path`. A small
-        index writes its rows (keys, then float32 vectors), a large one the usearch graph."""
+        index writes its rows (keys, then float32 vectors), a large one the graph."""
         if self._small is not None:
             keys, rows = self._small.all()
             fmt, payload = _ROWS, len(keys).to_bytes(8, "little") + keys.astype("<u8").tobytes()
             payload += rows.astype("<f4").tobytes()
         else:
-            fmt, graph = _GRAPH, self._index.save()
-            assert graph is not None
-            payload = bytes(graph)
+            fmt, payload = _GRAPH, self._index.to_bytes()
         header = _HEADER.pack(_MAGIC, fmt, self.dim, len(payload), zlib.crc32(payload))
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
@@ -201,7 +192,7 @@ class VectorIndex:
                 size = os.fstat(f.fileno()).st_size
                 if size < _HEADER.size:
                     raise StoreError(f"vector index {path} is truncated")
-                # mapped, not read: the checksum pass and usearch's copy need no second buffer
+                # mapped, not read: the checksum pass needs no second buffer
                 with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
                     return cls._from_buffer(mm, path, dim)
         except OSError as e:
@@ -211,7 +202,8 @@ class VectorIndex:
     def _from_buffer(cls, mm: mmap.mmap, path: Path, dim: int) -> VectorIndex:
         magic, fmt, stored_dim, length, crc = _HEADER.unpack_from(mm)
         if magic != _MAGIC or fmt not in (_GRAPH, _ROWS):
-            raise StoreError(f"{path} is not a vector index (or of an unknown format)")
+            old = " (a usearch graph of an earlier version)" if magic == _MAGIC and fmt == _USEARCH else ""
+            raise StoreError(f"{path} is not a vector index of a known format{old}")
         if stored_dim != dim:
             raise StoreError(f"vector index {path} holds {stored_dim}-d vectors, expected {dim}-d")
         if length != len(mm) - _HEADER.size:
@@ -233,17 +225,14 @@ class VectorIndex:
                 index._small = small
                 return index
             try:
-                meta = Index.metadata(payload)
-                if not meta or meta["dimensions"] != dim or meta["kind_scalar"] != ScalarKind.F32:
-                    raise StoreError(f"vector index {path} does not match a {dim}-d f32 index")
-                index._index.load(payload)
+                index._index = Graph.from_bytes(payload, dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
             except (RuntimeError, ValueError) as e:
                 raise StoreError(f"vector index {path} cannot be loaded: {e}") from e
         if len(index._index) > EXACT_MAX:
             index._small = None
-        elif len(index._index):  # a graph written before small indexes were saved as rows
-            keys = np.asarray(index._index.keys, dtype=np.uint64)
-            rows = np.vstack(cast(tuple[Vectors, ...], index._index.get(keys, dtype=ScalarKind.F32)))
+        elif len(index._index):  # a graph that removals (or a larger EXACT_MAX) brought under the limit
+            keys = index._index.keys()
+            rows = index._index.get(keys)
             index = cls(dim)
             index.upsert(keys.astype(np.int64).tolist(), rows)
         return index
@@ -276,8 +265,7 @@ class ExactRows:
 
     def upsert(self, ukeys: npt.NDArray[np.uint64], vecs: Vectors, *, unit: bool = False) -> None:
         if not unit:
-            norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-            vecs = (vecs / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+            vecs = _unit(vecs)
         rows = []
         for key in ukeys.tolist():
             row = self._row.get(key)
@@ -333,6 +321,12 @@ def _scan(keys: npt.NDArray[np.uint64], rows: Vectors, q: Vectors, k: int) -> li
     top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
     top = top[np.argsort(-scores[top], kind="stable")]
     return _pairs(keys[top], scores[top])
+
+
+def _unit(vecs: Vectors) -> Vectors:
+    """Rows scaled to length 1 (zero rows stay zero): the graph ranks by inner product."""
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    return np.ascontiguousarray(vecs / np.where(norms > 0, norms, 1.0), dtype=np.float32)
 
 
 def _keys(keys: Sequence[int] | Keys, strict: bool = True) -> npt.NDArray[np.uint64]:

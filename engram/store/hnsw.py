@@ -1,0 +1,144 @@
+"""The graph of a large vector index: faiss HNSW (inner product over unit vectors) under uint64 keys.
+
+faiss numbers its vectors 0, 1, 2, ... in the order they were added and cannot take one out of the graph, so a
+removed or replaced key leaves its slot behind as a tombstone that searches skip (an `IDSelectorBitmap` of the
+live slots); when the dead outnumber the living, the graph is built again from the live vectors.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import faiss
+import numpy as np
+import numpy.typing as npt
+
+Vectors = npt.NDArray[np.float32]
+Keys = npt.NDArray[np.uint64]
+
+_COUNTS = struct.Struct("<QQ")  # slots, bytes of the faiss index
+
+
+class Graph:
+    """Approximate nearest neighbours by inner product; the caller adds unit vectors, so it is cosine."""
+
+    def __init__(self, dim: int, connectivity: int, expansion_add: int, expansion_search: int) -> None:
+        self.dim = dim
+        self._shape = (connectivity, expansion_add, expansion_search)
+        self._index = self._new_index()
+        self._keys = np.zeros(0, dtype=np.uint64)  # slot -> key (a dead slot keeps its last key)
+        self._live = np.zeros(0, dtype=np.uint8)  # a bit per slot, in the order faiss's bitmap reads them
+        self._slot: dict[int, int] = {}  # live key -> slot
+        self._params = self._search_params()
+
+    def _new_index(self) -> Any:
+        connectivity, expansion_add, _ = self._shape
+        index = faiss.IndexHNSWFlat(self.dim, connectivity, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = expansion_add
+        return index
+
+    def _search_params(self) -> Any:
+        """The walk's width, and the live slots as its filter once any slot has died (none: no filter)."""
+        params = faiss.SearchParametersHNSW()  # type: ignore[attr-defined]  # missing from faiss's stubs
+        params.efSearch = self._shape[2]
+        if len(self._slot) < len(self._keys):
+            # faiss keeps a pointer to the bitmap, not a copy: the selector lives as long as these params
+            self._selector = faiss.IDSelectorBitmap(len(self._keys), faiss.swig_ptr(self._live))
+            params.sel = self._selector
+        return params
+
+    def __len__(self) -> int:
+        return len(self._slot)
+
+    def __contains__(self, key: int) -> bool:
+        return key in self._slot
+
+    def contains(self, keys: Keys) -> npt.NDArray[np.bool_]:
+        slot = self._slot
+        return np.fromiter((k in slot for k in keys.tolist()), dtype=bool, count=len(keys))
+
+    def keys(self) -> Keys:
+        return np.fromiter(self._slot, dtype=np.uint64, count=len(self._slot))
+
+    def add(self, keys: Keys, vecs: Vectors) -> None:
+        """Add vectors under keys the graph does not hold (the caller removes a key before replacing it)."""
+        start = len(self._keys)
+        self._index.add(np.ascontiguousarray(vecs, dtype=np.float32))
+        self._keys = np.concatenate([self._keys, keys])
+        bits = np.unpackbits(self._live, bitorder="little")[:start]
+        self._live = np.packbits(
+            np.concatenate([bits, np.ones(len(keys), dtype=np.uint8)]), bitorder="little"
+        )
+        self._slot.update(zip(keys.tolist(), range(start, start + len(keys)), strict=True))
+        self._params = self._search_params()
+
+    def remove(self, keys: Keys) -> None:
+        slots = [s for s in (self._slot.pop(k, None) for k in keys.tolist()) if s is not None]
+        if not slots:
+            return
+        at = np.array(slots, dtype=np.int64)
+        np.bitwise_and.at(self._live, at >> 3, ~(1 << (at & 7)).astype(np.uint8))
+        if len(self._keys) - len(self._slot) > max(len(self._slot), 1024):
+            self._compact()
+        else:
+            self._params = self._search_params()
+
+    def _compact(self) -> None:
+        """Build the graph again from the live vectors only."""
+        keys = self.keys()
+        rows = self.get(keys)
+        self._index, self._keys, self._live, self._slot = (
+            self._new_index(),
+            self._keys[:0],
+            self._live[:0],
+            {},
+        )
+        if len(keys):
+            self.add(keys, rows)
+        else:
+            self._params = self._search_params()
+
+    def search(self, q: Vectors, k: int) -> tuple[Keys, npt.NDArray[np.float32]]:
+        """Up to k (keys, inner products), best first."""
+        sims, slots = self._index.search(q.reshape(1, -1), k, params=self._params)
+        found = slots[0] >= 0
+        return self._keys[slots[0][found]], sims[0][found]
+
+    def get(self, keys: Keys) -> Vectors:
+        slots = np.array([self._slot[k] for k in keys.tolist()], dtype=np.int64)
+        if not len(slots):
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.asarray(self._index.reconstruct_batch(slots), dtype=np.float32)
+
+    def to_bytes(self) -> bytes:
+        graph = faiss.serialize_index(self._index)
+        head = _COUNTS.pack(len(self._keys), len(graph))
+        return head + self._keys.astype("<u8").tobytes() + self._live.tobytes() + graph.tobytes()
+
+    @classmethod
+    def from_bytes(
+        cls, payload: memoryview, dim: int, connectivity: int, expansion_add: int, expansion_search: int
+    ) -> Graph:
+        """A graph written by `to_bytes`; ValueError if the payload does not hold one of `dim` dimensions."""
+        if len(payload) < _COUNTS.size:
+            raise ValueError("too short for a graph")
+        slots, size = _COUNTS.unpack_from(payload)
+        live_at = _COUNTS.size + 8 * slots
+        graph_at = live_at + (slots + 7) // 8
+        if len(payload) != graph_at + size:
+            raise ValueError(f"the payload does not hold {slots} slots and a {size}-byte graph")
+        graph = cls(dim, connectivity, expansion_add, expansion_search)
+        index = faiss.deserialize_index(np.frombuffer(payload, dtype=np.uint8, offset=graph_at).copy())
+        if not isinstance(index, faiss.IndexHNSWFlat) or index.d != dim or index.ntotal != slots:
+            raise ValueError(f"not a {dim}-d HNSW graph of {slots} vectors")
+        index.hnsw.efConstruction = expansion_add
+        graph._index = index
+        graph._keys = np.frombuffer(payload, dtype="<u8", count=slots, offset=_COUNTS.size).astype(np.uint64)
+        graph._live = np.frombuffer(payload, dtype=np.uint8, count=graph_at - live_at, offset=live_at).copy()
+        live = np.flatnonzero(np.unpackbits(graph._live, bitorder="little")[:slots])
+        graph._slot = dict(zip(graph._keys[live].tolist(), live.tolist(), strict=True))
+        if len(graph._slot) != len(live):
+            raise ValueError("a key is live in two slots")
+        graph._params = graph._search_params()
+        return graph
