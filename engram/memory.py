@@ -258,7 +258,7 @@ class Memory:
         how many scored that much. With `exact`, `where` itself makes each one what the query asks for."""
         scored, _ = candidates.scored(self, query, where, limit, profile, when, expansions)
         ranking = self.settings.profiles[profile]
-        kept = relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking.time)
+        kept = relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking)
         full = {r.id: r for r in self.store.get_many([s.record.id for s in kept[:limit]])}
         return [with_record(s, full[s.record.id]) for s in kept[:limit] if s.record.id in full], len(kept)
 

@@ -332,15 +332,25 @@ def matched_exactly(scored: Sequence[Scored[R]], profile: RankingProfile) -> lis
     return sorted(out, key=lambda s: -s.score)
 
 
-def relevant(scored: Sequence[Scored[R]], floor: float, time_weight: float) -> list[Scored[R]]:
-    """Those scoring at least `floor` without the time score. A time the query names puts that time's memories
-    first, but does not lift an unrelated one over the floor: seed 002's priors add up to its 0.3 floor, and
-    the time score would add 0.2 more."""
+_MATCHING = ("vector", "lexical", "context", "episode")
+
+
+def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile) -> list[Scored[R]]:
+    """Those scoring at least `floor` without the time score, at least half of it from matching the query.
+    Seed 002's priors (importance, recency, usage) add up to its 0.3 floor, and each search that returns a
+    memory raises two of them: alone they carried an important, often-found memory into the answer to any
+    question. They rank what matches; they may at most double what its match scores. A time the query names
+    puts that time's memories first, but does not lift an unrelated one over the floor either."""
     if floor <= 0:
         return list(scored)
-    return [
-        s for s in scored if s.score - time_weight * s.components["time"] * s.components["validity"] >= floor
-    ]
+    weights = [(name, getattr(profile, name)) for name in _MATCHING]
+    kept = []
+    for s in scored:
+        c = s.components
+        matching = sum(w * c[name] for name, w in weights) * c["validity"]
+        if matching >= floor / 2 and s.score - profile.time * c["time"] * c["validity"] >= floor:
+            kept.append(s)
+    return kept
 
 
 def apply_mode(

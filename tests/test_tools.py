@@ -511,3 +511,22 @@ def test_a_time_in_the_query_orders_but_does_not_lift_unrelated_memories_over_th
     both = mem.search_memory("what did Priya say last week", {"min_relevance": 0}, now=now)
     assert both["results"][0]["id"] == priya.id and both["total_found"] == 2
     assert both["results"][1]["relevance_score"] >= 0.3  # it scored over the floor, with the time score
+
+
+def test_an_important_often_found_memory_does_not_answer_unrelated_questions(real: Memory) -> None:
+    # Importance, recency and usage add up to the 0.3 floor, and every search that returns a memory raises two
+    # of them: they may rank what matches, not make a memory match.
+    mem = real
+    grant = mem.store_memory("URGENT: the grant report is due Friday, this is critical", {"force_importance": 5})
+    team = mem.store_memory("Our team uses PostgreSQL with pgvector for the analytics service")
+    for _ in range(25):
+        assert mem.search_memory("grant report deadline")["results"][0]["id"] == grant["memory_id"]
+    for question in ("favourite pizza topping", "what database does the team use"):
+        found = mem.search_memory(question)
+        assert grant["memory_id"] not in [r["id"] for r in found["results"]], question
+        # with no floor it is still ranked, over the floor by its priors and the little it shares
+        loose = mem.search_memory(question, {"min_relevance": 0}, touch=False)
+        assert any(r["id"] == grant["memory_id"] and r["relevance_score"] >= 0.3 for r in loose["results"])
+    assert [r["id"] for r in mem.search_memory("what database does the team use")["results"]] == [
+        team["memory_id"]
+    ]
