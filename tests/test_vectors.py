@@ -161,12 +161,12 @@ def test_the_graph_skips_removed_slots_and_is_built_again_when_most_are_dead(
     index.upsert(list(range(3_000)), base)
     index.upsert(list(range(100)), -base[:100])  # replaced: 100 dead slots
     graph = index._index
-    assert len(graph) == 3_000 and len(graph._keys) == 3_100
+    assert len(graph) == 3_000 and graph._used == 3_100
     for q in base[:20]:  # the old vectors of keys 0-99 are never found again
         found = index.search(q, 10)
         assert found[0][0] >= 100 or found[0][1] < 0.99
     index.remove(list(range(100, 1_600)))  # 1,600 dead slots > 1,500 alive: the graph is built again
-    assert len(graph) == 1_500 and len(graph._keys) == 1_500
+    assert len(graph) == 1_500 and graph._used == 1_500
     keys = np.array([*range(100), *range(1_600, 3_000)])
     alive = np.concatenate([-base[:100], base[1_600:]])
     for q in unit(10, 15):

@@ -27,8 +27,11 @@ class Graph:
         self.dim = dim
         self._shape = (connectivity, expansion_add, expansion_search)
         self._index = self._new_index()
-        self._keys = np.zeros(0, dtype=np.uint64)  # slot -> key (a dead slot keeps its last key)
-        self._live = np.zeros(0, dtype=np.uint8)  # a bit per slot, in the order faiss's bitmap reads them
+        # Per slot, in buffers that double when full (an add copies nothing already there): its key (a dead
+        # slot keeps its last one) and a live bit, in the order faiss's bitmap reads them. `_used` slots are.
+        self._keys = np.zeros(0, dtype=np.uint64)
+        self._live = np.zeros(0, dtype=np.uint8)
+        self._used = 0
         self._slot: dict[int, int] = {}  # live key -> slot
         self._params = self._search_params()
 
@@ -42,9 +45,9 @@ class Graph:
         """The walk's width, and the live slots as its filter once any slot has died (none: no filter)."""
         params = faiss.SearchParametersHNSW()  # type: ignore[attr-defined]  # missing from faiss's stubs
         params.efSearch = self._shape[2]
-        if len(self._slot) < len(self._keys):
+        if len(self._slot) < self._used:
             # faiss keeps a pointer to the bitmap, not a copy: the selector lives as long as these params
-            self._selector = faiss.IDSelectorBitmap(len(self._keys), faiss.swig_ptr(self._live))
+            self._selector = faiss.IDSelectorBitmap(self._used, faiss.swig_ptr(self._live))
             params.sel = self._selector
         return params
 
@@ -63,14 +66,19 @@ class Graph:
 
     def add(self, keys: Keys, vecs: Vectors) -> None:
         """Add vectors under keys the graph does not hold (the caller removes a key before replacing it)."""
-        start = len(self._keys)
+        start, end = self._used, self._used + len(keys)
         self._index.add(np.ascontiguousarray(vecs, dtype=np.float32))
-        self._keys = np.concatenate([self._keys, keys])
-        bits = np.unpackbits(self._live, bitorder="little")[:start]
-        self._live = np.packbits(
-            np.concatenate([bits, np.ones(len(keys), dtype=np.uint8)]), bitorder="little"
-        )
-        self._slot.update(zip(keys.tolist(), range(start, start + len(keys)), strict=True))
+        if end > len(self._keys):
+            size = max(1024, 2 * len(self._keys), end)
+            self._keys = np.concatenate([self._keys, np.zeros(size - len(self._keys), dtype=np.uint64)])
+            self._live = np.concatenate(
+                [self._live, np.zeros(size // 8 + 1 - len(self._live), dtype=np.uint8)]
+            )
+        self._keys[start:end] = keys
+        at = np.arange(start, end)
+        np.bitwise_or.at(self._live, at >> 3, (1 << (at & 7)).astype(np.uint8))
+        self._used = end
+        self._slot.update(zip(keys.tolist(), range(start, end), strict=True))
         self._params = self._search_params()
 
     def remove(self, keys: Keys) -> None:
@@ -79,7 +87,7 @@ class Graph:
             return
         at = np.array(slots, dtype=np.int64)
         np.bitwise_and.at(self._live, at >> 3, ~(1 << (at & 7)).astype(np.uint8))
-        if len(self._keys) - len(self._slot) > max(len(self._slot), 1024):
+        if self._used - len(self._slot) > max(len(self._slot), 1024):
             self._compact()
         else:
             self._params = self._search_params()
@@ -88,10 +96,11 @@ class Graph:
         """Build the graph again from the live vectors only."""
         keys = self.keys()
         rows = self.get(keys)
-        self._index, self._keys, self._live, self._slot = (
+        self._index, self._keys, self._live, self._used, self._slot = (
             self._new_index(),
             self._keys[:0],
             self._live[:0],
+            0,
             {},
         )
         if len(keys):
@@ -113,8 +122,10 @@ class Graph:
 
     def to_bytes(self) -> bytes:
         graph = faiss.serialize_index(self._index)
-        head = _COUNTS.pack(len(self._keys), len(graph))
-        return head + self._keys.astype("<u8").tobytes() + self._live.tobytes() + graph.tobytes()
+        used = self._used
+        head = _COUNTS.pack(used, len(graph))
+        keys, live = self._keys[:used].astype("<u8"), self._live[: (used + 7) // 8]
+        return head + keys.tobytes() + live.tobytes() + graph.tobytes()
 
     @classmethod
     def from_bytes(
@@ -136,6 +147,7 @@ class Graph:
         graph._index = index
         graph._keys = np.frombuffer(payload, dtype="<u8", count=slots, offset=_COUNTS.size).astype(np.uint64)
         graph._live = np.frombuffer(payload, dtype=np.uint8, count=graph_at - live_at, offset=live_at).copy()
+        graph._used = slots
         live = np.flatnonzero(np.unpackbits(graph._live, bitorder="little")[:slots])
         graph._slot = dict(zip(graph._keys[live].tolist(), live.tolist(), strict=True))
         if len(graph._slot) != len(live):
