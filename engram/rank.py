@@ -339,7 +339,7 @@ def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile)
     """Those scoring at least `floor` without the time score, at least half of it from matching the query.
     Seed 002's priors (importance, recency, usage) add up to its 0.3 floor, and each search that returns a
     memory raises two of them: alone they carried an important, often-found memory into the answer to any
-    question. They rank what matches; they may at most double what its match scores. A time the query names
+    question. They rank what matches, and half the floor must come from the match. A time the query names
     puts that time's memories first, but does not lift an unrelated one over the floor either."""
     if floor <= 0:
         return list(scored)
