@@ -18,7 +18,7 @@ _lock = threading.Lock()
 
 def limit_blas(threads: int) -> None:
     """Cap every BLAS loaded in the process at `threads` (0: leave them as they are). Checked at each call:
-    a library loaded since the last one (faiss brings its own OpenBLAS) starts with a thread per core."""
+    faiss brings an OpenMP build of OpenBLAS, whose limit holds only on the thread that set it."""
     if threads == 0:
         return
     with _lock:

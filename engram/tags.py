@@ -32,6 +32,7 @@ Merged tags are marked, never deleted.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -365,9 +366,8 @@ def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[
         if len(f) >= 5:
             ends.setdefault((f[0], f[-1], len(f) - 2), []).append(i)
     for group in spelled.values():
-        for a in group:
-            for b in group:
-                link(a, b)
+        for a, b in itertools.combinations(group, 2):
+            link(a, b)
     for i, tag in enumerate(tags):
         short = re.fullmatch(r"([a-z])(\d+)([a-z])", tag)
         if short is not None:

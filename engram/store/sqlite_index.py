@@ -1,5 +1,5 @@
-"""The SQLite store's vector index: a file beside the database (`engram.store.vectors`) that caches its `embedding`
-column.
+"""The SQLite store's vector index (`engram.store.vectors`): a file beside the database that caches its
+`embedding` column.
 
 It records the last `vector_changes` sequence it reflects, catches up from that log before every search (so
 writes of other processes are seen) and is rebuilt when it is missing, unreadable or disagrees with the
