@@ -11,14 +11,16 @@ compared with the seed prototypes' mean opening taken out (`centred`). The openi
 centring, are those under which the prototypes classify each other best (leave-one-out, both taxonomies), not
 the labelled sets'.
 The density score is the similarity-weighted share of the close stored neighbours (cosine >= 0.5) carrying each
-label. They are fused as `w * prototype + (1 - w) * density` (w = 0.65), or prototype alone when no neighbour
-is close.
+label.
 
-Confidence is calibrated, so the seed's thresholds mean something: the fused scores go through a softmax with
-temperature T, giving a distribution over labels; confidence is the winner's probability. T is the value whose
-leave-one-out confidence on the prototypes themselves best matches their accuracy (`calibrate_temperature`, lowest
-expected calibration error). Below the fallback threshold the fallback label is used; above the learning
-threshold the memory joins its label's prototypes.
+Confidence is calibrated, so the seed's thresholds mean something. The prototype scores go through a softmax with
+temperature T, giving a distribution over labels; T is the value whose leave-one-out confidence on the prototypes
+themselves best matches their accuracy (`calibrate_temperature`, lowest expected calibration error). That
+distribution and the density shares are fused as `w * prototype + (1 - w) * density` (w = 0.65), or the
+prototype distribution alone when no neighbour is close; confidence is the winner's fused probability. (Fusing
+the raw scores instead let one close neighbour outvote any prototype margin: mean cosines differ by hundredths,
+shares by up to 1.) Below the fallback threshold the fallback label is used; above the learning threshold the
+memory joins its label's prototypes.
 """
 
 from __future__ import annotations
@@ -297,8 +299,11 @@ def classify(
     proto = prototypes.scores(vector, labels, rules.prototype_top, opening, rules.opening_weight, views)
     density = density_scores(neighbours, labels, rules.neighbour_floor)
     w = rules.prototype_weight if density else 1.0
-    fused = {label: w * proto[label] + (1 - w) * density.get(label, 0.0) for label in labels}
-    probs = softmax(fused, rules.temperature)
+    # Both parts as distributions over the labels before they are weighed: the prototype scores are cosines a
+    # few hundredths apart, the density shares span 0..1, so fused as they were one close neighbour outvoted
+    # any prototype margin (a single vote at cosine 0.5 gave its label confidence 1.0).
+    by_prototype = softmax(proto, rules.temperature)
+    probs = {label: w * by_prototype[label] + (1 - w) * density.get(label, 0.0) for label in labels}
     winner = max(probs, key=lambda k: probs[k])
     confidence = probs[winner]
     label, method = (

@@ -61,9 +61,23 @@ def test_fusion_is_065_prototype_035_density() -> None:
     assert d.density == pytest.approx(
         {"a": 0.6 / 2.3, "b": 1.7 / 2.3, "c": 0.0}, abs=1e-4
     )  # 0.1: below floor
-    fa = 0.65 * d.prototype["a"] + 0.35 * d.density["a"]
-    fb = 0.65 * d.prototype["b"] + 0.35 * d.density["b"]
-    assert d.probabilities["b"] / d.probabilities["a"] == pytest.approx(np.exp((fb - fa) / 0.05), rel=1e-2)
+    # Both parts are distributions over the labels: the prototype scores through the softmax, the density shares.
+    by_prototype = softmax(d.prototype, 0.05)
+    for label in ("a", "b", "c"):
+        fused = 0.65 * by_prototype[label] + 0.35 * d.density[label]
+        assert d.probabilities[label] == pytest.approx(fused, abs=1e-3)
+    assert sum(d.probabilities.values()) == pytest.approx(1, abs=1e-3)
+
+
+def test_one_close_neighbour_does_not_outvote_a_clear_prototype_margin() -> None:
+    # The prototypes favour a clearly (cosines 0.82 and 0.57); one neighbour of label b sits at the vote's floor.
+    v = unit(1, 0.7, 0)
+    rules = Rules(temperature=0.05, fallback_below=0, prototype_top=1)
+    alone = classify(v, PROTOS, [], TAX, rules)
+    voted = classify(v, PROTOS, [("b", 0.5)], TAX, rules)
+    assert alone.label == "a" and alone.confidence > 0.8
+    assert voted.label == "a"  # summed as raw scores, the one vote (0.35 x 1.0) beat the margin (0.65 x 0.25)
+    assert voted.confidence < alone.confidence  # it does lower the confidence
 
 
 def test_low_confidence_falls_back_and_high_confidence_learns() -> None:
