@@ -548,7 +548,7 @@ def test_search_memory_finds_a_reply_through_the_question_it_answers(real: Memor
         for i, (episode, text) in enumerate(turns)
     ]
     found = mem.search_memory("when did I go to the pottery class?", now=now)
-    shown = {r["id"]: r for r in found["results"]}
+    shown = {r["id"] for r in found["results"]}
     assert ids[0] in shown and ids[1] in shown
     assert ids[4] not in shown  # a "yes" of another conversation lends nothing
     trace = {c["id"]: c for c in mem.trace_search("when did I go to the pottery class?")["candidates"]}
