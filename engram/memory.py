@@ -74,7 +74,8 @@ class Memory:
     ) -> None:
         self.settings = settings or Settings()
         limit_blas(self.settings.blas_threads)
-        self.embedder = embedder or default_embedder()
+        # not `or`: an embedder may define __len__ (a cache of vectors), and an empty one would be falsy
+        self.embedder = embedder if embedder is not None else default_embedder()
         self.store = open_store(db if db is not None else self.settings.db_path, self.settings)
         stored = self.store.model()
         if stored is None:

@@ -386,3 +386,24 @@ def test_feedback_lifts_a_memory_like_the_best_match(tmp_path: Path) -> None:
     assert without.index("lantern boats and drummers filled the night") == 3
     assert with_feedback.index("lantern boats and drummers filled the night") == 1
     assert with_feedback.index("the ferry timetable changed") == 2
+
+
+def test_an_empty_embedder_cache_is_still_the_embedder_used(tmp_path: Path) -> None:
+    class EmptyCache(FakeEmbedder):
+        """An embedder with a length (vectors it holds), empty so far: falsy, but given."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.calls = 0
+
+        def __len__(self) -> int:
+            return 0
+
+        def embed_batch(self, texts: Sequence[str]) -> Any:
+            self.calls += 1
+            return super().embed_batch(texts)
+
+    given = EmptyCache()
+    with Memory(tmp_path / "e.db", embedder=given) as mem:
+        mem.remember("the release train leaves on Thursdays")
+        assert mem.embedder is given and given.calls >= 1
