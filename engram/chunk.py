@@ -4,7 +4,7 @@ counted with the embedding model's own tokenizer, so every chunk fits the model.
 A window ends where the text breaks most strongly in its second half (a blank line, a line end, a sentence end,
 else between words) rather than at exactly `size` tokens, and the next one starts at the strongest break among the
 last `overlap` tokens. Fixed windows cut a quarter of chunks inside a word and almost all inside a sentence (on
-LongMemEval_S sessions), so a chunk returned as a hit began or ended with a fragment, and a redacted address or
+LongMemEval_S sessions), so a chunk returned as a hit began or ended with a fragment, and an address or a
 number could be cut in two; a conversation or a note stored whole is a run of lines and sentences.
 """
 
