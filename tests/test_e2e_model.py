@@ -125,6 +125,8 @@ def test_chunking_counts_model_tokens(tmp_path: Path, model: CachedEmbedder) -> 
         assert result.chunks == len(chunks) > 3
         assert all(c.token_count <= 220 for c in chunks)
         assert all(len(model.token_offsets(c.content)) <= 222 for c in chunks)
+        # Cut between sentences, as the model's tokenizer sees them ("ships" "." then a space)
+        assert all(c.content.startswith("Paragraph ") and c.content.endswith("ships.") for c in chunks)
         assert mem.get(result.id).token_count == len(model.token_offsets(text))
         hits = mem.recall("which crane number 37 lifts containers", mode="ranked", limit=3, touch=False)
         assert "crane number 37" in hits[0].record.content
