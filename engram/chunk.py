@@ -30,7 +30,7 @@ def chunk(text: str, offsets: list[tuple[int, int]], size: int, overlap: int) ->
     count = len(offsets)
     if count <= size:
         return [Chunk(0, text, count)]
-    strength = breaks(text, offsets)
+    strength = _breaks(text, offsets)
     out: list[Chunk] = []
     start = 0
     while True:
@@ -50,7 +50,7 @@ def chunk(text: str, offsets: list[tuple[int, int]], size: int, overlap: int) ->
             start = _strongest(strength, max(start + 1, end - overlap), end - 1, last=False)
 
 
-def breaks(text: str, offsets: list[tuple[int, int]]) -> list[int]:
+def _breaks(text: str, offsets: list[tuple[int, int]]) -> list[int]:
     """For each token, how strongly the text breaks just before it (the first token: a paragraph)."""
     out = [_PARAGRAPH]
     for (_, prev_end), (begin, _) in pairwise(offsets):
