@@ -6,16 +6,25 @@ else between words) rather than at exactly `size` tokens, and the next one start
 last `overlap` tokens. Fixed windows cut a quarter of chunks inside a word and almost all inside a sentence (on
 LongMemEval_S sessions), so a chunk returned as a hit began or ended with a fragment, and an address or a
 number could be cut in two; a conversation or a note stored whole is a run of lines and sentences.
+Chinese and Japanese have no spaces: there a sentence ends at a full stop (\u3002 \uff01 \uff1f) and any two
+characters are a word gap, so such text is cut at its sentences too rather than at a fixed count.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import pairwise
 
+from engram.text import FULL_STOPS
+
 # How strongly the text breaks before a token, weakest first.
-_INSIDE_WORD, _BETWEEN_WORDS, _SENTENCE, _LINE, _PARAGRAPH = range(5)
+_IN_CHARACTER, _INSIDE_WORD, _BETWEEN_WORDS, _SENTENCE, _LINE, _PARAGRAPH = range(6)
 _SENTENCE_ENDS = frozenset(".!?")
+_CLOSERS = "\"')]\u201d\u2019\u00bb"  # a sentence ends after them too: 'She said "stop." Then ...'
+# Chinese and Japanese run their words together: a sentence ends at a full stop with no space after it, and
+# any two characters are closer to a word boundary than two letters of a Latin word.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,16 +64,19 @@ def _breaks(text: str, offsets: list[tuple[int, int]]) -> list[int]:
     out = [_PARAGRAPH]
     for (_, prev_end), (begin, _) in pairwise(offsets):
         gap = text[prev_end:begin]
+        before = text[max(0, prev_end - 3) : prev_end].rstrip(_CLOSERS)[-1:]
         if gap.count("\n") > 1:
             out.append(_PARAGRAPH)
         elif "\n" in gap:
             out.append(_LINE)
-        elif not gap:
-            out.append(_INSIDE_WORD)
-        elif text[prev_end - 1 : prev_end] in _SENTENCE_ENDS:
+        elif begin < prev_end:  # two tokens of one character (a Hangul syllable's letters)
+            out.append(_IN_CHARACTER)
+        elif before and (before in FULL_STOPS or (gap and before in _SENTENCE_ENDS)):
             out.append(_SENTENCE)
-        else:
+        elif gap or _CJK.match(text, prev_end - 1) or _CJK.match(text, begin):
             out.append(_BETWEEN_WORDS)
+        else:
+            out.append(_INSIDE_WORD)
     return out
 
 

@@ -16,6 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engram.text import FULL_STOPS
+
 # Seed 001's per-kind confidences for explicit statements.
 CONFIDENCE = {
     "profile": 0.85, "preference": 0.72, "goal": 0.68, "project": 0.70, "fact": 0.65, "decision": 0.70,
@@ -70,7 +72,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])\s*|\n+")  # "a.b@c.pt", "3.5" stay whole
+_SENTENCE = re.compile(rf"(?<=[.!?])\s+|(?<=[{FULL_STOPS}])\s*|\n+")  # "a.b@c.pt", "3.5" stay whole
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|bye|good (morning|night|evening)|你好|谢谢|好的)\b",
                        re.IGNORECASE)  # fmt: skip
 _CJK = re.compile(r"[\u4e00-\u9fff]")

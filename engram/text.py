@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+FULL_STOPS = "\u3002\uff01\uff1f"  # full stops: Chinese and Japanese sentences end here, with no space after
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 # Function words that carry no topic; dropping them keeps FTS OR-queries selective and overlap meaningful.

@@ -99,3 +99,36 @@ def test_an_address_at_the_window_edge_stays_whole() -> None:
     chunks = chunk(text, tokens, 100, 10)  # a fixed window's 100th token is inside the address
     assert all("@" not in c.text or "ana.lima@example.org" in c.text for c in chunks)
     assert chunks[0].text.endswith("w94")
+
+
+def test_unspaced_chinese_is_cut_at_its_full_stops() -> None:
+    sentence = "我们明天上午九点在北京开会请大家准时到达。"  # 21 characters, one token each, no spaces
+    text = sentence * 12
+    chunks = chunk(text, [(i, i + 1) for i in range(len(text))], 100, 30)
+    assert all(c.text.endswith("。") for c in chunks)
+    assert all(c.text.startswith("我们") for c in chunks)  # the sentence start within the last 30 tokens
+    assert [c.token_count for c in chunks[:-1]] == [84] * (len(chunks) - 1)
+
+
+def test_without_a_full_stop_chinese_is_cut_between_characters_not_inside_a_latin_word() -> None:
+    text = "北" * 60 + "x" * 60  # a run of characters, then one long Latin word, one token a character
+    first = chunk(text, [(i, i + 1) for i in range(120)], 100, 0)[0]
+    assert first.text == "北" * 60  # where the characters end: nowhere later is outside a word
+
+
+def test_a_sentence_ends_after_a_closing_quote() -> None:
+    sentence = "he said " + " ".join(f"w{i}" for i in range(6)) + ' "stop."'
+    text = " ".join([sentence] * 10)
+    tokens = [m.span() for m in re.finditer(r"\w+|[^\w\s]", text)]
+    chunks = chunk(text, tokens, 40, 14)  # twelve tokens a sentence
+    assert all(c.text.endswith('"stop."') for c in chunks)
+    assert all(c.text.startswith("he said") for c in chunks)
+
+
+def test_tokens_of_one_character_stay_together() -> None:
+    # The model's tokenizer gives a Hangul syllable as its letters, each token spanning the whole syllable.
+    text = "가" * 150
+    offsets = [span for i in range(150) for span in [(i, i + 1)] * 3]
+    chunks = chunk(text, offsets, 100, 20)
+    assert len(chunks) > 1
+    assert all(c.token_count == 3 * len(c.text) for c in chunks)  # each character with all its tokens

@@ -132,6 +132,14 @@ def test_chunking_counts_model_tokens(tmp_path: Path, model: CachedEmbedder) -> 
         assert "crane number 37" in hits[0].record.content
 
 
+def test_chinese_text_is_cut_at_its_full_stops(tmp_path: Path, model: CachedEmbedder) -> None:
+    text = "".join(f"第{i}号起重机每天把集装箱从码头吊到船上工人们在旁边检查货物。" for i in range(40))
+    with Memory(tmp_path / "zh.db", embedder=model, settings=Settings()) as mem:
+        chunks = mem.store.children(mem.remember(text).id)
+        assert len(chunks) > 3 and all(c.token_count <= 220 for c in chunks)
+        assert all(c.content.startswith("第") and c.content.endswith("。") for c in chunks)
+
+
 def test_related_mode_returns_more_than_accurate(real: Memory) -> None:
     real.remember_many(
         [
