@@ -2,7 +2,8 @@
 
     python -m bench.redesign [--parts categories tags registry generated speed] [--size 10000] [--calls 200]
 
-1. Categories, on bench/data/categories_labelled.jsonl (written apart from the prototypes): the prototype
+1. Categories, on bench/data/categories_labelled.jsonl (written apart from the prototypes, seen while they were
+   revised) and bench/data/categories_heldout.jsonl (written after, never used to change them): the prototype
    score alone (argmax accuracy, accuracy of the decided share at the 0.5 fallback), then the write path (every
    statement through `store_memory`, in a fixed shuffled order, into a fresh store: neighbour votes and learning
    take part). Beside it, leave-one-out over the prototype sentences: how separable the seven prototype sets are.
@@ -51,6 +52,7 @@ from engram.store.protocol import TagRow
 
 ROOT = Path(__file__).resolve().parent
 CATEGORIES = ROOT / "data" / "categories_labelled.jsonl"
+HELD_OUT = ROOT / "data" / "categories_heldout.jsonl"
 TAGS = ROOT / "data" / "tags_realistic.json"
 GENERATED = ROOT / "data" / "tags_generated_checked.json"
 REGISTRY = ROOT / "data" / "tags_npm.json"
@@ -59,8 +61,8 @@ NEAR_COPY = 0.8
 console = Console()
 
 
-def labelled() -> list[tuple[str, str]]:
-    rows = [json.loads(line) for line in CATEGORIES.read_text(encoding="utf-8").splitlines() if line.strip()]
+def labelled(path: Path = CATEGORIES) -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [(r["text"], r["category"]) for r in rows]
 
 
@@ -70,7 +72,6 @@ def categories() -> dict[str, Any]:
         classifier = mem.categories
         protos = classifier.prototypes(mem.store, embedder)
     taxonomy, rules = classifier.taxonomy, classifier.rules
-    fallback_below = Settings().category_fallback_below
     seeds = protos.items
 
     # Leave-one-out over the prototypes: each sentence classified by the others.
@@ -79,13 +80,26 @@ def categories() -> dict[str, Any]:
         others = PrototypeSet([q for j, q in enumerate(seeds) if j != i], embedder.dim)
         d = classify(p.vector, others, [], taxonomy, rules, p.opening)
         loo.append(max(d.probabilities, key=lambda k: d.probabilities[k]) == p.label)
+    return {
+        "prototypes": len(seeds),
+        "temperature": round(rules.temperature, 4),
+        "prototype_loo_accuracy": round(float(np.mean(loo)), 3),
+        **_accuracy(labelled(CATEGORIES), embedder, classifier, protos),
+        "held_out": _accuracy(labelled(HELD_OUT), embedder, classifier, protos),
+    }
 
+
+def _accuracy(
+    everything: list[tuple[str, str]], embedder: CachedEmbedder, classifier: Any, protos: PrototypeSet
+) -> dict[str, Any]:
+    """One labelled set: the prototype score alone, then every statement through `store_memory`."""
+    fallback_below = Settings().category_fallback_below
     # Decontamination: a statement within cosine 0.8 of a prototype sentence is a near-copy, not a test.
-    everything = labelled()
     near = (embedder.embed_batch([t for t, _ in everything]) @ protos.matrix.T).max(axis=1)
     data = [item for item, cos in zip(everything, near, strict=True) if cos <= NEAR_COPY]
     vectors = embedder.embed_batch([t for t, _ in data])
     openings = embedder.embed_batch([classifier.opening(t) or "" for t, _ in data])
+    taxonomy, rules = classifier.taxonomy, classifier.rules
     decisions = [classify(v, protos, [], taxonomy, rules, o) for v, o in zip(vectors, openings, strict=True)]
     winners = [max(d.probabilities, key=lambda k: d.probabilities[k]) for d in decisions]
     correct = np.array([w == c for w, (_, c) in zip(winners, data, strict=True)])
@@ -110,16 +124,15 @@ def categories() -> dict[str, Any]:
     return {
         "statements": len(data),
         "near_copies_left_out": len(everything) - len(data),
-        "prototypes": len(seeds),
-        "temperature": round(rules.temperature, 4),
-        "prototype_loo_accuracy": round(float(np.mean(loo)), 3),
         "prototype_only": {
+            "argmax_correct": int(correct.sum()),
             "argmax_accuracy": round(float(correct.mean()), 3),
             "decided_share": round(float(decided.mean()), 3),
             "decided_accuracy": round(float(correct[decided].mean()), 3) if decided.any() else None,
             "per_category": per_category,
         },
         "write_path": {
+            "correct": int(path_correct.sum()),
             "accuracy": round(float(path_correct.mean()), 3),
             "decided_share": round(float(path_decided.mean()), 3),
             "decided_accuracy": round(float(path_correct[path_decided].mean()), 3)
@@ -315,25 +328,40 @@ def render(result: dict[str, Any]) -> list[str]:
     ]
     if "categories" in result:
         c = result["categories"]
-        p, w = c["prototype_only"], c["write_path"]
+        first, held = c, c["held_out"]
+        both = first["statements"] + held["statements"]
+
+        def row(name: str, part: str, key: str, pooled_from: str | None = None) -> list[Any]:
+            total = f"{(first[part][pooled_from] + held[part][pooled_from]) / both:.3f}" if pooled_from else ""
+            return [name, first[part][key], held[part][key], total]
+
         lines += [
-            f"## Categories ({c['statements']} labelled statements, {c['prototypes']} prototypes, "
-            f"T={c['temperature']})",
+            f"## Categories ({c['prototypes']} prototypes, T={c['temperature']}; prototype leave-one-out accuracy "
+            f"{c['prototype_loo_accuracy']})",
             "",
-            f"{c.get('near_copies_left_out', 0)} statements within cosine {NEAR_COPY} of a prototype sentence are left "
-            "out as near-copies.",
+            "Two labelled sets. The first was written beside the prototypes and seen while they were revised; the",
+            "held-out set was written after the last revision and has never been used to change them, so it is the",
+            f"estimate for new memories. Statements within cosine {NEAR_COPY} of a prototype sentence are left out as",
+            "near-copies.",
             "",
             *_table(
-                ["measure", "value"],
-                ["prototype leave-one-out accuracy", c["prototype_loo_accuracy"]],
-                ["prototype-only argmax accuracy", p["argmax_accuracy"]],
-                ["prototype-only decided share (confidence >= 0.5)", p["decided_share"]],
-                ["prototype-only decided accuracy", p["decided_accuracy"]],
-                ["store_memory accuracy (undecided counts wrong)", w["accuracy"]],
-                ["store_memory decided share", w["decided_share"]],
-                ["store_memory decided accuracy", w["decided_accuracy"]],
+                ["measure", "labelled set", "held-out set", "both"],
+                ["statements (near-copies left out)", f"{first['statements']} ({first['near_copies_left_out']})",
+                 f"{held['statements']} ({held['near_copies_left_out']})", both],
+                row("prototype-only argmax accuracy", "prototype_only", "argmax_accuracy", "argmax_correct"),
+                row("prototype-only decided share (confidence >= 0.5)", "prototype_only", "decided_share"),
+                row("prototype-only decided accuracy", "prototype_only", "decided_accuracy"),
+                row("store_memory accuracy (undecided counts wrong)", "write_path", "accuracy", "correct"),
+                row("store_memory decided share", "write_path", "decided_share"),
+                row("store_memory decided accuracy", "write_path", "decided_accuracy"),
             ),
-            *_table(list(p["per_category"]), list(p["per_category"].values())),
+            "Prototype-only argmax accuracy by category:",
+            "",
+            *_table(
+                ["set", *first["prototype_only"]["per_category"]],
+                ["labelled", *first["prototype_only"]["per_category"].values()],
+                ["held-out", *held["prototype_only"]["per_category"].values()],
+            ),
         ]
     if "tags" in result:
         t = result["tags"]
