@@ -1,4 +1,11 @@
-"""Word-level text handling shared by lexical search and scoring: terms, stopwords, stems."""
+"""Word-level text handling shared by lexical search and scoring: terms, stopwords, stems.
+
+Chinese and Japanese are written without spaces between words, so a run of their characters would be one
+"word" and a search for 北京 would never match 我们在北京开会. Such a run is read as its overlapping character
+pairs (北京开会: 北京 京开 开会), as CJK search engines without a dictionary do (Lucene's CJK analyser): the
+pairs of a query's words are among the pairs of any text holding them. The full-text index is given the same
+pairs (`unspaced_pairs`), so its terms are these words.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +20,9 @@ import snowballstemmer
 
 FULL_STOPS = "\u3002\uff01\uff1f"  # full stops: Chinese and Japanese sentences end here, with no space after
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# Han ideographs, hiragana and katakana: scripts whose words run together.
+UNSPACED_LETTERS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+_UNSPACED = re.compile(UNSPACED_LETTERS + "+")
 
 # Function words that carry no topic; dropping them keeps FTS OR-queries selective and overlap meaningful.
 STOPWORDS = frozenset(
@@ -211,8 +221,27 @@ _stemmer = snowballstemmer.stemmer("porter")
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased words, apostrophes kept inside words."""
-    return [w.replace("’", "'") for w in _WORD.findall(text.lower())]
+    """Lower-cased words, apostrophes kept inside words; a run of Chinese or Japanese as its character pairs."""
+    found = [w.replace("’", "'") for w in _WORD.findall(text.lower())]
+    if _UNSPACED.search(text) is None:
+        return found
+    return [piece for w in found for piece in _UNSPACED.sub(_spaced_pairs, w).split()]
+
+
+def _pairs(run: str) -> list[str]:
+    return [run[i : i + 2] for i in range(max(1, len(run) - 1))]
+
+
+def _spaced_pairs(match: re.Match[str]) -> str:
+    return " " + " ".join(_pairs(match.group())) + " "
+
+
+def unspaced_pairs(text: str | None) -> str | None:
+    """`text` with each run of Chinese or Japanese written as its character pairs, space-separated: what the
+    full-text index reads, so that its terms are `words`. Other text comes back as it is."""
+    if text is None or _UNSPACED.search(text) is None:
+        return text
+    return _UNSPACED.sub(_spaced_pairs, text)
 
 
 def first_words(text: str, count: int) -> list[str]:
@@ -278,6 +307,12 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
         s = stem(match.group().replace("’", "'"))
         if s in want:
             out[bisect.bisect_right(starts, at) - 1].add(s)
+    if _UNSPACED.search(joined) is not None:
+        for i, text in enumerate(texts):
+            # Chinese or Japanese: words start inside runs of letters (character pairs, "代替mongodb"), where
+            # the search above sees none; such a text is read word by word.
+            if _UNSPACED.search(text) is not None:
+                out[i] = set(stems(text) & want)
     return out
 
 

@@ -140,6 +140,15 @@ def test_chinese_text_is_cut_at_its_full_stops(tmp_path: Path, model: CachedEmbe
         assert all(c.content.startswith("第") and c.content.endswith("。") for c in chunks)
 
 
+def test_chinese_memories_are_recalled_by_their_words(real: Memory) -> None:
+    texts = ["我的女儿今年七岁喜欢画画。", "我对花生过敏。", "公司的无线网络密码是向日葵42。", "下周二下午三点去看牙医。",
+             "我住在上海浦东离地铁站很近。", "周五之前要把报销单交给财务。", "我喜欢喝绿茶不喝咖啡。"]  # fmt: skip
+    ids = [real.remember(t).id for t in texts]
+    # The model knows little Chinese: each of these was recalled wrongly by meaning alone.
+    for query, want in [("无线网络密码", 2), ("牙医预约", 3), ("我住在哪里", 4), ("报销单", 5)]:
+        assert real.recall(query, mode="ranked", limit=1, touch=False)[0].record.id == ids[want], query
+
+
 def test_related_mode_returns_more_than_accurate(real: Memory) -> None:
     real.remember_many(
         [

@@ -287,8 +287,10 @@ def test_feedback_query_moves_toward_the_feedback_hits() -> None:
 
 
 @given(
-    texts=st.lists(st.text(alphabet="ab'\u2019_ -\nx\u00e91\u0663", max_size=14), max_size=4),
-    wanted=st.frozensets(st.sampled_from(["ab", "a", "ba", "bab", "x", "é1", "abb", "1"]), min_size=1),
+    texts=st.lists(st.text(alphabet="ab'\u2019_ -\nx\u00e91\u0663北京の", max_size=14), max_size=4),
+    wanted=st.frozensets(
+        st.sampled_from(["ab", "a", "ba", "bab", "x", "é1", "abb", "1", "北京", "北", "京の"]), min_size=1
+    ),
 )
 @example(texts=["1'1'a"], wanted=frozenset({"a"}))  # the second apostrophe ends "1'1": "a" is a word
 @settings(max_examples=300, deadline=None)

@@ -12,6 +12,7 @@ from engram import FakeEmbedder, InvalidInput, Memory, Scope, Status, StoreError
 from engram.store.protocol import Filter
 from engram.store.schema import MIGRATIONS
 from engram.store.sqlite import SQLiteStore
+from engram.text import terms
 
 
 def test_migrations_are_recorded_once(tmp_path: Path) -> None:
@@ -61,6 +62,53 @@ def test_fts_follows_updates_and_deletes(mem: Memory) -> None:
     assert [i for i, _ in mem.store.text_search(["red"], 5, where)] == [rid]
     mem.forget(rid)
     assert mem.store.text_search(["red"], 5, where) == []
+
+
+def test_chinese_and_japanese_words_are_found_inside_their_sentences(mem: Memory) -> None:
+    meeting = mem.remember("我们明天上午在北京开会。").id
+    database = mem.remember("我们决定用PostgreSQL代替MongoDB", tags=["数据库"]).id
+    tokyo = mem.remember("来週東京で会いましょう").id
+    mem.remember("The meeting in Beijing is tomorrow morning.")
+
+    def found(query: str) -> list[str]:
+        return [i for i, _ in mem.store.text_search(terms(query), 5, Filter())]
+
+    assert found("北京") == [meeting]
+    assert found("北京的会议") == [meeting]  # 北京 matches; 会议 is written 开会 there
+    assert found("mongodb") == [database]  # a Latin word against Chinese, with no space between
+    assert found("数据库") == [database]  # a tag in Chinese
+    assert found("東京") == [tokyo]
+    assert found("北") == []  # one character is no word of a longer run
+    mem.update(meeting, content="我们明天上午在上海开会。")
+    assert found("北京") == [] and found("上海") == [meeting]
+    mem.forget(meeting)
+    assert found("上海") == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_store_indexed_before_character_pairs_is_indexed_again(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engram.store.postgres as pg_module
+    import engram.store.sqlite as sqlite_module
+
+    location: str | Path
+    if backend == "postgres":
+        location, module = request.getfixturevalue("pg_url"), pg_module
+    else:
+        location, module = tmp_path / "old.db", sqlite_module
+    with monkeypatch.context() as old:
+        before = [m for m in module.MIGRATIONS if m[0] not in ("m012_unspaced_pairs", "m003_unspaced_pairs")]
+        old.setattr(module, "MIGRATIONS", before)  # the store as it was before character pairs
+        with Memory(location, embedder=FakeEmbedder()) as mem:
+            rid = mem.remember("我们明天上午在北京开会。").id
+            if backend == "postgres":  # stems were computed in Python: write those of the old words
+                with mem.store.atomic() as db:  # type: ignore[attr-defined]
+                    db.execute(b"UPDATE memories SET tsv = %s::tsvector WHERE id = %s", ("'我们明天上午在北京开会':1A", rid))
+            assert mem.store.text_search(["北京"], 5, Filter()) == []
+    with Memory(location, embedder=FakeEmbedder()) as mem:
+        assert [i for i, _ in mem.store.text_search(["北京"], 5, Filter())] == [rid]
+        assert mem.validate_storage()["issues"] == []
 
 
 def test_bm25_prefers_rarer_terms(mem: Memory) -> None:

@@ -7,8 +7,12 @@ SQLite backend's plain columns, so that whole stores copy between the two backen
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from psycopg import Connection
+
+from engram.store import pg_text
+from engram.text import UNSPACED_LETTERS
 
 Migration = Callable[[Connection[tuple[object, ...]]], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -178,3 +182,19 @@ def m001_memories(db: Connection[tuple[object, ...]]) -> None:
 def m002_prototype_openings(db: Connection[tuple[object, ...]]) -> None:
     """Each prototype keeps the embedding of its opening words (see the SQLite schema's m011)."""
     db.execute(b"ALTER TABLE prototypes ADD COLUMN opening BYTEA")
+
+
+@migration
+def m003_unspaced_pairs(db: Connection[tuple[object, ...]]) -> None:
+    """Chinese and Japanese are indexed as character pairs (see the SQLite schema's m012): the stems of the
+    memories holding any are computed again (the lexicon follows by trigger)."""
+    # The stems are computed in Python, as on every write.
+    rows = db.execute(
+        b"SELECT rid, content, tags FROM memories WHERE searchable AND (content ~ %s OR tags::text ~ %s)",
+        (UNSPACED_LETTERS, UNSPACED_LETTERS),
+    ).fetchall()
+    with db.cursor() as cur:
+        cur.executemany(
+            b"UPDATE memories SET tsv = %s::tsvector WHERE rid = %s",
+            [(pg_text.tsvector(str(content), cast(list[str], tags)), rid) for rid, content, tags in rows],
+        )

@@ -281,3 +281,45 @@ def m011_prototype_openings(db: sqlite3.Connection) -> None:
     """Classification reads a text's opening words beside the whole text: each prototype keeps the embedding
     of its opening (NULL for those learned before: the classifier embeds theirs from their text)."""
     run_script(db, "ALTER TABLE prototypes ADD COLUMN opening BLOB;")
+
+
+@migration
+def m012_unspaced_pairs(db: sqlite3.Connection) -> None:
+    """Chinese and Japanese are indexed as character pairs (engram.text.unspaced_pairs, a function each
+    connection registers), so that a word of them can be searched; rows already indexed whole are indexed
+    again (any other text reads the same either way)."""
+    run_script(
+        db,
+        """
+        DROP TRIGGER memories_fts_ai;
+        DROP TRIGGER memories_fts_ad;
+        DROP TRIGGER memories_fts_au;
+        CREATE TRIGGER memories_fts_ai AFTER INSERT ON memories WHEN new.searchable = 1 BEGIN
+            INSERT INTO memories_fts(rowid, content, tags)
+            VALUES (new.rid, unspaced_pairs(new.content), unspaced_pairs(new.tags));
+        END;
+        CREATE TRIGGER memories_fts_ad AFTER DELETE ON memories WHEN old.searchable = 1 BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, tags)
+            VALUES ('delete', old.rid, unspaced_pairs(old.content), unspaced_pairs(old.tags));
+        END;
+        CREATE TRIGGER memories_fts_au AFTER UPDATE OF content, tags ON memories WHEN old.searchable = 1 BEGIN
+            INSERT INTO memories_fts(memories_fts, rowid, content, tags)
+            VALUES ('delete', old.rid, unspaced_pairs(old.content), unspaced_pairs(old.tags));
+            INSERT INTO memories_fts(rowid, content, tags)
+            VALUES (new.rid, unspaced_pairs(new.content), unspaced_pairs(new.tags));
+        END;
+        """,
+    )
+    rows = db.execute(
+        "SELECT rid, content, tags FROM memories WHERE searchable = 1 "
+        "AND (unspaced_pairs(content) != content OR unspaced_pairs(tags) != tags)"
+    ).fetchall()
+    for rid, content, tags in rows:
+        db.execute(
+            "INSERT INTO memories_fts(memories_fts, rowid, content, tags) VALUES ('delete', ?, ?, ?)",
+            (rid, content, tags),
+        )
+        db.execute(
+            "INSERT INTO memories_fts(rowid, content, tags) VALUES (?, unspaced_pairs(?), unspaced_pairs(?))",
+            (rid, content, tags),
+        )

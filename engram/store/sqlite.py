@@ -28,6 +28,7 @@ from engram.store.sqlite_fresh import FreshVectors
 from engram.store.sqlite_index import IndexFile
 from engram.store.sqlite_integrity import integrity_issues, verify
 from engram.store.sqlite_search import Searches
+from engram.text import unspaced_pairs
 
 
 class SQLiteStore(Searches, SideTables):
@@ -59,6 +60,8 @@ class SQLiteStore(Searches, SideTables):
         )
         db.execute(f"PRAGMA busy_timeout = {int(self._timeout)}")
         db.execute("PRAGMA foreign_keys = ON")
+        # The full-text triggers index Chinese and Japanese as character pairs (engram.text).
+        db.create_function("unspaced_pairs", 1, unspaced_pairs, deterministic=True)
         if not self._memory:
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
@@ -376,8 +379,8 @@ class SQLiteStore(Searches, SideTables):
     def rebuild_fts(self) -> None:
         with self.atomic() as db:  # 'rebuild' would index every row; only searchable ones belong
             db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
-            db.execute("INSERT INTO memories_fts(rowid, content, tags) SELECT rid, content, tags FROM memories "
-                       "WHERE searchable = 1")  # fmt: skip
+            db.execute("INSERT INTO memories_fts(rowid, content, tags) SELECT rid, unspaced_pairs(content), "
+                       "unspaced_pairs(tags) FROM memories WHERE searchable = 1")  # fmt: skip
             # The memory count the term weights use belongs to the text index too.
             db.execute("UPDATE counts SET n = (SELECT count(*) FROM memories) WHERE name = 'memories'")
 
