@@ -2,7 +2,8 @@
 query intent and natural-language time.
 
 Concepts are yake keyphrases (up to 3 words); a phrase inside a better-ranked one is dropped; `topics` cuts them
-to what can be a tag. Entities come from regular expressions (dates, times, money, percentages, numbers, emails,
+to what can be a tag. Mostly Chinese text has no spaces for yake to split at: its concepts are jieba's TF-IDF
+keywords among the words that name a topic (nouns, names, set phrases). Entities come from regular expressions (dates, times, money, percentages, numbers, emails,
 urls, code identifiers, capitalised names).
 
 Importance, 1-5: 2 for plain content, 3 when it states a personal fact ("I am", "my", "I prefer", "allergic");
@@ -19,7 +20,9 @@ call.
 
 from __future__ import annotations
 
+import logging
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -127,7 +130,32 @@ def normalize_tag(text: str) -> str:
     return "-".join(cleaned.split())[:64].strip("-")
 
 
+# Nouns, names, places, organisations, verbal nouns, Latin words and set phrases (jieba's part-of-speech tags):
+# words that name a topic, as `topics` keeps for English.
+_CHINESE_TOPICS = ("n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "nw", "vn", "eng", "l", "i", "j")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+@lru_cache(maxsize=1)
+def _chinese() -> Any:
+    """jieba's TF-IDF keyword extractor, loaded on the first Chinese text (its dictionary takes a second)."""
+    with warnings.catch_warnings():
+        # Loading, it reaches for setuptools' deprecated pkg_resources and leaves its word-weight file open.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", ResourceWarning)
+        import jieba  # type: ignore[import-untyped]
+        import jieba.analyse  # type: ignore[import-untyped]
+
+        jieba.setLogLevel(logging.WARNING)  # not the dictionary's loading messages
+        jieba.initialize()
+    return jieba.analyse
+
+
 def concepts(text: str, top: int = 8) -> tuple[str, ...]:
+    if _HAN.search(text) is not None and len(_HAN.findall(text)) > len(_LATIN_WORD.findall(text)):
+        # Mostly Chinese: yake splits words at spaces, so a sentence would be one "keyphrase"; jieba segments it.
+        return tuple(_chinese().extract_tags(text, topK=top, allowPOS=_CHINESE_TOPICS))
     found: list[str] = []
     for phrase, _score in _extractor().extract_keywords(text):
         words = [w.lower() for w in phrase.split()]
@@ -164,7 +192,7 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
     return [
         t
         for t in out
-        if len(t) > 2
+        if (len(t) > 2 or _HAN.search(t) is not None)  # 北京: two characters, one word
         and (" " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in _WHEN_ALONE))
     ]
 
@@ -225,7 +253,7 @@ def analyse(content: str) -> ContentAnalysis:
         indicators.append("explicit-important")
     if _NEGATION.search(content) and "explicit-important" in indicators:
         indicators.append("negation-warning")
-    if len(content.split()) < 4 and not found:
+    if len(words_of(content)) < 4 and not found:  # words_of reads Chinese too (as character pairs)
         score, indicators = 1, ["trivial"]
     context = [t for t, on in (("urgent", bool(urgency)), ("deadline", "deadline" in indicators),
                                ("decision", "decision" in indicators), ("how-to", bool(_HOWTO.search(content))),

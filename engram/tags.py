@@ -48,6 +48,7 @@ from snowballstemmer import stemmer
 from engram.embed import Matrix, Vector
 from engram.quantized import Encoded, bounds, encode, rescaled, shortlist
 from engram.store.protocol import TagRow
+from engram.text import unspaced
 
 MAP_THRESHOLD = 0.7
 PACK_AT = 2048  # tags from which the vocabulary keeps a packed 8-bit copy
@@ -256,8 +257,10 @@ def plan_tags(
     mapped: dict[str, str] = {}
     new: list[str] = []
     same_of = [vocabulary.spelled(c) for c in concepts]
-    # A concept already spelled as a tag takes it: only the others are looked up by meaning.
-    unknown = [i for i, same in enumerate(same_of) if same is None]
+    # A concept already spelled as a tag takes it: only the others are looked up by meaning, and not those in
+    # scripts without spaces: the model knows too little Chinese to tell its words apart (无线网络, wireless
+    # network, came within 0.7 of 准时到达, arrive on time).
+    unknown = [i for i, same in enumerate(same_of) if same is None and not unspaced(concepts[i])]
     closest: list[tuple[str, float] | None] = [None] * len(concepts)
     for i, close in zip(unknown, vocabulary.closest_many(vectors[unknown]), strict=True):
         closest[i] = close

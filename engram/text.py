@@ -236,6 +236,11 @@ def _spaced_pairs(match: re.Match[str]) -> str:
     return " " + " ".join(_pairs(match.group())) + " "
 
 
+def unspaced(text: str) -> bool:
+    """Whether `text` holds Chinese or Japanese."""
+    return _UNSPACED.search(text) is not None
+
+
 def unspaced_pairs(text: str | None) -> str | None:
     """`text` with each run of Chinese or Japanese written as its character pairs, space-separated: what the
     full-text index reads, so that its terms are `words`. Other text comes back as it is."""

@@ -72,6 +72,17 @@ def test_entities_and_concepts() -> None:
     )
 
 
+def test_chinese_concepts_are_its_words() -> None:
+    found = analysis.concepts("我们决定用PostgreSQL代替MongoDB做分析系统的数据库。")
+    assert {"PostgreSQL", "MongoDB", "数据库"} <= set(found)
+    assert all(len(c) <= 4 or c.isascii() for c in found)  # words, not the sentence
+    meeting = "我们明天上午九点在北京开会。"
+    assert "北京" in analysis.topics(analysis.concepts(meeting), meeting)  # two characters are a word
+    assert analysis.analyse("我对花生过敏。").importance > analysis.analyse("好的").importance  # not one "word"
+    # A little Chinese in English text leaves the English keyphrases to yake.
+    assert analysis.concepts("Meeting Li Wei at the Beijing office about the 北京 launch")[0][0].isascii()
+
+
 def test_intents_and_event_anchors() -> None:
     assert analysis.intent("what do I need to do this week") == "remind"
     assert analysis.intent("show me notes similar to this one") == "show_similar"

@@ -149,6 +149,13 @@ def test_chinese_memories_are_recalled_by_their_words(real: Memory) -> None:
         assert real.recall(query, mode="ranked", limit=1, touch=False)[0].record.id == ids[want], query
 
 
+def test_chinese_tags_are_words_and_never_an_unrelated_tag(real: Memory) -> None:
+    first = real.store_memory("我们明天上午九点在北京开会。请大家准时到达。")["analysis"]["generated_tags"]
+    second = real.store_memory("公司的无线网络密码是向日葵42。")["analysis"]["generated_tags"]
+    assert "北京" in first and {"无线网络", "密码"} <= set(second)
+    assert not set(first) & set(second)  # the model placed 无线网络 within 0.7 of 准时到达
+
+
 def test_related_mode_returns_more_than_accurate(real: Memory) -> None:
     real.remember_many(
         [
