@@ -3,8 +3,8 @@ query intent and natural-language time.
 
 Concepts are yake keyphrases (up to 3 words); a phrase inside a better-ranked one is dropped; `topics` cuts them
 to what can be a tag. Mostly Chinese text has no spaces for yake to split at: its concepts are jieba's TF-IDF
-keywords among the words that name a topic (nouns, names, set phrases). Entities come from regular expressions (dates, times, money, percentages, numbers, emails,
-urls, code identifiers, capitalised names).
+keywords among the words that name a topic (nouns, names, set phrases). Entities come from regular expressions
+(dates, times, money, percentages, numbers, emails, urls, code identifiers, capitalised names).
 
 Importance, 1-5: 2 for plain content, 3 when it states a personal fact ("I am", "my", "I prefer", "allergic");
 +1 for a deadline, appointment or concrete date or time; +1 for urgency words; +1 for a decision; +1 for

@@ -19,10 +19,14 @@ from functools import lru_cache
 import snowballstemmer
 
 FULL_STOPS = "\u3002\uff01\uff1f"  # full stops: Chinese and Japanese sentences end here, with no space after
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 # Han ideographs, hiragana and katakana: scripts whose words run together.
-UNSPACED_LETTERS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+_RANGES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+UNSPACED_LETTERS = f"[{_RANGES}]"
 _UNSPACED = re.compile(UNSPACED_LETTERS + "+")
+_SPACED_RUN = re.compile(f"[^{_RANGES}]*")  # a greedy run reads 3.6 ns a character, a search for one 13 ns
+_LETTER = f"[^\\W_{_RANGES}]"  # letters and digits of the scripts with spaces
+# A word, with one apostrophe inside ("it's"); a run of Chinese or Japanese is a word of its own ("用PostgreSQL").
+_WORD = re.compile(f"{_LETTER}+(?:['’]{_LETTER}+)?|{UNSPACED_LETTERS}+", re.UNICODE)
 
 # Function words that carry no topic; dropping them keeps FTS OR-queries selective and overlap meaningful.
 STOPWORDS = frozenset(
@@ -223,9 +227,9 @@ _stemmer = snowballstemmer.stemmer("porter")
 def words(text: str) -> list[str]:
     """Lower-cased words, apostrophes kept inside words; a run of Chinese or Japanese as its character pairs."""
     found = [w.replace("’", "'") for w in _WORD.findall(text.lower())]
-    if _UNSPACED.search(text) is None:
+    if text.isascii():
         return found
-    return [piece for w in found for piece in _UNSPACED.sub(_spaced_pairs, w).split()]
+    return [pair for w in found for pair in (_pairs(w) if _UNSPACED.match(w) else [w])]
 
 
 def _pairs(run: str) -> list[str]:
@@ -238,13 +242,13 @@ def _spaced_pairs(match: re.Match[str]) -> str:
 
 def unspaced(text: str) -> bool:
     """Whether `text` holds Chinese or Japanese."""
-    return _UNSPACED.search(text) is not None
+    return not text.isascii() and _SPACED_RUN.match(text).end() != len(text)  # type: ignore[union-attr]
 
 
 def unspaced_pairs(text: str | None) -> str | None:
     """`text` with each run of Chinese or Japanese written as its character pairs, space-separated: what the
     full-text index reads, so that its terms are `words`. Other text comes back as it is."""
-    if text is None or _UNSPACED.search(text) is None:
+    if text is None or not unspaced(text):
         return text
     return _UNSPACED.sub(_spaced_pairs, text)
 
@@ -282,9 +286,10 @@ def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
     benchmark data); one search for these prefixes skips the other words of a text without a Python loop.
     The pattern also matches inside words: `stems_among` drops those matches (a lookbehind for the start of a
     word, tried at every position, made the search a third slower)."""
-    prefixes = sorted({s[: max(1, len(s) - 2)] for s in wanted if s}, key=len, reverse=True)
+    # (Character pairs are looked for apart, in `stems_among`.)
+    prefixes = sorted({s[: max(1, len(s) - 2)] for s in wanted if s and not unspaced(s)}, key=len, reverse=True)
     alternatives = "|".join(re.escape(p) for p in prefixes) or "(?!)"
-    return re.compile(rf"(?:{alternatives})[^\W_]*(['’][^\W_]+)?", re.UNICODE)
+    return re.compile(rf"(?:{alternatives}){_LETTER}*(['’]{_LETTER}+)?", re.UNICODE)
 
 
 def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]:
@@ -300,10 +305,13 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
     pattern = _could_stem_to(want)
     for match in pattern.finditer(joined):
         at = match.start()
-        # Where `_WORD` starts a word: not after a letter or digit (`isalnum` is the patterns' [^\W_]), nor
-        # as the part after a word's one apostrophe. A match inside a word is dropped; the search goes on after
-        # it, so what follows an apostrophe within it, which may start a word ("b'1'1": "1"), is read here.
-        if at and (joined[at - 1].isalnum() or (joined[at - 1] in "'’" and not _word_starts_at(joined, at))):
+        # Where `_WORD` starts a word: not after a letter or digit (`isalnum`), unless Chinese or Japanese
+        # (`_WORD` parts them from Latin), nor as the part after a word's one apostrophe. A match inside a word
+        # is dropped; the search goes on after it, so what follows an apostrophe within it, which may start a
+        # word ("b'1'1": "1"), is read here.
+        before = joined[at - 1] if at else ""
+        inside = before.isalnum() and not unspaced(before)
+        if at and (inside or (before in "'’" and not _word_starts_at(joined, at))):
             after = match.start(1) + 1  # 0 when the match has no apostrophe
             if after and _word_starts_at(joined, after) and (tail := pattern.match(joined, after)) is not None:
                 match, at = tail, after
@@ -312,12 +320,11 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
         s = stem(match.group().replace("’", "'"))
         if s in want:
             out[bisect.bisect_right(starts, at) - 1].add(s)
-    if _UNSPACED.search(joined) is not None:
-        for i, text in enumerate(texts):
-            # Chinese or Japanese: words start inside runs of letters (character pairs, "代替mongodb"), where
-            # the search above sees none; such a text is read word by word.
-            if _UNSPACED.search(text) is not None:
-                out[i] = set(stems(text) & want)
+    paired = {w for w in want if unspaced(w)}
+    if paired:  # character pairs start inside runs of Chinese, where the search above sees no word start
+        for found, text in zip(out, texts, strict=True):
+            if unspaced(text):
+                found |= stems(text) & paired
     return out
 
 
