@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -99,19 +99,32 @@ _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
 _CODE = re.compile(r"`[^`]+`|\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+(?:\.\w+){2,}\b")
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+# Each indicator in English and in Chinese (the words of the seed-001 rules' source language; no \b between
+# Chinese characters, which are all word characters).
 _URGENT = re.compile(
-    r"\b(urgent(?:ly)?|asap|critical|immediately|right away|must|deadline|overdue|emergency)\b", re.I
+    r"\b(urgent(?:ly)?|asap|critical|immediately|right away|must|deadline|overdue|emergency)\b"
+    r"|紧急|尽快|马上|立刻|立即|赶紧|务必",
+    re.I,
 )
 _DEADLINE = re.compile(r"\b(due|deadline|by (?:the )?end of|appointment|expires?|before \w+day|by (?:"
-                       rf"{DAYS}|{MONTHS}|tomorrow|tonight|friday))\b", re.IGNORECASE)  # fmt: skip
+                       rf"{DAYS}|{MONTHS}|tomorrow|tonight|friday))\b|截止|到期|之前|预约", re.IGNORECASE)  # fmt: skip
 _DECISION = re.compile(
-    r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b", re.I
+    r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b|决定|选择了|定下", re.I
 )
 _EXPLICIT = re.compile(
-    r"\b(important|remember this|never forget|don'?t forget|must remember|crucial|key point)\b", re.I
+    r"\b(important|remember this|never forget|don'?t forget|must remember|crucial|key point)\b"
+    r"|重要|别忘|不要忘|记住|千万",
+    re.I,
 )
 _PERSONAL = re.compile(
-    r"\b(i am|i'm|my|i prefer|i like|i love|i hate|i don'?t like|allergic|i live|i work)\b", re.I
+    r"\b(i am|i'm|my|i prefer|i like|i love|i hate|i don'?t like|allergic|i live|i work)\b"
+    r"|我是|我的|我喜欢|我不喜欢|我爱|我讨厌|过敏|我住|我在.{1,12}工作",
+    re.I,
+)
+# Days and times in Chinese: a date for the importance score (the date entities and due days read English).
+_CHINESE_DATE = re.compile(
+    r"今天|明天|后天|今晚|明早|下周|下星期|下个月|[周星期礼拜][一二三四五六日天]|\d{1,2}月\d{1,2}[日号]"
+    r"|[一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}[日号]|[\d一二三四五六七八九十]{1,3}[点时](?:半|\d{1,2}分)?"
 )
 _NEGATION = re.compile(r"\b(never|do not|don'?t|avoid)\b", re.IGNORECASE)
 _HOWTO = re.compile(
@@ -239,7 +252,7 @@ def analyse(content: str) -> ContentAnalysis:
     if _PERSONAL.search(content):
         score = 3
         indicators.append("personal-fact")
-    if _DEADLINE.search(content) or any(e.kind in ("date", "time") for e in found):
+    if _DEADLINE.search(content) or any(e.kind in ("date", "time") for e in found) or _CHINESE_DATE.search(content):
         score += 1
         indicators.append("deadline" if _DEADLINE.search(content) else "date")
     if urgency:
@@ -387,10 +400,72 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
     return start, start + timedelta(days=1)
 
 
+# Chinese time words, as the English phrase the grammar below reads.
+_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_NUMBER = r"\d{1,4}|[零一二两三四五六七八九十]{1,3}"
+_CN_UNIT = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}
+_CN_WEEKDAY = {"一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday", "五": "friday",
+               "六": "saturday", "日": "sunday", "天": "sunday"}  # fmt: skip
+_CN_SPANS = {"昨天": "yesterday", "前天": "2 days ago", "今天": "today", "最近": "recently", "近来": "recently", "去年": "last year",
+             "今年": "this year", "上个月": "last month", "上月": "last month", "这个月": "this month",
+             "本月": "this month"}  # fmt: skip
+_CN_UNITS = "天|日|周|星期|礼拜|月|年"
+_CN_RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(rf"({_CN_NUMBER})\s*个?\s*({_CN_UNITS})(?:以)?前"),
+     lambda m: f"{_cn_number(m[1])} {_CN_UNIT[m[2]]}s ago"),
+    (re.compile(rf"(?:过去|最近)的?({_CN_NUMBER})?\s*个?\s*({_CN_UNITS})"),
+     lambda m: f"the past {_cn_number(m[1]) if m[1] else 1} {_CN_UNIT[m[2]]}s"),
+    (re.compile(r"上个?(?:周|星期|礼拜)([一二三四五六日天])"), lambda m: f"last {_CN_WEEKDAY[m[1]]}"),
+    (re.compile(r"上个?(?:周|星期|礼拜)"), lambda m: "last week"),
+    (re.compile(r"(?:这|本)个?(?:周|星期|礼拜)"), lambda m: "this week"),
+    (re.compile("|".join(_CN_SPANS)), lambda m: _CN_SPANS[m[0]]),
+    (re.compile(rf"(\d{{4}})年(?:({_CN_NUMBER})月(?:({_CN_NUMBER})[日号])?)?(以来|之后|以后|之前|以前)?"),
+     lambda m: _cn_point(m[4], _cn_maybe(m[3]), _cn_maybe(m[2]), int(m[1]))),
+    (re.compile(rf"(?<![个这本上下])({_CN_NUMBER})月份?(?:({_CN_NUMBER})[日号])?(以来|之后|以后|之前|以前)?"),
+     lambda m: _cn_point(m[3], _cn_maybe(m[2]), _cn_number(m[1]), None)),
+)
+
+
+def _cn_number(text: str) -> int:
+    """12, 十二, 二十一, 两."""
+    if text.isdigit():
+        return int(text)
+    tens, _, ones = text.partition("十")
+    if "十" not in text:
+        return _CN_DIGITS[text[-1]]
+    return (_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[ones] if ones else 0)
+
+
+def _cn_maybe(text: str | None) -> int | None:
+    return None if text is None else _cn_number(text)
+
+
+def _cn_point(relation: str | None, day: int | None, month: int | None, year: int | None) -> str:
+    """A date named in Chinese, as "in March 2024", "on 5 March", "since 2023" ..."""
+    named = " ".join(str(p) for p in (day, MONTHS.split("|")[month - 1] if month else None, year) if p)
+    word = {"以来": "since", "之后": "after", "以后": "after", "之前": "before", "以前": "before"}.get(relation or "")
+    return f"{word or ('on' if day else 'in')} {named}"
+
+
+def _chinese_time(query: str) -> tuple[str, str] | None:
+    """The first Chinese time expression of `query`, and the English phrase for it."""
+    for pattern, english in _CN_RULES:
+        m = pattern.search(query)
+        if m is not None:
+            try:
+                return english(m), m[0]
+            except KeyError:
+                continue  # 十五十 and the like: not a number
+    return None
+
+
 # search_memory reads the query's time for its answer, then ranking reads it again with the same query and now:
 # the second reading (dateparser, when a time word is found) comes from here.
 @lru_cache(maxsize=64)
 def time_range(query: str, now: datetime) -> TimeRange | None:
+    if _HAN.search(query) is not None and (chinese := _chinese_time(query)) is not None:
+        read = time_range(chinese[0], now)
+        return None if read is None else TimeRange(read.after, read.before, chinese[1])
     if not _SCREEN.search(query):
         return None
     now = now.astimezone(UTC)

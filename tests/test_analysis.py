@@ -35,6 +35,18 @@ def day(m: int, d: int, y: int = 2026) -> datetime:
         # A named date is the more specific: "recently" then adds nothing.
         ("the cake she baked recently in May 2022", day(5, 1, 2022), day(6, 1, 2022)),
         ("what he recently watched on October 6, 2022", day(10, 6, 2022), day(10, 7, 2022)),
+        # Chinese, read as the same phrases
+        ("我昨天说了什么", day(11, 21), day(11, 22)),
+        ("上周的会议记录", day(11, 9), day(11, 16)),
+        ("上周六谁来了", day(11, 21), day(11, 22)),
+        ("两天前发生了什么", day(11, 20), day(11, 21)),
+        ("三个月前的体检", day(8, 9), day(9, 8)),
+        ("过去两周的开销", datetime(2026, 11, 8, 12, tzinfo=UTC), None),
+        ("三月的会议", day(3, 1), day(4, 1)),
+        ("十二月以来", day(12, 1, 2025), None),
+        ("2024年的旅行", day(1, 1, 2024), day(1, 1, 2025)),
+        ("2024年3月5日那天", day(3, 5, 2024), day(3, 6, 2024)),
+        ("5月3号之前", None, day(5, 3)),
     ],
 )
 def test_time_expressions(query: str, after: datetime | None, before: datetime | None) -> None:
@@ -44,7 +56,7 @@ def test_time_expressions(query: str, after: datetime | None, before: datetime |
 
 
 @pytest.mark.parametrize(
-    "query", ["May said hello", "march on", "what is my favourite colour", "the second item"]
+    "query", ["May said hello", "march on", "what is my favourite colour", "the second item", "附近的天气", "三个苹果"]
 )
 def test_no_time_where_there_is_none(query: str) -> None:
     assert analysis.time_range(query, NOW) is None
@@ -79,6 +91,16 @@ def test_chinese_concepts_are_its_words() -> None:
     meeting = "我们明天上午九点在北京开会。"
     assert "北京" in analysis.topics(analysis.concepts(meeting), meeting)  # two characters are a word
     assert analysis.analyse("我对花生过敏。").importance > analysis.analyse("好的").importance  # not one "word"
+
+
+def test_chinese_importance_reads_its_dates_urgency_and_decisions() -> None:
+    plain = analysis.analyse("公司的无线网络密码是向日葵42。")
+    dated = analysis.analyse("我们明天上午九点在北京开会。")
+    urgent = analysis.analyse("紧急 周五之前要把报销单交给财务 别忘了。")
+    decided = analysis.analyse("我们决定用PostgreSQL代替MongoDB。")
+    assert plain.importance < dated.importance < urgent.importance == 5
+    assert {"deadline", "urgent", "explicit-important"} <= set(urgent.indicators)
+    assert "decision" in decided.indicators and "personal-fact" in analysis.analyse("我对花生过敏。").indicators
     # A little Chinese in English text leaves the English keyphrases to yake.
     assert analysis.concepts("Meeting Li Wei at the Beijing office about the 北京 launch")[0][0].isascii()
 
