@@ -124,7 +124,7 @@ _PERSONAL = re.compile(
 # Days and times in Chinese: a date for the importance score (the date entities and due days read English).
 _CHINESE_DATE = re.compile(
     r"今天|明天|后天|今晚|明早|下周|下星期|下个月|[周星期礼拜][一二三四五六日天]|\d{1,2}月\d{1,2}[日号]"
-    r"|[一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}[日号]|[\d一二三四五六七八九十]{1,3}[点时](?:半|\d{1,2}分)?"
+    r"|[一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}[日号]|(?:\d{1,2}|[两三四五六七八九十]|十[一二])[点时]"
 )
 _NEGATION = re.compile(r"\b(never|do not|don'?t|avoid)\b", re.IGNORECASE)
 _HOWTO = re.compile(
@@ -402,13 +402,13 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
 
 # Chinese time words, as the English phrase the grammar below reads.
 _CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_CN_NUMBER = r"\d{1,4}|[零一二两三四五六七八九十]{1,3}"
+_CN_NUMBER = r"(?<!\d)\d{1,3}|[零一二两三四五六七八九十]{1,3}"  # (not the end of a year: 2024年以前)
 _CN_UNIT = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}
 _CN_WEEKDAY = {"一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday", "五": "friday",
                "六": "saturday", "日": "sunday", "天": "sunday"}  # fmt: skip
-_CN_SPANS = {"昨天": "yesterday", "前天": "2 days ago", "今天": "today", "最近": "recently", "近来": "recently", "去年": "last year",
-             "今年": "this year", "上个月": "last month", "上月": "last month", "这个月": "this month",
-             "本月": "this month"}  # fmt: skip
+_CN_SPANS = {"昨天": "yesterday", "前天": "2 days ago", "今天": "today", "最近": "recently", "近来": "recently",
+             "去年": "last year", "今年": "this year", "上个月": "last month", "上月": "last month",
+             "这个月": "this month", "本月": "this month"}  # fmt: skip
 _CN_UNITS = "天|日|周|星期|礼拜|月|年"
 _CN_RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(rf"({_CN_NUMBER})\s*个?\s*({_CN_UNITS})(?:以)?前"),
@@ -442,6 +442,8 @@ def _cn_maybe(text: str | None) -> int | None:
 
 def _cn_point(relation: str | None, day: int | None, month: int | None, year: int | None) -> str:
     """A date named in Chinese, as "in March 2024", "on 5 March", "since 2023" ..."""
+    if not (month is None or 1 <= month <= 12) or not (day is None or 1 <= day <= 31):
+        raise KeyError(month, day)  # 十三月: no date
     named = " ".join(str(p) for p in (day, MONTHS.split("|")[month - 1] if month else None, year) if p)
     word = {"以来": "since", "之后": "after", "以后": "after", "之前": "before", "以前": "before"}.get(relation or "")
     return f"{word or ('on' if day else 'in')} {named}"
@@ -455,7 +457,7 @@ def _chinese_time(query: str) -> tuple[str, str] | None:
             try:
                 return english(m), m[0]
             except KeyError:
-                continue  # 十五十 and the like: not a number
+                continue  # 十五十, 十三月 and the like: no number, no date
     return None
 
 

@@ -47,6 +47,7 @@ def day(m: int, d: int, y: int = 2026) -> datetime:
         ("2024年的旅行", day(1, 1, 2024), day(1, 1, 2025)),
         ("2024年3月5日那天", day(3, 5, 2024), day(3, 6, 2024)),
         ("5月3号之前", None, day(5, 3)),
+        ("2024年以前的照片", None, day(1, 1, 2024)),  # before 2024, not 2,024 years ago
     ],
 )
 def test_time_expressions(query: str, after: datetime | None, before: datetime | None) -> None:
@@ -56,7 +57,8 @@ def test_time_expressions(query: str, after: datetime | None, before: datetime |
 
 
 @pytest.mark.parametrize(
-    "query", ["May said hello", "march on", "what is my favourite colour", "the second item", "附近的天气", "三个苹果"]
+    "query",
+    ["May said hello", "march on", "what is my favourite colour", "the second item", "附近的天气", "三个苹果", "十三月"],
 )
 def test_no_time_where_there_is_none(query: str) -> None:
     assert analysis.time_range(query, NOW) is None
@@ -101,6 +103,7 @@ def test_chinese_importance_reads_its_dates_urgency_and_decisions() -> None:
     assert plain.importance < dated.importance < urgent.importance == 5
     assert {"deadline", "urgent", "explicit-important"} <= set(urgent.indicators)
     assert "decision" in decided.indicators and "personal-fact" in analysis.analyse("我对花生过敏。").indicators
+    assert analysis.analyse("我有一点累。").indicators == ()  # 一点 is "a little", not one o'clock
     # A little Chinese in English text leaves the English keyphrases to yake.
     assert analysis.concepts("Meeting Li Wei at the Beijing office about the 北京 launch")[0][0].isascii()
 
