@@ -45,7 +45,7 @@ from bench.embedcache import DiskCachedEmbedder
 from bench.speed import corpus, pct, queries
 from engram import Memory, MiniLM, Settings
 from engram.analysis import normalize_tag
-from engram.classify import PrototypeSet, classify
+from engram.classify import Classifier, PrototypeSet, classify
 from engram.embed import CachedEmbedder, default_embedder
 from engram.record import Category
 from engram.store.protocol import TagRow
@@ -90,7 +90,7 @@ def categories() -> dict[str, Any]:
 
 
 def _accuracy(
-    everything: list[tuple[str, str]], embedder: CachedEmbedder, classifier: Any, protos: PrototypeSet
+    everything: list[tuple[str, str]], embedder: CachedEmbedder, classifier: Classifier, protos: PrototypeSet
 ) -> dict[str, Any]:
     """One labelled set: the prototype score alone, then every statement through `store_memory`."""
     fallback_below = Settings().category_fallback_below

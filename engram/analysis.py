@@ -33,7 +33,7 @@ import dateparser  # type: ignore[import-untyped]
 import yake  # type: ignore[import-untyped]
 from lemminflect import getAllLemmas
 
-from engram.text import STOPWORDS, stem, terms
+from engram.text import HAN, STOPWORDS, stem, terms
 from engram.text import words as words_of
 
 
@@ -146,7 +146,7 @@ def normalize_tag(text: str) -> str:
 # Nouns, names, places, organisations, verbal nouns, Latin words and set phrases (jieba's part-of-speech tags):
 # words that name a topic, as `topics` keeps for English.
 _CHINESE_TOPICS = ("n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "nw", "vn", "eng", "l", "i", "j")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN = re.compile(f"[{HAN}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -166,7 +166,7 @@ def _chinese() -> Any:
 
 
 def concepts(text: str, top: int = 8) -> tuple[str, ...]:
-    if _HAN.search(text) is not None and len(_HAN.findall(text)) > len(_LATIN_WORD.findall(text)):
+    if not text.isascii() and len(_HAN.findall(text)) > len(_LATIN_WORD.findall(text)):
         # Mostly Chinese: yake splits words at spaces, so a sentence would be one "keyphrase"; jieba segments it.
         return tuple(_chinese().extract_tags(text, topK=top, allowPOS=_CHINESE_TOPICS))
     found: list[str] = []

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from engram.text import FULL_STOPS
+from engram.text import FULL_STOPS, UNSPACED_RANGES
 
 # How strongly the text breaks before a token, weakest first.
 _IN_CHARACTER, _INSIDE_WORD, _BETWEEN_WORDS, _SENTENCE, _LINE, _PARAGRAPH = range(6)
@@ -24,7 +24,7 @@ _SENTENCE_ENDS = frozenset(".!?")
 _CLOSERS = "\"')]\u201d\u2019\u00bb"  # a sentence ends after them too: 'She said "stop." Then ...'
 # Chinese and Japanese run their words together: a sentence ends at a full stop with no space after it, and
 # any two characters are closer to a word boundary than two letters of a Latin word.
-_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+_CJK = re.compile(f"[{UNSPACED_RANGES}\u3000-\u303f\uff00-\uffef]")  # their letters, punctuation, full widths
 
 
 @dataclass(frozen=True, slots=True)
