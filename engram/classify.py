@@ -21,6 +21,10 @@ prototype distribution alone when no neighbour is close; confidence is the winne
 the raw scores instead let one close neighbour outvote any prototype margin: mean cosines differ by hundredths,
 shares by up to 1.) Below the fallback threshold the fallback label is used; above the learning threshold the
 memory joins its label's prototypes.
+
+With `Rules.readout` (the categories), a linear read-out of the seed sentences (`engram.readout`) is fused into
+the prototype distribution before the neighbours are: `weight * read-out + (1 - weight) * softmax`, its weight
+chosen on the seeds.
 """
 
 from __future__ import annotations
@@ -38,7 +42,9 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from engram import readout as linear
 from engram.embed import Embedder, Matrix, Vector
+from engram.readout import LinearReadout
 from engram.store.protocol import Prototype, Store
 from engram.text import first_words
 
@@ -100,6 +106,7 @@ class Rules:
     prototype_top: int = 5  # mean cosine of the k closest prototypes; 1 = best cosine
     opening_weight: float = 0.35  # share of the opening view in the prototype score; 0 = whole text only
     opening_words: int = 2
+    readout: bool = False  # fuse a linear read-out of the seeds into the prototype distribution (engram.readout)
 
 
 # Who a statement is about says nothing of what kind of statement it is. Memories an agent writes often begin
@@ -292,8 +299,10 @@ def classify(
     taxonomy: Taxonomy,
     rules: Rules,
     opening: Vector | None = None,
+    readout: LinearReadout | None = None,
 ) -> Decision:
-    """Decide a label for a memory's `vector` (and its `opening`'s vector: see the module's docstring)."""
+    """Decide a label for a memory's `vector` (and its `opening`'s vector: see the module's docstring), with
+    the `readout`'s probabilities fused into the prototype distribution when one is given."""
     labels = taxonomy.learnable
     views: dict[str, dict[str, float]] = {}
     proto = prototypes.scores(vector, labels, rules.prototype_top, opening, rules.opening_weight, views)
@@ -303,6 +312,12 @@ def classify(
     # few hundredths apart, the density shares span 0..1, so fused as they were one close neighbour outvoted
     # any prototype margin (a single vote at cosine 0.5 gave its label confidence 1.0).
     by_prototype = softmax(proto, rules.temperature)
+    if readout is not None:
+        read = readout.probabilities(vector, opening)
+        views["readout"] = read
+        by_prototype = {
+            k: readout.weight * read.get(k, 0.0) + (1 - readout.weight) * p for k, p in by_prototype.items()
+        }
     probs = {label: w * by_prototype[label] + (1 - w) * density.get(label, 0.0) for label in labels}
     winner = max(probs, key=lambda k: probs[k])
     confidence = probs[winner]
@@ -326,6 +341,8 @@ def should_learn(decision: Decision, rules: Rules) -> bool:
 
 # Seed prototype vectors and their calibrated temperature, per taxonomy, model, dimension and rules, in this process.
 _SEEDED: dict[str, tuple[Matrix, Matrix | None, float]] = {}
+# Read-outs fitted on those seeds, by the same digest.
+_READOUTS: dict[str, LinearReadout] = {}
 
 
 class Classifier:
@@ -340,6 +357,7 @@ class Classifier:
         self._rules_fixed = rules_fixed
         self._set: PrototypeSet | None = None
         self._unsaved: list[Prototype] = []
+        self.readout: LinearReadout | None = None  # with `rules.readout`, set with the prototypes
 
     def prototypes(self, store: Store, embedder: Embedder) -> PrototypeSet:
         if self._set is None:
@@ -365,7 +383,38 @@ class Classifier:
             if not self._rules_fixed:
                 self.rules = replace(self.rules, temperature=float(store.get_meta(t_key) or 0.05))
             self._set = PrototypeSet(self._completed(store.prototypes(name), embedder), embedder.dim)
+            if rules.readout:
+                self.readout = self._readout(store, digest, self._set.items)
         return self._set
+
+    def _readout(self, store: Store, digest: str, items: Sequence[Prototype]) -> LinearReadout:
+        """The read-out of this database's seeds: kept in its meta, fitted again when the seeds or model
+        change (and once for a database made before read-outs)."""
+        key, digest = f"readout:{self.taxonomy.name}", f"{digest}/{linear.FITTED_BY}"
+        raw = store.get_meta(key)
+        if raw and (kept := LinearReadout.from_json(raw)).digest == digest:
+            return kept
+        if digest not in _READOUTS:
+            seeds = [p for p in items if p.source == "seed"]
+            vectors = np.stack([p.vector for p in seeds])
+            opened = self.rules.opening_weight > 0 and all(p.opening is not None for p in seeds)
+            openings = np.stack([p.opening for p in seeds if p.opening is not None]) if opened else None
+            labels = [p.label for p in seeds]
+            names = sorted(set(labels))
+            scores = left_out_scores(
+                vectors,
+                np.array([names.index(label) for label in labels]),
+                len(names),
+                self.rules.prototype_top,
+                openings,
+                self.rules.opening_weight,
+            )
+            left_out = linear.softmax_rows(scores / self.rules.temperature)
+            mean = opening_mean(openings if openings is not None else [], vectors.shape[1])
+            weight = self.rules.opening_weight if openings is not None else 0.0
+            _READOUTS[digest] = linear.fit(vectors, openings, labels, mean, weight, left_out, digest)
+        store.set_meta(key, _READOUTS[digest].to_json())
+        return _READOUTS[digest]
 
     def _embedded(
         self, embedder: Embedder, seeds: list[tuple[str, str]]
@@ -411,9 +460,8 @@ class Classifier:
         opening: Vector | None = None,
     ) -> Decision:
         """`opening` is the embedding of `self.opening(text)`."""
-        return classify(
-            vector, self.prototypes(store, embedder), neighbours, self.taxonomy, self.rules, opening
-        )
+        protos = self.prototypes(store, embedder)
+        return classify(vector, protos, neighbours, self.taxonomy, self.rules, opening, self.readout)
 
     def learn(
         self,
@@ -472,11 +520,7 @@ def calibrate_temperature(
     as `PrototypeSet.scores` does."""
     names = sorted(set(labels))
     label_idx = np.array([names.index(label) for label in labels])
-    scores = _left_out_scores(vectors, label_idx, len(names), top)
-    if openings is not None and weight > 0:
-        opened = centred(openings, opening_mean(openings, openings.shape[1]))
-        scores = (1 - weight) * scores + weight * _left_out_scores(opened, label_idx, len(names), top)
-    scores = np.clip(scores, 0.0, None)
+    scores = left_out_scores(vectors, label_idx, len(names), top, openings, weight)
     correct = scores.argmax(axis=1) == label_idx
     best_t, best_err = 0.05, math.inf
     for t in grid or [x / 1000 for x in range(5, 201, 5)]:
@@ -487,6 +531,24 @@ def calibrate_temperature(
         if err < best_err:
             best_t, best_err = t, err
     return best_t
+
+
+def left_out_scores(
+    vectors: Matrix,
+    label_idx: npt.NDArray[np.int64],
+    labels: int,
+    top: int,
+    openings: Matrix | None = None,
+    weight: float = 0.0,
+) -> npt.NDArray[np.float64]:
+    """Each vector's prototype score per label (columns in sorted label order), itself left out: both views
+    fused as `PrototypeSet.scores` fuses them, clipped at 0."""
+    scores = _left_out_scores(vectors, label_idx, labels, top)
+    if openings is not None and weight > 0:
+        opened = centred(openings, opening_mean(openings, openings.shape[1]))
+        scores = (1 - weight) * scores + weight * _left_out_scores(opened, label_idx, labels, top)
+    clipped: npt.NDArray[np.float64] = np.clip(scores, 0.0, None)
+    return clipped
 
 
 def _left_out_scores(

@@ -107,6 +107,7 @@ class Memory:
                 shared,
                 fallback_below=self.settings.category_fallback_below,
                 learn_above=self.settings.category_learn_above,
+                readout=True,
             ),
             learned_max=self.settings.kind_learned_max,
             rules_fixed=fixed,
