@@ -34,7 +34,7 @@ import json
 import math
 import re
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -387,15 +387,19 @@ class Classifier:
                 self.readout = self._readout(store, digest, self._set.items)
         return self._set
 
-    def _readout(self, store: Store, digest: str, items: Sequence[Prototype]) -> LinearReadout:
+    def _readout(self, store: Store, digest: str, items: Sequence[Prototype]) -> LinearReadout | None:
         """The read-out of this database's seeds: kept in its meta, fitted again when the seeds or model
-        change (and once for a database made before read-outs)."""
+        change (and once for a database made before read-outs). None when a label has too few seeds to
+        hold any out."""
         key, digest = f"readout:{self.taxonomy.name}", f"{digest}/{linear.FITTED_BY}"
         raw = store.get_meta(key)
         if raw and (kept := LinearReadout.from_json(raw)).digest == digest:
             return kept
+        seeds = [p for p in items if p.source == "seed"]
+        counts = Counter(p.label for p in seeds)
+        if len(counts) < 2 or min(counts.values()) < linear.FOLDS:
+            return None
         if digest not in _READOUTS:
-            seeds = [p for p in items if p.source == "seed"]
             vectors = np.stack([p.vector for p in seeds])
             opened = self.rules.opening_weight > 0 and all(p.opening is not None for p in seeds)
             openings = np.stack([p.opening for p in seeds if p.opening is not None]) if opened else None

@@ -7,7 +7,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory
 from engram import readout as linear
-from engram.classify import PrototypeSet, Rules, Taxonomy, classify, softmax
+from engram.classify import Classifier, PrototypeSet, Rules, Taxonomy, classify, softmax
 from engram.readout import LinearReadout
 from engram.store.protocol import Prototype
 
@@ -113,3 +113,14 @@ def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(
         mem.store_memory("Tea is grown in Assam")
         assert mem.categories.readout is not None
         assert LinearReadout.from_json(mem.store.get_meta("readout:categories") or "").digest == made.digest
+
+
+def test_a_taxonomy_with_too_few_seeds_per_label_has_no_read_out(tmp_path: Path) -> None:
+    tax = Taxonomy("few", {"a": "", "b": ""}, {"a": ("apples", "pears"), "b": ("cars", "trucks")}, fallback="a")
+    classifier = Classifier(tax, Rules(readout=True, fallback_below=0), learned_max=4, rules_fixed=True)
+    with Memory(tmp_path / "f.db", embedder=FakeEmbedder()) as mem:
+        vector = mem.embedder.embed_batch(["apples"])[0]
+        decided = classifier.decide(vector, [], mem.store, mem.embedder)
+        assert classifier.readout is None and "readout" not in decided.views
+        assert decided.label == "a"  # the prototype score alone still decides
+        assert not mem.store.get_meta("readout:few")
