@@ -3,7 +3,8 @@
     python -m bench.redesign [--parts categories tags registry generated speed] [--size 10000] [--calls 200]
 
 1. Categories, on bench/data/categories_labelled.jsonl (written apart from the prototypes, seen while they were
-   revised) and bench/data/categories_heldout.jsonl (written after, never used to change them): the classifier
+   revised), bench/data/categories_heldout.jsonl (written after, never used to change them, seen while the linear
+   read-out was built) and bench/data/categories_fresh.jsonl (written after the read-out, measured once): the classifier
    alone, i.e. the prototype score fused with the linear read-out (argmax accuracy, accuracy of the decided share
    at the 0.5 fallback; and the prototype score without the read-out), then the write path (every
    statement through `store_memory`, in a fixed shuffled order, into a fresh store: neighbour votes and learning
@@ -34,6 +35,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,7 @@ from engram.store.protocol import TagRow
 ROOT = Path(__file__).resolve().parent
 CATEGORIES = ROOT / "data" / "categories_labelled.jsonl"
 HELD_OUT = ROOT / "data" / "categories_heldout.jsonl"
+FRESH = ROOT / "data" / "categories_fresh.jsonl"
 TAGS = ROOT / "data" / "tags_realistic.json"
 GENERATED = ROOT / "data" / "tags_generated_checked.json"
 REGISTRY = ROOT / "data" / "tags_npm.json"
@@ -89,6 +92,7 @@ def categories() -> dict[str, Any]:
         "readout": _readout(classifier.readout),
         **_accuracy(labelled(CATEGORIES), embedder, classifier, protos),
         "held_out": _accuracy(labelled(HELD_OUT), embedder, classifier, protos),
+        "fresh": _accuracy(labelled(FRESH), embedder, classifier, protos),
     }
 
 
@@ -129,16 +133,10 @@ def _accuracy(
         for c in Category
     }
 
-    order = list(range(len(data)))
-    random.Random(7).shuffle(order)
-    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "c.db", embedder=embedder) as mem:
-        stored = {}
-        for i in order:
-            out = mem.store_memory(data[i][0])
-            stored[i] = out["analysis"]["detected_category"]
-    path = [stored[i] for i in range(len(data))]
+    path = _stored([t for t, _ in data], embedder, readout=True)
     path_decided = np.array([c is not None for c in path])
     path_correct = np.array([c == g for c, (_, g) in zip(path, data, strict=True)])
+    plain_path = _stored([t for t, _ in data], embedder, readout=False)
     return {
         "statements": len(data),
         "near_copies_left_out": len(everything) - len(data),
@@ -158,8 +156,24 @@ def _accuracy(
             "decided_accuracy": round(float(path_correct[path_decided].mean()), 3)
             if path_decided.any()
             else None,
+            "correct_without_readout": sum(c == g for c, (_, g) in zip(plain_path, data, strict=True)),
+            "accuracy_without_readout": round(
+                float(np.mean([c == g for c, (_, g) in zip(plain_path, data, strict=True)])), 3
+            ),
         },
     }
+
+
+def _stored(texts: list[str], embedder: CachedEmbedder, *, readout: bool) -> list[str | None]:
+    """Each text's category through `store_memory`, stored in a fixed shuffled order into one fresh store."""
+    order = list(range(len(texts)))
+    random.Random(7).shuffle(order)
+    stored: dict[int, str | None] = {}
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "c.db", embedder=embedder) as mem:
+        mem.categories.rules = replace(mem.categories.rules, readout=readout)
+        for i in order:
+            stored[i] = mem.store_memory(texts[i])["analysis"]["detected_category"]
+    return [stored[i] for i in range(len(texts))]
 
 
 def tags() -> dict[str, Any]:
@@ -348,13 +362,13 @@ def render(result: dict[str, Any]) -> list[str]:
     ]
     if "categories" in result:
         c = result["categories"]
-        first, held = c, c["held_out"]
-        both = first["statements"] + held["statements"]
+        sets = {"labelled set": c, "held-out set": c["held_out"], "fresh set": c["fresh"]}
+        everything = sum(x["statements"] for x in sets.values())
 
         def row(name: str, part: str | None, key: str, pooled_from: str | None = None) -> list[Any]:
-            a, b = (first, held) if part is None else (first[part], held[part])
-            total = f"{(a[pooled_from] + b[pooled_from]) / both:.3f}" if pooled_from else ""
-            return [name, a[key], b[key], total]
+            parts = [x if part is None else x[part] for x in sets.values()]
+            total = f"{sum(p[pooled_from] for p in parts) / everything:.3f}" if pooled_from else ""
+            return [name, *(p[key] for p in parts), total]
 
         r = c["readout"]
 
@@ -362,10 +376,10 @@ def render(result: dict[str, Any]) -> list[str]:
             f"## Categories ({c['prototypes']} prototypes, T={c['temperature']}; prototype leave-one-out accuracy "
             f"{c['prototype_loo_accuracy']})",
             "",
-            "Two labelled sets. The first was written beside the prototypes and seen while they were revised; the",
-            "held-out set was written after the last revision and has never been used to change them, so it is the",
-            f"estimate for new memories. Statements within cosine {NEAR_COPY} of a prototype sentence are left out as",
-            "near-copies.",
+            "Three labelled sets. The first was written beside the prototypes and seen while they were revised; the",
+            "held-out set was written after their last revision and has never changed them, but was looked at while",
+            "the linear read-out was built; the fresh set was written after that and measured once. Statements",
+            f"within cosine {NEAR_COPY} of a prototype sentence are left out as near-copies.",
             "",
             "The classifier alone is the prototype score (mean cosine to each category's 5 closest prototype",
             "sentences, whole text and opening words) fused with a linear read-out of the same sentences: a logistic",
@@ -374,24 +388,25 @@ def render(result: dict[str, Any]) -> list[str]:
             "store_memory adds neighbour votes and learned prototypes; below confidence 0.5 it sets no category.",
             "",
             *_table(
-                ["measure", "labelled set", "held-out set", "both"],
-                ["statements (near-copies left out)", f"{first['statements']} ({first['near_copies_left_out']})",
-                 f"{held['statements']} ({held['near_copies_left_out']})", both],
+                ["measure", *sets, "all"],
+                ["statements (near-copies left out)",
+                 *(f"{x['statements']} ({x['near_copies_left_out']})" for x in sets.values()), everything],
                 row("prototype score alone, argmax accuracy", None, "prototype_score_argmax_accuracy",
                     "prototype_score_argmax_correct"),
                 row("classifier alone, argmax accuracy", "classifier_alone", "argmax_accuracy", "argmax_correct"),
                 row("classifier alone, decided share (confidence >= 0.5)", "classifier_alone", "decided_share"),
                 row("classifier alone, decided accuracy", "classifier_alone", "decided_accuracy"),
                 row("store_memory accuracy (undecided counts wrong)", "write_path", "accuracy", "correct"),
+                row("store_memory accuracy without the read-out", "write_path", "accuracy_without_readout",
+                    "correct_without_readout"),
                 row("store_memory decided share", "write_path", "decided_share"),
                 row("store_memory decided accuracy", "write_path", "decided_accuracy"),
             ),
             "Classifier-alone argmax accuracy by category:",
             "",
             *_table(
-                ["set", *first["classifier_alone"]["per_category"]],
-                ["labelled", *first["classifier_alone"]["per_category"].values()],
-                ["held-out", *held["classifier_alone"]["per_category"].values()],
+                ["set", *c["classifier_alone"]["per_category"]],
+                *([name, *x["classifier_alone"]["per_category"].values()] for name, x in sets.items()),
             ),
         ]
     if "tags" in result:
