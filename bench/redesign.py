@@ -137,6 +137,7 @@ def _accuracy(
     path_decided = np.array([c is not None for c in path])
     path_correct = np.array([c == g for c, (_, g) in zip(path, data, strict=True)])
     plain_path = _stored([t for t, _ in data], embedder, readout=False)
+    plain_path_correct = np.array([c == g for c, (_, g) in zip(plain_path, data, strict=True)])
     return {
         "statements": len(data),
         "near_copies_left_out": len(everything) - len(data),
@@ -156,10 +157,8 @@ def _accuracy(
             "decided_accuracy": round(float(path_correct[path_decided].mean()), 3)
             if path_decided.any()
             else None,
-            "correct_without_readout": sum(c == g for c, (_, g) in zip(plain_path, data, strict=True)),
-            "accuracy_without_readout": round(
-                float(np.mean([c == g for c, (_, g) in zip(plain_path, data, strict=True)])), 3
-            ),
+            "correct_without_readout": int(plain_path_correct.sum()),
+            "accuracy_without_readout": round(float(plain_path_correct.mean()), 3),
         },
     }
 
