@@ -324,13 +324,14 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
         s = stem(match.group().replace("’", "'"))
         if s in want:
             out[bisect.bisect_right(starts, at) - 1].add(s)
-    for i in exact:
-        out[i] = set(stems(texts[i]) & want)
     paired = {w for w in want if unspaced(w)}
-    if paired:  # character pairs start inside runs of Chinese, where the search above sees no word start
-        for found, text in zip(out, texts, strict=True):
-            if unspaced(text):
-                found |= stems(text) & paired
+    if not (exact or paired):  # the usual case: nothing in Chinese or Japanese
+        return out
+    for i, text in enumerate(texts):
+        if i in exact:
+            out[i] = set(stems(text) & want)
+        elif paired and unspaced(text):  # character pairs start inside runs of Chinese, where the search above
+            out[i] |= stems(text) & paired  # sees no word start
     return out
 
 
