@@ -19,7 +19,10 @@
    close to a developer's memories.
 4. Generated tags: the tags `store_memory` generates for real conversation (1,500 LoCoMo turns and 1,500
    LongMemEval_S sentences), consolidated by `optimize_tags` (dry run); each proposed merge is looked up in
-   bench/data/tags_generated_checked.json, merges judged by hand as the same tag or different things.
+   bench/data/tags_generated_checked.json, merges judged by hand as the same tag or different things. Then 100
+   texts from outside that slice are stored, and their tags looked up in bench/data/tags_topical_judged.json,
+   tags judged by hand as naming what the text is about or not. All of it twice, each in its own store: as
+   store_memory tags, and with every concept a tag (no on-topic floor).
 5. Speed: a store of `--size` memories built through `store_memory` (LongMemEval_S sentences, vectors from the
    on-disk cache so building measures the engine), then `--calls` store_memory and search_memory calls with the
    real model embedding inside each call: p50/p95.
@@ -61,6 +64,8 @@ FRESH = ROOT / "data" / "categories_fresh.jsonl"
 TAGS = ROOT / "data" / "tags_realistic.json"
 GENERATED = ROOT / "data" / "tags_generated_checked.json"
 REGISTRY = ROOT / "data" / "tags_npm.json"
+TOPICAL = ROOT / "data" / "tags_topical_judged.json"
+CONTEXT_TAGS = frozenset({"urgent", "deadline", "decision", "how-to", "complex"})  # analysis.analyse
 RESULTS = ROOT / "results"
 NEAR_COPY = 0.8
 console = Console()
@@ -264,20 +269,51 @@ def registry() -> dict[str, Any]:
 
 
 def generated(count: int = 1500) -> dict[str, Any]:
+    """Tags store_memory gives real conversation, as it is and with every concept a tag (`tag_on_topic` -1),
+    each run in its own store: consolidation, tags per memory, and the tags of the judged texts stored after."""
     texts = [u.text for conv in load_locomo() for u in conv.units][:count] + corpus(count)
     checked = json.loads(GENERATED.read_text(encoding="utf-8"))
+    judged = json.loads(TOPICAL.read_text(encoding="utf-8"))["texts"]
     cache = DiskCachedEmbedder(MiniLM())
-    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "g.db", embedder=cache) as mem:
-        counts = [len(mem.store_memory(text)["analysis"]["generated_tags"]) for text in texts]
-        report = mem.optimize_tags(dry_run=True)
-        common = sorted(mem.store.tags(), key=lambda r: (-r.usage_count, r.tag))[:25]
+    runs: dict[str, Any] = {}
+    for run, floor in (("on_topic", Settings().tag_on_topic), ("any_concept", -1.0)):
+        with tempfile.TemporaryDirectory() as tmp, Memory(
+            Path(tmp) / "g.db", embedder=cache, settings=Settings(home=Path(tmp), tag_on_topic=floor)
+        ) as mem:
+            counts = [len(mem.store_memory(text)["analysis"]["generated_tags"]) for text in texts]
+            report = mem.optimize_tags(dry_run=True)
+            common = sorted(mem.store.tags(), key=lambda r: (-r.usage_count, r.tag))[:25]
+            sample = [mem.store_memory(j["text"])["analysis"]["generated_tags"] for j in judged]
+        runs[run] = {
+            "floor": floor,
+            "per_memory": {
+                "mean": round(statistics.mean(counts), 2),
+                "five_or_more": round(sum(c >= 5 for c in counts) / len(counts), 3),
+                "most_used": [f"{r.tag} ({r.usage_count})" for r in common],
+            },
+            "judged": _topical(judged, sample),
+            **_judged(report, checked),
+        }
     cache.close()
-    per_memory = {
-        "mean": round(statistics.mean(counts), 2),
-        "five_or_more": round(sum(c >= 5 for c in counts) / len(counts), 3),
-        "most_used": [f"{r.tag} ({r.usage_count})" for r in common],
+    return {"texts": len(texts), **runs["on_topic"], "any_concept": runs["any_concept"]}
+
+
+def _topical(judged: list[dict[str, Any]], sample: list[list[str]]) -> dict[str, Any]:
+    """The judged texts' concept tags (context tags left out) against the hand judgements."""
+    verdicts = [
+        [j["tags"].get(t) for t in tags if t not in CONTEXT_TAGS] for j, tags in zip(judged, sample, strict=True)
+    ]
+    given = [v for vs in verdicts for v in vs]
+    topical = sum(v is True for v in given)
+    return {
+        "texts": len(judged),
+        "tags": len(given),
+        "topical": topical,
+        "precision": round(topical / len(given), 3),
+        "topical_kept": round(topical / sum(sum(j["tags"].values()) for j in judged), 3),
+        "per_memory": round(len(given) / len(judged), 2),
+        "not_yet_judged": sum(v is None for v in given),
     }
-    return {"texts": len(texts), "per_memory": per_memory, **_judged(report, checked)}
 
 
 def speed(size: int, calls: int) -> dict[str, Any]:
@@ -438,6 +474,27 @@ def render(result: dict[str, Any]) -> list[str]:
             p = g["per_memory"]
             lines += [f"Tags per memory: {p['mean']} on average, 5 or more on {p['five_or_more']:.0%}. "
                       f"Most used: {', '.join(p['most_used'])}.", ""]  # fmt: skip
+        if "any_concept" in g:
+            a, j = g["any_concept"], g["judged"]
+            lines += [
+                f"### Off-topic concepts left out (cosine to the text under {g['floor']})",
+                "",
+                f"The same run with every concept a tag, in its own store; then {j['texts']} texts from outside "
+                "that slice, stored after it, whose tags were judged by hand, without knowing which run gave them, "
+                "as naming what the text is about or not (bench/data/tags_topical_judged.json; context tags left "
+                "out).",
+                "",
+                *_table(
+                    ["run", "tags per memory", "5 or more", "reduction", "judged tags per memory",
+                     "judged on topic", "on-topic tags kept", "not yet judged"],
+                    *([name, r["per_memory"]["mean"], f"{r['per_memory']['five_or_more']:.0%}",
+                       f"{r['reduction']:.1%}", r["judged"]["per_memory"], r["judged"]["precision"],
+                       r["judged"]["topical_kept"], r["judged"]["not_yet_judged"]]
+                      for name, r in (("as stored", g), ("every concept a tag", a))),
+                ),
+                f"Every concept a tag, most used: {', '.join(a['per_memory']['most_used'])}.",
+                "",
+            ]  # fmt: skip
     if "speed" in result:
         s = result["speed"]
         lines += [

@@ -183,6 +183,11 @@ def concepts(text: str, top: int = 8) -> tuple[str, ...]:
     return tuple(found)
 
 
+def named(content: str) -> set[str]:
+    """What the text writes capitalised mid-sentence, in lower case: names ("caroline", "react", "kiwi crate")."""
+    return {m.group(0).lower() for m in _NAME.finditer(content)}
+
+
 def topics(concepts: Sequence[str], content: str) -> list[str]:
     """The parts of `concepts` that can be tags: their runs of words that name a topic, cut at function, time
     and request words ("renew the passport", "dentist next Tuesday", "remember milk"). A run of one word must
@@ -190,7 +195,7 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
     an activity (hiking, caching) or a name in the text ("React"); a verb or adjective alone (started, decided,
     awesome, glad) says what happened or how it felt, not what about, and a word of time alone ("month") when.
     A verb that opens a run is left out of it ("started hiking"). Word classes are lemminflect's dictionary."""
-    names = {m.group(0).lower() for m in _NAME.finditer(content)}
+    names = named(content)
     out: list[str] = []
     for concept in concepts:
         run: list[str] = []

@@ -119,6 +119,9 @@ class Settings(BaseSettings):
         0.5, description="confidence under which no category is set (it can be given later)"
     )
     category_learn_above: float = Field(0.9, description="confidence over which a memory joins its category")
+    tag_on_topic: float = Field(
+        0.2, ge=-1, le=1, description="cosine a concept needs to the memory's text to become a tag (-1: any)"
+    )
     recency_half_life_days: float = Field(30.0, gt=0, description="recency halves over this many days")
     importance_daily_decay: float = Field(0.99, gt=0, le=1, description="importance factor per idle day")
     negative_penalty: float = Field(0.25, ge=0, description="subtracted from the score of negative memories")

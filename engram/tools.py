@@ -26,7 +26,7 @@ from engram.errors import InvalidInput
 from engram.rank import RecallMode
 from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, parse, utcnow
 from engram.store.protocol import Filter
-from engram.tags import TagPlan, Vocabulary, key, plan_tags
+from engram.tags import TagPlan, Vocabulary, key, on_topic, plan_tags
 
 if TYPE_CHECKING:
     from engram.memory import Hit, Memory
@@ -116,10 +116,12 @@ def _validated(model: type[BaseModel], data: dict[str, Any] | None, name: str) -
 
 def _tag_vectors(
     mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
-) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector]]:
-    """The concepts that can be tags, and one embedding batch for them and the extra tags. The content joins
-    the batch when it is one chunk (the model runs texts of one call side by side), and its vector comes back by
-    content hash for the write path; so do its opening words (`Classifier.opening`), into `mem.openings`."""
+) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector], list[str]]:
+    """The concepts that can be tags, one embedding batch for them and the extra tags, and the concept tags left
+    out as not about the text (`on_topic`). The content joins the batch when it is one chunk (the model runs texts
+    of one call side by side), and its vector comes back by content hash for the write path; so do its opening
+    words (`Classifier.opening`), into `mem.openings`. A text of several chunks has no one vector to compare its
+    concepts with, and keeps them all."""
     topical = analysis.topics(concepts, content)
     tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
     names = [*tags, *extra]
@@ -136,20 +138,25 @@ def _tag_vectors(
     texts = [names[i].replace("-", " ") for i in todo]
     whole, digest = content.strip(), content_hash(content)
     # Text this database already embedded is never embedded again (the write path reuses it).
-    alone = (
-        len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
-        and mem.store.vector_for_hash(digest) is None
-    )
+    short = len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
+    stored = mem.store.vector_for_hash(digest) if short else None
+    alone = short and stored is None
     # So is the opening the classifiers read, unless an earlier memory opened the same way; its vector goes to
     # the openings cache, where the write path looks for it.
     start = mem.kinds.opening(whole)
     opening = [start] if start is not None and not mem.openings.known([start]) else []
-    if not (todo or alone or opening):
-        return tags, vectors, {}
-    embedded = mem.embedder.embed_batch([*texts, *([whole] if alone else []), *opening])
-    vectors[todo] = embedded[: len(todo)]
-    mem.openings.keep(opening, embedded[len(embedded) - len(opening) :])
-    return tags, vectors, {digest: embedded[len(todo)]} if alone else {}
+    embedded: dict[str, Vector] = {}
+    if todo or alone or opening:
+        batch = mem.embedder.embed_batch([*texts, *([whole] if alone else []), *opening])
+        vectors[todo] = batch[: len(todo)]
+        mem.openings.keep(opening, batch[len(batch) - len(opening) :])
+        if alone:
+            embedded[digest] = batch[len(todo)]
+    names_in = {analysis.normalize_tag(n) for n in analysis.named(content)}
+    keep = on_topic(tags, vectors[: len(tags)], embedded.get(digest, stored), names_in, mem.settings.tag_on_topic)
+    rows = [i for i, kept in enumerate(keep) if kept] + list(range(len(tags), len(names)))
+    off_topic = [t for t, kept in zip(tags, keep, strict=True) if not kept]
+    return [t for t, kept in zip(tags, keep, strict=True) if kept], vectors[rows], embedded, off_topic
 
 
 def store_memory(
@@ -179,7 +186,7 @@ def store_memory(
     extra = list(
         dict.fromkeys(t for t in (analysis.normalize_tag(x) for x in (*given, *found.context_tags)) if t)
     )
-    concept_tags, vectors, embedded = _tag_vectors(mem, found.concepts, extra, content)
+    concept_tags, vectors, embedded, off_topic = _tag_vectors(mem, found.concepts, extra, content)
     plan = plan_tags(concept_tags, vectors[: len(concept_tags)], mem.vocabulary(), extra)
     tag_vectors = dict(zip([*concept_tags, *extra], vectors, strict=True))
     importance = ctx.force_importance or found.importance
@@ -246,7 +253,9 @@ def store_memory(
                         "method": record.category_method,
                     },
                     "kind": {"label": record.kind.value, "confidence": record.kind_confidence},
-                    "tags": {"tags": list(plan.tags), "mapped": plan.mapped, "new": list(plan.new)},
+                    "tags": {
+                        "tags": list(plan.tags), "mapped": plan.mapped, "new": list(plan.new), "off_topic": off_topic
+                    },
                     "importance": {"score": importance, "indicators": list(found.indicators)},
                     "overridden": overridden,
                 },

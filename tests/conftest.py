@@ -19,7 +19,8 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(home=tmp_path / "home")
+    # No concept is left out of the tags as off-topic: the fake embedder's cosines say nothing of meaning.
+    return Settings(home=tmp_path / "home", tag_on_topic=-1)
 
 
 @pytest.fixture(scope="session")
@@ -67,5 +68,6 @@ def model() -> CachedEmbedder:
 
 @pytest.fixture
 def real(tmp_path: Path, settings: Settings, model: CachedEmbedder) -> Iterator[Memory]:
-    with Memory(tmp_path / "real.db", embedder=model, settings=settings) as memory:
+    on_topic = Settings.model_fields["tag_on_topic"].default
+    with Memory(tmp_path / "real.db", embedder=model, settings=settings.model_copy(update={"tag_on_topic": on_topic})) as memory:
         yield memory

@@ -156,6 +156,24 @@ def test_chinese_tags_are_words_and_never_an_unrelated_tag(real: Memory) -> None
     assert not set(first) & set(second)  # the model placed 无线网络 within 0.7 of 准时到达
 
 
+def test_words_a_chat_line_uses_in_passing_are_no_tags(real: Memory, settings: Settings, model: CachedEmbedder) -> None:
+    chat = "That's so good to hear, Caroline! Making a difference takes a lot of work."
+    out = real.store_memory(chat)
+    tags = out["analysis"]["generated_tags"]
+    assert "caroline" in tags and not {"good", "lot", "difference"} & set(tags)  # a name in the text stays
+    off = real.store.audit_log(out["memory_id"])[0]["detail"]["tags"]["off_topic"]
+    assert {"good", "lot", "difference"} <= set(off)  # and the audit says what was left out
+    # What a memory is about stays: here every concept is close to the text.
+    assert {"garage", "mustang"} <= set(tags_of(real, "I've been restoring a 1967 Mustang in my garage on weekends."))
+    # The floor is what leaves them out: off, the same line gets them back.
+    with Memory(":memory:", embedder=model, settings=settings.model_copy(update={"tag_on_topic": -1})) as any_tag:
+        assert {"good", "lot", "difference"} <= set(tags_of(any_tag, chat))
+
+
+def tags_of(mem: Memory, text: str) -> list[str]:
+    return list(mem.store_memory(text)["analysis"]["generated_tags"])
+
+
 def test_related_mode_returns_more_than_accurate(real: Memory) -> None:
     real.remember_many(
         [
