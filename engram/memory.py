@@ -534,9 +534,21 @@ class Memory:
             update["content_hash"] = content_hash(merged.content)
             vector = self.embedder.embed_batch([merged.content])[0]
         record = MemoryRecord.model_validate(old.model_dump() | update)
-        self.store.update(record, vector)
-        self.store.audit("update", memory_id, {"fields": sorted(fields)})
+        with self.store.atomic():
+            self.store.update(record, vector)
+            if record.parent_id is None and record.tags != old.tags:
+                self._retag(old.tags, record.tags)
+            self.store.audit("update", memory_id, {"fields": sorted(fields)})
         return record
+
+    def _retag(self, before: Sequence[str], after: Sequence[str]) -> None:
+        """Keep the tag registry's usage counts those of the memories when a memory's tags are edited."""
+        self.store.drop_tag_uses([t for t in before if t not in after])
+        came = [t for t in after if t not in before]
+        new = [t for t in came if self.store.tag(t) is None]
+        vectors = dict(zip(new, self.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True))
+        self.store.use_tags(came, utcnow(), vectors)
+        self.forget_vocabulary()  # a tag may have been archived or become active again
 
     def invalidate(self, memory_id: str, *, negative: bool = False) -> MemoryRecord:
         """Mark a memory as no longer valid (validity 0), or as a negative statement (penalised in recall)."""
@@ -546,10 +558,13 @@ class Memory:
     def forget(self, memory_id: str) -> None:
         """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
         record = self.get(memory_id)
-        self.store.delete(record.id)
-        self.store.audit(
-            "forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value}
-        )
+        with self.store.atomic():
+            self.store.delete(record.id)
+            if record.parent_id is None:
+                self.store.drop_tag_uses(record.tags)
+            self.store.audit(
+                "forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value}
+            )
 
     def stats(self) -> dict[str, Any]:
         s = self.store.stats()

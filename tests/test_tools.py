@@ -553,3 +553,21 @@ def test_search_memory_finds_a_reply_through_the_question_it_answers(real: Memor
     assert ids[4] not in shown  # a "yes" of another conversation lends nothing
     trace = {c["id"]: c for c in mem.trace_search("when did I go to the pottery class?")["candidates"]}
     assert trace[ids[1]]["components"]["context"] > 0.5  # the question before it matches
+
+
+def test_editing_or_forgetting_a_memory_keeps_the_tag_registry_counting_the_memories(mem: Memory) -> None:
+    first = mem.store_memory("Renew the TLS certificate", {"additional_tags": ["certs", "ops"]})["memory_id"]
+    mem.store_memory("Rotate the deploy keys", {"additional_tags": ["ops"]})
+    assert (usage := {t.tag: t.usage_count for t in mem.store.tags()})["certs"] == 1 and usage["ops"] == 2
+    mem.update(first, tags=["ops", "security"])
+    tag = mem.store.tag("certs")
+    # The tag no memory carries now is archived, never deleted; a new one is registered with its embedding.
+    assert tag is not None and (tag.usage_count, tag.status) == (0, "archived")
+    security = mem.store.tag("security")
+    assert security is not None and security.usage_count == 1 and security.vector is not None
+    assert {t.tag: t.usage_count for t in mem.store.tags()}["ops"] == 2
+    assert mem.validate_storage()["ok"]
+    mem.forget(first)
+    assert {t.tag: t.usage_count for t in mem.store.tags()}["ops"] == 1
+    assert mem.store.tag("security").status == "archived"  # type: ignore[union-attr]
+    assert mem.validate_storage()["ok"]

@@ -149,6 +149,14 @@ class SideTables:
             [(t, ts(at), ts(at), None if t not in vectors else encode_vector(vectors[t])) for t in tags],
         )
 
+    def drop_tag_uses(self, tags: Sequence[str]) -> None:
+        # Every SET reads the row as it was: a tag whose last use goes is archived, never deleted.
+        self._run_many(
+            "UPDATE tags SET usage_count = CASE WHEN usage_count > 0 THEN usage_count - 1 ELSE 0 END, "
+            "status = CASE WHEN usage_count <= 1 AND status = 'active' THEN 'archived' ELSE status END WHERE tag = ?",
+            [(t,) for t in tags],
+        )
+
     def put_tag(self, row: TagRow) -> None:
         self._run_many(self._load_sql("tags"), [
             (row.tag, row.usage_count, ts(row.first_used_at), ts(row.last_used_at), row.status, row.merged_into,
