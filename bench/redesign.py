@@ -480,16 +480,16 @@ def render(result: dict[str, Any]) -> list[str]:
                 f"### Off-topic concepts left out (cosine to the text under {g['floor']})",
                 "",
                 f"The same run with every concept a tag, in its own store; then {j['texts']} texts from outside "
-                "that slice, stored after it, whose tags were judged by hand, without knowing which run gave them, "
-                "as naming what the text is about or not (bench/data/tags_topical_judged.json; context tags left "
-                "out).",
+                "that slice, stored after it, whose tags were judged by hand as naming what the text is about or "
+                "not (bench/data/tags_topical_judged.json, which says how; context tags left out). The last "
+                "column is the share of every tag judged on topic, whichever run gave it.",
                 "",
                 *_table(
-                    ["run", "tags per memory", "5 or more", "reduction", "judged tags per memory",
-                     "judged on topic", "on-topic tags kept", "not yet judged"],
+                    ["run", "tags per memory", "5 or more", "reduction", "judged texts: tags per memory",
+                     "on topic", "share on topic", "share of all on-topic tags", "not yet judged"],
                     *([name, r["per_memory"]["mean"], f"{r['per_memory']['five_or_more']:.0%}",
-                       f"{r['reduction']:.1%}", r["judged"]["per_memory"], r["judged"]["precision"],
-                       r["judged"]["topical_kept"], r["judged"]["not_yet_judged"]]
+                       f"{r['reduction']:.1%}", r["judged"]["per_memory"], r["judged"]["topical"],
+                       r["judged"]["precision"], r["judged"]["topical_kept"], r["judged"]["not_yet_judged"]]
                       for name, r in (("as stored", g), ("every concept a tag", a))),
                 ),
                 f"Every concept a tag, most used: {', '.join(a['per_memory']['most_used'])}.",

@@ -167,6 +167,24 @@ def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> Non
     assert same_tag("args", "arg", 0.91) == "spelling" and same_tag("utils", "util", 0.81) == "spelling"
 
 
+def test_a_concept_is_filed_under_a_broader_tag_never_a_narrower_one() -> None:
+    import numpy as np
+
+    from engram.tags import Vocabulary, plan_tags
+
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((2, 32)).astype(np.float32)
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    vocabulary = Vocabulary(["talent-show", "kiwi-crate"], base)
+    near = base + 0.05 * rng.standard_normal((2, 32)).astype(np.float32)
+    near /= np.linalg.norm(near, axis=1, keepdims=True)
+    assert np.all(np.sum(near * base, axis=1) >= 0.7)  # each concept is close enough to map
+    plan = plan_tags(["talent", "kiwi-crate-magazine"], near, vocabulary, [])
+    # "talent" is not the talent show; the magazine is filed under the topic it belongs to.
+    assert plan.tags == ("talent", "kiwi-crate") and plan.mapped == {"kiwi-crate-magazine": "kiwi-crate"}
+    assert plan.new == ("talent",)
+
+
 def test_a_large_vocabulary_answers_from_its_packed_copy_like_the_full_product() -> None:
     import numpy as np
     import pytest
