@@ -98,7 +98,9 @@ _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
 _CODE = re.compile(r"`[^`]+`|\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+(?:\.\w+){2,}\b")
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
+# Capitalised words that open no sentence, line, list item or "Speaker:" turn ("Joanna: Absolutely", "**Check the
+# car:**", "* Alternatively"): names, which take no verb or topic test.
+_NAME = re.compile(r"(?<![.!?:;]\s)(?<![-*+#>]\s)(?<![\n*#>\"])(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
 # Each indicator in English and in Chinese (the words of the seed-001 rules' source language; no \b between
 # Chinese characters, which are all word characters).
 _URGENT = re.compile(
@@ -194,17 +196,19 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
     be able to name a topic on its own: a noun, a word the dictionary does not know (a product, a coined term),
     an activity (hiking, caching) or a name in the text ("React"); a verb or adjective alone (started, decided,
     awesome, glad) says what happened or how it felt, not what about, and a word of time alone ("month") when.
-    A verb that opens a run is left out of it ("started hiking"). Word classes are lemminflect's dictionary."""
+    A word that is only a verb or an adverb is left out and ends a run ("started hiking", "turtles always cheer").
+    Word classes are lemminflect's dictionary."""
     names = named(content)
     out: list[str] = []
     for concept in concepts:
         run: list[str] = []
         for word in [*concept.split(), ""]:
             lower = word.lower()
-            if lower and lower not in STOPWORDS and not NO_TOPIC.fullmatch(lower):
-                if run or lower in names or _reading(lower) != "verb":  # "renew passport": the passport
-                    run.append(word)
-            elif run:
+            if lower and lower not in STOPWORDS and not NO_TOPIC.fullmatch(lower) and (
+                lower in names or _reading(lower) != "verb"  # "renew passport": the passport
+            ):
+                run.append(word)
+            elif run:  # and "turtles always cheer", "expenses arise": the turtles, the expenses
                 out.append(" ".join(run))
                 run = []
     return [

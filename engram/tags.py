@@ -2,8 +2,9 @@
 
 Generation: each concept (a keyphrase of the memory) gives the runs of its words that name a topic
 (`analysis.topics`: cut at function words, at words that only say when, such as "tomorrow" or "Tuesday", and at
-words that ask for it to be kept, "remember", "remind"; a verb opening a run is left out, and a word alone must be
-able to name a topic: "hiking", "passport", not "started" or "awesome"). A concept must also be about the text
+words that ask for it to be kept, "remember", "remind", and at words that are only verbs or adverbs, which are left
+out: "started hiking", "turtles always cheer"; a word alone must be able to name a topic: "hiking", "passport", not
+"started" or "awesome"; a name in the text always can). A concept must also be about the text
 (`on_topic`): its embedding within cosine 0.2 of the text's (Settings.tag_on_topic), which leaves out the words a
 chat line uses in passing ("good", "lot", "making", "sounds great"); names in the text stay. Each becomes a tag; if
 an active tag is the same word or its embedding is within cosine 0.7 of the concept's, the existing tag is used

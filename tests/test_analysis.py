@@ -305,6 +305,18 @@ def test_tags_are_cut_to_words_that_name_a_topic() -> None:
     # A verb opening a run is left out, an adjective or interjection alone is no tag, nor is a word that only
     # says when; a verb-only word the text writes as a name stays ("react" alone is a verb to the dictionary).
     assert analysis.topics(concepts, content) == ["hiking", "passport", "React", "deep learning"]
+    # A word that is only a verb or an adverb ends a run, wherever it stands in it.
+    assert analysis.topics(["expenses arise", "turtles always cheer"], "before expenses arise; turtles always cheer") == [
+        "expenses", "turtles", "cheer"
+    ]
+
+
+def test_names_are_capitalised_words_that_open_no_sentence_turn_or_list_item() -> None:
+    assert analysis.named("Joanna: Absolutely, it means a lot, Nate.") == {"nate"}
+    assert analysis.named("**Check your car:** If you drove to the party\n* Alternatively, walk\n- Install it") == set()
+    assert analysis.named("I met Anna in Paris. Then we flew to New York (Svadhisthana)") == {
+        "anna", "paris", "new york", "svadhisthana"
+    }
 
 
 def test_a_query_asking_for_things_to_do_names_no_topic() -> None:
