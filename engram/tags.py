@@ -9,7 +9,8 @@ out: "started hiking", "turtles always cheer"; a word alone must be able to name
 chat line uses in passing ("good", "lot", "making", "sounds great"); names in the text stay. Each becomes a tag; if
 an active tag is the same word or its embedding is within cosine 0.7 of the concept's, the existing tag is used
 instead, so the vocabulary is reused rather than grown; but not a narrower tag, one with all the concept's words
-and more (`narrower`: "talent" is not filed under talent-show, nor "dough" under dough-gently).
+and more (`narrower`: "talent" is not filed under talent-show, nor "dough" under dough-gently), nor another word on
+the same stem (`derived`: glutes / gluten, neck / neckline), both of which consolidation keeps apart too.
 Context tags (urgent, deadline, decision, ...) and the caller's tags join; at most 10 in all. A short memory has
 fewer concepts and so fewer tags ("Buy milk" one), rather than tags padded with weak words: of 3,000 real
 conversation texts (LoCoMo turns and LongMemEval_S sentences, bench.redesign), 45% got 5 or more, 4.4 on
@@ -273,7 +274,9 @@ def plan_tags(
     for concept, same, close in zip(concepts, same_of, closest, strict=True):
         if same is not None:
             target = same
-        elif close is not None and close[1] >= MAP_THRESHOLD and not narrower(close[0], concept):
+        elif close is not None and close[1] >= MAP_THRESHOLD and not narrower(close[0], concept) and not (
+            derived(close[0], concept)
+        ):
             target = close[0]
         else:
             target = concept
@@ -453,6 +456,16 @@ def narrower(tag: str, than: str) -> bool:
     """Whether `tag` names a narrower topic than `than`: all its words and more (talent-show / talent, small-group
     / group). A concept is not filed under such a tag, as consolidation never merges the two."""
     return set(_stems(than)) < set(_stems(tag))
+
+
+def derived(a: str, b: str) -> bool:
+    """Whether two one-word tags are different words on one stem (installations / install, glutes / gluten, neck /
+    neckline): the model reads them from shared word pieces, so their closeness says little, and consolidation keeps
+    such words apart. Inflections of one word (meetings / meeting) are not."""
+    if "-" in a or "-" in b or inflected(a, b) or regular_ending(a, b):
+        return False
+    short, long = sorted((key(a), key(b)), key=len)
+    return len(short) >= 3 and long.startswith(short)
 
 
 def numeronym(short: str, long: str) -> bool:

@@ -167,7 +167,7 @@ def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> Non
     assert same_tag("args", "arg", 0.91) == "spelling" and same_tag("utils", "util", 0.81) == "spelling"
 
 
-def test_a_concept_is_filed_under_a_broader_tag_never_a_narrower_one() -> None:
+def test_a_concept_is_filed_under_a_broader_tag_never_a_narrower_one_or_another_word() -> None:
     import numpy as np
 
     from engram.tags import Vocabulary, plan_tags
@@ -183,6 +183,11 @@ def test_a_concept_is_filed_under_a_broader_tag_never_a_narrower_one() -> None:
     # "talent" is not the talent show; the magazine is filed under the topic it belongs to.
     assert plan.tags == ("talent", "kiwi-crate") and plan.mapped == {"kiwi-crate-magazine": "kiwi-crate"}
     assert plan.new == ("talent",)
+    # Nor under another word on its stem, which the model finds close from shared word pieces; an inflection of
+    # the same word is still that tag.
+    vocabulary = Vocabulary(["gluten", "meeting"], base)
+    plan = plan_tags(["glutes", "meetings"], near, vocabulary, [])
+    assert plan.tags == ("glutes", "meeting") and plan.mapped == {"meetings": "meeting"}
 
 
 def test_a_large_vocabulary_answers_from_its_packed_copy_like_the_full_product() -> None:
