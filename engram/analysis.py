@@ -176,13 +176,40 @@ def concepts(text: str, top: int = 8) -> tuple[str, ...]:
         words = [w.lower() for w in phrase.split()]
         if words[0] in STOPWORDS or words[-1] in STOPWORDS or len(phrase) < 2:
             continue  # "report by Friday" is kept as a concept; "submit the" is not
-        low = phrase.lower()
+        grown = whole_name(phrase, text)
+        low = grown.lower()
         if any(low in f.lower() for f in found):
             continue  # already inside a better-ranked phrase
-        found.append(phrase)
+        if grown != phrase:  # a name grown whole takes the place of the parts of it found before
+            found = [f for f in found if f.lower() not in low]
+        found.append(grown)
         if len(found) >= top:
             break
     return tuple(found)
+
+
+# Words that open a sentence the stopword list leaves out: capitalised there, but no part of a name that follows.
+_OPENERS = frozenset({"since", "although", "unless", "though", "whereas", "whether", "however", "thus", "using",
+                      "like", "example"})  # fmt: skip
+
+
+def whole_name(phrase: str, text: str) -> str:
+    """A keyphrase of two or more capitalised words, grown to the whole run of capitalised words the text has it in:
+    yake's phrases stop at three words, and "Joshua Tree National" or "Bahama Island Hopper" is no name."""
+    words = phrase.split()
+    if len(words) < 2 or not all(w[:1].isupper() for w in words):
+        return phrase
+    cap = r"[A-Z][\w&-]*"  # no possessive: "Citi Double Cash Card's" is the card
+    around = re.search(rf"(?<![\w'-])((?:{cap} ){{0,3}}){re.escape(phrase)}((?: {cap}){{0,3}})(?![\w-])", text)
+    if around is None:
+        return phrase
+    before = around[1].split()
+    while before and (before[0].lower() in STOPWORDS or before[0].lower() in _OPENERS):
+        before.pop(0)  # "The Nickel Boys", "Since African Violets": no "The", no "Since"
+    after = around[2].split()
+    while after and after[-1].lower() in STOPWORDS:
+        after.pop()
+    return " ".join([*before, *words, *after])
 
 
 def named(content: str) -> set[str]:

@@ -333,3 +333,14 @@ def test_a_query_asking_for_things_to_do_names_no_topic() -> None:
     assert analysis.intent("Can you remind me what Sarah said about the roadmap?") == "find"
     assert analysis.intent("What is Melanie's hand-painted bowl a reminder of?") == "find"
     assert analysis.intent("remind me to buy milk") == "remind"
+
+
+def test_a_name_longer_than_a_keyphrase_is_kept_whole() -> None:
+    found = analysis.concepts("**Tommy Bahama Island Hopper Bag**: Tommy Bahama is known for their stylish bags.")
+    # yake's phrases stop at three words; the parts of the name give way to the whole of it.
+    assert "Tommy Bahama Island Hopper Bag" in found
+    assert not {"Tommy Bahama Island", "Bahama Island Hopper", "Island Hopper Bag"} & set(found)
+    assert analysis.whole_name("Double Cash Card", "I use the Citi Double Cash Card's rewards") == "Citi Double Cash Card"
+    assert analysis.whole_name("African Violets", "Since African Violets need light") == "African Violets"
+    assert analysis.whole_name("Nickel Boys", 'and "The Nickel Boys", are') == "Nickel Boys"
+    assert analysis.whole_name("machine learning", "Machine Learning Basics and machine learning") == "machine learning"
