@@ -1,7 +1,8 @@
 """Offline content and query analysis for seed 002's pipeline: concepts, entities, urgency, importance 1-5,
 query intent and natural-language time.
 
-Concepts are yake keyphrases (up to 3 words); a phrase inside a better-ranked one is dropped; `topics` cuts them
+Concepts are yake keyphrases (up to 3 words; capitalised ones grow to the whole name around them, which then takes
+the place of its parts); a phrase inside a better-ranked one is dropped; `topics` cuts them
 to what can be a tag. Mostly Chinese text has no spaces for yake to split at: its concepts are jieba's TF-IDF
 keywords among the words that name a topic (nouns, names, set phrases). Entities come from regular expressions
 (dates, times, money, percentages, numbers, emails, urls, code identifiers, capitalised names).
