@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engram import analysis
+from engram import timewords
 from engram.embed import Vector
 from engram.rank import Candidate, Period, Scored, feedback_query, score
 from engram.store.protocol import Facts, Filter, Store
@@ -41,7 +41,7 @@ def scored(
     def lexical() -> tuple[dict[str, float], dict[str, float], Period | None]:
         extra = expansions() if callable(expansions) else expansions
         words = list(dict.fromkeys([*terms(query), *(t for e in extra for t in terms(e))]))
-        named = analysis.time_range(query, when) if ranking.time else None
+        named = timewords.time_range(query, when) if ranking.time else None
         period = None if named is None else Period(named.after, named.before)
         return dict(store.text_search(words, wide, where)), term_weights(store, query), period
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
-from engram.analysis import DATE, DAYS, MONTHS, TimeRange, day_start, month_after
+from engram.timewords import DATE, DAYS, MONTHS, TimeRange, day_start, month_after
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)

@@ -11,11 +11,22 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engram import candidates, importers, ingest, lifecycle, maintenance, operations, tools, transfer, write
+from engram import (
+    candidates,
+    edit,
+    importers,
+    ingest,
+    lifecycle,
+    maintenance,
+    operations,
+    tools,
+    transfer,
+    write,
+)
 from engram import classify as kinds
 from engram.blas import limit_blas
 from engram.config import Settings, locate
-from engram.embed import CachedEmbedder, Embedder, Vector, content_hash, default_embedder
+from engram.embed import CachedEmbedder, Embedder, Vector, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
 from engram.rank import (
@@ -508,47 +519,7 @@ class Memory:
     def update(self, memory_id: str, **fields: Any) -> MemoryRecord:
         """Change fields of a memory; new content is re-embedded (and re-chunked text is not supported:
         content longer than one chunk must be forgotten and remembered again)."""
-        old = self.get(memory_id)
-        allowed = set(NewMemory.model_fields) - {"created_at"}
-        if unknown := set(fields) - allowed:
-            raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
-        merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
-        if "content" in fields and self.settings.redact_pii:
-            merged = write.redacted(merged)
-        update: dict[str, Any] = merged.model_dump(exclude={"created_at"}) | {"updated_at": utcnow()}
-        if "kind" in fields:
-            update |= {"kind_method": "explicit", "kind_confidence": 1.0}
-        vector = None
-        if "content" in fields and merged.content != old.content:
-            if old.parent_id is not None or self.store.children(old.id):
-                raise InvalidInput(
-                    "content",
-                    "cannot change the content of a chunked memory; forget it and remember the new text",
-                )
-            if len(self.embedder.token_offsets(merged.content)) > self.settings.chunk_tokens:
-                raise InvalidInput(
-                    "content",
-                    f"is longer than {self.settings.chunk_tokens} tokens; remember "
-                    "it as a new memory instead",
-                )
-            update["content_hash"] = content_hash(merged.content)
-            vector = self.embedder.embed_batch([merged.content])[0]
-        record = MemoryRecord.model_validate(old.model_dump() | update)
-        with self.store.atomic():
-            self.store.update(record, vector)
-            if record.parent_id is None and record.tags != old.tags:
-                self._retag(old.tags, record.tags)
-            self.store.audit("update", memory_id, {"fields": sorted(fields)})
-        return record
-
-    def _retag(self, before: Sequence[str], after: Sequence[str]) -> None:
-        """Keep the tag registry's usage counts those of the memories when a memory's tags are edited."""
-        self.store.drop_tag_uses([t for t in before if t not in after])
-        came = [t for t in after if t not in before]
-        new = [t for t in came if self.store.tag(t) is None]
-        vectors = dict(zip(new, self.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True))
-        self.store.use_tags(came, utcnow(), vectors)
-        self.forget_vocabulary()  # a tag may have been archived or become active again
+        return edit.update(self, memory_id, fields)
 
     def invalidate(self, memory_id: str, *, negative: bool = False) -> MemoryRecord:
         """Mark a memory as no longer valid (validity 0), or as a negative statement (penalised in recall)."""
@@ -557,14 +528,7 @@ class Memory:
 
     def forget(self, memory_id: str) -> None:
         """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
-        record = self.get(memory_id)
-        with self.store.atomic():
-            self.store.delete(record.id)
-            if record.parent_id is None:
-                self.store.drop_tag_uses(record.tags)
-            self.store.audit(
-                "forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value}
-            )
+        edit.forget(self, memory_id)
 
     def stats(self) -> dict[str, Any]:
         s = self.store.stats()
@@ -583,25 +547,7 @@ class Memory:
 
     def reembed(self, progress: Progress | None = None, batch: int = 256) -> int:
         """Re-embed every stored text with this Memory's embedder and record the model; returns the count."""
-        total = self.store.stats()
-        todo = total.embedded
-        done = 0
-        self.store.set_model(self.embedder.name, self.embedder.dim)
-        for records in self.store.iter_all(batch):
-            have = self.store.vectors([r.id for r in records])
-            embedded = [r for r in records if r.id in have]
-            if embedded:
-                vectors = self.embedder.embed_batch([r.content for r in embedded])
-                self.store.set_vectors([r.id for r in embedded], vectors)
-            done += len(embedded)
-            if progress:
-                progress(done, todo)
-        for classifier in (self.kinds, self.categories):
-            classifier.forget_learned(self.store)  # learned in the old vector space
-            self.store.set_meta(f"prototypes:{classifier.taxonomy.name}", "")
-        self.store.rebuild_index()
-        self.store.audit("reembed", None, {"model": self.embedder.name, "count": done})
-        return done
+        return edit.reembed(self, progress, batch)
 
 
 E = TypeVar("E", RecallMode, Scope, Kind, Status)

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from engram import analysis, due, pii
-from engram.analysis import TimeRange
+from engram import analysis, due, pii, timewords
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
 from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, parse, utcnow
 from engram.store.protocol import Filter
 from engram.tags import TagPlan, Vocabulary, key, on_topic, plan_tags
+from engram.timewords import TimeRange
 
 if TYPE_CHECKING:
     from engram.memory import Hit, Memory
@@ -318,11 +318,11 @@ def _time_filter(
             None if before is None else as_utc(before),
             None,
         )
-    found = analysis.time_range(query, now)
+    found = timewords.time_range(query, now)
     if found is not None:
         return query, None, None, {"phrase": found.phrase, "after": found.after, "before": found.before,
                                    "applied": "boost"}  # fmt: skip
-    anchor = analysis.event_anchor(query)
+    anchor = timewords.event_anchor(query)
     if anchor is not None:
         event = mem.recall(anchor.phrase, limit=1, mode=RecallMode.RANKED, touch=False, now=now)
         if event:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram import analysis
+from engram import analysis, timewords
 from engram.tags import is_abbreviation, key, same_tag
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
@@ -51,7 +51,7 @@ def day(m: int, d: int, y: int = 2026) -> datetime:
     ],
 )
 def test_time_expressions(query: str, after: datetime | None, before: datetime | None) -> None:
-    found = analysis.time_range(query, NOW)
+    found = timewords.time_range(query, NOW)
     assert found is not None and (found.after, found.before) == (after, before)
     assert found.phrase in query
 
@@ -61,7 +61,7 @@ def test_time_expressions(query: str, after: datetime | None, before: datetime |
     ["May said hello", "march on", "what is my favourite colour", "the second item", "附近的天气", "三个苹果", "十三月"],
 )
 def test_no_time_where_there_is_none(query: str) -> None:
-    assert analysis.time_range(query, NOW) is None
+    assert timewords.time_range(query, NOW) is None
 
 
 def test_importance_orders_trivial_personal_urgent() -> None:
@@ -113,7 +113,7 @@ def test_intents_and_event_anchors() -> None:
     assert analysis.intent("show me notes similar to this one") == "show_similar"
     assert analysis.intent("when did we ship v2") == "timeline"
     assert analysis.intent("where is the config") == "find"
-    anchor = analysis.event_anchor("what did we agree before the launch?")
+    anchor = timewords.event_anchor("what did we agree before the launch?")
     assert anchor is not None and (anchor.phrase, anchor.relation) == ("the launch", "before")
 
 

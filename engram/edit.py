@@ -1,0 +1,87 @@
+"""Changing what is stored: update a memory (new content re-embedded; the tag registry's counts kept those of the
+memories), forget one, and re-embed everything with another model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from engram import write
+from engram.embed import content_hash
+from engram.errors import InvalidInput
+from engram.record import MemoryRecord, NewMemory, parse, utcnow
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+
+
+def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
+    old = mem.get(memory_id)
+    allowed = set(NewMemory.model_fields) - {"created_at"}
+    if unknown := set(fields) - allowed:
+        raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
+    merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
+    if "content" in fields and mem.settings.redact_pii:
+        merged = write.redacted(merged)
+    change: dict[str, Any] = merged.model_dump(exclude={"created_at"}) | {"updated_at": utcnow()}
+    if "kind" in fields:
+        change |= {"kind_method": "explicit", "kind_confidence": 1.0}
+    vector = None
+    if "content" in fields and merged.content != old.content:
+        if old.parent_id is not None or mem.store.children(old.id):
+            raise InvalidInput(
+                "content", "cannot change the content of a chunked memory; forget it and remember the new text"
+            )
+        if len(mem.embedder.token_offsets(merged.content)) > mem.settings.chunk_tokens:
+            raise InvalidInput(
+                "content", f"is longer than {mem.settings.chunk_tokens} tokens; remember it as a new memory instead"
+            )
+        change["content_hash"] = content_hash(merged.content)
+        vector = mem.embedder.embed_batch([merged.content])[0]
+    record = MemoryRecord.model_validate(old.model_dump() | change)
+    with mem.store.atomic():
+        mem.store.update(record, vector)
+        if record.parent_id is None and record.tags != old.tags:
+            _retag(mem, old.tags, record.tags)
+        mem.store.audit("update", memory_id, {"fields": sorted(fields)})
+    return record
+
+
+def _retag(mem: Memory, before: Sequence[str], after: Sequence[str]) -> None:
+    """Keep the tag registry's usage counts those of the memories when a memory's tags are edited."""
+    mem.store.drop_tag_uses([t for t in before if t not in after])
+    came = [t for t in after if t not in before]
+    new = [t for t in came if mem.store.tag(t) is None]
+    vectors = dict(zip(new, mem.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True))
+    mem.store.use_tags(came, utcnow(), vectors)
+    mem.forget_vocabulary()  # a tag may have been archived or become active again
+
+
+def forget(mem: Memory, memory_id: str) -> None:
+    record = mem.get(memory_id)
+    with mem.store.atomic():
+        mem.store.delete(record.id)
+        if record.parent_id is None:
+            mem.store.drop_tag_uses(record.tags)
+        mem.store.audit("forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value})
+
+
+def reembed(mem: Memory, progress: Callable[[int, int], None] | None, batch: int) -> int:
+    todo = mem.store.stats().embedded
+    done = 0
+    mem.store.set_model(mem.embedder.name, mem.embedder.dim)
+    for records in mem.store.iter_all(batch):
+        have = mem.store.vectors([r.id for r in records])
+        embedded = [r for r in records if r.id in have]
+        if embedded:
+            vectors = mem.embedder.embed_batch([r.content for r in embedded])
+            mem.store.set_vectors([r.id for r in embedded], vectors)
+        done += len(embedded)
+        if progress:
+            progress(done, todo)
+    for classifier in (mem.kinds, mem.categories):
+        classifier.forget_learned(mem.store)  # learned in the old vector space
+        mem.store.set_meta(f"prototypes:{classifier.taxonomy.name}", "")
+    mem.store.rebuild_index()
+    mem.store.audit("reembed", None, {"model": mem.embedder.name, "count": done})
+    return done
