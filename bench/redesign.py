@@ -50,7 +50,7 @@ from bench.datasets import load_locomo
 from bench.embedcache import DiskCachedEmbedder
 from bench.speed import corpus, pct, queries
 from engram import Memory, MiniLM, Settings
-from engram.analysis import normalize_tag
+from engram.analysis import CONTEXT_TAGS, normalize_tag
 from engram.classify import Classifier, PrototypeSet, classify
 from engram.embed import CachedEmbedder, default_embedder
 from engram.readout import LinearReadout
@@ -65,7 +65,6 @@ TAGS = ROOT / "data" / "tags_realistic.json"
 GENERATED = ROOT / "data" / "tags_generated_checked.json"
 REGISTRY = ROOT / "data" / "tags_npm.json"
 TOPICAL = ROOT / "data" / "tags_topical_judged.json"
-CONTEXT_TAGS = frozenset({"urgent", "deadline", "decision", "how-to", "complex"})  # analysis.analyse
 RESULTS = ROOT / "results"
 NEAR_COPY = 0.8
 console = Console()

@@ -173,7 +173,7 @@ class TagPlan:
 @lru_cache(maxsize=65536)
 def key(tag: str) -> str:
     """Spelling-insensitive form: no hyphens, each word stemmed (meetings ~ meeting, e-mail ~ email)."""
-    return "".join(_STEM.stemWord(w) for w in tag.split("-"))
+    return "".join(_stems(tag))
 
 
 @lru_cache(maxsize=65536)
@@ -274,9 +274,7 @@ def plan_tags(
     for concept, same, close in zip(concepts, same_of, closest, strict=True):
         if same is not None:
             target = same
-        elif close is not None and close[1] >= MAP_THRESHOLD and not narrower(close[0], concept) and not (
-            derived(close[0], concept)
-        ):
+        elif close is not None and close[1] >= MAP_THRESHOLD and not kept_apart(close[0], concept):
             target = close[0]
         else:
             target = concept
@@ -450,6 +448,11 @@ def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], 
 
 def _stems(tag: str) -> list[str]:
     return [_STEM.stemWord(w) for w in tag.split("-")]
+
+
+def kept_apart(tag: str, concept: str) -> bool:
+    """Whether a concept close to `tag` still must not be filed under it: the tag is narrower, or another word."""
+    return narrower(tag, concept) or derived(tag, concept)
 
 
 def narrower(tag: str, than: str) -> bool:
