@@ -10,28 +10,37 @@ from __future__ import annotations
 
 import base64
 import binascii
+import importlib.util
+import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager, contextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from http import HTTPStatus
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import ErrorDetails
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import engram
 from engram.errors import EngramError, InvalidInput, ModelMismatch, NotFound, StoreUnavailable
 from engram.maintenance import READ_ONLY
 from engram.memory import Hit, Memory
-from engram.record import MemoryRecord, MemoryType, SourceType, utcnow
+from engram.record import MemoryRecord, MemoryType, SourceType, as_utc, utcnow
 from engram.shodh import to_shodh
-from engram.store.protocol import Filter
+from engram.store.protocol import Filter, Position
 from engram.tenants import LOCAL, Keys, Tenants
 
 MAX_BODY_BYTES = 1_000_000
+DOCS_ASSETS = "/docs-assets"  # Swagger UI and ReDoc, served here rather than from a CDN
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
 
 
@@ -66,6 +75,7 @@ class BodyLimit:
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
+        self.detail = f"the body is over {limit} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -73,9 +83,7 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await problem(413, "Payload too large", f"the body is over {self.limit} bytes")(
-                scope, receive, send
-            )
+            await problem(413, "Payload too large", self.detail, "body")(scope, receive, send)
             return
         seen = 0
 
@@ -83,8 +91,8 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise InvalidInput("body", f"is over {self.limit} bytes")
+            if seen > self.limit:  # FastAPI passes an HTTPException on; anything else becomes a 400
+                raise HTTPException(413, self.detail)
             return message
 
         await self.app(scope, counted, send)
@@ -219,20 +227,132 @@ def caller(request: Request) -> Caller:
 Who = Annotated[Caller, Depends(caller)]
 
 
-def _cursor(offset: int) -> str:
-    return base64.urlsafe_b64encode(f"o:{offset}".encode()).decode()
+def _cursor(last: MemoryRecord) -> str:
+    """The page's last (created_at, id): the next page starts past it, so writes between pages shift nothing."""
+    position = json.dumps([as_utc(last.created_at).isoformat(), last.id])
+    return base64.urlsafe_b64encode(position.encode()).decode()
 
 
-def _offset(cursor: str | None) -> int:
+def _position(cursor: str | None) -> Position | None:
     if not cursor:
-        return 0
+        return None
     try:
-        text = base64.urlsafe_b64decode(cursor.encode()).decode()
-        if text.startswith("o:") and text[2:].isdigit() and int(text[2:]) < 2**31:
-            return int(text[2:])
-    except (binascii.Error, UnicodeDecodeError, ValueError):
+        created, memory_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+        at = datetime.fromisoformat(created)
+        if at.tzinfo is not None and isinstance(memory_id, str):
+            return at.astimezone(UTC), memory_id
+    except (binascii.Error, ValueError, TypeError, RecursionError):
         pass
     raise InvalidInput("cursor", "is not a cursor this API returned")
+
+
+_LOCATIONS = ("body", "query", "path", "header", "cookie")
+_TITLES = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}
+
+
+def _field(error: ErrorDetails) -> str:
+    """The field an error is about: its location less the leading part that says where it came in."""
+    loc = [str(part) for part in error["loc"]]
+    return ".".join(loc[1:] if loc and loc[0] in _LOCATIONS else loc) or "body"
+
+
+def _validation_problem(errors: list[ErrorDetails]) -> JSONResponse:
+    if not errors:
+        return problem(400, "Invalid input", "invalid", "body")
+    first = errors[0]
+    if first["type"] == "json_invalid":
+        reason = (first.get("ctx") or {}).get("error", "")
+        return problem(400, "Invalid input", f"is not valid JSON ({reason})".replace(" ()", ""), "body")
+    return problem(400, "Invalid input", first["msg"], _field(first))
+
+
+def _http_problem(request: Request, exc: HTTPException) -> JSONResponse:
+    """Starlette's own errors (no route, wrong method, body too large) as problem+json like every other."""
+    status = exc.status_code
+    path = request.url.path
+    detail = {404: f"nothing at {path}", 405: f"{request.method} is not allowed on {path}"}
+    title = _TITLES.get(status) or HTTPStatus(status).phrase
+    response = problem(status, title, detail.get(status, str(exc.detail)), "body" if status == 413 else None)
+    response.headers.update(exc.headers or {})
+    return response
+
+
+class Problem(BaseModel):
+    """An error as problem details (RFC 9457), with SHODH's `error` and `code` beside them."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    field: str | None = Field(None, description="the input the error is about, as a dotted path")
+    error: str
+    code: str
+
+
+def _problem_responses(path: str, operation: dict[str, Any]) -> dict[str, str]:
+    """The errors an operation can answer with, by status."""
+    params = operation.get("parameters", [])
+    answers: dict[str, str] = {}
+    if params or "requestBody" in operation:
+        answers["400"] = "Invalid input; `field` names it"
+    if path != "/api/health":
+        answers["401"] = "No valid API key"
+    if any(p.get("in") == "path" and p.get("name") == "memory_id" for p in params):
+        answers["404"] = "No such memory"
+    if "requestBody" in operation:
+        answers["413"] = f"The body is over {MAX_BODY_BYTES:,} bytes"
+    return answers
+
+
+def _document_problems(schema: dict[str, Any]) -> dict[str, Any]:
+    """FastAPI documents a 422 HTTPValidationError on every route; the API answers 400 problem+json."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for unused in ("HTTPValidationError", "ValidationError"):
+        components.pop(unused, None)
+    components["Problem"] = Problem.model_json_schema()
+    content = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    for path, item in schema.get("paths", {}).items():
+        for operation in item.values():
+            responses = operation.setdefault("responses", {})
+            responses.pop("422", None)
+            for status, description in _problem_responses(path, operation).items():
+                responses[status] = {"description": description, "content": content}
+    return schema
+
+
+def _docs_assets() -> Path | None:
+    """Swagger UI and ReDoc as the fastapi-offline package ships them; found, not imported, as it is optional
+    (without it /docs falls back to FastAPI's CDN page)."""
+    spec = importlib.util.find_spec("fastapi_offline")
+    if spec is None or spec.origin is None:
+        return None
+    assets = Path(spec.origin).parent / "static"
+    return assets if (assets / "swagger-ui-bundle.js").is_file() else None
+
+
+def _offline_docs(app: FastAPI, assets: Path) -> None:
+    """/docs and /redoc with every asset served by this server, so they work with no network."""
+    app.mount(DOCS_ASSETS, StaticFiles(directory=assets), name="docs-assets")
+    schema = app.openapi_url or "/openapi.json"
+
+    @app.get("/docs", include_in_schema=False)
+    def docs(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_swagger_ui_html(
+            openapi_url=root + schema, title=f"{app.title} - Swagger UI", oauth2_redirect_url=None,
+            swagger_js_url=f"{root}{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
+        )  # fmt: skip
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_redoc_html(
+            openapi_url=root + schema, title=f"{app.title} - ReDoc", with_google_fonts=False,
+            redoc_js_url=f"{root}{DOCS_ASSETS}/redoc.standalone.js",
+            redoc_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
+        )  # fmt: skip
 
 
 def create_app(
@@ -241,12 +361,17 @@ def create_app(
     """The REST app. With `require_key` every route but /api/health needs a live API key (Bearer or X-API-Key);
     without it (local, loopback-only mode) a request with no key acts for the local tenant."""
     started = time.monotonic()
+    assets = _docs_assets()  # with them, /docs and /redoc are ours rather than FastAPI's CDN pages
     app = FastAPI(
         title="Engram",
         version=engram.__version__,
         description="Local-first memory for AI agents: store_memory / search_memory, recall, SHODH-compatible API.",
         lifespan=lifespan,
+        docs_url="/docs" if assets is None else None,
+        redoc_url="/redoc" if assets is None else None,
     )
+    if assets is not None:
+        _offline_docs(app, assets)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.state.tenants, app.state.keys, app.state.require_key = tenants, keys, require_key
 
@@ -276,9 +401,20 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": ("body",), "msg": "invalid"}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
-        return problem(400, "Invalid input", str(first.get("msg", "invalid")), ".".join(loc) or "body")
+        return _validation_problem(list(exc.errors()))
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        return _http_problem(request, exc)
+
+    plain_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = _document_problems(plain_openapi())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     v1 = APIRouter(prefix="/v1", tags=["engram"])
 
@@ -314,14 +450,14 @@ def create_app(
         cursor: str | None = None,
     ) -> dict[str, Any]:
         """Top-level memories, newest first; pass `next_cursor` back as `cursor` for the next page."""
-        offset = _offset(cursor)
+        after = _position(cursor)
         rows = who.memory.list(
-            kind=kind, scope=scope, scope_id=scope_id, status=status, tag=tag, limit=limit + 1, offset=offset
+            kind=kind, scope=scope, scope_id=scope_id, status=status, tag=tag, limit=limit + 1, after=after
         )
-        more = len(rows) > limit
+        page = rows[:limit]
         return {
-            "memories": [record_json(r) for r in rows[:limit]],
-            "next_cursor": _cursor(offset + limit) if more else None,
+            "memories": [record_json(r) for r in page],
+            "next_cursor": _cursor(page[-1]) if len(rows) > limit else None,
         }
 
     @v1.get("/memories/{memory_id}")

@@ -50,7 +50,7 @@ from engram.record import (
     parse,
     utcnow,
 )
-from engram.store.protocol import Filter, Store
+from engram.store.protocol import Filter, Position, Store
 from engram.store.sqlite import SQLiteStore
 from engram.tags import TagPlan, Vocabulary
 from engram.write import RememberResult
@@ -502,8 +502,10 @@ class Memory:
         offset: int = 0,
         user_id: str | None = None,
         workspace_id: str | None = None,
+        after: Position | None = None,
     ) -> builtins.list[MemoryRecord]:
-        """Top-level memories, newest first (an owner's and the shared ones when `user_id` / `workspace_id`)."""
+        """Top-level memories, newest first (an owner's and the shared ones when `user_id` / `workspace_id`);
+        `after` a listed memory's (created_at, id): only those past it, as a stable page cursor."""
         where = Filter(
             scope=None if scope is None else _enum(Scope, scope, "scope"),
             scope_id=scope_id,
@@ -514,7 +516,7 @@ class Memory:
             user_id=user_id,
             workspace_id=workspace_id,
         )
-        return self.store.select(where, limit=limit, offset=offset)
+        return self.store.select(where, limit=limit, offset=offset, after=after)
 
     def update(self, memory_id: str, **fields: Any) -> MemoryRecord:
         """Change fields of a memory; new content is re-embedded (and re-chunked text is not supported:

@@ -479,3 +479,143 @@ def test_raw_pii_never_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptur
         )
         assert client.post("/v1/search", json={"query": secret}).status_code == 200
     assert secret not in caplog.text
+
+
+# ---- paging, errors and docs (QA's REST defects) ----------------------------------------------------------
+def _page(client: httpx.Client, tag: str, cursor: str | None) -> tuple[list[str], str | None]:
+    params: dict[str, Any] = {"limit": 2, "tag": tag}
+    if cursor:
+        params["cursor"] = cursor
+    page = client.get("/v1/memories", params=params)
+    assert page.status_code == 200, page.text
+    return [m["id"] for m in page.json()["memories"]], page.json()["next_cursor"]
+
+
+def test_cursor_paging_holds_still_while_memories_come_and_go(alice: httpx.Client) -> None:
+    """A keyset cursor: what is added or deleted between pages neither repeats nor skips an older memory."""
+    stored = [alice.post("/v1/store", json={"content": f"Glider log {i} about sailplanes"}).json()["memory_id"]
+              for i in range(6)]  # fmt: skip
+    newest_first = stored[::-1]
+    first, cursor = _page(alice, "sailplanes", None)
+    assert first == newest_first[:2]
+    alice.delete(f"/v1/memories/{first[0]}")  # an offset cursor would now skip newest_first[2]
+    second, cursor = _page(alice, "sailplanes", cursor)
+    assert second == newest_first[2:4]
+    for late in ("late", "later"):  # an offset cursor would now repeat the second page
+        alice.post("/v1/store", json={"content": f"Glider log {late} entry about sailplanes"})
+    third, cursor = _page(alice, "sailplanes", cursor)
+    assert third == newest_first[4:6] and cursor is None
+
+
+@pytest.mark.parametrize("cursor", ["garbage!", "bzo0MA==", "WyJub3QgYSB0aW1lIiwgIngiXQ==", "WzEsMl0="])
+def test_a_cursor_the_api_did_not_return_is_a_400(alice: httpx.Client, cursor: str) -> None:
+    bad = alice.get("/v1/memories", params={"cursor": cursor})  # old offset, bad time, wrong types
+    assert bad.status_code == 400 and bad.json()["field"] == "cursor"
+    assert bad.headers["content-type"].startswith("application/problem+json")
+
+
+def test_keyset_listing_on_both_backends(mem: Any) -> None:
+    """Memory.list's `after`: strictly past a listed memory's (created_at, id), on SQLite and PostgreSQL."""
+    from datetime import UTC, datetime
+
+    from engram.record import Scope
+
+    same = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)  # ties on created_at are ordered by id
+    for i in range(5):
+        mem.remember(f"Keyset note {i} on tide tables", created_at=same if i < 3 else datetime(2024, 5, i, tzinfo=UTC),
+                     scope=Scope.GLOBAL)  # fmt: skip
+    everything = mem.list(limit=100)
+    assert [(r.created_at, r.id) for r in everything] == sorted(
+        ((r.created_at, r.id) for r in everything), reverse=True
+    )
+    pages, after = [], None
+    while rows := mem.list(limit=2, after=after):
+        pages += [r.id for r in rows]
+        after = (rows[-1].created_at, rows[-1].id)
+    assert pages == [r.id for r in everything]
+    assert mem.list(limit=2, offset=1) == everything[1:3]  # the CLI's offset still works
+
+
+def test_a_body_field_named_query_is_named(alice: httpx.Client) -> None:
+    for path in ("/v1/search", "/v1/recall", "/api/recall"):
+        r = alice.post(path, json={"query": 5})
+        assert r.status_code == 400 and r.json()["field"] == "query", (path, r.text)
+    assert alice.get("/v1/memories", params={"limit": 0}).json()["field"] == "limit"
+
+
+def test_invalid_json_is_a_400_naming_the_body(alice: httpx.Client) -> None:
+    r = alice.post("/v1/store", content=b'{"content": ', headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["field"] == "body" and "not valid JSON" in r.json()["detail"]
+
+
+def test_unknown_routes_and_methods_are_problem_json(alice: httpx.Client) -> None:
+    for method, path, status in (("GET", "/v1/nothing-here", 404), ("DELETE", "/v1/stats", 405),
+                                 ("PUT", "/api/health", 405)):  # fmt: skip
+        r = alice.request(method, path)
+        assert r.status_code == status, (method, path, r.text)
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert r.json()["status"] == status and r.json()["detail"]
+
+
+def test_unknown_routes_are_problem_json_without_the_web_ui(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from engram.api import create_app
+    from engram.tenants import Tenants
+
+    tenants = Tenants(Settings(home=tmp_path), FakeEmbedder(), tmp_path / "t.db")
+    app = create_app(tenants, None, require_key=False)
+    with TestClient(app) as client:
+        for r, status in ((client.get("/nowhere"), 404), (client.delete("/v1/stats"), 405)):
+            assert r.status_code == status
+            assert r.headers["content-type"].startswith("application/problem+json")
+        assert "GET" in client.delete("/v1/stats").headers["allow"]
+
+
+def test_a_chunked_body_over_the_limit_is_a_413(alice: httpx.Client) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"content": "'
+        for _ in range(12):
+            yield b"x" * 100_000
+        yield b'"}'
+
+    r = alice.post("/v1/store", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413, r.text
+    assert r.headers["content-type"].startswith("application/problem+json") and r.json()["field"] == "body"
+
+
+def test_openapi_documents_problem_errors_not_422(alice: httpx.Client) -> None:
+    doc = alice.get("/openapi.json").json()
+    assert "HTTPValidationError" not in doc["components"]["schemas"]
+    assert set(doc["components"]["schemas"]["Problem"]["required"]) >= {"title", "status", "detail"}
+    problem_ref = {"$ref": "#/components/schemas/Problem"}
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            responses = op["responses"]
+            assert "422" not in responses, (method, path)
+            documented = {s for s in responses if responses[s].get("content", {}).get("application/problem+json",
+                                                                                     {}).get("schema") == problem_ref}  # fmt: skip
+            if path != "/api/health":
+                assert "401" in documented, (method, path)
+            if op.get("parameters") or op.get("requestBody"):
+                assert "400" in documented, (method, path)
+            if op.get("requestBody"):
+                assert "413" in documented, (method, path)
+    assert "404" in doc["paths"]["/v1/memories/{memory_id}"]["get"]["responses"]
+    assert "404" not in doc["paths"]["/v1/memories"]["get"]["responses"]
+
+
+def test_docs_need_no_network(alice: httpx.Client) -> None:
+    pytest.importorskip("fastapi_offline", reason="Swagger UI's assets come from the fastapi-offline package")
+    import re
+
+    for page in ("/docs", "/redoc"):
+        html = alice.get(page)
+        assert html.status_code == 200
+        urls = re.findall(r"""(?:src|href)=["']([^"']+)""", html.text)
+        assert urls and not [u for u in urls if "://" in u], urls  # every asset is served here
+        for url in urls:
+            asset = alice.get(url)
+            assert asset.status_code == 200 and asset.content, url
+    assert "cdn.jsdelivr.net" not in alice.get("/docs").text

@@ -24,7 +24,7 @@ from engram.store import pg_text
 from engram.store.copy import copy_store, verify_copy
 from engram.store.pg_connection import Conn, Connections
 from engram.store.pg_schema import MIGRATIONS
-from engram.store.protocol import Facts, Filter, Label, StoreStats
+from engram.store.protocol import Facts, Filter, Label, Position, StoreStats
 from engram.store.rows import (
     COLUMNS,
     FACT_COLUMNS,
@@ -293,11 +293,21 @@ class PostgresStore(SideTables):
         return " AND ".join(clauses), params
 
     def select(
-        self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
+        self,
+        where: Filter,
+        *,
+        limit: int,
+        offset: int = 0,
+        top_level: bool = True,
+        after: Position | None = None,
     ) -> list[MemoryRecord]:
         clause, params = self._where(where, searchable=not top_level)
+        if after is not None:
+            clause += f" AND (m.created_at, m.id {self._BYTE_ORDER}) < (%s, %s)"
+            params += [after[0], after[1]]
         return self._records(
-            f"{self._SELECT} WHERE {clause} ORDER BY m.created_at DESC, m.rid DESC LIMIT %s OFFSET %s",
+            f"{self._SELECT} WHERE {clause} ORDER BY m.created_at DESC, m.id {self._BYTE_ORDER} DESC "
+            "LIMIT %s OFFSET %s",
             (*params, limit, offset),
         )
 

@@ -37,6 +37,10 @@ class Filter:
     owner_exact: bool = False
 
 
+# A place in listing order (created_at desc, then id desc): the (created_at, id) of a listed memory.
+Position = tuple[datetime, str]
+
+
 @dataclass(frozen=True, slots=True)
 class Prototype:
     label: str
@@ -158,8 +162,18 @@ class Store(Protocol):
         ...
 
     def select(
-        self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
-    ) -> list[MemoryRecord]: ...
+        self,
+        where: Filter,
+        *,
+        limit: int,
+        offset: int = 0,
+        top_level: bool = True,
+        after: Position | None = None,
+    ) -> list[MemoryRecord]:
+        """Newest first (created_at desc, then id desc); `after`: only rows strictly past that position, so a
+        page's next page holds still when rows are added or deleted between them."""
+        ...
+
     def count(self, where: Filter) -> int: ...
     def grouped(self, column: str, where: Filter) -> dict[str | None, int]: ...
     def iter_all(self, batch: int = 512) -> Iterator[list[MemoryRecord]]: ...

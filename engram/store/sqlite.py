@@ -19,7 +19,7 @@ from typing import Any
 from engram.embed import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
-from engram.store.protocol import Facts, Filter, StoreStats
+from engram.store.protocol import Facts, Filter, Position, StoreStats
 from engram.store.rows import COLUMNS, FACT_COLUMNS, facts_from_rows, record_from_row, record_to_row, ts
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
@@ -295,12 +295,21 @@ class SQLiteStore(Searches, SideTables):
         return None if row is None else decode_vector(row[0])
 
     def select(
-        self, where: Filter, *, limit: int, offset: int = 0, top_level: bool = True
+        self,
+        where: Filter,
+        *,
+        limit: int,
+        offset: int = 0,
+        top_level: bool = True,
+        after: Position | None = None,
     ) -> list[MemoryRecord]:
         sql, params = where_sql(where, searchable=not top_level)
+        if after is not None:
+            sql += " AND (m.created_at, m.id) < (?, ?)"
+            params += [ts(after[0]), after[1]]
         rows = self._reader().execute(
             f"SELECT {', '.join('m.' + c for c in COLUMNS)} FROM memories m WHERE {sql} "
-            "ORDER BY m.created_at DESC, m.rid DESC LIMIT ? OFFSET ?",
+            "ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
         return [record_from_row(r) for r in rows]
