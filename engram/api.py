@@ -320,14 +320,13 @@ def _document_problems(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def _docs_assets() -> Path | None:
-    """Swagger UI and ReDoc as the fastapi-offline package ships them; found, not imported, as it is optional
-    (without it /docs falls back to FastAPI's CDN page)."""
+def _docs_assets() -> Path:
+    """Swagger UI and ReDoc as the fastapi-offline package ships them (found, not imported: only its files are
+    used)."""
     spec = importlib.util.find_spec("fastapi_offline")
     if spec is None or spec.origin is None:
-        return None
-    assets = Path(spec.origin).parent / "static"
-    return assets if (assets / "swagger-ui-bundle.js").is_file() else None
+        raise RuntimeError("fastapi-offline is not installed: it ships the assets of /docs and /redoc")
+    return Path(spec.origin).parent / "static"
 
 
 def _offline_docs(app: FastAPI, assets: Path) -> None:
@@ -361,17 +360,15 @@ def create_app(
     """The REST app. With `require_key` every route but /api/health needs a live API key (Bearer or X-API-Key);
     without it (local, loopback-only mode) a request with no key acts for the local tenant."""
     started = time.monotonic()
-    assets = _docs_assets()  # with them, /docs and /redoc are ours rather than FastAPI's CDN pages
     app = FastAPI(
         title="Engram",
         version=engram.__version__,
         description="Local-first memory for AI agents: store_memory / search_memory, recall, SHODH-compatible API.",
         lifespan=lifespan,
-        docs_url="/docs" if assets is None else None,
-        redoc_url="/redoc" if assets is None else None,
+        docs_url=None,  # served by _offline_docs: FastAPI's own pages load their assets from a CDN
+        redoc_url=None,
     )
-    if assets is not None:
-        _offline_docs(app, assets)
+    _offline_docs(app, _docs_assets())
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.state.tenants, app.state.keys, app.state.require_key = tenants, keys, require_key
 
