@@ -9,20 +9,29 @@ to the MCP session (the transport's session id; one id per process on stdio) unl
 
 from __future__ import annotations
 
+import functools
 import inspect
 import threading
 import typing
 import uuid
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import ToolAnnotations
+from pydantic import Field
 
 import engram
 from engram import maintenance
+from engram.errors import EngramError
 from engram.maintenance import READ_ONLY, TOOLS
 from engram.memory import Memory
+from engram.tools import SearchOptions, StoreContext
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 # Resolves the Memory a call acts on (and the lock its writes take) from the request's context.
 Resolver = Callable[[Context], tuple[Memory, threading.RLock]]
@@ -33,7 +42,7 @@ _REWRITE = ToolAnnotations(
     readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=False
 )
 # The advanced tools by effect: destructive ones change or fold existing memories (each can be rolled back).
-_DESTRUCTIVE = frozenset({"optimize_tags", "merge_memories", "backup_restore"})
+_DESTRUCTIVE = frozenset({"optimize_tags", "merge_memories", "backup_restore", "rollback"})
 
 
 _EXAMPLES = {
@@ -49,11 +58,35 @@ _EXAMPLES = {
     "trace_search": 'trace_search(query="deploy schedule")',
     "validate_storage": "validate_storage()",
     "repair_index": "repair_index()",
+    "rollback": 'rollback(operation_id="<operation_id of optimize_tags, merge_memories or an import>")',
+    "operations": "operations(limit=10) -> the latest bulk operations, each with its operation_id",
 }
 
 
+def answered(fn: Callable[P, T]) -> Callable[P, T]:
+    """Engram's own errors reach the agent with their text (the field and the problem). The SDK shows any
+    other exception as a bare "Error executing tool", and logs it as a crash with its traceback."""
+
+    @functools.wraps(fn)
+    def call(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except EngramError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return call
+
+
+def _given(model: StoreContext | SearchOptions | None) -> dict[str, Any] | None:
+    """The fields the agent set, as the plain values the `Memory` method validates again."""
+    return None if model is None else model.model_dump(mode="json", exclude_unset=True)
+
+
 def _annotation(name: str) -> ToolAnnotations:
-    return _READ if name in READ_ONLY else _REWRITE if name in _DESTRUCTIVE else _WRITE
+    # export_memories only reads the store, but it writes a file.
+    return _READ if name in (READ_ONLY | {"operations"}) - {"export_memories"} else (
+        _REWRITE if name in _DESTRUCTIVE else _WRITE
+    )
 
 
 def session_id(ctx: Context, fallback: str) -> str:
@@ -80,7 +113,8 @@ def build(resolve: Resolver) -> MCPServer:
             return call(mem)
 
     @server.tool(annotations=_WRITE)
-    def store_memory(content: str, ctx: Context, context: dict[str, Any] | None = None) -> dict[str, Any]:
+    @answered
+    def store_memory(content: str, ctx: Context, context: StoreContext | None = None) -> dict[str, Any]:
         """Store a memory; category, tags, importance and kind are decided for you.
 
         `context` may force any of them: force_category, force_importance (1-5), expires_at (ISO date),
@@ -88,10 +122,11 @@ def build(resolve: Resolver) -> MCPServer:
         email, phone, ...) is reported in analysis.pii, and stored as [REDACTED_*] markers when redaction is on.
         Example: store_memory("Team standup moved to 9:30 on Mondays", {"additional_tags": ["team"]})
         """
-        return write(ctx, lambda m: m.store_memory(content, context))
+        return write(ctx, lambda m: m.store_memory(content, _given(context)))
 
     @server.tool(annotations=_READ)
-    def search_memory(query: str, ctx: Context, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    @answered
+    def search_memory(query: str, ctx: Context, options: SearchOptions | None = None) -> dict[str, Any]:
         """Search memories in natural language; time phrases ("last week", "in March") rank memories from that
         period first, and options.time_range filters by date.
 
@@ -100,9 +135,10 @@ def build(resolve: Resolver) -> MCPServer:
         Example: search_memory("what did we decide about the database last week")
         """
         mem, _ = resolve(ctx)
-        return mem.search_memory(query, options)
+        return mem.search_memory(query, _given(options))
 
     @server.tool(annotations=_READ)
+    @answered
     def discover_memory_tools(ctx: Context) -> dict[str, Any]:
         """The advanced tools by group (maintenance, analysis, migration, debugging) and the store's health.
 
@@ -112,6 +148,7 @@ def build(resolve: Resolver) -> MCPServer:
         return mem.discover_memory_tools()
 
     @server.tool(annotations=_WRITE)
+    @answered
     def remember(
         content: str,
         ctx: Context,
@@ -119,7 +156,7 @@ def build(resolve: Resolver) -> MCPServer:
         scope: Literal["global", "project", "session"] = "global",
         scope_id: str | None = None,
         tags: list[str] | None = None,
-        importance: float | None = None,
+        importance: Annotated[float | None, Field(ge=0, le=1, description="0..1 (not store_memory's 1-5)")] = None,
     ) -> dict[str, Any]:
         """Seed 000's remember: store one memory (kind classified unless given; near-duplicates merge).
 
@@ -141,6 +178,7 @@ def build(resolve: Resolver) -> MCPServer:
         return write(ctx, call)
 
     @server.tool(annotations=_READ)
+    @answered
     def recall(
         query: str,
         ctx: Context,
@@ -172,15 +210,43 @@ def build(resolve: Resolver) -> MCPServer:
             "count": len(hits),
         }
 
-    for name in [t for group in TOOLS.values() for t in group]:
+    @server.tool(annotations=_REWRITE)
+    @answered
+    def forget(id: str, ctx: Context) -> dict[str, Any]:
+        """Delete a memory and its chunks for good, when the user asks for it (it cannot be rolled back).
+
+        Example: forget(id="<memory id>") -> {"deleted": true, "id": "<memory id>"}
+        """
+
+        def call(mem: Memory) -> dict[str, Any]:
+            mem.forget(id)
+            return {"deleted": True, "id": id}
+
+        return write(ctx, call)
+
+    # rollback and operations undo and list the bulk operations of the advanced tools.
+    for name in [*(t for group in TOOLS.values() for t in group), "rollback", "operations"]:
         _register_advanced(server, name, resolve)
+    _strict(server)
     return server
+
+
+def _strict(server: MCPServer) -> None:
+    """An argument a tool does not take is an error, as in `options`: the SDK drops unknown arguments, so an
+    agent's `search_memory(query, limit=1)` returned ten results and said nothing. The SDK reads a tool's
+    argument model and schema afresh on each call (its registry has no public accessor in this version)."""
+    for tool in server._tool_manager.list_tools():
+        loose = tool.fn_metadata.arg_model
+        config = {**loose.model_config, "extra": "forbid"}
+        strict = typing.cast(type[ArgModelBase], type(loose.__name__, (loose,), {"model_config": config}))
+        tool.fn_metadata.arg_model = strict
+        tool.parameters = strict.model_json_schema(by_alias=True)
 
 
 def _register_advanced(server: MCPServer, name: str, resolve: Resolver) -> None:
     """One advanced tool with the `Memory` method's own parameters (so its JSON schema) and docstring."""
     method = getattr(Memory, name)
-    hints = typing.get_type_hints(method)
+    hints = typing.get_type_hints(method, include_extras=True)  # with the ranges (Annotated) of each argument
     params = [
         inspect.Parameter(
             p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=hints.get(p.name, Any)
@@ -190,6 +256,7 @@ def _register_advanced(server: MCPServer, name: str, resolve: Resolver) -> None:
     ]
     params.append(inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context))
 
+    @answered
     def tool(**arguments: Any) -> dict[str, Any]:
         mem, lock = resolve(arguments.pop("ctx"))
         with lock:

@@ -1,0 +1,102 @@
+"""The MCP server as an agent sees it (in-process client, the SDK's own transport): errors name the field and
+the problem, schemas say what each tool takes, an argument a tool does not take is an error, and what a tool
+does can be undone or deleted through MCP itself."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram import FakeEmbedder, Memory, Settings
+from engram.mcp_server import build
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
+    from mcp import Client
+
+    with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        lock = threading.RLock()
+        async with Client(build(lambda ctx: (mem, lock))) as c:
+            yield c
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "arguments", "says"),
+    [
+        ("store_memory", {"content": "   "}, "content: must not be empty"),
+        ("store_memory", {"content": "x", "context": {"force_importance": 9}}, "less than or equal to 5"),
+        ("search_memory", {"query": "db", "options": {"bogus": 1}}, "options.bogus"),
+        ("search_memory", {"query": "db", "limit": 1}, "limit"),  # options.limit, not a tool argument
+        ("recall", {"query": "db", "limit": 0}, "limit: must be between 1 and 1000"),
+        ("remember", {"content": "x", "importance": 4}, "less than or equal to 1"),
+        ("merge_memories", {"ids": ["a", "b"]}, "no memory with id a"),
+        ("memory_timeline", {"granularity": "fortnight"}, "'day', 'month' or 'year'"),
+        ("usage_patterns", {"top": -3}, "greater than or equal to 1"),
+        ("rollback", {"operation_id": "op_nope"}, "no operation with id op_nope"),
+        ("forget", {"id": "nope"}, "no memory with id nope"),
+    ],
+)
+async def test_errors_reach_the_agent_with_the_field_and_the_problem(
+    client: Any, tool: str, arguments: dict[str, Any], says: str
+) -> None:
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    assert says in result.content[0].text
+    assert (await client.call_tool("memory_stats", {})).is_error is False  # and the server goes on
+
+
+@pytest.mark.anyio
+async def test_schemas_list_the_options_and_ranges_and_refuse_other_arguments(client: Any) -> None:
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    store = tools["store_memory"].input_schema
+    context = store["$defs"]["StoreContext"]
+    assert {"force_category", "force_importance", "expires_at", "additional_tags"} <= set(context["properties"])
+    assert context["additionalProperties"] is False and store["additionalProperties"] is False
+    assert "SearchOptions" in tools["search_memory"].input_schema["$defs"]
+    top = tools["usage_patterns"].input_schema["properties"]["top"]
+    assert top["minimum"] == 1
+    assert tools["forget"].annotations.destructive_hint is True
+    assert tools["rollback"].annotations.destructive_hint is True
+    assert tools["operations"].annotations.read_only_hint is True
+    assert tools["export_memories"].annotations.read_only_hint is False  # it writes a file
+
+
+@pytest.mark.anyio
+async def test_an_agent_can_undo_a_merge_and_forget_a_memory(client: Any) -> None:
+    ids = [
+        (await client.call_tool("store_memory", {"content": text})).structured_content["memory_id"]
+        for text in ("Deploys go out on Thursdays", "The deploy window is Thursday afternoon")
+    ]
+    merged = (await client.call_tool("merge_memories", {"ids": ids})).structured_content
+    listed = (await client.call_tool("operations", {"limit": 5})).structured_content["operations"]
+    assert merged["operation_id"] in [o["id"] for o in listed]
+    undone = await client.call_tool("rollback", {"operation_id": merged["operation_id"]})
+    assert not undone.is_error
+    found = (await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}}))
+    assert set(ids) <= {r["id"] for r in found.structured_content["results"]}
+    gone = (await client.call_tool("forget", {"id": ids[0]})).structured_content
+    assert gone == {"deleted": True, "id": ids[0]}
+    found = (await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}}))
+    assert ids[0] not in {r["id"] for r in found.structured_content["results"]}
+
+
+@pytest.mark.anyio
+async def test_trace_search_leaves_usage_as_it_was(client: Any) -> None:
+    stored = (await client.call_tool("store_memory", {"content": "The staging database runs Postgres 16"}))
+    memory_id = stored.structured_content["memory_id"]
+    for _ in range(2):
+        traced = (await client.call_tool("trace_search", {"query": "staging database"})).structured_content
+        assert memory_id in [r["id"] for r in traced["results"]]
+    stats = (await client.call_tool("usage_patterns", {"top": 5})).structured_content
+    assert memory_id in [m["id"] for m in stats["never_recalled"]["oldest"]]
