@@ -68,9 +68,22 @@ _SECRETS = re.compile(
     r"|\bAIza[0-9A-Za-z_-]{35}\b"
     r"|\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}\b|\bpk_live_[0-9A-Za-z]{16,}\b"
     r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b"
-    r"|(?i:\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\b\s*[:=]\s*)"
-    r"[\"']?[^\s\"',;]{8,}"
+    # An assignment to a name that says password, secret, key or token, alone or inside a longer name
+    # (DB_PASSWORD=..., aws_secret_access_key = ...): the value. A password may be short; a key or token value
+    # has a digit or a symbol in it ("The secret: practice" is prose).
+    r"|(?i:\b(?:[a-z0-9]+[_.-])*(?:password|passwd|pwd|passphrase)(?:[_.-][a-z0-9]+)*\s*[:=]\s*)"
+    r"[\"']?(?P<password>[^\s\"',;]{4,})"
+    r"|(?i:\b(?:[a-z0-9]+[_.-])*(?:secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|token|"
+    r"private[_-]?key)(?:[_.-][a-z0-9]+)*\s*[:=]\s*)[\"']?(?P<assigned>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;]{8,})"
+    # "the password is hunter2": a value with a digit or a symbol in it (not "the password is correct").
+    r"|(?i:\b(?:password|passwd|passphrase|passcode|pin)\s+(?:is|was)\s+)[\"']?"
+    r"(?P<said>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;.]{4,})"
+    # A long run of letters and digits right after the word secret, token or key: a credential's value.
+    r"|(?i:\b(?:secret|token|key)\s+)"
+    r"(?P<after>(?=[A-Za-z0-9/+_=-]*\d)(?=[A-Za-z0-9/+_=-]*[A-Za-z])[A-Za-z0-9/+_=-]{20,})"
 )
+# Where a pattern names the value, only the value is personal: the word before it says what was there.
+_VALUE = ("password", "assigned", "said", "after")
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
 _CARD = re.compile(r"\b\d(?:[ -]?\d){12,18}\b")
@@ -83,7 +96,11 @@ _VERSION = re.compile(r"(?:\bv|version\s*|release\s*)$", re.IGNORECASE)
 
 
 def _secrets(text: str) -> list[Finding]:
-    return [Finding(PiiKind.SECRET, m.start(), m.end()) for m in _SECRETS.finditer(text)]
+    out = []
+    for m in _SECRETS.finditer(text):
+        value = next((name for name in _VALUE if m.group(name) is not None), 0)
+        out.append(Finding(PiiKind.SECRET, m.start(value), m.end(value)))
+    return out
 
 
 def _emails(text: str) -> list[Finding]:
@@ -166,13 +183,34 @@ def risk(text: str) -> int:
     return scan(text).risk
 
 
-def redaction(content: str, metadata: Mapping[str, Any]) -> dict[str, Any] | None:
-    """What a write stores instead of raw personal data: the content with [REDACTED_*] markers and the metadata
-    naming the kinds found (never their values). None when the text holds no raw personal data."""
-    report = scan(content)
-    if report.risk < 2:
+def redaction(
+    content: str, metadata: Mapping[str, Any], tags: Sequence[str] = (), emotion: str | None = None
+) -> dict[str, Any] | None:
+    """What a write stores instead of raw personal data, or None when it holds none: the content, the metadata's
+    strings and the emotion with [REDACTED_*] markers, the tags without those that hold some (a tag is a name, a
+    marker is no tag), and the metadata naming the kinds found (never their values). Ids (scope, user,
+    episode) are the caller's keys and are left as they are."""
+    found: list[PiiKind] = []
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            report = scan(value)
+            if report.risk == 2:
+                found.extend(report.kinds)
+                return report.redacted
+            return value
+        if isinstance(value, Mapping):
+            return {k: clean(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [clean(v) for v in value]
+        return value
+
+    update = {"content": clean(content), "metadata": clean(metadata), "emotion": clean(emotion)}
+    kept = tuple(t for t in tags if clean(t) == t)
+    if not found:
         return None
-    return {"content": report.redacted, "metadata": {**metadata, "pii_redacted": report.names}}
+    names = list(dict.fromkeys(k.value for k in found))
+    return update | {"tags": kept, "metadata": {**update["metadata"], "pii_redacted": names}}
 
 
 __all__ = ["MARKERS", "Finding", "PiiKind", "PiiReport", "detect", "redact", "redaction", "risk", "scan"]

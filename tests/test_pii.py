@@ -28,6 +28,11 @@ POSITIVES = [
         "eyJhbGci",
     ),
     ("password: hunter2hunter2", PiiKind.SECRET, "hunter2hunter2"),
+    ("password: hunter2", PiiKind.SECRET, "hunter2"),
+    ("DB_PASSWORD=supersecret123", PiiKind.SECRET, "supersecret123"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", PiiKind.SECRET, "wJalrXUtnFEMI"),
+    ("AWS secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY too", PiiKind.SECRET, "wJalrXUtnFEMI"),
+    ("the password is supersecret123", PiiKind.SECRET, "supersecret123"),
     (
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
         PiiKind.SECRET,
@@ -49,6 +54,9 @@ NEGATIVES = [
     "ISBN 978-3-16-148410-0 is on the back",
     "zip code 94103 and extraordinarily long words",
     "the SSN 078-05-1120 from the wallet ad is not a valid number",
+    "The secret: practice daily and keep going",
+    "the password is correct now, and the key to success is patience",
+    "set timeout=30 seconds and token = xyz",
 ]
 
 
@@ -76,3 +84,9 @@ def test_a_finding_never_shows_its_value() -> None:
     text = "mail bob@example.com"
     finding = detect(text)[0]
     assert isinstance(finding, Finding) and "bob" not in repr(finding) and "email" in repr(finding)
+
+
+def test_a_secret_loses_its_value_but_keeps_the_name_it_was_given() -> None:
+    assert redact("DB_PASSWORD=supersecret123 and the pin was 4321") == (
+        "DB_PASSWORD=[REDACTED_SECRET] and the pin was [REDACTED_SECRET]"
+    )
