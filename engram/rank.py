@@ -21,7 +21,8 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
   such as "since May"): "in June" still favours what was told on the 2nd of July. 0 for every memory when the
   query names no time, so standalone scores are unchanged.
 With pseudo-relevance feedback (Settings.feedback_docs / feedback_weight) the vector component is the cosine to
-the query moved toward the memories that matched it best (`feedback_query`).
+the query moved toward the memories that matched it best (`feedback_query`); `cosine` stays the cosine to the
+query as asked.
 """
 
 from __future__ import annotations
@@ -212,12 +213,14 @@ def score(
     table[:, _COL["usage"]] = 1 - np.exp(-np.array([r.access_count for r in records], dtype=np.float64) / 5)
     if period is not None and profile.time:
         table[:, _COL["time"]] = period.closeness([r.created_at for r in records])
+    # The cosine to the query itself, kept when feedback moves the vector component: `shortfall` judges by it
+    # whether a memory matches what was asked (moved toward the best few, the query matched whatever they were).
+    table[:, _COSINE] = cosine
     if feedback is not None and records:
         # Only the relevance picks what feedback starts from: nothing else of a first pass is needed.
         moved = feedback(records, _match(table, profile))
         cosine = np.array([moved.get(r.id, 0.0) for r in records], dtype=np.float64)
         table[:, _VECTOR] = np.maximum(cosine, 0.0)
-    table[:, _COSINE] = cosine
     table[:, _COL["bm25"]] = bm25
     return _combined(records, table, profile, decay, neighbours, episodes)
 
@@ -332,7 +335,7 @@ def matched_exactly(scored: Sequence[Scored[R]], profile: RankingProfile) -> lis
     return sorted(out, key=lambda s: -s.score)
 
 
-_MATCHING = ("vector", "lexical", "context", "episode")
+_MATCHING = ("vector", "lexical", "context", "episode")  # the vector first: `shortfall` reads it apart
 
 
 def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile) -> list[Scored[R]]:
@@ -343,14 +346,21 @@ def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile)
     puts that time's memories first, but does not lift an unrelated one over the floor either."""
     if floor <= 0:
         return list(scored)
-    weights = [(name, getattr(profile, name)) for name in _MATCHING]
-    kept = []
-    for s in scored:
-        c = s.components
-        matching = sum(w * c[name] for name, w in weights) * c["validity"]
-        if matching >= floor / 2 and s.score - profile.time * c["time"] * c["validity"] >= floor:
-            kept.append(s)
-    return kept
+    return [s for s in scored if shortfall(s, floor, profile) is None]
+
+
+def shortfall(s: Scored[R], floor: float, profile: RankingProfile) -> str | None:
+    """Why a scored memory falls under the `floor` of `relevant`, or None if it does not. Its match counts
+    its cosine to the query as asked: pseudo-relevance feedback moves the query toward the best few candidates,
+    and when nothing matches those are unrelated memories the moved query then matched."""
+    c = s.components
+    matching = sum(getattr(profile, name) * c[name] for name in _MATCHING[1:]) + profile.vector * max(c["cosine"], 0)
+    matching *= c["validity"]
+    if matching < floor / 2:
+        return f"matches the query too little: {matching:.3f} of its score, under half of min_relevance {floor}"
+    if s.score - profile.time * c["time"] * c["validity"] < floor:
+        return f"score without the time boost under min_relevance {floor}"
+    return None
 
 
 def apply_mode(
