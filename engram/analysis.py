@@ -333,6 +333,22 @@ _ASKING_FOR_TASKS = frozenset({
 })  # fmt: skip
 
 
+# Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
+_ASKING_FOR_MEMORIES = frozenset({
+    "tell", "told", "say", "said", "mention", "mentioned", "share", "shared", "talk", "talked", "discuss",
+    "discussed", "write", "wrote", "written", "store", "stored", "save", "saved", "learn", "learned", "learnt",
+    "memory", "memories", "notes", "everything", "anything", "something", "things", "thing", "stuff", "all",
+    "list", "show", "recent", "recently", "latest", "new", "happened", "happen",
+})  # fmt: skip
+
+
+def asks_for_memories(concepts: Iterable[str]) -> bool:
+    """Whether a query's concepts (its time phrase taken out) ask for memories, about nothing in particular:
+    "what did I tell you", "everything I saved", "recent memories"."""
+    words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
+    return all(w in _ASKING_FOR_MEMORIES or w in STOPWORDS or w in _WHEN_ALONE or NO_TOPIC.fullmatch(w) for w in words)
+
+
 def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()

@@ -6,24 +6,44 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from engram import write
 from engram.embed import content_hash
 from engram.errors import InvalidInput
-from engram.record import MemoryRecord, NewMemory, parse, utcnow
+from engram.record import MemoryRecord, NewMemory, invalid_from, parse, utcnow
 
 if TYPE_CHECKING:
     from engram.memory import Memory
 
 
+# A memory's identity and history are not edited: a new id would write over another memory.
+_FIXED = frozenset({"id", "created_at"})
+
+
+def whole(mem: Memory, memory_id: str, action: str) -> MemoryRecord:
+    """The memory to act on, refused if it is a chunk: a chunk is part of a memory, not one of its own."""
+    record = mem.get(memory_id)
+    if record.parent_id is not None:
+        raise InvalidInput(
+            "id", f"is chunk {record.chunk_index} of memory {record.parent_id}; {action} that memory instead"
+        )
+    return record
+
+
 def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
     old = mem.get(memory_id)
-    allowed = set(NewMemory.model_fields) - {"created_at"}
+    allowed = set(NewMemory.model_fields) - _FIXED
+    if fixed := set(fields) & _FIXED:
+        raise InvalidInput(sorted(fixed)[0], "cannot be changed")
     if unknown := set(fields) - allowed:
         raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
+    if nulls := [name for name in ("kind", "importance", "content") if name in fields and fields[name] is None]:
+        raise InvalidInput(nulls[0], "must not be null")
     merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
-    if "content" in fields and mem.settings.redact_pii:
+    if mem.settings.redact_pii:
         merged = write.redacted(merged)
-    change: dict[str, Any] = merged.model_dump(exclude={"created_at"}) | {"updated_at": utcnow()}
+    change: dict[str, Any] = merged.model_dump(exclude=set(_FIXED)) | {"updated_at": utcnow()}
     if "kind" in fields:
         change |= {"kind_method": "explicit", "kind_confidence": 1.0}
     vector = None
@@ -38,7 +58,10 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
             )
         change["content_hash"] = content_hash(merged.content)
         vector = mem.embedder.embed_batch([merged.content])[0]
-    record = MemoryRecord.model_validate(old.model_dump() | change)
+    try:
+        record = MemoryRecord.model_validate(old.model_dump() | change)
+    except ValidationError as exc:
+        raise invalid_from(exc) from None
     with mem.store.atomic():
         mem.store.update(record, vector)
         if record.parent_id is None and record.tags != old.tags:
@@ -58,7 +81,7 @@ def _retag(mem: Memory, before: Sequence[str], after: Sequence[str]) -> None:
 
 
 def forget(mem: Memory, memory_id: str) -> None:
-    record = mem.get(memory_id)
+    record = whole(mem, memory_id, "forget")
     with mem.store.atomic():
         mem.store.delete(record.id)
         if record.parent_id is None:

@@ -2,7 +2,7 @@
 
 EngramError
  +-- InvalidInput          bad input: names the field and the problem
- +-- NotFound              no memory with that id
+ +-- NotFound              no memory (or operation) with that id
  +-- ModelMismatch         the database was embedded with another model
  +-- ModelUnavailable      the embedding model cannot be loaded
  +-- StoreError            the store cannot do what was asked (locked, corrupt, unknown schema)
@@ -25,14 +25,15 @@ class InvalidInput(EngramError, ValueError):
 
 
 class NotFound(EngramError, KeyError):
-    """No memory has this id."""
+    """No memory (or other thing, `what`) has this id."""
 
-    def __init__(self, memory_id: str) -> None:
+    def __init__(self, memory_id: str, what: str = "memory") -> None:
         super().__init__(memory_id)
         self.memory_id = memory_id
+        self.what = what
 
     def __str__(self) -> str:
-        return f"no memory with id {self.memory_id}"
+        return f"no {self.what} with id {self.memory_id}"
 
 
 class ModelMismatch(EngramError):

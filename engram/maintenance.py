@@ -14,16 +14,20 @@ from collections import Counter
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
+from pydantic import Field
 
 from engram.candidates import scored as scored_candidates
+from engram.edit import whole
 from engram.errors import InvalidInput
 from engram.operations import operation
+from engram.rank import shortfall
 from engram.record import MemoryRecord, Status, utcnow
 from engram.store.protocol import Filter
 from engram.tags import consolidate
+from engram.transfer import file_at
 
 if TYPE_CHECKING:
     from engram.memory import Memory
@@ -37,6 +41,11 @@ TOOLS: dict[str, list[str]] = {
 # Tools that change nothing (trace_search counts as a search: it touches no memory).
 READ_ONLY = frozenset({"memory_stats", "memory_timeline", "concept_network", "usage_patterns", "export_memories",
                        "trace_search", "validate_storage"})  # fmt: skip
+# The advanced tools' numeric arguments, by what they count: checked wherever a tool is called by name.
+Count = Annotated[int, Field(ge=1, le=100_000)]
+Examples = Annotated[int, Field(ge=0, le=1000)]
+Days = Annotated[int, Field(ge=1)]
+Share = Annotated[float, Field(ge=0, le=1)]
 _ALL = Filter(statuses=tuple(Status), include_expired=True)
 _WIDTH = {"year": 4, "month": 7, "day": 10}
 
@@ -153,7 +162,7 @@ def merge_memories(mem: Memory, ids: list[str], *, into: str | None = None) -> d
     importance and their summed use; the others are marked superseded, pointing at it. Rollback undoes it."""
     if len(set(ids)) < 2:
         raise InvalidInput("ids", "give at least two different memory ids")
-    records = [mem.get(i) for i in dict.fromkeys(ids)]
+    records = [whole(mem, i, "merge") for i in dict.fromkeys(ids)]
     target_id = into or records[0].id
     if target_id not in {r.id for r in records}:
         raise InvalidInput("into", "must be one of the ids being merged")
@@ -271,17 +280,20 @@ def trace_search(mem: Memory, query: str, options: dict[str, Any] | None = None)
     from engram.tools import SearchOptions, _validated
 
     opts: SearchOptions = _validated(SearchOptions, options, "options")
-    found = mem.search_memory(query, (options or {}) | {"limit": opts.limit})
     now = utcnow()
+    # A trace looks on: the search it shows leaves usage (access counts, last access) as it was.
+    found = mem.search_memory(query, (options or {}) | {"limit": opts.limit}, now=now, touch=False)
     where = Filter(include_expired=opts.include_expired, now=now)
     scored, _ = scored_candidates(mem, query, where, opts.limit, "redesign", now)
+    profile = mem.settings.profiles["redesign"]
     returned = {r["id"] for r in found["results"]}
     candidates = []
     for rank, s in enumerate(scored, 1):
+        short = shortfall(s, opts.min_relevance, profile) if opts.min_relevance > 0 else None
         if s.record.id in returned:
             why = "returned"
-        elif s.score < opts.min_relevance:
-            why = f"score below min_relevance {opts.min_relevance}"
+        elif short is not None:
+            why = short
         elif rank > opts.limit:
             why = f"ranked {rank}, beyond limit {opts.limit}"
         else:
@@ -289,7 +301,7 @@ def trace_search(mem: Memory, query: str, options: dict[str, Any] | None = None)
         candidates.append({"id": s.record.id, "content": s.record.content[:200], "rank": rank,
                            "score": round(s.score, 4), "components": {k: round(v, 4) for k, v in s.components.items()},
                            "outcome": why})  # fmt: skip
-    return {"query_analysis": found["query_analysis"], "profile": mem.settings.profiles["redesign"].model_dump(),
+    return {"query_analysis": found["query_analysis"], "profile": profile.model_dump(),
             "candidates": candidates, "results": found["results"]}  # fmt: skip
 
 
@@ -324,14 +336,12 @@ def repair_index(mem: Memory) -> dict[str, Any]:
 
 # ---- migration -------------------------------------------------------------------------------------------------
 def backup_restore(mem: Memory, action: str, path: str | Path) -> dict[str, Any]:
-    target = Path(path)
+    if action not in ("backup", "restore"):
+        raise InvalidInput("action", "choose backup or restore")
+    target = file_at(path, mem.files, new=action == "backup")
     if action == "backup":
         return {"action": "backup", "path": str(target), **mem.store.backup(target)}
-    if action == "restore":
-        if not target.exists():
-            raise InvalidInput("path", f"{target} does not exist")
-        result = mem.store.restore(target)
-        mem.forget_vocabulary()
-        mem.reset_classifiers()
-        return {"action": "restore", "path": str(target), **result}
-    raise InvalidInput("action", "choose backup or restore")
+    result = mem.store.restore(target)
+    mem.forget_vocabulary()
+    mem.reset_classifiers()
+    return {"action": "restore", "path": str(target), **result}

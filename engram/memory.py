@@ -9,7 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
+
+import pydantic
+from pydantic import Field
 
 from engram import (
     candidates,
@@ -29,6 +32,7 @@ from engram.config import Settings, locate
 from engram.embed import CachedEmbedder, Embedder, Vector, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
+from engram.maintenance import Count, Days, Examples, Share
 from engram.rank import (
     Decay,
     RecallMode,
@@ -47,6 +51,7 @@ from engram.record import (
     Scope,
     Status,
     as_utc,
+    invalid_from,
     parse,
     utcnow,
 )
@@ -129,6 +134,8 @@ class Memory:
         self._reads: ThreadPoolExecutor | None = None  # text searches run here, beside the query embedding
         self.extraction: kinds.Classifier | None = None  # the PaperBot taxonomy, loaded on first ingest
         self.operation: operations.Operation | None = None  # the bulk operation under way, for its rollback
+        # The directory the file tools (export, import, backup_restore) are confined to; None: anywhere.
+        self.files: Path | None = None
         self.decay = Decay(
             self.settings.recency_half_life_days,
             self.settings.importance_daily_decay,
@@ -165,12 +172,7 @@ class Memory:
         tag phrases in one model call)."""
         parsed = [item if isinstance(item, NewMemory) else parse(NewMemory, item) for item in items]
         for i, item in enumerate(parsed):
-            if len(item.content) > self.settings.max_content_chars:
-                where = "content" if len(parsed) == 1 else f"items[{i}].content"
-                raise InvalidInput(
-                    where,
-                    f"is {len(item.content)} characters; the maximum is {self.settings.max_content_chars}",
-                )
+            write.check_length(self, item.content, "content" if len(parsed) == 1 else f"items[{i}].content")
         prepared = [write.prepare(self, item) for item in parsed]
         write.embed(self, prepared, embedded or {})
         results: builtins.list[RememberResult] = []
@@ -208,8 +210,7 @@ class Memory:
         """Hybrid search. Accurate mode returns few, confident hits; related more; ranked exactly the top
         `limit`. Each returned memory's access count and last access time are bumped unless touch=False.
         With `user_id` / `workspace_id` only that owner's memories and the shared ones (no owner) are seen."""
-        if not query.strip():
-            raise InvalidInput("query", "must not be empty")
+        tools.check_query(self, query)
         if not 1 <= limit <= 1000:
             raise InvalidInput("limit", "must be between 1 and 1000")
         mode = _enum(RecallMode, mode, "mode")
@@ -322,40 +323,46 @@ class Memory:
         listed = {t for group in maintenance.TOOLS.values() for t in group} | {"rollback", "operations"}
         if name not in listed:
             raise InvalidInput("tool", f"unknown; choose one of {sorted(listed)}")
-        method: Callable[..., dict[str, Any]] = getattr(self, name)
+        # Arguments are checked against the method's annotations (types and ranges), each error naming its argument.
+        method: Callable[..., dict[str, Any]] = pydantic.validate_call(getattr(self, name))
         try:
             return method(**arguments)
-        except TypeError as exc:
-            raise InvalidInput("arguments", str(exc)) from None
+        except pydantic.ValidationError as exc:
+            raise invalid_from(exc) from None
 
     def memory_stats(self) -> dict[str, Any]:
         """Counts by category, kind, scope, status and tier; tags; storage size; the health score."""
         return maintenance.memory_stats(self)
 
-    def optimize_tags(self, dry_run: bool = False, archive_after_days: int = 180) -> dict[str, Any]:
+    def optimize_tags(self, dry_run: bool = False, archive_after_days: Days = 180) -> dict[str, Any]:
         return maintenance.optimize_tags(self, dry_run=dry_run, archive_after_days=archive_after_days)
 
-    def merge_memories(self, ids: builtins.list[str], into: str | None = None) -> dict[str, Any]:
+    def merge_memories(
+        self, ids: Annotated[builtins.list[str], Field(min_length=2)], into: str | None = None
+    ) -> dict[str, Any]:
         return maintenance.merge_memories(self, ids, into=into)
 
-    def memory_timeline(self, granularity: str = "month", examples: int = 3) -> dict[str, Any]:
+    def memory_timeline(
+        self, granularity: Literal["day", "month", "year"] = "month", examples: Examples = 3
+    ) -> dict[str, Any]:
         """Memories counted per day, month or year, with a few examples from each period."""
         return maintenance.memory_timeline(self, granularity=granularity, examples=examples)
 
     def concept_network(
-        self, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100
+        self, min_cooccurrence: Count = 1, similarity: Share = 0.6, limit: Count = 100
     ) -> dict[str, Any]:
         return maintenance.concept_network(
             self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit
         )
 
-    def usage_patterns(self, top: int = 10) -> dict[str, Any]:
+    def usage_patterns(self, top: Count = 10) -> dict[str, Any]:
         return maintenance.usage_patterns(self, top=top)
 
     def export_memories(self, path: str | Path, with_embeddings: bool = True) -> dict[str, Any]:
         """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`; with
         embeddings (and the model's name) unless `with_embeddings` is false."""
-        return transfer.export_memories(self, Path(path), with_embeddings=with_embeddings)
+        target = transfer.file_at(path, self.files, new=True)
+        return transfer.export_memories(self, target, with_embeddings=with_embeddings)
 
     def import_from(self, source: str, path: str | Path) -> dict[str, Any]:
         """Import another store's memories: mcp-memory-service, shodh-json or mem0 (see engram.importers)."""
@@ -365,12 +372,12 @@ class Memory:
 
     def import_memories(self, path: str | Path) -> dict[str, Any]:
         """Read SHODH records from `path` (as one operation that rollback undoes); existing ids are skipped."""
-        return transfer.import_memories(self, Path(path))
+        return transfer.import_memories(self, transfer.file_at(path, self.files, new=False))
 
     def import_tinydb(self, directory: str | Path) -> dict[str, Any]:
         return transfer.import_tinydb(self, Path(directory))
 
-    def backup_restore(self, action: str, path: str | Path) -> dict[str, Any]:
+    def backup_restore(self, action: Literal["backup", "restore"], path: str | Path) -> dict[str, Any]:
         """`action` backup: copy the database to `path` with SQLite's online backup; restore: verify `path` and replace the database with it."""
         return maintenance.backup_restore(self, action, path)
 
@@ -390,7 +397,7 @@ class Memory:
         self.forget_vocabulary()
         return result
 
-    def operations(self, limit: int = 50) -> dict[str, Any]:
+    def operations(self, limit: Count = 50) -> dict[str, Any]:
         return {"operations": self.store.operations(limit)}
 
     # ---- seed 001: conversations, review, supersession -----------------------------------------------

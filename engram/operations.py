@@ -61,7 +61,7 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
     """Restore everything an operation changed; returns what was restored and removed."""
     known = {o["id"]: o for o in store.operations(limit=1_000_000)}
     if operation_id not in known:
-        raise NotFound(operation_id)
+        raise NotFound(operation_id, "operation")
     if known[operation_id]["status"] != "done":
         raise InvalidInput("operation_id", f"operation is {known[operation_id]['status']}, not done")
     restored = removed = 0

@@ -4,7 +4,7 @@ SHODH fields (type, source, credibility, emotion, episode, quality), all first-c
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -92,6 +92,19 @@ def as_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+def through_day(value: Any) -> Any:
+    """An expiry given as a date alone ("2026-11-25") lasts through that day (UTC): it ends when the next
+    begins. Read as midnight, a memory due to expire "today" was already gone when it was stored."""
+    if isinstance(value, str) and len(value.strip()) == 10:
+        try:
+            value = date.fromisoformat(value.strip())
+        except ValueError:
+            return value  # not a date: the datetime field reports it
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC) + timedelta(days=1)
+    return value
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
 
@@ -145,6 +158,11 @@ class _Shared(BaseModel):
             seen[clean] = None
         return tuple(seen)
 
+    @field_validator("expires_at", mode="before")
+    @classmethod
+    def _through_day(cls, value: Any) -> Any:
+        return through_day(value)
+
     @field_validator("expires_at")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
@@ -161,6 +179,13 @@ class NewMemory(_Shared):
     kind: Kind | None = None  # None: classify automatically
     importance: float | None = Field(None, ge=0, le=1)  # None: 0.5
     created_at: datetime | None = None  # None: now
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _unicode(cls, value: Any) -> Any:
+        if unencodable(value):
+            raise ValueError("is not valid Unicode text (it holds a lone surrogate)")
+        return value
 
     @field_validator("content")
     @classmethod
@@ -207,6 +232,24 @@ class MemoryRecord(_Shared):
     def bucket(self) -> str:
         """Seed 000's display bucket, e.g. knowledge/global."""
         return f"{self.kind.value}/{self.scope.value}"
+
+
+def unencodable(value: Any) -> bool:
+    """Whether a string, or one inside a list or mapping, holds a lone surrogate: no UTF-8 store, tokenizer or
+    hash can take it (JSON's "\\ud800" escape decodes to one)."""
+    if isinstance(value, str):
+        if value.isascii():
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(unencodable(k) or unencodable(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(unencodable(v) for v in value)
+    return False
 
 
 def parse(model: type[NewMemory], data: dict[str, Any]) -> NewMemory:

@@ -162,6 +162,9 @@ class Tenants:
                 if isinstance(path, Path):
                     path.parent.mkdir(parents=True, exist_ok=True)
                 mem = Memory(path, embedder=self.embedder, settings=self.settings)
+                if tenant != LOCAL:
+                    # An API key's file tools (export, import, backup) reach only its tenant's own directory.
+                    mem.files = self.settings.home / "files" / check_tenant(tenant)
                 self._open[tenant] = mem
                 self._writes[tenant] = threading.RLock()
             return mem

@@ -12,18 +12,30 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engram import analysis, due, pii, timewords
+from engram import analysis, due, pii, timewords, write
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
-from engram.record import Category, Kind, NewMemory, SourceType, as_utc, invalid_from, parse, utcnow
+from engram.record import (
+    Category,
+    Kind,
+    NewMemory,
+    SourceType,
+    as_utc,
+    invalid_from,
+    parse,
+    through_day,
+    unencodable,
+    utcnow,
+)
 from engram.store.protocol import Filter
 from engram.tags import TagPlan, Vocabulary, key, on_topic, plan_tags
 from engram.timewords import TimeRange
@@ -71,9 +83,29 @@ class StoreContext(BaseModel):
     force_category: Category | None = None
     force_importance: int | None = Field(None, ge=1, le=5)
     expires_at: datetime | None = None
-    additional_tags: tuple[str, ...] = ()
+    additional_tags: tuple[Annotated[str, Field(min_length=1, max_length=64)], ...] = Field((), max_length=50)
     source: str | None = Field(None, max_length=64)
     user_note: str | None = Field(None, max_length=2000)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _unicode(cls, value: Any) -> Any:
+        if unencodable(value):
+            raise ValueError("is not valid Unicode text (it holds a lone surrogate)")
+        return value
+
+    @field_validator("expires_at", mode="before")
+    @classmethod
+    def _through_day(cls, value: Any) -> Any:
+        return through_day(value)
+
+    @field_validator("expires_at")
+    @classmethod
+    def _ahead(cls, value: datetime | None) -> datetime | None:
+        # A new memory already expired would never be found: most likely a mistyped year.
+        if value is not None and as_utc(value) <= utcnow():
+            raise ValueError("is in the past; a memory that has already expired is never found")
+        return value
 
 
 class TimeRangeOption(BaseModel):
@@ -98,6 +130,15 @@ class SearchOptions(BaseModel):
     importance_min: int | None = Field(None, ge=1, le=5)
     content_type: str | None = None
     include_expired: bool = False
+
+
+def check_query(mem: Memory, query: Any) -> None:
+    """A query is text a store can search: not empty, valid Unicode, no longer than the longest memory."""
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput("query", "must not be empty")
+    if unencodable(query):
+        raise InvalidInput("query", "is not valid Unicode text (it holds a lone surrogate)")
+    write.check_length(mem, query, "query")
 
 
 def importance_1_5(importance: float) -> int:
@@ -173,8 +214,9 @@ def store_memory(
     fields = fields or {}
     if not isinstance(content, str):
         raise InvalidInput("content", "must be a string")
-    if not content.strip():
-        raise InvalidInput("content", "must not be empty or whitespace only")
+    # Bad text (empty, NUL bytes, broken Unicode, too long) is refused before the analysis spends time on it.
+    parse(NewMemory, {"content": content})
+    write.check_length(mem, content)
     # Personal data is looked for before anything reads the text: with redaction on, no concept, tag or entity
     # carries it either.
     report = pii.scan(content)
@@ -183,6 +225,9 @@ def store_memory(
         content = report.redacted
     found = analysis.analyse(content)
     given = (*fields.get("tags", ()), *ctx.additional_tags)
+    if mem.settings.redact_pii:
+        # Looked at as given: once lowercase-hyphenated, "bob@example.com" is a tag no scan recognises.
+        given = tuple(t for t in given if pii.risk(t) < 2)
     extra = list(
         dict.fromkeys(t for t in (analysis.normalize_tag(x) for x in (*given, *found.context_tags)) if t)
     )
@@ -335,6 +380,31 @@ def _time_filter(
     return query, None, None, None
 
 
+# Words that ask for the latest memories when the query names no time: "recent memories", "everything new".
+_LATEST = frozenset({"recent", "recently", "latest", "new", "memory", "memories", "everything", "all", "notes"})
+
+
+def _memories_of(
+    concepts: tuple[str, ...],
+    where: Filter,
+    time_info: dict[str, Any] | None,
+    opts: SearchOptions,
+    ranked: Callable[[Filter, bool, int], tuple[list[Hit], int]],
+) -> tuple[list[Hit], int, dict[str, Any] | None]:
+    """A query that names no topic, only memories ("what did I tell you today?", "recent memories"): each memory
+    of the time it names (or of the time range option) is what was asked, newest first. A named time filters
+    here: with no topic to rank by, a boost would return every memory. With neither a time nor a word such as
+    "recent", nothing is listed (the plain search runs)."""
+    if time_info is not None and time_info.get("applied") == "boost":
+        where = replace(where, created_after=time_info["after"], created_before=time_info["before"])
+        time_info = time_info | {"applied": "filter"}
+    elif opts.time_range is None and not any(w in _LATEST for c in concepts for w in c.lower().split()):
+        shown, total = ranked(where, False, opts.limit)
+        return shown, total, time_info
+    shown, total = ranked(where, True, LISTED)
+    return sorted(shown, key=lambda h: h.record.created_at, reverse=True)[: opts.limit], total, time_info
+
+
 def _expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
     """Each query concept that is a tag in use, with the tags closest to it (seed: expansion through the tag
     graph). Concepts outside the vocabulary are not embedded: the query's own embedding already searches by
@@ -387,8 +457,7 @@ def search_memory(
     touch: bool = True,
 ) -> dict[str, Any]:
     opts: SearchOptions = _validated(SearchOptions, options, "options")
-    if not isinstance(query, str) or not query.strip():
-        raise InvalidInput("query", "must not be empty")
+    check_query(mem, query)
     now = utcnow() if now is None else as_utc(now)
     text, after, before, time_info = _time_filter(mem, query, opts, now)
     content_type = None if opts.content_type is None else _content_type(opts.content_type)
@@ -439,7 +508,9 @@ def search_memory(
         if listing:
             shown, days, span = _by_due(shown, query, now)
             shown, total = shown[: opts.limit], len(shown)
-    if not listing:
+    if not listing and analysis.asks_for_memories(found()[0]):
+        shown, total, time_info = _memories_of(found()[0], where, time_info, opts, ranked)
+    elif not listing:
         shown, total = ranked(where, False, opts.limit)
     concepts, expansions = found()
     if span is not None:  # the days the reminders are due, not when memories were made
@@ -450,11 +521,17 @@ def search_memory(
     topical = [c for c in concepts if not analysis.names_no_topic([c])]
     wanted = {*(c.lower() for c in topical), *(t for near in expansions.values() for t in near)}
     results = []
+    seen: set[str] = set()
     for hit in shown:
         r = hit.record
+        # A long memory answers with the passage (chunk) that matched, under the memory's own id, once.
+        owner = r.parent_id or r.id
+        if owner in seen:
+            continue
+        seen.add(owner)
         results.append(
             {
-                "id": r.id,
+                "id": owner,
                 "content": r.content,
                 "relevance_score": round(hit.score, 4),
                 "matched_concepts": analysis.matched_concepts(wanted, r.content, r.tags),

@@ -31,9 +31,30 @@ if TYPE_CHECKING:
 _EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 
 
+def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
+    """The file a tool writes (`new`) or reads. With a `root` (the memory of a tenant an API key reaches) a
+    relative path is taken inside it and no path may leave it: the server's other files, other tenants' databases
+    among them, are not the caller's to read or overwrite."""
+    target = Path(path)
+    if not str(path).strip():
+        raise InvalidInput("path", "must not be empty")
+    if root is not None:
+        root.mkdir(parents=True, exist_ok=True)
+        target = (root / target).resolve()
+        if not target.is_relative_to(root.resolve()):
+            raise InvalidInput("path", "must be a file name inside this tenant's files directory")
+    if new:
+        if target.exists():
+            raise InvalidInput("path", f"{target} exists; choose a new file")
+        if not target.parent.is_dir():
+            raise InvalidInput("path", f"{target.parent} is not a directory")
+    elif not target.is_file():
+        raise InvalidInput("path", f"{target} {'is not a file' if target.exists() else 'does not exist'}")
+    return target
+
+
 def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) -> dict[str, Any]:
-    if path.exists():
-        raise InvalidInput("path", f"{path} exists; choose a new file")
+    """Write to `path`, a new file (`file_at` checked it)."""
     model = mem.store.model()
     count = 0
     with path.open("w", encoding="utf-8") as out:
@@ -55,15 +76,16 @@ def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) ->
 def _redacted(record: MemoryRecord, vector: list[float] | None) -> tuple[MemoryRecord, list[float] | None]:
     """With redaction on, an imported record keeps no raw PII either; its vector, made from the raw text, is
     dropped so that the redacted text is embedded again."""
-    update = pii.redaction(record.content, record.metadata)
+    update = pii.redaction(record.content, record.metadata, record.tags, record.emotion)
     if update is None:
         return record, vector
+    if update["content"] == record.content:
+        return record.model_copy(update=update), vector
     return record.model_copy(update=update | {"content_hash": content_hash(update["content"])}), None
 
 
 def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
-    if not path.exists():
-        raise InvalidInput("path", f"{path} does not exist")
+    """Read `path`, an existing file (`file_at` checked it)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     header: dict[str, Any] = {}
     parsed: list[tuple[MemoryRecord, list[float] | None]] = []

@@ -64,10 +64,17 @@ def prepare(mem: Memory, item: NewMemory) -> _Pending:
     )  # fmt: skip
 
 
+def check_length(mem: Memory, content: str, where: str = "content") -> None:
+    """Refuse content over the configured maximum: before any analysis or embedding reads it."""
+    if len(content) > mem.settings.max_content_chars:
+        raise InvalidInput(where, f"is {len(content)} characters; the maximum is {mem.settings.max_content_chars}")
+
+
 def redacted(item: NewMemory) -> NewMemory:
     """With redaction on, no raw personal data is stored, whichever way the text comes in: it is replaced by
-    [REDACTED_*] markers, and the metadata names the kinds found (never their values)."""
-    update = pii.redaction(item.content, item.metadata)
+    [REDACTED_*] markers (content, metadata, emotion; a tag holding some is dropped), and the metadata names the
+    kinds found (never their values)."""
+    update = pii.redaction(item.content, item.metadata, item.tags, item.emotion)
     return item if update is None else item.model_copy(update=update)
 
 

@@ -279,3 +279,35 @@ def test_a_clip_is_not_a_word_of_the_model_vocabulary(real: Memory) -> None:
     )
     merges = {(m["tag"], m["into"]) for m in real.optimize_tags(dry_run=True)["merges"]}
     assert not any({a, b} == {"add", "additional"} for a, b in merges)
+
+
+def test_feedback_does_not_lift_unrelated_memories_over_the_floor(real: Memory) -> None:
+    from datetime import timedelta
+
+    from engram.record import utcnow
+
+    for i, fruit in enumerate(("durian", "kiwi", "mango")):
+        real.store_memory(f"Importance probe {fruit}", {"force_importance": 5 - i})
+    tomorrow = (utcnow() + timedelta(days=1)).date().isoformat()
+    errand = real.store_memory("Pick up the dry cleaning today", {"expires_at": tomorrow})["memory_id"]
+    found = real.search_memory("dry cleaning", touch=False)["results"]
+    assert [r["id"] for r in found] == [errand]
+    # Expired, the one memory about it is gone: moved toward the best few left, the query matched the probes.
+    later = utcnow() + timedelta(days=3)
+    assert real.search_memory("dry cleaning", now=later, touch=False)["results"] == []
+
+
+def test_a_question_that_names_only_a_time_lists_that_times_memories(real: Memory) -> None:
+    from datetime import timedelta
+
+    from engram.record import utcnow
+
+    now = utcnow()
+    old = real.remember("The boiler was serviced", created_at=now - timedelta(days=3)).id
+    first = real.remember("Booked the dentist for Tuesday", created_at=now - timedelta(hours=2)).id
+    last = real.remember("Lena prefers tea to coffee", created_at=now - timedelta(minutes=5)).id
+    today = real.search_memory("what did I tell you today", now=now, touch=False)
+    assert [r["id"] for r in today["results"]] == [last, first]
+    assert today["query_analysis"]["time_range"]["applied"] == "filter"
+    recent = real.search_memory("recent memories", now=now, touch=False)
+    assert [r["id"] for r in recent["results"]] == [last, first, old]

@@ -72,7 +72,10 @@ def integrity_issues(
 
 
 def verify(db: sqlite3.Connection) -> dict[str, Any]:
-    check = db.execute("PRAGMA integrity_check").fetchone()[0]
+    try:
+        check = db.execute("PRAGMA integrity_check").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"not an engram database: {exc}") from None
     if check != "ok":
         raise StoreError(f"backup failed its integrity check: {check}")
     try:
