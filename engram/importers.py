@@ -31,16 +31,19 @@ _SHODH_FIELDS = ("source_type", "credibility", "emotion", "emotional_valence", "
                  "sequence_number", "quality_score")  # fmt: skip
 
 
-def _when(value: Any) -> datetime | None:
-    if value in (None, ""):
+def _when(value: Any, where: str) -> datetime | None:
+    """A time as ISO text or epoch seconds. Anything else is refused: taken as now, an old memory passed for a
+    new one, silently."""
+    if value is None or value == "":
         return None
-    if isinstance(value, int | float):
-        return datetime.fromtimestamp(float(value), UTC)
-    text = str(value).replace("Z", "+00:00")
     try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return datetime.fromtimestamp(float(value), UTC)
+        if not isinstance(value, str):
+            raise ValueError(value)
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except (ValueError, OverflowError, OSError):  # OverflowError, OSError: epoch seconds out of range
+        raise InvalidInput(where, f"is not an ISO date or epoch seconds: {str(value)[:60]!r}") from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
@@ -144,13 +147,19 @@ READERS = {"mcp-memory-service": read_mcp_memory_service, "shodh-json": read_sho
 
 
 def import_foreign(mem: Memory, items: list[dict[str, Any]], source: str) -> dict[str, Any]:
-    """Store foreign rows as one operation; report created / merged / skipped with reasons."""
+    """Store foreign rows as one operation; report created / merged / skipped with reasons. A date that is not
+    one refuses the import before anything is stored."""
+    when = {
+        index: _when(item.get("created_at"), f"record {_label(item, index)}.created_at")
+        for index, item in enumerate(items)
+        if not item.get("deleted") and str(item.get("content") or "").strip()
+    }
     created: list[dict[str, Any]] = []
     merged: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     with operation(mem.store, f"import_{source}") as op:
         for index, item in enumerate(items):
-            label = str(item.get("id") if item.get("id") is not None else index)
+            label = _label(item, index)
             content = str(item.get("content") or "")
             if item.get("deleted"):
                 skipped.append({"source_id": label, "reason": "deleted in the source"})
@@ -176,7 +185,7 @@ def import_foreign(mem: Memory, items: list[dict[str, Any]], source: str) -> dic
                 "id": record_id,
                 "content": content,
                 "tags": item.get("tags") or [],
-                "created_at": _when(item.get("created_at")),
+                "created_at": when[index],
                 "metadata": {
                     "source": {
                         "store": source,
@@ -195,6 +204,8 @@ def import_foreign(mem: Memory, items: list[dict[str, Any]], source: str) -> dic
                 skipped.append({"source_id": label, "reason": f"{exc.field}: {exc.problem}"})
                 continue
             op.before_memory(record_id, None)
+            for tag in new.tags:  # counted in the registry when the memory is written: rollback uncounts them
+                op.before_tag(tag)
             mem.operation = op
             try:
                 result = mem.remember_many([new])[0]
@@ -205,6 +216,10 @@ def import_foreign(mem: Memory, items: list[dict[str, Any]], source: str) -> dic
         op.audit("import", None, {"source": source, **op.summary})
     return {"operation_id": op.id, **op.summary, "skipped_items": skipped, "created_items": created,
             "merged_items": merged}  # fmt: skip
+
+
+def _label(item: dict[str, Any], index: int) -> str:
+    return str(item.get("id") if item.get("id") is not None else index)
 
 
 __all__ = ["READERS", "import_foreign", "read_mcp_memory_service", "read_mem0", "read_shodh_json"]

@@ -91,14 +91,46 @@ def map_category(old: str | None) -> Category | None:
 
 
 def _documents(path: Path, table: str) -> list[tuple[int, dict[str, Any]]]:
+    """The table's documents. TinyDB's layout is checked first ({"table": {"1": {...}}}): TinyDB itself reads
+    any other shape with an AttributeError or a TypeError, not a word on what is wrong."""
     db = TinyDB(path, storage=JSONStorage, access_mode="r")
     try:
-        name = table if table in db.tables() else "_default"
+        raw = db.storage.read() or {}
+        if not isinstance(raw, dict):
+            raise InvalidInput(path.name, f"must be TinyDB's object of tables, not a {_kind(raw)}")
+        name = table if table in raw else "_default"
+        documents = raw.get(name, {})
+        if not isinstance(documents, dict):
+            problem = f"must be TinyDB's object of documents by id, not a {_kind(documents)}"
+            raise InvalidInput(f"{path.name}.{name}", problem)
+        for key, doc in documents.items():
+            if not key.isdigit():
+                raise InvalidInput(f"{path.name}[{key}]", "is not a document id (TinyDB's are whole numbers)")
+            if not isinstance(doc, dict):
+                raise InvalidInput(f"{path.name}[{key}]", f"must be an object, not a {_kind(doc)}")
         return [(doc.doc_id, dict(doc)) for doc in db.table(name).all()]
+    except InvalidInput:
+        raise
     except ValueError as exc:  # the JSON itself is broken
         raise InvalidInput(path.name, f"not a TinyDB file: {exc}") from None
     finally:
         db.close()
+
+
+_KINDS = {list: "list", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
+
+
+def _kind(value: Any) -> str:
+    return _KINDS.get(type(value), "value")
+
+
+def _whole(value: Any, where: str, low: int, high: int | None = None) -> int:
+    """A whole number in range; JSON's true is not one (Python would take it as 1)."""
+    number = value if isinstance(value, int) and not isinstance(value, bool) else None
+    if number is None or number < low or (high is not None and number > high):
+        limits = f"{low}-{high}" if high is not None else f"{low} or more"
+        raise InvalidInput(where, f"must be a whole number {limits}, not {value!r}")
+    return number
 
 
 def _time(value: Any, where: str, required: bool = False) -> datetime | None:
@@ -134,8 +166,14 @@ def read_tinydb(directory: Path) -> LegacyStore:
         if not isinstance(content, str) or not content.strip():
             raise InvalidInput(f"{where}.content", "is missing or empty")
         importance = doc.get("importance")
-        if importance is not None and (not isinstance(importance, int) or not 1 <= importance <= 5):
-            raise InvalidInput(f"{where}.importance", f"must be an integer 1-5, not {importance!r}")
+        if importance is not None:
+            importance = _whole(importance, f"{where}.importance", 1, 5)
+        old_id = doc.get("id")
+        if old_id is not None and (isinstance(old_id, bool) or not isinstance(old_id, str | int)):
+            raise InvalidInput(f"{where}.id", f"must be a string or a number, not a {_kind(old_id)}")
+        category = doc.get("category")
+        if category is not None and not isinstance(category, str):
+            raise InvalidInput(f"{where}.category", f"must be a name (a string), not {category!r}")
         tags = doc.get("tags") or []
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             raise InvalidInput(f"{where}.tags", "must be a list of strings")
@@ -145,12 +183,12 @@ def read_tinydb(directory: Path) -> LegacyStore:
         extra = {k: v for k, v in doc.items() if k not in known}
         memories.append(
             LegacyMemory(
-                id=str(doc.get("id") or doc_id),
+                id=str(old_id or doc_id),
                 content=content,
                 created_at=_time(doc.get("created_at"), f"{where}.created_at"),
                 updated_at=_time(doc.get("last_modified"), f"{where}.last_modified"),
                 tags=tuple(tags),
-                category=doc.get("category"),
+                category=category,
                 importance=importance,
                 expires_at=_time(doc.get("expires_at"), f"{where}.expires_at"),
                 metadata=metadata | ({"legacy_fields": extra} if extra else {}),
@@ -166,7 +204,8 @@ def read_tinydb(directory: Path) -> LegacyStore:
             created = _time(doc.get("created_at"), f"{where}.created_at", required=True)
             assert created is not None
             last = _time(doc.get("last_used_at"), f"{where}.last_used_at") or created
-            tags.append(LegacyTag(doc["tag"], int(doc.get("usage_count") or 0), created, last))
+            usage = _whole(doc.get("usage_count", 0), f"{where}.usage_count", 0)
+            tags.append(LegacyTag(doc["tag"], usage, created, last))
     categories: list[str] = []
     categories_file = directory / "tinydb_categories.json"
     if categories_file.exists():

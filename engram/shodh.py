@@ -10,10 +10,12 @@ another system has no such entry and gets Engram's defaults.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pydantic
 
+from engram.embed import content_hash
 from engram.errors import InvalidInput
 from engram.record import Kind, MemoryRecord, MemoryType, invalid_from, utcnow
 from engram.typemap import KIND_OF_TYPE
@@ -51,15 +53,32 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
             kind = Kind.NOTE  # the type itself is reported by validation below
         extension = {"kind": kind.value, "category_method": "imported", "kind_method": "imported"}
         fields.setdefault("updated_at", fields["created_at"])
-    embedding = data.get("embedding")
-    if embedding is not None and (
-        not isinstance(embedding, list) or not all(isinstance(x, int | float) for x in embedding)
-    ):
-        raise InvalidInput("embedding", "must be a list of numbers")
+    embedding = _vector(data.get("embedding"))
     try:
         record = MemoryRecord.model_validate(extension | fields | {"metadata": metadata})
     except pydantic.ValidationError as exc:
         raise invalid_from(exc) from None
+    # The hash is the dedup key: one the file gives (another algorithm, or edited) would let copies in.
+    update: dict[str, Any] = {"content_hash": content_hash(record.content)}
     if record.updated_at is None:
-        record = record.model_copy(update={"updated_at": utcnow()})
-    return record, None if embedding is None else [float(x) for x in embedding]
+        update["updated_at"] = utcnow()
+    return record.model_copy(update=update), embedding
+
+
+def _vector(value: Any) -> list[float] | None:
+    """A list of finite numbers (JSON's true is not one, nor Python's NaN or Infinity); its length is the
+    file's model's business (transfer.import_memories)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value:
+        raise InvalidInput("embedding", "must be a non-empty list of numbers")
+    out: list[float] = []
+    for index, x in enumerate(value):
+        try:
+            number = float(x) if isinstance(x, int | float) and not isinstance(x, bool) else math.nan
+        except OverflowError:  # an integer too large for a float
+            number = math.nan
+        if not math.isfinite(number):
+            raise InvalidInput("embedding", f"value {index} must be a finite number, not {str(x)[:40]}")
+        out.append(number)
+    return out

@@ -275,8 +275,6 @@ def store_memory(
     )
     audit = mem.store.audit if op is None else op.audit
     with mem.store.atomic():
-        if op is not None and item.id is not None:
-            op.before_memory(item.id, None)
         mem.operation = op
         try:
             result = mem.remember_many([item], embedded=embedded)[0]
@@ -285,6 +283,9 @@ def store_memory(
         record = mem.get(result.id)
         if result.created:
             if op is not None:
+                # Recorded once created: the id may be the write's own (an importer's old id was taken), and
+                # an operation that does not know it cannot roll the memory back.
+                op.before_memory(record.id, None)
                 for tag in plan.tags:
                     op.before_tag(tag)
             mem.record_tags(plan, tag_vectors, record.created_at)

@@ -1,11 +1,13 @@
 """Moving memories in and out: the unified SHODH record as JSON Lines, and the legacy TinyDB store.
 
 Export writes every record (top-level memories and the chunks of long ones, every status) with its embedding,
-so an import into an empty database gives the same records back. Import runs as one operation (it can be
-rolled back), keeps ids, skips ids already present, and embeds again with this database's model unless the
-file's model is the same. With PII redaction on, a record holding raw personal data is redacted and embedded
-again. TinyDB memories go through store_memory's pipeline (tags, importance, category when
-the old one does not map), keeping their ids, dates and old category as a tag.
+so an import into an empty database gives the same records back. Import checks the whole file first (one bad
+record refuses it), runs as one operation (it can be rolled back), keeps ids, skips ids already present and
+content already stored (same hash, scope and owner: the write path's duplicate rule), computes each content
+hash itself, and embeds again with this database's model unless the file's model is the same. With PII
+redaction on, a record holding raw personal data is redacted and embedded again. TinyDB memories go through
+store_memory's pipeline (tags, importance, category when the old one does not map), keeping their ids (a new
+one when the old is taken), dates and old category as a tag.
 """
 
 from __future__ import annotations
@@ -85,29 +87,29 @@ def _redacted(record: MemoryRecord, vector: list[float] | None) -> tuple[MemoryR
 
 
 def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
-    """Read `path`, an existing file (`file_at` checked it)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header: dict[str, Any] = {}
-    parsed: list[tuple[MemoryRecord, list[float] | None]] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput(f"line {number}", f"not JSON: {exc.msg}") from None
-        if number == 1 and "format" in data:
-            header = data
-            continue
-        try:
-            parsed.append(from_shodh(data))
-        except InvalidInput as exc:
-            raise InvalidInput(f"line {number}.{exc.field}", exc.problem) from None
+    """Read `path`, an existing file (`file_at` checked it). The whole file is checked before anything is
+    stored: one bad record refuses the import and the database stays as it was."""
+    header, lines = _read_records(path)
     same_model = (header.get("model"), header.get("dim")) == (mem.embedder.name, mem.embedder.dim)
-    present = {r.id for r in mem.store.get_many([r.id for r, _ in parsed])}
+    first: dict[str, int] = {}
+    for number, record, vector in lines:
+        if record.id in first:
+            raise InvalidInput(f"line {number}.id", f"repeats the id of line {first[record.id]}")
+        first[record.id] = number
+        if vector is not None:
+            _check_vector(vector, f"line {number}.embedding", header, stored=same_model)
+    present = {r.id for r in mem.store.get_many(list(first))}
+    for number, record, _ in lines:
+        parent = record.parent_id
+        if parent is not None and parent not in first and parent not in present:
+            raise InvalidInput(
+                f"line {number}.parent_id", f"{parent} is a memory neither in the file nor stored"
+            )
+    parsed = [(r, v) for _, r, v in lines]
     fresh = [(r, v) for r, v in parsed if r.id not in present]
     if mem.settings.redact_pii:
         fresh = [_redacted(r, v) for r, v in fresh]
+    fresh = _not_stored(mem, fresh)
     # Parents before their chunks; a parent with chunks is searched through them and has no vector.
     fresh.sort(key=lambda rv: (rv[0].parent_id is not None, rv[0].chunk_index or 0))
     chunked = {r.parent_id for r, _ in fresh if r.parent_id is not None}
@@ -136,6 +138,65 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
         op.audit("import_memories", None, {"path": str(path), **op.summary})
     mem.forget_vocabulary()
     return {"operation_id": op.id, **op.summary}
+
+
+def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRecord, list[float] | None]]]:
+    """The header line (format, model, dim) if there is one, and every record with its line number."""
+    header: dict[str, Any] = {}
+    records: list[tuple[int, MemoryRecord, list[float] | None]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"line {number}", f"not JSON: {exc.msg}") from None
+        if number == 1 and isinstance(data, dict) and "format" in data:
+            header = data
+            if not isinstance(header.get("model"), str | None):
+                raise InvalidInput("line 1.model", "must be the embedding model's name, or null")
+            dim = header.get("dim")
+            if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim < 1):
+                raise InvalidInput(
+                    "line 1.dim", f"must be the model's dimension (a whole number), not {dim!r}"
+                )
+            continue
+        try:
+            record, vector = from_shodh(data)
+        except InvalidInput as exc:
+            raise InvalidInput(f"line {number}.{exc.field}", exc.problem) from None
+        records.append((number, record, vector))
+    return header, records
+
+
+def _check_vector(vector: list[float], where: str, header: dict[str, Any], *, stored: bool) -> None:
+    """A vector is as long as its model's (the header's); one that will be stored as this model's must also be
+    of unit length, as the model's are. A wrong one in the store broke every search until `engram reembed`."""
+    model, dim = header.get("model"), header.get("dim")
+    if dim is not None and len(vector) != dim:
+        raise InvalidInput(where, f"has {len(vector)} values; {model}'s vectors have {dim}")
+    if stored and abs(float(np.linalg.norm(vector)) - 1.0) > 1e-3:
+        raise InvalidInput(where, f"is not a unit vector (its length is {float(np.linalg.norm(vector)):.4g})")
+
+
+def _not_stored(
+    mem: Memory, records: list[tuple[MemoryRecord, list[float] | None]]
+) -> list[tuple[MemoryRecord, list[float] | None]]:
+    """Leave out what is stored already: a memory whose content the database (or an earlier line) holds in
+    the same scope for the same owner, as the write path's duplicate check does, and the chunks of every memory
+    left out."""
+    kept: set[str] = set()
+    seen: set[tuple[str, str, str | None, str | None, str | None]] = set()
+    for record, _ in records:
+        if record.parent_id is not None:
+            continue
+        key = (record.content_hash, record.scope.value, record.scope_id, record.user_id, record.workspace_id)
+        stored = mem.store.find_hash(record.content_hash, record.scope, record.scope_id, record.user_id,
+                                     record.workspace_id)  # fmt: skip
+        if key not in seen and stored is None:
+            kept.add(record.id)
+        seen.add(key)
+    return [(r, v) for r, v in records if (r.id if r.parent_id is None else r.parent_id) in kept]
 
 
 def _register_tags(mem: Memory, op: Any, records: list[MemoryRecord]) -> None:

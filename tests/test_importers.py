@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from engram import Memory, Status
 from engram.cli import app
+from engram.errors import InvalidInput
 from engram.record import Kind, MemoryType
 from engram.store.protocol import Filter
 from engram.typemap import KIND_OF_TYPE, PAPERBOT, TYPE_OF_KIND, shodh_type
@@ -156,3 +157,22 @@ def test_vectors_from_another_model_are_never_mixed_in(tmp_path: Path) -> None:
             and float(vector @ other_model.embed_batch([other.get(mid).content])[0]) > 0.999
         )
         assert other.validate_storage()["ok"]
+
+
+def test_a_date_that_is_not_a_date_is_refused(mem: Memory, tmp_path: Path) -> None:
+    mem0 = tmp_path / "mem0.json"
+    mem0.write_text(json.dumps([
+        {"id": "m-1", "memory": "Prefers green tea", "created_at": "2025-02-01T08:00:00Z"},
+        {"id": "m-2", "memory": "Prefers window seats", "created_at": "garbage"},
+    ]))  # fmt: skip
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_from("mem0", mem0)
+    assert caught.value.field == "record m-2.created_at" and "garbage" in caught.value.problem
+    assert mem.store.count(EVERYTHING) == 0 and mem.store.operations(10) == []
+    for bad in (True, float("nan"), 1e300, {"day": 1}):
+        mem0.write_text(json.dumps([{"memory": "Prefers window seats", "created_at": bad}]))
+        with pytest.raises(InvalidInput, match=r"record 0\.created_at"):
+            mem.import_from("mem0", mem0)
+    epoch = 1738396800  # seconds, as some stores keep their dates
+    mem0.write_text(json.dumps([{"memory": "Prefers window seats", "created_at": epoch}]))
+    assert mem.import_from("mem0", mem0)["created"] == 1
