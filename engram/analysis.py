@@ -26,6 +26,7 @@ from typing import Any
 import yake  # type: ignore[import-untyped]
 from lemminflect import getAllLemmas
 
+from engram.pii import MARKER
 from engram.text import HAN, STOPWORDS, stem, terms
 from engram.text import words as words_of
 from engram.timewords import DATE, DAYS, MONTHS
@@ -279,9 +280,9 @@ def analyse(content: str) -> ContentAnalysis:
     on = (bool(urgency), "deadline" in indicators, "decision" in indicators, bool(_HOWTO.search(content)),
           len(content.split()) > 80)  # fmt: skip
     context = [t for t, holds in zip(CONTEXT_TAGS, on, strict=True) if holds]
-    return ContentAnalysis(
-        concepts(content), found, urgency, tuple(indicators), min(5, score), tuple(context)
-    )
+    # A redaction marker ([REDACTED_EMAIL]) says what was taken out, not what the memory is about.
+    topical = MARKER.sub(" ", content)
+    return ContentAnalysis(concepts(topical), found, urgency, tuple(indicators), min(5, score), tuple(context))
 
 
 # ---- queries -------------------------------------------------------------------------------------------------

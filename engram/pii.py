@@ -55,7 +55,7 @@ class PiiReport:
 
 
 MARKERS = {kind: f"[REDACTED_{kind.value.upper()}]" for kind in PiiKind}
-_MARKER = re.compile(r"\[REDACTED_(?:" + "|".join(k.value.upper() for k in PiiKind) + r")\]")
+MARKER = re.compile(r"\[REDACTED_(?:" + "|".join(k.value.upper() for k in PiiKind) + r")\]")
 # Most specific first: an overlap goes to the earlier kind.
 _ORDER = (PiiKind.SECRET, PiiKind.EMAIL, PiiKind.IBAN, PiiKind.CARD, PiiKind.SSN, PiiKind.IP, PiiKind.PHONE)
 
@@ -174,7 +174,7 @@ def redact(text: str, findings: Sequence[Finding] | None = None) -> str:
 
 def scan(text: str) -> PiiReport:
     findings = detect(text)
-    risk = 2 if findings else 1 if _MARKER.search(text) else 0
+    risk = 2 if findings else 1 if MARKER.search(text) else 0
     kinds = tuple(dict.fromkeys(f.kind for f in findings))
     return PiiReport(risk, kinds, redact(text, findings) if findings else text)
 
@@ -213,4 +213,4 @@ def redaction(
     return update | {"tags": kept, "metadata": {**update["metadata"], "pii_redacted": names}}
 
 
-__all__ = ["MARKERS", "Finding", "PiiKind", "PiiReport", "detect", "redact", "redaction", "risk", "scan"]
+__all__ = ["MARKER", "MARKERS", "Finding", "PiiKind", "PiiReport", "detect", "redact", "redaction", "risk", "scan"]

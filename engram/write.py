@@ -4,6 +4,7 @@ chunks, audit entry and any learned prototype. `Memory.remember_many` runs it.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,6 +19,7 @@ from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.record import Category, Kind, MemoryRecord, NewMemory, Status, Tier, new_id, utcnow
 from engram.store.protocol import Filter, Label
+from engram.timewords import DAYS, MONTHS
 
 if TYPE_CHECKING:
     from engram.memory import Memory
@@ -62,6 +64,17 @@ def prepare(mem: Memory, item: NewMemory) -> _Pending:
         item, content, content_hash(content), kind, method, len(offsets), [c.text for c in pieces],
         mem.kinds.opening(content) if decides else None,
     )  # fmt: skip
+
+
+# The particulars that make two close wordings two facts: numbers, and the names of months and days.
+_PARTICULAR = re.compile(rf"\d+(?:[.,:/]\d+)*|\b(?:{MONTHS}|{DAYS})\b", re.IGNORECASE)
+
+
+def same_particulars(a: str, b: str) -> bool:
+    """Whether two texts name the same numbers, months and days. "The bank meeting is on 3 March" and "... on
+    4 March" embed within 0.95 of each other, yet merging them (the newer wording replaces the older) lost a
+    meeting: they are two memories."""
+    return sorted(m.lower() for m in _PARTICULAR.findall(a)) == sorted(m.lower() for m in _PARTICULAR.findall(b))
 
 
 def check_length(mem: Memory, content: str, where: str = "content") -> None:
@@ -134,15 +147,20 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
     # Persona mode (seed 003): a mid-term slot absorbs anything within 0.85, not only near-copies.
     persona = mem.settings.lifecycle_mode == "persona"
     threshold = min(mem.settings.near_duplicate, 0.85) if persona else mem.settings.near_duplicate
-    if len(p.pieces) == 1 and near and near[0][1] >= threshold:
-        closest = voters.get(near[0][0])
-        target = mem.store.get(near[0][0])
-        # A chunk is part of a longer text: a short memory never replaces it.
-        if closest is not None and not closest.is_chunk and target is not None:
-            if near[0][1] >= mem.settings.near_duplicate:
-                return _merge(mem, target, near[0][1], p, vector)
-            if target.tier == Tier.MID:
-                return _merge(mem, target, near[0][1], p, vector, slot=True)
+    # The closest near-copy that names the same particulars (of "on 3 March" and "on 4 March", the one the new
+    # wording repeats), else in persona mode the closest mid-term slot. A chunk is part of a longer text: a short
+    # memory never replaces it.
+    for memory_id, cosine in near if len(p.pieces) == 1 else ():
+        if cosine < threshold:
+            break
+        closest = voters.get(memory_id)
+        target = None if closest is None or closest.is_chunk else mem.store.get(memory_id)
+        if target is None:
+            continue
+        if cosine >= mem.settings.near_duplicate and same_particulars(p.content, target.content):
+            return _merge(mem, target, cosine, p, vector)
+        if persona and target.tier == Tier.MID:
+            return _merge(mem, target, cosine, p, vector, slot=True)
     decision = _decide(mem, p, vector, near, voters)
     category = _categorise(mem, p, vector, near, voters)
     now = utcnow()

@@ -311,3 +311,24 @@ def test_a_question_that_names_only_a_time_lists_that_times_memories(real: Memor
     assert today["query_analysis"]["time_range"]["applied"] == "filter"
     recent = real.search_memory("recent memories", now=now, touch=False)
     assert [r["id"] for r in recent["results"]] == [last, first, old]
+
+
+def test_close_wordings_of_different_numbers_or_days_stay_two_memories(real: Memory) -> None:
+    march3 = real.remember("Meeting with the bank on 3 March at 10am")
+    march4 = real.remember("Meeting with the bank on 4 March at 10am")
+    tuesday = real.remember("The deploy window is Tuesday afternoon")
+    wednesday = real.remember("The deploy window is Wednesday afternoon")
+    assert march4.created and tuesday.created and wednesday.created
+    assert {r.content for r in real.list()} >= {"Meeting with the bank on 3 March at 10am",
+                                                "Meeting with the bank on 4 March at 10am"}  # fmt: skip
+    assert march3.id != march4.id
+    again = real.remember("Meeting with the bank on 3 March, at 10am")  # the same facts: still a near-copy
+    assert again.merged_into == march3.id
+
+
+def test_redaction_markers_are_no_tags_or_concepts(tmp_path: Path, model: CachedEmbedder) -> None:
+    settings = Settings(home=tmp_path / "home", redact_pii=True)
+    with Memory(tmp_path / "r.db", embedder=model, settings=settings) as mem:
+        out = mem.store_memory("Carol's email is carol@example.com and her phone is 415-555-2671")
+        words = [*out["analysis"]["generated_tags"], *out["analysis"]["concepts_extracted"]]
+        assert words and not [w for w in words if "redacted" in w.lower() or w in ("EMAIL", "PHONE")], words
