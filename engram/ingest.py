@@ -28,6 +28,7 @@ import pydantic
 from engram import analysis, pii
 from engram.classify import Classifier, Rules, load_taxonomy
 from engram.due import due_day
+from engram.embed import content_hash
 from engram.errors import InvalidInput
 from engram.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.llm import LlmError, LlmExtractor
@@ -101,6 +102,15 @@ def _with_evidence(found: list[Candidate], message: Message) -> list[Candidate]:
     ]
 
 
+def _source_key(message: Message, position: int) -> str:
+    """A message's own id, else its place and its text: ingesting the same messages again adds nothing, and
+    another file's first message (the same place, no ids) is not taken for one already kept."""
+    if message.message_id:
+        return message.message_id
+    text = content_hash(f"{message.role}\n{message.content}")[:16]
+    return f"{message.conversation_id or ''}#{position}#{text}"
+
+
 def ingest(
     mem: Memory,
     messages: Iterable[Message | dict[str, Any]],
@@ -115,12 +125,7 @@ def ingest(
     message's conversation id."""
     parsed = [m if isinstance(m, Message) else _message(m, i) for i, m in enumerate(messages)]
     redact = mem.settings.redact_pii if redact is None else redact
-    fresh = mem.store.add_sources(
-        [
-            m.model_dump() | {"message_id": m.message_id or f"{m.conversation_id}#{i}"}
-            for i, m in enumerate(parsed)
-        ]
-    )
+    fresh = mem.store.add_sources([m.model_dump() | {"message_id": _source_key(m, i)} for i, m in enumerate(parsed)])
     counts: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     for position, (message, new) in enumerate(zip(parsed, fresh, strict=True)):

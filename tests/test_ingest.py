@@ -210,3 +210,15 @@ def test_every_change_is_audited(mem: Memory) -> None:
     actions = [e["action"] for e in mem.store.audit_log(pending.id)]
     assert "create" in actions and "review" in actions and "update" in actions
     assert any(e["action"] == "ingest" for e in mem.store.audit_log())
+
+
+def test_messages_without_ids_are_told_apart_by_what_they_say(mem: Memory) -> None:
+    first = mem.ingest([{"role": "user", "content": "My name is Tomas and I teach physics in Lisbon."}])
+    second = mem.ingest([{"role": "user", "content": "My name is Ana and I teach chemistry in Porto."}])
+    assert "messages_already_ingested" not in first and "messages_already_ingested" not in second
+    contents = {r.content for r in mem.store.select(EVERYTHING, limit=100)}
+    assert {"My name is Tomas and I teach physics in Lisbon.", "My name is Ana and I teach chemistry in Porto."} <= (
+        contents
+    )
+    again = mem.ingest([{"role": "user", "content": "My name is Ana and I teach chemistry in Porto."}])
+    assert again["messages_already_ingested"] == 1
