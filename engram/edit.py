@@ -73,11 +73,19 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
 def _retag(mem: Memory, before: Sequence[str], after: Sequence[str]) -> None:
     """Keep the tag registry's usage counts those of the memories when a memory's tags are edited."""
     mem.store.drop_tag_uses([t for t in before if t not in after])
-    came = [t for t in after if t not in before]
-    new = [t for t in came if mem.store.tag(t) is None]
-    vectors = dict(zip(new, mem.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True))
-    mem.store.use_tags(came, utcnow(), vectors)
+    count_uses(mem, [t for t in after if t not in before])
     mem.forget_vocabulary()  # a tag may have been archived or become active again
+
+
+def count_uses(mem: Memory, tags: Sequence[str]) -> None:
+    """Count new uses of tags in the registry; a tag it does not hold yet joins it with its embedding."""
+    if not tags:
+        return
+    new = list(dict.fromkeys(t for t in tags if mem.store.tag(t) is None))
+    vectors = dict(zip(new, mem.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True)) if new else {}
+    mem.store.use_tags(tags, utcnow(), vectors)
+    if new:
+        mem.forget_vocabulary()
 
 
 def forget(mem: Memory, memory_id: str) -> None:

@@ -53,6 +53,7 @@ from engram.record import (
     as_utc,
     invalid_from,
     parse,
+    tag_form,
     utcnow,
 )
 from engram.store.protocol import Filter, Position, Store
@@ -165,11 +166,16 @@ class Memory:
         return self.remember_many([{"content": content, **fields}])[0]
 
     def remember_many(
-        self, items: Iterable[NewMemory | dict[str, Any]], *, embedded: Mapping[str, Vector] | None = None
+        self,
+        items: Iterable[NewMemory | dict[str, Any]],
+        *,
+        embedded: Mapping[str, Vector] | None = None,
+        count_tags: bool = True,
     ) -> builtins.list[RememberResult]:
         """Store many memories, embedding them in batches; each is validated before anything is written.
         `embedded` holds vectors the caller already has, by content hash (store_memory embeds a memory with its
-        tag phrases in one model call)."""
+        tag phrases in one model call). A new memory's tags are counted in the tag registry unless `count_tags`
+        is false (store_memory counts its own, with the embeddings it made)."""
         parsed = [item if isinstance(item, NewMemory) else parse(NewMemory, item) for item in items]
         for i, item in enumerate(parsed):
             write.check_length(self, item.content, "content" if len(parsed) == 1 else f"items[{i}].content")
@@ -181,7 +187,11 @@ class Memory:
         for start in range(0, len(prepared), WRITE_SLICE):
             try:
                 with self.store.atomic():
-                    results += [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
+                    written = [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
+                    if count_tags:
+                        pairs = zip(prepared[start : start + WRITE_SLICE], written, strict=True)
+                        edit.count_uses(self, [t for p, r in pairs if r.created for t in p.item.tags])
+                    results += written
                     self.kinds.save_learned(self.store)
                     self.categories.save_learned(self.store)
             except BaseException:
@@ -519,7 +529,7 @@ class Memory:
             kinds=() if kind is None else (_enum(Kind, kind, "kind"),),
             statuses=() if status is None else (_enum(Status, status, "status"),),
             include_expired=True,
-            tags=() if tag is None else (tag,),
+            tags=() if tag is None else (tag_form(tag),),  # as tags are stored: "Deploy" is deploy
             user_id=user_id,
             workspace_id=workspace_id,
         )

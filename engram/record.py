@@ -3,6 +3,7 @@ SHODH fields (type, source, credibility, emotion, episode, quality), all first-c
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
@@ -92,6 +93,11 @@ def as_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+def tag_form(tag: str) -> str:
+    """A tag as it is stored: lowercase, words joined by hyphens ("Two Words" is two-words)."""
+    return "-".join(tag.strip().lower().split())
+
+
 def through_day(value: Any) -> Any:
     """An expiry given as a date alone ("2026-11-25") lasts through that day (UTC): it ends when the next
     begins. Read as midnight, a memory due to expire "today" was already gone when it was stored."""
@@ -150,7 +156,7 @@ class _Shared(BaseModel):
     def _clean_tags(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         seen: dict[str, None] = {}
         for tag in value:
-            clean = "-".join(tag.strip().lower().split())
+            clean = tag_form(tag)
             if not clean:
                 raise ValueError("tags must not be empty")
             if len(clean) > 64:
@@ -185,6 +191,16 @@ class NewMemory(_Shared):
     def _unicode(cls, value: Any) -> Any:
         if unencodable(value):
             raise ValueError("is not valid Unicode text (it holds a lone surrogate)")
+        return value
+
+    @field_validator("metadata")
+    @classmethod
+    def _json(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # Stored as JSON: a value JSON cannot hold (a datetime, NaN) is refused here, not lost or failed on later.
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"must hold only JSON values ({exc})") from None
         return value
 
     @field_validator("content")

@@ -277,7 +277,7 @@ def store_memory(
     with mem.store.atomic():
         mem.operation = op
         try:
-            result = mem.remember_many([item], embedded=embedded)[0]
+            result = mem.remember_many([item], embedded=embedded, count_tags=False)[0]
         finally:
             mem.operation = None
         record = mem.get(result.id)

@@ -493,8 +493,10 @@ def _page(client: httpx.Client, tag: str, cursor: str | None) -> tuple[list[str]
 
 def test_cursor_paging_holds_still_while_memories_come_and_go(alice: httpx.Client) -> None:
     """A keyset cursor: what is added or deleted between pages neither repeats nor skips an older memory."""
-    stored = [alice.post("/v1/store", json={"content": f"Glider log {i} about sailplanes"}).json()["memory_id"]
-              for i in range(6)]  # fmt: skip
+    # The tag is given: the fake embedder's cosines could file a generated one under an unrelated tag.
+    tagged = {"additional_tags": ["sailplanes"]}
+    stored = [alice.post("/v1/store", json={"content": f"Glider log {i} about sailplanes", "context": tagged})
+              .json()["memory_id"] for i in range(6)]  # fmt: skip
     newest_first = stored[::-1]
     first, cursor = _page(alice, "sailplanes", None)
     assert first == newest_first[:2]
@@ -502,7 +504,7 @@ def test_cursor_paging_holds_still_while_memories_come_and_go(alice: httpx.Clien
     second, cursor = _page(alice, "sailplanes", cursor)
     assert second == newest_first[2:4]
     for late in ("late", "later"):  # an offset cursor would now repeat the second page
-        alice.post("/v1/store", json={"content": f"Glider log {late} entry about sailplanes"})
+        alice.post("/v1/store", json={"content": f"Glider log {late} entry about sailplanes", "context": tagged})
     third, cursor = _page(alice, "sailplanes", cursor)
     assert third == newest_first[4:6] and cursor is None
 

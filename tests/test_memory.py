@@ -407,3 +407,37 @@ def test_an_empty_embedder_cache_is_still_the_embedder_used(tmp_path: Path) -> N
     with Memory(tmp_path / "e.db", embedder=given) as mem:
         mem.remember("the release train leaves on Thursdays")
         assert mem.embedder is given and given.calls >= 1
+
+
+def test_a_new_memorys_own_tags_are_counted_in_the_tag_registry(mem: Memory) -> None:
+    first = mem.remember("Deploy with make release", tags=["deploy", "release"])
+    mem.remember("Deploys need a green build", tags=["deploy"])
+    assert mem.validate_storage()["ok"], mem.validate_storage()["issues"]
+    deploy = mem.store.tag("deploy")
+    assert deploy is not None and deploy.usage_count == 2 and deploy.vector is not None
+    assert mem.optimize_tags(dry_run=True)["tags_before"] == 2
+    mem.forget(first.id)
+    release = mem.store.tag("release")
+    assert release is not None and release.status == "archived" and mem.validate_storage()["ok"]
+
+
+def test_a_scope_id_alone_narrows_listing_and_recall(mem: Memory) -> None:
+    mem.remember("Billing deploys on Thursdays", scope="project", scope_id="billing")
+    mem.remember("Search deploys on Mondays", scope="project", scope_id="search")
+    assert [r.content for r in mem.list(scope_id="billing")] == ["Billing deploys on Thursdays"]
+    hits = mem.recall("deploys", scope_id="search", mode="ranked", touch=False)
+    assert [h.record.content for h in hits] == ["Search deploys on Mondays"]
+
+
+def test_listing_by_tag_reads_the_tag_as_tags_are_stored(mem: Memory) -> None:
+    mem.remember("The quarterly numbers are in", tags=["Two Words"])
+    assert [r.tags for r in mem.list(tag="Two Words")] == [("two-words",)]
+    assert len(mem.list(tag="TWO-WORDS")) == 1
+
+
+def test_metadata_json_cannot_hold_is_refused_by_name(mem: Memory) -> None:
+    for bad in ({"when": datetime.now(UTC)}, {"ratio": float("nan")}):
+        with pytest.raises(InvalidInput) as err:
+            mem.remember("a memory with odd metadata", metadata=bad)
+        assert err.value.field == "metadata" and "JSON" in err.value.problem
+    assert mem.stats()["memories"] == 0
