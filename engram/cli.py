@@ -219,14 +219,20 @@ app.add_typer(import_app, name="import")
 
 @import_app.command("tinydb")
 def import_tinydb(directory: Annotated[Path, typer.Argument(help="the old store's directory")]) -> None:
-    """The old TinyDB layout (tinydb_memories.json, tinydb_tags.json, tinydb_categories.json)."""
+    """The old TinyDB layout (tinydb_memories.json, tinydb_tags.json, tinydb_categories.json).
+
+    Example: engram import tinydb ~/old-memory-store
+    """
     with opened() as memory:
         out.print_json(json.dumps(memory.import_tinydb(directory), default=str))
 
 
 @import_app.command("shodh")
 def import_shodh(path: Annotated[Path, typer.Argument(help="a JSON Lines file of SHODH records")]) -> None:
-    """SHODH records written by `engram tools export_memories` or another SHODH system."""
+    """SHODH records written by `engram export`, `engram tools export_memories` or another SHODH system.
+
+    Example: engram import shodh memories.jsonl
+    """
     with opened() as memory:
         out.print_json(json.dumps(memory.import_memories(path), default=str))
 
@@ -238,7 +244,10 @@ def _import_foreign(source: str, path: Path) -> None:
 
 @import_app.command("mcp-memory-service")
 def import_mcp_memory_service(path: Annotated[Path, typer.Argument(help="its SQLite database file")]) -> None:
-    """mcp-memory-service's SQLite database; content already stored is skipped."""
+    """mcp-memory-service's SQLite database; content already stored is skipped.
+
+    Example: engram import mcp-memory-service ~/.local/share/mcp-memory/sqlite_vec.db
+    """
     _import_foreign("mcp-memory-service", path)
 
 
@@ -246,13 +255,20 @@ def import_mcp_memory_service(path: Annotated[Path, typer.Argument(help="its SQL
 def import_shodh_json(
     path: Annotated[Path, typer.Argument(help="a JSON file of shodh-memory records")],
 ) -> None:
-    """shodh-memory / shodh-cloudflare JSON (PascalCase types, tags as JSON text)."""
+    """shodh-memory / shodh-cloudflare JSON (PascalCase types, tags as JSON text); for the JSON Lines that
+    `engram export` writes, use `engram import shodh`.
+
+    Example: engram import shodh-json shodh-export.json
+    """
     _import_foreign("shodh-json", path)
 
 
 @import_app.command("mem0")
 def import_mem0(path: Annotated[Path, typer.Argument(help="mem0's exported memories (JSON)")]) -> None:
-    """mem0's exported memories (a list or {"results": [...]})."""
+    """mem0's exported memories (a list or {"results": [...]}).
+
+    Example: engram import mem0 mem0-memories.json
+    """
     _import_foreign("mem0", path)
 
 

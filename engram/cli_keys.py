@@ -46,7 +46,10 @@ def keys_create(
 
 @keys_app.command("list")
 def keys_list() -> None:
-    """Every key: id, tenant, name, created, last used, revoked."""
+    """Every key: id, tenant, name, created, last used, revoked.
+
+    Example: engram keys list
+    """
     keys = _keys()
     table = Table("id", "tenant", "name", "created", "last used", "revoked")
     for k in keys.list():
@@ -59,7 +62,10 @@ def keys_list() -> None:
 
 @keys_app.command("revoke")
 def keys_revoke(key_id: Annotated[str, typer.Argument(help="the key's id (from keys list)")]) -> None:
-    """Revoke a key: requests with it are refused from now on."""
+    """Revoke a key: requests with it are refused from now on.
+
+    Example: engram keys revoke k_3f9a2c
+    """
     keys = _keys()
     try:
         key = keys.revoke(key_id)
