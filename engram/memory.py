@@ -261,6 +261,7 @@ class Memory:
             mode,
             limit,
             thresholds.get(mode),
+            self.settings.profiles[profile],
         )
         if touch and hits:
             self.store.touch([h.record.id for h in hits], when)
@@ -381,7 +382,8 @@ class Memory:
         return importers.import_foreign(self, importers.READERS[source](Path(path)), source)
 
     def import_memories(self, path: str | Path) -> dict[str, Any]:
-        """Read SHODH records from `path` (as one operation that rollback undoes); existing ids are skipped."""
+        """Read SHODH records from `path` (as one operation that rollback undoes); existing ids, and content already
+        stored in the same scope for the same owner, are skipped."""
         return transfer.import_memories(self, transfer.file_at(path, self.files, new=False))
 
     def import_tinydb(self, directory: str | Path) -> dict[str, Any]:

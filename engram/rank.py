@@ -364,19 +364,34 @@ def shortfall(s: Scored[R], floor: float, profile: RankingProfile) -> str | None
 
 
 def apply_mode(
-    scored: Sequence[Scored[R]], mode: RecallMode, limit: int, thresholds: ModeThresholds | None
+    scored: Sequence[Scored[R]],
+    mode: RecallMode,
+    limit: int,
+    thresholds: ModeThresholds | None,
+    profile: RankingProfile | None = None,
 ) -> list[Scored[R]]:
     """Accurate and related keep the first hit (MMR's first pick, the best) and those scoring at least
     max(floor, ratio x best), up to their cap (and the caller's limit); ranked keeps the first `limit`. The order
-    is the one given: MMR's."""
+    is the one given: MMR's. With the `profile`, the thresholds read each score without what pseudo-relevance
+    feedback added to its vector component (`as_asked`): moved toward the best few hits, the query lifted
+    unrelated memories over the floor when nothing matched it."""
     if not scored:
         return []
     if mode is RecallMode.RANKED or thresholds is None:
         return list(scored[:limit])
-    best = max(s.score for s in scored)
-    cut = max(thresholds.floor, thresholds.ratio * best)
-    kept = [scored[0]] + [s for s in scored[1:] if s.score >= cut]
+    judged = [s.score if profile is None else as_asked(s, profile) for s in scored]
+    cut = max(thresholds.floor, thresholds.ratio * max(judged))
+    kept = [scored[0]] + [s for s, j in zip(scored[1:], judged[1:], strict=True) if j >= cut]
     return kept[: min(limit, thresholds.cap)]
+
+
+def as_asked(s: Scored[R], profile: RankingProfile) -> float:
+    """The score without the lift pseudo-relevance feedback gave its vector component."""
+    c = s.components
+    if not isinstance(c, Components):
+        return s.score
+    lift = max(0.0, c["vector"] - max(c["cosine"], 0.0))
+    return max(0.0, s.score - profile.vector * lift * c["validity"])
 
 
 def sibling(hit: Scored[R], record: S, factor: float) -> Scored[S]:

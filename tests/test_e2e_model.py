@@ -332,3 +332,13 @@ def test_redaction_markers_are_no_tags_or_concepts(tmp_path: Path, model: Cached
         out = mem.store_memory("Carol's email is carol@example.com and her phone is 415-555-2671")
         words = [*out["analysis"]["generated_tags"], *out["analysis"]["concepts_extracted"]]
         assert words and not [w for w in words if "redacted" in w.lower() or w in ("EMAIL", "PHONE")], words
+
+
+def test_accurate_recall_of_nothing_stored_returns_only_its_best_guess(real: Memory) -> None:
+    for text in ("The staging server restarts every night at two", "Lena prefers tea to coffee",
+                 "Our cat Miso is scared of the vacuum", "Loki deploys the billing service on Thursdays"):  # fmt: skip
+        real.remember(text)
+    # Feedback moves the query toward the best few hits; their lift is no match and keeps none over the floor.
+    assert len(real.recall("zebra quantum banana", touch=False)) == 1
+    hits = real.recall("who deploys the billing service", touch=False)
+    assert hits[0].record.content == "Loki deploys the billing service on Thursdays"
