@@ -81,7 +81,7 @@ class StoreContext(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     force_category: Category | None = None
-    force_importance: int | None = Field(None, ge=1, le=5)
+    force_importance: int | None = Field(None, ge=1, le=5, strict=True)  # true is no importance
     expires_at: datetime | None = None
     additional_tags: tuple[Annotated[str, Field(min_length=1, max_length=64)], ...] = Field((), max_length=50)
     source: str | None = Field(None, max_length=64)
@@ -98,14 +98,6 @@ class StoreContext(BaseModel):
     @classmethod
     def _through_day(cls, value: Any) -> Any:
         return through_day(value)
-
-    @field_validator("expires_at")
-    @classmethod
-    def _ahead(cls, value: datetime | None) -> datetime | None:
-        # A new memory already expired would never be found: most likely a mistyped year.
-        if value is not None and as_utc(value) <= utcnow():
-            raise ValueError("is in the past; a memory that has already expired is never found")
-        return value
 
 
 class TimeRangeOption(BaseModel):
@@ -212,6 +204,10 @@ def store_memory(
     operation this store belongs to, so it can be rolled back."""
     ctx: StoreContext = _validated(StoreContext, context, "context")
     fields = fields or {}
+    # A new memory already expired would never be found: most likely a mistyped year. An import (its own
+    # fields kept) brings old memories as they were, expired ones too.
+    if ctx.expires_at is not None and op is None and not fields and as_utc(ctx.expires_at) <= utcnow():
+        raise InvalidInput("context.expires_at", "is in the past; a memory that has already expired is never found")
     if not isinstance(content, str):
         raise InvalidInput("content", "must be a string")
     # Bad text (empty, NUL bytes, broken Unicode, too long) is refused before the analysis spends time on it.

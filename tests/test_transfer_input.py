@@ -156,6 +156,18 @@ def test_tinydb_rollback_removes_memories_whose_old_ids_were_taken(mem: Memory, 
     assert mem.validate_storage()["ok"]
 
 
+def test_an_old_store_imports_its_expired_memories_as_they_were(mem: Memory, tmp_path: Path) -> None:
+    directory = _tinydb(tmp_path / "old", {
+        "1": {"id": "m1", "content": "Pick up the parcel before the office closes", "expires_at": "2020-01-31"},
+        "2": {"id": "m2", "content": "The parcel locker code changes monthly"},
+    })  # fmt: skip
+    assert mem.import_tinydb(directory)["outcomes"] == {"created": 2}
+    expired = mem.get("m1").expires_at
+    assert expired is not None and expired.year == 2020
+    with pytest.raises(InvalidInput, match="in the past"):  # a new memory expired already is a mistake
+        mem.store_memory("Pick up the parcel", {"expires_at": "2020-01-31"})
+
+
 @pytest.mark.parametrize(
     ("memories", "tags", "field"),
     [
