@@ -10,23 +10,17 @@ from __future__ import annotations
 
 import base64
 import binascii
-import importlib.util
 import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager, contextmanager
 from datetime import UTC, datetime, timedelta
-from http import HTTPStatus
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -34,13 +28,20 @@ import engram
 from engram.errors import EngramError, InvalidInput, ModelMismatch, NotFound, StoreUnavailable
 from engram.maintenance import READ_ONLY
 from engram.memory import Hit, Memory
+from engram.problems import (
+    MAX_BODY_BYTES,
+    docs_assets,
+    document_problems,
+    http_problem,
+    offline_docs,
+    problem,
+    validation_problem,
+)
 from engram.record import MemoryRecord, MemoryType, SourceType, as_utc, utcnow
 from engram.shodh import to_shodh
 from engram.store.protocol import Filter, Position
 from engram.tenants import LOCAL, Keys, Tenants
 
-MAX_BODY_BYTES = 1_000_000
-DOCS_ASSETS = "/docs-assets"  # Swagger UI and ReDoc, served here rather than from a CDN
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
 
 
@@ -56,18 +57,6 @@ class Caller:
     def writing(self) -> Iterator[Memory]:
         with self._lock:
             yield self.memory
-
-
-def problem(status: int, title: str, detail: str, field: str | None = None, code: str = "") -> JSONResponse:
-    body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail}
-    if field is not None:
-        body["field"] = field
-    # SHODH's ErrorResponse fields, so its clients read the same error.
-    body |= {
-        "error": detail if field is None else f"{field}: {detail}",
-        "code": code or title.lower().replace(" ", "_"),
-    }
-    return JSONResponse(body, status_code=status, media_type="application/problem+json")
 
 
 class BodyLimit:
@@ -246,114 +235,6 @@ def _position(cursor: str | None) -> Position | None:
     raise InvalidInput("cursor", "is not a cursor this API returned")
 
 
-_LOCATIONS = ("body", "query", "path", "header", "cookie")
-_TITLES = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}
-
-
-def _field(error: ErrorDetails) -> str:
-    """The field an error is about: its location less the leading part that says where it came in."""
-    loc = [str(part) for part in error["loc"]]
-    return ".".join(loc[1:] if loc and loc[0] in _LOCATIONS else loc) or "body"
-
-
-def _validation_problem(errors: list[ErrorDetails]) -> JSONResponse:
-    if not errors:
-        return problem(400, "Invalid input", "invalid", "body")
-    first = errors[0]
-    if first["type"] == "json_invalid":
-        reason = (first.get("ctx") or {}).get("error", "")
-        return problem(400, "Invalid input", f"is not valid JSON ({reason})".replace(" ()", ""), "body")
-    return problem(400, "Invalid input", first["msg"], _field(first))
-
-
-def _http_problem(request: Request, exc: HTTPException) -> JSONResponse:
-    """Starlette's own errors (no route, wrong method, body too large) as problem+json like every other."""
-    status = exc.status_code
-    path = request.url.path
-    detail = {404: f"nothing at {path}", 405: f"{request.method} is not allowed on {path}"}
-    title = _TITLES.get(status) or HTTPStatus(status).phrase
-    response = problem(status, title, detail.get(status, str(exc.detail)), "body" if status == 413 else None)
-    response.headers.update(exc.headers or {})
-    return response
-
-
-class Problem(BaseModel):
-    """An error as problem details (RFC 9457), with SHODH's `error` and `code` beside them."""
-
-    type: str = "about:blank"
-    title: str
-    status: int
-    detail: str
-    field: str | None = Field(None, description="the input the error is about, as a dotted path")
-    error: str
-    code: str
-
-
-def _problem_responses(path: str, operation: dict[str, Any]) -> dict[str, str]:
-    """The errors an operation can answer with, by status."""
-    params = operation.get("parameters", [])
-    answers: dict[str, str] = {}
-    if params or "requestBody" in operation:
-        answers["400"] = "Invalid input; `field` names it"
-    if path != "/api/health":
-        answers["401"] = "No valid API key"
-    if any(p.get("in") == "path" and p.get("name") == "memory_id" for p in params):
-        answers["404"] = "No such memory"
-    if "requestBody" in operation:
-        answers["413"] = f"The body is over {MAX_BODY_BYTES:,} bytes"
-    return answers
-
-
-def _document_problems(schema: dict[str, Any]) -> dict[str, Any]:
-    """FastAPI documents a 422 HTTPValidationError on every route; the API answers 400 problem+json."""
-    components = schema.setdefault("components", {}).setdefault("schemas", {})
-    for unused in ("HTTPValidationError", "ValidationError"):
-        components.pop(unused, None)
-    components["Problem"] = Problem.model_json_schema()
-    content = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
-    for path, item in schema.get("paths", {}).items():
-        for operation in item.values():
-            responses = operation.setdefault("responses", {})
-            responses.pop("422", None)
-            for status, description in _problem_responses(path, operation).items():
-                responses[status] = {"description": description, "content": content}
-    return schema
-
-
-def _docs_assets() -> Path:
-    """Swagger UI and ReDoc as the fastapi-offline package ships them (found, not imported: only its files are
-    used)."""
-    spec = importlib.util.find_spec("fastapi_offline")
-    if spec is None or spec.origin is None:
-        raise RuntimeError("fastapi-offline is not installed: it ships the assets of /docs and /redoc")
-    return Path(spec.origin).parent / "static"
-
-
-def _offline_docs(app: FastAPI, assets: Path) -> None:
-    """/docs and /redoc with every asset served by this server, so they work with no network."""
-    app.mount(DOCS_ASSETS, StaticFiles(directory=assets), name="docs-assets")
-    schema = app.openapi_url or "/openapi.json"
-
-    @app.get("/docs", include_in_schema=False)
-    def docs(request: Request) -> HTMLResponse:
-        root = request.scope.get("root_path", "")
-        return get_swagger_ui_html(
-            openapi_url=root + schema, title=f"{app.title} - Swagger UI", oauth2_redirect_url=None,
-            swagger_js_url=f"{root}{DOCS_ASSETS}/swagger-ui-bundle.js",
-            swagger_css_url=f"{root}{DOCS_ASSETS}/swagger-ui.css",
-            swagger_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
-        )  # fmt: skip
-
-    @app.get("/redoc", include_in_schema=False)
-    def redoc(request: Request) -> HTMLResponse:
-        root = request.scope.get("root_path", "")
-        return get_redoc_html(
-            openapi_url=root + schema, title=f"{app.title} - ReDoc", with_google_fonts=False,
-            redoc_js_url=f"{root}{DOCS_ASSETS}/redoc.standalone.js",
-            redoc_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
-        )  # fmt: skip
-
-
 def create_app(
     tenants: Tenants, keys: Keys | None = None, *, require_key: bool = True, lifespan: Lifespan | None = None
 ) -> FastAPI:
@@ -365,10 +246,10 @@ def create_app(
         version=engram.__version__,
         description="Local-first memory for AI agents: store_memory / search_memory, recall, SHODH-compatible API.",
         lifespan=lifespan,
-        docs_url=None,  # served by _offline_docs: FastAPI's own pages load their assets from a CDN
+        docs_url=None,  # served by offline_docs: FastAPI's own pages load their assets from a CDN
         redoc_url=None,
     )
-    _offline_docs(app, _docs_assets())
+    offline_docs(app, docs_assets())
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.state.tenants, app.state.keys, app.state.require_key = tenants, keys, require_key
 
@@ -398,17 +279,17 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _validation_problem(list(exc.errors()))
+        return validation_problem(list(exc.errors()))
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> JSONResponse:
-        return _http_problem(request, exc)
+        return http_problem(request, exc)
 
     plain_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = _document_problems(plain_openapi())
+            app.openapi_schema = document_problems(plain_openapi())
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -681,4 +562,4 @@ def shodh_router(started: float) -> APIRouter:
     return api
 
 
-__all__ = ["MAX_BODY_BYTES", "create_app", "problem"]
+__all__ = ["create_app"]

@@ -24,10 +24,11 @@ from mcp.server.mcpserver import Context
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from engram import mcp_server
-from engram.api import create_app, problem
+from engram.api import create_app
 from engram.config import Settings
 from engram.embed import Embedder
 from engram.memory import Memory
+from engram.problems import problem
 from engram.tenants import LOCAL, Keys, Tenants
 
 WEB = Path(__file__).resolve().parent / "web"
