@@ -111,6 +111,31 @@ def through_day(value: Any) -> Any:
     return value
 
 
+def unencodable(value: Any) -> bool:
+    """Whether a string, or one inside a list or mapping, holds a lone surrogate: no UTF-8 store, tokenizer or
+    hash can take it (JSON's "\\ud800" escape decodes to one)."""
+    if isinstance(value, str):
+        if value.isascii():
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(unencodable(k) or unencodable(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(unencodable(v) for v in value)
+    return False
+
+
+def unicode_only(cls: type, value: Any) -> Any:
+    """A field validator for every field of a model: no lone surrogate in any text it holds."""
+    if unencodable(value):
+        raise ValueError("is not valid Unicode text (it holds a lone surrogate)")
+    return value
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
 
@@ -186,12 +211,7 @@ class NewMemory(_Shared):
     importance: float | None = Field(None, ge=0, le=1)  # None: 0.5
     created_at: datetime | None = None  # None: now
 
-    @field_validator("*", mode="before")
-    @classmethod
-    def _unicode(cls, value: Any) -> Any:
-        if unencodable(value):
-            raise ValueError("is not valid Unicode text (it holds a lone surrogate)")
-        return value
+    _unicode = field_validator("*", mode="before")(unicode_only)
 
     @field_validator("metadata")
     @classmethod
@@ -248,24 +268,6 @@ class MemoryRecord(_Shared):
     def bucket(self) -> str:
         """Seed 000's display bucket, e.g. knowledge/global."""
         return f"{self.kind.value}/{self.scope.value}"
-
-
-def unencodable(value: Any) -> bool:
-    """Whether a string, or one inside a list or mapping, holds a lone surrogate: no UTF-8 store, tokenizer or
-    hash can take it (JSON's "\\ud800" escape decodes to one)."""
-    if isinstance(value, str):
-        if value.isascii():
-            return False
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    if isinstance(value, dict):
-        return any(unencodable(k) or unencodable(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(unencodable(v) for v in value)
-    return False
 
 
 def parse(model: type[NewMemory], data: dict[str, Any]) -> NewMemory:

@@ -34,6 +34,7 @@ from engram.record import (
     parse,
     through_day,
     unencodable,
+    unicode_only,
     utcnow,
 )
 from engram.store.protocol import Filter
@@ -87,12 +88,7 @@ class StoreContext(BaseModel):
     source: str | None = Field(None, max_length=64)
     user_note: str | None = Field(None, max_length=2000)
 
-    @field_validator("*", mode="before")
-    @classmethod
-    def _unicode(cls, value: Any) -> Any:
-        if unencodable(value):
-            raise ValueError("is not valid Unicode text (it holds a lone surrogate)")
-        return value
+    _unicode = field_validator("*", mode="before")(unicode_only)
 
     @field_validator("expires_at", mode="before")
     @classmethod
