@@ -340,8 +340,11 @@ def backup_restore(mem: Memory, action: str, path: str | Path) -> dict[str, Any]
         raise InvalidInput("action", "choose backup or restore")
     target = file_at(path, mem.files, new=action == "backup")
     if action == "backup":
-        return {"action": "backup", "path": str(target), **mem.store.backup(target)}
-    result = mem.store.restore(target)
-    mem.forget_vocabulary()
-    mem.reset_classifiers()
-    return {"action": "restore", "path": str(target), **result}
+        result = mem.store.backup(target)
+    else:
+        result = mem.store.restore(target)
+        mem.forget_vocabulary()
+        mem.reset_classifiers()
+    # The check counts rows, chunks among them; say memories and chunks apart, as stats does.
+    stats = mem.store.stats()
+    return {"action": action, "path": str(target), **result, "memories": stats.memories, "chunks": stats.chunks}

@@ -58,7 +58,7 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
 def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) -> dict[str, Any]:
     """Write to `path`, a new file (`file_at` checked it)."""
     model = mem.store.model()
-    count = 0
+    count = chunks = 0
     with path.open("w", encoding="utf-8") as out:
         header = {"format": "shodh-memory+jsonl", "model": model and model[0], "dim": model and model[1]}
         if not with_embeddings:
@@ -71,8 +71,11 @@ def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) ->
                 data = to_shodh(record, None if vector is None else vector.tolist())
                 out.write(json.dumps(data, ensure_ascii=False) + "\n")
                 count += 1
-    mem.store.audit("export", None, {"path": str(path), "memories": count})
-    return {"path": str(path), "exported": count}
+                chunks += record.parent_id is not None
+    # Records written, and of them the memories and the chunks of long ones (stats counts memories alone).
+    counts = {"exported": count, "memories": count - chunks, "chunks": chunks}
+    mem.store.audit("export", None, {"path": str(path), **counts})
+    return {"path": str(path), **counts}
 
 
 def _redacted(record: MemoryRecord, vector: list[float] | None) -> tuple[MemoryRecord, list[float] | None]:
