@@ -10,12 +10,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInput, NotFound
-from engram.record import MemoryRecord
-from engram.store.protocol import Change, Store, TagRow
+from engram.record import MemoryRecord, Status
+from engram.store.protocol import Change, Filter, Store, TagRow
 
 
 class Operation:
@@ -66,7 +67,9 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
         raise InvalidInput("operation_id", f"operation is {known[operation_id]['status']}, not done")
     restored = removed = 0
     with store.atomic():
-        for change in reversed(store.changes(operation_id)):
+        changes = list(reversed(store.changes(operation_id)))
+        # Memories first: whether a tag the operation created is still carried depends on what stays.
+        for change in sorted(changes, key=lambda c: c.entity != "memory"):
             if change.entity == "memory":
                 if change.before is None:
                     removed += store.delete(change.key)
@@ -78,8 +81,14 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
                         store.update(record, change.before_vector)
                     restored += 1
             elif change.before is None:
-                store.delete_tag(change.key)
-                removed += 1
+                # A tag the operation created that memories stored since still carry stays, counted by them.
+                carried = store.count(Filter(statuses=tuple(Status), include_expired=True, tags=(change.key,)))
+                row = store.tag(change.key)
+                if carried and row is not None:
+                    store.put_tag(replace(row, usage_count=carried, status="active", merged_into=None))
+                else:
+                    store.delete_tag(change.key)
+                    removed += 1
             else:
                 store.put_tag(_tag_from_json(change.before, change.before_vector))
                 restored += 1

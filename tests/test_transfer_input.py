@@ -209,3 +209,13 @@ def test_a_tinydb_file_that_is_not_an_object_of_tables_is_refused(mem: Memory, t
     with TinyDB(directory / "tinydb_memories.json") as db:  # TinyDB's own layout is read as before
         db.table("memories").insert({"id": "m1", "content": "Water the plants on Sunday"})
     assert mem.import_tinydb(directory)["outcomes"] == {"created": 1}
+
+
+def test_rolling_back_an_import_keeps_a_tag_memories_stored_since_still_carry(mem: Memory, tmp_path: Path) -> None:
+    directory = _tinydb(tmp_path / "old", {"1": {"id": "m1", "content": "Glider pilots check the weather", "tags": ["gliding"]}})
+    out = mem.import_tinydb(directory)
+    later = mem.remember("The gliding club meets on Sundays", tags=["gliding"]).id
+    mem.rollback(out["operation_id"])
+    gliding = mem.store.tag("gliding")
+    assert gliding is not None and gliding.usage_count == 1 and gliding.status == "active"
+    assert [r.id for r in mem.list()] == [later] and mem.validate_storage()["ok"]
