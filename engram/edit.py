@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from engram import write
+from engram import pii, write
 from engram.embed import content_hash
 from engram.errors import InvalidInput
 from engram.record import MemoryRecord, NewMemory, invalid_from, parse, utcnow
@@ -43,6 +43,8 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
     merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
     if mem.settings.redact_pii:
         merged = write.redacted(merged)
+    if "content" in fields and merged.content != old.content:
+        merged = _pii_noted(merged)
     change: dict[str, Any] = merged.model_dump(exclude=set(_FIXED)) | {"updated_at": utcnow()}
     if "kind" in fields:
         change |= {"kind_method": "explicit", "kind_confidence": 1.0}
@@ -68,6 +70,19 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
             _retag(mem, old.tags, record.tags)
         mem.store.audit("update", memory_id, {"fields": sorted(fields)})
     return record
+
+
+def _pii_noted(item: NewMemory) -> NewMemory:
+    """New content gets its personal data looked at again: what the metadata says of the old content (ingest's
+    `pii`, store_memory's `pii_found`) would be wrong once an edit took an email out."""
+    meta = dict(item.metadata)
+    report = pii.scan(item.content)
+    if "pii" in meta:
+        meta["pii"] = {**meta["pii"], "risk": report.risk, "kinds": report.names}
+    meta.pop("pii_found", None)
+    if report.risk == 2:
+        meta["pii_found"] = report.names
+    return item if meta == item.metadata else item.model_copy(update={"metadata": meta})
 
 
 def _retag(mem: Memory, before: Sequence[str], after: Sequence[str]) -> None:

@@ -222,3 +222,12 @@ def test_messages_without_ids_are_told_apart_by_what_they_say(mem: Memory) -> No
     )
     again = mem.ingest([{"role": "user", "content": "My name is Ana and I teach chemistry in Porto."}])
     assert again["messages_already_ingested"] == 1
+
+
+def test_editing_the_personal_data_out_in_review_clears_what_the_metadata_says(mem: Memory) -> None:
+    mem.ingest(_chat())
+    email = next(r for r in mem.store.select(EVERYTHING, limit=100) if "tomas.lima@example.pt" in r.content)
+    assert email.metadata["pii"]["risk"] == 2
+    edited = mem.review(email.id, "edit", content="My work email is on my business card.")
+    assert edited.metadata["pii"]["risk"] == 0 and edited.metadata["pii"]["kinds"] == []
+    assert "pii_found" not in edited.metadata and edited.status == Status.APPROVED
