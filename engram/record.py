@@ -143,7 +143,10 @@ def new_id() -> str:
 class _Shared(BaseModel):
     """Fields a caller may set; defaults follow seeds 000 and 004."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False, validate_default=True)
+    # allow_inf_nan: a NaN importance is no number, not one "greater than 1".
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_enum_values=False, validate_default=True, allow_inf_nan=False
+    )
 
     scope: Scope = Scope.GLOBAL
     scope_id: str | None = Field(None, max_length=256)

@@ -164,3 +164,10 @@ def test_a_date_alone_expires_when_that_day_is_over_and_a_past_one_is_refused(me
     with pytest.raises(InvalidInput) as err:
         mem.store_memory("an old errand", {"expires_at": "2020-01-01"})
     assert err.value.field == "context.expires_at" and "in the past" in err.value.problem
+
+
+def test_a_number_that_is_no_number_is_named_as_such(mem: Memory) -> None:
+    for value in (float("nan"), float("inf")):
+        with pytest.raises(InvalidInput) as err:
+            mem.remember("an odd importance", importance=value)
+        assert err.value.field == "importance" and "finite number" in err.value.problem
