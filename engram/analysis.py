@@ -337,9 +337,9 @@ _ASKING_FOR_TASKS = frozenset({
 # Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
 _ASKING_FOR_MEMORIES = frozenset({
     "tell", "told", "say", "said", "mention", "mentioned", "share", "shared", "talk", "talked", "discuss",
-    "discussed", "write", "wrote", "written", "store", "stored", "save", "saved", "learn", "learned", "learnt",
-    "memory", "memories", "notes", "everything", "anything", "something", "things", "thing", "stuff", "all",
-    "list", "show", "recent", "recently", "latest", "new", "happened", "happen",
+    "discussed", "write", "wrote", "written", "store", "stored", "save", "saved", "memory", "memories", "notes",
+    "everything", "anything", "something", "things", "thing", "stuff", "all", "list", "show", "recent", "recently",
+    "latest", "new", "happened", "happen",
 })  # fmt: skip
 
 

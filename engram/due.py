@@ -21,7 +21,7 @@ from engram.timewords import DATE, DAYS, MONTHS, TimeRange, day_start, month_aft
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
-_END_OF = re.compile(r"end of (?:the )?(day|week|month)", re.IGNORECASE)
+_END_OF = re.compile(rf"end of (?:the )?(day|week|month|{MONTHS})", re.IGNORECASE)
 _WINDOW = re.compile(
     rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
 )
@@ -32,6 +32,9 @@ def _end_of(unit: str, day: datetime) -> datetime:
         return day
     if unit == "week":
         return day + timedelta(days=6 - day.weekday())  # Sunday
+    if unit != "month":  # a month's name: its last day, this year's unless it is over
+        month = MONTHS.split("|").index(unit) + 1
+        day = datetime(day.year + (month < day.month), month, 1, tzinfo=UTC)
     return day.replace(day=calendar.monthrange(day.year, day.month)[1])
 
 
@@ -42,8 +45,13 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
     said = day_start(said_at.astimezone(UTC))
     settings: Any = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": said.replace(tzinfo=None),
                      "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False}  # fmt: skip
-    for found in DATE.finditer(text):
+    dates = list(DATE.finditer(text))
+    for found, following in zip(dates, [*dates[1:], None], strict=False):
         phrase = _LEADING.sub("", found.group(0).strip())
+        # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
+        # which (read forward from when it was said, the weekday alone was the next one).
+        if phrase.lower() in DAYS.split("|") and following is not None and following.start() - found.end() <= 3:
+            continue
         end = _END_OF.fullmatch(phrase)
         if end is not None:
             return _end_of(end.group(1).lower(), said)

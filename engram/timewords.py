@@ -39,26 +39,26 @@ class EventAnchor:
 
 
 MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-_MON = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+SHORT_MONTHS = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 DATE = re.compile(
-    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{_MON})\b"
-    rf"|(?:{MONTHS}|{_MON})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
+    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b"
+    rf"|(?:{MONTHS}|{SHORT_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
     rf"|(?:before|by|until|in|on|during)\s+(?:{MONTHS})"
-    r"|next week|next month|end of (?:the )?(?:day|week|month))",
+    rf"|next week|next month|end of (?:the )?(?:day|week|month|{MONTHS}))",
     re.IGNORECASE,
 )
 _HAN = re.compile(f"[{HAN}]")
 _SCREEN = re.compile(
     rf"\b(yesterday|today|tonight|week|month|year|recently|ago|since|before|after|during|in|on|past|last|this"
-    rf"|{MONTHS}|{_MON}|{DAYS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
+    rf"|{MONTHS}|{SHORT_MONTHS}|{DAYS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
     re.IGNORECASE,
 )
 _UNIT = {"day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30, "months": 30, "year": 365, "years": 365}
 _NUM_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
 _POINT = (
-    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{_MON})(?:\s+\d{{4}})?"
-    rf"|(?:{MONTHS}|{_MON})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{DAYS}|yesterday|today)"
+    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})(?:\s+\d{{4}})?"
+    rf"|(?:{MONTHS}|{SHORT_MONTHS})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{DAYS}|yesterday|today)"
 )
 _RANGE = re.compile(rf"\b(since|after|before|in|during|on)\s+(?:the\s+)?({_POINT})\b", re.IGNORECASE)
 _AGO = re.compile(
@@ -92,7 +92,7 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
     if re.fullmatch(r"\d{4}", p):
         year = int(p)
         return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
-    month_only = re.fullmatch(rf"({MONTHS}|{_MON})(?:,?\s+(\d{{4}}))?", p)
+    month_only = re.fullmatch(rf"({MONTHS}|{SHORT_MONTHS})(?:,?\s+(\d{{4}}))?", p)
     if month_only:
         parsed = _parse(f"1 {month_only.group(1)} {month_only.group(2) or ''}".strip(), now)
         if parsed is None:
@@ -260,8 +260,13 @@ def _named(query: str, now: datetime) -> TimeRange | None:
     return None
 
 
+# "before the launch", not "looks after our dog" or "named after her aunt": phrasal verbs with after / before.
 _EVENT = re.compile(
-    r"\b(before|after)\s+((?:the|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.I
+    r"(?<!\blook )(?<!\blooks )(?<!\blooked )(?<!\blooking )(?<!\btake )(?<!\btakes )(?<!\btook )"
+    r"(?<!\bnamed )(?<!\bgo )(?<!\bgoes )(?<!\bwent )(?<!\brun )(?<!\bruns )(?<!\bran )(?<!\bask )"
+    r"(?<!\basked )(?<!\bcame )(?<!\bcome )(?<!\bcomes )(?<!\bclean )(?<!\bcleans )(?<!\bchase )"
+    r"\b(before|after)\s+((?:the|my|our|his|her|their)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})",
+    re.I,
 )
 
 

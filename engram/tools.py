@@ -349,13 +349,8 @@ def _time_filter(
     the ranking's time score favours the memories of that period (a filter lost the older sessions that a
     question about last Saturday's event also needs)."""
     if opts.time_range is not None:
-        after, before = opts.time_range.after, opts.time_range.before
-        return (
-            query,
-            None if after is None else as_utc(after),
-            None if before is None else as_utc(before),
-            None,
-        )
+        after, before = (None if t is None else as_utc(t) for t in (opts.time_range.after, opts.time_range.before))
+        return query, after, before, {"phrase": None, "after": after, "before": before, "applied": "filter"}
     found = timewords.time_range(query, now)
     if found is not None:
         return query, None, None, {"phrase": found.phrase, "after": found.after, "before": found.before,
@@ -465,8 +460,8 @@ def search_memory(
     )
 
     # The time a query names is read as a time, not as concepts ("last week" is no topic to expand).
-    phrase = None if time_info is None else str(time_info["phrase"])
-    topic = text if phrase is None else re.sub(re.escape(phrase), " ", text, flags=re.IGNORECASE)
+    phrase = None if time_info is None else time_info["phrase"]  # None for the time_range option
+    topic = text if not phrase else re.sub(re.escape(str(phrase)), " ", text, flags=re.IGNORECASE)
 
     def analysed() -> tuple[tuple[str, ...], dict[str, list[str]]]:
         concepts = analysis.query_concepts(topic)

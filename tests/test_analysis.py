@@ -115,6 +115,12 @@ def test_intents_and_event_anchors() -> None:
     assert analysis.intent("where is the config") == "find"
     anchor = timewords.event_anchor("what did we agree before the launch?")
     assert anchor is not None and (anchor.phrase, anchor.relation) == ("the launch", "before")
+    # Phrasal verbs name no event: "looks after our dog" filtered to what was said after a memory about it.
+    for query in ("Who looks after our pet while we're abroad?", "She was named after her aunt",
+                  "he takes after his father"):  # fmt: skip
+        assert timewords.event_anchor(query) is None, query
+    assert not analysis.asks_for_memories(analysis.query_concepts("What did I learn")), "learning is a topic"
+    assert analysis.asks_for_memories(analysis.query_concepts("what did I tell you"))
 
 
 def test_tag_rules() -> None:

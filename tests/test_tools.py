@@ -178,9 +178,10 @@ def test_search_memory_weighs_time_and_filters_by_window_importance_and_type(mem
         "after": (now - timedelta(days=90)).isoformat(),
         "before": (now - timedelta(days=30)).isoformat(),
     }
-    assert [
-        r["id"] for r in mem.search_memory("budget", {"time_range": window, "min_relevance": 0})["results"]
-    ] == [old.id]
+    windowed = mem.search_memory("budget", {"time_range": window, "min_relevance": 0})
+    assert [r["id"] for r in windowed["results"]] == [old.id]
+    shown = windowed["query_analysis"]["time_range"]  # the option's range is said, as a filter
+    assert shown["applied"] == "filter" and shown["after"].startswith(window["after"][:10]) and shown["phrase"] is None
     important = mem.search_memory("budget review", {"importance_min": 4, "min_relevance": 0.0})
     assert [r["id"] for r in important["results"]] == [new.id]
     assert important["results"][0]["importance"] == 5
