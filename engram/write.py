@@ -130,6 +130,8 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
         raise InvalidInput("id", f"a memory with id {item.id} already exists")
     existing = mem.store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
     if existing is not None:
+        if existing.status not in _LIVE and item.status in _LIVE:
+            _revive(mem, existing, item.status)
         return RememberResult(
             existing.id,
             False,
@@ -138,8 +140,7 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
             confidence=existing.kind_confidence,
         )
     vector = p.vectors[0] if len(p.vectors) == 1 else _mean(p.vectors)
-    live = (Status.APPROVED, Status.PENDING)
-    scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=live, user_id=item.user_id,
+    scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=_LIVE, user_id=item.user_id,
                           workspace_id=item.workspace_id, owner_exact=True)  # fmt: skip
     hits = mem.store.labelled_search(vector, mem.settings.kind_neighbours, scope_filter)
     near = [(i, s) for i, s, _ in hits]
@@ -147,17 +148,18 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
     # Persona mode (seed 003): a mid-term slot absorbs anything within 0.85, not only near-copies.
     persona = mem.settings.lifecycle_mode == "persona"
     threshold = min(mem.settings.near_duplicate, 0.85) if persona else mem.settings.near_duplicate
-    # The closest near-copy that names the same particulars (of "on 3 March" and "on 4 March", the one the new
-    # wording repeats), else in persona mode the closest mid-term slot. A chunk is part of a longer text: a short
-    # memory never replaces it.
+    # The closest near-copy (in persona mode, mid-term slot) that names the same particulars: of "on 3 March" and
+    # "on 4 March", the one the new wording repeats; a changed date or number is a new fact, not one to fold in.
+    # A chunk is part of a longer text: a short memory never replaces it.
     for memory_id, cosine in near if len(p.pieces) == 1 else ():
         if cosine < threshold:
             break
         closest = voters.get(memory_id)
         target = None if closest is None or closest.is_chunk else mem.store.get(memory_id)
-        if target is None:
+        # A pending candidate never rewrites an approved memory (nor an approved one a pending): review decides.
+        if target is None or target.status != item.status or not same_particulars(p.content, target.content):
             continue
-        if cosine >= mem.settings.near_duplicate and same_particulars(p.content, target.content):
+        if cosine >= mem.settings.near_duplicate:
             return _merge(mem, target, cosine, p, vector)
         if persona and target.tier == Tier.MID:
             return _merge(mem, target, cosine, p, vector, slot=True)
@@ -247,6 +249,19 @@ def _categorise(
         return kinds.Decision(p.item.category.value, 1.0, "explicit")
     neighbours = [(c, s) for i, s in near if i in voters and (c := voters[i].category) is not None]
     return mem.categories.decide(vector, neighbours, mem.store, mem.embedder, p.opening_vector)
+
+
+# Memories recall can return; the others (rejected, superseded, archived) are kept but set aside.
+_LIVE = (Status.APPROVED, Status.PENDING)
+
+
+def _revive(mem: Memory, existing: MemoryRecord, status: Status) -> None:
+    """The same text remembered again after it was rejected, superseded or archived: asked for once more, it is
+    live again (as the new write would be), rather than a duplicate of a memory nothing returns."""
+    if mem.operation is not None:
+        mem.operation.before_memory(existing.id, existing)
+    mem.store.update(existing.model_copy(update={"status": status, "updated_at": utcnow()}))
+    mem.store.audit("revive", existing.id, {"from": existing.status.value, "to": status.value})
 
 
 def _merge(

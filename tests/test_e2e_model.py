@@ -342,3 +342,14 @@ def test_accurate_recall_of_nothing_stored_returns_only_its_best_guess(real: Mem
     assert len(real.recall("zebra quantum banana", touch=False)) == 1
     hits = real.recall("who deploys the billing service", touch=False)
     assert hits[0].record.content == "Loki deploys the billing service on Thursdays"
+
+
+def test_a_persona_slot_does_not_absorb_a_changed_date(tmp_path: Path, model: CachedEmbedder) -> None:
+    settings = Settings(home=tmp_path / "home", lifecycle_mode="persona")
+    with Memory(tmp_path / "p.db", embedder=model, settings=settings) as mem:
+        first = mem.remember("My flight to Lisbon departs on 3 March at 9am")
+        second = mem.remember("My flight to Lisbon now departs on 5 March at 11am")  # within 0.85: a slot's reach
+        assert second.created and second.id != first.id
+        assert len(mem.list()) == 2
+        same = mem.remember("My flight to Lisbon leaves on 3 March at 9am")  # the same facts: the slot takes it
+        assert same.merged_into == first.id

@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from engram import FakeEmbedder, InvalidInput, Kind, Memory, ModelMismatch, NotFound, RecallMode, Settings
+from engram import (
+    FakeEmbedder,
+    InvalidInput,
+    Kind,
+    Memory,
+    ModelMismatch,
+    NotFound,
+    RecallMode,
+    Settings,
+    Status,
+)
 from engram.candidates import scored
 from engram.store.protocol import Filter
 
@@ -441,3 +451,22 @@ def test_metadata_json_cannot_hold_is_refused_by_name(mem: Memory) -> None:
             mem.remember("a memory with odd metadata", metadata=bad)
         assert err.value.field == "metadata" and "JSON" in err.value.problem
     assert mem.stats()["memories"] == 0
+
+
+def test_remembering_a_set_aside_text_again_makes_it_live(mem: Memory) -> None:
+    first = mem.remember("I prefer dark mode in every editor I use")
+    mem.update(first.id, status="rejected")
+    assert mem.recall("dark mode editor", touch=False) == []
+    again = mem.remember("I prefer dark mode in every editor I use")
+    assert again.duplicate_of == first.id and mem.get(first.id).status == Status.APPROVED
+    assert [h.record.id for h in mem.recall("dark mode editor", touch=False)] == [first.id]
+    assert mem.store.audit_log(first.id)[0]["action"] == "revive"
+
+
+def test_a_pending_candidate_never_rewrites_an_approved_memory(mem: Memory) -> None:
+    kept = mem.remember("the staging server restarts every night at two")
+    pending = mem.remember("The staging server restarts every night at two!", status="pending")
+    assert pending.created and pending.id != kept.id
+    assert mem.get(kept.id).content == "the staging server restarts every night at two"
+    assert mem.get(kept.id).status == Status.APPROVED and mem.get(pending.id).status == Status.PENDING
+
