@@ -45,13 +45,18 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
         target = (root / target).resolve()
         if not target.is_relative_to(root.resolve()):
             raise InvalidInput("path", "must be a file name inside this tenant's files directory")
-    if new:
-        if target.exists():
-            raise InvalidInput("path", f"{target} exists; choose a new file")
-        if not target.parent.is_dir():
-            raise InvalidInput("path", f"{target.parent} is not a directory")
-    elif not target.is_file():
-        raise InvalidInput("path", f"{target} {'is not a file' if target.exists() else 'does not exist'}")
+    try:
+        if new:
+            if target.exists():
+                raise InvalidInput("path", f"{target} exists; choose a new file")
+            if not target.parent.is_dir():
+                raise InvalidInput("path", f"{target.parent} is not a directory")
+            target.touch(exist_ok=False)  # can it be written (/proc, a read-only disk)? Found before any work
+            target.unlink()
+        elif not target.is_file():
+            raise InvalidInput("path", f"{target} {'is not a file' if target.exists() else 'does not exist'}")
+    except OSError as exc:  # a name too long, no permission
+        raise InvalidInput("path", f"{target} cannot be {'written' if new else 'read'} ({exc.strerror})") from None
     return target
 
 

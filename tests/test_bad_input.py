@@ -52,6 +52,10 @@ def test_file_tools_name_the_path_and_what_is_wrong_with_it(mem: Memory, tmp_pat
         ("export_memories", {"path": str(tmp_path / "no-dir" / "x.jsonl")}, "is not a directory"),
         ("backup_restore", {"action": "backup", "path": str(tmp_path / "no-dir" / "b.db")}, "is not a directory"),
         ("export_memories", {"path": ""}, "must not be empty"),
+        ("export_memories", {"path": "/proc/engram-export.jsonl"}, "cannot be written"),
+        ("backup_restore", {"action": "backup", "path": "/proc/engram-backup.db"}, "cannot be written"),
+        ("export_memories", {"path": str(tmp_path / ("x" * 300))}, "cannot be written (File name too long)"),
+        ("import_memories", {"path": str(tmp_path / ("x" * 300))}, "cannot be read (File name too long)"),
     ]:
         with pytest.raises(InvalidInput) as err:
             mem.run_tool(tool, **arguments)
