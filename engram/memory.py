@@ -434,6 +434,9 @@ class Memory:
     def review(self, memory_id: str, action: str, content: str | None = None) -> MemoryRecord:
         """approve, reject, or edit (new content; the memory is approved as edited)."""
         record = self.get(memory_id)
+        if record.status in (Status.SUPERSEDED, Status.ARCHIVED):
+            # Approving a superseded memory would make it live beside the one that replaced it.
+            raise InvalidInput("id", f"is {record.status.value}, not a memory to review")
         if action == "approve":
             updated = self.update(memory_id, status=Status.APPROVED)
         elif action == "reject":

@@ -470,3 +470,11 @@ def test_a_pending_candidate_never_rewrites_an_approved_memory(mem: Memory) -> N
     assert mem.get(kept.id).content == "the staging server restarts every night at two"
     assert mem.get(kept.id).status == Status.APPROVED and mem.get(pending.id).status == Status.PENDING
 
+
+
+def test_a_superseded_memory_is_not_one_to_review(mem: Memory) -> None:
+    old = mem.remember("Tomas lives in Lisbon").id
+    mem.supersede(old, "Tomas moved to Porto in May")
+    with pytest.raises(InvalidInput, match="is superseded, not a memory to review"):
+        mem.review(old, "approve")  # it would be live beside the memory that replaced it
+    assert mem.get(old).status == Status.SUPERSEDED
