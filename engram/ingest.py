@@ -2,9 +2,11 @@
 says, and store each through the core write path with its review status.
 
 Status: approved when the candidate's confidence is at least 0.60 and its PII risk below 2, else pending (for
-`engram review`). With `redact_pii` set, raw PII is replaced by markers before anything is stored (risk 1).
+`engram review`). With `redact_pii` set, raw PII is replaced by markers before anything is stored (risk 1): in
+the memories and in the sources (a message's content and its metadata's strings).
 A candidate's content, hash, scope and kind dedup it as the core write path does; nothing is stored twice and a
-message already ingested is skipped.
+message already ingested is skipped. A message's source row and its memories commit together, so a failed
+ingest leaves the message that failed (and those after it) to the next run.
 
 Readers: JSON Lines of messages ({role, content, ts, platform, conversation_id, message_id, metadata}), a
 LoCoMo file (both speakers are users talking about themselves) and a LongMemEval file (its haystack sessions).
@@ -15,6 +17,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
@@ -37,6 +40,7 @@ from engram.typemap import PAPERBOT
 
 if TYPE_CHECKING:
     from engram.memory import Memory
+    from engram.write import RememberResult
 
 _log = logging.getLogger("engram.ingest")
 USER_ROLES = frozenset({"user", "human"})
@@ -104,11 +108,35 @@ def _with_evidence(found: list[Candidate], message: Message) -> list[Candidate]:
 
 def _source_key(message: Message, position: int) -> str:
     """A message's own id, else its place and its text: ingesting the same messages again adds nothing, and
-    another file's first message (the same place, no ids) is not taken for one already kept."""
+    another file's first message (the same place, no ids) is not taken for one already kept. The text is the
+    message as kept (`_kept`): a digest of the raw text beside its redacted copy would let anyone who reads the
+    sources try every SSN or card number against it."""
     if message.message_id:
         return message.message_id
     text = content_hash(f"{message.role}\n{message.content}")[:16]
     return f"{message.conversation_id or ''}#{position}#{text}"
+
+
+def _kept(message: Message, redact: bool) -> Message:
+    """The message as the sources table keeps it: with redaction on, its content and its metadata's strings
+    carry [REDACTED_*] markers and the metadata names the kinds found (ids are keys and stay as they are)."""
+    update = pii.redaction(message.content, message.metadata) if redact else None
+    if update is None:
+        return message
+    return message.model_copy(update={"content": update["content"], "metadata": update["metadata"]})
+
+
+# Sources read up front only to skip extracting what is already kept; the insert itself still decides.
+_KNOWN_READ = 1_000_000
+
+
+def _known(mem: Memory, rows: Sequence[dict[str, Any]]) -> set[tuple[str, str, str]]:
+    """(platform, conversation, key) of the sources already kept in these messages' conversations."""
+    known: set[tuple[str, str, str]] = set()
+    for conversation in dict.fromkeys(r["conversation_id"] for r in rows):
+        for s in mem.store.sources(conversation, limit=_KNOWN_READ):
+            known.add((s["platform"], s["conversation_id"], s["message_id"]))
+    return known
 
 
 def ingest(
@@ -122,21 +150,25 @@ def ingest(
     workspace_id: str | None = None,
 ) -> dict[str, Any]:
     """Store the messages as sources and their user statements as memories; the scope id defaults to each
-    message's conversation id."""
+    message's conversation id. Each message commits on its own with its memories: an error stops the ingest
+    with the messages before it kept and that one and those after it not marked as ingested."""
     parsed = [m if isinstance(m, Message) else _message(m, i) for i, m in enumerate(messages)]
     redact = mem.settings.redact_pii if redact is None else redact
-    fresh = mem.store.add_sources([m.model_dump() | {"message_id": _source_key(m, i)} for i, m in enumerate(parsed)])
+    kept = [_kept(m, redact) for m in parsed]
+    rows = [m.model_dump() | {"message_id": _source_key(m, i)} for i, m in enumerate(kept)]
+    known = _known(mem, rows)
     counts: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
-    for position, (message, new) in enumerate(zip(parsed, fresh, strict=True)):
+    for position, (message, source, row) in enumerate(zip(parsed, kept, rows, strict=True)):
         counts["messages"] += 1
-        if not new:
+        if (row["platform"], row["conversation_id"], row["message_id"]) in known:
             counts["messages_already_ingested"] += 1
             continue
-        if message.role.lower() not in USER_ROLES:
-            continue
+        # Extraction (the model, maybe an LLM) runs before the write transaction: other writers do not wait.
+        user = message.role.lower() in USER_ROLES
+        found = candidates(mem, message) if user else []
         items, states = [], []
-        for candidate in candidates(mem, message):
+        for candidate in found:
             report = pii.scan(candidate.content)
             content, risk = (
                 (report.redacted, 1 if report.risk else 0) if redact else (candidate.content, report.risk)
@@ -170,12 +202,16 @@ def ingest(
                             "kinds": report.names,
                             "redacted": bool(redact and report.risk),
                         },
-                        "speaker": message.metadata.get("speaker"),
+                        "speaker": source.metadata.get("speaker"),
                     },
                 )
             )
+        results = _commit(mem, row, items, position)
+        if results is None:  # another ingest kept it since `known` was read
+            counts["messages_already_ingested"] += 1
+            continue
         # One write batch per message: its candidates are embedded together.
-        for (candidate, approved), result in zip(states, mem.remember_many(items), strict=True):
+        for (candidate, approved), result in zip(states, results, strict=True):
             counts["candidates"] += 1
             counts[result.outcome] += 1
             if result.created:
@@ -184,6 +220,25 @@ def ingest(
     report_out = dict(counts) | {"by_kind": dict(kinds)}
     mem.store.audit("ingest", None, {k: v for k, v in report_out.items() if k != "by_kind"})
     return report_out
+
+
+def _commit(
+    mem: Memory, row: dict[str, Any], items: Sequence[NewMemory], position: int
+) -> list[RememberResult] | None:
+    """The message's source row and its memories in one transaction: a source is marked as ingested only
+    with what was drawn from it. None when the message was already kept."""
+    try:
+        with mem.store.atomic():
+            if not mem.store.add_sources([row])[0]:
+                return None
+            return mem.remember_many(items) if items else []
+    except InvalidInput as exc:
+        # The write names a statement of the message (`content`, `items[1].content`): name the message.
+        field = re.sub(r"^items\[\d+\]\.", "", exc.field)
+        raise InvalidInput(f"messages[{position}].{field}", exc.problem) from None
+    except BaseException:
+        mem.reset_classifiers()  # prototypes learned inside the rolled-back transaction are gone
+        raise
 
 
 def expiry(content: str, said_at: datetime | None) -> datetime | None:

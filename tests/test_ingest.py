@@ -231,3 +231,90 @@ def test_editing_the_personal_data_out_in_review_clears_what_the_metadata_says(m
     edited = mem.review(email.id, "edit", content="My work email is on my business card.")
     assert edited.metadata["pii"]["risk"] == 0 and edited.metadata["pii"]["kinds"] == []
     assert "pii_found" not in edited.metadata and edited.status == Status.APPROVED
+
+
+_RAW = ("4111 1111 1111 1111", "536-22-8726", "Hunter2!xyz", "tomas.lima@example.pt")
+
+
+def _personal_chat(ids: bool) -> list[dict[str, object]]:
+    """Messages holding a card number, an SSN, a password and an email, in the text and in the metadata."""
+    lines = [
+        ("user", "My card is 4111 1111 1111 1111 and my SSN is 536-22-8726."),
+        ("assistant", "Noted. Please never share DB_PASSWORD=Hunter2!xyz here."),
+        ("user", "My email is tomas.lima@example.pt if the order is late."),
+    ]
+    return [{"role": r, "content": c, "conversation_id": "p1",
+             "metadata": {"speaker": "tomas.lima@example.pt", "note": {"said": ["call 536-22-8726"]}},
+             **({"message_id": f"p{i}"} if ids else {})} for i, (r, c) in enumerate(lines)]  # fmt: skip
+
+
+@pytest.mark.parametrize("ids", [True, False])
+def test_redaction_keeps_no_raw_personal_data_in_the_sources_either(mem: Memory, ids: bool) -> None:
+    report = mem.ingest(_personal_chat(ids), redact=True)
+    assert report["messages"] == 3 and "messages_already_ingested" not in report
+    sources = mem.store.sources("p1")
+    memories = [r.model_dump(mode="json") for r in mem.store.select(EVERYTHING, limit=100)]
+    kept = json.dumps(sources) + json.dumps(memories)
+    assert len(sources) == 3 and not [raw for raw in _RAW if raw in kept]
+    assert sources[0]["content"] == "My card is [REDACTED_CARD] and my SSN is [REDACTED_SSN]."
+    assert sources[1]["content"] == "Noted. Please never share DB_PASSWORD=[REDACTED_SECRET] here."
+    assert sources[2]["metadata"]["speaker"] == "[REDACTED_EMAIL]"
+    assert sources[2]["metadata"]["note"] == {"said": ["call [REDACTED_SSN]"]}
+    assert sources[0]["metadata"]["pii_redacted"] == ["card", "ssn", "email"]  # the kinds, never the values
+    # The key of a message without an id is read from the text as kept: the same file is known again.
+    assert mem.ingest(_personal_chat(ids), redact=True)["messages_already_ingested"] == 3
+    assert len(mem.store.sources("p1")) == 3
+
+
+def test_without_redaction_the_sources_keep_the_messages_as_said(mem: Memory) -> None:
+    mem.ingest(_personal_chat(False))
+    assert [s["content"] for s in mem.store.sources("p1")] == [m["content"] for m in _personal_chat(False)]
+
+
+def test_the_redact_setting_redacts_the_sources_of_cli_ingest(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in _personal_chat(False)))
+    db = tmp_path / "cli.db"
+    done = CliRunner().invoke(app, ["--db", str(db), "ingest", str(path)], env={"ENGRAM_REDACT_PII": "true"})
+    assert done.exit_code == 0, done.output
+    with Memory(db) as mem:
+        assert not [raw for raw in _RAW if raw in json.dumps(mem.store.sources("p1"))]
+
+
+def test_a_failed_ingest_leaves_the_failed_message_and_the_rest_to_a_retry(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mem.settings, "max_content_chars", 50)  # message 3's statement is 55 characters
+    with pytest.raises(ValueError, match="is 55 characters") as failed:
+        mem.ingest(_chat())
+    assert [s["message_id"] for s in mem.store.sources("c1")] == ["m0", "m1", "m2"]
+    assert str(failed.value).startswith("messages[3].content: ")  # the message, not one of its statements
+    monkeypatch.setattr(mem.settings, "max_content_chars", 100_000)
+    retry = mem.ingest(_chat())
+    assert retry["messages_already_ingested"] == 3 and retry["created"] == 2
+    assert len(mem.store.sources("c1")) == 5
+    contents = {r.content for r in mem.store.select(EVERYTHING, limit=100)}
+    assert "My email is tomas.lima@example.pt if the order is late." in contents
+    assert "I think the old projector is broken." in contents
+
+
+def test_a_message_given_twice_in_one_ingest_is_kept_once(mem: Memory) -> None:
+    chat = _chat()
+    report = mem.ingest([*chat, chat[0]])
+    assert report["messages"] == 6 and report["messages_already_ingested"] == 1
+    assert len(mem.store.sources("c1")) == 5
+
+
+def test_cli_ingest_retried_after_an_error_stores_what_the_failed_run_did_not(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in _chat()))
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+    failed = runner.invoke(app, ["--db", db, "ingest", str(path)], env={"ENGRAM_MAX_CONTENT_CHARS": "50"})
+    assert failed.exit_code != 0 and failed.output.startswith("error: ")
+    assert "is 55 characters" in failed.output
+    retried = runner.invoke(app, ["--db", db, "ingest", str(path)])
+    assert retried.exit_code == 0, retried.output
+    report = json.loads(retried.output)
+    assert report["messages_already_ingested"] == 3 and report["created"] == 2
+    assert "messages[3].content" in failed.output
