@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
+from engram.errors import InvalidInput
 from engram.lifecycle import (
     Rules,
     access_recency,
     cluster_bonus,
     decayed_quality,
     lifecycle_category,
+    plan,
     priority,
     promoted,
 )
@@ -158,14 +160,14 @@ def test_unused_memories_lose_quality_and_are_archived_below_a_tenth(mem: Memory
     kept = mem.remember("Grandma's birthday is 3 May", created_at=t0 - timedelta(days=200)).id
     mem.update(kept, user_marked_important=True)
     mem.maintain(t0)
-    assert mem.get(old).quality_score is None  # the first pass only sets the clock
+    first = 0.5 ** (170 / 90)  # the first pass counts the whole disuse: 200 days, 170 past the allowance
+    assert mem.get(old).quality_score == pytest.approx(first)
     mem.maintain(t0 + timedelta(days=90))
-    assert mem.get(old).quality_score == pytest.approx(0.5)
+    assert mem.get(old).quality_score == pytest.approx(first * 0.5)
     mem.maintain(t0 + timedelta(days=360))
     assert mem.get(old).status == Status.ARCHIVED
     assert mem.get(kept).status == Status.APPROVED and mem.get(kept).quality_score is None
-    with pytest.raises(ValueError, match="now"):
-        mem.maintain(t0)
+    assert mem.maintain(t0)["changed"] == 0  # an earlier now is no error, and decays nothing again
 
 
 def test_feedback_moves_quality(mem: Memory) -> None:
@@ -205,3 +207,131 @@ def test_persona_mid_term_slot_absorbs_a_similar_memory(tmp_path: Path) -> None:
         assert mem.remember(
             "The weekly team meeting is on Tuesday morning in room five"
         ).created  # store mode: 0.95
+
+
+# ---- QA: first pass, idempotence, a fast clock, feedback, bad input -----------------------------------------
+def test_the_first_pass_decays_the_whole_idle_time_once(mem: Memory) -> None:
+    t0 = datetime.now(UTC)
+    ancient = mem.remember("The fax number of the old office", created_at=t0 - timedelta(days=400)).id
+    old = mem.remember("The parking garage closes at nine", created_at=t0 - timedelta(days=120)).id
+    young = mem.remember("The new printer is on the third floor", created_at=t0 - timedelta(days=10)).id
+    report = mem.maintain(t0)
+    # 400 days idle: 370 past the allowance, 0.5 ** (370 / 90) = 0.058 < 0.1; 120 days: 90 past it, halved
+    assert mem.get(ancient).status == Status.ARCHIVED
+    assert mem.get(ancient).quality_score == pytest.approx(0.5 ** (370 / 90))
+    assert mem.get(old).quality_score == pytest.approx(0.5)
+    assert mem.get(young).quality_score is None
+    assert report["archived"] == 1 and report["quality_decayed"] == 2
+    # the next pass counts only the 90 days since the first
+    mem.maintain(t0 + timedelta(days=90))
+    assert mem.get(old).quality_score == pytest.approx(0.25)
+    assert mem.get(young).quality_score == pytest.approx(0.5 ** (70 / 90))
+
+
+def test_a_second_pass_at_the_same_moment_changes_nothing_in_persona_mode(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path / "home", lifecycle_mode="persona", long_term_capacity=3)
+    with Memory(tmp_path / "p.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        topics = ["otters", "violins", "quasars", "mangoes", "glaciers", "sonnets"]
+        ids = [
+            mem.remember(f"{t} {i * 7919}", scope="project", scope_id="p").id for i, t in enumerate(topics)
+        ]
+        t = datetime.now(UTC)
+        for _ in range(5):  # all six promoted by use; room for three
+            mem.store.touch(ids, t - timedelta(hours=1))
+        mem.remember("An old note about lanterns", created_at=t - timedelta(days=60))
+        first = mem.maintain(t)
+        assert first["changed"] > 0 and sum(mem.get(i).tier == Tier.LONG for i in ids) == 3
+        operations = len(mem.operations()["operations"])
+        audit = len(mem.store.audit_log(limit=10_000))
+        for _ in range(2):
+            again = mem.maintain(t)
+            assert (again["changed"], again["promoted"], again["quality_decayed"], again["operation_id"]) == (
+                0,
+                0,
+                0,
+                None,
+            )
+        assert len(mem.operations()["operations"]) == operations
+        # only the passes' own entries, none per memory
+        assert len(mem.store.audit_log(limit=10_000)) == audit + 2
+
+
+def test_a_pass_moments_later_reports_only_real_decay(mem: Memory) -> None:
+    t0 = datetime.now(UTC)
+    young = mem.remember("The new printer is on the third floor", created_at=t0 - timedelta(days=10)).id
+    old = mem.remember("The parking garage closes at nine", created_at=t0 - timedelta(days=40)).id
+    mem.maintain(t0)
+    before = mem.get(old).quality_score
+    assert before is not None
+    report = mem.maintain(t0 + timedelta(seconds=5))
+    assert mem.get(young).quality_score is None
+    assert report["quality_decayed"] == 1 and mem.get(old).quality_score < before  # type: ignore[operator]
+
+
+def test_a_plan_never_reports_an_unchanged_quality_as_decay() -> None:
+    # never decayed (None counts as 1.0), a microsecond since the last pass: 1.0 is no change
+    r = record(created_at=NOW - timedelta(days=40), updated_at=NOW - timedelta(days=40), priority=0.5)
+    out = plan([r], {}, NOW, Rules(), NOW - timedelta(microseconds=1))
+    assert "quality_score" not in out.changes.get(r.id, {}) or out.changes[r.id]["quality_score"] < 1.0
+
+
+def test_a_pass_dated_before_the_last_one_still_runs_and_decays_nothing_twice(mem: Memory) -> None:
+    t0 = datetime.now(UTC)
+    old = mem.remember("The parking garage closes at nine", created_at=t0 - timedelta(days=30)).id
+    used = mem.remember("The espresso machine needs descaling monthly").id
+    mem.maintain(t0 + timedelta(days=90))  # a clock running fast once
+    assert mem.get(old).quality_score == pytest.approx(0.5)
+    for _ in range(5):
+        mem.store.touch([used], t0)
+    report = mem.maintain(t0)  # back to the right time: no error, and what needs no elapsed time still runs
+    assert report["promoted"] == 1 and mem.get(used).tier == Tier.LONG
+    assert mem.get(old).quality_score == pytest.approx(0.5)  # the 90 days are not counted again
+    mem.maintain(t0 + timedelta(days=90))
+    assert mem.get(old).quality_score == pytest.approx(0.5)
+    mem.maintain(t0 + timedelta(days=180))
+    assert mem.get(old).quality_score == pytest.approx(0.25)
+
+
+def test_feedback_below_a_tenth_is_archived_by_maintenance_unless_marked(mem: Memory) -> None:
+    bad = mem.remember("The cafeteria serves fish on Tuesdays").id
+    marked = mem.remember("My passport expires in March").id
+    mem.update(marked, user_marked_important=True)
+    for _ in range(12):
+        mem.feedback(bad, False)
+        mem.feedback(marked, False)
+    assert mem.get(bad).quality_score == 0.0
+    report = mem.maintain()
+    assert report["archived"] == 1 and report["quality_decayed"] == 0
+    assert mem.get(bad).status == Status.ARCHIVED and mem.get(marked).status == Status.APPROVED
+    assert bad not in {h.record.id for h in mem.recall("cafeteria fish Tuesdays", mode="ranked")}
+    assert mem.get(bad).content.startswith("The cafeteria")  # archived, not deleted
+
+
+@pytest.mark.parametrize("helpful", ["no", "yes", 1, 0, None])
+def test_feedback_must_be_a_bool(mem: Memory, helpful: object) -> None:
+    mid = mem.remember("Use the blue theme for dashboards").id
+    with pytest.raises(InvalidInput) as caught:
+        mem.feedback(mid, helpful)  # type: ignore[arg-type]
+    assert caught.value.field == "helpful"
+    assert mem.get(mid).quality_score is None
+
+
+@pytest.mark.parametrize("now", ["tomorrow", "2026-01-01T00:00:00", 1767225600, date(2026, 1, 1)])
+def test_maintain_refuses_a_now_that_is_no_datetime(mem: Memory, now: object) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        mem.maintain(now)  # type: ignore[arg-type]
+    assert caught.value.field == "now"
+
+
+def test_clusters_count_without_what_the_same_pass_archives(mem: Memory) -> None:
+    t0 = datetime.now(UTC)
+    base = (
+        "The weekly team meeting is on Tuesday morning in room"  # the four pairwise within cosine 0.91-0.92
+    )
+    gone = mem.remember(f"{base} four", created_at=t0 - timedelta(days=400)).id
+    rest = [mem.remember(f"{base} {n}").id for n in ("five", "six", "nine")]
+    report = mem.maintain(t0)
+    assert mem.get(gone).status == Status.ARCHIVED and report["archived"] == 1
+    # two others left in each cluster: not promoted, so the next pass has nothing to take back
+    assert [(mem.get(i).cluster_size, mem.get(i).tier) for i in rest] == [(2, Tier.MID)] * 3
+    assert mem.maintain(t0)["changed"] == 0
