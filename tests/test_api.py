@@ -71,13 +71,15 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
 
 @pytest.fixture(scope="module")
 def alice(running: Running) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {running.key('alice')}"}) as c:
+    # A long timeout: the first store on a busy 2-core machine can take more than httpx's default 5 s.
+    headers = {"Authorization": f"Bearer {running.key('alice')}"}
+    with httpx.Client(timeout=30, base_url=running.url, headers=headers) as c:
         yield c
 
 
 @pytest.fixture(scope="module")
 def bob(running: Running) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=running.url, headers={"X-API-Key": running.key("bob")}) as c:
+    with httpx.Client(timeout=30, base_url=running.url, headers={"X-API-Key": running.key("bob")}) as c:
         yield c
 
 
@@ -120,7 +122,7 @@ def response_schema(spec: dict[str, Any], path: str, method: str, status: str) -
 
 # ---- keys -----------------------------------------------------------------------------------------------
 def test_requests_without_a_valid_key_are_refused(running: Running) -> None:
-    with httpx.Client(base_url=running.url) as anon:
+    with httpx.Client(timeout=30, base_url=running.url) as anon:
         assert anon.get("/api/health").status_code == 200  # health needs no key (SHODH spec)
         for headers in ({}, {"Authorization": "Bearer engram_not-a-key"}, {"X-API-Key": "nope"}):
             r = anon.post("/v1/store", json={"content": "x"}, headers=headers)
@@ -132,7 +134,7 @@ def test_requests_without_a_valid_key_are_refused(running: Running) -> None:
 def test_revoked_key_stops_working(running: Running) -> None:
     keys = Keys(running.settings.home / "keys.db")
     key, secret = keys.create("carol")
-    with httpx.Client(base_url=running.url, headers={"Authorization": f"Bearer {secret}"}) as c:
+    with httpx.Client(timeout=30, base_url=running.url, headers={"Authorization": f"Bearer {secret}"}) as c:
         assert c.get("/v1/stats").status_code == 200
         keys.revoke(key.id)
         assert c.get("/v1/stats").status_code == 401
@@ -229,7 +231,7 @@ def test_feedback_and_maintenance_endpoints(alice: httpx.Client) -> None:
 def test_serve_runs_maintenance_on_a_timer(tmp_path: Path) -> None:
     server = Running(tmp_path, require_key=False, maintain_every_minutes=0.01)
     try:
-        with httpx.Client(base_url=server.url) as c:
+        with httpx.Client(timeout=30, base_url=server.url) as c:
             mid = c.post("/v1/store", json={"content": "Timer-driven upkeep check"}).json()["memory_id"]
             deadline = time.monotonic() + 15
             while c.get(f"/v1/memories/{mid}").json()["priority"] is None:
@@ -397,7 +399,7 @@ async def test_mcp_over_http_with_a_key(running: Running) -> None:
         transport = streamable_http_client(f"{running.url}/mcp", http_client=http)
         async with Client(transport) as client:  # type: ignore[arg-type]
             await _mcp_round_trip(client)
-    with httpx.Client(base_url=running.url, headers=headers) as rest:  # the same tenant through REST
+    with httpx.Client(timeout=30, base_url=running.url, headers=headers) as rest:  # the same tenant through REST
         assert rest.get("/v1/memories").json()["memories"]
 
 
