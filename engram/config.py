@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal, TypeGuard
 from urllib.parse import urlsplit, urlunsplit
@@ -9,6 +10,8 @@ from urllib.parse import urlsplit, urlunsplit
 from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engram.errors import InvalidInput
 
 
 class RankingProfile(BaseModel, frozen=True):
@@ -66,6 +69,9 @@ def locate(db: str | Path) -> str | Path:
     (`:memory:` too, which SQLite opens as an in-memory database)."""
     if isinstance(db, Path) or is_url(db):
         return db
+    if (scheme := re.match(r"([A-Za-z][\w+.-]*)://", db)) and scheme.group(1) != "sqlite":
+        # Else "mysql://host/db" became a directory "mysql:" holding an SQLite file.
+        raise InvalidInput("db", f"{scheme.group(1)}:// is not supported; give a file path, sqlite:///path or postgresql://...")
     return Path(db.removeprefix("sqlite://")).expanduser()
 
 

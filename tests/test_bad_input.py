@@ -175,3 +175,18 @@ def test_a_number_that_is_no_number_is_named_as_such(mem: Memory) -> None:
         with pytest.raises(InvalidInput) as err:
             mem.remember("an odd importance", importance=value)
         assert err.value.field == "importance" and "finite number" in err.value.problem
+
+
+def test_a_database_location_that_is_none_is_named(tmp_path: Path) -> None:
+    from engram.config import locate
+    from engram.store.sqlite import SQLiteStore
+
+    with pytest.raises(InvalidInput, match="mysql:// is not supported"):
+        locate("mysql://db.example/engram")
+    assert not (Path.cwd() / "mysql:").exists()
+    text = tmp_path / "notes.db"
+    text.write_text("not a database\n")
+    for where in (text, tmp_path):
+        with pytest.raises(StoreError, match="cannot open .* as an Engram database"):
+            SQLiteStore(where)
+    assert text.read_text() == "not a database\n"

@@ -41,7 +41,10 @@ class SQLiteStore(Searches, SideTables):
         self._lock = threading.RLock()
         self._fresh = FreshVectors()
         self._local = threading.local()
-        self._writer = self._connect()
+        try:
+            self._writer = self._connect()
+        except sqlite3.DatabaseError as exc:  # a directory, a text file: say which, not a driver traceback
+            raise StoreError(f"cannot open {path} as an Engram database ({exc})") from None
         self._depth = 0
         self._owner: int | None = None  # the thread inside the write transaction
         self._vectors = IndexFile(
@@ -50,7 +53,11 @@ class SQLiteStore(Searches, SideTables):
             self.model,
             lambda: self._memory and self._depth > 0,
         )
-        self._migrate()
+        try:
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._writer.close()
+            raise StoreError(f"cannot open {path} as an Engram database ({exc})") from None
 
     # ---- connections and transactions -------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
