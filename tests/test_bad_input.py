@@ -187,6 +187,6 @@ def test_a_database_location_that_is_none_is_named(tmp_path: Path) -> None:
     text = tmp_path / "notes.db"
     text.write_text("not a database\n")
     for where in (text, tmp_path):
-        with pytest.raises(StoreError, match="cannot open .* as an Engram database"):
+        with pytest.raises(StoreError, match=r"cannot open .* as an Engram database"):
             SQLiteStore(where)
     assert text.read_text() == "not a database\n"
