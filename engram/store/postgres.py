@@ -1,13 +1,12 @@
 """The scale-out store: PostgreSQL with pgvector (HNSW, cosine) for vectors and a GIN-indexed tsvector for text.
 
-Connections, write transactions and the schema's write lock are pg_connection's; full text (porter stems, BM25
-with trigger-kept document frequencies) is pg_text's; the tables beside `memories` are SideTables'. `vector`
-columns are indexed per model dimension.
+Connections, write transactions and the schema's write lock are pg_connection's; filters are pg_filter's; full
+text (porter stems, BM25 with trigger-kept document frequencies) is pg_text's; the tables beside `memories` are
+SideTables'. `vector` columns are indexed per model dimension.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -23,6 +22,7 @@ from engram.record import MemoryRecord, Scope, utcnow
 from engram.store import pg_text
 from engram.store.copy import copy_store, verify_copy
 from engram.store.pg_connection import Conn, Connections
+from engram.store.pg_filter import where_sql
 from engram.store.pg_schema import MIGRATIONS
 from engram.store.protocol import Facts, Filter, Label, Position, StoreStats
 from engram.store.rows import (
@@ -244,54 +244,6 @@ class PostgresStore(SideTables):
         )
         return _array(rows[0][0]) if rows else None
 
-    def _where(self, where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
-        clauses = ["m.searchable"] if searchable else ["m.parent_id IS NULL"]
-        params: list[Any] = []
-        if where.scope is not None:
-            clauses.append("m.scope = %s")
-            params.append(where.scope.value)
-        if where.scope_id is not None:  # alone too: the memories of that project or session, whichever scope
-            clauses.append("m.scope_id = %s")
-            params.append(where.scope_id)
-        for column, value in (("user_id", where.user_id), ("workspace_id", where.workspace_id)):
-            if where.owner_exact and value is None:
-                # not IS NOT DISTINCT FROM NULL: the planner guesses that matches one row, and would then
-                # scan every vector instead of walking the HNSW index
-                clauses.append(f"m.{column} IS NULL")
-            elif where.owner_exact:
-                clauses.append(f"m.{column} = %s")
-                params.append(value)
-            elif value is not None:  # the owner's memories and the shared ones
-                clauses.append(f"(m.{column} = %s OR m.{column} IS NULL)")
-                params.append(value)
-        for column, values in (
-            ("kind", where.kinds),
-            ("status", where.statuses),
-            ("category", where.categories),
-            ("type", where.types),
-        ):
-            if values:
-                clauses.append(f"m.{column} = ANY(%s)")
-                params.append([v.value for v in values])
-        if not where.include_expired:
-            clauses.append("(m.expires_at IS NULL OR m.expires_at > %s)")
-            params.append(where.now or utcnow())
-        if where.created_after is not None:
-            clauses.append("m.created_at >= %s")
-            params.append(where.created_after)
-        if where.created_before is not None:
-            clauses.append("m.created_at < %s")
-            params.append(where.created_before)
-        for tag in where.tags:
-            clauses.append("m.tags @> %s::jsonb")
-            params.append(json.dumps([tag]))
-        if where.uncategorised:
-            clauses.append("m.category IS NULL")
-        if where.importance_min is not None:
-            clauses.append("m.importance >= %s")
-            params.append(where.importance_min)
-        return " AND ".join(clauses), params
-
     def select(
         self,
         where: Filter,
@@ -301,7 +253,7 @@ class PostgresStore(SideTables):
         top_level: bool = True,
         after: Position | None = None,
     ) -> list[MemoryRecord]:
-        clause, params = self._where(where, searchable=not top_level)
+        clause, params = where_sql(where, searchable=not top_level)
         if after is not None:
             clause += f" AND (m.created_at, m.id {self._BYTE_ORDER}) < (%s, %s)"
             params += [after[0], after[1]]
@@ -314,12 +266,12 @@ class PostgresStore(SideTables):
     def grouped(self, column: str, where: Filter) -> dict[str | None, int]:
         if column not in {"kind", "scope", "status", "category", "tier", "type"}:
             raise ValueError(f"cannot group by {column!r}")
-        clause, params = self._where(where, searchable=False)
+        clause, params = where_sql(where, searchable=False)
         rows = self._all(f"SELECT m.{column}, count(*) FROM memories m WHERE {clause} GROUP BY 1", params)
         return {value: int(n) for value, n in rows}
 
     def count(self, where: Filter) -> int:
-        clause, params = self._where(where, searchable=False)
+        clause, params = where_sql(where, searchable=False)
         row = self._one(f"SELECT count(*) FROM memories m WHERE {clause}", params)
         return int(row[0]) if row else 0
 
@@ -370,7 +322,7 @@ class PostgresStore(SideTables):
         if not present:
             return []
         score, params, match = pg_text.bm25(present, frequencies, docs, length)
-        clause, filters = self._where(where, searchable=True)
+        clause, filters = where_sql(where, searchable=True)
         rows = self._all(
             f"SELECT m.id, {score} AS score FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} "
             "ORDER BY score DESC, m.rid LIMIT %s",
@@ -395,7 +347,7 @@ class PostgresStore(SideTables):
         return docs, length, {str(term): int(n) for term, n, _ in rows if term is not None}
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
-        clause, params = self._where(where, searchable=True)
+        clause, params = where_sql(where, searchable=True)
         rows = self._all(
             "SELECT a.id, m.id FROM memories a JOIN memories m ON m.episode_id = a.episode_id "
             "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
@@ -425,7 +377,7 @@ class PostgresStore(SideTables):
         if k <= 0:
             return []
         dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
-        clause, params = self._where(where, searchable=True)
+        clause, params = where_sql(where, searchable=True)
         vector = np.asarray(query, dtype=np.float32)
         rows = self._all(
             f"SELECT m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance, {columns} FROM memories m "
@@ -572,7 +524,7 @@ class PostgresStore(SideTables):
     def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
         if column not in {"created_at", "updated_at", "last_accessed_at"}:
             raise ValueError(f"no timestamp column {column!r}")
-        clause, params = self._where(where, searchable=False)
+        clause, params = where_sql(where, searchable=False)
         # The same buckets as the text timestamps of the SQLite backend: a prefix of the UTC ISO form.
         rows = self._all(
             f"SELECT substr(to_char(m.{column}, 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), 1, %s) AS bucket, count(*) "
