@@ -302,10 +302,13 @@ def query_concepts(query: str) -> tuple[str, ...]:
 def names_no_topic(concepts: Iterable[str]) -> bool:
     """Whether a query's concepts only ask for things to do ("my reminders", "open tasks", "due soon"), about
     nothing in particular."""
+    return _only(concepts, _ASKING_FOR_TASKS)
+
+
+def _only(concepts: Iterable[str], asking: frozenset[str]) -> bool:
+    """Whether every word of the concepts is one of `asking`, a stopword or a word that only says when."""
     words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
-    return all(
-        w in _ASKING_FOR_TASKS or w in STOPWORDS or w in _WHEN_ALONE or NO_TOPIC.fullmatch(w) for w in words
-    )
+    return all(w in asking or w in STOPWORDS or w in _WHEN_ALONE or NO_TOPIC.fullmatch(w) for w in words)
 
 
 def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str]) -> list[str]:
@@ -346,8 +349,7 @@ _ASKING_FOR_MEMORIES = frozenset({
 def asks_for_memories(concepts: Iterable[str]) -> bool:
     """Whether a query's concepts (its time phrase taken out) ask for memories, about nothing in particular:
     "what did I tell you", "everything I saved", "recent memories"."""
-    words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
-    return all(w in _ASKING_FOR_MEMORIES or w in STOPWORDS or w in _WHEN_ALONE or NO_TOPIC.fullmatch(w) for w in words)
+    return _only(concepts, _ASKING_FOR_MEMORIES)
 
 
 def intent(query: str) -> str:

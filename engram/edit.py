@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 # A memory's identity and history are not edited: a new id would write over another memory.
 _FIXED = frozenset({"id", "created_at"})
+# The fields where an edit can bring personal data (redaction reads them).
+_FREE_TEXT = frozenset({"content", "tags", "metadata", "emotion"})
 
 
 def whole(mem: Memory, memory_id: str, action: str) -> MemoryRecord:
@@ -41,7 +43,7 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
     if nulls := [name for name in ("kind", "importance", "content") if name in fields and fields[name] is None]:
         raise InvalidInput(nulls[0], "must not be null")
     merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
-    if mem.settings.redact_pii:
+    if mem.settings.redact_pii and fields.keys() & _FREE_TEXT:  # a status or importance edit brings no text
         merged = write.redacted(merged)
     if "content" in fields and merged.content != old.content:
         merged = _pii_noted(merged)
