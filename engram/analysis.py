@@ -352,6 +352,15 @@ def asks_for_memories(concepts: Iterable[str]) -> bool:
     return _only(concepts, _ASKING_FOR_MEMORIES)
 
 
+# "How many trips", "how often", "the total cost", "altogether": a question that counts or sums instances.
+_COUNTING = re.compile(r"\bhow (?:many|often)\b|\btotal\b|\baltogether\b|\bcombined\b", re.IGNORECASE)
+
+
+def counts(query: str) -> bool:
+    """Whether a query counts or sums what was said on a topic, so wants each memory of it, however alike."""
+    return _COUNTING.search(query) is not None
+
+
 def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()

@@ -15,6 +15,7 @@ import pydantic
 from pydantic import Field
 
 from engram import (
+    analysis,
     candidates,
     edit,
     importers,
@@ -253,7 +254,7 @@ class Memory:
         thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         parents = {s.record.id: s.record.parent for s in scored if s.record.parent is not None}
-        picked = mmr(scored, vectors, self.settings.mmr_lambda, size, parents)
+        picked = mmr(scored, vectors, self.settings.mmr_lambda, size, parents, instances=analysis.counts(query))
         # Full records only for what is returned: building them for every candidate would dominate recall.
         full = {r.id: r for r in self.store.get_many([s.record.id for s in picked])}
         hits = apply_mode(

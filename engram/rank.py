@@ -281,6 +281,8 @@ def mmr(
     lam: float,
     k: int,
     parents: Mapping[str, str] | None = None,
+    *,
+    instances: bool = False,
 ) -> list[Scored[R]]:
     """Maximal marginal relevance: trade each pick's score against its similarity to the picks before it.
 
@@ -290,7 +292,10 @@ def mmr(
     `parents` maps a chunk to the memory it is part of. Two chunks of one memory are that memory twice, however
     different their words: their similarity counts as 1. By their embeddings alone, the second chunk of a long
     memory looked newer than another memory on the same topic, and took its place (LongMemEval_S session level,
-    where a session is one memory: all@5 0.913 -> 0.923)."""
+    where a session is one memory: all@5 0.913 -> 0.923).
+    With `instances`, only that counts: a question that counts ("how many trips", "the total weight of the feed I
+    bought") wants every memory on its topic, and those MMR took for repeats were the instances to count
+    (LongMemEval_S session all@5 0.923 -> 0.933, turn all@10 0.913 -> 0.904, LoCoMo r@10 0.708 -> 0.708)."""
     pool = list(scored)
     if lam >= 1 or len(pool) <= 1:
         return pool[:k]
@@ -310,7 +315,7 @@ def mmr(
         pick = int(np.argmax(value))
         chosen.append(pick)
         remaining[pick] = False
-        similar = mats @ mats[pick]
+        similar = np.zeros(len(pool)) if instances else mats @ mats[pick]
         if group is not None and whole[pick] is not None:
             similar = np.where(group == group[pick], 1.0, similar)
         max_sim = np.maximum(max_sim, similar)

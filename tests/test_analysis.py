@@ -350,3 +350,11 @@ def test_a_name_longer_than_a_keyphrase_is_kept_whole() -> None:
     assert analysis.whole_name("African Violets", "Since African Violets need light") == "African Violets"
     assert analysis.whole_name("Nickel Boys", 'and "The Nickel Boys", are') == "Nickel Boys"
     assert analysis.whole_name("machine learning", "Machine Learning Basics and machine learning") == "machine learning"
+
+
+def test_a_question_that_counts_or_sums_is_told_apart() -> None:
+    for query in ("How many magazine subscriptions do I have?", "how often do I go to yoga",
+                  "What is the total weight of the feed I bought?", "what did the trips cost altogether"):  # fmt: skip
+        assert analysis.counts(query), query
+    for query in ("Where did I buy the feed?", "How much did the bag of feed cost?", "a totally new plan"):
+        assert not analysis.counts(query), query

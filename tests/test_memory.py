@@ -161,6 +161,9 @@ def test_recall_keeps_mmr_order_so_a_longer_page_starts_with_the_shorter(mem: Me
     # score after MMR would put the copy second on the longer pages only.
     assert pages[1][:2] == pages[0] and pages[2][:3] == pages[1]
     assert pages[0][0] == first and set(pages[1]) == {first, copy, other}
+    # A question that counts wants each memory on the topic, however alike: the order is the scores'.
+    counting = mem.recall(f"how many times: {query}", mode="ranked", limit=3, touch=False)
+    assert [h.score for h in counting] == sorted((h.score for h in counting), reverse=True)
 
 
 def test_modes_threshold_and_cap(mem: Memory) -> None:

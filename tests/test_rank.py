@@ -146,6 +146,13 @@ def test_mmr_counts_two_chunks_of_one_memory_as_that_memory_twice() -> None:
     assert [s.record.id for s in mmr(hits, v, 0.75, 2)] == ["a1", "a2"]
     assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"})] == ["a1", "b"]
 
+    # Counting: b is another instance of a1's topic, to be counted; a2 is still the memory already shown.
+    hits, v = _pool(
+        {"a1": 0.9, "a2": 0.85, "b": 0.8}, {"a1": [1, 0, 0], "a2": [1, 0, 0], "b": [1, 0, 0]}
+    )
+    assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"})][1] != "b"
+    assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"}, instances=True)] == ["a1", "b"]
+
 
 def test_modes() -> None:
     hits = [Scored(record(str(i)), s) for i, s in enumerate([0.9, 0.6, 0.5, 0.3, 0.25, 0.1])]
