@@ -4,7 +4,8 @@ Tools: seed 002's `store_memory`, `search_memory` and `discover_memory_tools`, e
 discover_memory_tools lists, and seed 000's `remember` / `recall`. Return values are the `Memory` methods'
 own, field for field. `engram mcp` serves stdio; `engram serve` mounts the same server over streamable HTTP,
 where the caller's API key picks the tenant. Session scope: a memory remembered with scope "session" belongs
-to the MCP session (the transport's session id; one id per process on stdio) unless a scope_id is given.
+to the MCP session (streamable HTTP's Mcp-Session-Id; one session per server process on stdio) unless a
+scope_id is given, and search_memory and recall in other sessions do not see it.
 """
 
 from __future__ import annotations
@@ -90,8 +91,9 @@ def _annotation(name: str) -> ToolAnnotations:
 
 
 def session_id(ctx: Context, fallback: str) -> str:
-    sid = getattr(ctx.request_context, "session_id", None)
-    return str(sid) if sid else fallback
+    """The MCP session asking: streamable HTTP's Mcp-Session-Id where the client keeps a session, else the
+    server's own (stdio serves one client per process; stateless HTTP requests belong to no session)."""
+    return (ctx.headers or {}).get("mcp-session-id") or fallback
 
 
 def build(resolve: Resolver) -> MCPServer:
@@ -105,7 +107,7 @@ def build(resolve: Resolver) -> MCPServer:
             "discover_memory_tools lists maintenance, analysis, migration and debugging tools."
         ),
     )
-    process_session = f"stdio-{uuid.uuid4().hex[:12]}"
+    process_session = f"local-{uuid.uuid4().hex[:12]}"
 
     def write(ctx: Context, call: Callable[[Memory], dict[str, Any]]) -> dict[str, Any]:
         mem, lock = resolve(ctx)
@@ -135,7 +137,7 @@ def build(resolve: Resolver) -> MCPServer:
         Example: search_memory("what did we decide about the database last week")
         """
         mem, _ = resolve(ctx)
-        return mem.search_memory(query, _given(options))
+        return mem.search_memory(query, _given(options), session=session_id(ctx, process_session))
 
     @server.tool(annotations=_READ)
     @answered
@@ -193,9 +195,12 @@ def build(resolve: Resolver) -> MCPServer:
         Example: recall("deploy schedule", limit=5)
         """
         mem, _ = resolve(ctx)
+        session = session_id(ctx, process_session)
         if scope == "session" and scope_id is None:
-            scope_id = session_id(ctx, process_session)
-        hits = mem.recall(query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id)
+            scope_id = session
+        hits = mem.recall(
+            query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id, session=session
+        )
         return {
             "results": [
                 {

@@ -217,10 +217,12 @@ class Memory:
         profile: str = "default",
         user_id: str | None = None,
         workspace_id: str | None = None,
+        session: str | None = None,
     ) -> builtins.list[Hit]:
         """Hybrid search. Accurate mode returns few, confident hits; related more; ranked exactly the top
         `limit`. Each returned memory's access count and last access time are bumped unless touch=False.
-        With `user_id` / `workspace_id` only that owner's memories and the shared ones (no owner) are seen."""
+        With `user_id` / `workspace_id` only that owner's memories and the shared ones (no owner) are seen;
+        with `session` (the session asking), no other session's session-scoped ones unless `scope_id` names it."""
         tools.check_query(self, query)
         if not 1 <= limit <= 1000:
             raise InvalidInput("limit", "must be between 1 and 1000")
@@ -235,6 +237,7 @@ class Memory:
             now=when,
             user_id=user_id,
             workspace_id=workspace_id,
+            session=session if scope_id is None else None,
         )
         return self._recall(query, where, limit=limit, mode=mode, profile=profile, when=when, touch=touch)
 
@@ -320,11 +323,13 @@ class Memory:
         *,
         now: datetime | None = None,
         touch: bool = True,
+        session: str | None = None,
     ) -> dict[str, Any]:
         """Natural-language search with time understanding and tag expansion, ranked by the redesign profile.
         `now` is the moment the query is asked (relative dates resolve against it); `touch=False` leaves usage
-        untouched (benchmarks, previews)."""
-        return tools.search_memory(self, query, options, now=now, touch=touch)
+        untouched (benchmarks, previews); `session` is the session asking: other sessions' session-scoped
+        memories stay out of its results."""
+        return tools.search_memory(self, query, options, now=now, touch=touch, session=session)
 
     def discover_memory_tools(self) -> dict[str, Any]:
         """The advanced tools by group, and the store's health (see engram.maintenance)."""

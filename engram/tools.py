@@ -443,6 +443,7 @@ def search_memory(
     *,
     now: datetime | None = None,
     touch: bool = True,
+    session: str | None = None,
 ) -> dict[str, Any]:
     opts: SearchOptions = _validated(SearchOptions, options, "options")
     check_query(mem, query)
@@ -457,6 +458,7 @@ def search_memory(
         created_after=after,
         created_before=before,
         now=now,
+        session=session,
     )
 
     # The time a query names is read as a time, not as concepts ("last week" is no topic to expand).

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
-from engram.mcp_server import build
+from engram.mcp_server import build, session_id
 
 
 @pytest.fixture
@@ -100,3 +100,39 @@ async def test_trace_search_leaves_usage_as_it_was(client: Any) -> None:
         assert memory_id in [r["id"] for r in traced["results"]]
     stats = (await client.call_tool("usage_patterns", {"top": 5})).structured_content
     assert memory_id in [m["id"] for m in stats["never_recalled"]["oldest"]]
+
+
+@pytest.mark.anyio
+async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, settings: Settings) -> None:
+    from mcp import Client
+
+    with Memory(tmp_path / "sessions.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        lock = threading.RLock()
+        # Two agents, each with its own stdio server process, on one memory store.
+        servers = [build(lambda ctx: (mem, lock)) for _ in range(2)]
+        async with Client(servers[0]) as mine, Client(servers[1]) as theirs:
+            said = {"content": "The scratch branch for this session is wip-parser", "scope": "session"}
+            own = (await mine.call_tool("remember", said)).structured_content["id"]
+            shared = await mine.call_tool("remember", {"content": "The parser lives on the wip branch"})
+            query = {"query": "wip parser branch", "options": {"min_relevance": 0}}
+            for client, sees_own in ((mine, True), (theirs, False)):
+                searched = await client.call_tool("search_memory", query)
+                found = {r["id"] for r in searched.structured_content["results"]}
+                recalled = await client.call_tool("recall", {"query": "wip parser branch", "mode": "ranked"})
+                hits = {r["id"] for r in recalled.structured_content["results"]}
+                assert shared.structured_content["id"] in found and shared.structured_content["id"] in hits
+                assert (own in found, own in hits) == (sees_own, sees_own)
+            # Named, another session's memories are seen: the scope_id is the caller's choice.
+            record = mem.get(own)
+            named = {"query": "wip parser branch", "mode": "ranked", "scope": "session", "scope_id": record.scope_id}
+            assert own in {r["id"] for r in (await theirs.call_tool("recall", named)).structured_content["results"]}
+
+
+def test_the_session_is_the_clients_mcp_session_id_where_it_keeps_one() -> None:
+    class Asked:
+        def __init__(self, headers: dict[str, str] | None) -> None:
+            self.headers = headers
+
+    assert session_id(Asked({"mcp-session-id": "3f2a"}), "local-1") == "3f2a"  # type: ignore[arg-type]
+    assert session_id(Asked({"authorization": "Bearer k"}), "local-1") == "local-1"  # type: ignore[arg-type]
+    assert session_id(Asked(None), "local-1") == "local-1"  # type: ignore[arg-type]

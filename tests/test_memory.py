@@ -442,6 +442,18 @@ def test_a_scope_id_alone_narrows_listing_and_recall(mem: Memory) -> None:
     assert [h.record.content for h in hits] == ["Search deploys on Mondays"]
 
 
+def test_another_sessions_session_memories_are_not_seen(mem: Memory) -> None:
+    mine = mem.remember("Scratch notes go in the wip-parser branch", scope="session", scope_id="s1").id
+    shared = mem.remember("The parser branch is protected", scope="project", scope_id="parser").id
+    for session, sees in (("s1", True), ("s2", False), (None, True)):  # no session asking: the library sees all
+        hits = {h.record.id for h in mem.recall("parser branch", mode="ranked", touch=False, session=session)}
+        found = {r["id"] for r in mem.search_memory("parser branch", {"min_relevance": 0}, session=session)["results"]}
+        assert shared in hits and shared in found
+        assert (mine in hits, mine in found) == (sees, sees), session
+    named = mem.recall("parser branch", mode="ranked", scope_id="s1", session="s2", touch=False)
+    assert [h.record.id for h in named] == [mine]
+
+
 def test_listing_by_tag_reads_the_tag_as_tags_are_stored(mem: Memory) -> None:
     mem.remember("The quarterly numbers are in", tags=["Two Words"])
     assert [r.tags for r in mem.list(tag="Two Words")] == [("two-words",)]

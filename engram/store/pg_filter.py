@@ -20,6 +20,9 @@ def where_sql(where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:
     if where.scope_id is not None:  # alone too: the memories of that project or session, whichever scope
         clauses.append("m.scope_id = %s")
         params.append(where.scope_id)
+    if where.session is not None:
+        clauses.append("(m.scope <> 'session' OR m.scope_id = %s)")
+        params.append(where.session)
     for column, value in (("user_id", where.user_id), ("workspace_id", where.workspace_id)):
         if where.owner_exact and value is None:
             # not IS NOT DISTINCT FROM NULL: the planner guesses that matches one row, and would then

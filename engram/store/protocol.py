@@ -19,6 +19,8 @@ class Filter:
 
     scope: Scope | None = None
     scope_id: str | None = None
+    # The session asking: another session's session-scoped memories are not its to see.
+    session: str | None = None
     kinds: tuple[Kind, ...] = ()
     statuses: tuple[Status, ...] = (Status.APPROVED,)
     include_expired: bool = False
