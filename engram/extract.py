@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from engram.record import plain_text
 from engram.text import FULL_STOPS
 
 # Seed 001's per-kind confidences for explicit statements.
@@ -90,6 +91,8 @@ class Message(BaseModel):
     conversation_id: str = Field("", max_length=256)
     message_id: str = Field("", max_length=256)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    _plain = field_validator("*", mode="before")(plain_text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,28 +111,30 @@ def through_day(value: Any) -> Any:
     return value
 
 
-def unencodable(value: Any) -> bool:
-    """Whether a string, or one inside a list or mapping, holds a lone surrogate: no UTF-8 store, tokenizer or
-    hash can take it (JSON's "\\ud800" escape decodes to one)."""
+def text_problem(value: Any) -> str | None:
+    """What makes a string, or one inside a list or mapping, unfit to store: a NUL character (PostgreSQL's text
+    cannot hold one; other control characters are kept, as pasted text has them) or a lone surrogate (no UTF-8
+    store, tokenizer or hash can take it; JSON's "\\ud800" escape decodes to one)."""
     if isinstance(value, str):
-        if value.isascii():
-            return False
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
+        if (nul := value.find("\x00")) >= 0:
+            return f"holds a NUL character (U+0000) at {nul}"
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return "is not valid Unicode text (it holds a lone surrogate)"
+        return None
     if isinstance(value, dict):
-        return any(unencodable(k) or unencodable(v) for k, v in value.items())
+        return next((p for k, v in value.items() if (p := text_problem(k) or text_problem(v))), None)
     if isinstance(value, list | tuple):
-        return any(unencodable(v) for v in value)
-    return False
+        return next((p for v in value if (p := text_problem(v))), None)
+    return None
 
 
-def unicode_only(cls: type, value: Any) -> Any:
-    """A field validator for every field of a model: no lone surrogate in any text it holds."""
-    if unencodable(value):
-        raise ValueError("is not valid Unicode text (it holds a lone surrogate)")
+def plain_text(cls: type, value: Any) -> Any:
+    """A field validator for every field of a model: text fit to store in all it holds."""
+    if problem := text_problem(value):
+        raise ValueError(problem)
     return value
 
 
@@ -214,7 +216,7 @@ class NewMemory(_Shared):
     importance: float | None = Field(None, ge=0, le=1)  # None: 0.5
     created_at: datetime | None = None  # None: now
 
-    _unicode = field_validator("*", mode="before")(unicode_only)
+    _plain = field_validator("*", mode="before")(plain_text)
 
     @field_validator("metadata")
     @classmethod

@@ -32,9 +32,9 @@ from engram.record import (
     as_utc,
     invalid_from,
     parse,
+    plain_text,
+    text_problem,
     through_day,
-    unencodable,
-    unicode_only,
     utcnow,
 )
 from engram.store.protocol import Filter
@@ -88,7 +88,7 @@ class StoreContext(BaseModel):
     source: str | None = Field(None, max_length=64)
     user_note: str | None = Field(None, max_length=2000)
 
-    _unicode = field_validator("*", mode="before")(unicode_only)
+    _plain = field_validator("*", mode="before")(plain_text)
 
     @field_validator("expires_at", mode="before")
     @classmethod
@@ -124,8 +124,8 @@ def check_query(mem: Memory, query: Any) -> None:
     """A query is text a store can search: not empty, valid Unicode, no longer than the longest memory."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query", "must not be empty")
-    if unencodable(query):
-        raise InvalidInput("query", "is not valid Unicode text (it holds a lone surrogate)")
+    if problem := text_problem(query):
+        raise InvalidInput("query", problem)
     write.check_length(mem, query, "query")
 
 

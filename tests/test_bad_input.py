@@ -120,8 +120,15 @@ def test_a_chunk_is_part_of_a_memory_not_one_to_forget_or_merge(
         assert ids == [parent]  # the memory's id once, not one row per chunk
 
 
-@pytest.mark.parametrize("bad", ["\ud800 x", "fine \udfff"])
-def test_broken_unicode_is_refused_before_anything_reads_it(mem: Memory, bad: str) -> None:
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        ("\ud800 x", "lone surrogate"),
+        ("fine \udfff", "lone surrogate"),
+        ("nul \x00 byte", "NUL character (U+0000) at 4"),  # PostgreSQL's text cannot hold it
+    ],
+)
+def test_broken_unicode_is_refused_before_anything_reads_it(mem: Memory, bad: str, says: str) -> None:
     kept = mem.remember("a memory that stays").id
     calls = [
         ("content", lambda: mem.remember(bad)),
@@ -131,12 +138,15 @@ def test_broken_unicode_is_refused_before_anything_reads_it(mem: Memory, bad: st
         ("query", lambda: mem.recall(bad)),
         ("content", lambda: mem.update(kept, content=bad)),
         ("context.user_note", lambda: mem.store_memory("ok", {"user_note": bad})),
+        ("messages[1].content", lambda: mem.ingest([{"role": "user", "content": "ok"}, {"role": "user", "content": bad}])),
     ]
     for field, call in calls:
         with pytest.raises(InvalidInput) as err:
             call()
-        assert err.value.field == field and "lone surrogate" in err.value.problem
+        assert err.value.field == field and says in err.value.problem
     assert [r.content for r in mem.list()] == ["a memory that stays"]
+    # Other control characters are kept as given: text pasted from PDFs and terminals holds them.
+    assert mem.remember("col\tcol\r\nnext page\fhere, expla\x02nation, \x1b[32mok\x1b[0m").created
 
 
 def test_oversized_content_is_refused_before_it_is_analysed(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
