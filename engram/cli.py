@@ -21,6 +21,7 @@ from engram.errors import EngramError, InvalidInput
 from engram.memory import Hit, Memory
 from engram.rank import RecallMode
 from engram.record import Category, Kind, MemoryRecord, Scope, Status
+from engram.terminal import error, plain
 
 app = typer.Typer(
     help="Engram: a local-first memory engine for AI agents.\n\nExample: engram remember 'I prefer dark mode'",
@@ -58,7 +59,7 @@ def opened(db: str | Path | None = None, **kwargs: Any) -> Iterator[Memory]:
         with Memory(db or _state["db"] or settings.db_path, settings=settings, **kwargs) as memory:
             yield memory
     except EngramError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        error(err, exc)
         code = 2 if isinstance(exc, ValueError) else 1
         raise typer.Exit(code) from None
 
@@ -202,7 +203,7 @@ def tools(
     for item in arg or []:
         key, sep, value = item.partition("=")
         if not sep:
-            err.print(f"[red]error:[/red] --arg {item!r}: expected key=value")
+            error(err, f"--arg {item!r}: expected key=value")
             raise typer.Exit(2)
         try:
             arguments[key] = json.loads(value)
@@ -285,7 +286,7 @@ def export(
     Example: engram export memories.jsonl --format shodh --with-embeddings
     """
     if fmt != "shodh":
-        err.print("[red]error:[/red] --format: only shodh is supported")
+        error(err, "--format: only shodh is supported")
         raise typer.Exit(2)
     with opened() as memory:
         out.print_json(json.dumps(memory.export_memories(path, with_embeddings=with_embeddings)))
@@ -311,7 +312,7 @@ def recall(
     Example: engram recall "what UI style do I like" --related --explain
     """
     if accurate and related:
-        err.print("[red]error:[/red] --accurate and --related are exclusive: choose one")
+        error(err, "--accurate and --related are exclusive: choose one")
         raise typer.Exit(2)
     mode = RecallMode.RELATED if related else RecallMode.ACCURATE
     with opened() as memory:
@@ -325,7 +326,7 @@ def recall(
         out.print("nothing found")
         return
     for hit in hits:
-        out.print(f"[{hit.record.bucket}] {hit.record.content}", markup=False, highlight=False)
+        out.print(plain(f"[{hit.record.bucket}] {hit.record.content}"))
         if explain:
             out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
 
@@ -377,9 +378,10 @@ def list_(
     if as_json:
         out.print_json(json.dumps([_record_dict(r) for r in rows]))
         return
-    table = Table("id", "bucket", "created", "content")
+    table = Table("id", "bucket", "status", "created", "content")
     for r in rows:
-        table.add_row(r.id[:8], r.bucket, r.created_at.strftime("%Y-%m-%d %H:%M"), r.content[:80])
+        when = r.created_at.strftime("%Y-%m-%d %H:%M")
+        table.add_row(r.id[:8], r.bucket, r.status.value, when, plain(r.content[:80]))
     out.print(table)
 
 
@@ -477,7 +479,7 @@ def demo() -> None:
         for query in ("what interface style do I prefer", "when does the certificate expire", "who am I"):
             out.print(f"\n[bold]recall[/bold] {query!r}")
             for hit in memory.recall(query, mode=RecallMode.ACCURATE, touch=False):
-                out.print(f"  [{hit.record.bucket}] {hit.record.content}", markup=False, highlight=False)
+                out.print(plain(f"  [{hit.record.bucket}] {hit.record.content}"))
                 out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
     out.print(f"\n(stored in {_state['db'] or Settings().db_path}; {datetime.now():%Y-%m-%d %H:%M})")
 
@@ -502,7 +504,7 @@ def ingest(
         try:
             messages = read_messages(path)
         except (OSError, ValueError) as exc:
-            err.print(f"[red]error:[/red] {path}: {exc}")
+            error(err, f"{path}: {exc}")
             raise typer.Exit(2) from None
         report = memory.ingest(messages, scope=scope, scope_id=scope_id, redact=redact or None)
     out.print_json(json.dumps(report))
@@ -524,11 +526,11 @@ def review(
             for r in memory.pending():
                 cand = r.metadata.get("candidate", {})
                 table.add_row(r.id, str(cand.get("kind", r.kind.value)), str(cand.get("confidence", "")),
-                              str(r.metadata.get("pii", {}).get("risk", "")), r.content[:80])  # fmt: skip
+                              str(r.metadata.get("pii", {}).get("risk", "")), plain(r.content[:80]))  # fmt: skip
             out.print(table)
             return
         if memory_id is None:
-            err.print("[red]error:[/red] memory_id: required for approve, reject and edit")
+            error(err, "memory_id: required for approve, reject and edit")
             raise typer.Exit(2)
         record = memory.review(_full_id(memory, memory_id), action, content)
     out.print(f"{record.id}: {record.status.value}")
@@ -561,7 +563,7 @@ def serve(
     from engram.serve import serve as run
 
     if local and not is_loopback(host):
-        err.print(f"[red]error:[/red] --local (no API keys) only binds to loopback, not {host}")
+        error(err, f"--local (no API keys) only binds to loopback, not {host}")
         raise typer.Exit(2)
     settings = Settings()
     db = _state["db"] or settings.db_path

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from engram.config import Settings
 from engram.errors import EngramError
+from engram.terminal import error
 
 out = Console()
 err = Console(stderr=True)
@@ -36,7 +37,7 @@ def keys_create(
     try:
         key, secret = keys.create(tenant, name)
     except EngramError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        error(err, exc)
         raise typer.Exit(2) from None
     finally:
         keys.close()
@@ -70,7 +71,7 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="the key's id (from k
     try:
         key = keys.revoke(key_id)
     except EngramError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        error(err, exc)
         raise typer.Exit(2) from None
     finally:
         keys.close()

@@ -16,6 +16,7 @@ from engram.config import Settings, is_url, locate, shown
 from engram.errors import EngramError, InvalidInput, StoreUnavailable
 from engram.memory import open_store
 from engram.store.copy import copy_store, is_empty, verify_copy
+from engram.terminal import error
 
 out = Console()
 err = Console(stderr=True)
@@ -99,9 +100,7 @@ def migrate(
             dst = open_store(dst_at, settings)
             try:
                 if not is_empty(dst):
-                    err.print(
-                        f"[red]error:[/red] {shown(target)} is not empty; migrate copies into an empty store"
-                    )
+                    error(err, f"{shown(target)} is not empty; migrate copies into an empty store")
                     raise typer.Exit(2)
                 total = src.stats().memories + src.stats().chunks
                 with Progress(console=err, transient=True) as bar:
@@ -113,7 +112,7 @@ def migrate(
         finally:
             src.close()
     except EngramError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        error(err, exc)
         raise typer.Exit(2 if isinstance(exc, ValueError) else 1) from None
     table = Table("table", "rows copied", "verified")
     for name, n in copied.items():

@@ -156,3 +156,16 @@ def test_a_memory_is_named_by_the_short_id_list_shows(db: str) -> None:
         mem.remember("second of two", id="same-prefix-2")
     code, out = run(db, "show", "same")
     assert code == 2 and "begins more than one memory" in out
+
+
+def test_memories_print_as_written_not_as_markup_or_terminal_codes(db: str) -> None:
+    text = "Close the [/x] tag; [bold]keep[/bold] the \x1b[31mred\x1b[0m build log"
+    assert run(db, "remember", text)[0] == 0
+    code, out = run(db, "list")
+    assert code == 0, out  # "[/x]" was read as markup: a MarkupError
+    assert "[/x]" in out and "[bold]keep[/bold]" in out and "\x1b" not in out and "\\x1b[31mred" in out
+    assert "approved" in out  # the status column
+    code, out = run(db, "recall", "red build log tag")
+    assert code == 0 and "[bold]keep[/bold]" in out and "\x1b" not in out
+    code, out = run(db, "show", "[/nope]")
+    assert code == 1 and "no memory with id [/nope]" in out
