@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -38,16 +39,17 @@ def scored(
 
     ranking = settings.profiles[profile]
 
-    def lexical() -> tuple[dict[str, float], dict[str, float], Period | None]:
+    def lexical() -> tuple[dict[str, float], QueryTerms, Period | None]:
         extra = expansions() if callable(expansions) else expansions
-        words = list(dict.fromkeys([*terms(query), *(t for e in extra for t in terms(e))]))
+        also = [t for e in extra for t in terms(e)]
+        words = list(dict.fromkeys([*terms(query), *also]))
         named = timewords.time_range(query, when) if ranking.time else None
         period = None if named is None else Period(named.after, named.before)
-        return dict(store.text_search(words, wide, where)), term_weights(store, query), period
+        return dict(store.text_search(words, wide, where)), term_weights(store, query, also), period
 
     # The text search needs no embedding: on its own thread it runs while the model embeds the query
     # (both release the GIL), which hides most of its cost; reading a time in the query rides along.
-    text_job: Future[tuple[dict[str, float], dict[str, float], Period | None]] | None = None
+    text_job: Future[tuple[dict[str, float], QueryTerms, Period | None]] | None = None
     if store.reads_anywhere():
         text_job = mem.workers().submit(lexical)
     qvec = mem.embedder.embed_batch([query])[0]
@@ -55,7 +57,7 @@ def scored(
     found = store.vector_facts(qvec, wide, where)
     by_vector = {f.id: cosine for f, cosine in found}
     facts = [f for f, _ in found]
-    by_text, weights, period = text_job.result() if text_job is not None else lexical()
+    by_text, asked, period = text_job.result() if text_job is not None else lexical()
     text_only = [i for i in by_text if i not in by_vector]
     facts += store.facts(text_only) if text_only else []
     beside: dict[str, list[str]] = {}
@@ -94,14 +96,30 @@ def scored(
     wanted = settings.feedback_docs > 0 and settings.feedback_weight > 0
     ranked = score(
         [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
-        weights, ranking, mem.decay, when, beside, episodes, feedback if wanted else None, period,
+        asked.known, ranking, mem.decay, when, beside, episodes, feedback if wanted else None, period,
+        asked.unseen, asked.alternates,
     )  # fmt: skip
     return ranked, vectors
 
 
-def term_weights(store: Store, query: str) -> dict[str, float]:
-    """IDF of each of the query's word stems that some memory contains."""
-    query_stems = sorted(stems(" ".join(terms(query))))
-    total, frequencies = store.document_frequencies(query_stems)
-    # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap.
-    return {s: idf(total, n) for s, n in frequencies.items() if n > 0}
+@dataclass(frozen=True, slots=True)
+class QueryTerms:
+    """The IDF of each of a query's word stems that some memory contains, the summed IDF of those none does,
+    and the IDF of its expansions' stems that are not its own (those some memory contains)."""
+
+    known: dict[str, float]
+    unseen: float
+    alternates: dict[str, float]
+
+
+def term_weights(store: Store, query: str, expansions: Sequence[str] = ()) -> QueryTerms:
+    own = sorted(stems(" ".join(terms(query))))
+    others = sorted(stems(" ".join(expansions)) - set(own)) if expansions else []
+    total, frequencies = store.document_frequencies([*own, *others])
+    # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap. It
+    # still tells how much of the question a memory answers (the `coverage` the relevance floor reads).
+    return QueryTerms(
+        known={s: idf(total, n) for s in own if (n := frequencies.get(s, 0)) > 0},
+        unseen=sum(idf(total, 0) for s in own if not frequencies.get(s)),
+        alternates={s: idf(total, n) for s in others if (n := frequencies.get(s, 0)) > 0},
+    )

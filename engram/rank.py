@@ -127,15 +127,19 @@ def last_used(record: Scorable) -> datetime:
     return record.updated_at
 
 
-def overlaps(query_weights: dict[str, float], contents: Sequence[str]) -> list[float]:
-    """For each content, the IDF-weighted share of the query's word stems that it contains."""
+def overlaps(
+    query_weights: dict[str, float], contents: Sequence[str], alternates: Mapping[str, float] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each content, the IDF-weighted share of the query's word stems that it contains, and the summed
+    weight of the `alternates` (stems of the query's expansions) it contains."""
     total = sum(query_weights.values())
-    if total <= 0:
-        return [0.0] * len(contents)
-    return [
-        sum(w for stem, w in query_weights.items() if stem in present) / total
-        for present in stems_among(contents, frozenset(query_weights))
-    ]
+    others = alternates or {}
+    if total <= 0 and not others:
+        return np.zeros(len(contents)), np.zeros(len(contents))
+    present = stems_among(contents, frozenset(query_weights) | frozenset(others))
+    share = [sum(w for stem, w in query_weights.items() if stem in p) / total if total > 0 else 0.0 for p in present]
+    extra = [sum(w for stem, w in others.items() if stem in p) for p in present] if others else [0.0] * len(present)
+    return np.array(share, dtype=np.float64), np.array(extra, dtype=np.float64)
 
 
 def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vector:
@@ -150,7 +154,10 @@ def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vecto
 
 _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "episode", "time")
 # Each candidate's row of components: the weighted signals, then what they came from.
-_COLUMNS = (*_SIGNALS, "cosine", "bm25")
+# "coverage": the IDF-weighted share of all the query's word stems a memory contains, those no memory contains
+# counted too (the lexical signal leaves them out, as they cannot tell memories apart). An absolute measure of
+# how much of what was asked a memory says, for `shortfall`'s floor.
+_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
 _SHOWN_AT = {name: i for i, name in enumerate(_SHOWN)}
@@ -192,11 +199,14 @@ def score(
     episodes: Mapping[str, str] | None = None,
     feedback: Feedback[R] | None = None,
     period: Period | None = None,
+    unseen: float = 0.0,
+    alternates: Mapping[str, float] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
     episode, `episodes` a candidate to its episode (the parent, for a chunk). With `feedback`, the vector
     component is the cosine it returns (pseudo-relevance feedback); the others stay as they were. `period` is
-    the time the query names, if any."""
+    the time the query names, if any; `unseen` the IDF weight of the query's word stems no memory contains, and
+    `alternates` the IDF of the stems of its expansions (related tags) that are not its own."""
     records = [c.record for c in candidates]
     cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
     bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
@@ -204,9 +214,11 @@ def score(
     days = np.array([_days(now, last_used(r)) for r in records], dtype=np.float64)
     table = np.zeros((len(records), len(_COLUMNS)))
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
-    table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * np.array(
-        overlaps(query_weights, [r.content for r in records]), dtype=np.float64
-    )
+    share, extra = overlaps(query_weights, [r.content for r in records], alternates)
+    table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * share
+    # An expansion's words stand in for the words they expand (k8s for kubernetes), up to the whole question.
+    asked = sum(query_weights.values()) + unseen
+    table[:, _COL["coverage"]] = np.minimum(1.0, (share * (asked - unseen) + extra) / asked) if asked > 0 else 0.0
     importance = np.array([r.importance for r in records], dtype=np.float64)
     table[:, _COL["importance"]] = importance * decay.importance_daily**days
     table[:, _COL["recency"]] = 0.5 ** (days / decay.half_life_days)
@@ -333,7 +345,7 @@ def matched_exactly(scored: Sequence[Scored[R]], profile: RankingProfile) -> lis
             out.append(s)
             continue
         row[_SHOWN_AT["base"]] += profile.lexical * (1.0 - row[_LEXICAL])
-        row[_LEXICAL] = 1.0
+        row[_LEXICAL] = row[_COL["coverage"]] = 1.0
         final = max(0.0, row[_SHOWN_AT["base"]] * row[_SHOWN_AT["validity"]] - row[_SHOWN_AT["negative_penalty"]])
         row[_SHOWN_AT["score"]] = final
         out.append(Scored(s.record, final, Components(row), s.why))
@@ -360,6 +372,10 @@ def shortfall(s: Scored[R], floor: float, profile: RankingProfile) -> str | None
     and when nothing matches those are unrelated memories the moved query then matched."""
     c = s.components
     matching = sum(getattr(profile, name) * c[name] for name in _MATCHING[1:]) + profile.vector * max(c["cosine"], 0)
+    # The exact-match part by the share of the whole question a memory says: half the lexical signal is the
+    # memory's bm25 over the best candidate's, so whatever matched best had it, one common word of the question
+    # ("use" of "which bank do I use") in a memory of nothing else asked included.
+    matching += profile.lexical * (c["coverage"] - c["lexical"])
     matching *= c["validity"]
     if matching < floor / 2:
         return f"matches the query too little: {matching:.3f} of its score, under half of min_relevance {floor}"

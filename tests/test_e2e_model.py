@@ -297,6 +297,16 @@ def test_feedback_does_not_lift_unrelated_memories_over_the_floor(real: Memory) 
     assert real.search_memory("dry cleaning", now=later, touch=False)["results"] == []
 
 
+def test_one_common_word_of_a_question_is_no_answer_to_it(real: Memory) -> None:
+    for text in ("Our team uses pnpm instead of npm for the monorepo", "I use a standing desk at work",
+                 "I have a golden retriever named Biscuit"):  # fmt: skip
+        real.store_memory(text)
+    assert real.search_memory("which bank do I use", touch=False)["results"] == []  # only "use" matched
+    found = real.search_memory("which package manager does the team use", touch=False)["results"]
+    assert found and "pnpm" in found[0]["content"]
+    assert "Biscuit" in real.search_memory("what's my dog called", touch=False)["results"][0]["content"]
+
+
 def test_a_question_that_names_only_a_time_lists_that_times_memories(real: Memory) -> None:
     from datetime import timedelta
 

@@ -19,6 +19,7 @@ from engram.rank import (
     feedback_query,
     mmr,
     score,
+    shortfall,
 )
 from engram.record import Kind, MemoryRecord
 
@@ -46,6 +47,25 @@ def test_seed_000_formula_by_hand() -> None:
     expected = 0.6 * 0.5 + 0.2 * 0.625 + 0.1 * 0.8 * 0.99**30 + 0.1 * 0.5
     assert scored["apple pie recipe"].score == pytest.approx(expected, abs=1e-5)
     assert scored["banana"].components["vector"] == 0.0  # negative cosine clipped
+
+
+def test_the_floor_reads_how_much_of_the_whole_question_a_memory_says() -> None:
+    # "which bank do I use": no memory has "bank" (IDF 3), two have "use" (IDF 1). By bm25 over the best candidate
+    # and the share of the words some memory has, "use" alone was a full match.
+    profile = RankingProfile(vector=0.4, lexical=0.3, importance=0.1, recency=0.1, usage=0.1)
+    uses = record("Our team uses pnpm", importance=1.0)
+    cands = [Candidate(uses, cosine=0.08, bm25=2.0)]
+    [alone] = score(cands, {"us": 1.0}, profile, Decay(), NOW)
+    [asked] = score(cands, {"us": 1.0}, profile, Decay(), NOW, unseen=3.0)
+    assert alone.components["lexical"] == asked.components["lexical"] == 1.0  # the ranking is the same
+    assert alone.score == asked.score
+    assert asked.components["coverage"] == pytest.approx(0.25)
+    assert shortfall(alone, 0.3, profile) is None
+    assert "matches the query too little" in (shortfall(asked, 0.3, profile) or "")
+    # The words of an expansion stand in for those they expand: k8s for kubernetes.
+    k8s = record("Our k8s nodes were upgraded")
+    [expanded] = score([Candidate(k8s, 0.1, 2.0)], {"kubernet": 2.0}, profile, Decay(), NOW, alternates={"k8": 2.5})
+    assert expanded.components["coverage"] == 1.0 and shortfall(expanded, 0.3, profile) is None
 
 
 def test_feedback_changes_only_the_vector_component() -> None:
