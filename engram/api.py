@@ -125,6 +125,7 @@ class RecallBody(_Body):
     profile: str = "default"
     user_id: str | None = None
     workspace_id: str | None = None
+    touch: bool = Field(True, description="false: a look that is no use (the web UI's explorer), usage untouched")
 
 
 class FeedbackBody(_Body):
@@ -313,6 +314,7 @@ def create_app(
         hits = who.memory.recall(
             body.query, limit=body.limit, mode=body.mode, kind=body.kind, scope=body.scope,
             scope_id=body.scope_id, profile=body.profile, user_id=body.user_id, workspace_id=body.workspace_id,
+            touch=body.touch,
         )  # fmt: skip
         return {"results": [hit_json(h) for h in hits], "count": len(hits)}
 
@@ -373,11 +375,12 @@ def create_app(
         return who.memory.discover_memory_tools()
 
     @v1.post("/tools/{name}")
-    def run_tool(name: str, body: ToolBody, who: Who) -> dict[str, Any]:
+    def run_tool(name: str, who: Who, body: ToolBody | None = None) -> dict[str, Any]:
+        arguments = body.arguments if body is not None else {}  # no body: the tool's defaults
         if name in READ_ONLY:  # readers run beside each other; writers take the tenant's write lock
-            return who.memory.run_tool(name, **body.arguments)
+            return who.memory.run_tool(name, **arguments)
         with who.writing() as mem:
-            return mem.run_tool(name, **body.arguments)
+            return mem.run_tool(name, **arguments)
 
     @v1.get("/stats")
     def stats(who: Who) -> dict[str, Any]:

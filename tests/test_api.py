@@ -157,9 +157,14 @@ def test_store_search_recall_and_crud(alice: httpx.Client) -> None:
     assert mid in [r["id"] for r in found["results"]]
     assert set(found["query_analysis"]) >= {"extracted_concepts", "search_scope", "semantic_expansions"}
 
+    used = alice.get(f"/v1/memories/{mid}").json()["access_count"]
+    looked = alice.post("/v1/recall", json={"query": "billing PostgreSQL", "mode": "ranked", "touch": False})
+    assert looked.json()["results"][0]["memory"]["id"] == mid
+    assert alice.get(f"/v1/memories/{mid}").json()["access_count"] == used  # a look is no use
     hits = alice.post("/v1/recall", json={"query": "billing PostgreSQL", "mode": "ranked"}).json()["results"]
     assert hits[0]["memory"]["id"] == mid
     assert {"vector", "lexical", "importance", "recency"} <= set(hits[0]["components"])
+    assert alice.get(f"/v1/memories/{mid}").json()["access_count"] == used + 1
 
     patched = alice.patch(
         f"/v1/memories/{mid}", json={"tags": ["billing", "db"], "user_marked_important": True}
@@ -248,6 +253,7 @@ def test_tools_run_through_the_api(alice: httpx.Client) -> None:
     timeline = alice.post("/v1/tools/memory_timeline", json={"arguments": {"granularity": "day"}})
     assert timeline.status_code == 200 and "periods" in timeline.json()
     assert alice.post("/v1/tools/memory_timeline", json={"arguments": {"nonsense": 1}}).status_code == 400
+    assert "by_kind" in alice.post("/v1/tools/memory_stats").json()  # no body: the tool's defaults
 
 
 # ---- SHODH /api -----------------------------------------------------------------------------------------
