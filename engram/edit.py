@@ -61,6 +61,7 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
                 "content", f"is longer than {mem.settings.chunk_tokens} tokens; remember it as a new memory instead"
             )
         change["content_hash"] = content_hash(merged.content)
+        _not_another(mem, old.id, merged, change["content_hash"])
         vector = mem.embedder.embed_batch([merged.content])[0]
     try:
         record = MemoryRecord.model_validate(old.model_dump() | change)
@@ -72,6 +73,13 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
             _retag(mem, old.tags, record.tags)
         mem.store.audit("update", memory_id, {"fields": sorted(fields)})
     return record
+
+
+def _not_another(mem: Memory, memory_id: str, item: NewMemory, new_hash: str) -> None:
+    """An edit may not make a memory word for word another live one: remembered, that text is the one memory."""
+    other = mem.store.find_hash(new_hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
+    if other is not None and other.id != memory_id and other.status in write.LIVE:
+        raise InvalidInput("content", f"is already memory {other.id}; edit or forget that one instead")
 
 
 def _pii_noted(item: NewMemory) -> NewMemory:

@@ -130,7 +130,7 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
         raise InvalidInput("id", f"a memory with id {item.id} already exists")
     existing = mem.store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
     if existing is not None:
-        if existing.status not in _LIVE and item.status in _LIVE:
+        if existing.status not in LIVE and item.status in LIVE:
             _revive(mem, existing, item.status)
         return RememberResult(
             existing.id,
@@ -140,7 +140,7 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
             confidence=existing.kind_confidence,
         )
     vector = p.vectors[0] if len(p.vectors) == 1 else _mean(p.vectors)
-    scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=_LIVE, user_id=item.user_id,
+    scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=LIVE, user_id=item.user_id,
                           workspace_id=item.workspace_id, owner_exact=True)  # fmt: skip
     hits = mem.store.labelled_search(vector, mem.settings.kind_neighbours, scope_filter)
     near = [(i, s) for i, s, _ in hits]
@@ -252,7 +252,7 @@ def _categorise(
 
 
 # Memories recall can return; the others (rejected, superseded, archived) are kept but set aside.
-_LIVE = (Status.APPROVED, Status.PENDING)
+LIVE = (Status.APPROVED, Status.PENDING)
 
 
 def _revive(mem: Memory, existing: MemoryRecord, status: Status) -> None:

@@ -98,6 +98,12 @@ def test_an_edit_cannot_change_the_id_and_a_null_is_refused(mem: Memory) -> None
         assert err.value.field == field
     assert mem.get(b).content == "send the grant report by Friday" and mem.get(b).tags == ()
     assert mem.get(a).content == "the office wifi is on the second floor"
+    # Nor may an edit make it word for word another memory: that text is one memory already.
+    with pytest.raises(InvalidInput, match=f"is already memory {b}"):
+        mem.update(a, content="send the grant report by Friday")
+    assert mem.get(a).content == "the office wifi is on the second floor"
+    mem.update(b, status="rejected")  # set aside, it no longer stands in the way
+    assert mem.update(a, content="send the grant report by Friday").content == "send the grant report by Friday"
 
 
 def test_a_chunk_is_part_of_a_memory_not_one_to_forget_or_merge(
