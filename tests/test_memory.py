@@ -442,6 +442,27 @@ def test_a_scope_id_alone_narrows_listing_and_recall(mem: Memory) -> None:
     assert [h.record.content for h in hits] == ["Search deploys on Mondays"]
 
 
+def test_a_long_memorys_chunks_follow_it_when_it_is_set_aside_or_changed(mem: Memory) -> None:
+    long = " ".join(f"Paragraph {i} tells of harbour crane {i} and the ships it loads." for i in range(300))
+    parent = mem.remember(long).id
+    chunks = mem.store.children(parent)
+    assert len(chunks) > 1
+
+    def found() -> set[str]:
+        hits = mem.recall("harbour crane ships", mode="ranked", touch=False)
+        return {h.record.parent_id or h.record.id for h in hits}
+
+    assert parent in found()
+    mem.update(parent, status="rejected")  # a rejected memory was still found through its chunks
+    assert parent not in found()
+    assert mem.search_memory("harbour crane ships", {"min_relevance": 0})["results"] == []
+    mem.update(parent, status="approved", importance=0.9, scope="project", scope_id="port")
+    assert {(c.status.value, c.importance, c.scope_id) for c in mem.store.children(parent)} == {
+        ("approved", 0.9, "port")
+    }
+    assert parent in found()
+
+
 def test_another_sessions_session_memories_are_not_seen(mem: Memory) -> None:
     mine = mem.remember("Scratch notes go in the wip-parser branch", scope="session", scope_id="s1").id
     shared = mem.remember("The parser branch is protected", scope="project", scope_id="parser").id

@@ -26,6 +26,7 @@ from engram.store.pg_filter import where_sql
 from engram.store.pg_schema import MIGRATIONS
 from engram.store.protocol import Facts, Filter, Label, Position, StoreStats
 from engram.store.rows import (
+    CHUNK_SHARED,
     COLUMNS,
     FACT_COLUMNS,
     JSON_COLUMNS,
@@ -147,20 +148,25 @@ class PostgresStore(SideTables):
             cur.executemany(query, rows)
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
-        assignments = ", ".join(
-            f"{c} = %s::jsonb" if c in JSON_COLUMNS else f"{c} = %s" for c in COLUMNS if c != "id"
-        )
-        values = [v for c, v in zip(COLUMNS, record_to_row(record, native=True), strict=True) if c != "id"]
+        row = dict(zip(COLUMNS, record_to_row(record, native=True), strict=True))
+        del row["id"]
+        assignments = ", ".join(f"{c} = %s::jsonb" if c in JSON_COLUMNS else f"{c} = %s" for c in row)
         with self.atomic() as db:
             if vector is not None:
                 db.execute(b"UPDATE memories SET embedding = %s WHERE id = %s", (vector, record.id))
             cursor = db.execute(
                 f"UPDATE memories SET {assignments}, tsv = CASE WHEN searchable THEN %s::tsvector END "
                 "WHERE id = %s".encode(),
-                (*values, pg_text.tsvector(record.content, record.tags), record.id),
+                (*row.values(), pg_text.tsvector(record.content, record.tags), record.id),
             )
             if cursor.rowcount == 0:
                 raise StoreError(f"no memory with id {record.id} to update")
+            if record.parent_id is None:  # its chunks, if it has any, follow it
+                shared = ", ".join(f"{c} = %s" for c in CHUNK_SHARED)
+                db.execute(
+                    f"UPDATE memories SET {shared} WHERE parent_id = %s".encode(),
+                    (*(row[c] for c in CHUNK_SHARED), record.id),
+                )
 
     def delete(self, memory_id: str) -> bool:
         with self.atomic() as db:

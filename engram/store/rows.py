@@ -56,6 +56,27 @@ COLUMNS: tuple[str, ...] = (
     "workspace_id",
 )
 
+# What a chunk shares with its memory and follows when the memory changes: whether it is seen at all (status,
+# tier, expiry, scope, owner) and how it scores (kind, importance, validity). A rejected or archived long memory
+# was still found through its chunks. Content, tags (each chunk's own text index) and usage stay the chunk's.
+CHUNK_SHARED: tuple[str, ...] = (
+    "kind",
+    "scope",
+    "scope_id",
+    "type",
+    "importance",
+    "validity_score",
+    "is_negative",
+    "updated_at",
+    "expires_at",
+    "status",
+    "tier",
+    "user_marked_important",
+    "category",
+    "user_id",
+    "workspace_id",
+)
+
 _JSON = {"tags", "metadata", "kind_scores"}
 _TIMES = {"last_accessed_at", "created_at", "updated_at", "expires_at"}
 _BOOLS = {"is_negative", "user_marked_important"}

@@ -20,7 +20,15 @@ from engram.embed import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.record import MemoryRecord, Scope, utcnow
 from engram.store.protocol import Facts, Filter, Position, StoreStats
-from engram.store.rows import COLUMNS, FACT_COLUMNS, facts_from_rows, record_from_row, record_to_row, ts
+from engram.store.rows import (
+    CHUNK_SHARED,
+    COLUMNS,
+    FACT_COLUMNS,
+    facts_from_rows,
+    record_from_row,
+    record_to_row,
+    ts,
+)
 from engram.store.schema import MIGRATIONS
 from engram.store.side_tables import SideTables
 from engram.store.sqlite_filter import in_slices, where_sql
@@ -189,16 +197,22 @@ class SQLiteStore(Searches, SideTables):
             self._run_many(sql, rows)
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
-        assignments = ", ".join(f"{c} = ?" for c in COLUMNS if c != "id")
-        values = [v for c, v in zip(COLUMNS, record_to_row(record), strict=True) if c != "id"]
+        row = dict(zip(COLUMNS, record_to_row(record), strict=True))
+        del row["id"]
         with self.atomic() as db:
             if vector is not None:
                 db.execute(
                     "UPDATE memories SET embedding = ? WHERE id = ?", (encode_vector(vector), record.id)
                 )
-            cursor = db.execute(f"UPDATE memories SET {assignments} WHERE id = ?", (*values, record.id))
+            assignments = ", ".join(f"{c} = ?" for c in row)
+            cursor = db.execute(f"UPDATE memories SET {assignments} WHERE id = ?", (*row.values(), record.id))
             if cursor.rowcount == 0:
                 raise StoreError(f"no memory with id {record.id} to update")
+            if record.parent_id is None:  # its chunks, if it has any, follow it
+                shared = ", ".join(f"{c} = ?" for c in CHUNK_SHARED)
+                db.execute(
+                    f"UPDATE memories SET {shared} WHERE parent_id = ?", (*(row[c] for c in CHUNK_SHARED), record.id)
+                )
 
     def delete(self, memory_id: str) -> bool:
         with self.atomic() as db:
