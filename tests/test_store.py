@@ -35,6 +35,20 @@ def test_unknown_migration_is_refused(tmp_path: Path) -> None:
         SQLiteStore(path)
 
 
+def test_a_database_from_before_chunks_followed_their_memory_is_brought_in_line(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        parent = mem.remember(" ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300))).id
+        with mem.store.atomic() as db:  # type: ignore[attr-defined]
+            # as an update left it before: the memory rejected, its chunks approved
+            db.execute("UPDATE memories SET status = 'rejected' WHERE id = ?", (parent,))
+            db.execute("UPDATE memories SET status = 'approved' WHERE parent_id = ?", (parent,))
+            db.execute("DELETE FROM migrations WHERE name = 'm013_chunks_follow_their_memory'")
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        assert {c.status for c in mem.store.children(parent)} == {Status.REJECTED}
+        assert mem.recall("harbour crane", mode="ranked", touch=False) == []
+
+
 def test_wal_mode(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "w.db")
     try:

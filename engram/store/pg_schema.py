@@ -12,6 +12,7 @@ from typing import cast
 from psycopg import Connection
 
 from engram.store import pg_text
+from engram.store.rows import CHUNK_SHARED
 from engram.text import UNSPACED_LETTERS
 
 Migration = Callable[[Connection[tuple[object, ...]]], None]
@@ -198,3 +199,10 @@ def m003_unspaced_pairs(db: Connection[tuple[object, ...]]) -> None:
             b"UPDATE memories SET tsv = %s::tsvector WHERE rid = %s",
             [(pg_text.tsvector(str(content), cast(list[str], tags)), rid) for rid, content, tags in rows],
         )
+
+
+@migration
+def m004_chunks_follow_their_memory(db: Connection[tuple[object, ...]]) -> None:
+    """A chunk shares its memory's status, scope, owner and scores (see the SQLite schema's m013)."""
+    shared = ", ".join(f"{c} = p.{c}" for c in CHUNK_SHARED)
+    db.execute(f"UPDATE memories c SET {shared} FROM memories p WHERE c.parent_id = p.id".encode())
