@@ -16,6 +16,7 @@
     ["time", "Time", "Closeness to a time the query names, such as \"in June 2023\""],
   ];
   const VIEWS = ["search", "review", "timeline", "concepts", "stats"];
+  const WEAK = 0.3; // a best hit under this score is only the closest memory, not a match
   const KEY_STORE = "engram.apiKey";
   const EXAMPLES = [
     "I prefer concise answers with the code first and the explanation after.",
@@ -131,7 +132,8 @@
     return data;
   }
   const v1 = {
-    recall: (query, limit) => api("POST", "/v1/recall", { query, limit, mode: "ranked" }),
+    // touch: false, as browsing is no use: it must not make what it shows rank higher for the next question.
+    recall: (query, limit) => api("POST", "/v1/recall", { query, limit, mode: "ranked", touch: false }),
     search: (query, limit) => api("POST", "/v1/search", { query, options: { limit, min_relevance: 0 } }),
     list: (params) => {
       const q = new URLSearchParams();
@@ -182,6 +184,7 @@
       ? h("span", { class: "chip pii", title: `Holds personal data: ${kept.join(", ")}` }, "personal data")
       : h("span", { class: "chip", title: `Personal data redacted: ${redacted.join(", ")}` }, "redacted");
   }
+  const isExpired = (m) => !!m.expires_at && new Date(m.expires_at).getTime() <= Date.now();
   function metaRow(m, { tags = 5 } = {}) {
     const shown = (m.tags || []).slice(0, tags);
     const more = (m.tags || []).length - shown.length;
@@ -189,6 +192,7 @@
       h("span", { class: "chip kind", title: `kind (${m.kind_method || "auto"})` }, m.kind),
       m.scope && m.scope !== "global" ? h("span", { class: "chip", title: "scope" }, m.scope_id ? `${m.scope}:${m.scope_id}` : m.scope) : null,
       m.status && m.status !== "approved" ? h("span", { class: `chip status-${m.status}` }, m.status) : null,
+      isExpired(m) ? h("span", { class: "chip expired", title: `Expired ${fullDate(m.expires_at)}: recall no longer returns it` }, "expired") : null,
       m.category ? h("span", { class: "chip", title: "category" }, m.category) : null,
       m.user_marked_important ? h("span", { class: "chip star" }, icon("star"), "important") : null,
       piiChip(m.metadata),
@@ -202,7 +206,7 @@
     );
   }
   function openButton(m, extraClass = "") {
-    return h("button", { type: "button", class: `linklike ${extraClass}`, onclick: () => openDetail(m.id),
+    return h("button", { type: "button", class: `linklike ${extraClass}`, onclick: () => openDetail(m.parent_id || m.id),
       "aria-label": `Open memory: ${m.content.slice(0, 80)}` }, h("span", { class: "clamp" }, m.content));
   }
   function emptyState(text) { return h("li", { class: "empty" }, text); }
@@ -224,7 +228,30 @@
   // ---- views / tabs -------------------------------------------------------------------------------------------
   let view = "search";
   const loaders = {};
-  function show(name, { focusTab = false, load = true } = {}) {
+  // The URL holds the tab and the search query (#search?q=...): Back and Forward move between them, and a
+  // refresh comes back to the same place.
+  function urlFor(name, query) {
+    return `#${name}${name === "search" && query ? `?q=${encodeURIComponent(query)}` : ""}`;
+  }
+  function readUrl() {
+    const [name, rest = ""] = location.hash.slice(1).split("?");
+    return { name: VIEWS.includes(name) ? name : "search", query: new URLSearchParams(rest).get("q") || "" };
+  }
+  function setUrl(hash, { replace = false } = {}) {
+    if (location.hash === hash) return;
+    if (replace) history.replaceState(null, "", hash);
+    else history.pushState(null, "", hash);
+  }
+  function fromUrl() {
+    const { name, query } = readUrl();
+    if (name === "search" && query !== searchState.query) {
+      $("#q").value = query;
+      runSearch();
+    }
+    if (name !== view) show(name, { url: false });
+  }
+
+  function show(name, { focusTab = false, load = true, url = true } = {}) {
     if (!VIEWS.includes(name)) name = "search";
     view = name;
     for (const tab of $$("#tabs [role=tab]")) {
@@ -234,7 +261,7 @@
       if (on && focusTab) tab.focus();
     }
     for (const v of VIEWS) $(`#panel-${v}`).hidden = v !== name;
-    if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
+    if (url) setUrl(urlFor(name, searchState.query));
     if (load && loaders[name]) loaders[name]();
   }
   function setupTabs() {
@@ -252,10 +279,9 @@
       e.preventDefault();
       show(tabs[j].dataset.view, { focusTab: true });
     });
-    window.addEventListener("hashchange", () => {
-      const name = location.hash.slice(1);
-      if (VIEWS.includes(name) && name !== view) show(name);
-    });
+    // Both fire on some navigations; fromUrl does nothing when the page already shows what the URL says.
+    window.addEventListener("popstate", fromUrl);
+    window.addEventListener("hashchange", fromUrl);
   }
 
   function setupShortcuts() {
@@ -301,7 +327,9 @@
     for (const k of ["cosine", "bm25", "base", "validity", "negative_penalty"]) {
       if (typeof c[k] === "number") raw.push(`${k} ${fmt(c[k], 3)}`);
     }
-    return h("li", { class: "card result", dataset: { id: m.id, render: "result", rank: String(rank) },
+    const weak = typeof hit.score === "number" && hit.score < WEAK;
+    return h("li", { class: `card result${weak ? " weak" : ""}`,
+      dataset: { id: m.id, render: "result", rank: String(rank), ...(m.parent_id ? { parent: m.parent_id } : {}) },
       style: { "animation-delay": `${Math.min(rank, 10) * 25}ms` } },
     h("div", { class: "result-head" },
       h("span", { class: "rank", "aria-hidden": "true" }, rank),
@@ -309,11 +337,24 @@
       h("div", { class: "score" },
         h("span", { class: "score-label" }, "score"),
         h("span", { class: "score-value" }, fmt(hit.score, 3)),
-        hit.why ? h("span", { class: "pill why", title: "why it was returned" }, hit.why) : null)),
+        weak ? h("span", { class: "pill why weak", title: `score under ${WEAK}: the closest memory, not a match` }, "weak")
+          : hit.why ? h("span", { class: "pill why", title: "why it was returned" }, hit.why) : null)),
+    m.parent_id ? h("p", { class: "part" }, `Part ${(m.chunk_index ?? 0) + 1} of a longer memory: opening it opens the whole memory.`) : null,
     metaRow(m),
     h("div", { class: "components", role: "group", "aria-label": "Score components" },
       COMPONENTS.map((comp) => componentBar(comp, c[comp[0]]))),
     raw.length ? h("p", { class: "raw" }, raw.join(" · ")) : null);
+  }
+
+  // The best-placed hit of each memory, in the server's order: a chunk stands for its parent.
+  function onePerMemory(hits) {
+    const seen = new Set();
+    return hits.filter((hit) => {
+      const key = hit.memory.parent_id || hit.memory.id;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
   async function runSearch() {
@@ -325,6 +366,7 @@
     if (!query) {
       searchState.hits = [];
       searchState.query = "";
+      if (view === "search") setUrl(urlFor("search", ""));
       list.replaceChildren();
       status.textContent = "";
       $("#legend").hidden = true;
@@ -336,7 +378,8 @@
     try {
       let hits;
       try {
-        hits = (await v1.recall(query, limit)).results || [];
+        // Chunks of one long memory come back as hits of their own: ask for more, keep one per memory.
+        hits = onePerMemory((await v1.recall(query, Math.min(limit * 3, 1000))).results || []).slice(0, limit);
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 404) throw err;
         // An older server without /v1/recall: seed 002's search, with the overall relevance only.
@@ -348,10 +391,12 @@
       }
       searchState.hits = hits;
       searchState.query = query;
+      if (view === "search") setUrl(urlFor("search", query));
       const ms = Math.round(performance.now() - t0);
-      status.textContent = hits.length
-        ? `${hits.length} result${hits.length === 1 ? "" : "s"} for “${query}” in ${ms} ms · in MMR order: a hit much like one above it yields to a different one`
-        : `Nothing matches “${query}”.`;
+      const weak = hits.length && hits[0].score < WEAK;
+      status.textContent = !hits.length ? `Nothing matches “${query}”.`
+        : weak ? `No strong match for “${query}”; closest memories:`
+          : `${hits.length} result${hits.length === 1 ? "" : "s"} for “${query}” in ${ms} ms · in MMR order: a hit much like one above it yields to a different one`;
       list.replaceChildren(...hits.map((hit, i) => resultCard(hit, i + 1)));
       $("#browse").hidden = hits.length > 0;
       $("#legend").hidden = hits.length === 0;
@@ -377,7 +422,9 @@
       browse.cursor = data.next_cursor || null;
       const items = rows.map(memItem);
       if (more) list.append(...items);
-      else list.replaceChildren(...(items.length ? items : [emptyState("No memories match these filters.")]));
+      else if (items.length) list.replaceChildren(...items);
+      else list.replaceChildren(emptyState(params.status || params.kind || params.tag
+        ? "No memories match these filters." : "No memories stored yet: add one with “Add memory”."));
       $("#browse-more").hidden = !browse.cursor;
     } catch (err) {
       list.replaceChildren(emptyState(`Could not load memories — ${err.message}`));
@@ -425,12 +472,15 @@
 
   // ---- memory detail / edit ------------------------------------------------------------------------------------
   let current = null; // the record in the drawer, as last read from the server
+  let filled = null; // the content and importance as the form showed them when filled
   const EDITABLE = ["content", "kind", "scope", "scope_id", "status", "tags", "importance", "user_marked_important", "validity_score"];
 
   async function openDetail(id) {
     let rec;
     try {
       rec = await v1.get(id);
+      // A chunk is a piece of a long memory, not one to edit on its own: open the whole memory.
+      if (rec.parent_id) rec = await v1.get(rec.parent_id);
     } catch (err) {
       toastError(err);
       return;
@@ -439,6 +489,8 @@
     const dlg = $("#detail");
     if (!dlg.open) dlg.showModal();
     $("#d-content").focus();
+    $("#d-content").setSelectionRange(0, 0); // a long memory opens at its start, not its end
+    $("#d-content").scrollTop = 0;
   }
 
   function fillDetail(rec) {
@@ -456,6 +508,9 @@
     $("#d-importance").value = String(rec.importance);
     showImportance();
     $("#d-important").checked = !!rec.user_marked_important;
+    // What the form showed as filled: a range input rounds importance to its step, a textarea its line ends.
+    filled = { content: $("#d-content").value, importance: $("#d-importance").value };
+    showExpiry(rec.expires_at);
     showValidity(rec.validity_score);
     const facts = $("#d-facts");
     const order = ["id", "type", "category", "category_confidence", "kind_confidence", "kind_method", "source_type", "credibility",
@@ -469,6 +524,22 @@
       return [h("dt", {}, k.replaceAll("_", " ")), h("dd", {}, String(v))];
     }));
   }
+  function showExpiry(iso) {
+    const el = $("#d-expiry");
+    el.hidden = !iso;
+    if (!iso) return;
+    const past = new Date(iso).getTime() <= Date.now();
+    el.classList.toggle("expired", past);
+    el.textContent = past
+      ? `Expired ${fullDate(iso)} (${ago(iso)}): recall no longer returns it.`
+      : `Expires ${fullDate(iso)} (${ago(iso)}).`;
+  }
+  // Unsaved edits go only with the user's say-so.
+  function confirmDiscard() {
+    return !current || !$("#detail").open || !Object.keys(detailChanges()).length
+      || window.confirm("Discard your unsaved changes to this memory?");
+  }
+
   function showImportance() {
     const v = Number($("#d-importance").value);
     $("#d-importance-out").textContent = `${v.toFixed(2)} · ${importance5(v)}/5`;
@@ -488,14 +559,13 @@
   function detailChanges() {
     const f = {};
     const content = $("#d-content").value;
-    if (content !== current.content) f.content = content;
+    if (content !== filled.content) f.content = content;
     for (const k of ["kind", "scope", "status"]) if ($(`#d-${k}`).value !== current[k]) f[k] = $(`#d-${k}`).value;
     const sid = $("#d-scope_id").value.trim() || null;
     if (sid !== (current.scope_id || null)) f.scope_id = sid;
     const tags = parseTags($("#d-tags").value);
     if (!sameList(tags, current.tags || [])) f.tags = tags;
-    const imp = Number($("#d-importance").value);
-    if (Math.abs(imp - current.importance) > 1e-9) f.importance = imp;
+    if ($("#d-importance").value !== filled.importance) f.importance = Number($("#d-importance").value);
     const star = $("#d-important").checked;
     if (star !== !!current.user_marked_important) f.user_marked_important = star;
     return f;
@@ -585,8 +655,9 @@
       btn.textContent = "Delete";
       try {
         await v1.remove(current.id);
-        for (const li of $$(`[data-id="${CSS.escape(current.id)}"]`)) li.remove();
-        searchState.hits = searchState.hits.filter((x) => x.memory.id !== current.id);
+        const gone = CSS.escape(current.id);
+        for (const li of $$(`[data-id="${gone}"], [data-parent="${gone}"]`)) li.remove();
+        searchState.hits = searchState.hits.filter((x) => x.memory.id !== current.id && x.memory.parent_id !== current.id);
         dlg.close();
         toast("Memory deleted.");
         loadReviewCount();
@@ -601,11 +672,15 @@
     }
   }
 
-  // Dialogs: every [data-close] button closes its dialog; a click on the backdrop too.
+  // Dialogs: every [data-close] button closes its dialog; a click on the backdrop too. The drawer asks first
+  // when it holds unsaved edits, on Esc as well.
   function setupDialogs() {
     for (const dlg of $$("dialog")) {
-      for (const b of $$("[data-close]", dlg)) b.addEventListener("click", () => dlg.close());
-      dlg.addEventListener("click", (e) => { if (e.target === dlg) dlg.close(); });
+      const mayClose = () => dlg.id !== "detail" || confirmDiscard();
+      const close = () => { if (mayClose()) dlg.close(); };
+      for (const b of $$("[data-close]", dlg)) b.addEventListener("click", close);
+      dlg.addEventListener("click", (e) => { if (e.target === dlg) close(); });
+      dlg.addEventListener("cancel", (e) => { if (!mayClose()) e.preventDefault(); });
     }
   }
 
@@ -617,6 +692,13 @@
     if (!dlg.open) dlg.showModal();
     $("#a-content").focus();
   }
+  // The answer to a save may come after the user closed, reopened and typed in the form again: clear only the
+  // fields that still hold what was sent (overrides included, so they never carry over to the next memory).
+  const ADD_FIELDS = ["#a-content", "#a-importance", "#a-category", "#a-tags"];
+  function addFields() { return ADD_FIELDS.map((sel) => $(sel).value); }
+  function resetAdd(sent) {
+    ADD_FIELDS.forEach((sel, i) => { if ($(sel).value === sent[i]) $(sel).value = ""; });
+  }
   function setupAdd() {
     $("#add-open").addEventListener("click", openAdd);
     $("#add-form").addEventListener("submit", async (e) => {
@@ -627,6 +709,7 @@
         showError("add", new ApiError(400, { title: "Invalid input", field: "content", detail: "write something to remember" }));
         return;
       }
+      const sent = addFields();
       const context = {};
       if ($("#a-importance").value) context.force_importance = Number($("#a-importance").value);
       if ($("#a-category").value) context.force_category = $("#a-category").value;
@@ -647,8 +730,8 @@
           h("div", { class: "row", style: { "margin-top": "10px" } },
             h("button", { type: "button", class: "btn small", onclick: () => { $("#add").close(); openDetail(out.memory_id); } }, "Open it")));
         box.hidden = false;
-        $("#a-content").value = "";
-        $("#a-tags").value = "";
+        resetAdd(sent);
+        if (!$("#add").open) toast(`${heading}: “${content.length > 60 ? `${content.slice(0, 57)}…` : content}”`);
         $("#welcome").hidden = true;
         if (view === "search" && !searchState.query) loadBrowse();
         loadReviewCount();
@@ -667,7 +750,10 @@
     badge.textContent = String(n);
     badge.hidden = n === 0;
     badge.setAttribute("aria-label", `${n} pending`);
+    // The queue's own count follows the badge after each decision (an emptied queue says so itself).
+    if ($("#review-list .review-item")) $("#review-status").textContent = pendingText(n);
   }
+  const pendingText = (n, more = false) => `${n}${more ? "+" : ""} pending ${n === 1 ? "memory" : "memories"}.`;
   async function loadReviewCount() {
     try { updateBadge(await v1.stats()); } catch { /* shown elsewhere */ }
   }
@@ -763,7 +849,7 @@
       const data = await v1.list({ status: "pending", limit: 100 });
       const rows = data.memories || [];
       if (!rows.length) { renderReviewEmpty(); return; }
-      status.textContent = `${rows.length}${data.next_cursor ? "+" : ""} pending ${rows.length === 1 ? "memory" : "memories"}.`;
+      status.textContent = pendingText(rows.length, !!data.next_cursor);
       $("#review-list").replaceChildren(...rows.map(reviewCard));
     } catch (err) {
       status.textContent = `Could not load the review queue — ${err.message}`;
@@ -1144,8 +1230,13 @@
     loaders.stats = loadStats;
     connect();
     loadReviewCount();
-    const initial = location.hash.slice(1);
-    show(VIEWS.includes(initial) ? initial : "search");
+    const initial = readUrl();
+    show(initial.name, { url: false });
+    if (initial.query) {
+      $("#q").value = initial.query;
+      runSearch();
+    }
+    setUrl(urlFor(initial.name, initial.query), { replace: true });
     document.body.dataset.ready = "1";
   }
 
