@@ -352,7 +352,7 @@ def matched_exactly(scored: Sequence[Scored[R]], profile: RankingProfile) -> lis
     return sorted(out, key=lambda s: -s.score)
 
 
-_MATCHING = ("vector", "lexical", "context", "episode")  # the vector first: `shortfall` reads it apart
+_MATCHING = ("vector", "lexical", "context", "episode")  # `matching` reads the first two apart
 
 
 def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile) -> list[Scored[R]]:
@@ -366,20 +366,28 @@ def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile)
     return [s for s in scored if shortfall(s, floor, profile) is None]
 
 
-def shortfall(s: Scored[R], floor: float, profile: RankingProfile) -> str | None:
-    """Why a scored memory falls under the `floor` of `relevant`, or None if it does not. Its match counts
-    its cosine to the query as asked: pseudo-relevance feedback moves the query toward the best few candidates,
-    and when nothing matches those are unrelated memories the moved query then matched."""
+def matching(s: Scored[R], profile: RankingProfile) -> float:
+    """How much of a memory's score comes from matching the query: its cosine to the query as asked
+    (pseudo-relevance feedback moves the query toward the best few candidates, and when nothing matches those
+    are unrelated memories the moved query then matched), the share of the whole question it says, and its
+    context and episode scores."""
     c = s.components
-    matching = sum(getattr(profile, name) * c[name] for name in _MATCHING[1:]) + profile.vector * max(c["cosine"], 0)
+    if "cosine" not in c:
+        return s.score  # scored by hand, components unknown
+    found = sum(getattr(profile, name) * c[name] for name in _MATCHING[2:]) + profile.vector * max(c["cosine"], 0)
     # The exact-match part by the share of the whole question a memory says: half the lexical signal is the
     # memory's bm25 over the best candidate's, so whatever matched best had it, one common word of the question
     # ("use" of "which bank do I use") in a memory of nothing else asked included.
-    matching += profile.lexical * (c["coverage"] - c["lexical"])
-    matching *= c["validity"]
-    if matching < floor / 2:
-        return f"matches the query too little: {matching:.3f} of its score, under half of min_relevance {floor}"
-    if s.score - profile.time * c["time"] * c["validity"] < floor:
+    found += profile.lexical * c.get("coverage", c["lexical"])
+    return float(found * c["validity"])
+
+
+def shortfall(s: Scored[R], floor: float, profile: RankingProfile) -> str | None:
+    """Why a scored memory falls under the `floor` of `relevant`, or None if it does not."""
+    found = matching(s, profile)
+    if found < floor / 2:
+        return f"matches the query too little: {found:.3f} of its score, under half of min_relevance {floor}"
+    if s.score - profile.time * s.components["time"] * s.components["validity"] < floor:
         return f"score without the time boost under min_relevance {floor}"
     return None
 
@@ -402,7 +410,13 @@ def apply_mode(
         return list(scored[:limit])
     judged = [s.score if profile is None else as_asked(s, profile) for s in scored]
     cut = max(thresholds.floor, thresholds.ratio * max(judged))
-    kept = [scored[0]] + [s for s, j in zip(scored[1:], judged[1:], strict=True) if j >= cut]
+    # Half the floor must come from matching the query, as in search_memory: importance and recency alone
+    # carried every fresh memory over 0.2, and a query nothing matched listed eight.
+    kept = [scored[0]] + [
+        s
+        for s, j in zip(scored[1:], judged[1:], strict=True)
+        if j >= cut and (profile is None or matching(s, profile) >= thresholds.floor / 2)
+    ]
     return kept[: min(limit, thresholds.cap)]
 
 

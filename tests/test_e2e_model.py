@@ -350,6 +350,12 @@ def test_accurate_recall_of_nothing_stored_returns_only_its_best_guess(real: Mem
         real.remember(text)
     # Feedback moves the query toward the best few hits; their lift is no match and keeps none over the floor.
     assert len(real.recall("zebra quantum banana", touch=False)) == 1
+    for text in ("I live in Chicago", "Book hotel in Kyoto", "Dentist appointment next Tuesday 3pm",
+                 "My email is jane.doe@example.com", "I prefer window seats on flights"):  # fmt: skip
+        real.remember(text, importance=0.75)
+    # Fresh and important, each scored 0.2 on importance and recency alone: half the floor must be a match.
+    for query in ("Anna birthday", "quantum chromodynamics lecture"):
+        assert len(real.recall(query, touch=False)) == 1, query
     hits = real.recall("who deploys the billing service", touch=False)
     assert hits[0].record.content == "Loki deploys the billing service on Thursdays"
 
