@@ -141,7 +141,9 @@ def store(
         int | None, typer.Option(min=1, max=5, help="1-5 instead of the automatic score")
     ] = None,
     tag: Annotated[list[str] | None, typer.Option(help="an extra tag; repeat for more")] = None,
-    expires: Annotated[datetime | None, typer.Option(help="when the memory expires")] = None,
+    expires: Annotated[
+        str | None, typer.Option(help="when it expires: ISO date and time, or a date alone (lasts through that day)")
+    ] = None,
     source: Annotated[str | None, typer.Option(help="conversation, document, web, ...")] = None,
     note: Annotated[str | None, typer.Option(help="your note on it")] = None,
 ) -> None:

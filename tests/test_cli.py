@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,14 @@ def test_store_search_and_tools(db: str) -> None:
     assert code == 2 and "unknown" in output
     code, output = run(db, "search", "passport", "--type", "gossip")
     assert code == 2 and "content_type" in output
+    # A date alone lasts through that day, as in the library: today is not in the past.
+    today = datetime.now(UTC).date()
+    code, output = run(db, "store", "Pick up the dry cleaning", "--expires", today.isoformat())
+    assert code == 0, output
+    code, output = run(db, "show", json.loads(output)["memory_id"])
+    assert json.loads(output)["expires_at"].startswith((today + timedelta(days=1)).isoformat())
+    code, output = run(db, "store", "Water the plants", "--expires", "soon")
+    assert code == 2 and "expires_at" in output
 
 
 def test_help_shows_bracketed_text_rather_than_reading_it_as_markup() -> None:
