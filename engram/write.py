@@ -66,15 +66,27 @@ def prepare(mem: Memory, item: NewMemory) -> _Pending:
     )  # fmt: skip
 
 
-# The particulars that make two close wordings two facts: numbers, and the names of months and days.
-_PARTICULAR = re.compile(rf"\d+(?:[.,:/]\d+)*|\b(?:{MONTHS}|{DAYS})\b", re.IGNORECASE)
+# The particulars that make two close wordings two facts: numbers, the names of months and days, the times of a
+# day and the days next to today, and whether it is so at all (not, never; always).
+_PARTICULAR = re.compile(
+    rf"\d+(?:[.,:/]\d+)*|\b(?:{MONTHS}|{DAYS}|morning|afternoon|evening|night|tonight|noon|midnight|today"
+    r"|tomorrow|yesterday|not|no|never|none|nothing|nobody|cannot|always)\b|n['\u2019]t\b",
+    re.IGNORECASE,
+)
+_NOT = frozenset({"no", "none", "nothing", "nobody", "cannot", "n't", "n\u2019t"})  # \u2019: a typographic apostrophe
+
+
+def _particulars(text: str) -> list[str]:
+    found = (m.lower() for m in _PARTICULAR.findall(text))
+    return sorted("not" if m in _NOT else m for m in found)  # "don't" and "do not" say the same
 
 
 def same_particulars(a: str, b: str) -> bool:
-    """Whether two texts name the same numbers, months and days. "The bank meeting is on 3 March" and "... on
-    4 March" embed within 0.95 of each other, yet merging them (the newer wording replaces the older) lost a
-    meeting: they are two memories."""
-    return sorted(m.lower() for m in _PARTICULAR.findall(a)) == sorted(m.lower() for m in _PARTICULAR.findall(b))
+    """Whether two texts name the same numbers, months and days, times of day, and say it is so or not alike.
+    "The bank meeting is on 3 March" and "... on 4 March" embed within 0.95 of each other, and so do "I am
+    vegetarian" and "I am not vegetarian", or "call John tomorrow morning" and "... evening"; merging them (the
+    newer wording replaces the older) lost a fact: they are two memories."""
+    return _particulars(a) == _particulars(b)
 
 
 def check_length(mem: Memory, content: str, where: str = "content") -> None:

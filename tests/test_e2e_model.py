@@ -334,6 +334,15 @@ def test_close_wordings_of_different_numbers_or_days_stay_two_memories(real: Mem
     assert march3.id != march4.id
     again = real.remember("Meeting with the bank on 3 March, at 10am")  # the same facts: still a near-copy
     assert again.merged_into == march3.id
+    # Whether it is so at all, and the time of day, are particulars too: each pair embeds within the merge reach.
+    for first, second in [("I am vegetarian", "I am not vegetarian"), ("Always use tabs", "Never use tabs"),
+                          ("Call John tomorrow morning", "Call John tomorrow evening"),
+                          ("The board meeting was cancelled", "The board meeting was not cancelled")]:  # fmt: skip
+        a, b = real.remember(first), real.remember(second)
+        assert b.created and a.id != b.id, (first, second)
+        assert {real.get(a.id).content, real.get(b.id).content} == {first, second}
+    assert real.remember("I do not eat shellfish").created
+    assert real.remember("I don't eat shellfish").outcome != "created"  # the same fact, worded apart
 
 
 def test_redaction_markers_are_no_tags_or_concepts(tmp_path: Path, model: CachedEmbedder) -> None:
