@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from engram.record import plain_text
 from engram.text import FULL_STOPS
@@ -86,7 +86,7 @@ class Message(BaseModel):
 
     role: str = Field(min_length=1, max_length=32)
     content: str
-    ts: datetime | None = None
+    ts: datetime | None = Field(None, validation_alias=AliasChoices("ts", "timestamp"))  # chat exports say timestamp
     platform: str = Field("", max_length=64)
     conversation_id: str = Field("", max_length=256)
     message_id: str = Field("", max_length=256)

@@ -269,10 +269,19 @@ def _date(text: str | None) -> datetime | None:
 
 def _load(path: Path) -> Any:
     raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    text = raw.decode("utf-8")
-    if path.name.endswith((".jsonl", ".jsonl.gz")):
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
-    return json.loads(text)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
+    if not path.name.endswith((".jsonl", ".jsonl.gz")):
+        return json.loads(text)
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            rows += [json.loads(line)] if line.strip() else []
+        except json.JSONDecodeError as exc:  # its own "line 1" is the line's: say which line of the file
+            raise InvalidInput("file", f"line {number}, column {exc.colno}: {exc.msg}") from None
+    return rows
 
 
 def locomo_messages(samples: Sequence[dict[str, Any]]) -> Iterator[Message]:

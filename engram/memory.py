@@ -458,7 +458,10 @@ class Memory:
 
     def supersede(self, memory_id: str, content: str, **fields: Any) -> RememberResult:
         """A newer memory replaces an older one: the old one is kept as superseded, the new one names it."""
-        old = self.get(memory_id)
+        old = edit.whole(self, memory_id, "supersede")
+        if old.status is Status.SUPERSEDED:  # else two memories would both be the current version
+            newer = old.metadata.get("superseded_by", "a newer memory")
+            raise InvalidInput("id", f"is already superseded by {newer}; supersede that one instead")
         metadata = dict(fields.pop("metadata", {}) or {}) | {"supersedes_id": old.id}
         base = {"scope": old.scope, "scope_id": old.scope_id, "kind": old.kind, "tags": old.tags}
         result = self.remember(content, **(base | fields | {"metadata": metadata}))

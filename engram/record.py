@@ -283,11 +283,20 @@ def parse(model: type[NewMemory], data: dict[str, Any]) -> NewMemory:
         raise invalid_from(exc) from None
 
 
+# What a name that is no field of the model validated is not ("timestamp" in a message: a message field).
+_UNKNOWN = {
+    "NewMemory": "a memory field",
+    "Message": "a message field (role, content, ts, platform, conversation_id, message_id, metadata)",
+    "SearchOptions": "a search option",
+    "StoreContext": "a store context field",
+}
+
+
 def invalid_from(exc: pydantic.ValidationError) -> InvalidInput:
     first = exc.errors()[0]
     field = ".".join(str(part) for part in first["loc"]) or "input"
     message = first["msg"]
     if first["type"] == "extra_forbidden":
-        message = "is not a memory field"
+        message = f"is not {_UNKNOWN.get(exc.title, 'a field here')}"
     message = message.removeprefix("Value error, ")
     return InvalidInput(field, message)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engram import Memory, Status
+from engram import InvalidInput, Memory, Status
 from engram.cli import app
 from engram.extract import CONFIDENCE, Message, by_rule, explicit_kind
 from engram.ingest import read_messages
@@ -123,11 +123,26 @@ def test_supersede_keeps_both_in_history(mem: Memory) -> None:
         h.record.id
         for h in mem.recall("where does Tomas live", mode="ranked", scope="project", scope_id="c1")
     ] == [new]
+    # Superseding the old one again would leave two current versions: the newest is the one to supersede.
+    with pytest.raises(InvalidInput, match=f"already superseded by {new}"):
+        mem.supersede(old, "Tomas moved to Braga")
+    assert [r.content for r in mem.list(status="approved")] == ["Tomas moved to Porto in May"]
 
 
-def test_bad_messages_name_the_field(mem: Memory) -> None:
+def test_bad_messages_name_the_field(mem: Memory, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"messages\[0\]\.role"):
         mem.ingest([{"content": "no role"}])
+    with pytest.raises(InvalidInput, match=r"messages\[0\]\.when: is not a message field \(role, content, ts"):
+        mem.ingest([{"role": "user", "content": "hi", "when": "today"}])
+    said = mem.ingest([{"role": "user", "content": "I live in Porto", "timestamp": "2026-03-01T10:00:00Z"}])
+    assert said["messages"] == 1  # a chat export's "timestamp" is the message's time
+    broken = tmp_path / "chat.jsonl"
+    broken.write_text('{"role": "user", "content": "fine"}\n\n{"role": "user", "content": oops}\n')
+    with pytest.raises(InvalidInput, match="line 3, column 29: Expecting value"):
+        read_messages(broken)
+    broken.write_bytes(b'{"role": "user", "content": "caf\xe9"}\n')
+    with pytest.raises(InvalidInput, match="is not UTF-8 text"):
+        read_messages(broken)
 
 
 def test_cli_ingest_and_review(tmp_path: Path) -> None:
