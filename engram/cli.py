@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.console import Console
@@ -214,6 +214,8 @@ def tools(
     with opened() as memory:
         result = memory.discover_memory_tools() if name is None else memory.run_tool(name, **arguments)
     out.print_json(json.dumps(result, default=str))
+    if result.get("ok") is False:  # validate_storage found problems: a script checking the store can tell
+        raise typer.Exit(1)
 
 
 import_app = typer.Typer(help="Import memories.", no_args_is_help=True)
@@ -514,7 +516,9 @@ def ingest(
 
 @app.command()
 def review(
-    action: Annotated[str, typer.Argument(help="list, approve, reject or edit")] = "list",
+    action: Annotated[
+        Literal["list", "approve", "reject", "edit"], typer.Argument(help="list, approve, reject or edit")
+    ] = "list",
     memory_id: Annotated[str | None, typer.Argument(help="the memory to decide on")] = None,
     content: Annotated[str | None, typer.Option(help="new content, for edit")] = None,
 ) -> None:

@@ -122,7 +122,7 @@ def text_problem(value: Any) -> str | None:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                return "is not valid Unicode text (it holds a lone surrogate)"
+                return "is not valid Unicode text (it holds a lone surrogate: bytes of another encoding than UTF-8?)"
         return None
     if isinstance(value, dict):
         return next((p for k, v in value.items() if (p := text_problem(k) or text_problem(v))), None)

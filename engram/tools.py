@@ -122,7 +122,9 @@ class SearchOptions(BaseModel):
 
 def check_query(mem: Memory, query: Any) -> None:
     """A query is text a store can search: not empty, valid Unicode, no longer than the longest memory."""
-    if not isinstance(query, str) or not query.strip():
+    if not isinstance(query, str):
+        raise InvalidInput("query", f"must be text, not {type(query).__name__}")
+    if not query.strip():
         raise InvalidInput("query", "must not be empty")
     if problem := text_problem(query):
         raise InvalidInput("query", problem)

@@ -155,6 +155,13 @@ def test_broken_unicode_is_refused_before_anything_reads_it(mem: Memory, bad: st
     assert mem.remember("col\tcol\r\nnext page\fhere, expla\x02nation, \x1b[32mok\x1b[0m").created
 
 
+def test_a_query_that_is_no_text_says_so(mem: Memory) -> None:
+    for call in (lambda: mem.search_memory(5), lambda: mem.recall(["a"])):  # type: ignore[arg-type]
+        with pytest.raises(InvalidInput) as err:
+            call()
+        assert err.value.field == "query" and "must be text" in err.value.problem
+
+
 def test_oversized_content_is_refused_before_it_is_analysed(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     from engram import analysis
 

@@ -140,6 +140,10 @@ def test_store_search_and_tools(db: str) -> None:
     assert json.loads(output)["expires_at"].startswith((today + timedelta(days=1)).isoformat())
     code, output = run(db, "store", "Water the plants", "--expires", "soon")
     assert code == 2 and "expires_at" in output
+    code, output = run(db, "review", "frobnicate", "x")
+    assert code == 2 and "'frobnicate' is not one of" in output
+    code, output = run(db, "tools", "validate_storage")
+    assert code == 0 and json.loads(output)["ok"] is True  # and 1 when it reports a problem
 
 
 def test_help_shows_bracketed_text_rather_than_reading_it_as_markup() -> None:
