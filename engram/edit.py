@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from engram import pii, write
-from engram.embed import content_hash
+from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.record import MemoryRecord, NewMemory, invalid_from, parse, utcnow
 
@@ -34,7 +34,7 @@ def whole(mem: Memory, memory_id: str, action: str) -> MemoryRecord:
 
 
 def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
-    old = mem.get(memory_id)
+    old = whole(mem, memory_id, "update")  # a chunk's fields are its memory's
     allowed = set(NewMemory.model_fields) - _FIXED
     if fixed := set(fields) & _FIXED:
         raise InvalidInput(sorted(fixed)[0], "cannot be changed")
@@ -50,25 +50,26 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
     change: dict[str, Any] = merged.model_dump(exclude=set(_FIXED)) | {"updated_at": utcnow()}
     if "kind" in fields:
         change |= {"kind_method": "explicit", "kind_confidence": 1.0}
-    vector = None
+    texts: list[str] = []
+    vectors: list[Vector] = []
     if "content" in fields and merged.content != old.content:
-        if old.parent_id is not None or mem.store.children(old.id):
-            raise InvalidInput(
-                "content", "cannot change the content of a chunked memory; forget it and remember the new text"
-            )
-        if len(mem.embedder.token_offsets(merged.content)) > mem.settings.chunk_tokens:
-            raise InvalidInput(
-                "content", f"is longer than {mem.settings.chunk_tokens} tokens; remember it as a new memory instead"
-            )
+        write.check_length(mem, merged.content)
         change["content_hash"] = content_hash(merged.content)
         _not_another(mem, old.id, merged, change["content_hash"])
-        vector = mem.embedder.embed_batch([merged.content])[0]
+        change["token_count"] = len(mem.embedder.token_offsets(merged.content))
+        texts = write.passages(mem, merged.content)
+        vectors = list(mem.embedder.embed_batch(texts))
     try:
         record = MemoryRecord.model_validate(old.model_dump() | change)
     except ValidationError as exc:
         raise invalid_from(exc) from None
     with mem.store.atomic():
-        mem.store.update(record, vector)
+        if len(texts) > 1 or (texts and mem.store.children(old.id)):
+            # Chunked before or after: the memory's rows are written again, with its new passages.
+            mem.store.delete(old.id)
+            mem.store.insert(*write.with_chunks(mem, record, texts, vectors, write.mean(vectors)))
+        else:
+            mem.store.update(record, vectors[0] if vectors else None)
         if record.parent_id is None and record.tags != old.tags:
             _retag(mem, old.tags, record.tags)
         mem.store.audit("update", memory_id, {"fields": sorted(fields)})

@@ -550,8 +550,8 @@ class Memory:
         return self.store.select(where, limit=limit, offset=offset, after=after)
 
     def update(self, memory_id: str, **fields: Any) -> MemoryRecord:
-        """Change fields of a memory; new content is re-embedded (and re-chunked text is not supported:
-        content longer than one chunk must be forgotten and remembered again)."""
+        """Change fields of a memory (not of a chunk: its fields are its memory's, which its chunks follow); new
+        content is embedded again, and a long memory's chunks are cut from it again."""
         return edit.update(self, memory_id, fields)
 
     def invalidate(self, memory_id: str, *, negative: bool = False) -> MemoryRecord:

@@ -151,7 +151,7 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
             kind=existing.kind,
             confidence=existing.kind_confidence,
         )
-    vector = p.vectors[0] if len(p.vectors) == 1 else _mean(p.vectors)
+    vector = p.vectors[0] if len(p.vectors) == 1 else mean(p.vectors)
     scope_filter = Filter(scope=item.scope, scope_id=item.scope_id, statuses=LIVE, user_id=item.user_id,
                           workspace_id=item.workspace_id, owner_exact=True)  # fmt: skip
     hits = mem.store.labelled_search(vector, mem.settings.kind_neighbours, scope_filter)
@@ -199,22 +199,7 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
             "category_method": category.method,
         }
     )
-    records, vectors = [parent], [vector if len(p.pieces) == 1 else None]
-    if len(p.pieces) > 1:
-        for index, (text, vec) in enumerate(zip(p.pieces, p.vectors, strict=True)):
-            records.append(
-                parent.model_copy(
-                    update={
-                        "id": new_id(),
-                        "parent_id": parent.id,
-                        "chunk_index": index,
-                        "content": text,
-                        "content_hash": content_hash(text),
-                        "token_count": len(mem.embedder.token_offsets(text)),
-                    }
-                )
-            )
-            vectors.append(vec)
+    records, vectors = with_chunks(mem, parent, p.pieces, p.vectors, vector)
     # The memory, its chunks, its audit entry and the prototypes it teaches commit together (in the caller's
     # transaction).
     mem.store.insert(records, vectors)
@@ -242,6 +227,27 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
         chunks=len(records) - 1,
         neighbours=tuple(near),
     )
+
+
+def with_chunks(
+    mem: Memory, parent: MemoryRecord, pieces: Sequence[str], vectors: Sequence[Vector], whole: Vector
+) -> tuple[list[MemoryRecord], list[Vector | None]]:
+    """The rows of a memory: itself, searched by `whole` when it is one piece; else unsearched, with a chunk per
+    piece (its own text, searched by its own vector) sharing every other field."""
+    if len(pieces) == 1:
+        return [parent], [whole]
+    records: list[MemoryRecord] = [parent]
+    for index, text in enumerate(pieces):
+        update = {"id": new_id(), "parent_id": parent.id, "chunk_index": index, "content": text,
+                  "content_hash": content_hash(text), "token_count": len(mem.embedder.token_offsets(text))}  # fmt: skip
+        records.append(parent.model_copy(update=update))
+    return records, [None, *vectors]
+
+
+def passages(mem: Memory, content: str) -> list[str]:
+    """The passages a memory is stored in: itself whole, or its chunks when it is longer than one."""
+    offsets = mem.embedder.token_offsets(content)
+    return [c.text for c in chunk(content, offsets, mem.settings.chunk_tokens, mem.settings.chunk_overlap)]
 
 
 def _decide(
@@ -340,7 +346,7 @@ class _Pending:
     opening_vector: Vector | None = None
 
 
-def _mean(vectors: Sequence[Vector]) -> Vector:
+def mean(vectors: Sequence[Vector]) -> Vector:
     m = np.mean(np.stack(vectors), axis=0)
     out: Vector = (m / (np.linalg.norm(m) or 1.0)).astype(np.float32)
     return out

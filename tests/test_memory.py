@@ -463,6 +463,25 @@ def test_a_long_memorys_chunks_follow_it_when_it_is_set_aside_or_changed(mem: Me
     assert parent in found()
 
 
+def test_a_long_memory_can_be_edited_and_its_chunks_are_written_again(mem: Memory) -> None:
+    long = " ".join(f"Paragraph {i} tells of harbour crane {i} and the ships it loads." for i in range(300))
+    parent = mem.remember(long + " Call Ana on +351 912 345 678.").id
+    before = mem.store.children(parent)
+    with pytest.raises(InvalidInput, match=f"of memory {parent}; update that memory instead"):
+        mem.update(before[0].id, status="rejected")  # a chunk's fields are its memory's
+    edited = mem.update(parent, content=long + " Call Ana.")  # the phone number cut out of a long text
+    after = mem.store.children(parent)
+    assert edited.content.endswith("Call Ana.") and len(after) == len(before)
+    assert not {c.id for c in after} & {c.id for c in before}
+    assert "+351" not in " ".join(c.content for c in after) and after[-1].content.endswith("Call Ana.")
+    hits = mem.recall("harbour crane 57 ships", mode="ranked", touch=False)
+    assert hits[0].record.parent_id == parent
+    short = mem.update(parent, content="The harbour crane is fixed.")  # short again: no chunks left
+    assert mem.store.children(parent) == [] and short.token_count < 20
+    assert mem.recall("harbour crane fixed", mode="ranked", touch=False)[0].record.id == parent
+    assert mem.stats()["memories"] == 1
+
+
 def test_another_sessions_session_memories_are_not_seen(mem: Memory) -> None:
     mine = mem.remember("Scratch notes go in the wip-parser branch", scope="session", scope_id="s1").id
     shared = mem.remember("The parser branch is protected", scope="project", scope_id="parser").id
