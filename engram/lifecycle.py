@@ -333,11 +333,13 @@ def feedback(mem: Memory, memory_id: str, helpful: bool) -> MemoryRecord:
     if not isinstance(helpful, bool):  # "no" is truthy: it would count as a thumbs up
         raise InvalidInput("helpful", f"must be true or false, not {type(helpful).__name__} {helpful!r}")
     record = mem.get(memory_id)
+    if record.parent_id is not None:  # recall returns passages: feedback on one is feedback on its memory
+        record = mem.get(record.parent_id)
     quality = record.quality_score if record.quality_score is not None else 1.0
     quality = min(1.0, max(0.0, quality + (0.1 if helpful else -0.1)))
     updated = record.model_copy(update={"quality_score": round(quality, 6)})
     mem.store.update(updated)
-    mem.store.audit("feedback", memory_id, {"helpful": helpful, "quality_score": updated.quality_score})
+    mem.store.audit("feedback", record.id, {"helpful": helpful, "quality_score": updated.quality_score})
     return updated
 
 

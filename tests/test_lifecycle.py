@@ -175,6 +175,12 @@ def test_feedback_moves_quality(mem: Memory) -> None:
     assert mem.feedback(mid, helpful=False).quality_score == pytest.approx(0.9)
     assert mem.feedback(mid, helpful=True).quality_score == pytest.approx(1.0)
     assert mem.feedback(mid, helpful=True).quality_score == 1.0
+    # Recall returns a long memory's passages: a thumbs down on one is on its memory, which maintenance reads.
+    long = mem.remember(" ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300))).id
+    passage = mem.store.children(long)[3].id
+    assert mem.feedback(passage, helpful=False).id == long
+    assert mem.get(long).quality_score == pytest.approx(0.9)
+    assert all(c.quality_score == pytest.approx(0.9) for c in mem.store.children(long))  # its passages follow
 
 
 def test_existing_memories_migrate_with_lifecycle_defaults(mem: Memory) -> None:

@@ -57,7 +57,7 @@ COLUMNS: tuple[str, ...] = (
 )
 
 # What a chunk shares with its memory and follows when the memory changes: whether it is seen at all (status,
-# tier, expiry, scope, owner) and how it scores (kind, importance, validity). A rejected or archived long memory
+# tier, expiry, scope, owner) and how it scores (kind, importance, validity, quality). A rejected or archived long memory
 # was still found through its chunks. Content, tags (each chunk's own text index) and usage stay the chunk's.
 CHUNK_SHARED: tuple[str, ...] = (
     "kind",
@@ -67,6 +67,7 @@ CHUNK_SHARED: tuple[str, ...] = (
     "importance",
     "validity_score",
     "is_negative",
+    "quality_score",
     "updated_at",
     "expires_at",
     "status",
