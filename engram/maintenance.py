@@ -163,6 +163,10 @@ def merge_memories(mem: Memory, ids: list[str], *, into: str | None = None) -> d
     if len(set(ids)) < 2:
         raise InvalidInput("ids", "give at least two different memory ids")
     records = [whole(mem, i, "merge") for i in dict.fromkeys(ids)]
+    # A superseded memory was merged (or replaced) already: merged again, one rollback undid what another redid.
+    if gone := next((r for r in records if r.status is Status.SUPERSEDED), None):
+        newer = gone.metadata.get("merged_into") or gone.metadata.get("superseded_by") or "another memory"
+        raise InvalidInput("ids", f"memory {gone.id} is already superseded by {newer}; merge that one instead")
     target_id = into or records[0].id
     if target_id not in {r.id for r in records}:
         raise InvalidInput("into", "must be one of the ids being merged")

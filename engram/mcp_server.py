@@ -26,9 +26,10 @@ from pydantic import Field
 
 import engram
 from engram import maintenance
-from engram.errors import EngramError
+from engram.errors import EngramError, InvalidInput
 from engram.maintenance import READ_ONLY, TOOLS
 from engram.memory import Memory
+from engram.record import Kind
 from engram.tools import SearchOptions, StoreContext
 
 P = ParamSpec("P")
@@ -90,10 +91,17 @@ def _annotation(name: str) -> ToolAnnotations:
     )
 
 
+# What a stateless HTTP request's session is: none. No stored scope_id can hold a NUL, so it matches no memory.
+NO_SESSION = "\x00"
+
+
 def session_id(ctx: Context, fallback: str) -> str:
-    """The MCP session asking: streamable HTTP's Mcp-Session-Id where the client keeps a session, else the
-    server's own (stdio serves one client per process; stateless HTTP requests belong to no session)."""
-    return (ctx.headers or {}).get("mcp-session-id") or fallback
+    """The MCP session asking: streamable HTTP's Mcp-Session-Id where the client keeps a session (protocol
+    versions before 2026-07-28), none for a stateless HTTP request, and on stdio (no headers: one client per
+    process) the server's own. Stateless clients shared the server's one, and saw each other's memories."""
+    if ctx.headers is None:
+        return fallback
+    return ctx.headers.get("mcp-session-id") or NO_SESSION
 
 
 def build(resolve: Resolver) -> MCPServer:
@@ -154,7 +162,7 @@ def build(resolve: Resolver) -> MCPServer:
     def remember(
         content: str,
         ctx: Context,
-        kind: str | None = None,
+        kind: Kind | None = None,
         scope: Literal["global", "project", "session"] = "global",
         scope_id: str | None = None,
         tags: list[str] | None = None,
@@ -168,6 +176,8 @@ def build(resolve: Resolver) -> MCPServer:
         fields: dict[str, Any] = {"scope": scope, "tags": tags or []}
         if scope == "session" and scope_id is None:
             scope_id = session_id(ctx, process_session)
+            if scope_id == NO_SESSION:
+                raise InvalidInput("scope_id", "this connection has no MCP session (stateless HTTP): name one")
         for name, value in (("kind", kind), ("scope_id", scope_id), ("importance", importance)):
             if value is not None:
                 fields[name] = value
@@ -184,13 +194,14 @@ def build(resolve: Resolver) -> MCPServer:
     def recall(
         query: str,
         ctx: Context,
-        limit: int = 10,
+        limit: Annotated[int, Field(ge=1, le=1000)] = 10,
         mode: Literal["accurate", "related", "ranked"] = "accurate",
-        kind: str | None = None,
+        kind: Kind | None = None,
         scope: Literal["global", "project", "session"] | None = None,
         scope_id: str | None = None,
     ) -> dict[str, Any]:
-        """Seed 000's recall: hybrid search, each hit with its score and the components behind it.
+        """Seed 000's recall: hybrid search, each hit with its score and the components behind it. Modes:
+        accurate (few, confident hits), related (more, looser), ranked (exactly the best `limit`).
 
         Example: recall("deploy schedule", limit=5)
         """

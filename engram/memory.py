@@ -416,6 +416,8 @@ class Memory:
         return result
 
     def operations(self, limit: Count = 50) -> dict[str, Any]:
+        """The latest bulk operations (optimize_tags, merge_memories, imports), newest first, each with its id
+        for `rollback` and whether it was rolled back already."""
         return {"operations": self.store.operations(limit)}
 
     # ---- seed 001: conversations, review, supersession -----------------------------------------------
@@ -516,6 +518,8 @@ class Memory:
 
     # ---- everything else --------------------------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise InvalidInput("id", "must be a memory's id, not empty")
         record = self.store.get(memory_id)
         if record is None:
             raise NotFound(memory_id)

@@ -371,7 +371,7 @@ def test_no_tenant_sees_another_tenants_memory(alice: httpx.Client, bob: httpx.C
 
 
 # ---- MCP --------------------------------------------------------------------------------------------------
-async def _mcp_round_trip(client: Any) -> None:
+async def _mcp_round_trip(client: Any, *, stateless: bool) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
     assert {"store_memory", "search_memory", "discover_memory_tools", "remember", "recall", "optimize_tags",
             "trace_search", "validate_storage"} <= set(tools)  # fmt: skip
@@ -386,9 +386,19 @@ async def _mcp_round_trip(client: Any) -> None:
         "search_memory", {"query": "vet appointment", "options": {"min_relevance": 0}}
     )
     assert memory_id in [r["id"] for r in found.structured_content["results"]]
-    session = await client.call_tool("remember", {"content": "Only for this session", "scope": "session"})
-    assert session.structured_content["outcome"] == "created"
-    recalled = await client.call_tool("recall", {"query": "only for this session", "scope": "session"})
+    unnamed = await client.call_tool("remember", {"content": "Only for this session", "scope": "session"})
+    asked = {"query": "only for this session", "mode": "ranked"}
+    if stateless:
+        # Stateless HTTP has no MCP session: a session memory names its session, and only that id sees it.
+        assert unnamed.is_error and "scope_id: this connection has no MCP session" in unnamed.content[0].text
+        named = {"content": "Only for this session", "scope": "session", "scope_id": "chat-7"}
+        assert (await client.call_tool("remember", named)).structured_content["outcome"] == "created"
+        unseen = await client.call_tool("recall", asked)
+        assert "Only for this session" not in [r["content"] for r in unseen.structured_content["results"]]
+        asked |= {"scope_id": "chat-7"}
+    else:  # stdio: the session is the server process's
+        assert unnamed.structured_content["outcome"] == "created"
+    recalled = await client.call_tool("recall", asked | {"scope": "session"})
     assert recalled.structured_content["count"] >= 1
     bad = await client.call_tool("memory_timeline", {"granularity": "fortnight"})
     assert bad.is_error
@@ -404,7 +414,7 @@ async def test_mcp_over_http_with_a_key(running: Running) -> None:
     async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
         transport = streamable_http_client(f"{running.url}/mcp", http_client=http)
         async with Client(transport) as client:  # type: ignore[arg-type]
-            await _mcp_round_trip(client)
+            await _mcp_round_trip(client, stateless=True)
     with httpx.Client(timeout=30, base_url=running.url, headers=headers) as rest:  # the same tenant through REST
         assert rest.get("/v1/memories").json()["memories"]
 
@@ -420,7 +430,7 @@ async def test_mcp_over_stdio(tmp_path: Path) -> None:
         env={"ENGRAM_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
     )
     async with Client(params) as client:
-        await _mcp_round_trip(client)
+        await _mcp_round_trip(client, stateless=False)
 
 
 @pytest.fixture

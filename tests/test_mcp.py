@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
-from engram.mcp_server import build, session_id
+from engram.mcp_server import NO_SESSION, build, session_id
 
 
 @pytest.fixture
@@ -38,13 +38,15 @@ async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
         ("store_memory", {"content": "x", "context": {"force_importance": 9}}, "less than or equal to 5"),
         ("search_memory", {"query": "db", "options": {"bogus": 1}}, "options.bogus"),
         ("search_memory", {"query": "db", "limit": 1}, "limit"),  # options.limit, not a tool argument
-        ("recall", {"query": "db", "limit": 0}, "limit: must be between 1 and 1000"),
+        ("recall", {"query": "db", "limit": 0}, "greater than or equal to 1"),  # the schema says the range
         ("remember", {"content": "x", "importance": 4}, "less than or equal to 1"),
         ("merge_memories", {"ids": ["a", "b"]}, "no memory with id a"),
         ("memory_timeline", {"granularity": "fortnight"}, "'day', 'month' or 'year'"),
         ("usage_patterns", {"top": -3}, "greater than or equal to 1"),
         ("rollback", {"operation_id": "op_nope"}, "no operation with id op_nope"),
         ("forget", {"id": "nope"}, "no memory with id nope"),
+        ("forget", {"id": " "}, "id: must be a memory's id, not empty"),
+        ("recall", {"query": "db", "kind": "gossip"}, "kind"),
     ],
 )
 async def test_errors_reach_the_agent_with_the_field_and_the_problem(
@@ -134,5 +136,7 @@ def test_the_session_is_the_clients_mcp_session_id_where_it_keeps_one() -> None:
             self.headers = headers
 
     assert session_id(Asked({"mcp-session-id": "3f2a"}), "local-1") == "3f2a"  # type: ignore[arg-type]
-    assert session_id(Asked({"authorization": "Bearer k"}), "local-1") == "local-1"  # type: ignore[arg-type]
+    # A stateless HTTP request (protocol 2026-07-28) belongs to no session: each such client had shared the
+    # server's one. Without headers (stdio: one client per process) the session is the server's.
+    assert session_id(Asked({"authorization": "Bearer k"}), "local-1") == NO_SESSION  # type: ignore[arg-type]
     assert session_id(Asked(None), "local-1") == "local-1"  # type: ignore[arg-type]

@@ -332,6 +332,8 @@ def test_merge_memories_supersedes_and_rolls_back(mem: Memory) -> None:
     merged = mem.get(a)
     assert set(merged.tags) == {"travel", "flights"} and merged.importance == 0.9
     assert mem.get(b).status is Status.SUPERSEDED and mem.get(b).metadata["merged_into"] == a
+    with pytest.raises(InvalidInput, match=f"memory {b} is already superseded by {a}"):
+        mem.merge_memories([a, b])  # merged twice, one rollback undid what the other still claimed
     mem.rollback(out["operation_id"])
     assert mem.get(a).tags == ("travel",) and mem.get(b).status is Status.APPROVED
 
