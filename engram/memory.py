@@ -57,7 +57,7 @@ from engram.record import (
     tag_form,
     utcnow,
 )
-from engram.store.protocol import Filter, Position, Store
+from engram.store.protocol import Facts, Filter, Position, Store
 from engram.store.sqlite import SQLiteStore
 from engram.tags import TagPlan, Vocabulary
 from engram.write import RememberResult
@@ -284,12 +284,19 @@ class Memory:
         exact: bool = False,
     ) -> tuple[builtins.list[Hit], int]:
         """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and
-        how many scored that much. With `exact`, `where` itself makes each one what the query asks for."""
+        how many scored that much. A long memory counts once, by its best passage (chunk). With `exact`, `where`
+        itself makes each one what the query asks for."""
         scored, _ = candidates.scored(self, query, where, limit, profile, when, expansions)
         ranking = self.settings.profiles[profile]
         kept = relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking)
-        full = {r.id: r for r in self.store.get_many([s.record.id for s in kept[:limit]])}
-        return [with_record(s, full[s.record.id]) for s in kept[:limit] if s.record.id in full], len(kept)
+        best: builtins.list[Scored[Facts]] = []
+        owners: set[str] = set()
+        for s in kept:  # best first: a memory's first passage is its best
+            if (owner := s.record.parent or s.record.id) not in owners:
+                owners.add(owner)
+                best.append(s)
+        full = {r.id: r for r in self.store.get_many([s.record.id for s in best[:limit]])}
+        return [with_record(s, full[s.record.id]) for s in best[:limit] if s.record.id in full], len(best)
 
     def _with_siblings(self, hits: Sequence[Hit]) -> builtins.list[Hit]:
         """A chunk's neighbours join just under it at factor x its score, or keep their own score if that is

@@ -577,3 +577,14 @@ def test_editing_or_forgetting_a_memory_keeps_the_tag_registry_counting_the_memo
     assert {t.tag: t.usage_count for t in mem.store.tags()}["ops"] == 1
     assert mem.store.tag("security").status == "archived"  # type: ignore[union-attr]
     assert mem.validate_storage()["ok"]
+
+
+def test_a_long_memory_counts_once_in_a_search(mem: Memory) -> None:
+    long = mem.remember(" ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300))).id
+    short = [mem.store_memory(t)["memory_id"] for t in ("The harbour opens at six", "Cranes need oiling")]
+    assert len(mem.store.children(long)) > 3
+    listed = mem.search_memory("what did I tell you today?", {"limit": 3}, touch=False)
+    assert listed["total_found"] == 3  # memories, not memories and their chunks
+    assert {r["id"] for r in listed["results"]} == {long, *short}
+    found = mem.search_memory("harbour crane", {"limit": 2, "min_relevance": 0}, touch=False)
+    assert len(found["results"]) == 2 and found["results"][0]["id"] != found["results"][1]["id"]
