@@ -309,7 +309,9 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
     for match in pattern.finditer(joined):
         at = match.start()
         before = joined[at - 1] if at else ""
-        if unspaced(before) or unspaced(match.group()):
+        found = match.group()
+        # Inline ASCII test first: this loop runs for every candidate word of every recall.
+        if not (before.isascii() and found.isascii()) and (unspaced(before) or unspaced(found)):
             exact.add(bisect.bisect_right(starts, at) - 1)  # `_WORD` parts the scripts: "代替mongodb"
             continue
         # Where `_WORD` starts a word: not after a letter or digit (`isalnum` is the patterns' [^\W_]), nor
