@@ -1,6 +1,6 @@
 """A query's candidates, scored (seed 000 sections 4-5): the vector and text searches, the episode neighbours of
-what they found, scored with pseudo-relevance feedback and against any time the query names. `Memory.recall`,
-`Memory.ranked` and `trace_search` start here; MMR, modes and siblings come after."""
+what they found, scored with pseudo-relevance feedback and against any time the query names. engram.retrieve
+(recall, ranked) and `trace_search` start here; MMR, modes and siblings come after."""
 
 from __future__ import annotations
 

@@ -14,37 +14,26 @@ from typing import Annotated, Any, Literal, TypeVar
 import pydantic
 from pydantic import Field
 
+from engram import classify as kinds
 from engram import (
-    analysis,
-    candidates,
     edit,
     importers,
     ingest,
     lifecycle,
     maintenance,
     operations,
+    retrieve,
     tools,
     transfer,
     write,
 )
-from engram import classify as kinds
 from engram.blas import limit_blas
 from engram.config import Settings, locate
 from engram.embed import CachedEmbedder, Embedder, Vector, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.extract import Message
 from engram.maintenance import Count, Days, Examples, Share
-from engram.rank import (
-    Decay,
-    RecallMode,
-    Scored,
-    apply_mode,
-    matched_exactly,
-    mmr,
-    relevant,
-    sibling,
-    with_record,
-)
+from engram.rank import Decay, RecallMode
 from engram.record import (
     Kind,
     MemoryRecord,
@@ -57,12 +46,12 @@ from engram.record import (
     tag_form,
     utcnow,
 )
-from engram.store.protocol import Facts, Filter, Position, Store
+from engram.retrieve import Hit as Hit  # the type of what recall returns, where callers have always found it
+from engram.store.protocol import Filter, Position, Store
 from engram.store.sqlite import SQLiteStore
 from engram.tags import TagPlan, Vocabulary
 from engram.write import RememberResult
 
-Hit = Scored[MemoryRecord]
 Progress = Callable[[int, int], None]
 _KIND_TAXONOMY = "kinds"
 _CATEGORY_TAXONOMY = "categories"
@@ -239,37 +228,9 @@ class Memory:
             workspace_id=workspace_id,
             session=session if scope_id is None else None,
         )
-        return self._recall(query, where, limit=limit, mode=mode, profile=profile, when=when, touch=touch)
-
-    def _recall(
-        self,
-        query: str,
-        where: Filter,
-        *,
-        limit: int,
-        mode: RecallMode,
-        profile: str,
-        when: datetime,
-        touch: bool,
-        expansions: Sequence[str] = (),
-    ) -> builtins.list[Hit]:
-        scored, vectors = candidates.scored(self, query, where, limit, profile, when, expansions)
-        thresholds = {RecallMode.ACCURATE: self.settings.accurate, RecallMode.RELATED: self.settings.related}
-        size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
-        parents = {s.record.id: s.record.parent for s in scored if s.record.parent is not None}
-        picked = mmr(scored, vectors, self.settings.mmr_lambda, size, parents, instances=analysis.counts(query))
-        # Full records only for what is returned: building them for every candidate would dominate recall.
-        full = {r.id: r for r in self.store.get_many([s.record.id for s in picked])}
-        hits = apply_mode(
-            self._with_siblings([with_record(s, full[s.record.id]) for s in picked if s.record.id in full]),
-            mode,
-            limit,
-            thresholds.get(mode),
-            self.settings.profiles[profile],
+        return retrieve.recall(
+            self, query, where, limit=limit, mode=mode, profile=profile, when=when, touch=touch
         )
-        if touch and hits:
-            self.store.touch([h.record.id for h in hits], when)
-        return hits
 
     def ranked(
         self,
@@ -283,40 +244,11 @@ class Memory:
         floor: float = 0.0,
         exact: bool = False,
     ) -> tuple[builtins.list[Hit], int]:
-        """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and
-        how many scored that much. A long memory counts once, by its best passage (chunk). With `exact`, `where`
-        itself makes each one what the query asks for."""
-        scored, _ = candidates.scored(self, query, where, limit, profile, when, expansions)
-        ranking = self.settings.profiles[profile]
-        kept = relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking)
-        best: builtins.list[Scored[Facts]] = []
-        owners: set[str] = set()
-        for s in kept:  # best first: a memory's first passage is its best
-            if (owner := s.record.parent or s.record.id) not in owners:
-                owners.add(owner)
-                best.append(s)
-        full = {r.id: r for r in self.store.get_many([s.record.id for s in best[:limit]])}
-        return [with_record(s, full[s.record.id]) for s in best[:limit] if s.record.id in full], len(best)
-
-    def _with_siblings(self, hits: Sequence[Hit]) -> builtins.list[Hit]:
-        """A chunk's neighbours join just under it at factor x its score, or keep their own score if that is
-        higher. The hits keep their order: it is MMR's, which a sort by score would undo."""
-        out: dict[str, Hit] = {}
-        for hit in hits:
-            known = out.get(hit.record.id)
-            if known is None or known.score < hit.score:
-                out[hit.record.id] = hit  # a chunk that joined earlier keeps its place
-            r = hit.record
-            if r.parent_id is None or r.chunk_index is None or hit.why != "match":
-                continue
-            for index in (r.chunk_index - 1, r.chunk_index + 1):
-                near = self.store.chunk_at(r.parent_id, index)
-                if near is None:
-                    continue
-                joined = sibling(hit, near, self.settings.sibling_factor)
-                if near.id not in out or out[near.id].score < joined.score:
-                    out[near.id] = joined
-        return list(out.values())
+        """The best memories by score alone, each long memory once, and how many scored `floor` (retrieve.ranked)."""
+        return retrieve.ranked(
+            self, query, where, limit=limit, profile=profile, when=when, expansions=expansions, floor=floor,
+            exact=exact,
+        )  # fmt: skip
 
     # ---- seed 002: two tools and the tag vocabulary -----------------------------------------------------
     def store_memory(self, content: str, context: dict[str, Any] | None = None) -> dict[str, Any]:
