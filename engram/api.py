@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import engram
+from engram import retrieve
 from engram.errors import EngramError, InvalidInput, ModelMismatch, NotFound, StoreUnavailable
 from engram.maintenance import READ_ONLY
 from engram.memory import Hit, Memory
@@ -426,7 +427,8 @@ def shodh_router(started: float) -> APIRouter:
         mem: Memory = who.memory
         now = utcnow()
         where = Filter(types=tuple(body.memory_types or ()), now=now)
-        hits, _ = mem.ranked(body.query, where, limit=body.limit, profile=_SHODH_PROFILE[body.mode], when=now)
+        profile = _SHODH_PROFILE[body.mode]
+        hits, _ = retrieve.ranked(mem, body.query, where, limit=body.limit, profile=profile, when=now)
         rows = []
         for hit in hits:
             relevance = hit.score

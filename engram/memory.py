@@ -4,7 +4,7 @@ forget, stats and reembed. All decisions are plain functions (classify, rank, ch
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
@@ -231,24 +231,6 @@ class Memory:
         return retrieve.recall(
             self, query, where, limit=limit, mode=mode, profile=profile, when=when, touch=touch
         )
-
-    def ranked(
-        self,
-        query: str,
-        where: Filter,
-        *,
-        limit: int,
-        profile: str,
-        when: datetime,
-        expansions: Sequence[str] | Callable[[], Sequence[str]] = (),
-        floor: float = 0.0,
-        exact: bool = False,
-    ) -> tuple[builtins.list[Hit], int]:
-        """The best memories by score alone, each long memory once, and how many scored `floor` (retrieve.ranked)."""
-        return retrieve.ranked(
-            self, query, where, limit=limit, profile=profile, when=when, expansions=expansions, floor=floor,
-            exact=exact,
-        )  # fmt: skip
 
     # ---- seed 002: two tools and the tag vocabulary -----------------------------------------------------
     def store_memory(self, content: str, context: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engram import analysis, due, pii, timewords, write
+from engram import analysis, due, pii, retrieve, timewords, write
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
@@ -482,7 +482,7 @@ def search_memory(
         return [t.replace("-", " ") for near in found()[1].values() for t in near]
 
     def ranked(where: Filter, exact: bool, limit: int) -> tuple[list[Hit], int]:
-        return mem.ranked(text, where, limit=limit, profile="redesign", when=now,
+        return retrieve.ranked(mem, text, where, limit=limit, profile="redesign", when=now,
                           expansions=expansion_words, floor=opts.min_relevance, exact=exact)  # fmt: skip
 
     # "What do I need to do this week?" names no topic: it asks for the things to do. The reminders are searched,
