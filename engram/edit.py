@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from engram import pii, write
+from engram import enrich, pii, write
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.record import MemoryRecord, NewMemory, invalid_from, parse, utcnow
@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 # A memory's identity and history are not edited: a new id would write over another memory.
 _FIXED = frozenset({"id", "created_at"})
+# How a kind or category was set when the classifiers decided it (not by hand, a prefix or an import): new
+# content decides it again.
+_DECIDED = frozenset({"auto", "fallback"})
+_DECIDED_FIELDS = ("kind", "category")
 # The fields where an edit can bring personal data (redaction reads them).
 _FREE_TEXT = frozenset({"content", "tags", "metadata", "emotion"})
 
@@ -45,20 +49,30 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
     merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
     if mem.settings.redact_pii and fields.keys() & _FREE_TEXT:  # a status or importance edit brings no text
         merged = write.redacted(merged)
-    if "content" in fields and merged.content != old.content:
+    rewritten = "content" in fields and merged.content != old.content
+    if rewritten:
         merged = _pii_noted(merged)
     change: dict[str, Any] = merged.model_dump(exclude=set(_FIXED)) | {"updated_at": utcnow()}
-    if "kind" in fields:
-        change |= {"kind_method": "explicit", "kind_confidence": 1.0}
+    for name in ("kind", "category"):
+        if name in fields:
+            change |= {f"{name}_method": "explicit", f"{name}_confidence": 1.0}
+    change |= _auto_tags(mem, merged, fields, rewritten)
     texts: list[str] = []
     vectors: list[Vector] = []
-    if "content" in fields and merged.content != old.content:
+    if rewritten:
         write.check_length(mem, merged.content)
         change["content_hash"] = content_hash(merged.content)
         _not_another(mem, old.id, merged, change["content_hash"])
         change["token_count"] = len(mem.embedder.token_offsets(merged.content))
         texts = write.passages(mem, merged.content)
-        vectors = list(mem.embedder.embed_batch(texts))
+        opening = mem.kinds.opening(merged.content)
+        batch = mem.embedder.embed_batch([*texts, *([opening] if opening else [])])
+        vectors = list(batch[: len(texts)])
+        # What the classifiers decided of the old text is decided again, unless it was said by hand.
+        again = {n: n not in fields and getattr(old, f"{n}_method") in _DECIDED for n in _DECIDED_FIELDS}
+        change |= write.decided_again(
+            mem, old, write.mean(vectors), batch[len(texts)] if opening else None, **again
+        )
     try:
         record = MemoryRecord.model_validate(old.model_dump() | change)
     except ValidationError as exc:
@@ -72,8 +86,38 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
             mem.store.update(record, vectors[0] if vectors else None)
         if record.parent_id is None and record.tags != old.tags:
             _retag(mem, old.tags, record.tags)
-        mem.store.audit("update", memory_id, {"fields": sorted(fields)})
+        mem.store.audit("update", memory_id, {"fields": sorted(fields)} | _decided(old, record))
     return record
+
+
+def _auto_tags(mem: Memory, item: NewMemory, fields: dict[str, Any], rewritten: bool) -> dict[str, Any]:
+    """The tags store_memory gave a memory (its metadata's `auto_tags`) follow its content: new content gets
+    them from its own analysis, and the tags the caller gave or added since stay. Tags edited by hand are the
+    memory's tags from then on: only the automatic ones still there stay automatic."""
+    automatic = item.metadata.get("auto_tags")
+    if not isinstance(automatic, list):
+        return {}  # not tagged by store_memory, or before it kept which tags were its own
+    if "tags" in fields:
+        return {"metadata": item.metadata | {"auto_tags": [t for t in automatic if t in item.tags]}}
+    if not rewritten:
+        return {}
+    tagging = enrich.tagged(mem, item.content, [t for t in item.tags if t not in automatic])
+    return {"tags": tagging.plan.tags, "metadata": item.metadata | tagging.metadata}
+
+
+def _decided(old: MemoryRecord, new: MemoryRecord) -> dict[str, Any]:
+    """What an edit of the content decided again, as the audit log keeps it."""
+    out: dict[str, Any] = {}
+    for name in _DECIDED_FIELDS:
+        if getattr(old, f"{name}_method") in _DECIDED and getattr(new, name) != getattr(old, name):
+            value = getattr(new, name)
+            out[name] = {"from": getattr(getattr(old, name), "value", None),
+                         "to": getattr(value, "value", None), "confidence": getattr(new, f"{name}_confidence")}  # fmt: skip
+    if added := [t for t in new.tags if t not in old.tags]:
+        out["tags_added"] = added
+    if dropped := [t for t in old.tags if t not in new.tags]:
+        out["tags_dropped"] = dropped
+    return out
 
 
 def _not_another(mem: Memory, memory_id: str, item: NewMemory, new_hash: str) -> None:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engram import analysis, due, pii, retrieve, timewords, write
-from engram.embed import Vector, content_hash
+from engram import analysis, due, enrich, pii, retrieve, timewords, write
+from engram.embed import Vector
 from engram.errors import InvalidInput
 from engram.rank import RecallMode
 from engram.record import (
@@ -38,7 +38,7 @@ from engram.record import (
     utcnow,
 )
 from engram.store.protocol import Filter
-from engram.tags import TagPlan, Vocabulary, key, on_topic, plan_tags
+from engram.tags import TagPlan, Vocabulary, key
 from engram.timewords import TimeRange
 
 if TYPE_CHECKING:
@@ -145,51 +145,6 @@ def _validated(model: type[BaseModel], data: dict[str, Any] | None, name: str) -
         raise InvalidInput(f"{name}.{err.field}", err.problem) from None
 
 
-def _tag_vectors(
-    mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
-) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector], list[str]]:
-    """The concepts that can be tags, one embedding batch for them and the extra tags, and the concept tags left
-    out as not about the text (`on_topic`). The content joins the batch when it is one chunk (the model runs texts
-    of one call side by side), and its vector comes back by content hash for the write path; so do its opening
-    words (`Classifier.opening`), into `mem.openings`. A text of several chunks has no one vector to compare its
-    concepts with, and keeps them all."""
-    topical = analysis.topics(concepts, content)
-    tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
-    names = [*tags, *extra]
-    vectors = np.zeros((len(names), mem.embedder.dim), dtype=np.float32)
-    # A tag already in the vocabulary brings its embedding: only new words go through the model.
-    vocabulary = mem.vocabulary()
-    todo = []
-    for i, name in enumerate(names):
-        known = vocabulary.vector(name)
-        if known is None:
-            todo.append(i)
-        else:
-            vectors[i] = known
-    texts = [names[i].replace("-", " ") for i in todo]
-    whole, digest = content.strip(), content_hash(content)
-    # Text this database already embedded is never embedded again (the write path reuses it).
-    short = len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
-    stored = mem.store.vector_for_hash(digest) if short else None
-    alone = short and stored is None
-    # So is the opening the classifiers read, unless an earlier memory opened the same way; its vector goes to
-    # the openings cache, where the write path looks for it.
-    start = mem.kinds.opening(whole)
-    opening = [start] if start is not None and not mem.openings.known([start]) else []
-    embedded: dict[str, Vector] = {}
-    if todo or alone or opening:
-        batch = mem.embedder.embed_batch([*texts, *([whole] if alone else []), *opening])
-        vectors[todo] = batch[: len(todo)]
-        mem.openings.keep(opening, batch[len(batch) - len(opening) :])
-        if alone:
-            embedded[digest] = batch[len(todo)]
-    names_in = {analysis.normalize_tag(n) for n in analysis.named(content)}
-    keep = on_topic(tags, vectors[: len(tags)], embedded.get(digest, stored), names_in, mem.settings.tag_on_topic)
-    rows = [i for i, kept in enumerate(keep) if kept] + list(range(len(tags), len(names)))
-    off_topic = [t for t, kept in zip(tags, keep, strict=True) if not kept]
-    return [t for t, kept in zip(tags, keep, strict=True) if kept], vectors[rows], embedded, off_topic
-
-
 def store_memory(
     mem: Memory,
     content: str,
@@ -217,17 +172,8 @@ def store_memory(
     redact = report.risk == 2 and mem.settings.redact_pii
     if redact:
         content = report.redacted
-    found = analysis.analyse(content)
-    given = (*fields.get("tags", ()), *ctx.additional_tags)
-    if mem.settings.redact_pii:
-        # Looked at as given: once lowercase-hyphenated, "bob@example.com" is a tag no scan recognises.
-        given = tuple(t for t in given if pii.risk(t) < 2)
-    extra = list(
-        dict.fromkeys(t for t in (analysis.normalize_tag(x) for x in (*given, *found.context_tags)) if t)
-    )
-    concept_tags, vectors, embedded, off_topic = _tag_vectors(mem, found.concepts, extra, content)
-    plan = plan_tags(concept_tags, vectors[: len(concept_tags)], mem.vocabulary(), extra)
-    tag_vectors = dict(zip([*concept_tags, *extra], vectors, strict=True))
+    tagging = enrich.tagged(mem, content, [*fields.get("tags", ()), *ctx.additional_tags])
+    found, plan = tagging.found, tagging.plan
     importance = ctx.force_importance or found.importance
     overridden = [
         name
@@ -239,11 +185,7 @@ def store_memory(
         )
         if value is not None
     ]
-    metadata: dict[str, Any] = fields.get("metadata", {}) | {
-        "concepts": list(found.concepts),
-        "entities": [{"text": e.text, "kind": e.kind} for e in found.entities],
-        "importance_indicators": list(found.indicators),
-    }
+    metadata: dict[str, Any] = fields.get("metadata", {}) | tagging.metadata
     if ctx.source is not None:
         metadata["source"] = ctx.source
     if ctx.user_note is not None:
@@ -271,7 +213,7 @@ def store_memory(
     with mem.store.atomic():
         mem.operation = op
         try:
-            result = mem.remember_many([item], embedded=embedded, count_tags=False)[0]
+            result = mem.remember_many([item], embedded=tagging.embedded, count_tags=False)[0]
         finally:
             mem.operation = None
         record = mem.get(result.id)
@@ -282,7 +224,7 @@ def store_memory(
                 op.before_memory(record.id, None)
                 for tag in plan.tags:
                     op.before_tag(tag)
-            mem.record_tags(plan, tag_vectors, record.created_at)
+            mem.record_tags(plan, tagging.vectors, record.created_at)
             audit(
                 "store_memory",
                 record.id,
@@ -294,7 +236,10 @@ def store_memory(
                     },
                     "kind": {"label": record.kind.value, "confidence": record.kind_confidence},
                     "tags": {
-                        "tags": list(plan.tags), "mapped": plan.mapped, "new": list(plan.new), "off_topic": off_topic
+                        "tags": list(plan.tags),
+                        "mapped": plan.mapped,
+                        "new": list(plan.new),
+                        "off_topic": tagging.off_topic,
                     },
                     "importance": {"score": importance, "indicators": list(found.indicators)},
                     "overridden": overridden,
@@ -351,7 +296,9 @@ def _time_filter(
     the ranking's time score favours the memories of that period (a filter lost the older sessions that a
     question about last Saturday's event also needs)."""
     if opts.time_range is not None:
-        after, before = (None if t is None else as_utc(t) for t in (opts.time_range.after, opts.time_range.before))
+        after, before = (
+            None if t is None else as_utc(t) for t in (opts.time_range.after, opts.time_range.before)
+        )
         return query, after, before, {"phrase": None, "after": after, "before": before, "applied": "filter"}
     found = timewords.time_range(query, now)
     if found is not None:
@@ -371,7 +318,9 @@ def _time_filter(
 
 
 # Words that ask for the latest memories when the query names no time: "recent memories", "everything new".
-_LATEST = frozenset({"recent", "recently", "latest", "new", "memory", "memories", "everything", "all", "notes"})
+_LATEST = frozenset(
+    {"recent", "recently", "latest", "new", "memory", "memories", "everything", "all", "notes"}
+)
 
 
 def _memories_of(
@@ -532,7 +481,11 @@ def search_memory(
                 "created_at": r.created_at.isoformat(),
                 "last_accessed": None if r.last_accessed_at is None else r.last_accessed_at.isoformat(),
             }
-            | ({"due": None if (day := days.get(r.id)) is None else day.date().isoformat()} if listing else {})
+            | (
+                {"due": None if (day := days.get(r.id)) is None else day.date().isoformat()}
+                if listing
+                else {}
+            )
         )
     return {
         "results": results,

@@ -269,6 +269,30 @@ def _categorise(
     return mem.categories.decide(vector, neighbours, mem.store, mem.embedder, p.opening_vector)
 
 
+def decided_again(
+    mem: Memory, old: MemoryRecord, vector: Vector, opening: Vector | None, *, kind: bool, category: bool
+) -> dict[str, Any]:
+    """The kind and category (each when asked) new content of `old` gets, as record fields: decided as a new
+    memory's are, by prototypes and the votes of its nearest memories in its scope, leaving out its own rows."""
+    own = {old.id, *(c.id for c in mem.store.children(old.id))}
+    where = Filter(scope=old.scope, scope_id=old.scope_id, statuses=LIVE, user_id=old.user_id,
+                   workspace_id=old.workspace_id, owner_exact=True)  # fmt: skip
+    k = mem.settings.kind_neighbours
+    hits = [h for h in mem.store.labelled_search(vector, k + len(own), where) if h[0] not in own][:k]
+    fields: dict[str, Any] = {}
+    if kind:
+        votes = [(label.kind, s) for _, s, label in hits if label.method != "fallback"]
+        decision = mem.kinds.decide(vector, votes, mem.store, mem.embedder, opening)
+        fields |= {"kind": Kind(decision.label), "kind_confidence": decision.confidence,
+                   "kind_method": decision.method, "kind_scores": _flatten(decision.scores)}  # fmt: skip
+    if category:
+        votes = [(c, s) for _, s, label in hits if (c := label.category) is not None]
+        decision = mem.categories.decide(vector, votes, mem.store, mem.embedder, opening)
+        fields |= {"category": None if decision.method == "fallback" else Category(decision.label),
+                   "category_confidence": decision.confidence, "category_method": decision.method}  # fmt: skip
+    return fields
+
+
 # Memories recall can return; the others (rejected, superseded, archived) are kept but set aside.
 LIVE = (Status.APPROVED, Status.PENDING)
 

@@ -378,3 +378,38 @@ def test_a_persona_slot_does_not_absorb_a_changed_date(tmp_path: Path, model: Ca
         assert len(mem.list()) == 2
         same = mem.remember("My flight to Lisbon leaves on 3 March at 9am")  # the same facts: the slot takes it
         assert same.merged_into == first.id
+
+
+def test_new_content_is_classified_and_tagged_again(real: Memory) -> None:
+    out = real.store_memory("Remind me to call the dentist tomorrow at 3pm", {"additional_tags": ["health"]})
+    memory_id, tags = out["memory_id"], out["analysis"]["generated_tags"]
+    assert out["analysis"]["detected_category"] == "reminders" and "dentist" in tags and "health" in tags
+    real.update(memory_id, content="I learned that Kubernetes readiness probes only stop traffic to a pod.")
+    record = real.get(memory_id)
+    assert record.category is not None and record.category.value == "learnings"
+    assert record.kind.value == "knowledge" and record.kind_method == "auto"
+    # The tags of the old text go; the caller's tag stays, and the new text brings its own.
+    assert "dentist" not in record.tags and "health" in record.tags
+    assert any("kubernetes" in t for t in record.tags)
+    assert record.metadata["concepts"] and not any("dentist" in c.lower() for c in record.metadata["concepts"])
+    entry = next(e for e in real.store.audit_log(memory_id) if e["action"] == "update")
+    assert entry["detail"]["category"]["from"] == "reminders" and "dentist" in entry["detail"]["tags_dropped"]
+    # The registry counts the memory's tags as they are now.
+    assert real.store.tag("dentist").usage_count == 0  # type: ignore[union-attr]
+    assert real.validate_storage()["ok"]
+
+
+def test_what_was_set_by_hand_is_not_decided_again_by_an_edit(real: Memory) -> None:
+    memory_id = real.store_memory("Remind me to call the dentist tomorrow", {"force_category": "projects"})["memory_id"]
+    real.update(memory_id, kind="note")
+    real.update(memory_id, tags=["teeth"])  # by hand: the memory's tags from then on
+    real.update(memory_id, content="I learned that Kubernetes readiness probes only stop traffic to a pod.")
+    record = real.get(memory_id)
+    assert record.category is not None and record.category.value == "projects"
+    assert (record.kind.value, record.kind_method) == ("note", "explicit")
+    assert "teeth" in record.tags and any("kubernetes" in t for t in record.tags)
+    # A category set by hand later is the memory's own too.
+    real.update(memory_id, category="contexts")
+    assert real.get(memory_id).category_method == "explicit"
+    real.update(memory_id, content="Remind me to renew my passport before March")
+    assert real.get(memory_id).category.value == "contexts"  # type: ignore[union-attr]

@@ -588,3 +588,19 @@ def test_a_long_memory_counts_once_in_a_search(mem: Memory) -> None:
     assert {r["id"] for r in listed["results"]} == {long, *short}
     found = mem.search_memory("harbour crane", {"limit": 2, "min_relevance": 0}, touch=False)
     assert len(found["results"]) == 2 and found["results"][0]["id"] != found["results"][1]["id"]
+
+
+def test_an_edit_that_takes_a_name_out_of_the_text_takes_it_out_of_the_tags(mem: Memory) -> None:
+    out = mem.store_memory("Call Maria Lopez about the lease renewal", {"additional_tags": ["housing"]})
+    named = [t for t in out["analysis"]["generated_tags"] if "maria" in t]
+    assert named
+    mem.update(out["memory_id"], content="Call the landlord about the lease renewal")
+    record = mem.get(out["memory_id"])
+    assert not [t for t in record.tags if "maria" in t] and {"housing", "lease-renewal"} <= set(record.tags)
+    assert "Maria Lopez" not in json.dumps(record.metadata)  # nor in the concepts and entities kept with it
+    assert [mem.store.tag(t).usage_count for t in named] == [0] * len(named)  # type: ignore[union-attr]
+    # A memory not tagged by store_memory keeps its tags: none of them is known to be automatic.
+    plain = mem.remember("Water the ferns on Fridays", tags=["plants"]).id
+    mem.update(plain, content="Water the orchids on Fridays")
+    assert mem.get(plain).tags == ("plants",)
+    assert mem.validate_storage()["ok"]
