@@ -24,7 +24,7 @@ from engram.edit import whole
 from engram.errors import InvalidInput
 from engram.operations import operation
 from engram.rank import shortfall
-from engram.record import MemoryRecord, Status, utcnow
+from engram.record import MemoryRecord, Scope, Status, utcnow
 from engram.store.protocol import Filter
 from engram.tags import consolidate
 from engram.transfer import file_at
@@ -201,16 +201,20 @@ def merge_memories(mem: Memory, ids: list[str], *, into: str | None = None) -> d
 
 
 # ---- analysis -----------------------------------------------------------------------------------------------
-def memory_timeline(mem: Memory, *, granularity: str = "month", examples: int = 3) -> dict[str, Any]:
+def memory_timeline(
+    mem: Memory, *, granularity: str = "month", examples: int = 3, session: str | None = None
+) -> dict[str, Any]:
+    """`session`: the MCP session asking (as in every tool that shows memories): other sessions' session-scoped
+    memories are neither counted nor shown."""
     if granularity not in _WIDTH:
         raise InvalidInput("granularity", f"unknown; choose one of {sorted(_WIDTH)}")
-    counts = mem.store.histogram("created_at", _WIDTH[granularity], Filter(statuses=tuple(Status)))
+    counts = mem.store.histogram("created_at", _WIDTH[granularity], Filter(statuses=tuple(Status), session=session))
     periods = []
     for period, n in counts.items():
         start = datetime.fromisoformat(period + {"year": "-01-01", "month": "-01", "day": ""}[granularity])
         start = start.replace(tzinfo=None)
         end = _next(start, granularity)
-        shown = mem.store.select(Filter(created_after=start, created_before=end), limit=examples)
+        shown = mem.store.select(Filter(created_after=start, created_before=end, session=session), limit=examples)
         periods.append({"period": period, "count": n,
                         "memories": [{"id": r.id, "content": r.content[:200]} for r in shown]})  # fmt: skip
     return {"granularity": granularity, "periods": periods, "total": sum(counts.values())}
@@ -249,14 +253,15 @@ def concept_network(
     return {"nodes": [{"id": r.tag, "usage_count": r.usage_count} for r in rows], "edges": edges}
 
 
-def usage_patterns(mem: Memory, *, top: int = 10) -> dict[str, Any]:
-    """Recalls over time (by day of last access), the most and least used memories, and those never recalled."""
+def usage_patterns(mem: Memory, *, top: int = 10, session: str | None = None) -> dict[str, Any]:
+    """Recalls over time (by day of last access), the most and least used memories, and those never recalled;
+    of another `session`'s session-scoped memories, none."""
     used: list[MemoryRecord] = []
     never: list[MemoryRecord] = []
     by_category: Counter[str] = Counter()
     for batch in mem.store.iter_all():
         for r in batch:
-            if r.parent_id is not None or r.status is not Status.APPROVED:
+            if r.parent_id is not None or r.status is not Status.APPROVED or not _seen_by(r, session):
                 continue
             (used if r.access_count else never).append(r)
             by_category[r.category.value if r.category else "uncategorised"] += r.access_count
@@ -267,7 +272,7 @@ def usage_patterns(mem: Memory, *, top: int = 10) -> dict[str, Any]:
         return {"id": r.id, "content": r.content[:200], "access_count": r.access_count, "last_accessed": last}
 
     return {
-        "accesses_by_day": mem.store.histogram("last_accessed_at", 10, Filter()),
+        "accesses_by_day": mem.store.histogram("last_accessed_at", 10, Filter(session=session)),
         "most_used": [brief(r) for r in used[:top]],
         "least_used": [brief(r) for r in used[::-1][:top]],
         "never_recalled": {
@@ -278,16 +283,23 @@ def usage_patterns(mem: Memory, *, top: int = 10) -> dict[str, Any]:
     }
 
 
+def _seen_by(record: MemoryRecord, session: str | None) -> bool:
+    return session is None or record.scope is not Scope.SESSION or record.scope_id == session
+
+
 # ---- debugging -----------------------------------------------------------------------------------------------
-def trace_search(mem: Memory, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """search_memory with its working shown: every candidate, each score component, and why it was cut."""
+def trace_search(
+    mem: Memory, query: str, options: dict[str, Any] | None = None, *, session: str | None = None
+) -> dict[str, Any]:
+    """search_memory with its working shown: every candidate, each score component, and why it was cut; the
+    candidates `session` can see (as search_memory's)."""
     from engram.tools import SearchOptions, _validated
 
     opts: SearchOptions = _validated(SearchOptions, options, "options")
     now = utcnow()
     # A trace looks on: the search it shows leaves usage (access counts, last access) as it was.
-    found = mem.search_memory(query, (options or {}) | {"limit": opts.limit}, now=now, touch=False)
-    where = Filter(include_expired=opts.include_expired, now=now)
+    found = mem.search_memory(query, (options or {}) | {"limit": opts.limit}, now=now, touch=False, session=session)
+    where = Filter(include_expired=opts.include_expired, now=now, session=session)
     scored, _ = scored_candidates(mem, query, where, opts.limit, "redesign", now)
     profile = mem.settings.profiles["redesign"]
     returned = {r["id"] for r in found["results"]}

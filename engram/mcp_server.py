@@ -242,7 +242,7 @@ def build(resolve: Resolver) -> MCPServer:
 
     # rollback and operations undo and list the bulk operations of the advanced tools.
     for name in [*(t for group in TOOLS.values() for t in group), "rollback", "operations"]:
-        _register_advanced(server, name, resolve)
+        _register_advanced(server, name, resolve, lambda ctx: session_id(ctx, process_session))
     _strict(server)
     return server
 
@@ -259,22 +259,29 @@ def _strict(server: MCPServer) -> None:
         tool.parameters = strict.model_json_schema(by_alias=True)
 
 
-def _register_advanced(server: MCPServer, name: str, resolve: Resolver) -> None:
-    """One advanced tool with the `Memory` method's own parameters (so its JSON schema) and docstring."""
+def _register_advanced(
+    server: MCPServer, name: str, resolve: Resolver, session: Callable[[Context], str]
+) -> None:
+    """One advanced tool with the `Memory` method's own parameters (so its JSON schema) and docstring. A tool
+    that shows memories takes the `session` asking from the connection, never from the caller."""
     method = getattr(Memory, name)
     hints = typing.get_type_hints(method, include_extras=True)  # with the ranges (Annotated) of each argument
+    own = inspect.signature(method).parameters
     params = [
         inspect.Parameter(
             p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=hints.get(p.name, Any)
         )
-        for p in inspect.signature(method).parameters.values()
-        if p.name != "self"
+        for p in own.values()
+        if p.name not in ("self", "session")
     ]
     params.append(inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context))
 
     @answered
     def tool(**arguments: Any) -> dict[str, Any]:
-        mem, lock = resolve(arguments.pop("ctx"))
+        ctx = arguments.pop("ctx")
+        if "session" in own:
+            arguments["session"] = session(ctx)
+        mem, lock = resolve(ctx)
         with lock:
             return mem.run_tool(name, **arguments)
 

@@ -281,10 +281,10 @@ class Memory:
         return maintenance.merge_memories(self, ids, into=into)
 
     def memory_timeline(
-        self, granularity: Literal["day", "month", "year"] = "month", examples: Examples = 3
+        self, granularity: Literal["day", "month", "year"] = "month", examples: Examples = 3, session: str | None = None
     ) -> dict[str, Any]:
         """Memories counted per day, month or year, with a few examples from each period."""
-        return maintenance.memory_timeline(self, granularity=granularity, examples=examples)
+        return maintenance.memory_timeline(self, granularity=granularity, examples=examples, session=session)
 
     def concept_network(
         self, min_cooccurrence: Count = 1, similarity: Share = 0.6, limit: Count = 100
@@ -293,8 +293,8 @@ class Memory:
             self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit
         )
 
-    def usage_patterns(self, top: Count = 10) -> dict[str, Any]:
-        return maintenance.usage_patterns(self, top=top)
+    def usage_patterns(self, top: Count = 10, session: str | None = None) -> dict[str, Any]:
+        return maintenance.usage_patterns(self, top=top, session=session)
 
     def export_memories(self, path: str | Path, with_embeddings: bool = True) -> dict[str, Any]:
         """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`; with
@@ -320,8 +320,10 @@ class Memory:
         """`action` backup: copy the database to `path` with SQLite's online backup; restore: verify `path` and replace the database with it."""
         return maintenance.backup_restore(self, action, path)
 
-    def trace_search(self, query: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
-        return maintenance.trace_search(self, query, options)
+    def trace_search(
+        self, query: str, options: dict[str, Any] | None = None, session: str | None = None
+    ) -> dict[str, Any]:
+        return maintenance.trace_search(self, query, options, session=session)
 
     def validate_storage(self) -> dict[str, Any]:
         """Rows against the full-text index, the vector index, the embedding model and the tag registry: every inconsistency found."""

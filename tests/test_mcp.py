@@ -4,6 +4,7 @@ does can be undone or deleted through MCP itself."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -124,6 +125,13 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
                 hits = {r["id"] for r in recalled.structured_content["results"]}
                 assert shared.structured_content["id"] in found and shared.structured_content["id"] in hits
                 assert (own in found, own in hits) == (sees_own, sees_own)
+                # Nor do the advanced tools that show memories show it to another session.
+                asked = {"trace_search": {"query": "wip parser branch"}, "usage_patterns": {},
+                         "memory_timeline": {"granularity": "day"}}  # fmt: skip
+                shown = [json.dumps((await client.call_tool(n, a)).structured_content) for n, a in asked.items()]
+                assert [own in text for text in shown] == [sees_own] * 3
+            tools = {t.name: t for t in (await theirs.list_tools()).tools}
+            assert "session" not in tools["trace_search"].input_schema["properties"]  # the connection's, not asked
             # Named, another session's memories are seen: the scope_id is the caller's choice.
             record = mem.get(own)
             named = {"query": "wip parser branch", "mode": "ranked", "scope": "session", "scope_id": record.scope_id}
