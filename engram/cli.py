@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from engram import pii
 from engram.cli_keys import keys_app
 from engram.cli_migrate import migrate
 from engram.config import Settings, shown
@@ -66,11 +67,13 @@ def opened(db: str | Path | None = None, **kwargs: Any) -> Iterator[Memory]:
 
 def _full_id(memory: Memory, given: str) -> str:
     """The id `given` names: itself, or the one id it begins (`engram list` shows the first 8 characters)."""
-    if len(given) < 4 or memory.store.get(given) is not None:
+    if memory.store.get(given) is not None:
         return given
-    found = memory.store.ids_starting(given, 2)
+    found = memory.store.ids_starting(given, 2) if len(given) >= 4 else []
     if len(found) > 1:
         raise InvalidInput("id", f"{given} begins more than one memory's id: give more of it")
+    if not found and 0 < len(given) < 4 and memory.store.ids_starting(given, 1):
+        raise InvalidInput("id", f"{given} is too short to name a memory: give at least 4 characters of its id")
     return found[0] if found else given
 
 
@@ -113,6 +116,7 @@ def remember(
         fields["importance"] = importance
     with opened() as memory:
         result = memory.remember(text, **fields)
+        found = pii.scan(text).summary(memory.settings.redact_pii)
     if as_json:
         out.print_json(
             json.dumps(
@@ -122,6 +126,7 @@ def remember(
                     "kind": result.kind.value,
                     "confidence": result.confidence,
                     "chunks": result.chunks,
+                    "pii": found,
                 }
             )
         )
@@ -129,6 +134,9 @@ def remember(
     words = {"created": "stored", "duplicate": "already stored as", "merged": "merged into"}
     detail = f" ({result.kind.value}, confidence {result.confidence:.2f})" if result.created else ""
     out.print(f"{words[result.outcome]} {result.id}{detail}")
+    if found["kinds"]:
+        how = "redacted" if found["redacted"] else "stored as given (redaction is off)"
+        out.print(f"personal data: {', '.join(found['kinds'])}, {how}")
 
 
 @app.command()

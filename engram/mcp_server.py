@@ -25,7 +25,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 import engram
-from engram import maintenance
+from engram import maintenance, pii
 from engram.errors import EngramError, InvalidInput
 from engram.maintenance import READ_ONLY, TOOLS
 from engram.memory import Memory
@@ -185,7 +185,8 @@ def build(resolve: Resolver) -> MCPServer:
         def call(mem: Memory) -> dict[str, Any]:
             r = mem.remember(content, **fields)
             return {"id": r.id, "outcome": r.outcome, "kind": None if r.kind is None else r.kind.value,
-                    "confidence": r.confidence, "duplicate_of": r.duplicate_of, "merged_into": r.merged_into}  # fmt: skip
+                    "confidence": r.confidence, "duplicate_of": r.duplicate_of, "merged_into": r.merged_into,
+                    "pii": pii.scan(content).summary(mem.settings.redact_pii)}  # fmt: skip
 
         return write(ctx, call)
 

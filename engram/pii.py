@@ -53,6 +53,12 @@ class PiiReport:
     def names(self) -> list[str]:
         return [k.value for k in self.kinds]
 
+    def summary(self, redaction_on: bool) -> dict[str, Any]:
+        """What a write reports of the text it stored, in seed 001's levels: 0 none, 1 only redaction markers,
+        2 raw personal data stored (redaction off)."""
+        redacted = self.risk == 2 and redaction_on
+        return {"risk": 1 if redacted else self.risk, "kinds": self.names, "redacted": redacted}
+
 
 MARKERS = {kind: f"[REDACTED_{kind.value.upper()}]" for kind in PiiKind}
 MARKER = re.compile(r"\[REDACTED_(?:" + "|".join(k.value.upper() for k in PiiKind) + r")\]")

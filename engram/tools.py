@@ -112,12 +112,13 @@ class TimeRangeOption(BaseModel):
 class SearchOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    limit: int = Field(10, ge=1, le=100)
-    min_relevance: float = Field(0.3, ge=0, le=1)
+    # Numbers and flags as JSON has them: "5" or "yes" is a caller's mistake, named, not read as 5 or true.
+    limit: int = Field(10, ge=1, le=100, strict=True)
+    min_relevance: float = Field(0.3, ge=0, le=1, strict=True)
     time_range: TimeRangeOption | None = None
-    importance_min: int | None = Field(None, ge=1, le=5)
+    importance_min: int | None = Field(None, ge=1, le=5, strict=True)
     content_type: str | None = None
-    include_expired: bool = False
+    include_expired: bool = Field(False, strict=True)
 
 
 def check_query(mem: Memory, query: Any) -> None:
@@ -265,7 +266,7 @@ def store_memory(
             "kind": record.kind.value,
             "needs_category": record.category is None,
             # seed 001's levels: 0 none, 1 only redaction markers, 2 raw personal data stored
-            "pii": {"risk": 1 if redact else report.risk, "kinds": report.names, "redacted": redact},
+            "pii": report.summary(mem.settings.redact_pii),
         },
         "recommendations": {
             "similar_memories": [i for i, _ in similar],

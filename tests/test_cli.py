@@ -169,6 +169,8 @@ def test_a_memory_is_named_by_the_short_id_list_shows(db: str) -> None:
         mem.remember("second of two", id="same-prefix-2")
     code, out = run(db, "show", "same")
     assert code == 2 and "begins more than one memory" in out
+    code, out = run(db, "show", "sam")  # under 4 characters: too short to name one, said as such
+    assert code == 2 and "too short" in out
 
 
 def test_memories_print_as_written_not_as_markup_or_terminal_codes(db: str) -> None:
@@ -182,3 +184,10 @@ def test_memories_print_as_written_not_as_markup_or_terminal_codes(db: str) -> N
     assert code == 0 and "[bold]keep[/bold]" in out and "\x1b" not in out
     code, out = run(db, "show", "[/nope]")
     assert code == 1 and "no memory with id [/nope]" in out
+
+
+def test_remember_reports_personal_data_as_store_does(db: str) -> None:
+    code, out = run(db, "remember", "My card is 4111 1111 1111 1111", "--json")
+    assert code == 0 and json.loads(out)["pii"] == {"risk": 2, "kinds": ["card"], "redacted": False}
+    code, out = run(db, "remember", "Mail me at ann@example.com")
+    assert code == 0 and "personal data: email, stored as given" in out

@@ -117,6 +117,9 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
             said = {"content": "The scratch branch for this session is wip-parser", "scope": "session"}
             own = (await mine.call_tool("remember", said)).structured_content["id"]
             shared = await mine.call_tool("remember", {"content": "The parser lives on the wip branch"})
+            assert shared.structured_content["pii"] == {"risk": 0, "kinds": [], "redacted": False}
+            mailed = await mine.call_tool("remember", {"content": "The parser's owner is ann@example.com"})
+            assert mailed.structured_content["pii"]["kinds"] == ["email"]  # reported, as store_memory reports it
             query = {"query": "wip parser branch", "options": {"min_relevance": 0}}
             for client, sees_own in ((mine, True), (theirs, False)):
                 searched = await client.call_tool("search_memory", query)
