@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engram import pii, tools
-from engram.embed import content_hash
+from engram import pii, tools, write
+from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.legacy import read_tinydb, to_new_memory
 from engram.operations import operation
@@ -127,6 +127,7 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
         if embed
         else {}
     )
+    openings = _openings(mem, [r for r, _ in fresh if _uncategorised(r, chunked)])
     with operation(mem.store, "import_memories") as op:
         for record, vector in fresh:
             op.before_memory(record.id, None)
@@ -136,6 +137,8 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
                 use = new_vectors[record.id]
             else:
                 use = np.asarray(vector, dtype=np.float32)
+            if use is not None and _uncategorised(record, chunked):
+                record = _categorised(mem, op, record, use, openings.get(record.id))
             mem.store.insert([record], [use])
         _register_tags(mem, op, [r for r, _ in fresh if r.parent_id is None])
         op.summary = {
@@ -205,6 +208,31 @@ def _not_stored(
             kept.add(record.id)
         seen.add(key)
     return [(r, v) for r, v in records if (r.id if r.parent_id is None else r.parent_id) in kept]
+
+
+def _uncategorised(record: MemoryRecord, chunked: set[str]) -> bool:
+    """A record from another system (SHODH has no categories) that is searched by its own vector."""
+    return record.category_method == "imported" and record.category is None and record.parent_id is None and (
+        record.id not in chunked
+    )
+
+
+def _openings(mem: Memory, records: list[MemoryRecord]) -> dict[str, Vector]:
+    """The opening words the category classifier reads of each record, embedded in one batch."""
+    said = {r.id: o for r in records if (o := mem.categories.opening(r.content)) is not None}
+    if not said:
+        return {}
+    return dict(zip(said, mem.embedder.embed_batch(list(said.values())), strict=True))
+
+
+def _categorised(mem: Memory, op: Any, record: MemoryRecord, vector: Vector, opening: Vector | None) -> MemoryRecord:
+    """A record without a category gets one as store_memory would give it, the decision in the audit log: a
+    memory imported from another system is then found by the category questions (what is due, content_type)."""
+    fields = write.decided_again(mem, record, vector, opening, kind=False, category=True)
+    op.audit("categorise", record.id, {"category": None if fields["category"] is None else fields["category"].value,
+                                       "confidence": fields["category_confidence"],
+                                       "method": fields["category_method"]})  # fmt: skip
+    return record.model_copy(update=fields)
 
 
 def _register_tags(mem: Memory, op: Any, records: list[MemoryRecord]) -> None:

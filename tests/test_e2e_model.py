@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -413,3 +414,19 @@ def test_what_was_set_by_hand_is_not_decided_again_by_an_edit(real: Memory) -> N
     assert real.get(memory_id).category_method == "explicit"
     real.update(memory_id, content="Remind me to renew my passport before March")
     assert real.get(memory_id).category.value == "contexts"  # type: ignore[union-attr]
+
+
+def test_a_memory_from_another_system_is_categorised_on_import(real: Memory, tmp_path: Path) -> None:
+    # A SHODH record from elsewhere has no category (SHODH has none): store_memory's classifier gives it one.
+    foreign = {"id": "shodh-1", "content": "Remind me to renew my passport before the trip in March",
+               "content_hash": "x", "created_at": "2026-01-05T09:00:00Z", "type": "Task"}  # fmt: skip
+    path = tmp_path / "foreign.jsonl"
+    path.write_text(json.dumps(foreign) + "\n", encoding="utf-8")
+    out = real.import_memories(path)
+    record = real.get("shodh-1")
+    assert record.category is not None and record.category.value == "reminders"
+    assert record.category_method == "auto" and record.kind_method == "imported"
+    entry = next(e for e in real.store.audit_log("shodh-1") if e["action"] == "categorise")
+    assert entry["detail"]["category"] == "reminders"
+    real.rollback(out["operation_id"])
+    assert real.store.get("shodh-1") is None
