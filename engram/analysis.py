@@ -198,11 +198,12 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
     out: list[str] = []
     for concept in concepts:
         run: list[str] = []
-        for word in [*concept.split(), ""]:
+        words = concept.split()
+        for at, word in enumerate([*words, ""]):
             lower = word.lower()
             if lower and lower not in STOPWORDS and not NO_TOPIC.fullmatch(lower) and (
                 lower in names or _reading(lower) != "verb"  # "renew passport": the passport
-            ):
+            ) and not (run and at + 1 < len(words) and _says_what_it_does(run[-1].lower(), lower)):
                 run.append(word)
             elif run:  # and "turtles always cheer", "expenses arise": the turtles, the expenses
                 out.append(" ".join(run))
@@ -213,6 +214,14 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
         if (len(t) > 2 or _HAN.search(t) is not None)  # 北京: two characters, one word
         and (" " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in _WHEN_ALONE))
     ]
+
+
+def _says_what_it_does(subject: str, word: str) -> bool:
+    """Whether `word`, between a singular noun and another word, is the verb of a clause ("wife loves hiking",
+    "husband plays chess", "rebase rewrites history"): a plural noun does not follow a singular one inside a
+    name for one thing, but a verb agreeing with it does."""
+    plural = word.endswith("s") and not word.endswith("ss")
+    return plural and not subject.endswith("s") and "VERB" in getAllLemmas(word) and subject not in STOPWORDS
 
 
 # Words that name a topic inside a phrase ("night shift", "year review") but alone only say when.

@@ -443,6 +443,8 @@ def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], 
             return "abbreviation"  # js-framework / javascript-framework
         if at_a == at_b:
             return None  # cold-ocean-currents / warm-ocean-currents: one word swapped in place
+    if sibling(keep, other):
+        return None  # non-smart-bulbs / smart-light-bulbs, cotton-fabric / fabric-like-silk
     return "similarity"
 
 
@@ -451,8 +453,61 @@ def _stems(tag: str) -> list[str]:
 
 
 def kept_apart(tag: str, concept: str) -> bool:
-    """Whether a concept close to `tag` still must not be filed under it: the tag is narrower, or another word."""
-    return narrower(tag, concept) or derived(tag, concept)
+    """Whether a concept close to `tag` still must not be filed under it: the tag is narrower, another word on
+    its stem, or a sibling."""
+    return narrower(tag, concept) or derived(tag, concept) or sibling(tag, concept)
+
+
+def sibling(a: str, b: str) -> bool:
+    """Whether two tags name different things of one kind: one word for another (wife / husband, spanish /
+    english, black / white, melbourne / sydney), or shared words each tag tells apart on the same side
+    (cold-ocean-currents / warm-ocean-currents, small-spaces / medium-sized-spaces, fabric-like-silk /
+    fabric-like-cotton) or by a word put between them (non-smart-bulbs / smart-light-bulbs). Such pairs are as
+    close in the model as synonyms (wife / husband 0.87, kids / children 0.89), so closeness cannot tell them
+    apart: only spelling, inflection or an abbreviation makes two different words one tag. Shared words with
+    the rest on either side are overlapping windows on one phrase (marine-conservation-efforts /
+    supporting-marine-conservation), and tags with no word in common another wording (bookcase / book-shelf):
+    both left to the model."""
+    stems_a, stems_b = _stems(a), _stems(b)
+    shared = set(stems_a) & set(stems_b)
+    only_a, only_b = set(stems_a) - shared, set(stems_b) - shared
+    if not only_a or not only_b:
+        return False  # the same words, or one tag narrower than the other
+    if "-" not in a and "-" not in b:
+        return not one_word(a, b)
+    if not shared:
+        return False
+    if len(only_a) == len(only_b) == 1:
+        wa = a.split("-")[stems_a.index(next(iter(only_a)))]
+        wb = b.split("-")[stems_b.index(next(iter(only_b)))]
+        if one_word(wa, wb):
+            return False  # js-framework / javascript-framework, colour-scheme / color-scheme
+    sides_a, sides_b = _sides(stems_a, shared), _sides(stems_b, shared)
+    return sides_a is None or sides_b is None or bool(sides_a & sides_b)
+
+
+def _sides(stems: list[str], shared: set[str]) -> set[str] | None:
+    """Where a tag's own words stand around the words it shares with another: before, after, or None when one
+    stands between them."""
+    at = [i for i, s in enumerate(stems) if s in shared]
+    if at[-1] - at[0] + 1 != len(at):
+        return None
+    return {side for side, own in (("before", at[0] > 0), ("after", at[-1] < len(stems) - 1)) if own}
+
+
+def one_word(a: str, b: str) -> bool:
+    """Whether two words are one word spelled, inflected or abbreviated two ways (colour / color, centre / center,
+    children / child, pic / picture, k8s / kubernetes)."""
+    if inflected(a, b) or regular_ending(a, b) or numeronym(a, b) or numeronym(b, a):
+        return True
+    if is_abbreviation(a, b) or is_abbreviation(b, a):
+        return True
+    for x, y in ((a, b), (_lemma(a), _lemma(b))):  # colours / color: colour / color
+        short, long = sorted((x, y), key=len)
+        british = long.endswith("re") and short == long[:-2] + "er"  # centre / center, litre / liter
+        if len(short) >= 5 and x[0] == y[0] and (levenshtein_distance(x, y) == 1 or british):
+            return True
+    return False
 
 
 def narrower(tag: str, than: str) -> bool:

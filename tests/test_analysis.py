@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engram import analysis, timewords
-from engram.tags import is_abbreviation, key, same_tag
+from engram.tags import is_abbreviation, kept_apart, key, same_tag
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 
@@ -150,6 +150,20 @@ def test_consolidation_keeps_apart_what_embeddings_only_relate() -> None:
     assert (
         same_tag("meetings", "meeting", 0.9) == "spelling" and same_tag("digitizing", "digital", 0.46) is None
     )
+    # Shared words told apart by others name siblings, however close (pairs an earlier rule set merged).
+    assert same_tag("smart-light-bulbs", "non-smart-bulbs", 0.88) is None
+    assert same_tag("fabric-like-silk", "fabric-like-cotton", 0.83) is None
+
+
+def test_a_concept_is_not_filed_under_a_sibling_tag() -> None:
+    # Siblings are as close in the model as synonyms (wife / husband 0.87, kids / children 0.89): only spelling,
+    # inflection or an abbreviation files a word under another.
+    for tag, concept in [("english", "spanish"), ("wife", "husband"), ("red", "blue"), ("sydney", "melbourne"),
+                         ("production-database-runs", "staging-database-runs"), ("medium-sized-spaces", "small-spaces")]:  # fmt: skip
+        assert kept_apart(tag, concept), (tag, concept)
+    for tag, concept in [("colors", "colour"), ("center", "centre"), ("woman", "women"), ("yoga", "aerial-yoga"),
+                         ("javascript-framework", "js-framework"), ("book-shelf", "bookcase")]:  # fmt: skip
+        assert not kept_apart(tag, concept), (tag, concept)
 
 
 def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> None:
@@ -319,6 +333,11 @@ def test_tags_are_cut_to_words_that_name_a_topic() -> None:
     # A word that is only a verb or an adverb ends a run, wherever it stands in it.
     assert analysis.topics(["expenses arise", "turtles always cheer"], "before expenses arise; turtles always cheer") == [
         "expenses", "turtles", "cheer"
+    ]
+    # So does a verb agreeing with the noun before it; a plural noun there names the thing (meeting notes).
+    said = "My wife loves hiking; the team meeting notes; Git rebase rewrites history"
+    assert analysis.topics(["wife loves hiking", "team meeting notes", "rebase rewrites history"], said) == [
+        "wife", "hiking", "team meeting notes", "rebase", "history"
     ]
 
 

@@ -430,3 +430,16 @@ def test_a_memory_from_another_system_is_categorised_on_import(real: Memory, tmp
     assert entry["detail"]["category"] == "reminders"
     real.rollback(out["operation_id"])
     assert real.store.get("shodh-1") is None
+
+
+def test_a_concept_keeps_its_own_tag_beside_a_close_sibling(real: Memory) -> None:
+    # Close in the model (spanish / english 0.71, husband / wife 0.87), different things: no tag stands for both.
+    for first, second, own, other in [
+        ("I speak English at work", "Respond in Spanish when I write in Spanish", "spanish", "english"),
+        ("My wife loves hiking in the Alps", "My husband plays chess on Sundays", "husband", "wife"),
+        ("The production database runs on db-prod.internal", "The staging database runs on db-staging.internal",
+         "staging-database", "production-database"),
+    ]:  # fmt: skip
+        assert [t for t in real.store_memory(first)["analysis"]["generated_tags"] if other in t]
+        tags = real.store_memory(second)["analysis"]["generated_tags"]
+        assert any(own in t for t in tags) and not any(other in t for t in tags), tags
