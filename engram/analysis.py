@@ -201,7 +201,7 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
         words = concept.split()
         for at, word in enumerate([*words, ""]):
             lower = word.lower()
-            if lower and lower not in STOPWORDS and not NO_TOPIC.fullmatch(lower) and (
+            if lower and lower not in STOPWORDS and not NO_TOPIC.fullmatch(lower) and lower not in _EXAMPLE and (
                 lower in names or _reading(lower) != "verb"  # "renew passport": the passport
             ) and not (run and at + 1 < len(words) and _says_what_it_does(run[-1].lower(), lower)):
                 run.append(word)
@@ -214,6 +214,10 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
         if (len(t) > 2 or _HAN.search(t) is not None)  # 北京: two characters, one word
         and (" " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in _WHEN_ALONE))
     ]
+
+
+# Words that put an example beside a thing ("fabric like silk", "engines like Google"): two topics, not one.
+_EXAMPLE = frozenset({"like", "unlike", "including", "versus", "vs"})
 
 
 def _says_what_it_does(subject: str, word: str) -> bool:

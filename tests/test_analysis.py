@@ -339,6 +339,8 @@ def test_tags_are_cut_to_words_that_name_a_topic() -> None:
     assert analysis.topics(["wife loves hiking", "team meeting notes", "rebase rewrites history"], said) == [
         "wife", "hiking", "team meeting notes", "rebase", "history"
     ]
+    # A thing and its example are two topics.
+    assert analysis.topics(["fabric like silk"], "I need fabric like silk") == ["fabric", "silk"]
 
 
 def test_names_are_capitalised_words_that_open_no_sentence_turn_or_list_item() -> None:
