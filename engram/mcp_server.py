@@ -130,6 +130,8 @@ def build(resolve: Resolver) -> MCPServer:
         `context` may force any of them: force_category, force_importance (1-5), expires_at (ISO date),
         additional_tags, source ("conversation", "document", "web"), user_note. Personal data found (card,
         email, phone, ...) is reported in analysis.pii, and stored as [REDACTED_*] markers when redaction is on.
+        recommendations.suggested_updates lists older memories this one seems to update (another date, number or
+        a "not"): merge_memories([new_id, old_id], into=new_id) marks the old one superseded.
         Example: store_memory("Team standup moved to 9:30 on Mondays", {"additional_tags": ["team"]})
         """
         return write(ctx, lambda m: m.store_memory(content, _given(context)))

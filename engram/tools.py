@@ -253,6 +253,13 @@ def store_memory(
         else mem.similar_to(record.id, SIMILAR_AT, 6, Filter(scope=record.scope, scope_id=record.scope_id))
     )
     similar = [(i, s) for i, s in near if s >= SIMILAR_AT and i != record.id][:5]
+    # Seed 002's "suggest updates vs new storage": a close memory that names other numbers, dates or times, or
+    # says the opposite, is most likely an older version of this fact ("moved to 5 May", "not vegetarian
+    # anymore"); merge_memories([new, old], into=new) keeps the new one and marks the old superseded.
+    older = {r.id: r for r in mem.store.get_many([i for i, _ in similar])} if result.created else {}
+    updated = {
+        i for i, r in older.items() if r.parent_id is None and not write.same_particulars(record.content, r.content)
+    }
     return {
         "success": True,
         "memory_id": record.id,
@@ -270,7 +277,8 @@ def store_memory(
         },
         "recommendations": {
             "similar_memories": [i for i, _ in similar],
-            "suggested_merges": [i for i, s in similar if s >= MERGE_AT],
+            "suggested_merges": [i for i, s in similar if s >= MERGE_AT and i not in updated],
+            "suggested_updates": [i for i, _ in similar if i in updated],
             "tag_consolidations": plan.mapped,
         },
     }

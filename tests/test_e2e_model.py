@@ -443,3 +443,15 @@ def test_a_concept_keeps_its_own_tag_beside_a_close_sibling(real: Memory) -> Non
         assert [t for t in real.store_memory(first)["analysis"]["generated_tags"] if other in t]
         tags = real.store_memory(second)["analysis"]["generated_tags"]
         assert any(own in t for t in tags) and not any(other in t for t in tags), tags
+
+
+def test_store_memory_suggests_which_older_memory_a_changed_fact_updates(real: Memory) -> None:
+    dentist = real.store_memory("Dentist appointment on 3 May at 10am")["memory_id"]
+    diet = real.store_memory("I am vegetarian")["memory_id"]
+    out = real.store_memory("The dentist appointment moved to 5 May at 10am")
+    moved = out["recommendations"]
+    assert moved["suggested_updates"] == [dentist] and dentist not in moved["suggested_merges"]
+    assert real.store_memory("I am not vegetarian anymore")["recommendations"]["suggested_updates"] == [diet]
+    # The same fact said again names the same particulars: similar, no update.
+    again = real.store_memory("Reminder: the dentist appointment is on 5 May at 10am")["recommendations"]
+    assert out["memory_id"] in again["similar_memories"] and out["memory_id"] not in again["suggested_updates"]
