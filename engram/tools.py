@@ -105,7 +105,8 @@ class TimeRangeOption(BaseModel):
     @model_validator(mode="after")
     def _ordered(self) -> TimeRangeOption:
         if self.after is not None and self.before is not None and as_utc(self.after) >= as_utc(self.before):
-            raise ValueError("after must be earlier than before")
+            # before is exclusive ("before 20 November" leaves the 20th out): one day is after D, before D + 1.
+            raise ValueError("after must be earlier than before (before is exclusive: for one day, give the next)")
         return self
 
 

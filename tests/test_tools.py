@@ -288,6 +288,8 @@ def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
     with pytest.raises(InvalidInput, match="after must be earlier than before") as caught:
         mem.search_memory("anything", {"time_range": {"after": "2026-02-01", "before": "2026-01-01"}})
     assert caught.value.field == "options.time_range"
+    with pytest.raises(InvalidInput, match="for one day, give the next"):  # before is exclusive
+        mem.search_memory("anything", {"time_range": {"after": "2026-01-01", "before": "2026-01-01"}})
     # Numbers and flags as JSON has them: a quoted number is a mistake, not read as the number.
     for wrong in ({"limit": "5"}, {"include_expired": "yes"}, {"importance_min": 2.5}):
         with pytest.raises(InvalidInput) as caught:
