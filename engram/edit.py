@@ -23,6 +23,8 @@ _FIXED = frozenset({"id", "created_at"})
 # content decides it again.
 _DECIDED = frozenset({"auto", "fallback"})
 _DECIDED_FIELDS = ("kind", "category")
+# What store_memory's analysis keeps in a memory's metadata (enrich.Tagging.metadata).
+_ANALYSIS = frozenset({"concepts", "entities", "importance_indicators", "auto_tags"})
 # The fields where an edit can bring personal data (redaction reads them).
 _FREE_TEXT = frozenset({"content", "tags", "metadata", "emotion"})
 
@@ -46,10 +48,14 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
         raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
     if nulls := [name for name in ("kind", "importance", "content") if name in fields and fields[name] is None]:
         raise InvalidInput(nulls[0], "must not be null")
+    if isinstance(fields.get("metadata"), dict):
+        # What the engine keeps of the text (store_memory's analysis) is not the caller's to drop by leaving it out.
+        fields = fields | {"metadata": {k: v for k, v in old.metadata.items() if k in _ANALYSIS} | fields["metadata"]}
     merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
     if mem.settings.redact_pii and fields.keys() & _FREE_TEXT:  # a status or importance edit brings no text
         merged = write.redacted(merged)
-    rewritten = "content" in fields and merged.content != old.content
+    # New text, given or made by redaction (an edit of the tags redacts an old text stored before redaction was on).
+    rewritten = merged.content != old.content
     if rewritten:
         merged = _pii_noted(merged)
     change: dict[str, Any] = merged.model_dump(exclude=set(_FIXED)) | {"updated_at": utcnow()}
@@ -98,7 +104,9 @@ def _auto_tags(mem: Memory, item: NewMemory, fields: dict[str, Any], rewritten: 
     if not isinstance(automatic, list):
         return {}  # not tagged by store_memory, or before it kept which tags were its own
     if "tags" in fields:
-        return {"metadata": item.metadata | {"auto_tags": [t for t in automatic if t in item.tags]}}
+        # The tags are the caller's; new text still brings its own concepts and entities.
+        found = enrich.tagged(mem, item.content, item.tags).metadata if rewritten else {}
+        return {"metadata": item.metadata | found | {"auto_tags": [t for t in automatic if t in item.tags]}}
     if not rewritten:
         return {}
     tagging = enrich.tagged(mem, item.content, [t for t in item.tags if t not in automatic])

@@ -134,7 +134,12 @@ def optimize_tags(mem: Memory, *, dry_run: bool = False, archive_after_days: int
                                            limit=1_000_000):  # fmt: skip
                 op.before_memory(record.id, record)
                 tags = tuple(dict.fromkeys(m.into if t == m.tag else t for t in record.tags))
-                mem.store.update(record.model_copy(update={"tags": tags}))
+                update: dict[str, Any] = {"tags": tags}
+                if isinstance(automatic := record.metadata.get("auto_tags"), list):
+                    # The folded tag stays automatic under its new name: new text replaces it as before.
+                    renamed = list(dict.fromkeys(m.into if t == m.tag else t for t in automatic))
+                    update["metadata"] = record.metadata | {"auto_tags": renamed}
+                mem.store.update(record.model_copy(update=update))
             source, target = by_tag[m.tag], mem.store.tag(m.into) or by_tag[m.into]
             op.before_tag(m.tag)
             op.before_tag(m.into)

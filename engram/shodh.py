@@ -41,10 +41,13 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     for name in ("id", "content", "content_hash", "created_at"):
         if data.get(name) in (None, ""):
             raise InvalidInput(name, "is required by the SHODH Memory schema")
-    metadata = dict(data.get("metadata") or {})
-    if not isinstance(metadata, dict):
+    given = data.get("metadata") or {}
+    if not isinstance(given, dict):
         raise InvalidInput("metadata", "must be an object")
+    metadata = dict(given)
     extension = metadata.pop(EXTENSION, None) or {}
+    if not isinstance(extension, dict):
+        raise InvalidInput(f"metadata.{EXTENSION}", "must be an object")
     fields = {name: data[name] for name in _SHARED if data.get(name) is not None}
     if not extension:  # a foreign record: Engram's defaults, the kind from the SHODH type
         try:

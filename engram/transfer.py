@@ -106,7 +106,11 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
         first[record.id] = number
         if vector is not None:
             _check_vector(vector, f"line {number}.embedding", header, stored=same_model)
-    present = {r.id for r in mem.store.get_many(list(first))}
+    stored = {r.id: r for r in mem.store.get_many(list(first))}
+    present = set(stored)
+    # An id taken by another text is not this record: said, so nothing is dropped unseen.
+    conflicts = [{"line": number, "id": r.id, "reason": "the id is another memory's, with other content"}
+                 for number, r, _ in lines if r.id in stored and stored[r.id].content_hash != r.content_hash]  # fmt: skip
     for number, record, _ in lines:
         parent = record.parent_id
         if parent is not None and parent not in first and parent not in present:
@@ -146,9 +150,9 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
             "skipped": len(parsed) - len(fresh),
             "reembedded": len(new_vectors),
         }
-        op.audit("import_memories", None, {"path": str(path), **op.summary})
+        op.audit("import_memories", None, {"path": str(path), **op.summary, "conflicts": len(conflicts)})
     mem.forget_vocabulary()
-    return {"operation_id": op.id, **op.summary}
+    return {"operation_id": op.id, **op.summary, "conflicts": conflicts}
 
 
 def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRecord, list[float] | None]]]:

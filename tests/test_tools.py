@@ -614,3 +614,62 @@ def test_an_edit_that_takes_a_name_out_of_the_text_takes_it_out_of_the_tags(mem:
     mem.update(plain, content="Water the orchids on Fridays")
     assert mem.get(plain).tags == ("plants",)
     assert mem.validate_storage()["ok"]
+
+
+def test_edits_keep_the_analysis_true_to_the_text(mem: Memory) -> None:
+    out = mem.store_memory("Lunch with Alice Walker from Stripe about the node pool")
+    memory_id = out["memory_id"]
+    # Content and tags edited together: the tags are the caller's, the concepts and entities the new text's.
+    mem.update(memory_id, content="Use Redis for the caching layer", tags=["infra"])
+    record = mem.get(memory_id)
+    assert record.tags == ("infra",) and "Walker" not in json.dumps(record.metadata)
+    # Metadata edited by hand keeps what the engine knows of the text (its automatic tags among it).
+    mem.update(memory_id, content="Order pizza for the team offsite", metadata={"owner": "ops"})
+    mem.update(memory_id, metadata={"owner": "infra"})
+    record = mem.get(memory_id)
+    assert record.metadata["owner"] == "infra" and isinstance(record.metadata["auto_tags"], list)
+    assert record.metadata["concepts"]
+
+
+def test_a_folded_tag_stays_automatic_under_its_new_name(mem: Memory) -> None:
+    first = mem.store_memory("The staging cluster needs a new nodepool")["memory_id"]
+    for text in ("Scale the pools before the load test", "Drain the old pool first"):
+        mem.remember(text, tags=["node-pool"])
+    assert "nodepool" in mem.get(first).tags
+    mem.optimize_tags()  # nodepool / node-pool: one tag spelled two ways, under the more used spelling
+    record = mem.get(first)
+    assert "node-pool" in record.tags and "node-pool" in record.metadata["auto_tags"]
+    mem.update(first, content="Order pizza for the team offsite")
+    assert "node-pool" not in mem.get(first).tags  # replaced with the new text's tags
+    assert mem.validate_storage()["ok"]
+
+
+def test_a_tags_edit_under_redaction_is_an_edit_of_the_text(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    with Memory(path, embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as plain:
+        memory_id = plain.remember("Call Ann at 415-555-0199 about the lease").id
+    redacting = Settings(home=tmp_path, redact_pii=True)
+    with Memory(path, embedder=FakeEmbedder(), settings=redacting) as mem:
+        mem.update(memory_id, tags=["housing"])
+        record = mem.get(memory_id)
+        assert "555" not in record.content and record.content_hash != "" and "pii_found" not in record.metadata
+        assert np.allclose(mem.store.vectors([memory_id])[memory_id], mem.embedder.embed_batch([record.content])[0])
+        again = mem.remember(record.content)
+        assert again.duplicate_of == memory_id  # the stored text is the redacted one, hash and all
+
+
+def test_import_names_a_record_whose_id_another_memory_holds(tmp_path: Path, mem: Memory) -> None:
+    mem.remember("The original text", id="shared-id")
+    path = tmp_path / "in.jsonl"
+    line = {"id": "shared-id", "content": "Another text entirely", "content_hash": "x",
+            "created_at": "2026-01-01T00:00:00Z"}  # fmt: skip
+    bad = {**line, "id": "other", "metadata": "oops"}
+    path.write_text(json.dumps(bad) + "\n", encoding="utf-8")
+    with pytest.raises(InvalidInput, match=r"line 1\.metadata"):
+        mem.import_memories(path)
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    out = mem.import_memories(path)
+    assert out["imported"] == 0 and out["conflicts"] == [
+        {"line": 1, "id": "shared-id", "reason": "the id is another memory's, with other content"}
+    ]
+    assert mem.get("shared-id").content == "The original text"
