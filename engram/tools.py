@@ -299,12 +299,12 @@ def _content_type(value: str) -> Category | Kind:
 
 
 def _time_filter(
-    mem: Memory, query: str, opts: SearchOptions, now: datetime
+    mem: Memory, query: str, opts: SearchOptions, now: datetime, session: str | None
 ) -> tuple[str, datetime | None, datetime | None, dict[str, Any] | None]:
     """The query to search with, and the created-at window: from the options, else relative to an event the
     memories mention ("before the launch"). A time the query names ("last week", "in March") filters nothing:
     the ranking's time score favours the memories of that period (a filter lost the older sessions that a
-    question about last Saturday's event also needs)."""
+    question about last Saturday's event also needs). The event is looked for among the memories `session` sees."""
     if opts.time_range is not None:
         after, before = (
             None if t is None else as_utc(t) for t in (opts.time_range.after, opts.time_range.before)
@@ -316,7 +316,7 @@ def _time_filter(
                                    "applied": "boost"}  # fmt: skip
     anchor = timewords.event_anchor(query)
     if anchor is not None:
-        event = mem.recall(anchor.phrase, limit=1, mode=RecallMode.RANKED, touch=False, now=now)
+        event = mem.recall(anchor.phrase, limit=1, mode=RecallMode.RANKED, touch=False, now=now, session=session)
         if event:
             at = event[0].record.created_at
             after, before = (None, at) if anchor.relation == "before" else (at, None)
@@ -409,7 +409,7 @@ def search_memory(
     opts: SearchOptions = _validated(SearchOptions, options, "options")
     check_query(mem, query)
     now = utcnow() if now is None else as_utc(now)
-    text, after, before, time_info = _time_filter(mem, query, opts, now)
+    text, after, before, time_info = _time_filter(mem, query, opts, now, session)
     content_type = None if opts.content_type is None else _content_type(opts.content_type)
     where = Filter(
         kinds=(content_type,) if isinstance(content_type, Kind) else (),

@@ -129,10 +129,12 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
                 assert shared.structured_content["id"] in found and shared.structured_content["id"] in hits
                 assert (own in found, own in hits) == (sees_own, sees_own)
                 # Nor do the advanced tools that show memories show it to another session.
+                # "before the scratch branch" names an event: found among this session's memories only.
                 asked = {"trace_search": {"query": "wip parser branch"}, "usage_patterns": {},
-                         "memory_timeline": {"granularity": "day"}}  # fmt: skip
+                         "memory_timeline": {"granularity": "day"},
+                         "search_memory": {"query": "what did we change before the scratch branch"}}  # fmt: skip
                 shown = [json.dumps((await client.call_tool(n, a)).structured_content) for n, a in asked.items()]
-                assert [own in text for text in shown] == [sees_own] * 3
+                assert [own in text for text in shown] == [sees_own] * 4
             tools = {t.name: t for t in (await theirs.list_tools()).tools}
             assert "session" not in tools["trace_search"].input_schema["properties"]  # the connection's, not asked
             # Named, another session's memories are seen: the scope_id is the caller's choice.
