@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from engram.errors import InvalidInput, NotFound
-from engram.record import MemoryRecord, Status
+from engram.record import MemoryRecord, Status, as_utc
 from engram.store.protocol import Change, Filter, Store, TagRow
 
 
@@ -68,6 +68,13 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
     restored = removed = 0
     with store.atomic():
         changes = list(reversed(store.changes(operation_id)))
+        if changed := _changed_since(store, changes, known[operation_id]["finished_at"]):
+            shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+            raise InvalidInput(
+                "operation_id",
+                f"{len(changed)} of its memories changed after it ({shown}): rolling it back would undo those "
+                "changes too, so it is refused",
+            )
         # Memories first: whether a tag the operation created is still carried depends on what stays.
         for change in sorted(changes, key=lambda c: c.entity != "memory"):
             if change.entity == "memory":
@@ -98,6 +105,25 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
         )
         store.audit("rollback", None, {"operation": operation_id, **summary}, operation_id=operation_id)
     return {"operation_id": operation_id, **summary}
+
+
+def _changed_since(store: Store, changes: list[Change], finished: str | None) -> list[str]:
+    """The memories an operation touched that were edited or forgotten after it: restoring its earlier states
+    would silently undo those later changes."""
+    if finished is None:
+        return []
+    after = as_utc(datetime.fromisoformat(finished))
+    out = []
+    for change in changes:
+        if change.entity != "memory":
+            continue
+        current = store.get(change.key)
+        if current is None:
+            if change.before is not None:
+                out.append(change.key)  # forgotten since: a rollback would bring it back
+        elif current.updated_at is not None and as_utc(current.updated_at) > after:
+            out.append(change.key)
+    return out
 
 
 def _tag_json(row: TagRow) -> dict[str, Any]:

@@ -673,3 +673,20 @@ def test_import_names_a_record_whose_id_another_memory_holds(tmp_path: Path, mem
         {"line": 1, "id": "shared-id", "reason": "the id is another memory's, with other content"}
     ]
     assert mem.get("shared-id").content == "The original text"
+
+
+def test_a_rollback_that_would_undo_later_edits_is_refused(mem: Memory) -> None:
+    a = mem.remember("Retro notes", tags=["meeting-notes"]).id
+    b = mem.remember("Standup summary", tags=["meeting-note"]).id
+    op = mem.merge_memories([a, b])["operation_id"]
+    mem.update(a, content="Order pizza for the team offsite")
+    with pytest.raises(InvalidInput, match=f"changed after it \\({a}\\)") as caught:
+        mem.rollback(op)
+    assert caught.value.field == "operation_id"
+    assert mem.get(a).content == "Order pizza for the team offsite"  # the later edit stands
+    assert mem.get(b).status is Status.SUPERSEDED and mem.validate_storage()["ok"]
+    # Forgotten since: a rollback would bring it back.
+    op = mem.merge_memories([a, mem.remember("Lunch order list").id])["operation_id"]
+    mem.forget(a)
+    with pytest.raises(InvalidInput, match="changed after it"):
+        mem.rollback(op)
