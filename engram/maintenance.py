@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import Field
 
 from engram.candidates import scored as scored_candidates
-from engram.edit import whole
+from engram.edit import count_uses, whole
 from engram.errors import InvalidInput
 from engram.operations import operation
 from engram.rank import shortfall
@@ -189,6 +189,10 @@ def merge_memories(mem: Memory, ids: list[str], *, into: str | None = None) -> d
             }
         )
         mem.store.update(merged)
+        added = [t for t in merged.tags if t not in target.tags]
+        for tag in added:
+            op.before_tag(tag)
+        count_uses(mem, added)  # the memory kept carries them now; the merged ones still do too
         for r in others:
             op.before_memory(r.id, r)
             mem.store.update(

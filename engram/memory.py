@@ -178,9 +178,9 @@ class Memory:
             try:
                 with self.store.atomic():
                     written = [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
-                    if count_tags:
-                        pairs = zip(prepared[start : start + WRITE_SLICE], written, strict=True)
-                        edit.count_uses(self, [t for p, r in pairs if r.created for t in p.item.tags])
+                    pairs = zip(prepared[start : start + WRITE_SLICE], written, strict=True)
+                    created = [t for p, r in pairs if r.created for t in p.item.tags] if count_tags else []
+                    edit.count_uses(self, [*created, *(t for r in written for t in r.tags_added)])
                     results += written
                     self.kinds.save_learned(self.store)
                     self.categories.save_learned(self.store)

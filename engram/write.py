@@ -39,6 +39,8 @@ class RememberResult:
     chunks: int = 0
     # A new memory's nearest memories in its scope when it was written (id, cosine), best first.
     neighbours: tuple[tuple[str, float], ...] = ()
+    # Tags a merge put on the memory it merged into: the registry counts them (the memory carries them now).
+    tags_added: tuple[str, ...] = ()
 
     @property
     def outcome(self) -> str:
@@ -343,7 +345,8 @@ def _merge(
         },
     )
     return RememberResult(
-        target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence
+        target.id, False, merged_into=target.id, kind=target.kind, confidence=target.kind_confidence,
+        tags_added=tuple(t for t in merged.tags if t not in target.tags),
     )
 
 

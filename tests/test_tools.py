@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import calendar
 import json
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -690,3 +691,24 @@ def test_a_rollback_that_would_undo_later_edits_is_refused(mem: Memory) -> None:
     mem.forget(a)
     with pytest.raises(InvalidInput, match="changed after it"):
         mem.rollback(op)
+
+
+def test_merges_count_the_tags_they_put_on_the_memory_they_keep(mem: Memory) -> None:
+    first = mem.remember("the staging server restarts every night at two", tags=["ops"]).id
+    second = mem.remember("The staging server restarts every night at two!", tags=["servers"])
+    assert second.merged_into == first and set(mem.get(first).tags) == {"ops", "servers"}
+    assert mem.store.tag("servers").usage_count == 1  # type: ignore[union-attr]
+    other = mem.remember("Backups run at three", tags=["backups"]).id
+    op = mem.merge_memories([first, other])["operation_id"]
+    # Both carry "backups" now: the one kept and the one superseded (kept, never deleted).
+    assert mem.store.tag("backups").usage_count == 2  # type: ignore[union-attr]
+    assert mem.validate_storage()["ok"]
+    mem.rollback(op)
+    assert mem.store.tag("backups").usage_count == 1 and mem.validate_storage()["ok"]  # type: ignore[union-attr]
+    # A count that no longer matches the memories is found, and repaired.
+    row = mem.store.tag("ops")
+    mem.store.put_tag(replace(row, usage_count=7))  # type: ignore[type-var]
+    problems = [i["problem"] for i in mem.validate_storage()["issues"]]
+    assert any("usage count" in p for p in problems)
+    mem.repair_index()
+    assert mem.store.tag("ops").usage_count == 1 and mem.validate_storage()["ok"]  # type: ignore[union-attr]

@@ -457,6 +457,13 @@ class PostgresStore(SideTables):
             "EXCEPT SELECT jsonb_array_elements_text(tags) FROM memories WHERE parent_id IS NULL) unused"
         )
         report("tags", "active tags no memory carries (orphan tags)", unused, "recount_tags")
+        miscounted = number(
+            "SELECT count(*) FROM tags t JOIN (SELECT j AS tag, count(*) AS n FROM memories m, "
+            "jsonb_array_elements_text(m.tags) j WHERE m.parent_id IS NULL GROUP BY j) c ON c.tag = t.tag "
+            "WHERE t.status = 'active' AND t.usage_count <> c.n"
+        )
+        report("tags", "active tags whose usage count is not the number of memories carrying them", miscounted,
+               "recount_tags")  # fmt: skip
         return issues
 
     def rebuild_fts(self) -> None:

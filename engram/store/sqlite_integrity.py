@@ -68,6 +68,13 @@ def integrity_issues(
         "EXCEPT SELECT j.value FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL)"
     )
     report("tags", "active tags no memory carries (orphan tags)", unused, "recount_tags")
+    miscounted = count(
+        "SELECT count(*) FROM tags t JOIN (SELECT j.value AS tag, count(*) AS n FROM memories m, json_each(m.tags) j "
+        "WHERE m.parent_id IS NULL GROUP BY j.value) c ON c.tag = t.tag "
+        "WHERE t.status = 'active' AND t.usage_count <> c.n"
+    )
+    report("tags", "active tags whose usage count is not the number of memories carrying them", miscounted,
+           "recount_tags")  # fmt: skip
     return issues
 
 
