@@ -26,6 +26,10 @@ SAID = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
         ("Book flights by Monday (14 December)", "2026-12-14"),
         ("Party on Saturday the 5th", "2026-11-28"),  # no date the pattern reads beside it: the next Saturday
         ("Renew it before the end of January, it expires in March", "2027-01-31"),
+        # Month first, as in the US: the day it names, not the month's first.
+        ("Pay rent before December 10", "2026-12-10"),
+        ("Dentist on December 3rd at 9am", "2026-12-03"),
+        ("Renew the passport by January 15, 2027", "2027-01-15"),
     ],
 )
 def test_a_reminder_is_due_on_the_first_day_it_names_read_forward(text: str, day: str | None) -> None:
