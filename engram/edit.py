@@ -99,18 +99,29 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
 def _auto_tags(mem: Memory, item: NewMemory, fields: dict[str, Any], rewritten: bool) -> dict[str, Any]:
     """The tags store_memory gave a memory (its metadata's `auto_tags`) follow its content: new content gets
     them from its own analysis, and the tags the caller gave or added since stay. Tags edited by hand are the
-    memory's tags from then on: only the automatic ones still there stay automatic."""
+    memory's tags from then on: only the automatic ones still there stay automatic. So does the importance it
+    scored, unless it was forced or set by hand (both recorded as overridden)."""
     automatic = item.metadata.get("auto_tags")
     if not isinstance(automatic, list):
         return {}  # not tagged by store_memory, or before it kept which tags were its own
+    overridden = list(item.metadata.get("overridden") or [])
+    if "importance" in fields and "importance" not in overridden:
+        overridden.append("importance")
+    meta = item.metadata | ({"overridden": overridden} if overridden else {})
+    change: dict[str, Any] = {}
     if "tags" in fields:
         # The tags are the caller's; new text still brings its own concepts and entities.
-        found = enrich.tagged(mem, item.content, item.tags).metadata if rewritten else {}
-        return {"metadata": item.metadata | found | {"auto_tags": [t for t in automatic if t in item.tags]}}
-    if not rewritten:
-        return {}
-    tagging = enrich.tagged(mem, item.content, [t for t in item.tags if t not in automatic])
-    return {"tags": tagging.plan.tags, "metadata": item.metadata | tagging.metadata}
+        tagging = enrich.tagged(mem, item.content, item.tags) if rewritten else None
+        found = {} if tagging is None else tagging.metadata
+        change["metadata"] = meta | found | {"auto_tags": [t for t in automatic if t in item.tags]}
+    elif rewritten:
+        tagging = enrich.tagged(mem, item.content, [t for t in item.tags if t not in automatic])
+        change = {"tags": tagging.plan.tags, "metadata": meta | tagging.metadata}
+    else:
+        return {"metadata": meta} if meta != item.metadata else {}
+    if tagging is not None and "importance" not in overridden:
+        change["importance"] = (tagging.found.importance - 1) / 4  # store_memory's 1-5, stored as 0..1
+    return change
 
 
 def _decided(old: MemoryRecord, new: MemoryRecord) -> dict[str, Any]:

@@ -712,3 +712,18 @@ def test_merges_count_the_tags_they_put_on_the_memory_they_keep(mem: Memory) -> 
     assert any("usage count" in p for p in problems)
     mem.repair_index()
     assert mem.store.tag("ops").usage_count == 1 and mem.validate_storage()["ok"]  # type: ignore[union-attr]
+
+
+def test_new_text_is_scored_again_unless_its_importance_was_set(mem: Memory) -> None:
+    urgent = mem.store_memory("URGENT: send the grant report to the board by Friday 5pm")
+    assert urgent["analysis"]["importance_score"] >= 4
+    mem.update(urgent["memory_id"], content="The lunch with the team was nice")
+    assert two_tools.importance_1_5(mem.get(urgent["memory_id"]).importance) == 2
+    forced = mem.store_memory("The lunch with the board was nice", {"force_importance": 5})["memory_id"]
+    mem.update(forced, content="The dinner with the board was nice")
+    assert mem.get(forced).importance == 1.0  # forced: kept
+    by_hand = mem.store_memory("Water the ferns")["memory_id"]
+    mem.update(by_hand, importance=0.9)
+    mem.update(by_hand, content="Water the ferns and the orchids")
+    record = mem.get(by_hand)
+    assert record.importance == 0.9 and "importance" in record.metadata["overridden"]
