@@ -42,10 +42,11 @@ TOOLS: dict[str, list[str]] = {
 READ_ONLY = frozenset({"memory_stats", "memory_timeline", "concept_network", "usage_patterns", "export_memories",
                        "trace_search", "validate_storage"})  # fmt: skip
 # The advanced tools' numeric arguments, by what they count: checked wherever a tool is called by name.
-Count = Annotated[int, Field(ge=1, le=100_000)]
-Examples = Annotated[int, Field(ge=0, le=1000)]
-Days = Annotated[int, Field(ge=1)]
-Share = Annotated[float, Field(ge=0, le=1)]
+# Numbers as JSON has them: "5" is a caller's mistake, named, not read as 5 (as in search_memory's options).
+Count = Annotated[int, Field(ge=1, le=100_000, strict=True)]
+Examples = Annotated[int, Field(ge=0, le=1000, strict=True)]
+Days = Annotated[int, Field(ge=1, strict=True)]
+Share = Annotated[float, Field(ge=0, le=1, strict=True)]
 _ALL = Filter(statuses=tuple(Status), include_expired=True)
 _WIDTH = {"year": 4, "month": 7, "day": 10}
 

@@ -197,7 +197,7 @@ def build(resolve: Resolver) -> MCPServer:
     def recall(
         query: str,
         ctx: Context,
-        limit: Annotated[int, Field(ge=1, le=1000)] = 10,
+        limit: Annotated[int, Field(ge=1, le=1000, strict=True)] = 10,
         mode: Literal["accurate", "related", "ranked"] = "accurate",
         kind: Kind | None = None,
         scope: Literal["global", "project", "session"] | None = None,

@@ -44,6 +44,8 @@ async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
         ("merge_memories", {"ids": ["a", "b"]}, "no memory with id a"),
         ("memory_timeline", {"granularity": "fortnight"}, "'day', 'month' or 'year'"),
         ("usage_patterns", {"top": -3}, "greater than or equal to 1"),
+        ("usage_patterns", {"top": "5"}, "valid integer"),  # numbers as JSON has them, as in search options
+        ("recall", {"query": "db", "limit": "5"}, "valid integer"),
         ("rollback", {"operation_id": "op_nope"}, "no operation with id op_nope"),
         ("forget", {"id": "nope"}, "no memory with id nope"),
         ("forget", {"id": " "}, "id: must be a memory's id, not empty"),
