@@ -13,6 +13,7 @@ one when the old is taken), dates and old category as a tag.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -125,7 +126,16 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
     # Parents before their chunks; a parent with chunks is searched through them and has no vector.
     fresh.sort(key=lambda rv: (rv[0].parent_id is not None, rv[0].chunk_index or 0))
     chunked = {r.parent_id for r, _ in fresh if r.parent_id is not None}
-    embed = [r for r, v in fresh if r.id not in chunked and (v is None or not same_model)]
+    # A record from another system is written as Engram writes its own: counted in model tokens, cut into
+    # chunks when long (one vector reads only its first 256 tokens), its personal data noted.
+    foreign = {r.id: _as_written(mem, r) for r, _ in fresh if r.kind_method == "imported" and r.parent_id is None
+               and r.id not in chunked}  # fmt: skip
+    fresh = [(foreign[r.id][0] if r.id in foreign else r, v) for r, v in fresh]
+    passages = {i: texts for i, (_, texts) in foreign.items() if len(texts) > 1}
+    cut = [t for texts in passages.values() for t in texts]
+    cut_vectors: Iterator[Vector] = iter(mem.embedder.embed_batch(cut) if cut else [])
+    piece_vectors = {i: [next(cut_vectors) for _ in texts] for i, texts in passages.items()}
+    embed = [r for r, v in fresh if r.id not in chunked and r.id not in passages and (v is None or not same_model)]
     new_vectors = (
         dict(zip([r.id for r in embed], mem.embedder.embed_batch([r.content for r in embed]), strict=True))
         if embed
@@ -135,6 +145,15 @@ def import_memories(mem: Memory, path: Path) -> dict[str, Any]:
     with operation(mem.store, "import_memories") as op:
         for record, vector in fresh:
             op.before_memory(record.id, None)
+            if record.id in passages:
+                whole = write.mean(piece_vectors[record.id])
+                if _uncategorised(record, chunked):
+                    record = _categorised(mem, op, record, whole, openings.get(record.id))
+                rows, vectors = write.with_chunks(mem, record, passages[record.id], piece_vectors[record.id], whole)
+                for row in rows[1:]:
+                    op.before_memory(row.id, None)
+                mem.store.insert(rows, vectors)
+                continue
             if record.id in chunked:
                 use = None
             elif record.id in new_vectors:
@@ -212,6 +231,15 @@ def _not_stored(
             kept.add(record.id)
         seen.add(key)
     return [(r, v) for r, v in records if (r.id if r.parent_id is None else r.parent_id) in kept]
+
+
+def _as_written(mem: Memory, record: MemoryRecord) -> tuple[MemoryRecord, list[str]]:
+    """A foreign record with its token count and personal data noted, and the passages it is stored in."""
+    update: dict[str, Any] = {"token_count": len(mem.embedder.token_offsets(record.content))}
+    found = pii.scan(record.content)
+    if found.risk == 2 and "pii_found" not in record.metadata:
+        update["metadata"] = record.metadata | {"pii_found": found.names}
+    return record.model_copy(update=update), write.passages(mem, record.content)
 
 
 def _uncategorised(record: MemoryRecord, chunked: set[str]) -> bool:

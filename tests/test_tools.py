@@ -727,3 +727,23 @@ def test_new_text_is_scored_again_unless_its_importance_was_set(mem: Memory) -> 
     mem.update(by_hand, content="Water the ferns and the orchids")
     record = mem.get(by_hand)
     assert record.importance == 0.9 and "importance" in record.metadata["overridden"]
+
+
+def test_a_memory_from_another_system_is_written_as_engram_writes_its_own(tmp_path: Path, mem: Memory) -> None:
+    long = " ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)) + " The last line names zeppelins."
+    records = [
+        {"id": "long-1", "content": long, "content_hash": "x", "created_at": "2026-01-01T00:00:00Z"},
+        {"id": "mail-1", "content": "Reach Ann at ann@example.com", "content_hash": "y",
+         "created_at": "2026-01-02T00:00:00Z"},
+    ]  # fmt: skip
+    path = tmp_path / "foreign.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    op = mem.import_memories(path)["operation_id"]
+    # Cut into chunks as a long memory is, so its end is found; counted in model tokens; personal data noted.
+    assert len(mem.store.children("long-1")) > 3 and mem.get("long-1").token_count > 220
+    found = mem.search_memory("zeppelins", {"min_relevance": 0}, touch=False)["results"]
+    assert found and found[0]["id"] == "long-1"
+    assert mem.get("mail-1").metadata["pii_found"] == ["email"]
+    assert mem.validate_storage()["ok"]
+    mem.rollback(op)
+    assert mem.stats()["memories"] == 0 and mem.stats()["chunks"] == 0
