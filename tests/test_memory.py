@@ -533,3 +533,14 @@ def test_a_superseded_memory_is_not_one_to_review(mem: Memory) -> None:
     with pytest.raises(InvalidInput, match="is superseded, not a memory to review"):
         mem.review(old, "approve")  # it would be live beside the memory that replaced it
     assert mem.get(old).status == Status.SUPERSEDED
+
+
+def test_a_long_memory_s_chunks_carry_its_tags_as_they_are_edited(mem: Memory) -> None:
+    long = mem.remember(" ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)), tags=["zeppelin"])
+    chunks = {c.id for c in mem.store.children(long.id)}
+    assert chunks and {i for i, _ in mem.store.text_search(["zeppelin"], 50, Filter())} <= chunks
+    mem.update(long.id, tags=["blimp"])
+    assert {c.tags for c in mem.store.children(long.id)} == {("blimp",)}
+    assert mem.store.text_search(["zeppelin"], 50, Filter()) == []  # found by its tags as they are now
+    assert {i for i, _ in mem.store.text_search(["blimp"], 50, Filter())} == chunks
+    assert mem.validate_storage()["ok"]

@@ -49,6 +49,19 @@ def test_a_database_from_before_chunks_followed_their_memory_is_brought_in_line(
         assert mem.recall("harbour crane", mode="ranked", touch=False) == []
 
 
+def test_a_database_whose_chunks_kept_old_tags_is_brought_in_line(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        parent = mem.remember(" ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)), tags=["new"]).id
+        with mem.store.atomic() as db:  # type: ignore[attr-defined]
+            # as a tags edit left it before: the memory's tags changed, its chunks' not
+            db.execute("UPDATE memories SET tags = '[\"old\"]' WHERE parent_id = ?", (parent,))
+            db.execute("DELETE FROM migrations WHERE name = 'm014_chunks_carry_their_memory_tags'")
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        assert {c.tags for c in mem.store.children(parent)} == {("new",)}
+        assert mem.store.text_search(["old"], 10, Filter()) == [] and mem.validate_storage()["ok"]
+
+
 def test_wal_mode(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "w.db")
     try:

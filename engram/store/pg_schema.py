@@ -6,6 +6,7 @@ SQLite backend's plain columns, so that whole stores copy between the two backen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import cast
 
@@ -206,3 +207,17 @@ def m004_chunks_follow_their_memory(db: Connection[tuple[object, ...]]) -> None:
     """A chunk shares its memory's status, scope, owner and scores (see the SQLite schema's m013)."""
     shared = ", ".join(f"{c} = p.{c}" for c in CHUNK_SHARED)
     db.execute(f"UPDATE memories c SET {shared} FROM memories p WHERE c.parent_id = p.id".encode())
+
+
+@migration
+def m005_chunks_carry_their_memory_tags(db: Connection[tuple[object, ...]]) -> None:
+    """A chunk carries its memory's tags (see the SQLite schema's m014), its text index computed again."""
+    rows = db.execute(
+        b"SELECT c.rid, c.content, p.tags FROM memories c JOIN memories p ON p.id = c.parent_id WHERE c.tags <> p.tags"
+    ).fetchall()
+    with db.cursor() as cur:
+        cur.executemany(
+            b"UPDATE memories SET tags = %s::jsonb, tsv = CASE WHEN searchable THEN %s::tsvector END WHERE rid = %s",
+            [(json.dumps(tags), pg_text.tsvector(str(content), cast(list[str], tags)), rid)
+             for rid, content, tags in rows],
+        )  # fmt: skip

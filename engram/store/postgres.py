@@ -167,6 +167,18 @@ class PostgresStore(SideTables):
                     f"UPDATE memories SET {shared} WHERE parent_id = %s".encode(),
                     (*(row[c] for c in CHUNK_SHARED), record.id),
                 )
+                # Tags too, where they changed, with each chunk's text index (computed here, as on every write).
+                stale = db.execute(
+                    b"SELECT rid, content FROM memories WHERE parent_id = %s AND tags <> %s::jsonb",
+                    (record.id, row["tags"]),
+                ).fetchall()
+                if stale:
+                    with db.cursor() as cur:
+                        cur.executemany(
+                            b"UPDATE memories SET tags = %s::jsonb, "
+                            b"tsv = CASE WHEN searchable THEN %s::tsvector END WHERE rid = %s",
+                            [(row["tags"], pg_text.tsvector(str(c), list(record.tags)), rid) for rid, c in stale],
+                        )
 
     def delete(self, memory_id: str) -> bool:
         with self.atomic() as db:

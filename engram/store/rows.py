@@ -58,7 +58,8 @@ COLUMNS: tuple[str, ...] = (
 
 # What a chunk shares with its memory and follows when the memory changes: whether it is seen at all (status,
 # tier, expiry, scope, owner) and how it scores (kind, importance, validity, quality). A rejected or archived long memory
-# was still found through its chunks. Content, tags (each chunk's own text index) and usage stay the chunk's.
+# was still found through its chunks. Its tags follow too (the stores write them with each chunk's text index);
+# content and usage stay the chunk's.
 CHUNK_SHARED: tuple[str, ...] = (
     "kind",
     "scope",

@@ -333,3 +333,13 @@ def m013_chunks_follow_their_memory(db: sqlite3.Connection) -> None:
     an update did not reach the chunks, and a rejected or archived long memory was still found through them."""
     shared = ", ".join(f"{c} = (SELECT p.{c} FROM memories p WHERE p.id = memories.parent_id)" for c in CHUNK_SHARED)
     db.execute(f"UPDATE memories SET {shared} WHERE parent_id IS NOT NULL")
+
+
+@migration
+def m014_chunks_carry_their_memory_tags(db: sqlite3.Connection) -> None:
+    """A chunk carries its memory's tags (engram.store.rows); before, an edit of a long memory's tags left its
+    chunks found by the old ones. The full-text index follows by trigger."""
+    db.execute(
+        "UPDATE memories SET tags = (SELECT p.tags FROM memories p WHERE p.id = memories.parent_id) "
+        "WHERE parent_id IS NOT NULL AND tags <> (SELECT p.tags FROM memories p WHERE p.id = memories.parent_id)"
+    )

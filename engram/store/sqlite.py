@@ -213,6 +213,10 @@ class SQLiteStore(Searches, SideTables):
                 db.execute(
                     f"UPDATE memories SET {shared} WHERE parent_id = ?", (*(row[c] for c in CHUNK_SHARED), record.id)
                 )
+                # Tags too, where they changed (each chunk's text index holds them: a trigger updates it).
+                db.execute(
+                    "UPDATE memories SET tags = ? WHERE parent_id = ? AND tags <> ?", (row["tags"], record.id, row["tags"])
+                )
 
     def delete(self, memory_id: str) -> bool:
         with self.atomic() as db:
