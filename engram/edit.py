@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from engram import enrich, pii, write
+from engram import classify, enrich, pii, write
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
-from engram.record import MemoryRecord, NewMemory, invalid_from, parse, utcnow
+from engram.record import Kind, MemoryRecord, NewMemory, invalid_from, parse, utcnow
 
 if TYPE_CHECKING:
     from engram.memory import Memory
@@ -41,6 +41,7 @@ def whole(mem: Memory, memory_id: str, action: str) -> MemoryRecord:
 
 def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
     old = whole(mem, memory_id, "update")  # a chunk's fields are its memory's
+    named_kind = False
     allowed = set(NewMemory.model_fields) - _FIXED
     if fixed := set(fields) & _FIXED:
         raise InvalidInput(sorted(fixed)[0], "cannot be changed")
@@ -48,6 +49,12 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
         raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
     if nulls := [name for name in ("kind", "importance", "content") if name in fields and fields[name] is None]:
         raise InvalidInput(nulls[0], "must not be null")
+    if isinstance(fields.get("content"), str) and "kind" not in fields:
+        # "task: ..." names its kind, as when it was first written; the prefix is not part of the text.
+        prefixed, text = classify.split_prefix(fields["content"], [k.value for k in Kind])
+        if prefixed is not None:
+            fields = fields | {"content": text, "kind": prefixed}
+            named_kind = True
     if isinstance(fields.get("metadata"), dict):
         # What the engine keeps of the text (store_memory's analysis) is not the caller's to drop by leaving it out.
         fields = fields | {"metadata": {k: v for k, v in old.metadata.items() if k in _ANALYSIS} | fields["metadata"]}
@@ -62,6 +69,8 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
     for name in ("kind", "category"):
         if name in fields:
             change |= {f"{name}_method": "explicit", f"{name}_confidence": 1.0}
+    if named_kind:
+        change["kind_method"] = "prefix"
     change |= _auto_tags(mem, merged, fields, rewritten)
     texts: list[str] = []
     vectors: list[Vector] = []

@@ -544,3 +544,12 @@ def test_a_long_memory_s_chunks_carry_its_tags_as_they_are_edited(mem: Memory) -
     assert mem.store.text_search(["zeppelin"], 50, Filter()) == []  # found by its tags as they are now
     assert {i for i, _ in mem.store.text_search(["blimp"], 50, Filter())} == chunks
     assert mem.validate_storage()["ok"]
+
+
+def test_an_edit_that_names_its_kind_by_prefix_is_read_as_a_new_write_is(mem: Memory) -> None:
+    memory_id = mem.remember("the sky is blue").id
+    mem.update(memory_id, content="task: repaint the fence")
+    record = mem.get(memory_id)
+    assert (record.content, record.kind.value, record.kind_method) == ("repaint the fence", "task", "prefix")
+    mem.update(memory_id, content="repaint the fence and the gate")  # said once: the kind stays
+    assert mem.get(memory_id).kind.value == "task"
