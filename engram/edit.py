@@ -3,6 +3,7 @@ memories), forget one, and re-embed everything with another model."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -165,6 +166,13 @@ def _pii_noted(item: NewMemory) -> NewMemory:
     meta.pop("pii_found", None)
     if report.risk == 2:
         meta["pii_found"] = report.names
+    if isinstance(redacted := meta.get("pii_redacted"), list):
+        # The kinds still redacted somewhere in the memory: an edit can take a marker out with the sentence.
+        rest = json.dumps([item.content, {k: v for k, v in meta.items() if k != "pii_redacted"}, item.emotion])
+        left = [k for k in redacted if f"[REDACTED_{str(k).upper()}]" in rest]
+        meta.pop("pii_redacted")
+        if left:
+            meta["pii_redacted"] = left
     return item if meta == item.metadata else item.model_copy(update={"metadata": meta})
 
 

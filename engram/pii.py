@@ -215,7 +215,9 @@ def redaction(
     kept = tuple(t for t in tags if clean(t) == t)
     if not found:
         return None
-    names = list(dict.fromkeys(k.value for k in found))
+    # The kinds redacted before stay named beside the new ones: their markers are still in the text.
+    earlier = metadata.get("pii_redacted")
+    names = list(dict.fromkeys([*(earlier if isinstance(earlier, list) else []), *(k.value for k in found)]))
     return update | {"tags": kept, "metadata": {**update["metadata"], "pii_redacted": names}}
 
 

@@ -63,6 +63,13 @@ def test_with_redaction_on_no_write_stores_raw_personal_data(
         assert m.get(plain.id).metadata["pii_redacted"] == ["phone"]
         m.update(plain.id, content="Call me on +44 20 7946 0959 after seven")
         assert m.get(plain.id).content == "Call me on [REDACTED_PHONE] after seven"
+        # A later redaction names its kinds beside the earlier ones, whose markers are still in the text.
+        m.update(plain.id, tags=["ann@example.com", "calls"])
+        assert m.get(plain.id).metadata["pii_redacted"] == ["phone", "email"]
+        assert m.get(plain.id).tags == ("calls",)
+        # Text edited without its marker no longer says a phone number was taken out of it.
+        m.update(plain.id, content="Call me after seven")
+        assert "pii_redacted" not in m.get(plain.id).metadata
 
 
 def test_store_memory_returns_the_seed_format_and_records_its_decisions(mem: Memory) -> None:
