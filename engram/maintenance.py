@@ -239,15 +239,21 @@ def _next(start: datetime, granularity: str) -> datetime:
 
 
 def concept_network(
-    mem: Memory, *, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100
+    mem: Memory, *, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100, session: str | None = None
 ) -> dict[str, Any]:
-    """Tags as nodes; edges where tags share memories (weight: how many) or their embeddings are close."""
-    rows = sorted(mem.store.tags(), key=lambda r: r.usage_count, reverse=True)[:limit]
+    """Tags as nodes; edges where tags share memories (weight: how many) or their embeddings are close. A tag
+    only other sessions' session memories carry is not shown to `session`."""
+    seen = None
+    if session is not None:  # a pass of its own: the store is read in batches, never held whole
+        seen = {t for batch in mem.store.iter_all() for r in batch if r.parent_id is None and _seen_by(r, session)
+                for t in r.tags}  # fmt: skip
+    ranked = sorted(mem.store.tags(), key=lambda r: r.usage_count, reverse=True)
+    rows = [r for r in ranked if seen is None or r.tag in seen][:limit]
     names = {r.tag for r in rows}
     pairs: Counter[tuple[str, str]] = Counter()
     for batch in mem.store.iter_all():
         for record in batch:
-            if record.parent_id is None:
+            if record.parent_id is None and _seen_by(record, session):
                 present = sorted(t for t in record.tags if t in names)
                 pairs.update(itertools.combinations(present, 2))
     edges = [{"source": a, "target": b, "weight": n, "kind": "co-occurrence"}

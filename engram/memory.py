@@ -287,10 +287,10 @@ class Memory:
         return maintenance.memory_timeline(self, granularity=granularity, examples=examples, session=session)
 
     def concept_network(
-        self, min_cooccurrence: Count = 1, similarity: Share = 0.6, limit: Count = 100
+        self, min_cooccurrence: Count = 1, similarity: Share = 0.6, limit: Count = 100, session: str | None = None
     ) -> dict[str, Any]:
         return maintenance.concept_network(
-            self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit
+            self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit, session=session
         )
 
     def usage_patterns(self, top: Count = 10, session: str | None = None) -> dict[str, Any]:

@@ -116,7 +116,8 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
         # Two agents, each with its own stdio server process, on one memory store.
         servers = [build(lambda ctx: (mem, lock)) for _ in range(2)]
         async with Client(servers[0]) as mine, Client(servers[1]) as theirs:
-            said = {"content": "The scratch branch for this session is wip-parser", "scope": "session"}
+            said = {"content": "The scratch branch for this session is wip-parser", "scope": "session",
+                    "tags": ["scratch-branch"]}  # fmt: skip
             own = (await mine.call_tool("remember", said)).structured_content["id"]
             shared = await mine.call_tool("remember", {"content": "The parser lives on the wip branch"})
             assert shared.structured_content["pii"] == {"risk": 0, "kinds": [], "redacted": False}
@@ -137,6 +138,8 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
                          "search_memory": {"query": "what did we change before the scratch branch"}}  # fmt: skip
                 shown = [json.dumps((await client.call_tool(n, a)).structured_content) for n, a in asked.items()]
                 assert [own in text for text in shown] == [sees_own] * 4
+                network = (await client.call_tool("concept_network", {})).structured_content
+                assert ("scratch-branch" in {n["id"] for n in network["nodes"]}) == sees_own  # its tag neither
             tools = {t.name: t for t in (await theirs.list_tools()).tools}
             assert "session" not in tools["trace_search"].input_schema["properties"]  # the connection's, not asked
             # Named, another session's memories are seen: the scope_id is the caller's choice.
