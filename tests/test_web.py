@@ -20,6 +20,7 @@ import pytest
 import uvicorn
 
 from engram import FakeEmbedder, Settings
+from engram.embed import Embedder
 from engram.serve import build_app
 from engram.tenants import LOCAL, Keys
 
@@ -57,12 +58,18 @@ def _free_port() -> int:
 
 
 class Server:
-    """`engram serve` in a thread: REST, MCP and the web UI in one app, the fake embedder, a few old memories
-    in the local tenant (none without `seed`); with `require_key`, an empty store behind API keys."""
+    """`engram serve` in a thread: REST, MCP and the web UI in one app, the fake embedder (or `embedder`), a
+    few old memories in the local tenant (none without `seed`); with `require_key`, an empty store behind API
+    keys."""
 
-    def __init__(self, home: Path, *, require_key: bool = False, seed: bool = True) -> None:
+    def __init__(
+        self, home: Path, *, require_key: bool = False, seed: bool = True, embedder: Embedder | None = None
+    ) -> None:
         app = build_app(
-            Settings(home=home), db=home / "ui.db", embedder=FakeEmbedder(), require_key=require_key
+            Settings(home=home),
+            db=home / "ui.db",
+            embedder=embedder or FakeEmbedder(),
+            require_key=require_key,
         )
         if seed and not require_key:
             mem = app.state.tenants.memory(LOCAL)
@@ -620,3 +627,72 @@ def test_an_empty_store_says_it_is_empty(browser: Any, tmp_path_factory: pytest.
     finally:
         tab.context.close()
         empty.stop()
+
+
+def test_add_memory_offers_to_replace_the_older_version_of_a_fact(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory, model: Embedder
+) -> None:
+    # The real model: which older memory a new one updates rests on how close the two are in meaning.
+    real = Server(tmp_path_factory.mktemp("updates"), seed=False, embedder=model)
+    tab = Tab(browser, real.url)
+    try:
+        with httpx.Client(base_url=real.url, timeout=20) as api:
+            old = api.post("/v1/store", json={"content": "Dentist appointment on 3 May at 10am"})
+            old_id = old.json()["memory_id"]
+            page = tab.open()
+            page.wait_for_selector(f"#browse-list [data-id='{old_id}']")
+            suggestions = page.locator("#add-result .update")
+            old_superseded = page.locator(f"#browse-list [data-id='{old_id}'] .chip.status-superseded")
+
+            def status(memory_id: str) -> str:
+                return str(api.get(f"/v1/memories/{memory_id}").json()["status"])
+
+            # An unrelated memory updates nothing: no suggestion.
+            page.locator("#add-open").click()
+            page.locator("#a-content").fill("The library closes early on public holidays")
+            with page.expect_response("**/v1/store") as stored:
+                page.locator("#a-save").click()
+            assert stored.value.json()["recommendations"]["suggested_updates"] == []
+            sync_api.expect(page.locator("#add-result")).to_contain_text("Remembered")
+            sync_api.expect(suggestions).to_have_count(0)
+
+            # The same appointment moved: the older memory is offered for replacing, its text and date shown.
+            page.locator("#a-content").fill("The dentist appointment moved to 5 May at 10am")
+            with page.expect_response("**/v1/store") as stored:
+                page.locator("#a-save").click()
+            new_id = stored.value.json()["memory_id"]
+            sync_api.expect(suggestions).to_have_count(1)
+            suggestion = suggestions.first
+            old_text = suggestion.locator(".update-old")
+            sync_api.expect(suggestion.locator(".update-lead")).to_have_text("This may update an older memory:")
+            sync_api.expect(old_text).to_have_text("Dentist appointment on 3 May at 10am")
+            before = api.get(f"/v1/memories/{old_id}").json()
+            assert suggestion.locator("time").get_attribute("datetime") == before["created_at"]
+            assert before["status"] == "approved"  # nothing is replaced unasked
+            replace = suggestion.get_by_role("button", name="Replace it")
+            assert replace.get_attribute("aria-describedby") == old_text.get_attribute("id")
+            tab.shot("19-add-suggests-update", full_page=False)
+
+            replace.click()
+            sync_api.expect(suggestion.locator(".update-done")).to_have_text(
+                "Replaced: the older memory is now superseded."
+            )
+            sync_api.expect(suggestion.locator(".update-done")).to_be_focused()
+            older = api.get(f"/v1/memories/{old_id}").json()
+            assert older["status"] == "superseded" and older["metadata"]["merged_into"] == new_id
+            assert status(new_id) == "approved"
+            sync_api.expect(old_superseded).to_be_visible()  # the browse list under the dialog follows
+            tab.shot("20-add-replaced", full_page=False)
+
+            # Undo, from the toast, while the dialog is still open.
+            note = page.locator(".toast", has_text="The older memory is now superseded.")
+            note.get_by_role("button", name="Undo").click()
+            sync_api.expect(page.locator(".toast", has_text="the older memory is back")).to_be_visible()
+            sync_api.expect(replace).to_be_focused()
+            assert status(old_id) == status(new_id) == "approved"
+            sync_api.expect(old_superseded).to_have_count(0)
+            assert page.locator("#add").is_visible()
+        assert tab.errors == []
+    finally:
+        tab.context.close()
+        real.stop()

@@ -152,6 +152,10 @@
   // ---- toasts and connection ---------------------------------------------------------------------------------
   function toast(message, { error = false, action = null, ms = 4500 } = {}) {
     const box = $("#toasts");
+    // Behind an open modal dialog the page is inert: the toasts go into the dialog, so an Undo there is usable
+    // (setupDialogs puts them back when it closes).
+    const host = $$("dialog[open]").filter((d) => d.matches(":modal")).pop() || document.body;
+    if (box.parentElement !== host) host.append(box);
     const el = h("div", { class: `toast${error ? " error" : ""}`, role: error ? "alert" : "status" },
       h("span", { class: "msg" }, message));
     if (action) {
@@ -681,6 +685,7 @@
       for (const b of $$("[data-close]", dlg)) b.addEventListener("click", close);
       dlg.addEventListener("click", (e) => { if (e.target === dlg) close(); });
       dlg.addEventListener("cancel", (e) => { if (!mayClose()) e.preventDefault(); });
+      dlg.addEventListener("close", () => { if (dlg.contains($("#toasts"))) document.body.append($("#toasts")); });
     }
   }
 
@@ -698,6 +703,63 @@
   function addFields() { return ADD_FIELDS.map((sel) => $(sel).value); }
   function resetAdd(sent) {
     ADD_FIELDS.forEach((sel, i) => { if ($(sel).value === sent[i]) $(sel).value = ""; });
+  }
+  // A new memory may restate an older one with another date, number or time, or a "not" (store_memory's
+  // suggested_updates): offer to keep the new one and mark the older superseded. Nothing is replaced unasked.
+  let updateSeq = 0;
+  function suggestUpdates(newId, ids) {
+    if (!ids.length) return null;
+    const list = h("ul", { class: "updates", "aria-label": "Older memories this one may update", hidden: true });
+    // Filled when the older memories are read; a later save replaces the box, and this list with it.
+    Promise.all(ids.map((id) => v1.get(id).catch((err) => { toastError(err); return null; }))).then((recs) => {
+      const items = recs.filter(Boolean).map((rec) => updateItem(newId, rec));
+      list.append(...items);
+      list.hidden = !items.length;
+    });
+    return list;
+  }
+  function updateItem(newId, old) {
+    const textId = `update-old-${++updateSeq}`;
+    const btn = h("button", { type: "button", class: "btn small", "aria-describedby": textId }, "Replace it");
+    const actions = h("div", { class: "row" }, btn);
+    const li = h("li", { class: "update", dataset: { memory: old.id } },
+      h("p", { class: "update-lead" }, "This may update an older memory:"),
+      h("p", { class: "update-old", id: textId }, old.content),
+      h("time", { class: "update-date", datetime: old.created_at, title: fullDate(old.created_at) },
+        `${old.created_at ? new Date(old.created_at).toLocaleDateString(undefined, { dateStyle: "medium" }) : "date unknown"} · ${ago(old.created_at)}`),
+      actions);
+    const changed = () => {
+      Promise.all([v1.get(newId), v1.get(old.id)]).then((recs) => recs.forEach(refreshEverywhere), () => {});
+      if (view === "search" && !searchState.query) loadBrowse();
+      if (view === "review") loadReview(); else loadReviewCount();
+    };
+    const undo = async (operationId) => {
+      try {
+        await v1.tool("rollback", { operation_id: operationId });
+        toast("Undone: the older memory is back.");
+        btn.disabled = false;
+        actions.replaceChildren(btn);
+        if (li.isConnected && $("#add").open) btn.focus();
+        changed();
+      } catch (err) {
+        toastError(err);
+      }
+    };
+    btn.addEventListener("click", async () => {
+      btn.disabled = true;
+      try {
+        const out = await v1.tool("merge_memories", { ids: [newId, old.id], into: newId });
+        const note = h("p", { class: "update-done", tabindex: "-1" }, "Replaced: the older memory is now superseded.");
+        actions.replaceChildren(note);
+        note.focus();
+        toast("The older memory is now superseded.", { action: { label: "Undo", run: () => undo(out.operation_id) } });
+        changed();
+      } catch (err) {
+        btn.disabled = false;
+        toastError(err);
+      }
+    });
+    return li;
   }
   function setupAdd() {
     $("#add-open").addEventListener("click", openAdd);
@@ -728,7 +790,8 @@
           (a.generated_tags || []).length ? h("div", { class: "chips", style: { "margin-top": "8px" } },
             a.generated_tags.map((t) => h("span", { class: "chip tag" }, t))) : null,
           h("div", { class: "row", style: { "margin-top": "10px" } },
-            h("button", { type: "button", class: "btn small", onclick: () => { $("#add").close(); openDetail(out.memory_id); } }, "Open it")));
+            h("button", { type: "button", class: "btn small", onclick: () => { $("#add").close(); openDetail(out.memory_id); } }, "Open it")),
+          suggestUpdates(out.memory_id, ((out.recommendations || {}).suggested_updates || []).slice(0, 3)));
         box.hidden = false;
         resetAdd(sent);
         if (!$("#add").open) toast(`${heading}: “${content.length > 60 ? `${content.slice(0, 57)}…` : content}”`);
