@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from tinydb import TinyDB
 
-from engram import Category, FakeEmbedder, InvalidInput, Memory, Settings, Status
+from engram import Category, FakeEmbedder, InvalidInput, Memory, Settings, Status, StoreError
 from engram import tools as two_tools
 from engram.record import utcnow
 
@@ -754,3 +754,19 @@ def test_a_memory_from_another_system_is_written_as_engram_writes_its_own(tmp_pa
     assert mem.validate_storage()["ok"]
     mem.rollback(op)
     assert mem.stats()["memories"] == 0 and mem.stats()["chunks"] == 0
+
+
+def test_a_restore_from_another_program_s_database_is_refused_before_anything_changes(
+    tmp_path: Path, mem: Memory
+) -> None:
+    import sqlite3
+
+    mem.remember("Kept whatever the restore is given")
+    foreign = tmp_path / "foreign.db"
+    db = sqlite3.connect(foreign)
+    db.execute("CREATE TABLE memories(id TEXT, content TEXT)")  # as mcp-memory-service's database has
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="not an engram database"):
+        mem.backup_restore("restore", foreign)
+    assert mem.stats()["memories"] == 1 and mem.validate_storage()["ok"]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engram.errors import StoreError
+from engram.store.schema import MIGRATIONS
 
 
 def integrity_issues(
@@ -87,8 +88,16 @@ def verify(db: sqlite3.Connection) -> dict[str, Any]:
         raise StoreError(f"backup failed its integrity check: {check}")
     try:
         memories = int(db.execute("SELECT count(*) FROM memories").fetchone()[0])
+        done = {str(name) for (name,) in db.execute("SELECT name FROM migrations")}
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"not an engram database: {exc}") from None
+    # Another program's file may have a `memories` table too (mcp-memory-service's has): checked here, before
+    # it replaces anything, as a restore cannot be undone.
+    known = [name for name, _ in MIGRATIONS]
+    if known[0] not in done:
+        raise StoreError("not an engram database: it has no record of Engram's schema")
+    if unknown := done - set(known):
+        raise StoreError(f"made by a newer Engram: migrations this version does not know: {sorted(unknown)}")
     return {"integrity": check, "memories": memories}
 
 
