@@ -17,7 +17,7 @@ from engram import pii
 from engram.chunk import chunk
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
-from engram.record import Category, Kind, MemoryRecord, NewMemory, Status, Tier, new_id, utcnow
+from engram.record import Category, Kind, MemoryRecord, NewMemory, Status, Tier, as_utc, new_id, utcnow
 from engram.store.protocol import Filter, Label
 from engram.timewords import DAYS, MONTHS
 
@@ -146,6 +146,8 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
     if existing is not None:
         if existing.status not in LIVE and item.status in LIVE:
             _revive(mem, existing, item.status)
+        if _expired(existing) and not _expired(item):
+            _renew(mem, mem.store.get(existing.id) or existing, item.expires_at)
         return RememberResult(
             existing.id,
             False,
@@ -306,6 +308,21 @@ def _revive(mem: Memory, existing: MemoryRecord, status: Status) -> None:
         mem.operation.before_memory(existing.id, existing)
     mem.store.update(existing.model_copy(update={"status": status, "updated_at": utcnow()}))
     mem.store.audit("revive", existing.id, {"from": existing.status.value, "to": status.value})
+
+
+def _expired(memory: MemoryRecord | NewMemory) -> bool:
+    return memory.expires_at is not None and as_utc(memory.expires_at) <= utcnow()
+
+
+def _renew(mem: Memory, existing: MemoryRecord, expires_at: datetime | None) -> None:
+    """The same text remembered again after it expired: it holds again, until the new write's expiry (if any),
+    rather than a duplicate of a memory nothing returns."""
+    if mem.operation is not None:
+        mem.operation.before_memory(existing.id, existing)
+    mem.store.update(existing.model_copy(update={"expires_at": expires_at, "updated_at": utcnow()}))
+    mem.store.audit("renew", existing.id, {"expired_at": existing.expires_at.isoformat() if existing.expires_at
+                                           else None, "expires_at": None if expires_at is None else
+                                           expires_at.isoformat()})  # fmt: skip
 
 
 def _merge(

@@ -553,3 +553,18 @@ def test_an_edit_that_names_its_kind_by_prefix_is_read_as_a_new_write_is(mem: Me
     assert (record.content, record.kind.value, record.kind_method) == ("repaint the fence", "task", "prefix")
     mem.update(memory_id, content="repaint the fence and the gate")  # said once: the kind stays
     assert mem.get(memory_id).kind.value == "task"
+
+
+def test_a_memory_said_again_after_it_expired_holds_again(mem: Memory) -> None:
+    from datetime import timedelta
+
+    from engram.record import utcnow
+
+    first = mem.remember("Parking spot B12 is reserved for me", expires_at=utcnow() + timedelta(seconds=1))
+    with mem.store.atomic():  # as time passing leaves it: expired
+        mem.store.update(mem.get(first.id).model_copy(update={"expires_at": utcnow() - timedelta(days=1)}))
+    assert mem.recall("parking spot", mode="ranked", touch=False) == []
+    again = mem.remember("Parking spot B12 is reserved for me")
+    assert again.duplicate_of == first.id and mem.get(first.id).expires_at is None
+    assert [h.record.id for h in mem.recall("parking spot", mode="ranked", touch=False)] == [first.id]
+    assert mem.store.audit_log(first.id)[0]["action"] == "renew"
