@@ -131,8 +131,10 @@ def optimize_tags(mem: Memory, *, dry_run: bool = False, archive_after_days: int
     by_tag = {r.tag: r for r in rows}
     with operation(mem.store, "optimize_tags") as op:
         for m in merges:
+            gained = 0  # memories that carry the kept tag only once the folded one is renamed
             for record in mem.store.select(Filter(statuses=tuple(Status), include_expired=True, tags=(m.tag,)),
                                            limit=1_000_000):  # fmt: skip
+                gained += m.into not in record.tags
                 op.before_memory(record.id, record)
                 tags = tuple(dict.fromkeys(m.into if t == m.tag else t for t in record.tags))
                 update: dict[str, Any] = {"tags": tags}
@@ -148,7 +150,7 @@ def optimize_tags(mem: Memory, *, dry_run: bool = False, archive_after_days: int
             mem.store.put_tag(
                 replace(
                     target,
-                    usage_count=target.usage_count + source.usage_count,
+                    usage_count=target.usage_count + gained,  # a memory carrying both counts once
                     last_used_at=max(target.last_used_at, source.last_used_at),
                 )
             )

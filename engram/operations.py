@@ -97,7 +97,10 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
                     store.delete_tag(change.key)
                     removed += 1
             else:
-                store.put_tag(_tag_from_json(change.before, change.before_vector))
+                row = _tag_from_json(change.before, change.before_vector)
+                # Counted by the memories carrying it now: memories stored since the operation carry it too.
+                carried = store.count(Filter(statuses=tuple(Status), include_expired=True, tags=(change.key,)))
+                store.put_tag(replace(row, usage_count=carried) if row.status == "active" else row)
                 restored += 1
         summary = {"restored": restored, "removed": removed}
         store.finish_operation(

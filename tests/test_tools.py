@@ -770,3 +770,14 @@ def test_a_restore_from_another_program_s_database_is_refused_before_anything_ch
     with pytest.raises(StoreError, match="not an engram database"):
         mem.backup_restore("restore", foreign)
     assert mem.stats()["memories"] == 1 and mem.validate_storage()["ok"]
+
+
+def test_tag_counts_stay_those_of_the_memories_through_consolidation_and_its_rollback(mem: Memory) -> None:
+    mem.remember("Retro notes", tags=["meetingnotes", "meeting-notes"])  # one memory with both spellings
+    mem.remember("Standup summary", tags=["meeting-notes"])
+    op = mem.optimize_tags()["operation_id"]
+    assert mem.store.tag("meeting-notes").usage_count == 2 and mem.validate_storage()["ok"]  # type: ignore[union-attr]
+    mem.remember("Planning notes", tags=["meeting-notes"])  # stored after the operation
+    mem.rollback(op)
+    assert mem.store.tag("meeting-notes").usage_count == 3  # type: ignore[union-attr]
+    assert mem.validate_storage()["ok"]
