@@ -180,6 +180,10 @@ def merge_memories(mem: Memory, ids: list[str], *, into: str | None = None) -> d
         raise InvalidInput("into", "must be one of the ids being merged")
     target = next(r for r in records if r.id == target_id)
     others = [r for r in records if r.id != target_id]
+    # What is kept must be found as the others were: an approved memory folded into a rejected or pending one
+    # dropped out of search.
+    if target.status is not Status.APPROVED and any(r.status is Status.APPROVED for r in others):
+        raise InvalidInput("into", f"memory {target.id} is {target.status.value}: merge into an approved memory")
     with operation(mem.store, "merge_memories") as op:
         op.before_memory(target.id, target)
         merged = target.model_copy(

@@ -781,3 +781,14 @@ def test_tag_counts_stay_those_of_the_memories_through_consolidation_and_its_rol
     mem.rollback(op)
     assert mem.store.tag("meeting-notes").usage_count == 3  # type: ignore[union-attr]
     assert mem.validate_storage()["ok"]
+
+
+def test_an_approved_memory_is_not_folded_into_one_search_does_not_return(mem: Memory) -> None:
+    kept = mem.remember("Backups run at three").id
+    rejected = mem.remember("Backups run at four").id
+    mem.update(rejected, status="rejected")
+    with pytest.raises(InvalidInput, match="merge into an approved memory") as caught:
+        mem.merge_memories([kept, rejected], into=rejected)
+    assert caught.value.field == "into" and mem.get(kept).status is Status.APPROVED
+    mem.merge_memories([kept, rejected])  # into the approved one: the rejected one is superseded
+    assert mem.get(rejected).status is Status.SUPERSEDED
