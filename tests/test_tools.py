@@ -792,3 +792,15 @@ def test_an_approved_memory_is_not_folded_into_one_search_does_not_return(mem: M
     assert caught.value.field == "into" and mem.get(kept).status is Status.APPROVED
     mem.merge_memories([kept, rejected])  # into the approved one: the rejected one is superseded
     assert mem.get(rejected).status is Status.SUPERSEDED
+
+
+def test_an_import_file_that_is_no_utf8_text_is_named_as_such(tmp_path: Path, mem: Memory) -> None:
+    path = tmp_path / "binary.jsonl"
+    path.write_bytes(b'{"id": "a", "content": "caf\\xe9"}\n' + bytes([0xFF, 0xFE, 0x00]))
+    for call in (mem.import_memories, lambda p: mem.import_from("mem0", p)):
+        with pytest.raises(InvalidInput, match="is not UTF-8 text") as caught:
+            call(path)
+        assert caught.value.field == "file"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(InvalidInput, match="is not JSON"):
+        mem.import_from("shodh-json", path)
