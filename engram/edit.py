@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from engram import classify, enrich, pii, write
 from engram.embed import Vector, content_hash
 from engram.errors import InvalidInput
-from engram.record import Kind, MemoryRecord, NewMemory, invalid_from, parse, utcnow
+from engram.record import Kind, MemoryRecord, NewMemory, Status, invalid_from, parse, utcnow
 
 if TYPE_CHECKING:
     from engram.memory import Memory
@@ -50,6 +50,10 @@ def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
         raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
     if nulls := [name for name in ("kind", "importance", "content") if name in fields and fields[name] is None]:
         raise InvalidInput(nulls[0], "must not be null")
+    if old.status is Status.SUPERSEDED and str(fields.get("status", "")) in {s.value for s in write.LIVE}:
+        # Live again, it would stand beside the memory that replaced it (as review refuses).
+        newer = old.metadata.get("superseded_by") or old.metadata.get("merged_into") or "a newer memory"
+        raise InvalidInput("status", f"memory {old.id} is superseded by {newer}; roll back or supersede that one")
     if isinstance(fields.get("content"), str) and "kind" not in fields:
         # "task: ..." names its kind, as when it was first written; the prefix is not part of the text.
         prefixed, text = classify.split_prefix(fields["content"], [k.value for k in Kind])

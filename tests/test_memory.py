@@ -568,3 +568,11 @@ def test_a_memory_said_again_after_it_expired_holds_again(mem: Memory) -> None:
     assert again.duplicate_of == first.id and mem.get(first.id).expires_at is None
     assert [h.record.id for h in mem.recall("parking spot", mode="ranked", touch=False)] == [first.id]
     assert mem.store.audit_log(first.id)[0]["action"] == "renew"
+
+
+def test_a_superseded_memory_is_not_made_live_again_by_an_edit_of_its_status(mem: Memory) -> None:
+    old = mem.remember("The office is on the third floor").id
+    new = mem.supersede(old, "The office moved to the fifth floor").id
+    with pytest.raises(InvalidInput, match=f"superseded by {new}") as caught:
+        mem.update(old, status="approved")
+    assert caught.value.field == "status" and mem.get(old).status is Status.SUPERSEDED
