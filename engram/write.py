@@ -320,9 +320,8 @@ def _renew(mem: Memory, existing: MemoryRecord, expires_at: datetime | None) -> 
     if mem.operation is not None:
         mem.operation.before_memory(existing.id, existing)
     mem.store.update(existing.model_copy(update={"expires_at": expires_at, "updated_at": utcnow()}))
-    mem.store.audit("renew", existing.id, {"expired_at": existing.expires_at.isoformat() if existing.expires_at
-                                           else None, "expires_at": None if expires_at is None else
-                                           expires_at.isoformat()})  # fmt: skip
+    times = {"expired_at": existing.expires_at, "expires_at": expires_at}
+    mem.store.audit("renew", existing.id, {k: None if t is None else t.isoformat() for k, t in times.items()})
 
 
 def _merge(
