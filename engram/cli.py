@@ -118,18 +118,9 @@ def remember(
         result = memory.remember(text, **fields)
         found = pii.scan(text).summary(memory.settings.redact_pii)
     if as_json:
-        out.print_json(
-            json.dumps(
-                {
-                    "id": result.id,
-                    "outcome": result.outcome,
-                    "kind": result.kind.value,
-                    "confidence": result.confidence,
-                    "chunks": result.chunks,
-                    "pii": found,
-                }
-            )
-        )
+        said = {"id": result.id, "outcome": result.outcome, "kind": result.kind.value,
+                "confidence": result.confidence, "chunks": result.chunks, "pii": found}  # fmt: skip
+        out.print_json(json.dumps(said))
         return
     words = {"created": "stored", "duplicate": "already stored as", "merged": "merged into"}
     detail = f" ({result.kind.value}, confidence {result.confidence:.2f})" if result.created else ""
