@@ -144,7 +144,9 @@ def write(mem: Memory, p: _Pending) -> RememberResult:
         raise InvalidInput("id", f"a memory with id {item.id} already exists")
     existing = mem.store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
     if existing is not None:
-        if existing.status not in LIVE and item.status in LIVE:
+        # Said again as a memory that holds (approved), a pending one is approved: a first write would be.
+        approving = existing.status is Status.PENDING and item.status is Status.APPROVED
+        if (existing.status not in LIVE and item.status in LIVE) or approving:
             _revive(mem, existing, item.status)
         if _expired(existing) and not _expired(item):
             _renew(mem, mem.store.get(existing.id) or existing, item.expires_at)

@@ -191,3 +191,14 @@ def test_remember_reports_personal_data_as_store_does(db: str) -> None:
     assert code == 0 and json.loads(out)["pii"] == {"risk": 2, "kinds": ["card"], "redacted": False}
     code, out = run(db, "remember", "Mail me at ann@example.com")
     assert code == 0 and "personal data: email, stored as given" in out
+
+
+def test_remembering_a_pending_text_again_approves_it(db: str) -> None:
+    from engram import Memory, Status
+
+    with Memory(db) as mem:
+        pending = mem.remember("Renew the parking permit", status="pending").id
+    code, out = run(db, "remember", "Renew the parking permit")
+    assert code == 0 and f"already stored as {pending}" in out
+    with Memory(db) as mem:  # said as a memory that holds: approved, as a first write would be
+        assert mem.get(pending).status is Status.APPROVED
