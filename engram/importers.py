@@ -21,6 +21,7 @@ from engram.embed import content_hash
 from engram.errors import InvalidInput
 from engram.operations import operation
 from engram.record import NewMemory, Scope, SourceType, new_id, parse
+from engram.transfer import utf8_text
 from engram.typemap import KIND_OF_TYPE, shodh_type
 
 if TYPE_CHECKING:
@@ -119,9 +120,7 @@ def _records(data: Any, key: str) -> list[dict[str, Any]]:
 def _json_file(path: Path) -> Any:
     """A JSON file's value; a file that is no UTF-8 text or no JSON is named as such."""
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
+        return json.loads(utf8_text(path.read_bytes()))
     except json.JSONDecodeError as exc:
         raise InvalidInput("file", f"is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 

@@ -36,6 +36,7 @@ from engram.errors import InvalidInput
 from engram.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.llm import LlmError, LlmExtractor
 from engram.record import NewMemory, Scope, Status, invalid_from, utcnow
+from engram.transfer import utf8_text
 from engram.typemap import PAPERBOT
 
 if TYPE_CHECKING:
@@ -269,10 +270,7 @@ def _date(text: str | None) -> datetime | None:
 
 def _load(path: Path) -> Any:
     raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
+    text = utf8_text(raw)
     if not path.name.endswith((".jsonl", ".jsonl.gz")):
         return json.loads(text)
     rows = []

@@ -237,12 +237,8 @@ def store_memory(
                         "method": record.category_method,
                     },
                     "kind": {"label": record.kind.value, "confidence": record.kind_confidence},
-                    "tags": {
-                        "tags": list(plan.tags),
-                        "mapped": plan.mapped,
-                        "new": list(plan.new),
-                        "off_topic": tagging.off_topic,
-                    },
+                    "tags": {"tags": list(plan.tags), "mapped": plan.mapped, "new": list(plan.new),
+                             "off_topic": tagging.off_topic},
                     "importance": {"score": importance, "indicators": list(found.indicators)},
                     "overridden": overridden,
                 },
@@ -306,9 +302,7 @@ def _time_filter(
     the ranking's time score favours the memories of that period (a filter lost the older sessions that a
     question about last Saturday's event also needs). The event is looked for among the memories `session` sees."""
     if opts.time_range is not None:
-        after, before = (
-            None if t is None else as_utc(t) for t in (opts.time_range.after, opts.time_range.before)
-        )
+        after, before = (None if t is None else as_utc(t) for t in (opts.time_range.after, opts.time_range.before))
         return query, after, before, {"phrase": None, "after": after, "before": before, "applied": "filter"}
     found = timewords.time_range(query, now)
     if found is not None:
@@ -328,9 +322,7 @@ def _time_filter(
 
 
 # Words that ask for the latest memories when the query names no time: "recent memories", "everything new".
-_LATEST = frozenset(
-    {"recent", "recently", "latest", "new", "memory", "memories", "everything", "all", "notes"}
-)
+_LATEST = frozenset({"recent", "recently", "latest", "new", "memory", "memories", "everything", "all", "notes"})
 
 
 def _memories_of(
@@ -491,11 +483,7 @@ def search_memory(
                 "created_at": r.created_at.isoformat(),
                 "last_accessed": None if r.last_accessed_at is None else r.last_accessed_at.isoformat(),
             }
-            | (
-                {"due": None if (day := days.get(r.id)) is None else day.date().isoformat()}
-                if listing
-                else {}
-            )
+            | ({"due": None if (day := days.get(r.id)) is None else day.date().isoformat()} if listing else {})
         )
     return {
         "results": results,

@@ -61,6 +61,14 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
     return target
 
 
+def utf8_text(raw: bytes) -> str:
+    """A file's bytes as text; a file that is not UTF-8 text is named as such, at the first bad byte."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
+
+
 def export_memories(mem: Memory, path: Path, *, with_embeddings: bool = True) -> dict[str, Any]:
     """Write to `path`, a new file (`file_at` checked it)."""
     model = mem.store.model()
@@ -178,11 +186,7 @@ def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRec
     """The header line (format, model, dim) if there is one, and every record with its line number."""
     header: dict[str, Any] = {}
     records: list[tuple[int, MemoryRecord, list[float] | None]] = []
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(utf8_text(path.read_bytes()).splitlines(), 1):
         if not line.strip():
             continue
         try:
