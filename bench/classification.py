@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engram import Memory, Settings
-from engram.classify import (
+from engram.classify.classifier import (
     PrototypeSet,
     Rules,
     calibrate_temperature,
@@ -33,9 +33,9 @@ from engram.classify import (
     expected_calibration_error,
     opening,
 )
-from engram.classify import load_taxonomy as load
-from engram.embed import default_embedder
-from engram.store.protocol import Prototype
+from engram.classify.classifier import load_taxonomy as load
+from engram.embed.embedder import default_embedder
+from engram.store.roles import Prototype
 
 ROOT = Path(__file__).resolve().parent
 LABELLED = ROOT / "data" / "kinds_labelled.jsonl"

@@ -26,9 +26,9 @@ from typing import Any
 from rich.console import Console
 
 from engram import Memory
-from engram.embed import default_embedder
-from engram.extract import KINDS, Message
-from engram.ingest import candidates, read_messages
+from engram.embed.embedder import default_embedder
+from engram.review.extract import KINDS, Message
+from engram.review.ingest import candidates, read_messages
 
 ROOT = Path(__file__).resolve().parent
 LABELLED = ROOT / "data" / "extraction_labelled.jsonl"

@@ -1,6 +1,6 @@
 """Quick check of the memory-kind prototypes against the labelled evaluation set.
 
-Embeds the prototypes in `engram/data/kinds.json` and the statements in `bench/data/kinds_labelled.jsonl`
+Embeds the prototypes in `engram/classify/data/kinds.json` and the statements in `bench/data/kinds_labelled.jsonl`
 with MiniLM, then reports:
 
 * per-kind and overall accuracy of "argmax over kinds of the best cosine to that kind's prototypes",
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engram.embed import MiniLM
+from engram.embed.embedder import MiniLM
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS_FILE = ROOT / "engram" / "data" / "kinds.json"

@@ -50,12 +50,12 @@ from bench.datasets import load_locomo
 from bench.embedcache import DiskCachedEmbedder
 from bench.speed import corpus, pct, queries
 from engram import Memory, MiniLM, Settings
-from engram.analysis import CONTEXT_TAGS, normalize_tag
-from engram.classify import Classifier, PrototypeSet, classify
-from engram.embed import CachedEmbedder, default_embedder
-from engram.readout import LinearReadout
-from engram.record import Category
-from engram.store.protocol import TagRow
+from engram.classify.classifier import Classifier, PrototypeSet, classify
+from engram.classify.readout import LinearReadout
+from engram.embed.embedder import CachedEmbedder, default_embedder
+from engram.lang.analysis import CONTEXT_TAGS, normalize_tag
+from engram.model.record import Category
+from engram.store.roles import TagRow
 
 ROOT = Path(__file__).resolve().parent
 CATEGORIES = ROOT / "data" / "categories_labelled.jsonl"

@@ -53,7 +53,7 @@ from bench.retrievers import (
     Retriever,
     SearchMemoryRetriever,
 )
-from engram.embed import Embedder, MiniLM
+from engram.embed.embedder import Embedder, MiniLM
 
 KS = (5, 10)
 RESULTS_DIR = Path(__file__).resolve().parent / "results"

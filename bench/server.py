@@ -38,8 +38,8 @@ from rich.console import Console
 from bench.speed import corpus, pct
 from bench.speed import queries as questions
 from engram import Memory, Settings
-from engram.embed import default_embedder
-from engram.tenants import Keys
+from engram.embed.embedder import default_embedder
+from engram.interfaces.tenants import Keys
 
 RESULTS = Path(__file__).resolve().parent / "results"
 console = Console()
@@ -129,7 +129,7 @@ def run(memories: int, calls: int, clients: int, seconds: float) -> dict[str, An
         port = _port()
         env = os.environ | {"ENGRAM_HOME": str(home), "ENGRAM_MAINTAIN_EVERY_MINUTES": "0"}
         server = subprocess.Popen(
-            [sys.executable, "-m", "engram.cli", "--db", str(db), "serve", "--port", str(port)],
+            [sys.executable, "-m", "engram", "--db", str(db), "serve", "--port", str(port)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )  # fmt: skip
         _wait(f"http://127.0.0.1:{port}/api/health", server)

@@ -1,7 +1,7 @@
 """Engram: a local-first memory engine for AI agents."""
 
 from engram.config import RankingProfile, Settings
-from engram.embed import CachedEmbedder, Embedder, FakeEmbedder, MiniLM, default_embedder
+from engram.embed.embedder import CachedEmbedder, Embedder, FakeEmbedder, MiniLM, default_embedder
 from engram.errors import (
     EngramError,
     InvalidInput,
@@ -12,8 +12,7 @@ from engram.errors import (
     StoreUnavailable,
 )
 from engram.memory import Hit, Memory
-from engram.rank import RecallMode
-from engram.record import (
+from engram.model.record import (
     Category,
     Kind,
     MemoryRecord,
@@ -24,7 +23,8 @@ from engram.record import (
     Status,
     Tier,
 )
-from engram.write import RememberResult
+from engram.recall.scoring import RecallMode
+from engram.write.writer import RememberResult
 
 __version__ = "0.1.0"
 

@@ -14,27 +14,17 @@ from typing import Annotated, Any, Literal, TypeVar
 import pydantic
 from pydantic import Field
 
-from engram import classify as kinds
-from engram import (
-    edit,
-    importers,
-    ingest,
-    lifecycle,
-    maintenance,
-    operations,
-    retrieve,
-    tools,
-    transfer,
-    write,
-)
-from engram.blas import limit_blas
+from engram.agent import advanced as maintenance
+from engram.agent import search as tools
+from engram.agent.advanced import Count, Days, Examples, Share
+from engram.classify import classifier as kinds
 from engram.config import Settings, locate
-from engram.embed import CachedEmbedder, Embedder, Vector, default_embedder
+from engram.embed.blas import limit_blas
+from engram.embed.embedder import CachedEmbedder, Embedder, Vector, default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
-from engram.extract import Message
-from engram.maintenance import Count, Days, Examples, Share
-from engram.rank import Decay, RecallMode
-from engram.record import (
+from engram.interop import importers, transfer
+from engram.lifecycle import service as lifecycle
+from engram.model.record import (
     Kind,
     MemoryRecord,
     NewMemory,
@@ -46,11 +36,19 @@ from engram.record import (
     tag_form,
     utcnow,
 )
-from engram.retrieve import Hit as Hit  # the type of what recall returns, where callers have always found it
-from engram.store.protocol import Filter, Position, Store
-from engram.store.sqlite import SQLiteStore
-from engram.tags import TagPlan, Vocabulary
-from engram.write import RememberResult
+from engram.recall import retriever as retrieve
+from engram.recall.retriever import (
+    Hit as Hit,  # the type of what recall returns, where callers have always found it
+)
+from engram.recall.scoring import Decay, RecallMode
+from engram.review import ingest
+from engram.review.extract import Message
+from engram.store.roles import Filter, Position, Store
+from engram.store.sqlite.store import SQLiteStore
+from engram.tags.vocabulary import TagPlan, Vocabulary
+from engram.write import edit, operations
+from engram.write import writer as write
+from engram.write.writer import RememberResult
 
 Progress = Callable[[int, int], None]
 _KIND_TAXONOMY = "kinds"
@@ -62,7 +60,7 @@ def open_store(db: str | Path, settings: Settings) -> Store:
     """A PostgreSQL URL opens the PostgreSQL backend; anything else is an SQLite file (or `:memory:`)."""
     location = locate(db)
     if isinstance(location, str):
-        from engram.store.postgres import PostgresStore  # psycopg loads only when PostgreSQL is used
+        from engram.store.postgres.store import PostgresStore  # psycopg loads only when PostgreSQL is used
 
         return PostgresStore(location, pool_size=settings.pg_pool_size)
     return SQLiteStore(location, busy_timeout_ms=settings.busy_timeout_ms)

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
-from engram.embed import CachedEmbedder, default_embedder
-from engram.store.pg_connection import with_schema
+from engram.embed.embedder import CachedEmbedder, default_embedder
+from engram.store.postgres.connection import with_schema
 
 
 @pytest.fixture(autouse=True)

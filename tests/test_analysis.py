@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram import analysis, timewords
-from engram.tags import is_abbreviation, kept_apart, key, same_tag
+from engram.lang import analysis, timewords
+from engram.tags.vocabulary import is_abbreviation, kept_apart, key, same_tag
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 
@@ -190,7 +190,7 @@ def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> Non
 def test_a_concept_is_filed_under_a_broader_tag_never_a_narrower_one_or_another_word() -> None:
     import numpy as np
 
-    from engram.tags import Vocabulary, plan_tags
+    from engram.tags.vocabulary import Vocabulary, plan_tags
 
     rng = np.random.default_rng(3)
     base = rng.standard_normal((2, 32)).astype(np.float32)
@@ -214,7 +214,7 @@ def test_a_large_vocabulary_answers_from_its_packed_copy_like_the_full_product()
     import numpy as np
     import pytest
 
-    from engram.tags import PACK_AT, Vocabulary
+    from engram.tags.vocabulary import PACK_AT, Vocabulary
 
     rng = np.random.default_rng(7)
     rows = rng.standard_normal((PACK_AT + 500, 64)).astype(np.float32)
@@ -257,8 +257,8 @@ def test_consolidation_asks_only_pairs_that_could_merge_and_finds_what_asking_al
     import numpy as np
 
     from engram import FakeEmbedder
-    from engram.store.protocol import TagRow
-    from engram.tags import consolidate, rank
+    from engram.store.roles import TagRow
+    from engram.tags.vocabulary import consolidate, rank
 
     words = ["machine-learning", "machinelearning", "ml", "k8s", "kubernetes", "i18n", "internationalization",
              "meetings", "meeting", "colour", "color", "javascript", "js", "java", "e-mail", "email", "python",
@@ -299,8 +299,8 @@ def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_mo
 
     import numpy as np
 
-    from engram.store.protocol import TagRow
-    from engram.tags import consolidate
+    from engram.store.roles import TagRow
+    from engram.tags.vocabulary import consolidate
 
     now, same = datetime.now(UTC), np.array([1.0, 0.0], dtype=np.float32)
     rows = [TagRow("auth", 40, now, now, vector=same), TagRow("authentication", 3, now, now, vector=same),

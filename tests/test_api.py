@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engram import FakeEmbedder, Settings
-from engram.serve import build_app
-from engram.tenants import Keys
+from engram.interfaces.http.serve import build_app
+from engram.interfaces.tenants import Keys
 
 SPEC = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "shodh-openapi.yaml"
 
@@ -426,7 +426,7 @@ async def test_mcp_over_stdio(tmp_path: Path) -> None:
 
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "engram.cli", "--db", str(tmp_path / "stdio.db"), "mcp"],
+        args=["-m", "engram", "--db", str(tmp_path / "stdio.db"), "mcp"],
         env={"ENGRAM_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
     )
     async with Client(params) as client:
@@ -449,7 +449,7 @@ def test_serve_shuts_down_cleanly_on_sigterm_without_losing_writes(tmp_path: Pat
     env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home")}
     db = tmp_path / "served.db"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "engram.cli", "--db", str(db), "serve", "--local", "--port", str(port)],
+        [sys.executable, "-m", "engram", "--db", str(db), "serve", "--local", "--port", str(port)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
@@ -538,7 +538,7 @@ def test_keyset_listing_on_both_backends(mem: Any) -> None:
     """Memory.list's `after`: strictly past a listed memory's (created_at, id), on SQLite and PostgreSQL."""
     from datetime import UTC, datetime
 
-    from engram.record import Scope
+    from engram.model.record import Scope
 
     same = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)  # ties on created_at are ordered by id
     for i in range(5):
@@ -581,8 +581,8 @@ def test_unknown_routes_and_methods_are_problem_json(alice: httpx.Client) -> Non
 def test_unknown_routes_are_problem_json_without_the_web_ui(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from engram.api import create_app
-    from engram.tenants import Tenants
+    from engram.interfaces.http.api import create_app
+    from engram.interfaces.tenants import Tenants
 
     tenants = Tenants(Settings(home=tmp_path), FakeEmbedder(), tmp_path / "t.db")
     app = create_app(tenants, None, require_key=False)

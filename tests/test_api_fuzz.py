@@ -11,8 +11,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 
 from engram import FakeEmbedder, Settings
-from engram.api import create_app
-from engram.tenants import Tenants
+from engram.interfaces.http.api import create_app
+from engram.interfaces.tenants import Tenants
 
 # The REST app the OpenAPI document describes (MCP's session manager runs once per process, not per request).
 _home = Path(tempfile.mkdtemp(prefix="engram-fuzz-"))

@@ -11,8 +11,8 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.errors import InvalidInput, NotFound, StoreError
-from engram.record import utcnow
-from engram.tenants import Tenants
+from engram.interfaces.tenants import Tenants
+from engram.model.record import utcnow
 
 
 @pytest.mark.parametrize(
@@ -163,7 +163,7 @@ def test_a_query_that_is_no_text_says_so(mem: Memory) -> None:
 
 
 def test_oversized_content_is_refused_before_it_is_analysed(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
-    from engram import analysis
+    from engram.lang import analysis
 
     monkeypatch.setattr(analysis, "analyse", lambda *_: pytest.fail("analysed an oversized text"))
     with pytest.raises(InvalidInput, match="the maximum is 100000"):
@@ -202,7 +202,7 @@ def test_a_number_that_is_no_number_is_named_as_such(mem: Memory) -> None:
 
 def test_a_database_location_that_is_none_is_named(tmp_path: Path) -> None:
     from engram.config import locate
-    from engram.store.sqlite import SQLiteStore
+    from engram.store.sqlite.store import SQLiteStore
 
     with pytest.raises(InvalidInput, match="mysql:// is not supported"):
         locate("mysql://db.example/engram")

@@ -4,7 +4,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.embedcache import DiskCachedEmbedder, cache_path
-from engram.embed import Embedder, FakeEmbedder, Matrix
+from engram.embed.embedder import Embedder, FakeEmbedder, Matrix
 
 
 class Counting(FakeEmbedder):

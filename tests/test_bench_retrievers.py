@@ -8,7 +8,7 @@ pytest.importorskip("bm25s", reason="the bench extra is not installed")
 from bench.datasets import Haystack, Query, Unit
 from bench.retrieval import evaluate, limit_questions, make_retrievers
 from bench.retrievers import EngramRetriever, min_max, tokenize
-from engram.embed import FakeEmbedder
+from engram.embed.embedder import FakeEmbedder
 
 DAY = datetime(2023, 5, 1, 12, 0)
 UNITS = [

@@ -5,7 +5,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.chunk import chunk
+from engram.lang.chunk import chunk
 
 
 def spans(text: str) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram import FakeEmbedder, Memory
-from engram.classify import (
+from engram.classify.classifier import (
     PrototypeSet,
     Rules,
     Taxonomy,
@@ -23,9 +23,9 @@ from engram.classify import (
     softmax,
     split_prefix,
 )
-from engram.embed import Matrix
-from engram.store.protocol import Prototype
-from engram.text import first_words, words
+from engram.embed.embedder import Matrix
+from engram.lang.text import first_words, words
+from engram.store.roles import Prototype
 
 TAX = Taxonomy("t", {"a": "", "b": "", "c": "", "none": ""}, {"a": ("x",), "b": ("y",), "c": ("z",), "none": ()},
                fallback="c")  # fmt: skip

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engram.cli import app
+from engram.interfaces.cli.app import app
 
 runner = CliRunner()
 

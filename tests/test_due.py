@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram import due
+from engram.lang import due
 
 SAID = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
 

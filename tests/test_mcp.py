@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
-from engram.mcp_server import NO_SESSION, build, session_id
+from engram.interfaces.mcp.server import NO_SESSION, build, session_id
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from engram import (
     Settings,
     Status,
 )
-from engram.candidates import scored
-from engram.store.protocol import Filter
+from engram.recall.candidates import scored
+from engram.store.roles import Filter
 
 
 def test_exact_duplicate_returns_existing_id_and_says_so(mem: Memory) -> None:
@@ -558,7 +558,7 @@ def test_an_edit_that_names_its_kind_by_prefix_is_read_as_a_new_write_is(mem: Me
 def test_a_memory_said_again_after_it_expired_holds_again(mem: Memory) -> None:
     from datetime import timedelta
 
-    from engram.record import utcnow
+    from engram.model.record import utcnow
 
     first = mem.remember("Parking spot B12 is reserved for me", expires_at=utcnow() + timedelta(seconds=1))
     with mem.store.atomic():  # as time passing leaves it: expired

@@ -12,8 +12,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 from typer.testing import Result as CliResult
 
-from engram import FakeEmbedder, Memory, cli_migrate
-from engram.cli import app
+from engram import FakeEmbedder, Memory
+from engram.interfaces.cli import migrate as cli_migrate
+from engram.interfaces.cli.app import app
 
 runner = CliRunner()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engram.pii import Finding, PiiKind, detect, redact, risk, scan
+from engram.lang.pii import Finding, PiiKind, detect, redact, risk, scan
 
 POSITIVES = [
     ("email me at jane.doe@example.co.uk tomorrow", PiiKind.EMAIL, "jane.doe@example.co.uk"),

@@ -11,16 +11,16 @@ import pytest
 from typer.testing import CliRunner
 
 from engram import FakeEmbedder, Memory, Settings, StoreError, StoreUnavailable
-from engram.cli import app
 from engram.config import locate, shown
-from engram.embed import CachedEmbedder
+from engram.embed.embedder import CachedEmbedder
+from engram.interfaces.cli.app import app
+from engram.interfaces.tenants import Tenants
 from engram.store.copy import copy_store, fingerprint, verify_copy
-from engram.store.pg_connection import with_schema
-from engram.store.pg_schema import MIGRATIONS
-from engram.store.postgres import PostgresStore
-from engram.store.protocol import Filter
-from engram.store.sqlite import SQLiteStore
-from engram.tenants import Tenants
+from engram.store.postgres.connection import with_schema
+from engram.store.postgres.schema import MIGRATIONS
+from engram.store.postgres.store import PostgresStore
+from engram.store.roles import Filter
+from engram.store.sqlite.store import SQLiteStore
 
 runner = CliRunner()
 
@@ -200,7 +200,7 @@ def test_two_servers_share_one_database(pg_url: str, tmp_path: Path) -> None:
     env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home"), "ENGRAM_MAINTAIN_EVERY_MINUTES": "0"}
     ports = [free_port(), free_port()]
     servers = [
-        subprocess.Popen([sys.executable, "-m", "engram.cli", "--db", pg_url, "serve", "--local", "--port", str(p)],
+        subprocess.Popen([sys.executable, "-m", "engram", "--db", pg_url, "serve", "--local", "--port", str(p)],
                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for p in ports
     ]  # fmt: skip

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import engram
-from engram.cli import app
+from engram.interfaces.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 

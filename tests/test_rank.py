@@ -9,7 +9,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engram.config import ModeThresholds, RankingProfile
-from engram.rank import (
+from engram.model.record import Kind, MemoryRecord
+from engram.recall.scoring import (
     Candidate,
     Decay,
     Period,
@@ -21,7 +22,6 @@ from engram.rank import (
     score,
     shortfall,
 )
-from engram.record import Kind, MemoryRecord
 
 NOW = datetime(2025, 1, 31, tzinfo=UTC)
 
@@ -280,7 +280,7 @@ def test_a_named_time_scores_the_memories_of_that_time() -> None:
 
 
 def test_stems_among_matches_stemming_every_word() -> None:
-    from engram.text import stems, stems_among
+    from engram.lang.text import stems, stems_among
 
     texts = ["Relational databases generously normalise happy agreements", "She was running; he ran. Ties, ties!",
              "as is us 3s eyed ay", "Visibility and ability of the creators\u2019 realizations"]  # fmt: skip
@@ -323,6 +323,6 @@ def test_feedback_query_moves_toward_the_feedback_hits() -> None:
 @settings(max_examples=300, deadline=None)
 def test_stems_among_finds_words_where_the_tokenizer_starts_them(texts: list[str], wanted: frozenset[str]) -> None:
     # Apostrophes, underscores and letters around a prefix: a match inside a word never counts.
-    from engram.text import stems, stems_among
+    from engram.lang.text import stems, stems_among
 
     assert stems_among(texts, wanted) == [set(stems(text)) & wanted for text in texts]

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from engram import FakeEmbedder, Memory
-from engram import readout as linear
-from engram.classify import Classifier, PrototypeSet, Rules, Taxonomy, classify, softmax
-from engram.readout import LinearReadout
-from engram.store.protocol import Prototype
+from engram.classify import readout as linear
+from engram.classify.classifier import Classifier, PrototypeSet, Rules, Taxonomy, classify, softmax
+from engram.classify.readout import LinearReadout
+from engram.store.roles import Prototype
 
 
 def _cloud(n: int, dim: int, seed: int) -> tuple[np.ndarray, list[str]]:

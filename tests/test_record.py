@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from engram import InvalidInput, Memory, Settings
-from engram.record import NewMemory, parse
+from engram.model.record import NewMemory, parse
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from engram import FakeEmbedder, InvalidInput, Memory, Scope, Status, StoreError
-from engram.store.protocol import Filter
-from engram.store.schema import MIGRATIONS
-from engram.store.sqlite import SQLiteStore
-from engram.text import terms
+from engram.lang.text import terms
+from engram.store.roles import Filter
+from engram.store.sqlite.schema import MIGRATIONS
+from engram.store.sqlite.store import SQLiteStore
 
 
 def test_migrations_are_recorded_once(tmp_path: Path) -> None:
@@ -116,8 +116,8 @@ def test_chinese_and_japanese_words_are_found_inside_their_sentences(mem: Memory
 def test_a_store_indexed_before_character_pairs_is_indexed_again(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import engram.store.postgres as pg_module
-    import engram.store.sqlite as sqlite_module
+    import engram.store.postgres.store as pg_module
+    import engram.store.sqlite.store as sqlite_module
 
     location: str | Path
     if backend == "postgres":

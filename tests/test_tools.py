@@ -13,8 +13,8 @@ import pytest
 from tinydb import TinyDB
 
 from engram import Category, FakeEmbedder, InvalidInput, Memory, Settings, Status, StoreError
-from engram import tools as two_tools
-from engram.record import utcnow
+from engram.agent import search as two_tools
+from engram.model.record import utcnow
 
 
 def test_words_that_only_say_when_make_no_tags(mem: Memory) -> None:
@@ -204,7 +204,7 @@ def test_query_expansions_reach_the_text_search_from_beside_the_model(
 ) -> None:
     import threading
 
-    from engram import tools
+    from engram.agent import search as tools
 
     with Memory(tmp_path / "x.db", embedder=FakeEmbedder()) as memory:
         memory.store_memory("The kubernetes cluster runs the payment service.")
@@ -455,7 +455,7 @@ def test_discover_lists_working_tools_and_health(mem: Memory) -> None:
     with pytest.raises(InvalidInput):
         mem.run_tool("format_disk")
     # The seed's wording, counted right: "consolidate 15 duplicate tags", "categorise 1 memory ...".
-    from engram.maintenance import _count
+    from engram.agent.advanced import _count
 
     assert _count(1, "memory", "memories") == "1 memory" and _count(15, "duplicate tag") == "15 duplicate tags"
 
@@ -510,7 +510,7 @@ def test_tinydb_errors_name_the_document_and_field(tmp_path: Path, mem: Memory) 
 def test_validate_counts_orphan_tags_and_repair_archives_them(mem: Memory) -> None:
     from datetime import UTC, datetime
 
-    from engram.store.protocol import TagRow
+    from engram.store.roles import TagRow
 
     mem.store_memory("Tomatoes need six hours of sun", {"additional_tags": ["gardening"]})
     now = datetime.now(UTC)

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from tinydb import TinyDB
 
-from engram import FakeEmbedder, Memory, Status, tools
-from engram.embed import content_hash
+from engram import FakeEmbedder, Memory, Status
+from engram.agent import search as tools
+from engram.embed.embedder import content_hash
 from engram.errors import InvalidInput
-from engram.store.protocol import Filter
+from engram.store.roles import Filter
 
 EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 

@@ -20,9 +20,9 @@ import pytest
 import uvicorn
 
 from engram import FakeEmbedder, Settings
-from engram.embed import Embedder
-from engram.serve import build_app
-from engram.tenants import LOCAL, Keys
+from engram.embed.embedder import Embedder
+from engram.interfaces.http.serve import build_app
+from engram.interfaces.tenants import LOCAL, Keys
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent / "screenshots"

@@ -1,5 +1,5 @@
 """Storage backends behind one narrow protocol."""
 
-from engram.store.protocol import Facts, Filter, Label, Prototype, Store, StoreStats
+from engram.store.roles import Facts, Filter, Label, Prototype, Store, StoreStats
 
 __all__ = ["Facts", "Filter", "Label", "Prototype", "Store", "StoreStats"]

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from engram.errors import StoreError
-from engram.store.protocol import Store
+from engram.store.roles import Store
 from engram.store.side_tables import AUX_TABLES
 
 Progress = Callable[[int], None]

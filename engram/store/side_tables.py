@@ -14,9 +14,9 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from engram.embed import Vector, decode_vector, encode_vector
-from engram.record import utcnow
-from engram.store.protocol import Change, Prototype, TagRow
+from engram.embed.embedder import Vector, decode_vector, encode_vector
+from engram.model.record import utcnow
+from engram.store.roles import Change, Prototype, TagRow
 from engram.store.rows import ts
 
 # The columns a copy between backends carries (each table's own keys are renumbered).

@@ -1,0 +1,166 @@
+"""`engram serve`: the REST API, the web UI and MCP over streamable HTTP, in one process.
+
+Routes: /v1 and /api (engram.api), /mcp (engram.mcp_server, the caller's key picks the tenant), /docs, and
+the web UI at /. Keys are required unless the server runs in local mode, which only binds to loopback.
+Shutdown on SIGINT/SIGTERM lets in-flight requests finish, then closes every store (each write is committed
+when its call returns, so nothing acknowledged is lost).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import signal
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from mcp.server.mcpserver import Context
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from engram.config import Settings
+from engram.embed.embedder import Embedder
+from engram.interfaces.http.api import create_app
+from engram.interfaces.http.problems import problem
+from engram.interfaces.mcp import server as mcp_server
+from engram.interfaces.tenants import LOCAL, Keys, Tenants
+from engram.memory import Memory
+
+WEB = Path(__file__).resolve().parents[1] / "web"
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _secret(headers: Any) -> str | None:
+    if headers is None:
+        return None
+    header = str(headers.get("authorization") or "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    key = headers.get("x-api-key")
+    return None if key is None else str(key)
+
+
+class McpGate:
+    """Lets an MCP request through only with a live key (or with none, in local mode)."""
+
+    def __init__(self, app: ASGIApp, keys: Keys | None, require_key: bool) -> None:
+        self.app, self.keys, self.require_key = app, keys, require_key
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = {
+                k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []
+            }
+            secret = _secret(headers)
+            known = secret is not None and self.keys is not None and self.keys.tenant_of(secret) is not None
+            if (secret is not None and not known) or (secret is None and self.require_key):
+                await problem(401, "Unauthorized", "a valid API key is required")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _maintain_every(tenants: Tenants, settings: Settings, stop: threading.Event) -> None:
+    """Seed 003's evaluation service: lifecycle maintenance of every open tenant on a timer."""
+    log = logging.getLogger("engram.serve")
+    while not stop.wait(settings.maintain_every_minutes * 60):
+        with tenants.each() as open_:
+            current = list(open_.items())
+        for tenant, mem in current:
+            try:
+                with tenants.write_lock(tenant):
+                    mem.maintain()
+            except Exception:  # one tenant's failure must not stop the others' upkeep
+                log.exception("maintenance failed for a tenant")
+
+
+def build_app(
+    settings: Settings,
+    *,
+    db: str | Path | None = None,
+    embedder: Embedder | None = None,
+    require_key: bool = True,
+    host: str = "127.0.0.1",
+) -> FastAPI:
+    """The whole server as one ASGI app (tests serve it with uvicorn exactly as `engram serve` does)."""
+    tenants = Tenants(settings, embedder=embedder, db=db)
+    keys = Keys(settings.home / "keys.db")
+
+    def resolve(ctx: Context) -> tuple[Memory, threading.RLock]:
+        secret = _secret(ctx.headers)
+        tenant = keys.tenant_of(secret) if secret else (None if require_key else LOCAL)
+        if tenant is None:
+            raise PermissionError("a valid API key is required")
+        return tenants.memory(tenant), tenants.write_lock(tenant)
+
+    mcp = mcp_server.build(resolve)
+    mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", host=host)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        stop = threading.Event()
+        upkeep = threading.Thread(target=_maintain_every, args=(tenants, settings, stop), daemon=True)
+        if settings.maintain_every_minutes > 0:
+            upkeep.start()
+        async with mcp.session_manager.run():
+            try:
+                yield
+            finally:
+                stop.set()
+                if upkeep.is_alive():
+                    upkeep.join(30)
+                tenants.close()
+                keys.close()
+
+    app = create_app(tenants, keys, require_key=require_key, lifespan=lifespan)
+    for route in mcp_app.routes:  # the /mcp endpoint, behind the key check
+        app.router.routes.append(route)
+        endpoint = getattr(route, "app", None)
+        if endpoint is not None:
+            route.app = McpGate(endpoint, keys, require_key)  # type: ignore[attr-defined]
+    if WEB.is_dir():
+        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    return app
+
+
+def serve(
+    settings: Settings,
+    *,
+    db: str | Path | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    local: bool = False,
+) -> None:
+    """Run until SIGINT/SIGTERM. `local`: no API keys, allowed only on a loopback address."""
+    import uvicorn
+
+    if local and not is_loopback(host):
+        raise ValueError(f"local mode (no API keys) only binds to loopback, not {host}")
+    app = build_app(settings, db=db, require_key=not local, host=host)
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every session at INFO
+
+    class Server(uvicorn.Server):
+        # A signal means a clean shutdown: stop accepting, finish in-flight requests, close the stores, exit 0
+        # (uvicorn would re-raise it afterwards, failing the lifespan mid-close). A second Ctrl-C forces.
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True
+            self.should_exit = True
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
+    Server(config).run()
+
+
+__all__ = ["build_app", "is_loopback", "serve"]

@@ -1,0 +1,188 @@
+"""API keys and tenants: who is calling, and which memories they may see.
+
+A tenant's memories live in a database of their own (`<home>/tenants/<tenant>.db`), so every read, write,
+search, export and tool is confined to the tenant by the store it runs on, not by a filter each endpoint must
+remember. The local tenant (no key, loopback only) uses the default database.
+
+Keys are random 32-byte tokens shown once at creation; only their SHA-256 is stored (a key has 256 bits of
+entropy, so a fast hash is safe here, unlike passwords).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from engram.config import Settings, is_url
+from engram.embed.embedder import Embedder
+from engram.errors import InvalidInput
+from engram.memory import Memory
+from engram.model.record import utcnow
+
+LOCAL = "local"
+PREFIX = "engram_"
+_TENANT = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS api_keys (
+    id TEXT PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    tenant TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    id: str
+    tenant: str
+    name: str
+    created_at: str
+    last_used_at: str | None
+    revoked_at: str | None
+
+
+def check_tenant(tenant: str) -> str:
+    if not _TENANT.match(tenant):
+        raise InvalidInput("tenant", "must be 1-63 lower-case letters, digits, '-' or '_', starting with one")
+    return tenant
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class Keys:
+    """The key registry, in `<home>/keys.db`."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA busy_timeout = 5000")
+        self._db.execute(_SCHEMA)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def create(self, tenant: str, name: str = "") -> tuple[ApiKey, str]:
+        """A new key for `tenant`; the secret is returned here and never again."""
+        secret = PREFIX + secrets.token_urlsafe(32)
+        key_id = secrets.token_hex(6)
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO api_keys(id, hash, tenant, name, created_at) VALUES (?, ?, ?, ?, ?)",
+                (key_id, _digest(secret), check_tenant(tenant), name, utcnow().isoformat()),
+            )
+        return self.get(key_id), secret
+
+    def get(self, key_id: str) -> ApiKey:
+        row = self._db.execute(
+            "SELECT id, tenant, name, created_at, last_used_at, revoked_at FROM api_keys WHERE id = ?",
+            (key_id,),
+        ).fetchone()
+        if row is None:
+            raise InvalidInput("key_id", f"no key with id {key_id}")
+        return ApiKey(*row)
+
+    def list(self) -> list[ApiKey]:
+        rows = self._db.execute(
+            "SELECT id, tenant, name, created_at, last_used_at, revoked_at FROM api_keys ORDER BY created_at"
+        ).fetchall()
+        return [ApiKey(*r) for r in rows]
+
+    def revoke(self, key_id: str) -> ApiKey:
+        with self._lock:
+            done = self._db.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                (utcnow().isoformat(), key_id),
+            ).rowcount
+        key = self.get(key_id)
+        if not done and key.revoked_at is None:
+            raise InvalidInput("key_id", f"key {key_id} could not be revoked")
+        return key
+
+    def tenant_of(self, secret: str) -> str | None:
+        """The tenant a live key belongs to; None for an unknown or revoked key."""
+        if not secret.startswith(PREFIX):
+            return None
+        row = self._db.execute(
+            "SELECT id, tenant FROM api_keys WHERE hash = ? AND revoked_at IS NULL", (_digest(secret),)
+        ).fetchone()
+        if row is None:
+            return None
+        with self._lock:
+            self._db.execute(
+                "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (utcnow().isoformat(), row[0])
+            )
+        return str(row[1])
+
+
+class Tenants:
+    """One open `Memory` per tenant, opened on first use and shared by every request of that tenant; with a
+    lock per tenant that serialises its writes (the store has one writer; the write path keeps state such as
+    the tag vocabulary in the `Memory`)."""
+
+    def __init__(
+        self, settings: Settings, embedder: Embedder | None = None, db: str | Path | None = None
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self._local_db = db
+        self._open: dict[str, Memory] = {}
+        self._writes: dict[str, threading.RLock] = {}
+        self._lock = threading.Lock()
+
+    def path(self, tenant: str) -> str | Path:
+        local = self._local_db if self._local_db is not None else self.settings.db_path
+        if tenant == LOCAL:
+            return local
+        if is_url(local):
+            # On PostgreSQL each tenant is a schema of the same database; '-' is not allowed in its name.
+            from engram.store.postgres.connection import with_schema
+
+            return with_schema(local, "tenant_" + check_tenant(tenant).replace("-", "__"))
+        return self.settings.home / "tenants" / f"{check_tenant(tenant)}.db"
+
+    def memory(self, tenant: str) -> Memory:
+        with self._lock:
+            mem = self._open.get(tenant)
+            if mem is None:
+                path = self.path(tenant)
+                if isinstance(path, Path):
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                mem = Memory(path, embedder=self.embedder, settings=self.settings)
+                if tenant != LOCAL:
+                    # An API key's file tools (export, import, backup) reach only its tenant's own directory.
+                    mem.files = self.settings.home / "files" / check_tenant(tenant)
+                self._open[tenant] = mem
+                self._writes[tenant] = threading.RLock()
+            return mem
+
+    def write_lock(self, tenant: str) -> threading.RLock:
+        self.memory(tenant)
+        return self._writes[tenant]
+
+    @contextmanager
+    def each(self) -> Iterator[dict[str, Memory]]:
+        with self._lock:
+            yield dict(self._open)
+
+    def close(self) -> None:
+        with self._lock:
+            for mem in self._open.values():
+                mem.close()
+            self._open.clear()
+
+
+__all__ = ["LOCAL", "ApiKey", "Keys", "Tenants", "check_tenant"]

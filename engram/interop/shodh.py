@@ -1,0 +1,87 @@
+"""The unified SHODH `Memory` record (seed 004, ../shared/specs/shodh-openapi.yaml) and back.
+
+SHODH's fields map one to one onto ours (id, content, content_hash, type, tags, source_type, credibility, emotion,
+emotional_valence, emotional_arousal, episode_id, sequence_number, created_at, updated_at, last_accessed_at,
+quality_score, access_count, embedding, metadata). Fields SHODH does not have (kind, scope, importance, status,
+tier, validity, chunking, category, classifier confidences ...) travel in `metadata["engram"]`, the schema's
+place for implementation-specific data, so a record that leaves Engram comes back unchanged. A record from
+another system has no such entry and gets Engram's defaults.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pydantic
+
+from engram.embed.embedder import content_hash
+from engram.errors import InvalidInput
+from engram.interop.typemap import KIND_OF_TYPE
+from engram.model.record import Kind, MemoryRecord, MemoryType, invalid_from, utcnow
+
+EXTENSION = "engram"
+_SHARED = ("id", "content", "content_hash", "type", "tags", "source_type", "credibility", "emotion",
+           "emotional_valence", "emotional_arousal", "episode_id", "sequence_number", "created_at", "updated_at",
+           "last_accessed_at", "quality_score", "access_count")  # fmt: skip
+
+
+def to_shodh(record: MemoryRecord, embedding: list[float] | None = None) -> dict[str, Any]:
+    data = record.model_dump(mode="json")
+    out = {name: data[name] for name in _SHARED}
+    extension = {k: v for k, v in data.items() if k not in _SHARED and k != "metadata"}
+    out["embedding"] = embedding
+    out["metadata"] = data["metadata"] | {EXTENSION: extension}
+    return out
+
+
+def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
+    if not isinstance(data, dict):
+        raise InvalidInput("record", "must be an object")
+    for name in ("id", "content", "content_hash", "created_at"):
+        if data.get(name) in (None, ""):
+            raise InvalidInput(name, "is required by the SHODH Memory schema")
+    given = data.get("metadata") or {}
+    if not isinstance(given, dict):
+        raise InvalidInput("metadata", "must be an object")
+    metadata = dict(given)
+    extension = metadata.pop(EXTENSION, None) or {}
+    if not isinstance(extension, dict):
+        raise InvalidInput(f"metadata.{EXTENSION}", "must be an object")
+    fields = {name: data[name] for name in _SHARED if data.get(name) is not None}
+    if not extension:  # a foreign record: Engram's defaults, the kind from the SHODH type
+        try:
+            kind = KIND_OF_TYPE.get(MemoryType(fields.get("type", "Observation")), Kind.NOTE)
+        except ValueError:
+            kind = Kind.NOTE  # the type itself is reported by validation below
+        extension = {"kind": kind.value, "category_method": "imported", "kind_method": "imported"}
+        fields.setdefault("updated_at", fields["created_at"])
+    embedding = _vector(data.get("embedding"))
+    try:
+        record = MemoryRecord.model_validate(extension | fields | {"metadata": metadata})
+    except pydantic.ValidationError as exc:
+        raise invalid_from(exc) from None
+    # The hash is the dedup key: one the file gives (another algorithm, or edited) would let copies in.
+    update: dict[str, Any] = {"content_hash": content_hash(record.content)}
+    if record.updated_at is None:
+        update["updated_at"] = utcnow()
+    return record.model_copy(update=update), embedding
+
+
+def _vector(value: Any) -> list[float] | None:
+    """A list of finite numbers (JSON's true is not one, nor Python's NaN or Infinity); its length is the
+    file's model's business (transfer.import_memories)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value:
+        raise InvalidInput("embedding", "must be a non-empty list of numbers")
+    out: list[float] = []
+    for index, x in enumerate(value):
+        try:
+            number = float(x) if isinstance(x, int | float) and not isinstance(x, bool) else math.nan
+        except OverflowError:  # an integer too large for a float
+            number = math.nan
+        if not math.isfinite(number):
+            raise InvalidInput("embedding", f"value {index} must be a finite number, not {str(x)[:40]}")
+        out.append(number)
+    return out

@@ -1,0 +1,98 @@
+"""When things to do are due: the day a reminder names, read forward from when it was said, and the days a
+question about things to do asks for ("this week", "tomorrow", "in December").
+
+A reminder's due day is the first date it names ("by Friday", "next Tuesday at 3pm", "before the trip in
+March", "end of the month"), resolved by dateparser toward the future from the memory's creation: "Friday" said on
+a Tuesday is that week's Friday, "March" said in November is next March (its first day). A reminder naming no
+date has no due day. Days are UTC calendar days.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+import dateparser  # type: ignore[import-untyped]
+
+from engram.lang.timewords import DATE, DAYS, MONTHS, TimeRange, day_start, month_after
+
+_LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
+_BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
+_END_OF = re.compile(rf"end of (?:the )?(day|week|month|{MONTHS})", re.IGNORECASE)
+_WINDOW = re.compile(
+    rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
+)
+
+
+def _end_of(unit: str, day: datetime) -> datetime:
+    if unit == "day":
+        return day
+    if unit == "week":
+        return day + timedelta(days=6 - day.weekday())  # Sunday
+    if unit != "month":  # a month's name: its last day, this year's unless it is over
+        month = MONTHS.split("|").index(unit) + 1
+        day = datetime(day.year + (month < day.month), month, 1, tzinfo=UTC)
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+@lru_cache(maxsize=4096)
+def due_day(text: str, said_at: datetime) -> datetime | None:
+    """The UTC day `text` names as its due date, read forward from `said_at`: the first date it names that is
+    not before the day it was said. None if it names none."""
+    said = day_start(said_at.astimezone(UTC))
+    settings: Any = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": said.replace(tzinfo=None),
+                     "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False}  # fmt: skip
+    dates = list(DATE.finditer(text))
+    for found, following in zip(dates, [*dates[1:], None], strict=False):
+        phrase = _LEADING.sub("", found.group(0).strip())
+        # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
+        # which (read forward from when it was said, the weekday alone was the next one).
+        if phrase.lower() in DAYS.split("|") and following is not None and following.start() - found.end() <= 3:
+            continue
+        end = _END_OF.fullmatch(phrase)
+        if end is not None:
+            return _end_of(end.group(1).lower(), said)
+        parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
+        if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
+            return day
+    return None
+
+
+def window(query: str, now: datetime) -> TimeRange | None:
+    """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
+    Sunday) or month, a weekday (the next one, today included) or a month (the next one, this one included)."""
+    # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
+    found = next(
+        (m for m in _WINDOW.finditer(query) if m.group(1).lower() != "may" or _BEFORE_MAY.search(query[: m.start()])),
+        None,
+    )
+    if found is None:
+        return None
+    phrase = found.group(1).lower()
+    today = day_start(now.astimezone(UTC))
+    monday = today - timedelta(days=today.weekday())
+    first = today.replace(day=1)
+    next_first = month_after(first)
+    spans = {
+        "today": (today, today + timedelta(days=1)),
+        "tonight": (today, today + timedelta(days=1)),
+        "tomorrow": (today + timedelta(days=1), today + timedelta(days=2)),
+        "this week": (monday, monday + timedelta(days=7)),
+        "next week": (monday + timedelta(days=7), monday + timedelta(days=14)),
+        "this month": (first, next_first),
+        "next month": (next_first, month_after(next_first)),
+    }
+    if phrase in spans:
+        after, before = spans[phrase]
+    elif phrase in DAYS.split("|"):
+        day = today + timedelta(days=(DAYS.split("|").index(phrase) - today.weekday()) % 7)
+        after, before = day, day + timedelta(days=1)
+    else:
+        month = MONTHS.split("|").index(phrase) + 1
+        year = today.year + (month < today.month)
+        after = datetime(year, month, 1, tzinfo=UTC)
+        before = month_after(after)
+    return TimeRange(after, before, found.group(1))

@@ -1,0 +1,177 @@
+"""Memory candidates from conversation (seed 001): raw messages are input, not memory.
+
+A user message is split into sentences. A sentence that states something explicitly ("my name is", "I prefer",
+"I plan to", "I decided", "remind me", 我叫 / 我喜欢 / 我想 / 必须 / 帮我 ...) becomes a candidate of that kind with
+the seed's starting confidence for it. Any other statement is classified by embedding against the PaperBot
+taxonomy (engram/classify/data/paperbot.json) and keeps the classifier's confidence. Questions, greetings and fragments
+are not candidates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+
+from engram.lang.text import FULL_STOPS
+from engram.model.record import plain_text
+
+# Seed 001's per-kind confidences for explicit statements.
+CONFIDENCE = {
+    "profile": 0.85, "preference": 0.72, "goal": 0.68, "project": 0.70, "fact": 0.65, "decision": 0.70,
+    "constraint": 0.62, "todo": 0.58, "hypothesis": 0.50, "keyword_set": 0.75, "note": 0.60,
+}  # fmt: skip
+KINDS = tuple(CONFIDENCE)
+APPROVE_AT = 0.60
+
+# Explicit statements, most specific first; English and Chinese (the source project's rules were Chinese).
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        ("keyword_set", r"^\s*(keywords?|tags|topics|interests|关键词|标签)\s*[:\uff1a]"),
+        ("note", r"^\s*(note|nb|fyi|备注|注意|记一下)\s*[:\uff1a]"),
+        (
+            "todo",
+            r"\b(remind me|don'?t forget|remember to|i need to|i have to|i must remember|to-?do)\b|提醒我|帮我|记得",
+        ),
+        (
+            "profile",
+            r"\b(my name is|i'?m called|my (e-?mail|phone|number|address|birthday) is|call me|i am a|i'?m an?|i work as|i live in|i was born|i grew up)\b"
+            r"|我叫|我的名字是|我是一?名?|我住在|我在.{1,12}工作",
+        ),
+        (
+            "preference",
+            r"\b(i (really )?(like|love|enjoy|prefer|hate|dislike|adore)|i don'?t (like|enjoy|care for)"
+            r"|my favou?rite)\b|我喜欢|我不喜欢|我爱|我讨厌|我偏好|我更喜欢",
+        ),
+        (
+            "decision",
+            r"\b(i|we) (have )?(decided|chose|picked|agreed|settled on|went with|am going with|are going with)\b"
+            r"|我决定|我们决定|我选择了",
+        ),
+        (
+            "goal",
+            r"\b(i want to|i'?d like to|i plan to|i'?m planning|i intend to|i hope to|my goal is|i aim to"
+            r"|i'?m aiming)\b|我想|我计划|我打算|我的目标|我希望",
+        ),
+        (
+            "project",
+            r"\b(i'?m working on|we'?re working on|i'?m building|we'?re building|my project|our project"
+            r"|i'?ve been (building|writing|restoring|renovating))\b|我在做|我们在做|项目",
+        ),
+        (
+            "constraint",
+            r"\b(must(?!\s+(?:have|be)\b)|must not|mustn'?t|never|can'?t|cannot|not allowed|have to be|no more than|at most)\b"
+            r"|必须|不要|不能|不可以|禁止",
+        ),
+        (
+            "hypothesis",
+            r"\b(i think|i guess|i suspect|maybe|perhaps|probably|might be|could be)\b|我觉得|可能|也许",
+        ),
+    )
+)
+_SENTENCE = re.compile(rf"(?<=[.!?])\s+|(?<=[{FULL_STOPS}])\s*|\n+")  # "a.b@c.pt", "3.5" stay whole
+_GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|bye|good (morning|night|evening)|你好|谢谢|好的)\b",
+                       re.IGNORECASE)  # fmt: skip
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+class Message(BaseModel):
+    """One normalised conversation message, as the sources table keeps it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: str = Field(min_length=1, max_length=32)
+    content: str
+    ts: datetime | None = Field(None, validation_alias=AliasChoices("ts", "timestamp"))  # chat exports say timestamp
+    platform: str = Field("", max_length=64)
+    conversation_id: str = Field("", max_length=256)
+    message_id: str = Field("", max_length=256)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    _plain = field_validator("*", mode="before")(plain_text)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    kind: str
+    content: str
+    confidence: float
+    how: str  # rule | classifier
+    span: tuple[int, int]
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def approved(self) -> bool:
+        return self.confidence >= APPROVE_AT
+
+
+def sentences(text: str) -> list[tuple[str, int, int]]:
+    """Sentences with their character spans in `text`."""
+    out = []
+    start = 0
+    for match in _SENTENCE.finditer(text + "\n"):
+        piece = text[start : match.start()]
+        stripped = piece.strip()
+        if stripped:
+            offset = start + piece.index(stripped)
+            out.append((stripped, offset, offset + len(stripped)))
+        start = match.end()
+    return out
+
+
+def worth_keeping(sentence: str) -> bool:
+    """A statement, not a question, a greeting or a fragment."""
+    if sentence.rstrip().endswith(("?", "\uff1f")) or _GREETING.match(sentence):
+        return False
+    if _CJK.search(sentence):
+        return len(_CJK.findall(sentence)) >= 4
+    return len(sentence.split()) >= 4
+
+
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us)\b|我", re.IGNORECASE)
+CLASSIFIER_FLOOR = 0.3
+
+
+def about_the_speaker(sentence: str) -> bool:
+    """Without an explicit cue, only what the speaker says about themselves is a candidate; remarks about the
+    other person or the world at large are conversation, not memory."""
+    return bool(_FIRST_PERSON.search(sentence))
+
+
+def explicit_kind(sentence: str) -> str | None:
+    for kind, pattern in _RULES:
+        if pattern.search(sentence):
+            return kind
+    return None
+
+
+def by_rule(message: Message) -> tuple[list[Candidate], list[tuple[str, int, int]]]:
+    """Candidates the rules find in a message, and the statements left for the classifier."""
+    found: list[Candidate] = []
+    rest: list[tuple[str, int, int]] = []
+    for sentence, start, end in sentences(message.content):
+        if not worth_keeping(sentence):
+            continue
+        kind = explicit_kind(sentence)
+        if kind is None:
+            if about_the_speaker(sentence):
+                rest.append((sentence, start, end))
+        else:
+            found.append(Candidate(kind, sentence, CONFIDENCE[kind], "rule", (start, end)))
+    return found, rest
+
+
+__all__ = [
+    "APPROVE_AT",
+    "CONFIDENCE",
+    "KINDS",
+    "Candidate",
+    "Message",
+    "by_rule",
+    "explicit_kind",
+    "sentences",
+]

@@ -1,0 +1,223 @@
+"""The PostgreSQL schema as ordered migrations, recorded in the `migrations` table when applied.
+
+`memories` uses native types (timestamptz, jsonb, boolean, pgvector's `vector`); the tables beside it keep the
+SQLite backend's plain columns, so that whole stores copy between the two backends row for row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import cast
+
+from psycopg import Connection
+
+from engram.lang.text import UNSPACED_LETTERS
+from engram.store.postgres import text as pg_text
+from engram.store.rows import CHUNK_SHARED
+
+Migration = Callable[[Connection[tuple[object, ...]]], None]
+MIGRATIONS: list[tuple[str, Migration]] = []
+
+
+def migration(func: Migration) -> Migration:
+    MIGRATIONS.append((func.__name__, func))
+    return func
+
+
+@migration
+def m001_memories(db: Connection[tuple[object, ...]]) -> None:
+    db.execute(
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE memories (
+            rid BIGSERIAL PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            parent_id TEXT REFERENCES memories(id) ON DELETE CASCADE,
+            chunk_index INTEGER,
+            searchable BOOLEAN NOT NULL DEFAULT TRUE,
+            content TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            scope_id TEXT,
+            type TEXT NOT NULL,
+            tags JSONB NOT NULL DEFAULT '[]',
+            importance DOUBLE PRECISION NOT NULL,
+            token_count INTEGER NOT NULL DEFAULT 0,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            last_accessed_at TIMESTAMPTZ,
+            validity_score DOUBLE PRECISION NOT NULL DEFAULT 1,
+            is_negative BOOLEAN NOT NULL DEFAULT FALSE,
+            source_type TEXT NOT NULL DEFAULT 'user',
+            credibility DOUBLE PRECISION NOT NULL DEFAULT 1,
+            emotion TEXT,
+            emotional_valence DOUBLE PRECISION,
+            emotional_arousal DOUBLE PRECISION,
+            episode_id TEXT,
+            sequence_number INTEGER,
+            quality_score DOUBLE PRECISION,
+            created_at TIMESTAMPTZ NOT NULL,
+            updated_at TIMESTAMPTZ NOT NULL,
+            expires_at TIMESTAMPTZ,
+            status TEXT NOT NULL DEFAULT 'approved',
+            tier TEXT NOT NULL DEFAULT 'mid',
+            user_marked_important BOOLEAN NOT NULL DEFAULT FALSE,
+            metadata JSONB NOT NULL DEFAULT '{}',
+            kind_confidence DOUBLE PRECISION,
+            kind_method TEXT NOT NULL DEFAULT 'auto',
+            kind_scores JSONB NOT NULL DEFAULT '{}',
+            category TEXT,
+            category_confidence DOUBLE PRECISION,
+            category_method TEXT NOT NULL DEFAULT 'auto',
+            base_relevance DOUBLE PRECISION NOT NULL DEFAULT 1.0,
+            cluster_size INTEGER NOT NULL DEFAULT 0,
+            priority DOUBLE PRECISION,
+            user_id TEXT,
+            workspace_id TEXT,
+            embedding vector,
+            -- Porter stems of the content (weight A) and tags (weight B), written by the store: the same
+            -- stemmer as the SQLite backend's FTS5 tokenizer and the ranking's term weights.
+            tsv tsvector
+        );
+        CREATE INDEX memories_hash ON memories(content_hash, scope, scope_id);
+        CREATE INDEX memories_scope ON memories(scope, scope_id, kind);
+        CREATE INDEX memories_parent ON memories(parent_id, chunk_index);
+        CREATE INDEX memories_created ON memories(created_at);
+        CREATE INDEX memories_episode ON memories(episode_id, sequence_number) WHERE episode_id IS NOT NULL;
+        CREATE INDEX memories_category ON memories(category) WHERE category IS NOT NULL;
+        CREATE INDEX memories_tier ON memories(scope, scope_id, tier) WHERE parent_id IS NULL;
+        CREATE INDEX memories_owner ON memories(user_id, workspace_id) WHERE user_id IS NOT NULL;
+        CREATE INDEX memories_tsv ON memories USING gin(tsv) WHERE searchable;
+
+        -- Document frequency per stem and the corpus size and length, for BM25, kept by a trigger.
+        CREATE TABLE lexicon (term TEXT PRIMARY KEY, df INTEGER NOT NULL);
+        CREATE TABLE corpus (one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one), docs BIGINT NOT NULL,
+                             total_len BIGINT NOT NULL);
+        INSERT INTO corpus VALUES (TRUE, 0, 0);
+        CREATE FUNCTION engram_lexicon() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP <> 'INSERT' AND OLD.searchable AND OLD.tsv IS NOT NULL THEN
+                UPDATE lexicon SET df = df - 1 WHERE term = ANY(tsvector_to_array(OLD.tsv));
+                UPDATE corpus SET docs = docs - 1, total_len = total_len - length(OLD.tsv);
+            END IF;
+            IF TG_OP <> 'DELETE' AND NEW.searchable AND NEW.tsv IS NOT NULL THEN
+                INSERT INTO lexicon(term, df) SELECT t, 1 FROM unnest(tsvector_to_array(NEW.tsv)) t ORDER BY t
+                ON CONFLICT (term) DO UPDATE SET df = lexicon.df + 1;
+                UPDATE corpus SET docs = docs + 1, total_len = total_len + length(NEW.tsv);
+            END IF;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER memories_lexicon_id AFTER INSERT OR DELETE ON memories
+            FOR EACH ROW EXECUTE FUNCTION engram_lexicon();
+        CREATE TRIGGER memories_lexicon_u AFTER UPDATE OF tsv, searchable ON memories FOR EACH ROW
+            WHEN (OLD.tsv IS DISTINCT FROM NEW.tsv OR OLD.searchable IS DISTINCT FROM NEW.searchable)
+            EXECUTE FUNCTION engram_lexicon();
+
+        CREATE TABLE prototypes (
+            id BIGSERIAL PRIMARY KEY,
+            taxonomy TEXT NOT NULL,
+            label TEXT NOT NULL,
+            source TEXT NOT NULL,
+            text TEXT,
+            memory_id TEXT,
+            embedding BYTEA NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX prototypes_label ON prototypes(taxonomy, label, source);
+
+        CREATE TABLE audit_log (
+            id BIGSERIAL PRIMARY KEY,
+            at TEXT NOT NULL,
+            memory_id TEXT,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '{}',
+            operation_id TEXT
+        );
+        CREATE INDEX audit_memory ON audit_log(memory_id);
+        CREATE INDEX audit_operation ON audit_log(operation_id) WHERE operation_id IS NOT NULL;
+
+        CREATE TABLE tags (
+            tag TEXT PRIMARY KEY,
+            usage_count INTEGER NOT NULL DEFAULT 0,
+            first_used_at TEXT NOT NULL,
+            last_used_at TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active',
+            merged_into TEXT,
+            embedding BYTEA
+        );
+        CREATE TABLE operations (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            status TEXT NOT NULL,
+            summary TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE TABLE operation_changes (
+            seq BIGSERIAL PRIMARY KEY,
+            operation_id TEXT NOT NULL REFERENCES operations(id),
+            entity TEXT NOT NULL,
+            key TEXT NOT NULL,
+            before TEXT,
+            before_embedding BYTEA
+        );
+        CREATE INDEX operation_changes_op ON operation_changes(operation_id, seq);
+
+        CREATE TABLE sources (
+            seq BIGSERIAL PRIMARY KEY,
+            platform TEXT NOT NULL DEFAULT '',
+            conversation_id TEXT NOT NULL DEFAULT '',
+            message_id TEXT NOT NULL,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            ts TEXT,
+            metadata TEXT NOT NULL DEFAULT '{}',
+            UNIQUE (platform, conversation_id, message_id)
+        );
+        CREATE INDEX sources_conversation ON sources(conversation_id, seq);
+        """
+    )
+
+
+@migration
+def m002_prototype_openings(db: Connection[tuple[object, ...]]) -> None:
+    """Each prototype keeps the embedding of its opening words (see the SQLite schema's m011)."""
+    db.execute(b"ALTER TABLE prototypes ADD COLUMN opening BYTEA")
+
+
+@migration
+def m003_unspaced_pairs(db: Connection[tuple[object, ...]]) -> None:
+    """Chinese and Japanese are indexed as character pairs (see the SQLite schema's m012): the stems of the
+    memories holding any are computed again (the lexicon follows by trigger)."""
+    # The stems are computed in Python, as on every write.
+    rows = db.execute(
+        b"SELECT rid, content, tags FROM memories WHERE searchable AND (content ~ %s OR tags::text ~ %s)",
+        (UNSPACED_LETTERS, UNSPACED_LETTERS),
+    ).fetchall()
+    with db.cursor() as cur:
+        cur.executemany(
+            b"UPDATE memories SET tsv = %s::tsvector WHERE rid = %s",
+            [(pg_text.tsvector(str(content), cast(list[str], tags)), rid) for rid, content, tags in rows],
+        )
+
+
+@migration
+def m004_chunks_follow_their_memory(db: Connection[tuple[object, ...]]) -> None:
+    """A chunk shares its memory's status, scope, owner and scores (see the SQLite schema's m013)."""
+    shared = ", ".join(f"{c} = p.{c}" for c in CHUNK_SHARED)
+    db.execute(f"UPDATE memories c SET {shared} FROM memories p WHERE c.parent_id = p.id".encode())
+
+
+@migration
+def m005_chunks_carry_their_memory_tags(db: Connection[tuple[object, ...]]) -> None:
+    """A chunk carries its memory's tags (see the SQLite schema's m014), its text index computed again."""
+    rows = db.execute(
+        b"SELECT c.rid, c.content, p.tags FROM memories c JOIN memories p ON p.id = c.parent_id WHERE c.tags <> p.tags"
+    ).fetchall()
+    with db.cursor() as cur:
+        cur.executemany(
+            b"UPDATE memories SET tags = %s::jsonb, tsv = CASE WHEN searchable THEN %s::tsvector END WHERE rid = %s",
+            [(json.dumps(tags), pg_text.tsvector(str(content), cast(list[str], tags)), rid)
+             for rid, content, tags in rows],
+        )  # fmt: skip

@@ -1,0 +1,61 @@
+"""PostgreSQL full text the way the SQLite backend has it: porter stems (FTS5's tokenizer and the ranking's
+term weights use the same stemmer), content at weight A and tags at weight B, ranked by BM25.
+
+The store writes each searchable memory's `tsvector` from here and keeps document frequencies and the corpus
+length by trigger (pg_schema); a search scores presence of each query stem (content 1, tags 0.5, as SQLite's
+bm25(1.0, 0.5)) with BM25's IDF and length normalisation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engram.lang.text import idf, stem, stems, words
+
+K1, B = 1.2, 0.75  # BM25's usual constants (FTS5 uses the same)
+
+
+def indexable(lexeme: str) -> bool:
+    """A lexeme is 1..2046 bytes: porter stems some words ("s") to nothing, and a pathological run of letters
+    could exceed the limit; neither can be searched for anyway."""
+    return 0 < len(lexeme.encode()) <= 2046
+
+
+def lexeme(term: str, weight: str = "") -> str:
+    """A quoted lexeme for a tsvector or tsquery literal, optionally restricted to a weight."""
+    quoted = term.replace("'", "''").replace("\\", "\\\\")
+    return f"'{quoted}'" + (f":{weight}" if weight else "")
+
+
+def tsvector(content: str, tags: Sequence[str]) -> str:
+    """A tsvector literal: each content stem at weight A, each tag stem at weight B (one position each:
+    ranking counts presence, and memories that are searched are chunk-sized)."""
+    weights: dict[str, list[str]] = {}
+    for s in sorted(s for s in stems(content) if indexable(s)):
+        weights.setdefault(s, []).append("1A")
+    for s in sorted({s for tag in tags for w in words(tag.replace("-", " ")) if indexable(s := stem(w))}):
+        weights.setdefault(s, []).append("2B")
+    return " ".join(f"{lexeme(s)}:{','.join(w)}" for s, w in sorted(weights.items()))
+
+
+def query_stems(terms: Sequence[str]) -> list[str]:
+    return sorted({s for t in terms for w in words(t) if indexable(s := stem(w))})
+
+
+def bm25(
+    present: Sequence[str], frequencies: dict[str, int], docs: int, total_length: int
+) -> tuple[str, list[Any], str]:
+    """(score expression over `m.tsv`, its parameters, the tsquery matching any of `present`)."""
+    average = max(1.0, total_length / max(1, docs))
+    parts: list[str] = []
+    params: list[Any] = []
+    for s in present:
+        # most matched rows hold few of the terms: one test for absence spares the two weighted ones
+        parts.append(
+            "CASE WHEN m.tsv @@ %s::tsquery THEN %s * ((m.tsv @@ %s::tsquery)::int "
+            "+ 0.5 * (m.tsv @@ %s::tsquery)::int) ELSE 0 END"
+        )
+        params.extend([lexeme(s), idf(docs, frequencies[s]), lexeme(s, "A"), lexeme(s, "B")])
+    score = f"({' + '.join(parts)}) * {K1 + 1} / (1 + {K1} * (1 - {B} + {B} * length(m.tsv) / %s))"
+    return score, [*params, average], " | ".join(lexeme(s) for s in present)
