@@ -32,8 +32,8 @@ from rich.table import Table
 from bench.embedcache import DiskCachedEmbedder
 from bench.speed import corpus, paired_times, pct, queries
 from engram import Memory, MiniLM, NewMemory
-from engram.embed.embedder import content_hash
 from engram.model.record import Kind, MemoryRecord, new_id
+from engram.model.vectors import content_hash
 
 RESULTS = Path(__file__).resolve().parent / "results"
 console = Console()

@@ -34,8 +34,8 @@ from engram.classify.classifier import (
     opening,
 )
 from engram.classify.classifier import load_taxonomy as load
-from engram.embed.embedder import default_embedder
-from engram.store.roles import Prototype
+from engram.embed.minilm import default_embedder
+from engram.store.values import Prototype
 
 ROOT = Path(__file__).resolve().parent
 LABELLED = ROOT / "data" / "kinds_labelled.jsonl"

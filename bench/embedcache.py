@@ -17,7 +17,8 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from engram.embed.embedder import Embedder, Matrix, content_hash, decode_vector, encode_vector
+from engram.embed.embedder import Embedder
+from engram.model.vectors import Matrix, content_hash, decode_vector, encode_vector
 
 CACHE_DIR = Path(__file__).resolve().parent / ".cache"
 _SQL_VARIABLES = 500  # keys per SELECT ... IN (...), well under SQLite's limit

@@ -26,7 +26,7 @@ from typing import Any
 from rich.console import Console
 
 from engram import Memory
-from engram.embed.embedder import default_embedder
+from engram.embed.minilm import default_embedder
 from engram.review.extract import KINDS, Message
 from engram.review.ingest import candidates, read_messages
 

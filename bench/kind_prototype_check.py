@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engram.embed.embedder import MiniLM
+from engram.embed.minilm import MiniLM
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS_FILE = ROOT / "engram" / "data" / "kinds.json"

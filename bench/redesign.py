@@ -52,10 +52,11 @@ from bench.speed import corpus, pct, queries
 from engram import Memory, MiniLM, Settings
 from engram.classify.classifier import Classifier, PrototypeSet, classify
 from engram.classify.readout import LinearReadout
-from engram.embed.embedder import CachedEmbedder, default_embedder
+from engram.embed.embedder import CachedEmbedder
+from engram.embed.minilm import default_embedder
 from engram.lang.analysis import CONTEXT_TAGS, normalize_tag
 from engram.model.record import Category
-from engram.store.roles import TagRow
+from engram.store.values import TagRow
 
 ROOT = Path(__file__).resolve().parent
 CATEGORIES = ROOT / "data" / "categories_labelled.jsonl"

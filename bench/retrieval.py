@@ -53,7 +53,8 @@ from bench.retrievers import (
     Retriever,
     SearchMemoryRetriever,
 )
-from engram.embed.embedder import Embedder, MiniLM
+from engram.embed.embedder import Embedder
+from engram.embed.minilm import MiniLM
 
 KS = (5, 10)
 RESULTS_DIR = Path(__file__).resolve().parent / "results"

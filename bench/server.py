@@ -38,7 +38,7 @@ from rich.console import Console
 from bench.speed import corpus, pct
 from bench.speed import queries as questions
 from engram import Memory, Settings
-from engram.embed.embedder import default_embedder
+from engram.embed.minilm import default_embedder
 from engram.interfaces.tenants import Keys
 
 RESULTS = Path(__file__).resolve().parent / "results"

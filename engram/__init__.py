@@ -1,7 +1,8 @@
 """Engram: a local-first memory engine for AI agents."""
 
 from engram.config import RankingProfile, Settings
-from engram.embed.embedder import CachedEmbedder, Embedder, FakeEmbedder, MiniLM, default_embedder
+from engram.embed.embedder import CachedEmbedder, Embedder, FakeEmbedder
+from engram.embed.minilm import MiniLM, default_embedder
 from engram.errors import (
     EngramError,
     InvalidInput,

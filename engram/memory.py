@@ -20,7 +20,8 @@ from engram.agent.advanced import Count, Days, Examples, Share
 from engram.classify import classifier as kinds
 from engram.config import Settings, locate
 from engram.embed.blas import limit_blas
-from engram.embed.embedder import CachedEmbedder, Embedder, Vector, default_embedder
+from engram.embed.embedder import CachedEmbedder, Embedder
+from engram.embed.minilm import default_embedder
 from engram.errors import InvalidInput, ModelMismatch, NotFound
 from engram.interop import importers, transfer
 from engram.lifecycle import service as lifecycle
@@ -36,6 +37,7 @@ from engram.model.record import (
     tag_form,
     utcnow,
 )
+from engram.model.vectors import Vector
 from engram.recall import retriever as retrieve
 from engram.recall.retriever import (
     Hit as Hit,  # the type of what recall returns, where callers have always found it
@@ -43,8 +45,9 @@ from engram.recall.retriever import (
 from engram.recall.scoring import Decay, RecallMode
 from engram.review import ingest
 from engram.review.extract import Message
-from engram.store.roles import Filter, Position, Store
+from engram.store.roles import Store
 from engram.store.sqlite.store import SQLiteStore
+from engram.store.values import Filter, Position
 from engram.tags.vocabulary import TagPlan, Vocabulary
 from engram.write import edit, operations
 from engram.write import writer as write

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
-from engram.embed.embedder import CachedEmbedder, default_embedder
+from engram.embed.embedder import CachedEmbedder
+from engram.embed.minilm import default_embedder
 from engram.store.postgres.connection import with_schema
 
 

@@ -257,7 +257,7 @@ def test_consolidation_asks_only_pairs_that_could_merge_and_finds_what_asking_al
     import numpy as np
 
     from engram import FakeEmbedder
-    from engram.store.roles import TagRow
+    from engram.store.values import TagRow
     from engram.tags.vocabulary import consolidate, rank
 
     words = ["machine-learning", "machinelearning", "ml", "k8s", "kubernetes", "i18n", "internationalization",
@@ -299,7 +299,7 @@ def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_mo
 
     import numpy as np
 
-    from engram.store.roles import TagRow
+    from engram.store.values import TagRow
     from engram.tags.vocabulary import consolidate
 
     now, same = datetime.now(UTC), np.array([1.0, 0.0], dtype=np.float32)

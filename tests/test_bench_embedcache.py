@@ -4,7 +4,8 @@ from pathlib import Path
 import numpy as np
 
 from bench.embedcache import DiskCachedEmbedder, cache_path
-from engram.embed.embedder import Embedder, FakeEmbedder, Matrix
+from engram.embed.embedder import Embedder, FakeEmbedder
+from engram.model.vectors import Matrix
 
 
 class Counting(FakeEmbedder):

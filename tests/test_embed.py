@@ -8,7 +8,8 @@ import pytest
 from threadpoolctl import threadpool_info
 
 from engram import FakeEmbedder, Memory
-from engram.embed.embedder import CachedEmbedder, Matrix, _balanced, content_hash
+from engram.embed.embedder import CachedEmbedder, _balanced
+from engram.model.vectors import Matrix, content_hash
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from engram.errors import InvalidInput
 from engram.interfaces.cli.app import app
 from engram.interop.typemap import KIND_OF_TYPE, PAPERBOT, TYPE_OF_KIND, shodh_type
 from engram.model.record import Kind, MemoryType
-from engram.store.roles import Filter
+from engram.store.values import Filter
 
 EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 

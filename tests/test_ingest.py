@@ -13,7 +13,7 @@ from engram import InvalidInput, Memory, Status
 from engram.interfaces.cli.app import app
 from engram.review.extract import CONFIDENCE, Message, by_rule, explicit_kind
 from engram.review.ingest import read_messages
-from engram.store.roles import Filter
+from engram.store.values import Filter
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

@@ -15,7 +15,7 @@ import uvicorn
 from fastapi import FastAPI, Request
 
 from engram import FakeEmbedder, Memory, Settings, Status
-from engram.store.roles import Filter
+from engram.store.values import Filter
 
 EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 

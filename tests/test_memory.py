@@ -20,7 +20,7 @@ from engram import (
     Status,
 )
 from engram.recall.candidates import scored
-from engram.store.roles import Filter
+from engram.store.values import Filter
 
 
 def test_exact_duplicate_returns_existing_id_and_says_so(mem: Memory) -> None:

@@ -19,8 +19,8 @@ from engram.store.copy import copy_store, fingerprint, verify_copy
 from engram.store.postgres.connection import with_schema
 from engram.store.postgres.schema import MIGRATIONS
 from engram.store.postgres.store import PostgresStore
-from engram.store.roles import Filter
 from engram.store.sqlite.store import SQLiteStore
+from engram.store.values import Filter
 
 runner = CliRunner()
 

@@ -9,7 +9,7 @@ from engram import FakeEmbedder, Memory
 from engram.classify import readout as linear
 from engram.classify.classifier import Classifier, PrototypeSet, Rules, Taxonomy, classify, softmax
 from engram.classify.readout import LinearReadout
-from engram.store.roles import Prototype
+from engram.store.values import Prototype
 
 
 def _cloud(n: int, dim: int, seed: int) -> tuple[np.ndarray, list[str]]:

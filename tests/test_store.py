@@ -10,9 +10,9 @@ import pytest
 
 from engram import FakeEmbedder, InvalidInput, Memory, Scope, Status, StoreError
 from engram.lang.text import terms
-from engram.store.roles import Filter
 from engram.store.sqlite.schema import MIGRATIONS
 from engram.store.sqlite.store import SQLiteStore
+from engram.store.values import Filter
 
 
 def test_migrations_are_recorded_once(tmp_path: Path) -> None:

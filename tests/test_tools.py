@@ -510,7 +510,7 @@ def test_tinydb_errors_name_the_document_and_field(tmp_path: Path, mem: Memory) 
 def test_validate_counts_orphan_tags_and_repair_archives_them(mem: Memory) -> None:
     from datetime import UTC, datetime
 
-    from engram.store.roles import TagRow
+    from engram.store.values import TagRow
 
     mem.store_memory("Tomatoes need six hours of sun", {"additional_tags": ["gardening"]})
     now = datetime.now(UTC)

@@ -12,9 +12,9 @@ from tinydb import TinyDB
 
 from engram import FakeEmbedder, Memory, Status
 from engram.agent import search as tools
-from engram.embed.embedder import content_hash
 from engram.errors import InvalidInput
-from engram.store.roles import Filter
+from engram.model.vectors import content_hash
+from engram.store.values import Filter
 
 EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 

@@ -24,7 +24,7 @@ from engram.interop.transfer import file_at
 from engram.model.record import MemoryRecord, Scope, Status, utcnow
 from engram.recall.candidates import scored as scored_candidates
 from engram.recall.scoring import shortfall
-from engram.store.roles import Filter
+from engram.store.values import Filter
 from engram.tags.vocabulary import consolidate
 from engram.write.edit import count_uses, whole
 from engram.write.operations import operation

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engram.embed.embedder import Vector
 from engram.errors import InvalidInput
 from engram.lang import analysis, due, pii, timewords
 from engram.lang.timewords import TimeRange
@@ -37,9 +36,10 @@ from engram.model.record import (
     through_day,
     utcnow,
 )
+from engram.model.vectors import Vector
 from engram.recall import retriever as retrieve
 from engram.recall.scoring import RecallMode
-from engram.store.roles import Filter
+from engram.store.values import Filter
 from engram.tags import tagger as enrich
 from engram.tags.vocabulary import TagPlan, Vocabulary, key
 from engram.write import writer as write

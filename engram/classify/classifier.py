@@ -44,9 +44,11 @@ import numpy.typing as npt
 
 from engram.classify import readout as linear
 from engram.classify.readout import LinearReadout
-from engram.embed.embedder import Embedder, Matrix, Vector
+from engram.embed.embedder import Embedder
 from engram.lang.text import first_words
-from engram.store.roles import Prototype, Store
+from engram.model.vectors import Matrix, Vector
+from engram.store.roles import Store
+from engram.store.values import Prototype
 
 
 @dataclass(frozen=True, slots=True)

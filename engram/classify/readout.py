@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engram.embed.embedder import Matrix, Vector
+from engram.model.vectors import Matrix, Vector
 
 REGULARISATION = (1.0, 4.0, 16.0, 64.0)  # inverse strengths tried (scikit-learn's C)
 TEMPERATURES = tuple(round(0.1 + 0.05 * i, 2) for i in range(59))  # 0.1 .. 3.0

@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engram.embed.embedder import content_hash
 from engram.errors import InvalidInput
 from engram.interop.transfer import utf8_text
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
 from engram.model.record import NewMemory, Scope, SourceType, new_id, parse
+from engram.model.vectors import content_hash
 from engram.write.operations import operation
 
 if TYPE_CHECKING:

@@ -15,10 +15,10 @@ from typing import Any
 
 import pydantic
 
-from engram.embed.embedder import content_hash
 from engram.errors import InvalidInput
 from engram.interop.typemap import KIND_OF_TYPE
 from engram.model.record import Kind, MemoryRecord, MemoryType, invalid_from, utcnow
+from engram.model.vectors import content_hash
 
 EXTENSION = "engram"
 _SHARED = ("id", "content", "content_hash", "type", "tags", "source_type", "credibility", "emotion",

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engram.agent import search as tools
-from engram.embed.embedder import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.interop.legacy import read_tinydb, to_new_memory
 from engram.interop.shodh import from_shodh, to_shodh
 from engram.lang import pii
 from engram.model.record import MemoryRecord, Status
-from engram.store.roles import Filter, TagRow
+from engram.model.vectors import Vector, content_hash
+from engram.store.values import Filter, TagRow
 from engram.write import writer as write
 from engram.write.operations import operation
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from engram.errors import InvalidInput
 from engram.model.record import Category, Kind, MemoryRecord, Scope, Status, Tier, as_utc, utcnow
-from engram.store.roles import Filter
+from engram.store.values import Filter
 from engram.write.operations import operation
 
 if TYPE_CHECKING:

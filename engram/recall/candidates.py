@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engram.embed.embedder import Vector
 from engram.lang import timewords
 from engram.lang.text import idf, stems, terms
+from engram.model.vectors import Vector
 from engram.recall.scoring import Candidate, Period, Scored, feedback_query, score
-from engram.store.roles import Facts, Filter, Store
+from engram.store.roles import Store
+from engram.store.values import Facts, Filter
 
 if TYPE_CHECKING:
     from engram.memory import Memory

@@ -21,7 +21,7 @@ from engram.recall.scoring import (
     sibling,
     with_record,
 )
-from engram.store.roles import Facts, Filter
+from engram.store.values import Facts, Filter
 
 if TYPE_CHECKING:
     from engram.memory import Memory

@@ -36,8 +36,8 @@ from typing import Generic, Protocol, TypeVar
 import numpy as np
 
 from engram.config import ModeThresholds, RankingProfile
-from engram.embed.embedder import Vector
 from engram.lang.text import stems_among
+from engram.model.vectors import Vector
 
 
 class RecallMode(StrEnum):

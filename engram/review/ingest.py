@@ -29,13 +29,13 @@ import dateparser  # type: ignore[import-untyped]
 import pydantic
 
 from engram.classify.classifier import Classifier, Rules, load_taxonomy
-from engram.embed.embedder import content_hash
 from engram.errors import InvalidInput
 from engram.interop.transfer import utf8_text
 from engram.interop.typemap import PAPERBOT
 from engram.lang import analysis, pii
 from engram.lang.due import due_day
 from engram.model.record import NewMemory, Scope, Status, invalid_from, utcnow
+from engram.model.vectors import content_hash
 from engram.review.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.review.llm import LlmError, LlmExtractor
 

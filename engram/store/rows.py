@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.embed.embedder import decode_vectors
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, SourceType, Status, Tier
-from engram.store.roles import Facts
+from engram.model.vectors import decode_vectors
+from engram.store.values import Facts
 
 COLUMNS: tuple[str, ...] = (
     "id",

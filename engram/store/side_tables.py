@@ -14,10 +14,10 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from engram.embed.embedder import Vector, decode_vector, encode_vector
 from engram.model.record import utcnow
-from engram.store.roles import Change, Prototype, TagRow
+from engram.model.vectors import Vector, decode_vector, encode_vector
 from engram.store.rows import ts
+from engram.store.values import Change, Prototype, TagRow
 
 # The columns a copy between backends carries (each table's own keys are renumbered).
 AUX_TABLES: dict[str, tuple[str, ...]] = {

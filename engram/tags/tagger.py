@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engram.embed.embedder import Vector, content_hash
 from engram.lang import analysis, pii
+from engram.model.vectors import Vector, content_hash
 from engram.tags.vocabulary import TagPlan, on_topic, plan_tags
 
 if TYPE_CHECKING:

@@ -52,10 +52,10 @@ import simplemma
 from jellyfish import levenshtein_distance
 from snowballstemmer import stemmer
 
-from engram.embed.embedder import Matrix, Vector
 from engram.embed.quantized import Encoded, bounds, encode, rescaled, shortlist
 from engram.lang.text import unspaced
-from engram.store.roles import TagRow
+from engram.model.vectors import Matrix, Vector
+from engram.store.values import TagRow
 
 MAP_THRESHOLD = 0.7
 PACK_AT = 2048  # tags from which the vocabulary keeps a packed 8-bit copy

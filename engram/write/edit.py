@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from engram.classify import classifier as classify
-from engram.embed.embedder import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.lang import pii
 from engram.model.record import Kind, MemoryRecord, NewMemory, Status, invalid_from, parse, utcnow
+from engram.model.vectors import Vector, content_hash
 from engram.tags import tagger as enrich
 from engram.write import writer as write
 

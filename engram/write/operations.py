@@ -16,7 +16,8 @@ from typing import Any
 
 from engram.errors import InvalidInput, NotFound
 from engram.model.record import MemoryRecord, Status, as_utc
-from engram.store.roles import Change, Filter, Store, TagRow
+from engram.store.roles import Store
+from engram.store.values import Change, Filter, TagRow
 
 
 class Operation:

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engram.classify import classifier as kinds
-from engram.embed.embedder import Vector, content_hash
 from engram.errors import InvalidInput
 from engram.lang import pii
 from engram.lang.chunk import chunk
 from engram.lang.timewords import DAYS, MONTHS
 from engram.model.record import Category, Kind, MemoryRecord, NewMemory, Status, Tier, as_utc, new_id, utcnow
-from engram.store.roles import Filter, Label
+from engram.model.vectors import Vector, content_hash
+from engram.store.values import Filter, Label
 
 if TYPE_CHECKING:
     from engram.memory import Memory

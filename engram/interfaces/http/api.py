@@ -41,7 +41,7 @@ from engram.interop.shodh import to_shodh
 from engram.memory import Hit, Memory
 from engram.model.record import MemoryRecord, MemoryType, SourceType, as_utc, utcnow
 from engram.recall import retriever as retrieve
-from engram.store.roles import Filter, Position
+from engram.store.values import Filter, Position
 
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
 

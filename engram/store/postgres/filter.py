@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from engram.model.record import utcnow
-from engram.store.roles import Filter
+from engram.store.values import Filter
 
 
 def where_sql(where: Filter, *, searchable: bool) -> tuple[str, list[Any]]:

@@ -16,15 +16,14 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from engram.embed.embedder import Matrix, Vector
 from engram.errors import StoreError
 from engram.model.record import MemoryRecord, Scope, utcnow
+from engram.model.vectors import Matrix, Vector
 from engram.store.copy import copy_store, verify_copy
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
 from engram.store.postgres.schema import MIGRATIONS
-from engram.store.roles import Facts, Filter, Label, Position, StoreStats
 from engram.store.rows import (
     CHUNK_SHARED,
     COLUMNS,
@@ -37,6 +36,7 @@ from engram.store.rows import (
 from engram.store.side_tables import SideTables
 from engram.store.sqlite.integrity import verify_file
 from engram.store.sqlite.store import SQLiteStore
+from engram.store.values import Facts, Filter, Label, Position, StoreStats
 
 
 class PostgresStore(SideTables):

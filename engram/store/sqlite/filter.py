@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from engram.model.record import utcnow
-from engram.store.roles import Filter
 from engram.store.rows import ts
+from engram.store.values import Filter
 
 K = TypeVar("K", str, int)
 

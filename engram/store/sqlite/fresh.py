@@ -10,7 +10,7 @@ import sqlite3
 
 import numpy as np
 
-from engram.embed.embedder import Vector, decode_vector
+from engram.model.vectors import Vector, decode_vector
 from engram.store.vectors import ExactRows, VectorIndex
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engram.embed.embedder import decode_vector
 from engram.errors import StoreError
+from engram.model.vectors import decode_vector
 from engram.store.sqlite.filter import in_slices
 from engram.store.vectors import VectorIndex
 

@@ -16,12 +16,12 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from engram.embed.embedder import Vector
-from engram.store.roles import Facts, Filter, Label
+from engram.model.vectors import Vector
 from engram.store.rows import FACT_COLUMNS, facts_from_rows
 from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
+from engram.store.values import Facts, Filter, Label
 from engram.store.vectors import VectorIndex
 
 _OVERSAMPLE = 1.5

@@ -16,11 +16,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engram.embed.embedder import Matrix, Vector, decode_vector, encode_vector
 from engram.errors import StoreError
 from engram.lang.text import unspaced_pairs
 from engram.model.record import MemoryRecord, Scope, utcnow
-from engram.store.roles import Facts, Filter, Position, StoreStats
+from engram.model.vectors import Matrix, Vector, decode_vector, encode_vector
 from engram.store.rows import (
     CHUNK_SHARED,
     COLUMNS,
@@ -37,6 +36,7 @@ from engram.store.sqlite.index import IndexFile
 from engram.store.sqlite.integrity import integrity_issues, verify
 from engram.store.sqlite.schema import MIGRATIONS
 from engram.store.sqlite.search import Searches
+from engram.store.values import Facts, Filter, Position, StoreStats
 
 
 class SQLiteStore(Searches, SideTables):
