@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engram import Memory, Settings
-from engram.classify.classifier import (
+from engram.classify.prototypes import (
     PrototypeSet,
     Rules,
     calibrate_temperature,
@@ -33,7 +33,7 @@ from engram.classify.classifier import (
     expected_calibration_error,
     opening,
 )
-from engram.classify.classifier import load_taxonomy as load
+from engram.classify.taxonomy import load_taxonomy as load
 from engram.embed.minilm import default_embedder
 from engram.store.values import Prototype
 

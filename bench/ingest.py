@@ -28,7 +28,7 @@ from rich.console import Console
 from engram import Memory
 from engram.embed.minilm import default_embedder
 from engram.review.extract import KINDS, Message
-from engram.review.ingest import candidates, read_messages
+from engram.review.messages import read_messages
 
 ROOT = Path(__file__).resolve().parent
 LABELLED = ROOT / "data" / "extraction_labelled.jsonl"
@@ -45,7 +45,7 @@ def extraction() -> dict[str, Any]:
     found: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "x.db", embedder=default_embedder()) as mem:
         for row in rows:
-            got = candidates(mem, Message(role="user", content=row["text"], message_id=row["id"]))
+            got = mem._ingestor.candidates(Message(role="user", content=row["text"], message_id=row["id"]))
             gold = row["expected"]
             for c in got:
                 predicted[c.kind] += 1

@@ -50,7 +50,8 @@ from bench.datasets import load_locomo
 from bench.embedcache import DiskCachedEmbedder
 from bench.speed import corpus, pct, queries
 from engram import Memory, MiniLM, Settings
-from engram.classify.classifier import Classifier, PrototypeSet, classify
+from engram.classify.classifier import Classifier
+from engram.classify.prototypes import PrototypeSet, classify
 from engram.classify.readout import LinearReadout
 from engram.embed.embedder import CachedEmbedder
 from engram.embed.minilm import default_embedder
@@ -79,8 +80,8 @@ def labelled(path: Path = CATEGORIES) -> list[tuple[str, str]]:
 def categories() -> dict[str, Any]:
     embedder = default_embedder()
     with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "p.db", embedder=embedder) as mem:
-        classifier = mem.categories
-        protos = classifier.prototypes(mem.store, embedder)
+        classifier = mem._classifiers.categories
+        protos = classifier.prototypes()
     taxonomy, rules = classifier.taxonomy, classifier.rules
     seeds = protos.items
 
@@ -174,7 +175,7 @@ def _stored(texts: list[str], embedder: CachedEmbedder, *, readout: bool) -> lis
     random.Random(7).shuffle(order)
     stored: dict[int, str | None] = {}
     with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "c.db", embedder=embedder) as mem:
-        mem.categories.rules = replace(mem.categories.rules, readout=readout)
+        mem._classifiers.categories.rules = replace(mem._classifiers.categories.rules, readout=readout)
         for i in order:
             stored[i] = mem.store_memory(texts[i])["analysis"]["detected_category"]
     return [stored[i] for i in range(len(texts))]
@@ -236,7 +237,7 @@ def _register(mem: Memory, usage: dict[str, int]) -> None:
     now = datetime.now(UTC)
     for name, vector in zip(names, vectors, strict=True):
         mem.store.put_tag(TagRow(name, usage[name], now, now, vector=vector))
-    mem.forget_vocabulary()
+    mem._tags.reload()
 
 
 def _judged(report: dict[str, Any], checked: dict[str, Any]) -> dict[str, Any]:

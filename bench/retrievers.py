@@ -18,9 +18,9 @@ from bm25s.stopwords import STOPWORDS_EN_PLUS  # type: ignore[import-untyped]
 
 from bench.datasets import Unit
 from engram import Memory, NewMemory
+from engram.config import with_schema
 from engram.embed.embedder import Embedder
 from engram.model.vectors import Matrix
-from engram.store.postgres.connection import with_schema
 
 Scores = npt.NDArray[np.float64]
 

@@ -1,4 +1,8 @@
-"""Engram: a local-first memory engine for AI agents."""
+"""Engram: a local-first memory engine for AI agents.
+
+Everything a user (or an interface) needs is imported from here; the modules below are the implementation."""
+
+from importlib import metadata as _metadata
 
 from engram.config import RankingProfile, Settings
 from engram.embed.embedder import CachedEmbedder, Embedder, FakeEmbedder
@@ -12,7 +16,17 @@ from engram.errors import (
     StoreError,
     StoreUnavailable,
 )
+from engram.interop.shodh import to_shodh
 from engram.memory import Hit, Memory
+from engram.model.answers import (
+    DiscoverResult,
+    ForgetAnswer,
+    PiiSummary,
+    RecallAnswer,
+    RememberAnswer,
+    SearchMemoryResult,
+    StoreMemoryResult,
+)
 from engram.model.record import (
     Category,
     Kind,
@@ -24,37 +38,54 @@ from engram.model.record import (
     Status,
     Tier,
 )
-from engram.recall.scoring import RecallMode
-from engram.write.writer import RememberResult
+from engram.model.results import RememberResult
+from engram.recall.modes import RecallMode
+from engram.review.extract import Message
+from engram.review.messages import read_messages
+from engram.store.copy import copy_database
 
-__version__ = "0.1.0"
+try:
+    __version__ = _metadata.version("engram-memory")
+except _metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0.0.0"
 
 __all__ = [
     "CachedEmbedder",
     "Category",
+    "DiscoverResult",
     "Embedder",
     "EngramError",
     "FakeEmbedder",
+    "ForgetAnswer",
     "Hit",
     "InvalidInput",
     "Kind",
     "Memory",
     "MemoryRecord",
     "MemoryType",
+    "Message",
     "MiniLM",
     "ModelMismatch",
     "ModelUnavailable",
     "NewMemory",
     "NotFound",
+    "PiiSummary",
     "RankingProfile",
+    "RecallAnswer",
     "RecallMode",
+    "RememberAnswer",
     "RememberResult",
     "Scope",
+    "SearchMemoryResult",
     "Settings",
     "SourceType",
     "Status",
     "StoreError",
+    "StoreMemoryResult",
     "StoreUnavailable",
     "Tier",
+    "copy_database",
     "default_embedder",
+    "read_messages",
+    "to_shodh",
 ]

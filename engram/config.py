@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Literal, TypeGuard
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from engram.errors import InvalidInput
+from engram.errors import InvalidInput, StoreError
 
 
 class RankingProfile(BaseModel, frozen=True):
@@ -82,6 +82,29 @@ def shown(db: str | Path) -> str:
         return str(db)
     user, host = parts.netloc.rsplit("@", 1)
     return urlunsplit(parts._replace(netloc=f"{user.split(':', 1)[0]}:***@{host}"))
+
+
+_SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def with_schema(url: str, schema: str) -> str:
+    """The same PostgreSQL database with `schema` first on the search path (one schema per tenant)."""
+    if not _SCHEMA.match(schema):
+        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("schema", schema)])))
+
+
+def split_schema(url: str) -> tuple[str, str]:
+    """(libpq URL, schema): `schema` is Engram's own parameter, not libpq's."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query)
+    schema = next((v for k, v in query if k == "schema"), "public")
+    if not _SCHEMA.match(schema):
+        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    return urlunsplit(parts._replace(query=rest)), schema
 
 
 class Settings(BaseSettings):

@@ -1,76 +1,73 @@
-"""Memory: the one class every interface calls. remember and recall, plus get, list, update, invalidate,
-forget, stats and reembed. All decisions are plain functions (classify, rank, chunk) over values from the store."""
+"""Memory: the one class every interface calls. It opens the store, builds each service with only what that
+service uses, and delegates; it owns concurrency: one instance is safe to share between threads, and its writes
+run one at a time."""
 
 from __future__ import annotations
 
 import builtins
+import threading
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-import pydantic
-from pydantic import Field
-
-from engram.agent import advanced as maintenance
-from engram.agent import search as tools
-from engram.agent.advanced import Count, Days, Examples, Share
-from engram.classify import classifier as kinds
-from engram.config import Settings, locate
+from engram.agent.debug import Debugging
+from engram.agent.health import Health
+from engram.agent.insight import Insight
+from engram.agent.search import SearchMemory
+from engram.agent.store import StoreMemory
+from engram.agent.upkeep import Maintenance, store_stats
+from engram.classify.service import Classifiers
+from engram.config import Settings
 from engram.embed.blas import limit_blas
-from engram.embed.embedder import CachedEmbedder, Embedder
+from engram.embed.embedder import Embedder
 from engram.embed.minilm import default_embedder
-from engram.errors import InvalidInput, ModelMismatch, NotFound
-from engram.interop import importers, transfer
-from engram.lifecycle import service as lifecycle
+from engram.errors import InvalidInput, ModelMismatch
+from engram.interop.backups import Backups
+from engram.interop.importers import ForeignImport
+from engram.interop.tinydb import TinyDbImport
+from engram.interop.transfer import Transfer
+from engram.lang import pii
+from engram.lifecycle.service import Lifecycle
+from engram.model.answers import (
+    PiiSummary,
+)
 from engram.model.record import (
     Kind,
     MemoryRecord,
+    MemoryType,
     NewMemory,
     Scope,
     Status,
     as_utc,
-    invalid_from,
-    parse,
     tag_form,
     utcnow,
 )
+from engram.model.results import RememberResult
 from engram.model.vectors import Vector
-from engram.recall import retriever as retrieve
-from engram.recall.retriever import (
-    Hit as Hit,  # the type of what recall returns, where callers have always found it
-)
-from engram.recall.scoring import Decay, RecallMode
-from engram.review import ingest
+from engram.recall.modes import RecallMode
+from engram.recall.query import read_query
+from engram.recall.retriever import Hit as Hit  # the type of what recall returns
+from engram.recall.retriever import Retriever
 from engram.review.extract import Message
-from engram.store.roles import Store
-from engram.store.sqlite.store import SQLiteStore
+from engram.review.ingest import Ingestor
+from engram.review.queue import ReviewQueue
+from engram.store.opening import open_store
 from engram.store.values import Filter, Position
-from engram.tags.vocabulary import TagPlan, Vocabulary
-from engram.write import edit, operations
-from engram.write import writer as write
-from engram.write.writer import RememberResult
+from engram.tags.service import TagService
+from engram.tags.tagger import Tagger
+from engram.tools import Tools, writes
+from engram.write.edit import Editor, fetch, whole
+from engram.write.operations import Operations
+from engram.write.writer import Writer
 
+E = TypeVar("E", RecallMode, Scope, Kind, Status)
 Progress = Callable[[int, int], None]
-_KIND_TAXONOMY = "kinds"
-_CATEGORY_TAXONOMY = "categories"
-WRITE_SLICE = 64  # memories per write transaction in remember_many
 
 
-def open_store(db: str | Path, settings: Settings) -> Store:
-    """A PostgreSQL URL opens the PostgreSQL backend; anything else is an SQLite file (or `:memory:`)."""
-    location = locate(db)
-    if isinstance(location, str):
-        from engram.store.postgres.store import PostgresStore  # psycopg loads only when PostgreSQL is used
-
-        return PostgresStore(location, pool_size=settings.pg_pool_size)
-    return SQLiteStore(location, busy_timeout_ms=settings.busy_timeout_ms)
-
-
-class Memory:
-    """A memory store. `Memory()` opens the default database with the offline MiniLM model."""
+class Memory(Tools):
+    """A memory store. `Memory()` opens the default database with the offline MiniLM model; `files` confines the
+    file tools (export, import, backup) to one directory."""
 
     def __init__(
         self,
@@ -79,70 +76,44 @@ class Memory:
         embedder: Embedder | None = None,
         settings: Settings | None = None,
         allow_model_change: bool = False,
+        files: Path | None = None,
     ) -> None:
-        self.settings = settings or Settings()
-        limit_blas(self.settings.blas_threads)
+        self.settings = settings = settings or Settings()
+        limit_blas(settings.blas_threads)
         # not `or`: an embedder may define __len__ (a cache of vectors), and an empty one would be falsy
-        self.embedder = embedder if embedder is not None else default_embedder()
-        self.store = open_store(db if db is not None else self.settings.db_path, self.settings)
-        stored = self.store.model()
+        self.embedder = embedder = embedder if embedder is not None else default_embedder()
+        self.store = store = open_store(db if db is not None else settings.db_path, settings)
+        stored = store.model()
         if stored is None:
-            self.store.set_model(self.embedder.name, self.embedder.dim)
-        elif stored != (self.embedder.name, self.embedder.dim) and not allow_model_change:
-            self.store.close()
-            raise ModelMismatch(stored[0], stored[1], self.embedder.name, self.embedder.dim)
-        shared = kinds.Rules(
-            prototype_weight=self.settings.kind_prototype_weight,
-            temperature=self.settings.kind_temperature or 0.05,
-            fallback_below=self.settings.kind_fallback_below,
-            learn_above=self.settings.kind_learn_above,
-            neighbour_floor=self.settings.kind_neighbour_floor,
-            prototype_top=self.settings.kind_prototype_top,
-            opening_weight=self.settings.kind_opening_weight,
-            opening_words=self.settings.kind_opening_words,
-        )
-        fixed = self.settings.kind_temperature is not None
-        self.kinds = kinds.Classifier(
-            kinds.load_taxonomy(_KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value),
-            shared,
-            learned_max=self.settings.kind_learned_max,
-            rules_fixed=fixed,
-        )
-        # A category the classifier is unsure of is left unset, to be given later (seed 002's fallback).
-        self.categories = kinds.Classifier(
-            kinds.load_taxonomy(_CATEGORY_TAXONOMY, fallback=""),
-            replace(
-                shared,
-                fallback_below=self.settings.category_fallback_below,
-                learn_above=self.settings.category_learn_above,
-                readout=True,
-            ),
-            learned_max=self.settings.kind_learned_max,
-            rules_fixed=fixed,
-        )
-        # The vectors of texts' opening words, which the classifiers read (write.embed fills it).
-        self.openings = CachedEmbedder(self.embedder, capacity=8192)
-        self._vocabulary: Vocabulary | None = None
-        self._reads: ThreadPoolExecutor | None = None  # text searches run here, beside the query embedding
-        self.extraction: kinds.Classifier | None = None  # the PaperBot taxonomy, loaded on first ingest
-        self.operation: operations.Operation | None = None  # the bulk operation under way, for its rollback
-        # The directory the file tools (export, import, backup_restore) are confined to; None: anywhere.
-        self.files: Path | None = None
-        self.decay = Decay(
-            self.settings.recency_half_life_days,
-            self.settings.importance_daily_decay,
-            self.settings.negative_penalty,
-        )
-
-    def workers(self) -> ThreadPoolExecutor:
-        """Threads that read beside the model (the text search while a query embeds), started on first use."""
-        if self._reads is None:
-            self._reads = ThreadPoolExecutor(4, thread_name_prefix="engram-text-search")
-        return self._reads
+            store.set_model(embedder.name, embedder.dim)
+        elif stored != (embedder.name, embedder.dim) and not allow_model_change:
+            store.close()
+            raise ModelMismatch(stored[0], stored[1], embedder.name, embedder.dim)
+        self._lock = threading.RLock()
+        classifiers = Classifiers(settings, store, embedder)
+        tags = TagService(store, embedder)
+        self._classifiers, self._tags = classifiers, tags
+        self._writer = writer = Writer(settings, store, embedder, classifiers, tags)
+        tagger = Tagger(settings, embedder, store, classifiers, tags)
+        self._editor = editor = Editor(settings, store, embedder, classifiers, tags, tagger, writer)
+        self._operations = operations = Operations(store, tags)
+        self._retriever = retriever = Retriever(settings, store, embedder)
+        self._store_memory = StoreMemory(settings, store, writer, tagger, tags)
+        self._search_memory = search = SearchMemory(settings, retriever, tags)
+        self._maintenance = Maintenance(store, tags, operations)
+        self._insight = Insight(store)
+        self._debugging = Debugging(settings, store, embedder, search, retriever, tags, editor)
+        self._health = Health(store, tags)
+        self._transfer = Transfer(settings, store, embedder, writer, classifiers, tags, operations, files)
+        self._backups = Backups(store, tags, classifiers, files)
+        self._foreign = ForeignImport(store, writer, operations)
+        self._tinydb = TinyDbImport(store, operations, tags, self._store_memory)
+        self._ingestor = Ingestor(settings, store, embedder, classifiers, writer)
+        self._review = ReviewQueue(store, editor)
+        self._lifecycle = Lifecycle(settings, store, operations)
 
     def close(self) -> None:
-        if self._reads is not None:
-            self._reads.shutdown()
+        self._retriever.close()
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -151,48 +122,20 @@ class Memory:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    # ---- write path -------------------------------------------------------------------------------------
+    # ---- write and recall --------------------------------------------------------------------------------
+    @writes
     def remember(self, content: str, **fields: Any) -> RememberResult:
         """Store one memory; any record field (kind, scope, scope_id, importance, tags, ...) may be given."""
-        return self.remember_many([{"content": content, **fields}])[0]
+        return self._writer.remember_many([{"content": content, **fields}])[0]
 
+    @writes
     def remember_many(
-        self,
-        items: Iterable[NewMemory | dict[str, Any]],
-        *,
-        embedded: Mapping[str, Vector] | None = None,
-        count_tags: bool = True,
+        self, items: Iterable[NewMemory | dict[str, Any]], *, embedded: Mapping[str, Vector] | None = None
     ) -> builtins.list[RememberResult]:
         """Store many memories, embedding them in batches; each is validated before anything is written.
-        `embedded` holds vectors the caller already has, by content hash (store_memory embeds a memory with its
-        tag phrases in one model call). A new memory's tags are counted in the tag registry unless `count_tags`
-        is false (store_memory counts its own, with the embeddings it made)."""
-        parsed = [item if isinstance(item, NewMemory) else parse(NewMemory, item) for item in items]
-        for i, item in enumerate(parsed):
-            write.check_length(self, item.content, "content" if len(parsed) == 1 else f"items[{i}].content")
-        prepared = [write.prepare(self, item) for item in parsed]
-        write.embed(self, prepared, embedded or {})
-        results: builtins.list[RememberResult] = []
-        # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
-        # pages again for every one of them. Slices keep other writers from waiting long for the lock.
-        for start in range(0, len(prepared), WRITE_SLICE):
-            try:
-                with self.store.atomic():
-                    written = [write.write(self, p) for p in prepared[start : start + WRITE_SLICE]]
-                    pairs = zip(prepared[start : start + WRITE_SLICE], written, strict=True)
-                    created = [t for p, r in pairs if r.created for t in p.item.tags] if count_tags else []
-                    edit.count_uses(self, [*created, *(t for r in written for t in r.tags_added)])
-                    results += written
-                    self.kinds.save_learned(self.store)
-                    self.categories.save_learned(self.store)
-            except BaseException:
-                # The slice rolled back, prototypes it taught included: the classifiers reload theirs.
-                self.kinds.forget_cache()
-                self.categories.forget_cache()
-                raise
-        return results
+        `embedded` holds vectors the caller already has, by content hash."""
+        return self._writer.remember_many(items, embedded=embedded)
 
-    # ---- recall -----------------------------------------------------------------------------------------
     def recall(
         self,
         query: str,
@@ -213,13 +156,12 @@ class Memory:
         `limit`. Each returned memory's access count and last access time are bumped unless touch=False.
         With `user_id` / `workspace_id` only that owner's memories and the shared ones (no owner) are seen;
         with `session` (the session asking), no other session's session-scoped ones unless `scope_id` names it."""
-        tools.check_query(self, query)
+        when = as_utc(now) if now is not None else utcnow()
+        asked = read_query(query, when, longest=self.settings.max_content_chars)
         if not 1 <= limit <= 1000:
             raise InvalidInput("limit", "must be between 1 and 1000")
         mode = _enum(RecallMode, mode, "mode")
-        if profile not in self.settings.profiles:
-            raise InvalidInput("profile", f"unknown; choose one of {sorted(self.settings.profiles)}")
-        when = as_utc(now) if now is not None else utcnow()
+        self._profile(profile)
         where = Filter(
             scope=None if scope is None else _enum(Scope, scope, "scope"),
             scope_id=scope_id,
@@ -229,122 +171,30 @@ class Memory:
             workspace_id=workspace_id,
             session=session if scope_id is None else None,
         )
-        return retrieve.recall(
-            self, query, where, limit=limit, mode=mode, profile=profile, when=when, touch=touch
-        )
+        return self._retriever.recall(asked, where, limit=limit, mode=mode, profile=profile, touch=touch)
 
-    # ---- seed 002: two tools and the tag vocabulary -----------------------------------------------------
-    def store_memory(self, content: str, context: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Zero-decision storage: category, tags, importance and kind are inferred; `context` may force any."""
-        return tools.store_memory(self, content, context)
-
-    def search_memory(
+    def rank(
         self,
         query: str,
-        options: dict[str, Any] | None = None,
         *,
-        now: datetime | None = None,
+        limit: int = 10,
+        profile: str = "default",
+        types: Iterable[MemoryType] = (),
         touch: bool = True,
-        session: str | None = None,
-    ) -> dict[str, Any]:
-        """Natural-language search with time understanding and tag expansion, ranked by the redesign profile.
-        `now` is the moment the query is asked (relative dates resolve against it); `touch=False` leaves usage
-        untouched (benchmarks, previews); `session` is the session asking: other sessions' session-scoped
-        memories stay out of its results."""
-        return tools.search_memory(self, query, options, now=now, touch=touch, session=session)
+    ) -> builtins.list[Hit]:
+        """The `limit` best memories by score alone (no diversity re-ranking), each long memory once; only these
+        SHODH memory types when `types` are given."""
+        now = utcnow()
+        asked = read_query(query, now, longest=self.settings.max_content_chars)
+        self._profile(profile)
+        where = Filter(types=tuple(types), now=now)
+        hits, _ = self._retriever.ranked(asked, where, limit=limit, profile=profile)
+        if touch and hits:
+            self._retriever.touch(hits, now)
+        return hits
 
-    def discover_memory_tools(self) -> dict[str, Any]:
-        """The advanced tools by group, and the store's health (see engram.maintenance)."""
-        return maintenance.discover_memory_tools(self)
-
-    def run_tool(self, name: str, **arguments: Any) -> dict[str, Any]:
-        """Run an advanced tool by the name discover_memory_tools lists (or `rollback`, `operations`)."""
-        listed = {t for group in maintenance.TOOLS.values() for t in group} | {"rollback", "operations"}
-        if name not in listed:
-            raise InvalidInput("tool", f"unknown; choose one of {sorted(listed)}")
-        # Arguments are checked against the method's annotations (types and ranges), each error naming its argument.
-        method: Callable[..., dict[str, Any]] = pydantic.validate_call(getattr(self, name))
-        try:
-            return method(**arguments)
-        except pydantic.ValidationError as exc:
-            raise invalid_from(exc) from None
-
-    def memory_stats(self) -> dict[str, Any]:
-        """Counts by category, kind, scope, status and tier; tags; storage size; the health score."""
-        return maintenance.memory_stats(self)
-
-    def optimize_tags(self, dry_run: bool = False, archive_after_days: Days = 180) -> dict[str, Any]:
-        return maintenance.optimize_tags(self, dry_run=dry_run, archive_after_days=archive_after_days)
-
-    def merge_memories(
-        self, ids: Annotated[builtins.list[str], Field(min_length=2)], into: str | None = None
-    ) -> dict[str, Any]:
-        return maintenance.merge_memories(self, ids, into=into)
-
-    def memory_timeline(
-        self, granularity: Literal["day", "month", "year"] = "month", examples: Examples = 3, session: str | None = None
-    ) -> dict[str, Any]:
-        """Memories counted per day, month or year, with a few examples from each period."""
-        return maintenance.memory_timeline(self, granularity=granularity, examples=examples, session=session)
-
-    def concept_network(
-        self, min_cooccurrence: Count = 1, similarity: Share = 0.6, limit: Count = 100, session: str | None = None
-    ) -> dict[str, Any]:
-        return maintenance.concept_network(
-            self, min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit, session=session
-        )
-
-    def usage_patterns(self, top: Count = 10, session: str | None = None) -> dict[str, Any]:
-        return maintenance.usage_patterns(self, top=top, session=session)
-
-    def export_memories(self, path: str | Path, with_embeddings: bool = True) -> dict[str, Any]:
-        """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`; with
-        embeddings (and the model's name) unless `with_embeddings` is false."""
-        target = transfer.file_at(path, self.files, new=True)
-        return transfer.export_memories(self, target, with_embeddings=with_embeddings)
-
-    def import_from(self, source: str, path: str | Path) -> dict[str, Any]:
-        """Import another store's memories: mcp-memory-service, shodh-json or mem0 (see engram.importers)."""
-        if source not in importers.READERS:
-            raise InvalidInput("source", f"unknown; choose one of {sorted(importers.READERS)}")
-        return importers.import_foreign(self, importers.READERS[source](Path(path)), source)
-
-    def import_memories(self, path: str | Path) -> dict[str, Any]:
-        """Read SHODH records from `path` (as one operation that rollback undoes); existing ids, and content already
-        stored in the same scope for the same owner, are skipped."""
-        return transfer.import_memories(self, transfer.file_at(path, self.files, new=False))
-
-    def import_tinydb(self, directory: str | Path) -> dict[str, Any]:
-        return transfer.import_tinydb(self, Path(directory))
-
-    def backup_restore(self, action: Literal["backup", "restore"], path: str | Path) -> dict[str, Any]:
-        """`action` backup: copy the database to `path` with SQLite's online backup; restore: verify `path` and replace the database with it."""
-        return maintenance.backup_restore(self, action, path)
-
-    def trace_search(
-        self, query: str, options: dict[str, Any] | None = None, session: str | None = None
-    ) -> dict[str, Any]:
-        return maintenance.trace_search(self, query, options, session=session)
-
-    def validate_storage(self) -> dict[str, Any]:
-        """Rows against the full-text index, the vector index, the embedding model and the tag registry: every inconsistency found."""
-        return maintenance.validate_storage(self)
-
-    def repair_index(self) -> dict[str, Any]:
-        return maintenance.repair_index(self)
-
-    def rollback(self, operation_id: str) -> dict[str, Any]:
-        """Undo a bulk operation (optimize_tags, merge_memories, an import) completely."""
-        result = operations.rollback(self.store, operation_id)
-        self.forget_vocabulary()
-        return result
-
-    def operations(self, limit: Count = 50) -> dict[str, Any]:
-        """The latest bulk operations (optimize_tags, merge_memories, imports), newest first, each with its id
-        for `rollback` and whether it was rolled back already."""
-        return {"operations": self.store.operations(limit)}
-
-    # ---- seed 001: conversations, review, supersession -----------------------------------------------
+    # ---- conversations, review, supersession, lifecycle --------------------------------------------------
+    @writes
     def ingest(
         self,
         messages: Iterable[Message | dict[str, Any]],
@@ -356,98 +206,52 @@ class Memory:
         workspace_id: str | None = None,
     ) -> dict[str, Any]:
         """Keep messages as sources and store the user's statements as memories, approved or pending review."""
-        return ingest.ingest(self, messages, scope=scope, scope_id=scope_id, redact=redact, user_id=user_id,
-                             workspace_id=workspace_id)  # fmt: skip
+        return self._ingestor.ingest(
+            messages, scope=scope, scope_id=scope_id, redact=redact, user_id=user_id, workspace_id=workspace_id
+        )
 
     def pending(self, limit: int = 100) -> builtins.list[MemoryRecord]:
         """The review queue: pending memories, newest first."""
-        return self.store.select(Filter(statuses=(Status.PENDING,), include_expired=True), limit=limit)
+        return self._review.pending(limit)
 
+    @writes
     def review(self, memory_id: str, action: str, content: str | None = None) -> MemoryRecord:
         """approve, reject, or edit (new content; the memory is approved as edited)."""
-        record = self.get(memory_id)
-        if record.status in (Status.SUPERSEDED, Status.ARCHIVED):
-            # Approving a superseded memory would make it live beside the one that replaced it.
-            raise InvalidInput("id", f"is {record.status.value}, not a memory to review")
-        if action == "approve":
-            updated = self.update(memory_id, status=Status.APPROVED)
-        elif action == "reject":
-            updated = self.update(memory_id, status=Status.REJECTED)
-        elif action == "edit":
-            if content is None:
-                raise InvalidInput("content", "is required to edit a memory")
-            updated = self.update(memory_id, content=content, status=Status.APPROVED)
-        else:
-            raise InvalidInput("action", "must be approve, reject or edit")
-        self.store.audit("review", memory_id, {"action": action, "from": record.status.value})
-        return updated
+        return self._review.review(memory_id, action, content)
 
+    @writes
     def supersede(self, memory_id: str, content: str, **fields: Any) -> RememberResult:
         """A newer memory replaces an older one: the old one is kept as superseded, the new one names it."""
-        old = edit.whole(self, memory_id, "supersede")
-        if old.status is Status.SUPERSEDED:  # else two memories would both be the current version
-            newer = old.metadata.get("superseded_by", "a newer memory")
-            raise InvalidInput("id", f"is already superseded by {newer}; supersede that one instead")
-        metadata = dict(fields.pop("metadata", {}) or {}) | {"supersedes_id": old.id}
-        base = {"scope": old.scope, "scope_id": old.scope_id, "kind": old.kind, "tags": old.tags}
-        result = self.remember(content, **(base | fields | {"metadata": metadata}))
-        if result.id != old.id:
-            self.update(
-                old.id, status=Status.SUPERSEDED, metadata=old.metadata | {"superseded_by": result.id}
-            )
-            self.store.audit("supersede", old.id, {"by": result.id})
-        return result
+        return self._editor.supersede(memory_id, content, fields)
 
-    # ---- seed 003: the access-based lifecycle ----------------------------------------------------------
+    @writes
     def maintain(self, now: datetime | None = None) -> dict[str, Any]:
-        """Priorities, tiers, promotion, quality decay and (persona mode) pruning to archive; see lifecycle."""
-        return lifecycle.maintain(self, now)
+        """Priorities, tiers, promotion, quality decay and (persona mode) pruning to archive."""
+        return self._lifecycle.maintain(now)
 
+    @writes
     def feedback(self, memory_id: str, helpful: bool) -> MemoryRecord:
         """Thumbs up / down on a memory: its quality moves by 0.1."""
-        return lifecycle.feedback(self, memory_id, helpful)
+        return self._lifecycle.feedback(memory_id, helpful)
 
-    def vocabulary(self) -> Vocabulary:
-        if self._vocabulary is None:
-            self._vocabulary = Vocabulary.of(self.store.tags(), self.embedder.dim)
-        return self._vocabulary
-
-    def record_tags(self, plan: TagPlan, vectors: dict[str, Vector], at: datetime) -> None:
-        """Count the uses of a memory's tags; new tags join the vocabulary with their embedding."""
-        self.store.use_tags(builtins.list(plan.tags), at, {t: v for t, v in vectors.items() if t in plan.new})
-        vocabulary = self.vocabulary()
-        for tag in plan.new:
-            vocabulary.add(tag, vectors[tag])
-
-    def is_word(self, text: str) -> bool:
-        """Whether `text` is one token of the embedding model's vocabulary: a word of its own, not a clip."""
-        return len(self.embedder.token_offsets(text)) == 1
-
-    def forget_vocabulary(self) -> None:
-        """Reload the tags on next use (after consolidation or a restore)."""
-        self._vocabulary = None
-
-    def reset_classifiers(self) -> None:
-        for classifier in (self.kinds, self.categories):
-            classifier.forget_cache()
-
-    def similar_to(
-        self, memory_id: str, threshold: float, k: int = 10, where: Filter | None = None
-    ) -> builtins.list[tuple[str, float]]:
-        """Searchable memories (`where`, else any) whose embedding is within `threshold` cosine of this one's."""
-        vector = self.store.vectors([memory_id]).get(memory_id)
-        if vector is None:
-            return []
-        return [(i, s) for i, s in self.store.vector_search(vector, k, where or Filter()) if s >= threshold]
-
-    # ---- everything else --------------------------------------------------------------------------------
+    # ---- memories one by one -----------------------------------------------------------------------------
     def get(self, memory_id: str) -> MemoryRecord:
-        if not isinstance(memory_id, str) or not memory_id.strip():
-            raise InvalidInput("id", "must be a memory's id, not empty")
-        record = self.store.get(memory_id)
-        if record is None:
-            raise NotFound(memory_id)
-        return record
+        return fetch(self.store, memory_id)
+
+    def chunks(self, memory_id: str) -> builtins.list[MemoryRecord]:
+        """The chunks a long memory is stored in, in order (none for a memory of one passage)."""
+        return self.store.children(whole(self.store, memory_id, "list the chunks of").id)
+
+    def find_id(self, given: str) -> str:
+        """The id `given` names: itself, or the one id it begins (lists show the first 8 characters)."""
+        if self.store.get(given) is not None:
+            return given
+        found = self.store.ids_starting(given, 2) if len(given) >= 4 else []
+        if len(found) > 1:
+            raise InvalidInput("id", f"{given} begins more than one memory's id: give more of it")
+        if not found and 0 < len(given) < 4 and self.store.ids_starting(given, 1):
+            raise InvalidInput("id", f"{given} is too short to name a memory: give at least 4 characters of its id")
+        return found[0] if found else given
 
     def list(
         self,
@@ -462,9 +266,11 @@ class Memory:
         user_id: str | None = None,
         workspace_id: str | None = None,
         after: Position | None = None,
+        types: Iterable[MemoryType] = (),
     ) -> builtins.list[MemoryRecord]:
         """Top-level memories, newest first (an owner's and the shared ones when `user_id` / `workspace_id`);
-        `after` a listed memory's (created_at, id): only those past it, as a stable page cursor."""
+        `after` a listed memory's (created_at, id): only those past it, as a stable page cursor; only these
+        SHODH memory types when `types` are given."""
         where = Filter(
             scope=None if scope is None else _enum(Scope, scope, "scope"),
             scope_id=scope_id,
@@ -474,44 +280,68 @@ class Memory:
             tags=() if tag is None else (tag_form(tag),),  # as tags are stored: "Deploy" is deploy
             user_id=user_id,
             workspace_id=workspace_id,
+            types=tuple(types),
         )
         return self.store.select(where, limit=limit, offset=offset, after=after)
 
+    def count(self, *, types: Iterable[MemoryType] = (), since: datetime | None = None) -> int:
+        """Approved memories (expired ones too), of these SHODH types when given, created since `since`."""
+        return self.store.count(Filter(types=tuple(types), created_after=since, include_expired=True))
+
+    def count_by_type(self) -> dict[str, int]:
+        """Approved memories (expired ones too) per SHODH memory type."""
+        grouped = self.store.grouped("type", Filter(include_expired=True))
+        return {str(k): n for k, n in grouped.items()}
+
+    def tag_counts(self) -> dict[str, int]:
+        """Every tag a memory carries, with how many carry it."""
+        return self.store.tag_counts()
+
+    @property
+    def backend(self) -> str:
+        """The store's backend: sqlite or postgres."""
+        return type(self.store).__name__.removesuffix("Store").lower()
+
+    def index_in_step(self) -> bool:
+        """Whether the vector index holds exactly the stored embeddings."""
+        return len(set(self.store.check_index().values())) <= 1
+
+    @writes
     def update(self, memory_id: str, **fields: Any) -> MemoryRecord:
         """Change fields of a memory (not of a chunk: its fields are its memory's, which its chunks follow); new
         content is embedded again, and a long memory's chunks are cut from it again."""
-        return edit.update(self, memory_id, fields)
+        return self._editor.update(memory_id, fields)
 
+    @writes
     def invalidate(self, memory_id: str, *, negative: bool = False) -> MemoryRecord:
         """Mark a memory as no longer valid (validity 0), or as a negative statement (penalised in recall)."""
-        change: dict[str, Any] = {"is_negative": True} if negative else {"validity_score": 0.0}
-        return self.update(memory_id, **change)
+        return self._editor.invalidate(memory_id, negative=negative)
 
+    @writes
     def forget(self, memory_id: str) -> None:
         """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
-        edit.forget(self, memory_id)
+        self._editor.forget(memory_id)
 
     def stats(self) -> dict[str, Any]:
-        s = self.store.stats()
-        return {
-            "memories": s.memories,
-            "chunks": s.chunks,
-            "by_kind": s.by_kind,
-            "by_scope": s.by_scope,
-            "by_status": s.by_status,
-            "embedded": s.embedded,
-            "model": s.model,
-            "dim": s.dim,
-            "size_bytes": s.size_bytes,
-            "index": self.store.check_index(),
-        }
+        """Counts by kind, scope and status, the model, the index and the database size."""
+        return store_stats(self.store)
 
+    def pii_summary(self, content: str) -> PiiSummary:
+        """The personal data `content` holds, and whether this store would keep it redacted."""
+        return pii.scan(content).summary(self.settings.redact_pii)
+
+    def audit_log(self, memory_id: str | None = None, limit: int = 100) -> builtins.list[dict[str, Any]]:
+        """The latest audit entries (of one memory, when `memory_id` is given), newest first."""
+        return self.store.audit_log(memory_id, limit)
+
+    @writes
     def reembed(self, progress: Progress | None = None, batch: int = 256) -> int:
         """Re-embed every stored text with this Memory's embedder and record the model; returns the count."""
-        return edit.reembed(self, progress, batch)
+        return self._editor.reembed(progress, batch)
 
-
-E = TypeVar("E", RecallMode, Scope, Kind, Status)
+    def _profile(self, name: str) -> None:
+        if name not in self.settings.profiles:
+            raise InvalidInput("profile", f"unknown; choose one of {sorted(self.settings.profiles)}")
 
 
 def _enum(cls: type[E], value: Any, field: str) -> E:

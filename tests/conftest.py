@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
+from engram.config import with_schema
 from engram.embed.embedder import CachedEmbedder
 from engram.embed.minilm import default_embedder
-from engram.store.postgres.connection import with_schema
 
 
 @pytest.fixture(autouse=True)

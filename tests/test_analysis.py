@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from engram.lang import analysis, timewords
-from engram.tags.vocabulary import is_abbreviation, kept_apart, key, same_tag
+from engram.recall import query as questions
+from engram.tags.naming import is_abbreviation, kept_apart, key, same_tag
 
 NOW = datetime(2026, 11, 22, 12, tzinfo=UTC)  # a Sunday
 
@@ -109,18 +110,18 @@ def test_chinese_importance_reads_its_dates_urgency_and_decisions() -> None:
 
 
 def test_intents_and_event_anchors() -> None:
-    assert analysis.intent("what do I need to do this week") == "remind"
-    assert analysis.intent("show me notes similar to this one") == "show_similar"
-    assert analysis.intent("when did we ship v2") == "timeline"
-    assert analysis.intent("where is the config") == "find"
+    assert questions.intent("what do I need to do this week") == "remind"
+    assert questions.intent("show me notes similar to this one") == "show_similar"
+    assert questions.intent("when did we ship v2") == "timeline"
+    assert questions.intent("where is the config") == "find"
     anchor = timewords.event_anchor("what did we agree before the launch?")
     assert anchor is not None and (anchor.phrase, anchor.relation) == ("the launch", "before")
     # Phrasal verbs name no event: "looks after our dog" filtered to what was said after a memory about it.
     for query in ("Who looks after our pet while we're abroad?", "She was named after her aunt",
                   "he takes after his father"):  # fmt: skip
         assert timewords.event_anchor(query) is None, query
-    assert not analysis.asks_for_memories(analysis.query_concepts("What did I learn")), "learning is a topic"
-    assert analysis.asks_for_memories(analysis.query_concepts("what did I tell you"))
+    assert not questions.asks_for_memories(questions.query_concepts("What did I learn")), "learning is a topic"
+    assert questions.asks_for_memories(questions.query_concepts("what did I tell you"))
 
 
 def test_tag_rules() -> None:
@@ -190,7 +191,8 @@ def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> Non
 def test_a_concept_is_filed_under_a_broader_tag_never_a_narrower_one_or_another_word() -> None:
     import numpy as np
 
-    from engram.tags.vocabulary import Vocabulary, plan_tags
+    from engram.tags.plan import plan_tags
+    from engram.tags.vocabulary import Vocabulary
 
     rng = np.random.default_rng(3)
     base = rng.standard_normal((2, 32)).astype(np.float32)
@@ -258,7 +260,7 @@ def test_consolidation_asks_only_pairs_that_could_merge_and_finds_what_asking_al
 
     from engram import FakeEmbedder
     from engram.store.values import TagRow
-    from engram.tags.vocabulary import consolidate, rank
+    from engram.tags.consolidate import consolidate, rank
 
     words = ["machine-learning", "machinelearning", "ml", "k8s", "kubernetes", "i18n", "internationalization",
              "meetings", "meeting", "colour", "color", "javascript", "js", "java", "e-mail", "email", "python",
@@ -300,7 +302,7 @@ def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_mo
     import numpy as np
 
     from engram.store.values import TagRow
-    from engram.tags.vocabulary import consolidate
+    from engram.tags.consolidate import consolidate
 
     now, same = datetime.now(UTC), np.array([1.0, 0.0], dtype=np.float32)
     rows = [TagRow("auth", 40, now, now, vector=same), TagRow("authentication", 3, now, now, vector=same),
@@ -316,12 +318,12 @@ def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_mo
 
 def test_matched_concepts_are_whole_words_of_most_of_a_phrase() -> None:
     content = "My sister's email is anna@example.com and her phone is 415-555-0132"
-    found = analysis.matched_concepts(
+    found = questions.matched_concepts(
         ["sister phone number", "dentist appointment", "email", "phone", "family"], content, ["family", "contact"]
     )
     assert found == ["email", "family", "phone", "sister phone number"]  # 2 of 3 words; a tag
-    assert analysis.matched_concepts(["phone", "dentist appointment"], "Call the telephone company", []) == []
-    assert analysis.matched_concepts(["dentist appointment"], "Booked an appointment", []) == []  # 1 of 2
+    assert questions.matched_concepts(["phone", "dentist appointment"], "Call the telephone company", []) == []
+    assert questions.matched_concepts(["dentist appointment"], "Booked an appointment", []) == []  # 1 of 2
 
 
 def test_tags_are_cut_to_words_that_name_a_topic() -> None:
@@ -353,13 +355,13 @@ def test_names_are_capitalised_words_that_open_no_sentence_turn_or_list_item() -
 
 def test_a_query_asking_for_things_to_do_names_no_topic() -> None:
     for query in ("What do I need to do?", "what's due soon", "show my reminders", "any open tasks?", "my to-do list"):
-        assert analysis.intent(query) == "remind"
-        assert analysis.names_no_topic(analysis.query_concepts(query)), query
-    assert not analysis.names_no_topic(analysis.query_concepts("when is the grant report due"))
+        assert questions.intent(query) == "remind"
+        assert questions.names_no_topic(questions.query_concepts(query)), query
+    assert not questions.names_no_topic(questions.query_concepts("when is the grant report due"))
     # Asked to recall something, not for things to do.
-    assert analysis.intent("Can you remind me what Sarah said about the roadmap?") == "find"
-    assert analysis.intent("What is Melanie's hand-painted bowl a reminder of?") == "find"
-    assert analysis.intent("remind me to buy milk") == "remind"
+    assert questions.intent("Can you remind me what Sarah said about the roadmap?") == "find"
+    assert questions.intent("What is Melanie's hand-painted bowl a reminder of?") == "find"
+    assert questions.intent("remind me to buy milk") == "remind"
 
 
 def test_a_name_longer_than_a_keyphrase_is_kept_whole() -> None:
@@ -376,6 +378,6 @@ def test_a_name_longer_than_a_keyphrase_is_kept_whole() -> None:
 def test_a_question_that_counts_or_sums_is_told_apart() -> None:
     for query in ("How many magazine subscriptions do I have?", "how often do I go to yoga",
                   "What is the total weight of the feed I bought?", "what did the trips cost altogether"):  # fmt: skip
-        assert analysis.counts(query), query
+        assert questions.counts(query), query
     for query in ("Where did I buy the feed?", "How much did the bag of feed cost?", "a totally new plan"):
-        assert not analysis.counts(query), query
+        assert not questions.counts(query), query

@@ -10,19 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram import FakeEmbedder, Memory
-from engram.classify.classifier import (
+from engram.classify.prototypes import (
     PrototypeSet,
     Rules,
-    Taxonomy,
     calibrate_temperature,
     classify,
     density_scores,
-    load_taxonomy,
     opening,
     should_learn,
     softmax,
-    split_prefix,
 )
+from engram.classify.taxonomy import Taxonomy, load_taxonomy, split_prefix
 from engram.lang.text import first_words, words
 from engram.model.vectors import Matrix
 from engram.store.values import Prototype
@@ -205,8 +203,8 @@ def test_the_opening_is_the_first_words_after_the_subject() -> None:
 
 def test_learned_prototypes_keep_their_opening(mem: Memory) -> None:
     start = mem.embedder.embed_batch(["buy milk"])[0]
-    mem.kinds.learn(mem.store, mem.embedder, "task", start, "Buy milk and eggs", "m1", opening=start)
-    mem.kinds.save_learned(mem.store)
+    mem._classifiers.kinds.learn("task", start, "Buy milk and eggs", "m1", opening=start)
+    mem._classifiers.kinds.save_learned()
     (learned,) = [p for p in mem.store.prototypes("kinds") if p.source == "learned"]
     assert learned.opening is not None and np.allclose(learned.opening, start)
 
@@ -215,12 +213,12 @@ def test_a_prototype_learned_before_openings_were_kept_gets_one_from_its_text(tm
     embedder = FakeEmbedder()
     start = embedder.embed_batch(["buy milk"])[0]
     with Memory(tmp_path / "a.db", embedder=embedder) as mem:
-        mem.kinds.learn(mem.store, embedder, "task", start, "Buy milk and eggs", "m1", opening=start)
-        mem.kinds.save_learned(mem.store)
+        mem._classifiers.kinds.learn("task", start, "Buy milk and eggs", "m1", opening=start)
+        mem._classifiers.kinds.save_learned()
     with sqlite3.connect(tmp_path / "a.db") as db:
         db.execute("UPDATE prototypes SET opening = NULL WHERE source = 'learned'")
     with Memory(tmp_path / "a.db", embedder=embedder) as mem:
-        (learned,) = [p for p in mem.kinds.prototypes(mem.store, embedder).items if p.source == "learned"]
+        (learned,) = [p for p in mem._classifiers.kinds.prototypes().items if p.source == "learned"]
         assert learned.opening is not None and np.allclose(learned.opening, start, atol=1e-6)
 
 
@@ -235,8 +233,8 @@ def test_a_new_database_reuses_the_seed_vectors_this_process_embedded(tmp_path: 
     embedder = Counting(dim=48, name="counting-fake")
     with Memory(tmp_path / "a.db", embedder=embedder) as first:
         first.remember("I prefer tea in the morning")
-    kind_seeds = sum(len(t) for t in first.kinds.taxonomy.prototypes.values())
-    category_seeds = sum(len(t) for t in first.categories.taxonomy.prototypes.values())
+    kind_seeds = sum(len(t) for t in first._classifiers.kinds.taxonomy.prototypes.values())
+    category_seeds = sum(len(t) for t in first._classifiers.categories.taxonomy.prototypes.values())
     # Each seed and the memory are embedded whole and by their opening words.
     assert Counting.texts == 2 * (kind_seeds + category_seeds + 1)
     with Memory(tmp_path / "b.db", embedder=embedder) as second:

@@ -272,8 +272,8 @@ def test_optimize_tags_prefers_the_descriptive_form(real: Memory) -> None:
 
 
 def test_a_clip_is_not_a_word_of_the_model_vocabulary(real: Memory) -> None:
-    assert real.is_word("add") and real.is_word("max")
-    assert not real.is_word("config") and not real.is_word("repo")
+    assert real._tags.is_word("add") and real._tags.is_word("max")
+    assert not real._tags.is_word("config") and not real._tags.is_word("repo")
     real.store_memory("Set the retry limit in the deployment file", {"additional_tags": ["config", "add"]})
     real.store_memory(
         "Deployment settings live in one place", {"additional_tags": ["configuration", "additional"]}

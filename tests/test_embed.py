@@ -8,7 +8,8 @@ import pytest
 from threadpoolctl import threadpool_info
 
 from engram import FakeEmbedder, Memory
-from engram.embed.embedder import CachedEmbedder, _balanced
+from engram.embed.embedder import CachedEmbedder
+from engram.embed.minilm import _balanced
 from engram.model.vectors import Matrix, content_hash
 
 

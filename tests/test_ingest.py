@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from engram import InvalidInput, Memory, Status
 from engram.interfaces.cli.app import app
 from engram.review.extract import CONFIDENCE, Message, by_rule, explicit_kind
-from engram.review.ingest import read_messages
+from engram.review.messages import read_messages
 from engram.store.values import Filter
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"

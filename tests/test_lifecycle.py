@@ -9,7 +9,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.errors import InvalidInput
-from engram.lifecycle.service import (
+from engram.lifecycle.policy import (
     Rules,
     access_recency,
     cluster_bonus,

@@ -5,7 +5,6 @@ does can be undone or deleted through MCP itself."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,7 @@ async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
     from mcp import Client
 
     with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        lock = threading.RLock()
-        async with Client(build(lambda ctx: (mem, lock))) as c:
+        async with Client(build(lambda ctx: mem)) as c:
             yield c
 
 
@@ -112,9 +110,8 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
     from mcp import Client
 
     with Memory(tmp_path / "sessions.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        lock = threading.RLock()
         # Two agents, each with its own stdio server process, on one memory store.
-        servers = [build(lambda ctx: (mem, lock)) for _ in range(2)]
+        servers = [build(lambda ctx: mem) for _ in range(2)]
         async with Client(servers[0]) as mine, Client(servers[1]) as theirs:
             said = {"content": "The scratch branch for this session is wip-parser", "scope": "session",
                     "tags": ["scratch-branch"]}  # fmt: skip

@@ -19,7 +19,7 @@ from engram import (
     Settings,
     Status,
 )
-from engram.recall.candidates import scored
+from engram.recall.query import read_query
 from engram.store.values import Filter
 
 
@@ -294,7 +294,7 @@ def test_a_batch_keeps_its_learned_prototypes_capped_and_a_failed_batch_keeps_no
                 [{"content": "a fresh memory about kites"}, {"id": written[0].id, "content": "x"}]
             )
         assert learned() == saved  # the failed batch taught nothing that stayed
-        in_memory = mem.kinds.prototypes(mem.store, mem.embedder).items
+        in_memory = mem._classifiers.kinds.prototypes().items
         assert sorted(p.memory_id or "" for p in in_memory if p.source == "learned") == saved
         mem.remember("one more distinct memory about rivers")
         assert set(learned()) <= {
@@ -332,7 +332,7 @@ def test_episode_neighbours_are_looked_for_only_around_memories_in_an_episode(tm
 
         mem.store.episode_neighbours = spy  # type: ignore[method-assign]
         now = datetime.now(UTC)
-        scored(mem, "roses garden", Filter(scope=None), 1, "default", now)
+        mem._retriever.scored(read_query("roses garden", now, longest=1000), Filter(scope=None), 1, "default")
         assert asked == []
         question, answer = mem.remember_many(
             [{"content": "did you plant the roses in the garden", "episode_id": "e", "sequence_number": i}
@@ -340,7 +340,7 @@ def test_episode_neighbours_are_looked_for_only_around_memories_in_an_episode(tm
              for i in range(2)]
         )  # fmt: skip
         found = {
-            s.record.id: s for s in scored(mem, "roses garden", Filter(scope=None), 1, "default", now)[0]
+            s.record.id: s for s in mem._retriever.scored(read_query("roses garden", now, longest=1000), Filter(scope=None), 1, "default")[0]
         }
         assert asked == [[question.id]]  # the one candidate in an episode
         assert found[answer.id].components["context"] > 0

@@ -11,12 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from engram import FakeEmbedder, Memory, Settings, StoreError, StoreUnavailable
-from engram.config import locate, shown
+from engram.config import locate, shown, with_schema
 from engram.embed.embedder import CachedEmbedder
 from engram.interfaces.cli.app import app
 from engram.interfaces.tenants import Tenants
 from engram.store.copy import copy_store, fingerprint, verify_copy
-from engram.store.postgres.connection import with_schema
 from engram.store.postgres.schema import MIGRATIONS
 from engram.store.postgres.store import PostgresStore
 from engram.store.sqlite.store import SQLiteStore

@@ -10,18 +10,9 @@ from hypothesis import strategies as st
 
 from engram.config import ModeThresholds, RankingProfile
 from engram.model.record import Kind, MemoryRecord
-from engram.recall.scoring import (
-    Candidate,
-    Decay,
-    Period,
-    RecallMode,
-    Scored,
-    apply_mode,
-    feedback_query,
-    mmr,
-    score,
-    shortfall,
-)
+from engram.model.results import Scored
+from engram.recall.modes import RecallMode, apply_mode, mmr
+from engram.recall.scoring import Candidate, Decay, Period, feedback_query, score, shortfall
 
 NOW = datetime(2025, 1, 31, tzinfo=UTC)
 

@@ -7,8 +7,10 @@ import pytest
 
 from engram import FakeEmbedder, Memory
 from engram.classify import readout as linear
-from engram.classify.classifier import Classifier, PrototypeSet, Rules, Taxonomy, classify, softmax
+from engram.classify.classifier import Classifier
+from engram.classify.prototypes import PrototypeSet, Rules, classify, softmax
 from engram.classify.readout import LinearReadout
+from engram.classify.taxonomy import Taxonomy
 from engram.store.values import Prototype
 
 
@@ -91,9 +93,9 @@ def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(
     db = tmp_path / "r.db"
     with Memory(db, embedder=FakeEmbedder()) as mem:
         mem.store_memory("Remind me to water the plants on Friday")
-        made = mem.categories.readout
-        assert made is not None and mem.kinds.readout is None  # kinds keep the prototype score alone
-        assert set(made.labels) == set(mem.categories.taxonomy.learnable)
+        made = mem._classifiers.categories.readout
+        assert made is not None and mem._classifiers.kinds.readout is None  # kinds keep the prototype score alone
+        assert set(made.labels) == set(mem._classifiers.categories.taxonomy.learnable)
         assert mem.store.get_meta("readout:categories") == made.to_json()
 
     def refit(*args: object, **kwargs: object) -> LinearReadout:
@@ -102,8 +104,8 @@ def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(
     monkeypatch.setattr(linear, "fit", refit)
     with Memory(db, embedder=FakeEmbedder()) as mem:
         mem.store_memory("The staging server is called nimbus")
-        assert mem.categories.readout is not None
-        assert mem.categories.readout.coef == pytest.approx(made.coef)
+        assert mem._classifiers.categories.readout is not None
+        assert mem._classifiers.categories.readout.coef == pytest.approx(made.coef)
     monkeypatch.undo()
 
     # A database from before read-outs (no meta) gets one when it opens.
@@ -111,16 +113,17 @@ def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(
         mem.store.set_meta("readout:categories", "")
     with Memory(db, embedder=FakeEmbedder()) as mem:
         mem.store_memory("Tea is grown in Assam")
-        assert mem.categories.readout is not None
+        assert mem._classifiers.categories.readout is not None
         assert LinearReadout.from_json(mem.store.get_meta("readout:categories") or "").digest == made.digest
 
 
 def test_a_taxonomy_with_too_few_seeds_per_label_has_no_read_out(tmp_path: Path) -> None:
     tax = Taxonomy("few", {"a": "", "b": ""}, {"a": ("apples", "pears"), "b": ("cars", "trucks")}, fallback="a")
-    classifier = Classifier(tax, Rules(readout=True, fallback_below=0), learned_max=4, rules_fixed=True)
     with Memory(tmp_path / "f.db", embedder=FakeEmbedder()) as mem:
+        rules = Rules(readout=True, fallback_below=0)
+        classifier = Classifier(tax, rules, mem.store, mem.embedder, learned_max=4, rules_fixed=True)
         vector = mem.embedder.embed_batch(["apples"])[0]
-        decided = classifier.decide(vector, [], mem.store, mem.embedder)
+        decided = classifier.decide(vector, [])
         assert classifier.readout is None and "readout" not in decided.views
         assert decided.label == "a"  # the prototype score alone still decides
         assert not mem.store.get_meta("readout:few")

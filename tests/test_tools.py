@@ -13,7 +13,7 @@ import pytest
 from tinydb import TinyDB
 
 from engram import Category, FakeEmbedder, InvalidInput, Memory, Settings, Status, StoreError
-from engram.agent import search as two_tools
+from engram.agent.store import importance_1_5
 from engram.model.record import utcnow
 
 
@@ -199,22 +199,16 @@ def test_search_memory_weighs_time_and_filters_by_window_importance_and_type(mem
     assert mem.get(new.id).access_count == 4  # returned by four searches: usage is tracked
 
 
-def test_query_expansions_reach_the_text_search_from_beside_the_model(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import threading
-
-    from engram.agent import search as tools
+def test_query_expansions_reach_the_text_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engram.agent.search import SearchMemory
 
     with Memory(tmp_path / "x.db", embedder=FakeEmbedder()) as memory:
         memory.store_memory("The kubernetes cluster runs the payment service.")
         memory.store_memory("Our k8s nodes were upgraded on Monday.")
-        threads: list[int] = []
         searched: list[list[str]] = []
 
-        def expansions(mem: Memory, concepts: tuple[str, ...]) -> dict[str, list[str]]:
-            threads.append(threading.get_ident())
-            return {"kubernetes": ["k8s"]} if "kubernetes" in concepts else {}
+        def expansions(self: SearchMemory, concepts: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+            return {"kubernetes": ("k8s",)} if "kubernetes" in concepts else {}
 
         text_search = memory.store.text_search
 
@@ -222,13 +216,12 @@ def test_query_expansions_reach_the_text_search_from_beside_the_model(
             searched.append(list(words))
             return text_search(words, k, where)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(tools, "_expansions", expansions)
+        monkeypatch.setattr(SearchMemory, "_expansions", expansions)
         monkeypatch.setattr(memory.store, "text_search", spy)
         found = memory.search_memory("kubernetes")
         assert found["query_analysis"]["semantic_expansions"] == {"kubernetes": ["k8s"]}
         assert "k8s" in searched[-1]  # the expansion was searched for
         assert any("k8s nodes" in r["content"] for r in found["results"])
-        assert threads and threads[-1] != threading.get_ident()  # worked out on another thread
 
 
 def test_concurrent_searches_all_finish(tmp_path: Path) -> None:
@@ -270,7 +263,7 @@ def test_things_to_do_come_soonest_due_first_and_only_those_due_on_the_days_aske
     texts = ("Renew the passport before the trip on 2099-03-01", "Submit the grant report by Friday",
              "Call the plumber on Wednesday", "Sort out the garage")  # fmt: skip
     ids = [
-        two_tools.store_memory(mem, t, {"force_category": "reminders"}, fields={"created_at": said})["memory_id"]
+        mem._store_memory(t, {"force_category": "reminders"}, fields={"created_at": said})["memory_id"]
         for t in texts
     ]
     everything = mem.search_memory("what's due soon", {"min_relevance": 0})
@@ -455,7 +448,7 @@ def test_discover_lists_working_tools_and_health(mem: Memory) -> None:
     with pytest.raises(InvalidInput):
         mem.run_tool("format_disk")
     # The seed's wording, counted right: "consolidate 15 duplicate tags", "categorise 1 memory ...".
-    from engram.agent.advanced import _count
+    from engram.agent.health import _count
 
     assert _count(1, "memory", "memories") == "1 memory" and _count(15, "duplicate tag") == "15 duplicate tags"
 
@@ -725,7 +718,7 @@ def test_new_text_is_scored_again_unless_its_importance_was_set(mem: Memory) -> 
     urgent = mem.store_memory("URGENT: send the grant report to the board by Friday 5pm")
     assert urgent["analysis"]["importance_score"] >= 4
     mem.update(urgent["memory_id"], content="The lunch with the team was nice")
-    assert two_tools.importance_1_5(mem.get(urgent["memory_id"]).importance) == 2
+    assert importance_1_5(mem.get(urgent["memory_id"]).importance) == 2
     forced = mem.store_memory("The lunch with the board was nice", {"force_importance": 5})["memory_id"]
     mem.update(forced, content="The dinner with the board was nice")
     assert mem.get(forced).importance == 1.0  # forced: kept

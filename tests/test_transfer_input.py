@@ -11,7 +11,6 @@ import pytest
 from tinydb import TinyDB
 
 from engram import FakeEmbedder, Memory, Status
-from engram.agent import search as tools
 from engram.errors import InvalidInput
 from engram.model.vectors import content_hash
 from engram.store.values import Filter
@@ -135,8 +134,8 @@ def _tinydb(directory: Path, memories: Any, tags: Any = None) -> Path:
 
 
 def test_tinydb_rollback_removes_memories_whose_old_ids_were_taken(mem: Memory, tmp_path: Path) -> None:
-    tools.store_memory(
-        mem, "We cook pasta on Fridays", {"additional_tags": ["food", "ui"]}, fields={"id": "mem_001"}
+    mem._store_memory(
+        "We cook pasta on Fridays", {"additional_tags": ["food", "ui"]}, fields={"id": "mem_001"}
     )
     assert mem.validate_storage()["ok"]
     before = {r.id: r for r in mem.store.select(EVERYTHING, limit=10)}

@@ -1,345 +1,33 @@
-"""Embedding-based classification (seed 000 section 3): prototype clusters plus a neighbour-density vote.
-
-For each label the prototype score is the mean cosine of the memory to that label's 5 closest prototypes (seed
-sentences from the taxonomy file plus memories learned at high confidence); `prototype_top=1` gives the plain
-best cosine, which measured 10 points less accurate on the labelled set (bench/results/classification.md).
-It is read in two views, fused 0.65 / 0.35: the whole text, and its opening (its first two words after a leading
-article, pronoun or "user", against the prototypes' openings). The whole text's embedding is mostly its topic,
-while what kind of memory a text is shows in how it opens ("I learned ...", "Remind me ...", "Always answer ...",
-"Call with ..."): a fact about Kubernetes and a Kubernetes project share a topic, not an opening. Openings are
-compared with the seed prototypes' mean opening taken out (`centred`). The opening's length and weight, and the
-centring, are those under which the prototypes classify each other best (leave-one-out, both taxonomies), not
-the labelled sets'.
-The density score is the similarity-weighted share of the close stored neighbours (cosine >= 0.5) carrying each
-label.
-
-Confidence is calibrated, so the seed's thresholds mean something. The prototype scores go through a softmax with
-temperature T, giving a distribution over labels; T is the value whose leave-one-out confidence on the prototypes
-themselves best matches their accuracy (`calibrate_temperature`, lowest expected calibration error). That
-distribution and the density shares are fused as `w * prototype + (1 - w) * density` (w = 0.65), or the
-prototype distribution alone when no neighbour is close; confidence is the winner's fused probability. (Fusing
-the raw scores instead let one close neighbour outvote any prototype margin: mean cosines differ by hundredths,
-shares by up to 1.) Below the fallback threshold the fallback label is used; above the learning threshold the
-memory joins its label's prototypes.
-
-With `Rules.readout` (the categories), a linear read-out of the seed sentences (`engram.readout`) is fused into
-the prototype distribution before the neighbours are: `weight * read-out + (1 - weight) * softmax`, its weight
-chosen on the seeds.
-"""
+"""A taxonomy bound to a database: its seed prototypes embedded once per database and model, the temperature
+calibrated on them, the read-out fitted on them, and the prototypes learned from confident decisions."""
 
 from __future__ import annotations
 
 import hashlib
-import json
-import math
-import re
-import threading
-from collections import Counter, deque
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from importlib import resources
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
-import numpy.typing as npt
 
 from engram.classify import readout as linear
-from engram.classify.readout import LinearReadout
-from engram.embed.embedder import Embedder
-from engram.lang.text import first_words
-from engram.model.vectors import Matrix, Vector
-from engram.store.roles import Store
-from engram.store.values import Prototype
-
-
-@dataclass(frozen=True, slots=True)
-class Taxonomy:
-    """A label set as data: name, labels with descriptions and prototype sentences, and a fallback label."""
-
-    name: str
-    descriptions: dict[str, str]
-    prototypes: dict[str, tuple[str, ...]]
-    fallback: str
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        return tuple(self.descriptions)
-
-    @property
-    def learnable(self) -> tuple[str, ...]:
-        return tuple(label for label, texts in self.prototypes.items() if texts)
-
-
-def load_taxonomy(name: str, fallback: str) -> Taxonomy:
-    """Read engram/classify/data/<name>.json: {"labels": {label: {"description": ..., "prototypes": [...]}}}."""
-    raw = json.loads(resources.files("engram.classify").joinpath(f"data/{name}.json").read_text(encoding="utf-8"))
-    labels = raw["labels"]
-    return Taxonomy(
-        name=name,
-        descriptions={k: v["description"] for k, v in labels.items()},
-        prototypes={k: tuple(v["prototypes"]) for k, v in labels.items()},
-        fallback=fallback,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    label: str
-    confidence: float  # calibrated probability of the winning label, before any fallback
-    method: str  # auto | fallback | explicit | prefix
-    probabilities: dict[str, float] = field(default_factory=dict)
-    prototype: dict[str, float] = field(default_factory=dict)
-    density: dict[str, float] = field(default_factory=dict)
-    views: dict[str, dict[str, float]] = field(default_factory=dict)  # the prototype score's whole / opening
-
-    @property
-    def scores(self) -> dict[str, dict[str, float]]:
-        """What led to the decision, stored with the memory."""
-        fused = {"probability": self.probabilities, "prototype": self.prototype, "density": self.density}
-        return fused | self.views
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    prototype_weight: float = 0.65
-    temperature: float = 0.05
-    fallback_below: float = 0.75
-    learn_above: float = 0.9
-    neighbour_floor: float = 0.5
-    prototype_top: int = 5  # mean cosine of the k closest prototypes; 1 = best cosine
-    opening_weight: float = 0.35  # share of the opening view in the prototype score; 0 = whole text only
-    opening_words: int = 2
-    readout: bool = False  # fuse a linear read-out of the seeds into the prototype distribution (engram.readout)
-
-
-# Who a statement is about says nothing of what kind of statement it is. Memories an agent writes often begin
-# "The user ..." or "User ...", as do the prototypes of one category only: read with their subject, 12
-# statements about the user written across the seven categories went mostly to that one (5 right, against 9 on
-# the whole text alone; 11 with the subject skipped).
-_SUBJECT = frozenset(
-    {"the", "a", "an", "user", "user's", "users", "i", "we", "you", "he", "she", "they", "it", "my", "our"}
-    | {"your", "his", "her", "their", "its"}
+from engram.classify.prototypes import (
+    SUBJECT_WORDS,
+    Decision,
+    PrototypeSet,
+    Rules,
+    calibrate_temperature,
+    classify,
+    left_out_scores,
+    opening,
+    opening_mean,
 )
-
-
-def opening(text: str, count: int) -> str:
-    """The view of a text that says what kind of statement it is: its first `count` words after a leading
-    article, personal pronoun or "user" ("The user learned that ..." -> "learned that")."""
-    found = first_words(text, count + 8)
-    start = next((i for i, w in enumerate(found) if w not in _SUBJECT), 0)
-    return " ".join(found[start : start + count])
-
-
-class PrototypeSet:
-    """Prototype vectors stacked into one matrix (and their openings' into another), so scoring a memory is one
-    matrix-vector product per view.
-
-    Learning changes the set in place: a new prototype takes a spare row or, once its label holds `keep`
-    learned ones, the row of the oldest (rebuilding the matrix on every confident write cost more than
-    classifying)."""
-
-    def __init__(self, items: Sequence[Prototype], dim: int) -> None:
-        self.items = list(items)
-        self._rows: dict[str, list[int]] = {}
-        self._learned: dict[str, deque[int]] = {}
-        for i, p in enumerate(self.items):
-            self._rows.setdefault(p.label, []).append(i)
-            if p.source == "learned":
-                self._learned.setdefault(p.label, deque()).append(i)
-        self._grouped()
-        self._space: Matrix = np.zeros((len(self.items), dim), dtype=np.float32)
-        self._open: Matrix = np.zeros((len(self.items), dim), dtype=np.float32)  # no opening known: scores 0
-        seeded = [p.opening for p in self.items if p.opening is not None and p.source == "seed"]
-        self._open_mean = opening_mean(
-            seeded or [p.opening for p in self.items if p.opening is not None], dim
-        )
-        for i, p in enumerate(self.items):
-            self._space[i] = p.vector
-            if p.opening is not None:
-                self._open[i] = centred(p.opening, self._open_mean)
-        self._lock = threading.Lock()  # one thread may learn while another scores
-
-    @property
-    def matrix(self) -> Matrix:
-        return self._space[: len(self.items)]
-
-    def learn(self, item: Prototype, keep: int) -> None:
-        """Add a learned prototype; past `keep` learned ones for its label, the oldest goes (as in the store)."""
-        if keep <= 0:
-            return
-        with self._lock:
-            learned = self._learned.setdefault(item.label, deque())
-            if len(learned) >= keep:
-                row = learned.popleft()
-                self.items[row] = item
-            else:
-                row = len(self.items)
-                if row == self._space.shape[0]:
-                    self._space, self._open = _grown(self._space), _grown(self._open)
-                self.items.append(item)
-                self._rows.setdefault(item.label, []).append(row)
-                self._grouped()
-            self._space[row] = item.vector
-            self._open[row] = 0.0 if item.opening is None else centred(item.opening, self._open_mean)
-            learned.append(row)
-
-    def _grouped(self) -> None:
-        """Each label's rows in one padded table, so scoring gathers every label's cosines at once. Pads
-        point one past the last row, where scoring puts -inf."""
-        self._labels = list(self._rows)
-        width = max((len(r) for r in self._rows.values()), default=0)
-        self._gather = np.full((len(self._labels), width), len(self.items), dtype=np.int64)
-        for i, label in enumerate(self._labels):
-            self._gather[i, : len(self._rows[label])] = self._rows[label]
-        self._counts = np.array([len(self._rows[label]) for label in self._labels], dtype=np.int64)
-
-    def scores(
-        self,
-        vector: Vector,
-        labels: Iterable[str],
-        top: int = 1,
-        opening: Vector | None = None,
-        weight: float = 0.0,
-        views: dict[str, dict[str, float]] | None = None,
-    ) -> dict[str, float]:
-        """Per label, the best cosine to its prototypes (or the mean of the `top` best); 0 when it has none.
-        With an `opening` vector, `weight` of the score is the same measure between the openings, and `views`
-        (if given) receives each view's own scores as "whole" and "opening"."""
-        labels = list(labels)
-        with self._lock:
-            if not self.items:
-                return dict.fromkeys(labels, 0.0)
-            n = len(self.items)
-            if opening is not None and weight > 0:
-                parts = self._means(
-                    [(self._space[:n], vector), (self._open[:n], centred(opening, self._open_mean))], top
-                )
-                means = (1 - weight) * parts[0] + weight * parts[1]
-            else:
-                parts = self._means([(self._space[:n], vector)], top)
-                means = parts[0]
-            counts, names = self._counts.tolist(), self._labels
-        if views is not None and len(parts) == 2:
-            views["whole"] = _per_label(parts[0], names, counts, labels)
-            views["opening"] = _per_label(parts[1], names, counts, labels)
-        return _per_label(means, names, counts, labels)
-
-    def _means(self, views: Sequence[tuple[Matrix, Vector]], top: int) -> npt.NDArray[np.float32]:
-        """Per view (a space and a vector) and label (in `_labels` order), the mean of the label's `top` best
-        cosines to the vector in that space; the views in one pass, as scoring is most of classifying."""
-        n = views[0][0].shape[0]
-        sims = np.empty((len(views), n + 1), dtype=np.float32)
-        for row, (space, vector) in enumerate(views):
-            np.matmul(space, vector, out=sims[row, :n])
-        sims[:, n] = -np.inf
-        gathered = sims[:, self._gather]
-        width = gathered.shape[2]
-        k = min(top, width)
-        best = np.partition(gathered, width - k, axis=2)[:, :, width - k :]  # each row's k largest, unordered
-        # A label with fewer than k prototypes averages the ones it has.
-        means: npt.NDArray[np.float32] = np.where(best > -np.inf, best, 0.0).sum(axis=2) / np.maximum(
-            np.minimum(self._counts, k), 1
-        )
-        return means
-
-
-def opening_mean(openings: Sequence[Vector] | Matrix, dim: int) -> Vector:
-    """What all openings share. Two-word phrases share more of their direction than whole texts (mean cosine
-    0.17 between the seed openings, 0.08 between the seed texts), and prototypes nearest that common part
-    scored well against any opening; the opening view compares them with it taken out."""
-    if len(openings) == 0:
-        return np.zeros(dim, dtype=np.float32)
-    mean: Vector = np.mean(np.asarray(openings, dtype=np.float32), axis=0)
-    return mean
-
-
-def centred(vectors: Matrix, mean: Vector) -> Matrix:
-    """`vectors` (one or a stack) minus `mean`, back on the unit sphere."""
-    out = np.asarray(vectors, dtype=np.float32) - mean
-    norms = np.linalg.norm(out, axis=-1, keepdims=True)
-    result: Matrix = out / np.maximum(norms, 1e-6)
-    return result
-
-
-def _per_label(
-    means: npt.NDArray[np.float32], names: list[str], counts: list[int], labels: list[str]
-) -> dict[str, float]:
-    """`means` (in the set's label order) for `labels`, clipped at 0; 0 for a label without prototypes."""
-    found = {label: max(0.0, v) for label, v, c in zip(names, means.tolist(), counts, strict=True) if c}
-    return {label: found.get(label, 0.0) for label in labels}
-
-
-def _grown(space: Matrix) -> Matrix:
-    grown = np.zeros((max(16, 2 * space.shape[0]), space.shape[1]), dtype=np.float32)
-    grown[: space.shape[0]] = space
-    return grown
-
-
-def density_scores(
-    neighbours: Sequence[tuple[str, float]], labels: Iterable[str], floor: float
-) -> dict[str, float]:
-    """Similarity-weighted share of the close neighbours (cosine >= floor) per label. Distant memories do not
-    vote: in a store of unrelated memories the prototypes alone decide. Empty when no neighbour is close."""
-    weights = {label: 0.0 for label in labels}
-    for label, sim in neighbours:
-        if label in weights and sim >= floor and sim > 0:
-            weights[label] += sim
-    total = sum(weights.values())
-    return {} if total <= 0 else {label: w / total for label, w in weights.items()}
-
-
-def softmax(scores: dict[str, float], temperature: float) -> dict[str, float]:
-    top = max(scores.values())
-    exps = {k: math.exp((v - top) / temperature) for k, v in scores.items()}
-    total = sum(exps.values())
-    return {k: v / total for k, v in exps.items()}
-
-
-def classify(
-    vector: Vector,
-    prototypes: PrototypeSet,
-    neighbours: Sequence[tuple[str, float]],
-    taxonomy: Taxonomy,
-    rules: Rules,
-    opening: Vector | None = None,
-    readout: LinearReadout | None = None,
-) -> Decision:
-    """Decide a label for a memory's `vector` (and its `opening`'s vector: see the module's docstring), with
-    the `readout`'s probabilities fused into the prototype distribution when one is given."""
-    labels = taxonomy.learnable
-    views: dict[str, dict[str, float]] = {}
-    proto = prototypes.scores(vector, labels, rules.prototype_top, opening, rules.opening_weight, views)
-    density = density_scores(neighbours, labels, rules.neighbour_floor)
-    w = rules.prototype_weight if density else 1.0
-    # Both parts as distributions over the labels before they are weighed: the prototype scores are cosines a
-    # few hundredths apart, the density shares span 0..1, so fused as they were one close neighbour outvoted
-    # any prototype margin (a single vote at cosine 0.5 gave its label confidence 1.0).
-    by_prototype = softmax(proto, rules.temperature)
-    if readout is not None:
-        read = readout.probabilities(vector, opening)
-        views["readout"] = read
-        by_prototype = {
-            k: readout.weight * read.get(k, 0.0) + (1 - readout.weight) * p for k, p in by_prototype.items()
-        }
-    probs = {label: w * by_prototype[label] + (1 - w) * density.get(label, 0.0) for label in labels}
-    winner = max(probs, key=lambda k: probs[k])
-    confidence = probs[winner]
-    label, method = (
-        (winner, "auto") if confidence >= rules.fallback_below else (taxonomy.fallback, "fallback")
-    )
-    return Decision(
-        label=label,
-        confidence=round(confidence, 4),
-        method=method,
-        probabilities={k: round(v, 4) for k, v in probs.items()},
-        prototype={k: round(v, 4) for k, v in proto.items()},
-        density={k: round(v, 4) for k, v in density.items()},
-        views={view: {k: round(v, 4) for k, v in scores.items()} for view, scores in views.items()},
-    )
-
-
-def should_learn(decision: Decision, rules: Rules) -> bool:
-    return decision.method == "auto" and decision.confidence > rules.learn_above
-
+from engram.classify.readout import LinearReadout
+from engram.classify.taxonomy import Taxonomy
+from engram.embed.embedder import Embedder
+from engram.model.vectors import Matrix, Vector
+from engram.store.roles import Prototypes
+from engram.store.values import Prototype
 
 # Seed prototype vectors and their calibrated temperature, per taxonomy, model, dimension and rules, in this process.
 _SEEDED: dict[str, tuple[Matrix, Matrix | None, float]] = {}
@@ -352,8 +40,19 @@ class Classifier:
     the softmax temperature calibrated on them, leave-one-out, unless `rules_fixed`); confident decisions
     join the label's prototypes, at most `learned_max` per label."""
 
-    def __init__(self, taxonomy: Taxonomy, rules: Rules, *, learned_max: int, rules_fixed: bool) -> None:
+    def __init__(
+        self,
+        taxonomy: Taxonomy,
+        rules: Rules,
+        store: Prototypes,
+        embedder: Embedder,
+        *,
+        learned_max: int,
+        rules_fixed: bool,
+    ) -> None:
         self.taxonomy = taxonomy
+        self.store = store
+        self.embedder = embedder
         self.rules = rules
         self.learned_max = learned_max
         self._rules_fixed = rules_fixed
@@ -361,12 +60,13 @@ class Classifier:
         self._unsaved: list[Prototype] = []
         self.readout: LinearReadout | None = None  # with `rules.readout`, set with the prototypes
 
-    def prototypes(self, store: Store, embedder: Embedder) -> PrototypeSet:
+    def prototypes(self) -> PrototypeSet:
+        store, embedder = self.store, self.embedder
         if self._set is None:
             name, rules = self.taxonomy.name, self.rules
             key, t_key = f"prototypes:{name}", f"temperature:{name}"
             seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
-            opened = (rules.opening_words, rules.opening_weight, "centred", sorted(_SUBJECT))
+            opened = (rules.opening_words, rules.opening_weight, "centred", sorted(SUBJECT_WORDS))
             made_by = (embedder.name, rules.prototype_top, opened, seeds)
             digest = hashlib.sha256(repr(made_by).encode()).hexdigest()
             if store.get_meta(key) != digest:
@@ -389,7 +89,7 @@ class Classifier:
                 self.readout = self._readout(store, digest, self._set.items)
         return self._set
 
-    def _readout(self, store: Store, digest: str, items: Sequence[Prototype]) -> LinearReadout | None:
+    def _readout(self, store: Prototypes, digest: str, items: Sequence[Prototype]) -> LinearReadout | None:
         """The read-out of this database's seeds: kept in its meta, fitted again when the seeds or model
         change (and once for a database made before read-outs). None when a label has too few seeds to
         hold any out."""
@@ -458,21 +158,15 @@ class Classifier:
         return items
 
     def decide(
-        self,
-        vector: Vector,
-        neighbours: Sequence[tuple[str, float]],
-        store: Store,
-        embedder: Embedder,
-        opening: Vector | None = None,
+        self, vector: Vector, neighbours: Sequence[tuple[str, float]], opening: Vector | None = None
     ) -> Decision:
-        """`opening` is the embedding of `self.opening(text)`."""
-        protos = self.prototypes(store, embedder)
+        """`neighbours` are the labels of the stored memories closest to it, with their cosines; `opening` is
+        the embedding of `self.opening(text)`."""
+        protos = self.prototypes()
         return classify(vector, protos, neighbours, self.taxonomy, self.rules, opening, self.readout)
 
     def learn(
         self,
-        store: Store,
-        embedder: Embedder,
         label: str,
         vector: Vector,
         text: str,
@@ -482,101 +176,20 @@ class Classifier:
         """Join a label's prototypes now; the store keeps it at the next `save_learned`, in the same
         transaction as the memory that taught it."""
         item = Prototype(label, "learned", vector, text[:200], memory_id, opening)
-        self.prototypes(store, embedder).learn(item, self.learned_max)
+        self.prototypes().learn(item, self.learned_max)
         self._unsaved.append(item)
 
-    def save_learned(self, store: Store) -> None:
+    def save_learned(self) -> None:
         """Write the prototypes learned since the last call, in one statement: a row and a trim for each
         confident write was a tenth of a write's time."""
         items, self._unsaved = self._unsaved, []
-        store.add_learned_prototypes(self.taxonomy.name, items, keep=self.learned_max)
+        self.store.add_learned_prototypes(self.taxonomy.name, items, keep=self.learned_max)
 
     def forget_cache(self) -> None:
         self._set = None
         self._unsaved = []  # rolled back with the writes that taught them
 
-    def forget_learned(self, store: Store) -> None:
+    def forget_learned(self) -> None:
         """Learned prototypes live in one vector space: a new model starts from the seeds again."""
-        store.clear_learned_prototypes(self.taxonomy.name)
+        self.store.clear_learned_prototypes(self.taxonomy.name)
         self._set = None
-
-
-_PREFIX = re.compile(r"^\s*([A-Za-z_]+)\s*:\s*(\S.*)$", re.DOTALL)
-
-
-def split_prefix(content: str, labels: Iterable[str]) -> tuple[str | None, str]:
-    """`task: buy milk` -> ("task", "buy milk") when the prefix names a label; else (None, content)."""
-    match = _PREFIX.match(content)
-    if match and match.group(1).lower() in set(labels):
-        return match.group(1).lower(), match.group(2)
-    return None, content
-
-
-def calibrate_temperature(
-    vectors: Matrix,
-    labels: Sequence[str],
-    top: int = 1,
-    grid: Sequence[float] | None = None,
-    *,
-    openings: Matrix | None = None,
-    weight: float = 0.0,
-) -> float:
-    """The softmax temperature under which leave-one-out confidence on labelled vectors best matches their
-    accuracy (lowest expected calibration error over ten bins). With `openings`, the scores fuse both views
-    as `PrototypeSet.scores` does."""
-    names = sorted(set(labels))
-    label_idx = np.array([names.index(label) for label in labels])
-    scores = left_out_scores(vectors, label_idx, len(names), top, openings, weight)
-    correct = scores.argmax(axis=1) == label_idx
-    best_t, best_err = 0.05, math.inf
-    for t in grid or [x / 1000 for x in range(5, 201, 5)]:
-        z = (scores - scores.max(axis=1, keepdims=True)) / t
-        p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
-        conf = p.max(axis=1)
-        err = expected_calibration_error(conf, correct)
-        if err < best_err:
-            best_t, best_err = t, err
-    return best_t
-
-
-def left_out_scores(
-    vectors: Matrix,
-    label_idx: npt.NDArray[np.int64],
-    labels: int,
-    top: int,
-    openings: Matrix | None = None,
-    weight: float = 0.0,
-) -> npt.NDArray[np.float64]:
-    """Each vector's prototype score per label (columns in sorted label order), itself left out: both views
-    fused as `PrototypeSet.scores` fuses them, clipped at 0."""
-    scores = _left_out_scores(vectors, label_idx, labels, top)
-    if openings is not None and weight > 0:
-        opened = centred(openings, opening_mean(openings, openings.shape[1]))
-        scores = (1 - weight) * scores + weight * _left_out_scores(opened, label_idx, labels, top)
-    clipped: npt.NDArray[np.float64] = np.clip(scores, 0.0, None)
-    return clipped
-
-
-def _left_out_scores(
-    vectors: Matrix, label_idx: npt.NDArray[np.int64], labels: int, top: int
-) -> npt.NDArray[np.float64]:
-    """Each vector's score per label (mean of its `top` best cosines there), itself left out."""
-    sims = vectors @ vectors.T
-    np.fill_diagonal(sims, -np.inf)
-    per_label = []
-    for i in range(labels):
-        own = np.sort(sims[:, label_idx == i], axis=1)[:, ::-1][:, :top]
-        own = np.where(np.isfinite(own), own, np.nan)
-        per_label.append(np.nanmean(own, axis=1))
-    return np.stack(per_label, axis=1).astype(np.float64)
-
-
-def expected_calibration_error(confidence: npt.NDArray[np.floating], correct: npt.NDArray[np.bool_]) -> float:
-    """Mean gap between confidence and accuracy over ten equal-width confidence bins, weighted by bin size."""
-    bins = np.minimum((confidence * 10).astype(int), 9)
-    total = 0.0
-    for b in range(10):
-        mask = bins == b
-        if mask.any():
-            total += abs(float(confidence[mask].mean()) - float(correct[mask].mean())) * int(mask.sum())
-    return total / max(1, len(confidence))

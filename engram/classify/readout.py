@@ -47,7 +47,9 @@ class LinearReadout:
     digest: str = ""  # the seeds and model it was fitted on
 
     def probabilities(self, vector: Vector, opening: Vector | None) -> dict[str, float]:
-        logits = self.coef @ features(vector, opening, self.opening_mean, self.opening_weight) + self.intercept
+        logits = (
+            self.coef @ features(vector, opening, self.opening_mean, self.opening_weight) + self.intercept
+        )
         if len(self.labels) == 2:  # one logit: the second label's log-odds
             logits = np.array([0.0, logits[0]])
         return dict(zip(self.labels, softmax_rows(logits / self.temperature).tolist(), strict=True))

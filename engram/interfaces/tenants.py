@@ -18,13 +18,13 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
-from engram.config import Settings, is_url
-from engram.embed.embedder import Embedder
+from engram import Embedder
+from engram.config import Settings, is_url, with_schema
 from engram.errors import InvalidInput
 from engram.memory import Memory
-from engram.model.record import utcnow
 
 LOCAL = "local"
 PREFIX = "engram_"
@@ -58,6 +58,10 @@ def check_tenant(tenant: str) -> str:
     return tenant
 
 
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
 def _digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
@@ -82,7 +86,7 @@ class Keys:
         with self._lock:
             self._db.execute(
                 "INSERT INTO api_keys(id, hash, tenant, name, created_at) VALUES (?, ?, ?, ?, ?)",
-                (key_id, _digest(secret), check_tenant(tenant), name, utcnow().isoformat()),
+                (key_id, _digest(secret), check_tenant(tenant), name, _now()),
             )
         return self.get(key_id), secret
 
@@ -105,7 +109,7 @@ class Keys:
         with self._lock:
             done = self._db.execute(
                 "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                (utcnow().isoformat(), key_id),
+                (_now(), key_id),
             ).rowcount
         key = self.get(key_id)
         if not done and key.revoked_at is None:
@@ -123,15 +127,14 @@ class Keys:
             return None
         with self._lock:
             self._db.execute(
-                "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (utcnow().isoformat(), row[0])
+                "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (_now(), row[0])
             )
         return str(row[1])
 
 
 class Tenants:
-    """One open `Memory` per tenant, opened on first use and shared by every request of that tenant; with a
-    lock per tenant that serialises its writes (the store has one writer; the write path keeps state such as
-    the tag vocabulary in the `Memory`)."""
+    """One open `Memory` per tenant, opened on first use and shared by every request of that tenant (a `Memory`
+    serialises its own writes)."""
 
     def __init__(
         self, settings: Settings, embedder: Embedder | None = None, db: str | Path | None = None
@@ -140,7 +143,6 @@ class Tenants:
         self.embedder = embedder
         self._local_db = db
         self._open: dict[str, Memory] = {}
-        self._writes: dict[str, threading.RLock] = {}
         self._lock = threading.Lock()
 
     def path(self, tenant: str) -> str | Path:
@@ -149,8 +151,6 @@ class Tenants:
             return local
         if is_url(local):
             # On PostgreSQL each tenant is a schema of the same database; '-' is not allowed in its name.
-            from engram.store.postgres.connection import with_schema
-
             return with_schema(local, "tenant_" + check_tenant(tenant).replace("-", "__"))
         return self.settings.home / "tenants" / f"{check_tenant(tenant)}.db"
 
@@ -161,17 +161,11 @@ class Tenants:
                 path = self.path(tenant)
                 if isinstance(path, Path):
                     path.parent.mkdir(parents=True, exist_ok=True)
-                mem = Memory(path, embedder=self.embedder, settings=self.settings)
-                if tenant != LOCAL:
-                    # An API key's file tools (export, import, backup) reach only its tenant's own directory.
-                    mem.files = self.settings.home / "files" / check_tenant(tenant)
+                # An API key's file tools (export, import, backup) reach only its tenant's own directory.
+                files = None if tenant == LOCAL else self.settings.home / "files" / check_tenant(tenant)
+                mem = Memory(path, embedder=self.embedder, settings=self.settings, files=files)
                 self._open[tenant] = mem
-                self._writes[tenant] = threading.RLock()
             return mem
-
-    def write_lock(self, tenant: str) -> threading.RLock:
-        self.memory(tenant)
-        return self._writes[tenant]
 
     @contextmanager
     def each(self) -> Iterator[dict[str, Memory]]:

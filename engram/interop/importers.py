@@ -15,17 +15,16 @@ import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engram.errors import InvalidInput
-from engram.interop.transfer import utf8_text
+from engram.interop.files import utf8_text
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
 from engram.model.record import NewMemory, Scope, SourceType, new_id, parse
 from engram.model.vectors import content_hash
-from engram.write.operations import operation
-
-if TYPE_CHECKING:
-    from engram.memory import Memory
+from engram.store.roles import Rows
+from engram.write.operations import Operations
+from engram.write.writer import Writer
 
 # SHODH fields a source may carry, taken over when valid.
 _SHODH_FIELDS = ("source_type", "credibility", "emotion", "emotional_valence", "emotional_arousal", "episode_id",
@@ -122,7 +121,9 @@ def _json_file(path: Path) -> Any:
     try:
         return json.loads(utf8_text(path.read_bytes()))
     except json.JSONDecodeError as exc:
-        raise InvalidInput("file", f"is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise InvalidInput(
+            "file", f"is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
 
 
 def read_shodh_json(path: Path) -> list[dict[str, Any]]:
@@ -155,80 +156,89 @@ def read_mem0(path: Path) -> list[dict[str, Any]]:
 READERS = {"mcp-memory-service": read_mcp_memory_service, "shodh-json": read_shodh_json, "mem0": read_mem0}
 
 
-def import_foreign(mem: Memory, items: list[dict[str, Any]], source: str) -> dict[str, Any]:
-    """Store foreign rows as one operation; report created / merged / skipped with reasons. A date that is not
-    one refuses the import before anything is stored."""
-    when = {
-        index: _when(item.get("created_at"), f"record {_label(item, index)}.created_at")
-        for index, item in enumerate(items)
-        if not item.get("deleted") and str(item.get("content") or "").strip()
-    }
-    created: list[dict[str, Any]] = []
-    merged: list[dict[str, Any]] = []
-    skipped: list[dict[str, Any]] = []
-    with operation(mem.store, f"import_{source}") as op:
-        for index, item in enumerate(items):
-            label = _label(item, index)
-            content = str(item.get("content") or "")
-            if item.get("deleted"):
-                skipped.append({"source_id": label, "reason": "deleted in the source"})
-                continue
-            if not content.strip():
-                skipped.append({"source_id": label, "reason": "empty content"})
-                continue
-            existing = mem.store.find_hash(content_hash(content), Scope.GLOBAL, None)
-            if existing is not None:
-                skipped.append(
-                    {"source_id": label, "reason": "same content already stored", "id": existing.id}
-                )
-                continue
-            metadata = dict(item.get("metadata") or {})
-            type_ = shodh_type(item.get("type"))
-            fields: dict[str, Any] = {
-                k: metadata.pop(k) for k in _SHODH_FIELDS if metadata.get(k) is not None
-            }
-            if "source_type" in fields and fields["source_type"] not in {s.value for s in SourceType}:
-                metadata["source_type"] = fields.pop("source_type")
-            record_id = new_id()
-            data = fields | {
-                "id": record_id,
-                "content": content,
-                "tags": item.get("tags") or [],
-                "created_at": when[index],
-                "metadata": {
-                    "source": {
-                        "store": source,
-                        "id": label,
-                        "type": item.get("type"),
-                        "updated_at": item.get("updated_at"),
-                        **metadata,
-                    }
-                },
-            }
-            if type_ is not None:
-                data |= {"type": type_, "kind": KIND_OF_TYPE[type_]}
-            try:
-                new = parse(NewMemory, data)
-            except InvalidInput as exc:
-                skipped.append({"source_id": label, "reason": f"{exc.field}: {exc.problem}"})
-                continue
-            op.before_memory(record_id, None)
-            for tag in new.tags:  # counted in the registry when the memory is written: rollback uncounts them
-                op.before_tag(tag)
-            mem.operation = op
-            try:
-                result = mem.remember_many([new])[0]
-            finally:
-                mem.operation = None
-            (created if result.created else merged).append({"source_id": label, "id": result.id})
-        op.summary = {"created": len(created), "merged": len(merged), "skipped": len(skipped)}
-        op.audit("import", None, {"source": source, **op.summary})
-    return {"operation_id": op.id, **op.summary, "skipped_items": skipped, "created_items": created,
-            "merged_items": merged}  # fmt: skip
-
-
 def _label(item: dict[str, Any], index: int) -> str:
     return str(item.get("id") if item.get("id") is not None else index)
 
 
-__all__ = ["READERS", "import_foreign", "read_mcp_memory_service", "read_mem0", "read_shodh_json"]
+class ForeignImport:
+    """Memories from another store, written through the write path (classified, deduplicated, chunked)."""
+
+    def __init__(self, store: Rows, writer: Writer, operations: Operations) -> None:
+        self._store = store
+        self._writer = writer
+        self._operations = operations
+
+    def __call__(self, source: str, path: str | Path) -> dict[str, Any]:
+        """Store another store's memories as one operation; report created / merged / skipped with reasons. A
+        date that is not one refuses the import before anything is stored."""
+        if source not in READERS:
+            raise InvalidInput("source", f"unknown; choose one of {sorted(READERS)}")
+        items = READERS[source](Path(path))
+        when = {
+            index: _when(item.get("created_at"), f"record {_label(item, index)}.created_at")
+            for index, item in enumerate(items)
+            if not item.get("deleted") and str(item.get("content") or "").strip()
+        }
+        created: list[dict[str, Any]] = []
+        merged: list[dict[str, Any]] = []
+        skipped: list[dict[str, Any]] = []
+        with self._operations.run(f"import_{source}") as op:
+            for index, item in enumerate(items):
+                label = _label(item, index)
+                content = str(item.get("content") or "")
+                if item.get("deleted"):
+                    skipped.append({"source_id": label, "reason": "deleted in the source"})
+                    continue
+                if not content.strip():
+                    skipped.append({"source_id": label, "reason": "empty content"})
+                    continue
+                existing = self._store.find_hash(content_hash(content), Scope.GLOBAL, None)
+                if existing is not None:
+                    skipped.append(
+                        {"source_id": label, "reason": "same content already stored", "id": existing.id}
+                    )
+                    continue
+                metadata = dict(item.get("metadata") or {})
+                type_ = shodh_type(item.get("type"))
+                fields: dict[str, Any] = {
+                    k: metadata.pop(k) for k in _SHODH_FIELDS if metadata.get(k) is not None
+                }
+                if "source_type" in fields and fields["source_type"] not in {s.value for s in SourceType}:
+                    metadata["source_type"] = fields.pop("source_type")
+                record_id = new_id()
+                data = fields | {
+                    "id": record_id,
+                    "content": content,
+                    "tags": item.get("tags") or [],
+                    "created_at": when[index],
+                    "metadata": {
+                        "source": {
+                            "store": source,
+                            "id": label,
+                            "type": item.get("type"),
+                            "updated_at": item.get("updated_at"),
+                            **metadata,
+                        }
+                    },
+                }
+                if type_ is not None:
+                    data |= {"type": type_, "kind": KIND_OF_TYPE[type_]}
+                try:
+                    new = parse(NewMemory, data)
+                except InvalidInput as exc:
+                    skipped.append({"source_id": label, "reason": f"{exc.field}: {exc.problem}"})
+                    continue
+                op.before_memory(record_id, None)
+                for (
+                    tag
+                ) in new.tags:  # counted in the registry when the memory is written: rollback uncounts them
+                    op.before_tag(tag)
+                result = self._writer.remember_many([new], operation=op)[0]
+                (created if result.created else merged).append({"source_id": label, "id": result.id})
+            op.summary = {"created": len(created), "merged": len(merged), "skipped": len(skipped)}
+            op.audit("import", None, {"source": source, **op.summary})
+        return {"operation_id": op.id, **op.summary, "skipped_items": skipped, "created_items": created,
+                "merged_items": merged}  # fmt: skip
+
+
+__all__ = ["READERS", "ForeignImport", "read_mcp_memory_service", "read_mem0", "read_shodh_json"]

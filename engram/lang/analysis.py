@@ -10,7 +10,7 @@ keywords among the words that name a topic (nouns, names, set phrases). Entities
 Importance, 1-5: 2 for plain content, 3 when it states a personal fact ("I am", "my", "I prefer", "allergic");
 +1 for a deadline, appointment or concrete date or time; +1 for urgency words; +1 for a decision; +1 for
 explicit importance ("important", "don't forget"); capped at 5; 1 for a trivial note (under 4 words, no entity).
-Time in queries is `engram.timewords`.
+What a question asks is read in engram.recall.query.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -27,7 +27,7 @@ import yake  # type: ignore[import-untyped]
 from lemminflect import getAllLemmas
 
 from engram.lang.pii import MARKER
-from engram.lang.text import HAN, STOPWORDS, stem, terms
+from engram.lang.text import HAN, STOPWORDS
 from engram.lang.text import words as words_of
 from engram.lang.timewords import DATE, DAYS, MONTHS
 
@@ -212,7 +212,7 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
         t
         for t in out
         if (len(t) > 2 or _HAN.search(t) is not None)  # 北京: two characters, one word
-        and (" " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in _WHEN_ALONE))
+        and (" " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in WHEN_ALONE))
     ]
 
 
@@ -229,7 +229,7 @@ def _says_what_it_does(subject: str, word: str) -> bool:
 
 
 # Words that name a topic inside a phrase ("night shift", "year review") but alone only say when.
-_WHEN_ALONE = frozenset(
+WHEN_ALONE = frozenset(
     f"{w}{s}" for w in ("day", "week", "weekend", "month", "year", "morning", "evening", "night", "time") for s in ("", "s")
 )
 
@@ -296,95 +296,3 @@ def analyse(content: str) -> ContentAnalysis:
     # A redaction marker ([REDACTED_EMAIL]) says what was taken out, not what the memory is about.
     topical = MARKER.sub(" ", content)
     return ContentAnalysis(concepts(topical), found, urgency, tuple(indicators), min(5, score), tuple(context))
-
-
-# ---- queries -------------------------------------------------------------------------------------------------
-_QUESTION = {"what", "when", "where", "who", "whom", "which", "why", "how", "did", "do", "does", "is", "are",
-             "was", "were", "can", "could", "should", "would", "tell", "show", "find", "remember", "me", "about"}  # fmt: skip
-
-
-def query_concepts(query: str) -> tuple[str, ...]:
-    phrases = [p for p in concepts(query) if p.lower().split()[0] not in _QUESTION or len(p.split()) > 1]
-    cleaned = [" ".join(w for w in p.split() if w.lower() not in _QUESTION) for p in phrases]
-    words = [w for w in re.findall(r"[A-Za-z][\w+#-]*", query) if w.lower() not in STOPWORDS | _QUESTION]
-    out = [c for c in cleaned if c]
-    out += [w for w in words if not any(w.lower() in c.lower().split() for c in out)]
-    return tuple(dict.fromkeys(out))
-
-
-def names_no_topic(concepts: Iterable[str]) -> bool:
-    """Whether a query's concepts only ask for things to do ("my reminders", "open tasks", "due soon"), about
-    nothing in particular."""
-    return _only(concepts, _ASKING_FOR_TASKS)
-
-
-def _only(concepts: Iterable[str], asking: frozenset[str]) -> bool:
-    """Whether every word of the concepts is one of `asking`, a stopword or a word that only says when."""
-    words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
-    return all(w in asking or w in STOPWORDS or w in _WHEN_ALONE or NO_TOPIC.fullmatch(w) for w in words)
-
-
-def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str]) -> list[str]:
-    """The concepts a memory answers: a tag of it, or a phrase most of whose content words (stemmed; "sister's"
-    is "sister") are among its words or its tags' words. Whole words only: "phone" is not in "telephone"."""
-    tag_set = set(tags)
-    have = {stem(w.removesuffix("'s")) for w in [*words_of(content), *(p for t in tag_set for p in t.split("-"))]}
-    out = []
-    for concept in concepts:
-        wanted = {stem(w) for w in terms(concept.replace("-", " "))}
-        if concept in tag_set or (wanted and 2 * len(wanted & have) > len(wanted)):
-            out.append(concept)
-    return sorted(set(out))
-
-
-# "Remind me what Sarah said", "a reminder of the trip": asking to recall something, not for things to do.
-_RECALLING = re.compile(
-    r"\bremind(?:s|ed)?\s+(?:me|him|her|them|us)\s+(?:of|what|which|who|whom|where|when|how|why|about|whether|if"
-    r"|that)\b|\breminders?\s+of\b"
-)
-# Words a query asking for things to do is made of when it names no topic ("what do I need to do?").
-_ASKING_FOR_TASKS = frozenset({
-    "remind", "reminder", "reminders", "task", "tasks", "todo", "todos", "to-do", "to-dos", "due", "deadline",
-    "deadlines", "need", "needs", "have", "has", "left", "open", "pending", "upcoming", "coming", "up", "soon",
-    "list", "things", "thing", "anything", "everything", "any", "all", "my", "outstanding",
-})  # fmt: skip
-
-
-# Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
-_ASKING_FOR_MEMORIES = frozenset({
-    "tell", "told", "say", "said", "mention", "mentioned", "share", "shared", "talk", "talked", "discuss",
-    "discussed", "write", "wrote", "written", "store", "stored", "save", "saved", "memory", "memories", "notes",
-    "everything", "anything", "something", "things", "thing", "stuff", "all", "list", "show", "recent", "recently",
-    "latest", "new", "happened", "happen",
-})  # fmt: skip
-
-
-def asks_for_memories(concepts: Iterable[str]) -> bool:
-    """Whether a query's concepts (its time phrase taken out) ask for memories, about nothing in particular:
-    "what did I tell you", "everything I saved", "recent memories"."""
-    return _only(concepts, _ASKING_FOR_MEMORIES)
-
-
-# "How many trips", "how often", "the total cost", "altogether": a question that counts or sums instances.
-_COUNTING = re.compile(r"\bhow (?:many|often)\b|\btotal\b|\baltogether\b|\bcombined\b", re.IGNORECASE)
-
-
-def counts(query: str) -> bool:
-    """Whether a query counts or sums what was said on a topic, so wants each memory of it, however alike."""
-    return _COUNTING.search(query) is not None
-
-
-def intent(query: str) -> str:
-    """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
-    q = query.lower()
-    if re.search(r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|need to do|have to do)\b", q) and not (
-        _RECALLING.search(q)
-    ):
-        return "remind"
-    if re.search(r"\b(similar to|like this|related to|more like)\b", q):
-        return "show_similar"
-    if re.search(r"\b(when did|when was|history of|timeline|what happened)\b", q):
-        return "timeline"
-    if re.search(r"^\s*(list|show( me)? all|all (my|the))\b", q):
-        return "list"
-    return "find"

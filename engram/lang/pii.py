@@ -22,6 +22,8 @@ import phonenumbers
 from stdnum import iban, luhn
 from stdnum.us import ssn
 
+from engram.model.answers import PiiSummary
+
 
 class PiiKind(StrEnum):
     EMAIL = "email"
@@ -53,7 +55,7 @@ class PiiReport:
     def names(self) -> list[str]:
         return [k.value for k in self.kinds]
 
-    def summary(self, redaction_on: bool) -> dict[str, Any]:
+    def summary(self, redaction_on: bool) -> PiiSummary:
         """What a write reports of the text it stored, in seed 001's levels: 0 none, 1 only redaction markers,
         2 raw personal data stored (redaction off)."""
         redacted = self.risk == 2 and redaction_on

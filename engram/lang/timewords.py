@@ -169,9 +169,7 @@ def _chinese_time(query: str) -> tuple[str, str] | None:
     return None
 
 
-# search_memory reads the query's time for its answer, then ranking reads it again with the same query and now:
-# the second reading (dateparser, when a time word is found) comes from here.
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=64)  # an agent asks the same question again; dateparser costs milliseconds
 def time_range(query: str, now: datetime) -> TimeRange | None:
     if _HAN.search(query) is not None and (chinese := _chinese_time(query)) is not None:
         read = time_range(chinese[0], now)

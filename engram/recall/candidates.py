@@ -1,106 +1,29 @@
-"""A query's candidates, scored (seed 000 sections 4-5): the vector and text searches, the episode neighbours of
-what they found, scored with pseudo-relevance feedback and against any time the query names. engram.retrieve
-(recall, ranked) and `trace_search` start here; MMR, modes and siblings come after."""
+"""A query's candidates, scored: the vector and text searches, the episode neighbours of what they found,
+scored with pseudo-relevance feedback and against any time the query names. The retriever (recall, ranked) and
+trace_search start here; MMR, modes and siblings come after."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-from engram.lang import timewords
-from engram.lang.text import idf, stems, terms
+from engram.config import RankingProfile, Settings
+from engram.embed.embedder import Embedder
+from engram.lang.text import idf, stems
+from engram.model.results import Scored
 from engram.model.vectors import Vector
-from engram.recall.scoring import Candidate, Period, Scored, feedback_query, score
-from engram.store.roles import Store
+from engram.recall.query import Query
+from engram.recall.scoring import Candidate, Decay, feedback_query, score
+from engram.store.roles import SearchIndex, Transactions
 from engram.store.values import Facts, Filter
 
-if TYPE_CHECKING:
-    from engram.memory import Memory
 
-
-def scored(
-    mem: Memory,
-    query: str,
-    where: Filter,
-    limit: int,
-    profile: str,
-    when: datetime,
-    expansions: Sequence[str] | Callable[[], Sequence[str]] = (),
-) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
-    """Every candidate of the vector and text searches (and their episode neighbours), scored, best first, and
-    the candidates' vectors. `expansions` are extra words for the text search only (related tags and concepts),
-    or a function that works them out: it is called on the text search's thread, beside the model."""
-    store, settings = mem.store, mem.settings
-    wide = max(50, 8 * limit)
-
-    ranking = settings.profiles[profile]
-
-    def lexical() -> tuple[dict[str, float], QueryTerms, Period | None]:
-        extra = expansions() if callable(expansions) else expansions
-        also = [t for e in extra for t in terms(e)]
-        words = list(dict.fromkeys([*terms(query), *also]))
-        named = timewords.time_range(query, when) if ranking.time else None
-        period = None if named is None else Period(named.after, named.before)
-        return dict(store.text_search(words, wide, where)), term_weights(store, query, also), period
-
-    # The text search needs no embedding: on its own thread it runs while the model embeds the query
-    # (both release the GIL), which hides most of its cost; reading a time in the query rides along.
-    text_job: Future[tuple[dict[str, float], QueryTerms, Period | None]] | None = None
-    if store.reads_anywhere():
-        text_job = mem.workers().submit(lexical)
-    qvec = mem.embedder.embed_batch([query])[0]
-    # The vector hits come with what scoring reads of them, while the text search is often still running.
-    found = store.vector_facts(qvec, wide, where)
-    by_vector = {f.id: cosine for f, cosine in found}
-    facts = [f for f, _ in found]
-    by_text, asked, period = text_job.result() if text_job is not None else lexical()
-    text_only = [i for i in by_text if i not in by_vector]
-    facts += store.facts(text_only) if text_only else []
-    beside: dict[str, list[str]] = {}
-    # Only memories in an episode, or chunks, have neighbours to look for; those found join the candidates.
-    placed = [f.id for f in facts if f.placed] if ranking.context else []
-    if placed:
-        beside = store.episode_neighbours(placed, where)
-        # A neighbour that joins is beside the candidate that brought it: that candidate is its context too.
-        for memory_id, near in list(beside.items()):
-            for other in near:
-                if memory_id not in beside.setdefault(other, []):
-                    beside[other].append(memory_id)
-        known = {f.id for f in facts}
-        extra = [n for n in dict.fromkeys(n for near in beside.values() for n in near) if n not in known]
-        facts += store.facts(extra) if extra else []
-    vectors = {f.id: f.vector for f in facts if f.vector is not None}
-    embedded = np.stack(list(vectors.values())) if vectors else np.zeros((0, len(qvec)), dtype=np.float32)
-
-    def cosines(q: Vector) -> dict[str, float]:
-        """Every candidate's cosine to `q`, in one product (stored vectors are unit length)."""
-        return dict(zip(vectors, (embedded @ q).tolist(), strict=True))
-
-    episodes = {f.id: f.episode for f in facts if f.episode is not None} if ranking.episode else None
-
-    def feedback(records: Sequence[Facts], relevance: np.ndarray) -> dict[str, float]:
-        """Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand for
-        what it means, and every candidate's cosine is to the query moved toward them. Importance, recency and
-        episode context say what to show, not what was meant: they pick none."""
-        best = [
-            records[i].id for i in np.argsort(-relevance, kind="stable")[: settings.feedback_docs].tolist()
-        ]
-        top = [vectors[i] for i in best if i in vectors]
-        return cosines(feedback_query(qvec, top, settings.feedback_weight))
-
-    to_query = cosines(qvec)
-    wanted = settings.feedback_docs > 0 and settings.feedback_weight > 0
-    ranked = score(
-        [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
-        asked.known, ranking, mem.decay, when, beside, episodes, feedback if wanted else None, period,
-        asked.unseen, asked.alternates,
-    )  # fmt: skip
-    return ranked, vectors
+class CandidateStore(Transactions, SearchIndex, Protocol):
+    """What gathering candidates reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,14 +36,106 @@ class QueryTerms:
     alternates: dict[str, float]
 
 
-def term_weights(store: Store, query: str, expansions: Sequence[str] = ()) -> QueryTerms:
-    own = sorted(stems(" ".join(terms(query))))
-    others = sorted(stems(" ".join(expansions)) - set(own)) if expansions else []
-    total, frequencies = store.document_frequencies([*own, *others])
-    # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap. It
-    # still tells how much of the question a memory answers (the `coverage` the relevance floor reads).
-    return QueryTerms(
-        known={s: idf(total, n) for s in own if (n := frequencies.get(s, 0)) > 0},
-        unseen=sum(idf(total, 0) for s in own if not frequencies.get(s)),
-        alternates={s: idf(total, n) for s in others if (n := frequencies.get(s, 0)) > 0},
-    )
+class Candidates:
+    """Gathers and scores candidates. The text search needs no embedding: on a reader thread it runs while the
+    model embeds the query (both release the GIL), which hides most of its cost."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: CandidateStore,
+        embedder: Embedder,
+        decay: Decay,
+        readers: ThreadPoolExecutor,
+    ) -> None:
+        self._settings = settings
+        self._store = store
+        self._embedder = embedder
+        self._decay = decay
+        self._readers = readers
+
+    def scored(
+        self, query: Query, where: Filter, limit: int, profile: RankingProfile
+    ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
+        """Every candidate of the vector and text searches (and their episode neighbours), scored, best first,
+        and the candidates' vectors. The query's expansions are extra words for the text search only."""
+        store, settings = self._store, self._settings
+        wide = max(50, 8 * limit)
+
+        def lexical() -> tuple[dict[str, float], QueryTerms]:
+            also = query.expansion_terms
+            words = list(dict.fromkeys([*query.terms, *also]))
+            return dict(store.text_search(words, wide, where)), self._term_weights(query, also)
+
+        text_job: Future[tuple[dict[str, float], QueryTerms]] | None = None
+        if store.reads_anywhere():
+            text_job = self._readers.submit(lexical)
+        qvec = self._embedder.embed_batch([query.search])[0]
+        # The vector hits come with what scoring reads of them, while the text search is often still running.
+        found = store.vector_facts(qvec, wide, where)
+        by_vector = {f.id: cosine for f, cosine in found}
+        facts = [f for f, _ in found]
+        by_text, asked = text_job.result() if text_job is not None else lexical()
+        text_only = [i for i in by_text if i not in by_vector]
+        facts += store.facts(text_only) if text_only else []
+        beside: dict[str, list[str]] = {}
+        # Only memories in an episode, or chunks, have neighbours to look for; those found join the candidates.
+        placed = [f.id for f in facts if f.placed] if profile.context else []
+        if placed:
+            beside = store.episode_neighbours(placed, where)
+            # A neighbour that joins is beside the candidate that brought it: that candidate is its context too.
+            for memory_id, near in list(beside.items()):
+                for other in near:
+                    if memory_id not in beside.setdefault(other, []):
+                        beside[other].append(memory_id)
+            known = {f.id for f in facts}
+            extra = [n for n in dict.fromkeys(n for near in beside.values() for n in near) if n not in known]
+            facts += store.facts(extra) if extra else []
+        vectors = {f.id: f.vector for f in facts if f.vector is not None}
+        embedded = np.stack(list(vectors.values())) if vectors else np.zeros((0, len(qvec)), dtype=np.float32)
+
+        def cosines(q: Vector) -> dict[str, float]:
+            """Every candidate's cosine to `q`, in one product (stored vectors are unit length)."""
+            return dict(zip(vectors, (embedded @ q).tolist(), strict=True))
+
+        episodes = {f.id: f.episode for f in facts if f.episode is not None} if profile.episode else None
+
+        def feedback(records: Sequence[Facts], relevance: np.ndarray) -> dict[str, float]:
+            """Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand
+            for what it means, and every candidate's cosine is to the query moved toward them. Importance,
+            recency and episode context say what to show, not what was meant: they pick none."""
+            best = [
+                records[i].id
+                for i in np.argsort(-relevance, kind="stable")[: settings.feedback_docs].tolist()
+            ]
+            top = [vectors[i] for i in best if i in vectors]
+            return cosines(feedback_query(qvec, top, settings.feedback_weight))
+
+        to_query = cosines(qvec)
+        wanted = settings.feedback_docs > 0 and settings.feedback_weight > 0
+        ranked = score(
+            [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
+            asked.known,
+            profile,
+            self._decay,
+            query.now,
+            beside,
+            episodes,
+            feedback if wanted else None,
+            query.period if profile.time else None,
+            asked.unseen,
+            asked.alternates,
+        )
+        return ranked, vectors
+
+    def _term_weights(self, query: Query, expansions: Sequence[str]) -> QueryTerms:
+        own = list(query.stems)
+        others = sorted(stems(" ".join(expansions)) - set(own)) if expansions else []
+        total, frequencies = self._store.document_frequencies([*own, *others])
+        # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap. It
+        # still tells how much of the question a memory answers (the `coverage` the relevance floor reads).
+        return QueryTerms(
+            known={s: idf(total, n) for s in own if (n := frequencies.get(s, 0)) > 0},
+            unseen=sum(idf(total, 0) for s in own if not frequencies.get(s)),
+            alternates={s: idf(total, n) for s in others if (n := frequencies.get(s, 0)) > 0},
+        )

@@ -1,5 +1,5 @@
-"""Conversation ingestion (seed 001): keep the messages as sources, extract memory candidates from what the user
-says, and store each through the core write path with its review status.
+"""Conversation ingestion: keep the messages as sources, extract memory candidates from what the user says, and
+store each through the core write path with its review status.
 
 Status: approved when the candidate's confidence is at least 0.60 and its PII risk below 2, else pending (for
 `engram review`). With `redact_pii` set, raw PII is replaced by markers before anything is stored (risk 1): in
@@ -7,94 +7,44 @@ the memories and in the sources (a message's content and its metadata's strings)
 A candidate's content, hash, scope and kind dedup it as the core write path does; nothing is stored twice and a
 message already ingested is skipped. A message's source row and its memories commit together, so a failed
 ingest leaves the message that failed (and those after it) to the next run.
-
-Readers: JSON Lines of messages ({role, content, ts, platform, conversation_id, message_id, metadata}), a
-LoCoMo file (both speakers are users talking about themselves) and a LongMemEval file (its haystack sessions).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-import dateparser  # type: ignore[import-untyped]
-import pydantic
-
-from engram.classify.classifier import Classifier, Rules, load_taxonomy
+from engram.classify.service import Classifiers
+from engram.config import Settings
+from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
-from engram.interop.transfer import utf8_text
 from engram.interop.typemap import PAPERBOT
 from engram.lang import analysis, pii
 from engram.lang.due import due_day
-from engram.model.record import NewMemory, Scope, Status, invalid_from, utcnow
+from engram.model.record import NewMemory, Scope, Status, utcnow
+from engram.model.results import RememberResult
 from engram.model.vectors import content_hash
 from engram.review.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.review.llm import LlmError, LlmExtractor
+from engram.review.messages import parse_message
+from engram.store.roles import AuditLog, Sources, Transactions
+from engram.write.writer import Writer
 
-if TYPE_CHECKING:
-    from engram.memory import Memory
-    from engram.write.writer import RememberResult
+
+class IngestStore(Transactions, Sources, AuditLog, Protocol):
+    """What ingest keeps beside the memories: the messages, and its report in the audit log."""
+
 
 _log = logging.getLogger("engram.ingest")
 USER_ROLES = frozenset({"user", "human"})
-# The PaperBot kinds on seed 000's kinds and SHODH's types (engram.typemap); the candidate kind stays in metadata.
+# The extraction kinds on the record's kinds and SHODH's types (engram.interop.typemap); the candidate kind stays
+# in metadata.
 KIND_OF = {name: kind for name, (kind, _) in PAPERBOT.items()}
 TYPE_OF = {name: type_ for name, (_, type_) in PAPERBOT.items()}
-
-
-def paperbot(mem: Memory) -> Classifier:
-    """The PaperBot taxonomy as a selectable taxonomy of the core classifier (prototypes embedded once)."""
-    if mem.extraction is None:
-        # The whole statement only: read with its opening words as well, extraction found the same on the
-        # labelled messages (precision 0.97, recall 0.95) and 15% more candidates in LoCoMo's chit-chat.
-        rules = Rules(prototype_weight=1.0, temperature=0.05, fallback_below=0.0, learn_above=1.1,
-                      prototype_top=mem.settings.kind_prototype_top, opening_weight=0.0)  # fmt: skip
-        mem.extraction = Classifier(
-            load_taxonomy("paperbot", fallback="note"), rules, learned_max=0, rules_fixed=False
-        )
-    return mem.extraction
-
-
-def candidates(mem: Memory, message: Message) -> list[Candidate]:
-    """The LLM's candidates when an endpoint is configured and answers; else rule candidates at their starting
-    confidence and the other statements by the PaperBot classifier."""
-    found = _from_llm(mem, message)
-    if found is not None:
-        return _with_evidence(found, message)
-    found, rest = by_rule(message)
-    if rest:
-        classifier = paperbot(mem)
-        vectors = mem.embedder.embed_batch([s for s, _, _ in rest])
-        for (sentence, start, end), vector in zip(rest, vectors, strict=True):
-            decision = classifier.decide(vector, [], mem.store, mem.embedder)
-            if decision.confidence < CLASSIFIER_FLOOR:
-                continue  # the statement fits no kind: conversation, not memory
-            found.append(
-                Candidate(decision.label, sentence, round(decision.confidence, 4), "classifier", (start, end))
-            )
-    return _with_evidence(found, message)
-
-
-def _from_llm(mem: Memory, message: Message) -> list[Candidate] | None:
-    settings = mem.settings
-    if not settings.llm_url:
-        return None
-    extractor = LlmExtractor(settings.llm_url, settings.llm_model, api_key=settings.llm_api_key,
-                             timeout=settings.llm_timeout_s)  # fmt: skip
-    try:
-        return extractor.extract(message)
-    except LlmError as exc:  # any failure: the built-in extractor takes this message
-        _log.warning("LLM extraction failed (%s); using the built-in extractor", exc)
-        mem.store.audit("llm_fallback", None, {"reason": str(exc), "message_id": message.message_id})
-        return None
 
 
 def _with_evidence(found: list[Candidate], message: Message) -> list[Candidate]:
@@ -131,117 +81,6 @@ def _kept(message: Message, redact: bool) -> Message:
 _KNOWN_READ = 1_000_000
 
 
-def _known(mem: Memory, rows: Sequence[dict[str, Any]]) -> set[tuple[str, str, str]]:
-    """(platform, conversation, key) of the sources already kept in these messages' conversations."""
-    known: set[tuple[str, str, str]] = set()
-    for conversation in dict.fromkeys(r["conversation_id"] for r in rows):
-        for s in mem.store.sources(conversation, limit=_KNOWN_READ):
-            known.add((s["platform"], s["conversation_id"], s["message_id"]))
-    return known
-
-
-def ingest(
-    mem: Memory,
-    messages: Iterable[Message | dict[str, Any]],
-    *,
-    scope: Scope | str = Scope.PROJECT,
-    scope_id: str | None = None,
-    redact: bool | None = None,
-    user_id: str | None = None,
-    workspace_id: str | None = None,
-) -> dict[str, Any]:
-    """Store the messages as sources and their user statements as memories; the scope id defaults to each
-    message's conversation id. Each message commits on its own with its memories: an error stops the ingest
-    with the messages before it kept and that one and those after it not marked as ingested."""
-    parsed = [m if isinstance(m, Message) else _message(m, i) for i, m in enumerate(messages)]
-    redact = mem.settings.redact_pii if redact is None else redact
-    kept = [_kept(m, redact) for m in parsed]
-    rows = [m.model_dump() | {"message_id": _source_key(m, i)} for i, m in enumerate(kept)]
-    known = _known(mem, rows)
-    counts: Counter[str] = Counter()
-    kinds: Counter[str] = Counter()
-    for position, (message, source, row) in enumerate(zip(parsed, kept, rows, strict=True)):
-        counts["messages"] += 1
-        if (row["platform"], row["conversation_id"], row["message_id"]) in known:
-            counts["messages_already_ingested"] += 1
-            continue
-        # Extraction (the model, maybe an LLM) runs before the write transaction: other writers do not wait.
-        user = message.role.lower() in USER_ROLES
-        found = candidates(mem, message) if user else []
-        items, states = [], []
-        for candidate in found:
-            report = pii.scan(candidate.content)
-            content, risk = (
-                (report.redacted, 1 if report.risk else 0) if redact else (candidate.content, report.risk)
-            )
-            approved = candidate.confidence >= APPROVE_AT and risk < 2
-            concepts = [analysis.normalize_tag(c) for c in analysis.concepts(content, top=3)]
-            states.append((candidate, approved))
-            items.append(
-                NewMemory(
-                    content=content,
-                    kind=KIND_OF[candidate.kind],
-                    type=TYPE_OF[candidate.kind],
-                    scope=scope,
-                    scope_id=scope_id or message.conversation_id or None,
-                    user_id=user_id,
-                    workspace_id=workspace_id,
-                    status=Status.APPROVED if approved else Status.PENDING,
-                    tags=[candidate.kind.replace("_", "-"), *concepts],
-                    expires_at=expiry(content, message.ts) if candidate.kind == "todo" else None,
-                    episode_id=message.conversation_id or None,
-                    sequence_number=position,
-                    created_at=message.ts,
-                    metadata={
-                        "candidate": {
-                            "kind": candidate.kind,
-                            "confidence": candidate.confidence,
-                            "evidence": candidate.evidence,
-                        },
-                        "pii": {
-                            "risk": risk,
-                            "kinds": report.names,
-                            "redacted": bool(redact and report.risk),
-                        },
-                        "speaker": source.metadata.get("speaker"),
-                    },
-                )
-            )
-        results = _commit(mem, row, items, position)
-        if results is None:  # another ingest kept it since `known` was read
-            counts["messages_already_ingested"] += 1
-            continue
-        # One write batch per message: its candidates are embedded together.
-        for (candidate, approved), result in zip(states, results, strict=True):
-            counts["candidates"] += 1
-            counts[result.outcome] += 1
-            if result.created:
-                counts["approved" if approved else "pending"] += 1
-                kinds[candidate.kind] += 1
-    report_out = dict(counts) | {"by_kind": dict(kinds)}
-    mem.store.audit("ingest", None, {k: v for k, v in report_out.items() if k != "by_kind"})
-    return report_out
-
-
-def _commit(
-    mem: Memory, row: dict[str, Any], items: Sequence[NewMemory], position: int
-) -> list[RememberResult] | None:
-    """The message's source row and its memories in one transaction: a source is marked as ingested only
-    with what was drawn from it. None when the message was already kept."""
-    try:
-        with mem.store.atomic():
-            if not mem.store.add_sources([row])[0]:
-                return None
-            return mem.remember_many(items) if items else []
-    except InvalidInput as exc:
-        # The write names a statement of the message (`content`, `items[1].content`): name the message.
-        field = re.sub(r"^items\[\d+\]\.", "", exc.field)
-        raise InvalidInput(f"messages[{position}].{field}", exc.problem) from None
-    except BaseException:
-        mem.reset_classifiers()  # prototypes learned inside the rolled-back transaction are gone
-        raise
-
-
 def expiry(content: str, said_at: datetime | None) -> datetime | None:
     """A to-do is time-bound: it expires at the end of the day it is due ("by Friday", "tomorrow", "15 April");
     without a date it does not expire."""
@@ -249,80 +88,159 @@ def expiry(content: str, said_at: datetime | None) -> datetime | None:
     return None if day is None else day + timedelta(days=1)
 
 
-def _message(data: dict[str, Any], index: int) -> Message:
-    try:
-        return Message.model_validate(data)
-    except pydantic.ValidationError as exc:
-        err = invalid_from(exc)
-        raise InvalidInput(f"messages[{index}].{err.field}", err.problem) from None
+class Ingestor:
+    def __init__(
+        self,
+        settings: Settings,
+        store: IngestStore,
+        embedder: Embedder,
+        classifiers: Classifiers,
+        writer: Writer,
+    ) -> None:
+        self._settings = settings
+        self._store = store
+        self._embedder = embedder
+        self._classifiers = classifiers
+        self._writer = writer
 
+    def candidates(self, message: Message) -> list[Candidate]:
+        """The LLM's candidates when an endpoint is configured and answers; else rule candidates at their starting
+        confidence and the other statements by the PaperBot classifier."""
+        found = self._from_llm(message)
+        if found is not None:
+            return _with_evidence(found, message)
+        found, rest = by_rule(message)
+        if rest:
+            classifier = self._classifiers.extraction()
+            vectors = self._embedder.embed_batch([s for s, _, _ in rest])
+            for (sentence, start, end), vector in zip(rest, vectors, strict=True):
+                decision = classifier.decide(vector, [])
+                if decision.confidence < CLASSIFIER_FLOOR:
+                    continue  # the statement fits no kind: conversation, not memory
+                found.append(
+                    Candidate(
+                        decision.label, sentence, round(decision.confidence, 4), "classifier", (start, end)
+                    )
+                )
+        return _with_evidence(found, message)
 
-# ---- readers ------------------------------------------------------------------------------------------------
-@lru_cache(maxsize=4096)  # sessions share dates, and dateparser is slow
-def _date(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    parsed: datetime | None = dateparser.parse(
-        text, settings={"TIMEZONE": "UTC", "RETURN_AS_TIMEZONE_AWARE": True}
-    )
-    return parsed
-
-
-def _load(path: Path) -> Any:
-    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    text = utf8_text(raw)
-    if not path.name.endswith((".jsonl", ".jsonl.gz")):
-        return json.loads(text)
-    rows = []
-    for number, line in enumerate(text.splitlines(), 1):
+    def _from_llm(self, message: Message) -> list[Candidate] | None:
+        settings = self._settings
+        if not settings.llm_url:
+            return None
+        extractor = LlmExtractor(settings.llm_url, settings.llm_model, api_key=settings.llm_api_key,
+                                 timeout=settings.llm_timeout_s)  # fmt: skip
         try:
-            rows += [json.loads(line)] if line.strip() else []
-        except json.JSONDecodeError as exc:  # its own "line 1" is the line's: say which line of the file
-            raise InvalidInput("file", f"line {number}, column {exc.colno}: {exc.msg}") from None
-    return rows
+            return extractor.extract(message)
+        except LlmError as exc:  # any failure: the built-in extractor takes this message
+            _log.warning("LLM extraction failed (%s); using the built-in extractor", exc)
+            self._store.audit("llm_fallback", None, {"reason": str(exc), "message_id": message.message_id})
+            return None
 
+    def _known(self, rows: Sequence[dict[str, Any]]) -> set[tuple[str, str, str]]:
+        """(platform, conversation, key) of the sources already kept in these messages' conversations."""
+        known: set[tuple[str, str, str]] = set()
+        for conversation in dict.fromkeys(r["conversation_id"] for r in rows):
+            for s in self._store.sources(conversation, limit=_KNOWN_READ):
+                known.add((s["platform"], s["conversation_id"], s["message_id"]))
+        return known
 
-def locomo_messages(samples: Sequence[dict[str, Any]]) -> Iterator[Message]:
-    for sample in samples:
-        conv = sample["conversation"]
-        n = 1
-        while f"session_{n}" in conv or f"session_{n}_date_time" in conv:
-            turns = conv.get(f"session_{n}") or []
-            when = _date(conv.get(f"session_{n}_date_time"))
-            for turn in turns if isinstance(turns, list) else []:
-                text = turn.get("text", "")
-                if turn.get("blip_caption"):
-                    text = f"{text} [shares {turn['blip_caption']}]"
-                yield Message(role="user", content=text, ts=when, platform="locomo",
-                              conversation_id=str(sample.get("sample_id", "")), message_id=str(turn.get("dia_id", "")),
-                              metadata={"speaker": turn.get("speaker")})  # fmt: skip
-            n += 1
-
-
-def longmemeval_messages(questions: Sequence[dict[str, Any]]) -> Iterator[Message]:
-    seen: set[str] = set()
-    for q in questions:
-        for sid, date, session in zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"],
-                                      strict=False):  # fmt: skip
-            if sid in seen:
+    def ingest(
+        self,
+        messages: Iterable[Message | dict[str, Any]],
+        *,
+        scope: Scope | str = Scope.PROJECT,
+        scope_id: str | None = None,
+        redact: bool | None = None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Store the messages as sources and their user statements as memories; the scope id defaults to each
+        message's conversation id. Each message commits on its own with its memories: an error stops the ingest
+        with the messages before it kept and that one and those after it not marked as ingested."""
+        parsed = [m if isinstance(m, Message) else parse_message(m, i) for i, m in enumerate(messages)]
+        redact = self._settings.redact_pii if redact is None else redact
+        kept = [_kept(m, redact) for m in parsed]
+        rows = [m.model_dump() | {"message_id": _source_key(m, i)} for i, m in enumerate(kept)]
+        known = self._known(rows)
+        counts: Counter[str] = Counter()
+        kinds: Counter[str] = Counter()
+        for position, (message, source, row) in enumerate(zip(parsed, kept, rows, strict=True)):
+            counts["messages"] += 1
+            if (row["platform"], row["conversation_id"], row["message_id"]) in known:
+                counts["messages_already_ingested"] += 1
                 continue
-            seen.add(sid)
-            when = _date(str(date).split(" (")[0])
-            for i, turn in enumerate(session):
-                yield Message(role=turn["role"], content=turn["content"], ts=when, platform="longmemeval",
-                              conversation_id=str(sid), message_id=f"{sid}:{i}")  # fmt: skip
+            # Extraction (the model, maybe an LLM) runs before the write transaction: other writers do not wait.
+            user = message.role.lower() in USER_ROLES
+            found = self.candidates(message) if user else []
+            items, states = [], []
+            for candidate in found:
+                report = pii.scan(candidate.content)
+                content, risk = (
+                    (report.redacted, 1 if report.risk else 0) if redact else (candidate.content, report.risk)
+                )
+                approved = candidate.confidence >= APPROVE_AT and risk < 2
+                concepts = [analysis.normalize_tag(c) for c in analysis.concepts(content, top=3)]
+                states.append((candidate, approved))
+                items.append(
+                    NewMemory(
+                        content=content,
+                        kind=KIND_OF[candidate.kind],
+                        type=TYPE_OF[candidate.kind],
+                        scope=scope,
+                        scope_id=scope_id or message.conversation_id or None,
+                        user_id=user_id,
+                        workspace_id=workspace_id,
+                        status=Status.APPROVED if approved else Status.PENDING,
+                        tags=[candidate.kind.replace("_", "-"), *concepts],
+                        expires_at=expiry(content, message.ts) if candidate.kind == "todo" else None,
+                        episode_id=message.conversation_id or None,
+                        sequence_number=position,
+                        created_at=message.ts,
+                        metadata={
+                            "candidate": {
+                                "kind": candidate.kind,
+                                "confidence": candidate.confidence,
+                                "evidence": candidate.evidence,
+                            },
+                            "pii": {
+                                "risk": risk,
+                                "kinds": report.names,
+                                "redacted": bool(redact and report.risk),
+                            },
+                            "speaker": source.metadata.get("speaker"),
+                        },
+                    )
+                )
+            results = self._commit(row, items, position)
+            if results is None:  # another ingest kept it since `known` was read
+                counts["messages_already_ingested"] += 1
+                continue
+            # One write batch per message: its candidates are embedded together.
+            for (candidate, approved), result in zip(states, results, strict=True):
+                counts["candidates"] += 1
+                counts[result.outcome] += 1
+                if result.created:
+                    counts["approved" if approved else "pending"] += 1
+                    kinds[candidate.kind] += 1
+        report_out = dict(counts) | {"by_kind": dict(kinds)}
+        self._store.audit("ingest", None, {k: v for k, v in report_out.items() if k != "by_kind"})
+        return report_out
 
-
-def read_messages(path: Path) -> list[Message]:
-    """Messages from a JSON Lines file of messages, a LoCoMo file or a LongMemEval file (optionally .gz)."""
-    data = _load(path)
-    if isinstance(data, list) and data and isinstance(data[0], dict):
-        if "conversation" in data[0]:
-            return list(locomo_messages(data))
-        if "haystack_sessions" in data[0]:
-            return list(longmemeval_messages(data))
-        return [_message(d, i) for i, d in enumerate(data)]
-    raise InvalidInput("file", "is not JSON Lines of messages, a LoCoMo file or a LongMemEval file")
-
-
-__all__ = ["KIND_OF", "TYPE_OF", "candidates", "ingest", "read_messages"]
+    def _commit(
+        self, row: dict[str, Any], items: Sequence[NewMemory], position: int
+    ) -> list[RememberResult] | None:
+        """The message's source row and its memories in one transaction: a source is marked as ingested only
+        with what was drawn from it. None when the message was already kept."""
+        try:
+            with self._store.atomic():
+                if not self._store.add_sources([row])[0]:
+                    return None
+                return self._writer.remember_many(items) if items else []
+        except InvalidInput as exc:
+            # The write names a statement of the message (`content`, `items[1].content`): name the message.
+            field = re.sub(r"^items\[\d+\]\.", "", exc.field)
+            raise InvalidInput(f"messages[{position}].{field}", exc.problem) from None
+        except BaseException:
+            self._classifiers.forget_cache()  # prototypes learned inside the rolled-back transaction are gone
+            raise

@@ -1,15 +1,22 @@
-"""Whole-store copies between backends (`engram migrate`, PostgreSQL backups), verified by counts and hashes."""
+"""Whole-store copies between backends (`engram migrate`, PostgreSQL backups), verified by counts and hashes.
+`copy_database` checks both locations before opening either (opening a store creates it), copies into an empty
+store and verifies the copy."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from engram.errors import StoreError
+from engram.config import Settings, is_url, locate, shown, split_schema
+from engram.errors import InvalidInput, StoreError, StoreUnavailable
+from engram.store.opening import open_store
 from engram.store.roles import Store
 from engram.store.side_tables import AUX_TABLES
 
@@ -88,3 +95,93 @@ def _plain(value: Any) -> Any:
     if isinstance(value, bytes):
         return value.hex()
     return value
+
+
+SUPPORTED = "sqlite:///path, a file path, or postgresql://user@host/db (postgres:// too)"
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def copy_database(
+    source: str, target: str, settings: Settings, progress: Callable[[int, int], None] | None = None
+) -> dict[str, int]:
+    """Copy a whole store (memories, embeddings, tags, audit log, sources, operations) from `source` to
+    `target`, an empty store, then verify row counts and content hashes of every table; the rows of each table.
+    `progress` is told (copied, total) memories. Both locations are checked before either is opened: a refused
+    target leaves the source untouched too."""
+    src_at, dst_at = _where(source, "--from", source=True), _where(target, "--to", source=False)
+    src = open_store(src_at, settings)
+    try:
+        dst = open_store(dst_at, settings)
+        try:
+            if not is_empty(dst):
+                raise InvalidInput("--to", f"{shown(target)} is not empty; migrate copies into an empty store")
+            total = src.stats().memories + src.stats().chunks
+            done = 0
+
+            def advanced(n: int) -> None:
+                nonlocal done
+                done += n
+                if progress:
+                    progress(done, total)
+
+            copy_store(src, dst, advanced)
+            return verify_copy(src, dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+
+
+def _where(value: str, option: str, *, source: bool) -> str | Path:
+    """Where `--from` / `--to` points, checked before anything is opened: opening a store creates it (an
+    SQLite file, its directories, a PostgreSQL schema), so a mistyped source became an empty copy."""
+    scheme = _SCHEME.match(value)
+    if scheme and not is_url(value) and scheme.group(1) != "sqlite":
+        raise InvalidInput(option, f"unsupported scheme {scheme.group(1)}://; use {SUPPORTED}")
+    location = locate(value)
+    if isinstance(location, str):
+        if source and not _pg_store_exists(location):
+            raise InvalidInput(option, f"{shown(value)} does not exist (no Engram store in that schema)")
+        return location
+    if str(location) == ":memory:":
+        raise InvalidInput(option, ":memory: keeps nothing; name a database file")
+    if location.is_dir():
+        raise InvalidInput(option, f"{value} is a directory, not a database file")
+    if not location.exists():
+        if source:
+            raise InvalidInput(option, f"{value} does not exist")
+        return location
+    tables = _sqlite_tables(location, option, value)
+    if source and "migrations" not in tables:
+        raise InvalidInput(option, f"{value} is not an Engram store")
+    if not source and tables and "migrations" not in tables:
+        # Opening it would add Engram's tables beside another program's.
+        raise InvalidInput(option, f"{value} is another program's SQLite database, not an Engram store")
+    return location
+
+
+def _sqlite_tables(path: Path, option: str, value: str) -> set[str]:
+    """The tables of an existing SQLite file, only read. (A read-only connection to a WAL database leaves its
+    -wal and -shm files behind; the last plain connection to close removes them.)"""
+    try:
+        db = sqlite3.connect(path)
+        try:
+            return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:  # a text file, a damaged database, no permission
+        raise InvalidInput(option, f"{value} is not an SQLite database ({exc})") from None
+
+
+def _pg_store_exists(url: str) -> bool:
+    """Whether the URL's schema holds an Engram store, asked without creating the schema."""
+    import psycopg  # loads only when PostgreSQL is used
+
+    conninfo, schema = split_schema(url)
+    try:
+        with psycopg.connect(conninfo, autocommit=True) as db:
+            # The schema name is checked by split_schema: lowercase letters, digits and _ only.
+            row = db.execute("SELECT to_regclass(%s)", (f'"{schema}".migrations',)).fetchone()
+    except psycopg.Error as exc:
+        raise StoreUnavailable(f"cannot reach PostgreSQL at {shown(url)}: {exc}".strip()) from None
+    return row is not None and row[0] is not None

@@ -7,7 +7,7 @@ Rows          memories: write, read, list, count
 SearchIndex   vector and full-text search, and what recall scores a candidate by
 Prototypes    the classifiers' prototypes (their digests live in Meta)
 TagRegistry   tags with their usage counts and embeddings
-Operations    bulk operations and the before-images their rollback restores
+OperationLog  bulk operations and the before-images their rollback restores
 AuditLog      every automatic decision and every change, with its reason
 Sources       the conversation messages memories were drawn from
 Upkeep        index checks and rebuilds, integrity, backups, whole-store copies
@@ -138,7 +138,7 @@ class TagRegistry(Protocol):
     def recount_tags(self) -> int: ...
 
 
-class Operations(Protocol):
+class OperationLog(Protocol):
     """Bulk operations, each with the before-image of what it changed."""
 
     def begin_operation(self, operation_id: str, name: str) -> None: ...
@@ -181,7 +181,7 @@ class Upkeep(Protocol):
 
 
 class Store(
-    Transactions, Rows, SearchIndex, Prototypes, TagRegistry, Operations, AuditLog, Sources, Upkeep, Protocol
+    Transactions, Rows, SearchIndex, Prototypes, TagRegistry, OperationLog, AuditLog, Sources, Upkeep, Protocol
 ):
     """Every role (Meta through Prototypes): what a backend implements, and what the facade opens."""
 

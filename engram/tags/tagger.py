@@ -1,21 +1,26 @@
-"""What store_memory reads in a memory's text (seed 002 "Content Parsing" and "Tag Generation Algorithm"): its
-concepts, entities and importance indicators, and the tags they give, mapped onto the vocabulary. A content edit
-reads the new text the same way, so the automatic tags follow the content."""
+"""What store_memory reads in a memory's text: its concepts, entities and importance indicators, and the tags
+they give, mapped onto the vocabulary. A content edit reads the new text the same way, so the automatic tags
+follow the content."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from engram.classify.service import Classifiers
+from engram.config import Settings
+from engram.embed.embedder import Embedder
 from engram.lang import analysis, pii
 from engram.model.vectors import Vector, content_hash
-from engram.tags.vocabulary import TagPlan, on_topic, plan_tags
+from engram.tags.plan import TagPlan, on_topic, plan_tags
+from engram.tags.service import TagService
 
-if TYPE_CHECKING:
-    from engram.memory import Memory
+
+class _Embedded(Protocol):
+    def vector_for_hash(self, content_hash: str) -> Vector | None: ...
 
 
 @dataclass(frozen=True)
@@ -41,70 +46,89 @@ class Tagging:
         }
 
 
-def tagged(mem: Memory, content: str, given: Sequence[str]) -> Tagging:
-    """The analysis of `content` and its tags: the concepts' tags and context tags (urgency, ...) beside the
-    caller's `given` tags, which are never cut."""
-    found = analysis.analyse(content)
-    if mem.settings.redact_pii:
-        # Looked at as given: once lowercase-hyphenated, "bob@example.com" is a tag no scan recognises.
-        given = [t for t in given if pii.risk(t) < 2]
-    caller = [t for t in dict.fromkeys(analysis.normalize_tag(x) for x in given) if t]
-    context = [t for t in (analysis.normalize_tag(x) for x in found.context_tags) if t]
-    extra = list(dict.fromkeys([*caller, *context]))
-    concept_tags, vectors, embedded, off_topic = _tag_vectors(mem, found.concepts, extra, content)
-    vocabulary = mem.vocabulary()
-    plan = plan_tags(concept_tags, vectors[: len(concept_tags)], vocabulary, extra)
-    spelled = {vocabulary.spelled(t) or t for t in caller}
-    return Tagging(
-        found,
-        plan,
-        dict(zip([*concept_tags, *extra], vectors, strict=True)),
-        embedded,
-        off_topic,
-        tuple(t for t in plan.tags if t not in spelled),
-    )
+class Tagger:
+    """Reads a text and gives its tags, embedding in one model call the new tag phrases, the text itself (the
+    write path reuses its vector, by content hash) and its opening words (the classifiers' cache)."""
 
+    def __init__(
+        self,
+        settings: Settings,
+        embedder: Embedder,
+        store: _Embedded,
+        classifiers: Classifiers,
+        tags: TagService,
+    ) -> None:
+        self._settings = settings
+        self._embedder = embedder
+        self._store = store
+        self._classifiers = classifiers
+        self._tags = tags
 
-def _tag_vectors(
-    mem: Memory, concepts: tuple[str, ...], extra: list[str], content: str
-) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector], list[str]]:
-    """The concepts that can be tags, one embedding batch for them and the extra tags, and the concept tags left
-    out as not about the text (`on_topic`). The content joins the batch when it is one chunk (the model runs texts
-    of one call side by side), and its vector comes back by content hash for the write path; so do its opening
-    words (`Classifier.opening`), into `mem.openings`. A text of several chunks has no one vector to compare its
-    concepts with, and keeps them all."""
-    topical = analysis.topics(concepts, content)
-    tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
-    names = [*tags, *extra]
-    vectors = np.zeros((len(names), mem.embedder.dim), dtype=np.float32)
-    # A tag already in the vocabulary brings its embedding: only new words go through the model.
-    vocabulary = mem.vocabulary()
-    todo = []
-    for i, name in enumerate(names):
-        known = vocabulary.vector(name)
-        if known is None:
-            todo.append(i)
-        else:
-            vectors[i] = known
-    texts = [names[i].replace("-", " ") for i in todo]
-    whole, digest = content.strip(), content_hash(content)
-    # Text this database already embedded is never embedded again (the write path reuses it).
-    short = len(mem.embedder.token_offsets(whole)) <= mem.settings.chunk_tokens
-    stored = mem.store.vector_for_hash(digest) if short else None
-    alone = short and stored is None
-    # So is the opening the classifiers read, unless an earlier memory opened the same way; its vector goes to
-    # the openings cache, where the write path looks for it.
-    start = mem.kinds.opening(whole)
-    opening = [start] if start is not None and not mem.openings.known([start]) else []
-    embedded: dict[str, Vector] = {}
-    if todo or alone or opening:
-        batch = mem.embedder.embed_batch([*texts, *([whole] if alone else []), *opening])
-        vectors[todo] = batch[: len(todo)]
-        mem.openings.keep(opening, batch[len(batch) - len(opening) :])
-        if alone:
-            embedded[digest] = batch[len(todo)]
-    names_in = {analysis.normalize_tag(n) for n in analysis.named(content)}
-    keep = on_topic(tags, vectors[: len(tags)], embedded.get(digest, stored), names_in, mem.settings.tag_on_topic)
-    rows = [i for i, kept in enumerate(keep) if kept] + list(range(len(tags), len(names)))
-    off_topic = [t for t, kept in zip(tags, keep, strict=True) if not kept]
-    return [t for t, kept in zip(tags, keep, strict=True) if kept], vectors[rows], embedded, off_topic
+    def tagged(self, content: str, given: Sequence[str]) -> Tagging:
+        """The analysis of `content` and its tags: the concepts' tags and context tags (urgency, ...) beside
+        the caller's `given` tags, which are never cut."""
+        found = analysis.analyse(content)
+        if self._settings.redact_pii:
+            # Looked at as given: once lowercase-hyphenated, "bob@example.com" is a tag no scan recognises.
+            given = [t for t in given if pii.risk(t) < 2]
+        caller = [t for t in dict.fromkeys(analysis.normalize_tag(x) for x in given) if t]
+        context = [t for t in (analysis.normalize_tag(x) for x in found.context_tags) if t]
+        extra = list(dict.fromkeys([*caller, *context]))
+        concept_tags, vectors, embedded, off_topic = self._tag_vectors(found.concepts, extra, content)
+        vocabulary = self._tags.vocabulary()
+        plan = plan_tags(concept_tags, vectors[: len(concept_tags)], vocabulary, extra)
+        spelled = {vocabulary.spelled(t) or t for t in caller}
+        return Tagging(
+            found,
+            plan,
+            dict(zip([*concept_tags, *extra], vectors, strict=True)),
+            embedded,
+            off_topic,
+            tuple(t for t in plan.tags if t not in spelled),
+        )
+
+    def _tag_vectors(
+        self, concepts: tuple[str, ...], extra: list[str], content: str
+    ) -> tuple[list[str], np.ndarray[Any, Any], dict[str, Vector], list[str]]:
+        """The concepts that can be tags, one embedding batch for them and the extra tags, and the concept tags left
+        out as not about the text (`on_topic`). The content joins the batch when it is one chunk (the model runs texts
+        of one call side by side), and its vector comes back by content hash for the write path; so do its opening
+        words (`Classifier.opening`), into the classifiers' openings cache. A text of several chunks has no one vector to compare its
+        concepts with, and keeps them all."""
+        topical = analysis.topics(concepts, content)
+        tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
+        names = [*tags, *extra]
+        vectors = np.zeros((len(names), self._embedder.dim), dtype=np.float32)
+        # A tag already in the vocabulary brings its embedding: only new words go through the model.
+        vocabulary = self._tags.vocabulary()
+        todo = []
+        for i, name in enumerate(names):
+            known = vocabulary.vector(name)
+            if known is None:
+                todo.append(i)
+            else:
+                vectors[i] = known
+        texts = [names[i].replace("-", " ") for i in todo]
+        whole, digest = content.strip(), content_hash(content)
+        # Text this database already embedded is never embedded again (the write path reuses it).
+        short = len(self._embedder.token_offsets(whole)) <= self._settings.chunk_tokens
+        stored = self._store.vector_for_hash(digest) if short else None
+        alone = short and stored is None
+        # So is the opening the classifiers read, unless an earlier memory opened the same way; its vector goes to
+        # the openings cache, where the write path looks for it.
+        start = self._classifiers.opening(whole)
+        openings = self._classifiers.openings
+        opening = [start] if start is not None and not openings.known([start]) else []
+        embedded: dict[str, Vector] = {}
+        if todo or alone or opening:
+            batch = self._embedder.embed_batch([*texts, *([whole] if alone else []), *opening])
+            vectors[todo] = batch[: len(todo)]
+            openings.keep(opening, batch[len(batch) - len(opening) :])
+            if alone:
+                embedded[digest] = batch[len(todo)]
+        names_in = {analysis.normalize_tag(n) for n in analysis.named(content)}
+        floor = self._settings.tag_on_topic
+        keep = on_topic(tags, vectors[: len(tags)], embedded.get(digest, stored), names_in, floor)
+        rows = [i for i, kept in enumerate(keep) if kept] + list(range(len(tags), len(names)))
+        off_topic = [t for t, kept in zip(tags, keep, strict=True) if not kept]
+        return [t for t, kept in zip(tags, keep, strict=True) if kept], vectors[rows], embedded, off_topic

@@ -1,24 +1,32 @@
-"""Changing what is stored: update a memory (new content re-embedded; the tag registry's counts kept those of the
-memories), forget one, and re-embed everything with another model."""
+"""Changing what is stored: update a memory (new content re-embedded and decided again; the tag registry's
+counts kept those of the memories), supersede, invalidate, forget, and re-embed everything with another model."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from engram.classify import classifier as classify
-from engram.errors import InvalidInput
+from engram.classify.service import Classifiers
+from engram.classify.taxonomy import split_prefix
+from engram.config import Settings
+from engram.embed.embedder import Embedder
+from engram.errors import InvalidInput, NotFound
 from engram.lang import pii
 from engram.model.record import Kind, MemoryRecord, NewMemory, Status, invalid_from, parse, utcnow
+from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
-from engram.tags import tagger as enrich
-from engram.write import writer as write
+from engram.store.roles import AuditLog, Meta, Rows, Transactions, Upkeep
+from engram.tags.service import TagService
+from engram.tags.tagger import Tagger
+from engram.write.rules import LIVE, mean, redacted
+from engram.write.writer import Writer
 
-if TYPE_CHECKING:
-    from engram.memory import Memory
+
+class EditStore(Transactions, Meta, Rows, AuditLog, Upkeep, Protocol):
+    """What edits read and write."""
 
 
 # A memory's identity and history are not edited: a new id would write over another memory.
@@ -33,9 +41,19 @@ _ANALYSIS = frozenset({"concepts", "entities", "importance_indicators", "auto_ta
 _FREE_TEXT = frozenset({"content", "tags", "metadata", "emotion"})
 
 
-def whole(mem: Memory, memory_id: str, action: str) -> MemoryRecord:
+def fetch(store: Rows, memory_id: str) -> MemoryRecord:
+    """The memory with this id; NotFound if there is none."""
+    if not isinstance(memory_id, str) or not memory_id.strip():
+        raise InvalidInput("id", "must be a memory's id, not empty")
+    record = store.get(memory_id)
+    if record is None:
+        raise NotFound(memory_id)
+    return record
+
+
+def whole(store: Rows, memory_id: str, action: str) -> MemoryRecord:
     """The memory to act on, refused if it is a chunk: a chunk is part of a memory, not one of its own."""
-    record = mem.get(memory_id)
+    record = fetch(store, memory_id)
     if record.parent_id is not None:
         raise InvalidInput(
             "id", f"is chunk {record.chunk_index} of memory {record.parent_id}; {action} that memory instead"
@@ -43,102 +61,194 @@ def whole(mem: Memory, memory_id: str, action: str) -> MemoryRecord:
     return record
 
 
-def update(mem: Memory, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
-    old = whole(mem, memory_id, "update")  # a chunk's fields are its memory's
-    named_kind = False
-    allowed = set(NewMemory.model_fields) - _FIXED
-    if fixed := set(fields) & _FIXED:
-        raise InvalidInput(sorted(fixed)[0], "cannot be changed")
-    if unknown := set(fields) - allowed:
-        raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
-    if nulls := [name for name in ("kind", "importance", "content") if name in fields and fields[name] is None]:
-        raise InvalidInput(nulls[0], "must not be null")
-    if old.status is Status.SUPERSEDED and str(fields.get("status", "")) in {s.value for s in write.LIVE}:
-        # Live again, it would stand beside the memory that replaced it (as review refuses).
-        newer = old.metadata.get("superseded_by") or old.metadata.get("merged_into") or "a newer memory"
-        raise InvalidInput("status", f"memory {old.id} is superseded by {newer}; roll back or supersede that one")
-    if isinstance(fields.get("content"), str) and "kind" not in fields:
-        # "task: ..." names its kind, as when it was first written; the prefix is not part of the text.
-        prefixed, text = classify.split_prefix(fields["content"], [k.value for k in Kind])
-        if prefixed is not None:
-            fields = fields | {"content": text, "kind": prefixed}
-            named_kind = True
-    if isinstance(fields.get("metadata"), dict):
-        # What the engine keeps of the text (store_memory's analysis) is not the caller's to drop by leaving it out.
-        fields = fields | {"metadata": {k: v for k, v in old.metadata.items() if k in _ANALYSIS} | fields["metadata"]}
-    merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
-    if mem.settings.redact_pii and fields.keys() & _FREE_TEXT:  # a status or importance edit brings no text
-        merged = write.redacted(merged)
-    # New text, given or made by redaction (an edit of the tags redacts an old text stored before redaction was on).
-    rewritten = merged.content != old.content
-    if rewritten:
-        merged = _pii_noted(merged)
-    change: dict[str, Any] = merged.model_dump(exclude=set(_FIXED)) | {"updated_at": utcnow()}
-    for name in ("kind", "category"):
-        if name in fields:
-            change |= {f"{name}_method": "explicit", f"{name}_confidence": 1.0}
-    if named_kind:
-        change["kind_method"] = "prefix"
-    change |= _auto_tags(mem, merged, fields, rewritten)
-    texts: list[str] = []
-    vectors: list[Vector] = []
-    if rewritten:
-        write.check_length(mem, merged.content)
-        change["content_hash"] = content_hash(merged.content)
-        _not_another(mem, old.id, merged, change["content_hash"])
-        change["token_count"] = len(mem.embedder.token_offsets(merged.content))
-        texts = write.passages(mem, merged.content)
-        opening = mem.kinds.opening(merged.content)
-        batch = mem.embedder.embed_batch([*texts, *([opening] if opening else [])])
-        vectors = list(batch[: len(texts)])
-        # What the classifiers decided of the old text is decided again, unless it was said by hand.
-        again = {n: n not in fields and getattr(old, f"{n}_method") in _DECIDED for n in _DECIDED_FIELDS}
-        change |= write.decided_again(
-            mem, old, write.mean(vectors), batch[len(texts)] if opening else None, **again
-        )
-    try:
-        record = MemoryRecord.model_validate(old.model_dump() | change)
-    except ValidationError as exc:
-        raise invalid_from(exc) from None
-    with mem.store.atomic():
-        if len(texts) > 1 or (texts and mem.store.children(old.id)):
-            # Chunked before or after: the memory's rows are written again, with its new passages.
-            mem.store.delete(old.id)
-            mem.store.insert(*write.with_chunks(mem, record, texts, vectors, write.mean(vectors)))
+class Editor:
+    """Edits, supersessions, forgetting and re-embedding. New content is prepared as the write path prepares a
+    new memory's (the writer's passages, chunks and classification), and its automatic tags are read again by
+    the tagger."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: EditStore,
+        embedder: Embedder,
+        classifiers: Classifiers,
+        tags: TagService,
+        tagger: Tagger,
+        writer: Writer,
+    ) -> None:
+        self._settings = settings
+        self._store = store
+        self._embedder = embedder
+        self._classifiers = classifiers
+        self._tags = tags
+        self._tagger = tagger
+        self._writer = writer
+
+    def update(self, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
+        """Change fields of a memory (not of a chunk: its fields are its memory's, which its chunks follow); new
+        content is embedded again, and a long memory's chunks are cut from it again."""
+        old = whole(self._store, memory_id, "update")  # a chunk's fields are its memory's
+        named_kind = False
+        allowed = set(NewMemory.model_fields) - _FIXED
+        if fixed := set(fields) & _FIXED:
+            raise InvalidInput(sorted(fixed)[0], "cannot be changed")
+        if unknown := set(fields) - allowed:
+            raise InvalidInput(sorted(unknown)[0], "is not a field that can be updated")
+        if nulls := [
+            name for name in ("kind", "importance", "content") if name in fields and fields[name] is None
+        ]:
+            raise InvalidInput(nulls[0], "must not be null")
+        if old.status is Status.SUPERSEDED and str(fields.get("status", "")) in {s.value for s in LIVE}:
+            # Live again, it would stand beside the memory that replaced it (as review refuses).
+            newer = old.metadata.get("superseded_by") or old.metadata.get("merged_into") or "a newer memory"
+            raise InvalidInput(
+                "status", f"memory {old.id} is superseded by {newer}; roll back or supersede that one"
+            )
+        if isinstance(fields.get("content"), str) and "kind" not in fields:
+            # "task: ..." names its kind, as when it was first written; the prefix is not part of the text.
+            prefixed, text = split_prefix(fields["content"], [k.value for k in Kind])
+            if prefixed is not None:
+                fields = fields | {"content": text, "kind": prefixed}
+                named_kind = True
+        if isinstance(fields.get("metadata"), dict):
+            # What the engine keeps of the text (store_memory's analysis) is not the caller's to drop by leaving it out.
+            fields = fields | {
+                "metadata": {k: v for k, v in old.metadata.items() if k in _ANALYSIS} | fields["metadata"]
+            }
+        merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
+        if (
+            self._settings.redact_pii and fields.keys() & _FREE_TEXT
+        ):  # a status or importance edit brings no text
+            merged = redacted(merged)
+        # New text, given or made by redaction (an edit of the tags redacts an old text stored before redaction was on).
+        rewritten = merged.content != old.content
+        if rewritten:
+            merged = _pii_noted(merged)
+        change: dict[str, Any] = merged.model_dump(exclude=set(_FIXED)) | {"updated_at": utcnow()}
+        for name in ("kind", "category"):
+            if name in fields:
+                change |= {f"{name}_method": "explicit", f"{name}_confidence": 1.0}
+        if named_kind:
+            change["kind_method"] = "prefix"
+        change |= self._auto_tags(merged, fields, rewritten)
+        texts: list[str] = []
+        vectors: list[Vector] = []
+        if rewritten:
+            self._writer.check_length(merged.content)
+            change["content_hash"] = content_hash(merged.content)
+            self._not_another(old.id, merged, change["content_hash"])
+            change["token_count"] = len(self._embedder.token_offsets(merged.content))
+            texts = self._writer.passages(merged.content)
+            opening = self._classifiers.opening(merged.content)
+            batch = self._embedder.embed_batch([*texts, *([opening] if opening else [])])
+            vectors = list(batch[: len(texts)])
+            # What the classifiers decided of the old text is decided again, unless it was said by hand.
+            again = {n: n not in fields and getattr(old, f"{n}_method") in _DECIDED for n in _DECIDED_FIELDS}
+            change |= self._writer.decided_again(
+                old, mean(vectors), batch[len(texts)] if opening else None, **again
+            )
+        try:
+            record = MemoryRecord.model_validate(old.model_dump() | change)
+        except ValidationError as exc:
+            raise invalid_from(exc) from None
+        with self._store.atomic():
+            if len(texts) > 1 or (texts and self._store.children(old.id)):
+                # Chunked before or after: the memory's rows are written again, with its new passages.
+                self._store.delete(old.id)
+                self._store.insert(*self._writer.with_chunks(record, texts, vectors, mean(vectors)))
+            else:
+                self._store.update(record, vectors[0] if vectors else None)
+            if record.parent_id is None and record.tags != old.tags:
+                self._tags.retag(old.tags, record.tags)
+            self._store.audit("update", memory_id, {"fields": sorted(fields)} | _decided(old, record))
+        return record
+
+    def invalidate(self, memory_id: str, *, negative: bool = False) -> MemoryRecord:
+        """Mark a memory as no longer valid (validity 0), or as a negative statement (penalised in recall)."""
+        change: dict[str, Any] = {"is_negative": True} if negative else {"validity_score": 0.0}
+        return self.update(memory_id, change)
+
+    def supersede(self, memory_id: str, content: str, fields: dict[str, Any]) -> RememberResult:
+        """A newer memory replaces an older one: the old one is kept as superseded, the new one names it."""
+        old = whole(self._store, memory_id, "supersede")
+        if old.status is Status.SUPERSEDED:  # else two memories would both be the current version
+            newer = old.metadata.get("superseded_by", "a newer memory")
+            raise InvalidInput("id", f"is already superseded by {newer}; supersede that one instead")
+        fields = dict(fields)
+        metadata = dict(fields.pop("metadata", {}) or {}) | {"supersedes_id": old.id}
+        base = {"scope": old.scope, "scope_id": old.scope_id, "kind": old.kind, "tags": old.tags}
+        item = {"content": content, **(base | fields | {"metadata": metadata})}
+        result = self._writer.remember_many([item])[0]
+        if result.id != old.id:
+            self.update(
+                old.id, {"status": Status.SUPERSEDED, "metadata": old.metadata | {"superseded_by": result.id}}
+            )
+            self._store.audit("supersede", old.id, {"by": result.id})
+        return result
+
+    def forget(self, memory_id: str) -> None:
+        """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
+        record = whole(self._store, memory_id, "forget")
+        with self._store.atomic():
+            self._store.delete(record.id)
+            if record.parent_id is None:
+                self._tags.drop_uses(record.tags)
+            self._store.audit(
+                "forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value}
+            )
+
+    def reembed(self, progress: Callable[[int, int], None] | None, batch: int) -> int:
+        """Re-embed every stored text with this embedder and record the model; returns the count."""
+        store = self._store
+        todo = store.stats().embedded
+        done = 0
+        store.set_model(self._embedder.name, self._embedder.dim)
+        for records in store.iter_all(batch):
+            have = store.vectors([r.id for r in records])
+            embedded = [r for r in records if r.id in have]
+            if embedded:
+                vectors = self._embedder.embed_batch([r.content for r in embedded])
+                store.set_vectors([r.id for r in embedded], vectors)
+            done += len(embedded)
+            if progress:
+                progress(done, todo)
+        self._classifiers.forget_learned()  # learned in the old vector space
+        store.rebuild_index()
+        store.audit("reembed", None, {"model": self._embedder.name, "count": done})
+        return done
+
+    def _auto_tags(self, item: NewMemory, fields: dict[str, Any], rewritten: bool) -> dict[str, Any]:
+        """The tags store_memory gave a memory (its metadata's `auto_tags`) follow its content: new content gets
+        them from its own analysis, and the tags the caller gave or added since stay. Tags edited by hand are the
+        memory's tags from then on: only the automatic ones still there stay automatic. So does the importance it
+        scored, unless it was forced or set by hand (both recorded as overridden)."""
+        automatic = item.metadata.get("auto_tags")
+        if not isinstance(automatic, list):
+            return {}  # not tagged by store_memory, or before it kept which tags were its own
+        overridden = list(item.metadata.get("overridden") or [])
+        if "importance" in fields and "importance" not in overridden:
+            overridden.append("importance")
+        meta = item.metadata | ({"overridden": overridden} if overridden else {})
+        change: dict[str, Any] = {}
+        if "tags" in fields:
+            # The tags are the caller's; new text still brings its own concepts and entities.
+            tagging = self._tagger.tagged(item.content, item.tags) if rewritten else None
+            found = {} if tagging is None else tagging.metadata
+            change["metadata"] = meta | found | {"auto_tags": [t for t in automatic if t in item.tags]}
+        elif rewritten:
+            tagging = self._tagger.tagged(item.content, [t for t in item.tags if t not in automatic])
+            change = {"tags": tagging.plan.tags, "metadata": meta | tagging.metadata}
         else:
-            mem.store.update(record, vectors[0] if vectors else None)
-        if record.parent_id is None and record.tags != old.tags:
-            _retag(mem, old.tags, record.tags)
-        mem.store.audit("update", memory_id, {"fields": sorted(fields)} | _decided(old, record))
-    return record
+            return {"metadata": meta} if meta != item.metadata else {}
+        if tagging is not None and "importance" not in overridden:
+            change["importance"] = (tagging.found.importance - 1) / 4  # store_memory's 1-5, stored as 0..1
+        return change
 
-
-def _auto_tags(mem: Memory, item: NewMemory, fields: dict[str, Any], rewritten: bool) -> dict[str, Any]:
-    """The tags store_memory gave a memory (its metadata's `auto_tags`) follow its content: new content gets
-    them from its own analysis, and the tags the caller gave or added since stay. Tags edited by hand are the
-    memory's tags from then on: only the automatic ones still there stay automatic. So does the importance it
-    scored, unless it was forced or set by hand (both recorded as overridden)."""
-    automatic = item.metadata.get("auto_tags")
-    if not isinstance(automatic, list):
-        return {}  # not tagged by store_memory, or before it kept which tags were its own
-    overridden = list(item.metadata.get("overridden") or [])
-    if "importance" in fields and "importance" not in overridden:
-        overridden.append("importance")
-    meta = item.metadata | ({"overridden": overridden} if overridden else {})
-    change: dict[str, Any] = {}
-    if "tags" in fields:
-        # The tags are the caller's; new text still brings its own concepts and entities.
-        tagging = enrich.tagged(mem, item.content, item.tags) if rewritten else None
-        found = {} if tagging is None else tagging.metadata
-        change["metadata"] = meta | found | {"auto_tags": [t for t in automatic if t in item.tags]}
-    elif rewritten:
-        tagging = enrich.tagged(mem, item.content, [t for t in item.tags if t not in automatic])
-        change = {"tags": tagging.plan.tags, "metadata": meta | tagging.metadata}
-    else:
-        return {"metadata": meta} if meta != item.metadata else {}
-    if tagging is not None and "importance" not in overridden:
-        change["importance"] = (tagging.found.importance - 1) / 4  # store_memory's 1-5, stored as 0..1
-    return change
+    def _not_another(self, memory_id: str, item: NewMemory, new_hash: str) -> None:
+        """An edit may not make a memory word for word another live one: remembered, that text is the one memory."""
+        other = self._store.find_hash(new_hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
+        if other is not None and other.id != memory_id and other.status in LIVE:
+            raise InvalidInput("content", f"is already memory {other.id}; edit or forget that one instead")
 
 
 def _decided(old: MemoryRecord, new: MemoryRecord) -> dict[str, Any]:
@@ -156,13 +266,6 @@ def _decided(old: MemoryRecord, new: MemoryRecord) -> dict[str, Any]:
     return out
 
 
-def _not_another(mem: Memory, memory_id: str, item: NewMemory, new_hash: str) -> None:
-    """An edit may not make a memory word for word another live one: remembered, that text is the one memory."""
-    other = mem.store.find_hash(new_hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
-    if other is not None and other.id != memory_id and other.status in write.LIVE:
-        raise InvalidInput("content", f"is already memory {other.id}; edit or forget that one instead")
-
-
 def _pii_noted(item: NewMemory) -> NewMemory:
     """New content gets its personal data looked at again: what the metadata says of the old content (ingest's
     `pii`, store_memory's `pii_found`) would be wrong once an edit took an email out."""
@@ -173,59 +276,13 @@ def _pii_noted(item: NewMemory) -> NewMemory:
     meta.pop("pii_found", None)
     if report.risk == 2:
         meta["pii_found"] = report.names
-    if isinstance(redacted := meta.get("pii_redacted"), list):
+    if isinstance(still := meta.get("pii_redacted"), list):
         # The kinds still redacted somewhere in the memory: an edit can take a marker out with the sentence.
-        rest = json.dumps([item.content, {k: v for k, v in meta.items() if k != "pii_redacted"}, item.emotion])
-        left = [k for k in redacted if f"[REDACTED_{str(k).upper()}]" in rest]
+        rest = json.dumps(
+            [item.content, {k: v for k, v in meta.items() if k != "pii_redacted"}, item.emotion]
+        )
+        left = [k for k in still if f"[REDACTED_{str(k).upper()}]" in rest]
         meta.pop("pii_redacted")
         if left:
             meta["pii_redacted"] = left
     return item if meta == item.metadata else item.model_copy(update={"metadata": meta})
-
-
-def _retag(mem: Memory, before: Sequence[str], after: Sequence[str]) -> None:
-    """Keep the tag registry's usage counts those of the memories when a memory's tags are edited."""
-    mem.store.drop_tag_uses([t for t in before if t not in after])
-    count_uses(mem, [t for t in after if t not in before])
-    mem.forget_vocabulary()  # a tag may have been archived or become active again
-
-
-def count_uses(mem: Memory, tags: Sequence[str]) -> None:
-    """Count new uses of tags in the registry; a tag it does not hold yet joins it with its embedding."""
-    if not tags:
-        return
-    new = list(dict.fromkeys(t for t in tags if mem.store.tag(t) is None))
-    vectors = dict(zip(new, mem.embedder.embed_batch([t.replace("-", " ") for t in new]), strict=True)) if new else {}
-    mem.store.use_tags(tags, utcnow(), vectors)
-    if new:
-        mem.forget_vocabulary()
-
-
-def forget(mem: Memory, memory_id: str) -> None:
-    record = whole(mem, memory_id, "forget")
-    with mem.store.atomic():
-        mem.store.delete(record.id)
-        if record.parent_id is None:
-            mem.store.drop_tag_uses(record.tags)
-        mem.store.audit("forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value})
-
-
-def reembed(mem: Memory, progress: Callable[[int, int], None] | None, batch: int) -> int:
-    todo = mem.store.stats().embedded
-    done = 0
-    mem.store.set_model(mem.embedder.name, mem.embedder.dim)
-    for records in mem.store.iter_all(batch):
-        have = mem.store.vectors([r.id for r in records])
-        embedded = [r for r in records if r.id in have]
-        if embedded:
-            vectors = mem.embedder.embed_batch([r.content for r in embedded])
-            mem.store.set_vectors([r.id for r in embedded], vectors)
-        done += len(embedded)
-        if progress:
-            progress(done, todo)
-    for classifier in (mem.kinds, mem.categories):
-        classifier.forget_learned(mem.store)  # learned in the old vector space
-        mem.store.set_meta(f"prototypes:{classifier.taxonomy.name}", "")
-    mem.store.rebuild_index()
-    mem.store.audit("reembed", None, {"model": mem.embedder.name, "count": done})
-    return done

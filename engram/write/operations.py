@@ -12,16 +12,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from engram.errors import InvalidInput, NotFound
 from engram.model.record import MemoryRecord, Status, as_utc
-from engram.store.roles import Store
+from engram.store.roles import AuditLog, OperationLog, Rows, TagRegistry, Transactions
 from engram.store.values import Change, Filter, TagRow
+from engram.tags.service import TagService
+
+
+class OperationStore(Transactions, Rows, TagRegistry, OperationLog, AuditLog, Protocol):
+    """What a bulk operation records and its rollback restores: memories, tags, their before-images, the log."""
 
 
 class Operation:
-    def __init__(self, store: Store, name: str) -> None:
+    """One bulk operation under way: call `before_memory` / `before_tag` before changing one, so that its
+    rollback can restore it."""
+
+    def __init__(self, store: OperationStore, name: str) -> None:
         self.store = store
         self.name = name
         self.id = f"op_{uuid.uuid4().hex[:16]}"
@@ -49,17 +57,35 @@ class Operation:
         self.store.audit(action, memory_id, detail, operation_id=self.id)
 
 
-@contextmanager
-def operation(store: Store, name: str) -> Iterator[Operation]:
-    """All of it or none of it: one transaction, recorded as done with the operation's summary."""
-    op = Operation(store, name)
-    with store.atomic():
-        store.begin_operation(op.id, name)
-        yield op
-        store.finish_operation(op.id, "done", op.summary)
+class Operations:
+    """Runs bulk operations and rolls them back. A rollback restores tag rows, so the tag service reloads."""
+
+    def __init__(self, store: OperationStore, tags: TagService) -> None:
+        self._store = store
+        self._tags = tags
+
+    @contextmanager
+    def run(self, name: str) -> Iterator[Operation]:
+        """All of it or none of it: one transaction, recorded as done with the operation's summary."""
+        op = Operation(self._store, name)
+        with self._store.atomic():
+            self._store.begin_operation(op.id, name)
+            yield op
+            self._store.finish_operation(op.id, "done", op.summary)
+
+    def rollback(self, operation_id: str) -> dict[str, Any]:
+        """Undo a bulk operation completely (refused once its memories changed since)."""
+        try:
+            return _rollback(self._store, operation_id)
+        finally:
+            self._tags.reload()
+
+    def latest(self, limit: int) -> list[dict[str, Any]]:
+        """The latest bulk operations, newest first, each with its id and whether it was rolled back."""
+        return self._store.operations(limit)
 
 
-def rollback(store: Store, operation_id: str) -> dict[str, Any]:
+def _rollback(store: OperationStore, operation_id: str) -> dict[str, Any]:
     """Restore everything an operation changed; returns what was restored and removed."""
     known = {o["id"]: o for o in store.operations(limit=1_000_000)}
     if operation_id not in known:
@@ -90,7 +116,9 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
                     restored += 1
             elif change.before is None:
                 # A tag the operation created that memories stored since still carry stays, counted by them.
-                carried = store.count(Filter(statuses=tuple(Status), include_expired=True, tags=(change.key,)))
+                carried = store.count(
+                    Filter(statuses=tuple(Status), include_expired=True, tags=(change.key,))
+                )
                 row = store.tag(change.key)
                 if carried and row is not None:
                     store.put_tag(replace(row, usage_count=carried, status="active", merged_into=None))
@@ -100,7 +128,9 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
             else:
                 row = _tag_from_json(change.before, change.before_vector)
                 # Counted by the memories carrying it now: memories stored since the operation carry it too.
-                carried = store.count(Filter(statuses=tuple(Status), include_expired=True, tags=(change.key,)))
+                carried = store.count(
+                    Filter(statuses=tuple(Status), include_expired=True, tags=(change.key,))
+                )
                 store.put_tag(replace(row, usage_count=carried) if row.status == "active" else row)
                 restored += 1
         summary = {"restored": restored, "removed": removed}
@@ -111,7 +141,7 @@ def rollback(store: Store, operation_id: str) -> dict[str, Any]:
     return {"operation_id": operation_id, **summary}
 
 
-def _changed_since(store: Store, changes: list[Change], finished: str | None) -> list[str]:
+def _changed_since(store: OperationStore, changes: list[Change], finished: str | None) -> list[str]:
     """The memories an operation touched that were edited or forgotten after it: restoring its earlier states
     would silently undo those later changes."""
     if finished is None:

@@ -1,6 +1,6 @@
 """`engram serve`: the REST API, the web UI and MCP over streamable HTTP, in one process.
 
-Routes: /v1 and /api (engram.api), /mcp (engram.mcp_server, the caller's key picks the tenant), /docs, and
+Routes: /v1 and /api (engram.interfaces.http.api), /mcp (engram.interfaces.mcp, the caller's key picks the tenant), /docs, and
 the web UI at /. Keys are required unless the server runs in local mode, which only binds to loopback.
 Shutdown on SIGINT/SIGTERM lets in-flight requests finish, then closes every store (each write is committed
 when its call returns, so nothing acknowledged is lost).
@@ -16,20 +16,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from mcp.server.mcpserver import Context
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from engram import Embedder, Memory
 from engram.config import Settings
-from engram.embed.embedder import Embedder
 from engram.interfaces.http.api import create_app
+from engram.interfaces.http.caller import secret_of
 from engram.interfaces.http.problems import problem
 from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.tenants import LOCAL, Keys, Tenants
-from engram.memory import Memory
 
 WEB = Path(__file__).resolve().parents[1] / "web"
 
@@ -43,16 +42,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _secret(headers: Any) -> str | None:
-    if headers is None:
-        return None
-    header = str(headers.get("authorization") or "")
-    if header.lower().startswith("bearer "):
-        return header[7:].strip()
-    key = headers.get("x-api-key")
-    return None if key is None else str(key)
-
-
 class McpGate:
     """Lets an MCP request through only with a live key (or with none, in local mode)."""
 
@@ -64,7 +53,7 @@ class McpGate:
             headers = {
                 k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []
             }
-            secret = _secret(headers)
+            secret = secret_of(headers)
             known = secret is not None and self.keys is not None and self.keys.tenant_of(secret) is not None
             if (secret is not None and not known) or (secret is None and self.require_key):
                 await problem(401, "Unauthorized", "a valid API key is required")(scope, receive, send)
@@ -78,10 +67,9 @@ def _maintain_every(tenants: Tenants, settings: Settings, stop: threading.Event)
     while not stop.wait(settings.maintain_every_minutes * 60):
         with tenants.each() as open_:
             current = list(open_.items())
-        for tenant, mem in current:
+        for _, mem in current:
             try:
-                with tenants.write_lock(tenant):
-                    mem.maintain()
+                mem.maintain()
             except Exception:  # one tenant's failure must not stop the others' upkeep
                 log.exception("maintenance failed for a tenant")
 
@@ -98,12 +86,12 @@ def build_app(
     tenants = Tenants(settings, embedder=embedder, db=db)
     keys = Keys(settings.home / "keys.db")
 
-    def resolve(ctx: Context) -> tuple[Memory, threading.RLock]:
-        secret = _secret(ctx.headers)
+    def resolve(ctx: Context) -> Memory:
+        secret = secret_of(ctx.headers)
         tenant = keys.tenant_of(secret) if secret else (None if require_key else LOCAL)
         if tenant is None:
             raise PermissionError("a valid API key is required")
-        return tenants.memory(tenant), tenants.write_lock(tenant)
+        return tenants.memory(tenant)
 
     mcp = mcp_server.build(resolve)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", host=host)

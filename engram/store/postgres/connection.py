@@ -9,48 +9,23 @@ transaction reads on that transaction's connection and sees its own writes.
 from __future__ import annotations
 
 import hashlib
-import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pgvector.psycopg import register_vector
 from psycopg import Connection, errors, sql
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from engram.config import shown
+from engram.config import shown, split_schema
 from engram.errors import StoreError, StoreUnavailable
 
 Conn = Connection[tuple[Any, ...]]
-_SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-
-
-def with_schema(url: str, schema: str) -> str:
-    """The same database with `schema` first on the search path (one schema per tenant)."""
-    if not _SCHEMA.match(schema):
-        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
-    parts = urlsplit(url)
-    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
-    return urlunsplit(parts._replace(query=urlencode([*query, ("schema", schema)])))
-
-
-def _split(url: str) -> tuple[str, str]:
-    """(libpq URL, schema): `schema` is Engram's own parameter, not libpq's."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query)
-    schema = next((v for k, v in query if k == "schema"), "public")
-    if not _SCHEMA.match(schema):
-        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
-    rest = urlencode([(k, v) for k, v in query if k != "schema"])
-    return urlunsplit(parts._replace(query=rest)), schema
-
-
 class Connections:
     def __init__(self, url: str, *, pool_size: int, timeout_s: float) -> None:
         self.url = url
-        conninfo, self.schema = _split(url)
+        conninfo, self.schema = split_schema(url)
         self._lock_key = int.from_bytes(hashlib.sha256(self.schema.encode()).digest()[:4], "big", signed=True)
         self._local = threading.local()
         self._bootstrap(conninfo)

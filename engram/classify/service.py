@@ -1,0 +1,134 @@
+"""The classifiers a database uses: kinds (what sort of statement), categories (what it is about) and, for
+conversation ingest, the extraction kinds; with the cache of opening-word vectors they read."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engram.classify.classifier import Classifier
+from engram.classify.prototypes import Decision, Rules, should_learn
+from engram.classify.taxonomy import load_taxonomy
+from engram.config import Settings
+from engram.embed.embedder import CachedEmbedder, Embedder
+from engram.model.record import Kind
+from engram.model.vectors import Vector
+from engram.store.roles import Prototypes
+
+KIND_TAXONOMY = "kinds"
+CATEGORY_TAXONOMY = "categories"
+EXTRACTION_TAXONOMY = "paperbot"
+
+
+class Classifiers:
+    """Kinds and categories share their rules (from the settings); a category the classifier is unsure of is
+    left unset, to be given later. Learned prototypes are kept in memory until `save_learned`, which the write
+    path calls inside the transaction of the memories that taught them; `forget_cache` drops what a rolled-back
+    transaction taught."""
+
+    def __init__(self, settings: Settings, store: Prototypes, embedder: Embedder) -> None:
+        self._settings = settings
+        self._store = store
+        self._embedder = embedder
+        shared = Rules(
+            prototype_weight=settings.kind_prototype_weight,
+            temperature=settings.kind_temperature or 0.05,
+            fallback_below=settings.kind_fallback_below,
+            learn_above=settings.kind_learn_above,
+            neighbour_floor=settings.kind_neighbour_floor,
+            prototype_top=settings.kind_prototype_top,
+            opening_weight=settings.kind_opening_weight,
+            opening_words=settings.kind_opening_words,
+        )
+        fixed = settings.kind_temperature is not None
+        self.kinds = Classifier(
+            load_taxonomy(KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value),
+            shared,
+            store,
+            embedder,
+            learned_max=settings.kind_learned_max,
+            rules_fixed=fixed,
+        )
+        self.categories = Classifier(
+            load_taxonomy(CATEGORY_TAXONOMY, fallback=""),
+            replace(
+                shared,
+                fallback_below=settings.category_fallback_below,
+                learn_above=settings.category_learn_above,
+                readout=True,
+            ),
+            store,
+            embedder,
+            learned_max=settings.kind_learned_max,
+            rules_fixed=fixed,
+        )
+        # The vectors of texts' opening words, which both classifiers read (the write path fills it).
+        self.openings = CachedEmbedder(embedder, capacity=8192)
+        self._extraction: Classifier | None = None
+
+    def opening(self, text: str) -> str | None:
+        """The opening words of `text` the classifiers read (both read the same), or None."""
+        return self.kinds.opening(text)
+
+    def decide_kind(
+        self, vector: Vector, neighbours: list[tuple[str, float]], opening: Vector | None
+    ) -> Decision:
+        return self.kinds.decide(vector, neighbours, opening)
+
+    def decide_category(
+        self, vector: Vector, neighbours: list[tuple[str, float]], opening: Vector | None
+    ) -> Decision:
+        return self.categories.decide(vector, neighbours, opening)
+
+    def learn(
+        self,
+        kind: Decision,
+        category: Decision,
+        vector: Vector,
+        text: str,
+        memory_id: str,
+        opening: Vector | None,
+    ) -> list[str]:
+        """A confident decision joins its label's prototypes; the taxonomies that learned, by name."""
+        learned = []
+        for classifier, decided in ((self.kinds, kind), (self.categories, category)):
+            if should_learn(decided, classifier.rules):
+                classifier.learn(decided.label, vector, text, memory_id, opening)
+                learned.append(classifier.taxonomy.name)
+        return learned
+
+    def save_learned(self) -> None:
+        for classifier in (self.kinds, self.categories):
+            classifier.save_learned()
+
+    def forget_cache(self) -> None:
+        """Read the prototypes from the store again: after a rolled-back write or a restore."""
+        for classifier in (self.kinds, self.categories):
+            classifier.forget_cache()
+
+    def forget_learned(self) -> None:
+        """A new model: learned prototypes (of the old vector space) go, and the seeds are embedded again."""
+        for classifier in (self.kinds, self.categories):
+            classifier.forget_learned()
+            self._store.set_meta(f"prototypes:{classifier.taxonomy.name}", "")
+
+    def extraction(self) -> Classifier:
+        """The extraction kinds (conversation ingest), loaded on first use. It reads the whole statement only:
+        read with its opening words as well it found the same on labelled messages and more candidates in chit-chat."""
+        if self._extraction is None:
+            rules = Rules(
+                prototype_weight=1.0,
+                temperature=0.05,
+                fallback_below=0.0,
+                learn_above=1.1,
+                prototype_top=self._settings.kind_prototype_top,
+                opening_weight=0.0,
+            )
+            self._extraction = Classifier(
+                load_taxonomy(EXTRACTION_TAXONOMY, fallback="note"),
+                rules,
+                self._store,
+                self._embedder,
+                learned_max=0,
+                rules_fixed=False,
+            )
+        return self._extraction

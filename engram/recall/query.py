@@ -1,0 +1,252 @@
+"""A question, understood once: `read_query` turns its text into an immutable `Query` (the words searched and
+their stems, the time it names, whether it counts, its intent, an event it is relative to, the days a question
+about things to do names), and every later step reads that value instead of the text. What a query asks in words
+(intent, counting, asking for memories or for things to do) is decided here too."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from engram.errors import InvalidInput
+from engram.lang import analysis, due, timewords
+from engram.lang.text import STOPWORDS, stem, stems, terms
+from engram.lang.text import words as words_of
+from engram.lang.timewords import EventAnchor, TimeRange
+from engram.model.record import text_problem
+from engram.recall.scoring import Period
+
+
+@dataclass(frozen=True, slots=True)
+class TimeClause:
+    """How a time applies to a search's results: `filter` (created within it: the time_range option, or the time
+    of an event the question is relative to), `boost` (the time score favours it: a time the question names) or
+    `due` (the days reminders are due)."""
+
+    phrase: str | None
+    after: datetime | None
+    before: datetime | None
+    applied: str
+    event: str | None = None  # the memory an event anchor resolved to
+
+    def shown(self) -> dict[str, Any]:
+        """As search_memory's query_analysis shows it."""
+        out: dict[str, Any] = {"phrase": self.phrase, "after": self.after, "before": self.before}
+        if self.event is not None:
+            out["event"] = self.event
+        out["applied"] = self.applied
+        return {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in out.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """What a question asks. `search` is the text searched by meaning and by words: the question as asked, or
+    without the event phrase once that event is resolved to a time. `named` is the time `search` names, which
+    the time score favours; `time` says how a time applies to the results. `concepts` and `expansions` (related
+    tags) are read by search_memory only."""
+
+    text: str
+    now: datetime
+    search: str
+    terms: tuple[str, ...]
+    stems: tuple[str, ...]
+    named: TimeRange | None
+    counts: bool
+    intent: str
+    anchor: EventAnchor | None = None
+    time: TimeClause | None = None
+    due: TimeRange | None = None
+    topic: str = ""
+    concepts: tuple[str, ...] = ()
+    expansions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def period(self) -> Period | None:
+        """The named time as the time score reads it."""
+        return None if self.named is None else Period(self.named.after, self.named.before)
+
+    @property
+    def expansion_terms(self) -> list[str]:
+        """The words of the related tags, which the text search looks for beside the question's own."""
+        return [t for near in self.expansions.values() for tag in near for t in terms(tag.replace("-", " "))]
+
+    def asks_for_tasks(self) -> bool:
+        """Whether it only asks for things to do ("what do I need to do this week?"), about nothing in particular."""
+        return self.intent == "remind" and names_no_topic(self.concepts)
+
+    def asks_for_memories(self) -> bool:
+        """Whether it asks for memories themselves, about nothing in particular ("what did I tell you today?")."""
+        return asks_for_memories(self.concepts)
+
+    def anchored(self, event: str, at: datetime) -> Query:
+        """The question with its event resolved: created before (or after) the memory that mentions it, and the
+        event phrase no longer searched for."""
+        assert self.anchor is not None
+        said = f"{self.anchor.relation} {self.anchor.phrase}"
+        search = self.search.replace(said, " ").strip() or self.search
+        after, before = (None, at) if self.anchor.relation == "before" else (at, None)
+        clause = TimeClause(said, after, before, "filter", event)
+        return replace(self, time=clause, **_words(search, self.now), topic=search)
+
+
+def read_query(text: Any, now: datetime, *, longest: int) -> Query:
+    """`text` understood; refused when it is no text a store can search (empty, broken Unicode, longer than
+    `longest` characters)."""
+    check_query(text, longest)
+    return Query(
+        text=text,
+        now=now,
+        **_words(text, now),
+        counts=counts(text),
+        intent=intent(text),
+        topic=text,
+    )
+
+
+def read_search(
+    text: Any, now: datetime, *, longest: int, after: datetime | None = None, before: datetime | None = None
+) -> Query:
+    """A search_memory question: the time range option filters; else a time the question names favours that
+    period; else an event it is relative to ("before the launch") is looked for (`Query.anchored`). The time
+    phrase is no topic: concepts are read from the rest."""
+    query = read_query(text, now, longest=longest)
+    clause: TimeClause | None = None
+    anchor: EventAnchor | None = None
+    if after is not None or before is not None:
+        clause = TimeClause(None, after, before, "filter")
+    elif query.named is not None:
+        clause = TimeClause(query.named.phrase, query.named.after, query.named.before, "boost")
+    else:
+        anchor = timewords.event_anchor(text)
+    topic = (
+        text
+        if not (clause and clause.phrase)
+        else re.sub(re.escape(str(clause.phrase)), " ", text, flags=re.I)
+    )
+    return replace(query, time=clause, anchor=anchor, due=due.window(text, now), topic=topic)
+
+
+def check_query(query: Any, longest: int) -> None:
+    """A query is text a store can search: not empty, valid Unicode, no longer than the longest memory."""
+    if not isinstance(query, str):
+        raise InvalidInput("query", f"must be text, not {type(query).__name__}")
+    if not query.strip():
+        raise InvalidInput("query", "must not be empty")
+    if problem := text_problem(query):
+        raise InvalidInput("query", problem)
+    if len(query) > longest:
+        raise InvalidInput("query", f"is {len(query)} characters; the maximum is {longest}")
+
+
+def _words(search: str, now: datetime) -> dict[str, Any]:
+    """The parts of a query read from the text it searches."""
+    found = tuple(terms(search))
+    return {
+        "search": search,
+        "terms": found,
+        "stems": tuple(sorted(stems(" ".join(found)))),
+        "named": timewords.time_range(search, now),
+    }
+
+
+# ---- what a question asks, in words --------------------------------------------------------------------------
+_QUESTION = {"what", "when", "where", "who", "whom", "which", "why", "how", "did", "do", "does", "is", "are",
+             "was", "were", "can", "could", "should", "would", "tell", "show", "find", "remember", "me", "about"}  # fmt: skip
+
+
+def query_concepts(query: str) -> tuple[str, ...]:
+    """The topics a question names: its keyphrases without question words, and its other content words."""
+    phrases = [
+        p for p in analysis.concepts(query) if p.lower().split()[0] not in _QUESTION or len(p.split()) > 1
+    ]
+    cleaned = [" ".join(w for w in p.split() if w.lower() not in _QUESTION) for p in phrases]
+    words = [w for w in re.findall(r"[A-Za-z][\w+#-]*", query) if w.lower() not in STOPWORDS | _QUESTION]
+    out = [c for c in cleaned if c]
+    out += [w for w in words if not any(w.lower() in c.lower().split() for c in out)]
+    return tuple(dict.fromkeys(out))
+
+
+def names_no_topic(concepts: Iterable[str]) -> bool:
+    """Whether a query's concepts only ask for things to do ("my reminders", "open tasks", "due soon"), about
+    nothing in particular."""
+    return _only(concepts, _ASKING_FOR_TASKS)
+
+
+def _only(concepts: Iterable[str], asking: frozenset[str]) -> bool:
+    """Whether every word of the concepts is one of `asking`, a stopword or a word that only says when."""
+    words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
+    return all(
+        w in asking or w in STOPWORDS or w in analysis.WHEN_ALONE or analysis.NO_TOPIC.fullmatch(w)
+        for w in words
+    )
+
+
+def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str]) -> list[str]:
+    """The concepts a memory answers: a tag of it, or a phrase most of whose content words (stemmed; "sister's"
+    is "sister") are among its words or its tags' words. Whole words only: "phone" is not in "telephone"."""
+    tag_set = set(tags)
+    have = {
+        stem(w.removesuffix("'s")) for w in [*words_of(content), *(p for t in tag_set for p in t.split("-"))]
+    }
+    out = []
+    for concept in concepts:
+        wanted = {stem(w) for w in terms(concept.replace("-", " "))}
+        if concept in tag_set or (wanted and 2 * len(wanted & have) > len(wanted)):
+            out.append(concept)
+    return sorted(set(out))
+
+
+# "Remind me what Sarah said", "a reminder of the trip": asking to recall something, not for things to do.
+_RECALLING = re.compile(
+    r"\bremind(?:s|ed)?\s+(?:me|him|her|them|us)\s+(?:of|what|which|who|whom|where|when|how|why|about|whether|if"
+    r"|that)\b|\breminders?\s+of\b"
+)
+# Words a query asking for things to do is made of when it names no topic ("what do I need to do?").
+_ASKING_FOR_TASKS = frozenset({
+    "remind", "reminder", "reminders", "task", "tasks", "todo", "todos", "to-do", "to-dos", "due", "deadline",
+    "deadlines", "need", "needs", "have", "has", "left", "open", "pending", "upcoming", "coming", "up", "soon",
+    "list", "things", "thing", "anything", "everything", "any", "all", "my", "outstanding",
+})  # fmt: skip
+
+
+# Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
+_ASKING_FOR_MEMORIES = frozenset({
+    "tell", "told", "say", "said", "mention", "mentioned", "share", "shared", "talk", "talked", "discuss",
+    "discussed", "write", "wrote", "written", "store", "stored", "save", "saved", "memory", "memories", "notes",
+    "everything", "anything", "something", "things", "thing", "stuff", "all", "list", "show", "recent", "recently",
+    "latest", "new", "happened", "happen",
+})  # fmt: skip
+
+
+def asks_for_memories(concepts: Iterable[str]) -> bool:
+    """Whether a query's concepts (its time phrase taken out) ask for memories, about nothing in particular:
+    "what did I tell you", "everything I saved", "recent memories"."""
+    return _only(concepts, _ASKING_FOR_MEMORIES)
+
+
+# "How many trips", "how often", "the total cost", "altogether": a question that counts or sums instances.
+_COUNTING = re.compile(r"\bhow (?:many|often)\b|\btotal\b|\baltogether\b|\bcombined\b", re.IGNORECASE)
+
+
+def counts(query: str) -> bool:
+    """Whether a query counts or sums what was said on a topic, so wants each memory of it, however alike."""
+    return _COUNTING.search(query) is not None
+
+
+def intent(query: str) -> str:
+    """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
+    q = query.lower()
+    if re.search(r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|need to do|have to do)\b", q) and not (
+        _RECALLING.search(q)
+    ):
+        return "remind"
+    if re.search(r"\b(similar to|like this|related to|more like)\b", q):
+        return "show_similar"
+    if re.search(r"\b(when did|when was|history of|timeline|what happened)\b", q):
+        return "timeline"
+    if re.search(r"^\s*(list|show( me)? all|all (my|the))\b", q):
+        return "list"
+    return "find"

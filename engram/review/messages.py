@@ -1,0 +1,96 @@
+"""Conversations to ingest, read from files: JSON Lines of messages ({role, content, ts, platform,
+conversation_id, message_id, metadata}), a LoCoMo file (both speakers are users talking about themselves) and a
+LongMemEval file (its haystack sessions), optionally gzipped."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import dateparser  # type: ignore[import-untyped]
+import pydantic
+
+from engram.errors import InvalidInput
+from engram.interop.files import utf8_text
+from engram.model.record import invalid_from
+from engram.review.extract import Message
+
+
+def parse_message(data: dict[str, Any], index: int) -> Message:
+    try:
+        return Message.model_validate(data)
+    except pydantic.ValidationError as exc:
+        err = invalid_from(exc)
+        raise InvalidInput(f"messages[{index}].{err.field}", err.problem) from None
+
+
+@lru_cache(maxsize=4096)  # sessions share dates, and dateparser is slow
+def _date(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    parsed: datetime | None = dateparser.parse(
+        text, settings={"TIMEZONE": "UTC", "RETURN_AS_TIMEZONE_AWARE": True}
+    )
+    return parsed
+
+
+def _load(path: Path) -> Any:
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    text = utf8_text(raw)
+    if not path.name.endswith((".jsonl", ".jsonl.gz")):
+        return json.loads(text)
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            rows += [json.loads(line)] if line.strip() else []
+        except json.JSONDecodeError as exc:  # its own "line 1" is the line's: say which line of the file
+            raise InvalidInput("file", f"line {number}, column {exc.colno}: {exc.msg}") from None
+    return rows
+
+
+def locomo_messages(samples: Sequence[dict[str, Any]]) -> Iterator[Message]:
+    for sample in samples:
+        conv = sample["conversation"]
+        n = 1
+        while f"session_{n}" in conv or f"session_{n}_date_time" in conv:
+            turns = conv.get(f"session_{n}") or []
+            when = _date(conv.get(f"session_{n}_date_time"))
+            for turn in turns if isinstance(turns, list) else []:
+                text = turn.get("text", "")
+                if turn.get("blip_caption"):
+                    text = f"{text} [shares {turn['blip_caption']}]"
+                yield Message(role="user", content=text, ts=when, platform="locomo",
+                              conversation_id=str(sample.get("sample_id", "")), message_id=str(turn.get("dia_id", "")),
+                              metadata={"speaker": turn.get("speaker")})  # fmt: skip
+            n += 1
+
+
+def longmemeval_messages(questions: Sequence[dict[str, Any]]) -> Iterator[Message]:
+    seen: set[str] = set()
+    for q in questions:
+        for sid, date, session in zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"],
+                                      strict=False):  # fmt: skip
+            if sid in seen:
+                continue
+            seen.add(sid)
+            when = _date(str(date).split(" (")[0])
+            for i, turn in enumerate(session):
+                yield Message(role=turn["role"], content=turn["content"], ts=when, platform="longmemeval",
+                              conversation_id=str(sid), message_id=f"{sid}:{i}")  # fmt: skip
+
+
+def read_messages(path: Path) -> list[Message]:
+    """Messages from a JSON Lines file of messages, a LoCoMo file or a LongMemEval file (optionally .gz)."""
+    data = _load(path)
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        if "conversation" in data[0]:
+            return list(locomo_messages(data))
+        if "haystack_sessions" in data[0]:
+            return list(longmemeval_messages(data))
+        return [parse_message(d, i) for i, d in enumerate(data)]
+    raise InvalidInput("file", "is not JSON Lines of messages, a LoCoMo file or a LongMemEval file")

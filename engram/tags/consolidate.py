@@ -1,0 +1,118 @@
+"""Tag consolidation: which tags fold into which (engram.tags.naming decides each pair), grouped around a kept
+tag so that similarity does not chain; the kept name is the descriptive one, then the most used."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from engram.model.vectors import Matrix, Vector
+from engram.store.values import TagRow
+from engram.tags.naming import ABBREVIATION_FLOOR, descriptive, never_a_word, same_tag
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    tag: str
+    into: str
+    reason: str  # spelling | abbreviation | similarity
+    similarity: float
+
+
+def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a_word) -> list[Merge]:
+    """Which tags fold into which. Groups are built around a canonical tag, so similarity does not chain
+    (a ~ b ~ c does not merge a with c unless each is close to the kept tag). `is_word` tells whether a
+    string is a whole word of the embedding model's vocabulary (such a word is not a clip of a longer one)."""
+    live = [r for r in rows if r.status == "active" and r.vector is not None]
+    if len(live) < 2:
+        return []
+    is_word = lru_cache(maxsize=None)(is_word)  # asked again for the same clip against many tags
+    matrix = np.stack([r.vector for r in live if r.vector is not None]).astype(np.float32)
+    order = sorted(range(len(live)), key=lambda i: rank(live[i]), reverse=True)
+    position = {i: at for at, i in enumerate(order)}
+    near = _candidates([r.tag for r in live], matrix)
+    canonical_of: dict[int, int] = {}
+    merges: list[Merge] = []
+    for i in order:  # the most canonical-looking tags claim their variants first
+        if i in canonical_of:
+            continue
+        canonical_of[i] = i
+        for j in sorted(near[i], key=position.__getitem__):
+            if j in canonical_of:
+                continue
+            similarity = float(matrix[i] @ matrix[j])
+            reason = same_tag(live[i].tag, live[j].tag, similarity, is_word)
+            if reason is not None:
+                canonical_of[j] = i
+                merges.append(Merge(live[j].tag, live[i].tag, reason, round(similarity, 4)))
+    return _spelled_out(merges, {r.tag: (r, v) for r, v in zip(live, matrix, strict=True)})
+
+
+def _spelled_out(merges: list[Merge], rows: dict[str, tuple[TagRow, Vector]]) -> list[Merge]:
+    """Seed 002 keeps the longer, descriptive form over an abbreviation however much more the short one is used
+    (auth / authentication): a group gathered around a clip or skeleton is kept under the most used of the tags
+    it took in as that abbreviation's long form. The others keep their reason, said of the tag they joined."""
+    groups: dict[str, list[Merge]] = {}
+    for merge in merges:
+        groups.setdefault(merge.into, []).append(merge)
+    out: list[Merge] = []
+    for kept, group in groups.items():
+        longer = [m.tag for m in group if m.reason == "abbreviation" and len(m.tag) > len(kept)]
+        if not longer:
+            out += group
+            continue
+        name = max(longer, key=lambda t: (rows[t][0].usage_count, len(t)))
+        vector = rows[name][1]
+        out.append(Merge(kept, name, "abbreviation", round(float(rows[kept][1] @ vector), 4)))
+        out += [
+            replace(m, into=name, similarity=round(float(rows[m.tag][1] @ vector), 4))
+            for m in group
+            if m.tag != name
+        ]
+    return out
+
+
+def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[set[int]]:
+    """For each tag, the others `same_tag` could join it with: embeddings at the abbreviation floor or closer
+    (every rule asks that, or more, but two), the same letters without hyphens, or a numeronym's letters and
+    count. Asking `same_tag` of every pair took minutes at ten thousand tags."""
+    near: list[set[int]] = [set() for _ in tags]
+
+    def link(a: int, b: int) -> None:
+        if a != b:
+            near[a].add(b)
+            near[b].add(a)
+
+    for start in range(0, len(tags), block):
+        # A hair under the floor: `same_tag` reads each pair's own product, which may round the other way.
+        close = matrix[start : start + block] @ matrix.T >= ABBREVIATION_FLOOR - 1e-4
+        rows, cols = np.nonzero(close)
+        for offset, found in enumerate(np.split(cols, np.searchsorted(rows, np.arange(1, len(close))))):
+            near[start + offset].update(found.tolist())
+            near[start + offset].discard(start + offset)
+    flat = [t.replace("-", "") for t in tags]
+    spelled: dict[str, list[int]] = {}
+    ends: dict[tuple[str, str, int], list[int]] = {}
+    for i, f in enumerate(flat):
+        spelled.setdefault(f, []).append(i)
+        if len(f) >= 5:
+            ends.setdefault((f[0], f[-1], len(f) - 2), []).append(i)
+    for group in spelled.values():
+        for a, b in itertools.combinations(group, 2):
+            link(a, b)
+    for i, tag in enumerate(tags):
+        short = re.fullmatch(r"([a-z])(\d+)([a-z])", tag)
+        if short is not None:
+            for j in ends.get((short[1], short[3], int(short[2])), ()):
+                link(i, j)
+    return near
+
+
+def rank(row: TagRow) -> tuple[bool, int, int]:
+    """Which tag of a group is kept: the descriptive one (no abbreviation), then the most used, then the longer."""
+    return descriptive(row.tag), row.usage_count, len(row.tag)

@@ -1,0 +1,233 @@
+"""When two tags name the same thing: spelling and inflection variants, abbreviations (initials, numeronyms,
+clips, consonant skeletons) and close phrases; and when they do not: siblings ("spanish" / "english"), a
+narrower tag, another word on the same stem, other numbers. The rules and their measurements:
+docs/design/tags.md."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+import simplemma
+from jellyfish import levenshtein_distance
+from snowballstemmer import stemmer
+
+MAP_THRESHOLD = 0.7
+MERGE_THRESHOLD = 0.8
+ABBREVIATION_FLOOR = 0.6
+_STEM = stemmer("english")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+@lru_cache(maxsize=65536)
+def key(tag: str) -> str:
+    """Spelling-insensitive form: no hyphens, each word stemmed (meetings ~ meeting, e-mail ~ email)."""
+    return "".join(_stems(tag))
+
+
+@lru_cache(maxsize=65536)
+def _lemma(word: str) -> str:
+    return str(simplemma.lemmatize(word, lang="en")).lower()  # it capitalises some (urls: URL)
+
+
+@lru_cache(maxsize=65536)
+def _forms(tag: str) -> frozenset[str]:
+    """The tag without hyphens, and with each word's dictionary form (meetings -> meeting, caching -> cache)."""
+    words = [w for w in tag.split("-") if w]
+    return frozenset({"".join(words), "".join(_lemma(w) for w in words)})
+
+
+def inflected(a: str, b: str) -> bool:
+    """Whether two tags are one word in two inflections or spellings (meetings / meeting, file-system /
+    filesystem). The stemmer behind `key` also strips endings that make another word of it (function /
+    functional, serial / serializer, human / humanize); a dictionary's forms tell the two apart."""
+    return bool(_forms(a) & _forms(b))
+
+
+def regular_ending(a: str, b: str) -> bool:
+    """Whether one tag is the other with a regular English ending (-s, -es, -d, -ed, -ing; y -> ies; a final e
+    dropped before it): the plural or past of a word the dictionary does not know (args / arg, utils / util)."""
+    short, long = sorted((a.replace("-", ""), b.replace("-", "")), key=len)
+    stems = [short, short[:-1]] if short.endswith("e") else [short]
+    if short.endswith("y") and long == short[:-1] + "ies":
+        return True
+    return any(long == stem + ending for stem in stems for ending in ("s", "es", "d", "ed", "ing"))
+
+
+def never_a_word(word: str) -> bool:
+    return False
+
+
+def _word_of_its_own(text: str, is_word: Callable[[str], bool]) -> bool:
+    """A word of the model's vocabulary, or a dictionary word of five letters or more (shorter dictionary
+    entries include fragments such as "thon")."""
+    return is_word(text) or (len(text) >= 5 and simplemma.is_known(text, lang="en"))
+
+
+def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = never_a_word) -> bool:
+    """Initials (ml: machine-learning), a numeronym (k8s: kubernetes), a leading clip that is not a word of its
+    own (py: python; `is_word` knows the vocabulary) or the consonant skeleton of one word (js: javascript)."""
+    s, words, flat = short.replace("-", ""), [w for w in long.split("-") if w], long.replace("-", "")
+    if not s or len(s) >= len(flat) or s in words:
+        return False  # ts / ts-node: a word of the long tag names something narrower, not an abbreviation
+    if len(words) > 1 and s == "".join(w[0] for w in words):
+        return True
+    numeronym = re.fullmatch(r"([a-z])(\d+)([a-z])", s)
+    if numeronym:
+        a, n, b = numeronym.groups()
+        return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)
+    clip = s.removesuffix("s") if len(s) > 2 and not s.endswith("ss") else s  # docs: doc; access is no plural
+    if len(words) > 1:
+        return False
+    if 2 * len(clip) < len(flat) and flat.startswith(clip):
+        # A clip keeps under half the word (py / python, config / configuration) and is no word of its own;
+        # nor is what it leaves off: json / jsonschema, fs / fsevents, npm / npmignore name a narrower thing.
+        return not is_word(clip) and not _word_of_its_own(flat[len(clip) :], is_word)
+    if len(s) > 5 or flat.startswith(s) or s[0] != flat[0] or _VOWEL.search(s[1:]):
+        # A longer word's first letters are a clip or nothing (http / https, ws / wsl), not its skeleton.
+        return False
+    lemma = _lemma(s)
+    if lemma != s and len(lemma) >= 3:
+        # An inflected word (arts: art) is no coined skeleton of another (artist). A shorter "lemma" is the
+        # dictionary reading a final s as a plural (js: j).
+        return False
+    rest = iter(flat[1:])
+    return all(ch in rest for ch in s[1:])  # a subsequence of the long form
+
+
+def descriptive(tag: str) -> bool:
+    return len(tag.replace("-", "")) > 3 and bool(_VOWEL.search(tag))
+
+
+def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], bool] = never_a_word) -> str | None:
+    if keep.replace("-", "") == other.replace("-", ""):
+        return "spelling"  # machine-learning / machinelearning, e-mail / email
+    if key(keep) == key(other):
+        # meetings / meeting, while the embeddings agree. An ending the dictionary does not confirm must find
+        # them as close as any merged pair (http / https, 0.71, stay apart). Same stem, other words (function /
+        # functional) go on to the rules below, as any two tags do.
+        if inflected(keep, other):
+            return "spelling" if similarity >= ABBREVIATION_FLOOR else None
+        if regular_ending(keep, other) and similarity > MERGE_THRESHOLD:
+            return "spelling"
+    if numeronym(other, keep) or numeronym(keep, other):
+        return "abbreviation"  # letter count, first and last letter: specific enough on its own
+    if re.findall(r"\d+", keep) != re.findall(r"\d+", other):
+        return None  # python2 / python3, es5 / es6: versions are different things
+    abbreviation = is_abbreviation(other, keep, is_word) or is_abbreviation(keep, other, is_word)
+    if abbreviation and similarity >= ABBREVIATION_FLOOR:
+        return "abbreviation"
+    if similarity <= MERGE_THRESHOLD:
+        return None
+    words_a, words_b = keep.split("-"), other.split("-")
+    if len(words_a) == len(words_b) == 1:
+        # colour / color, organisation / organization; in short words one letter is a new word (cat / car),
+        # and so is a changed first letter in any (setprototypeof / getprototypeof).
+        close = (
+            min(len(keep), len(other)) >= 5 and keep[0] == other[0] and levenshtein_distance(keep, other) == 1
+        )
+        return "spelling" if close else None
+    stems_a, stems_b = _stems(keep), _stems(other)
+    if set(stems_a) < set(stems_b) or set(stems_b) < set(stems_a):
+        return None  # java / prefers-java, backend / backend-services: a topic and a narrower one
+    if not set(stems_a) & set(stems_b):
+        return None  # google-sheets / microsoft-excel: related things, not the same tag
+    only_a, only_b = set(stems_a) - set(stems_b), set(stems_b) - set(stems_a)
+    if len(stems_a) == len(stems_b) and len(only_a) == len(only_b) == 1:
+        at_a, at_b = stems_a.index(next(iter(only_a))), stems_b.index(next(iter(only_b)))
+        wa, wb = words_a[at_a], words_b[at_b]
+        if is_abbreviation(wa, wb, is_word) or is_abbreviation(wb, wa, is_word):
+            return "abbreviation"  # js-framework / javascript-framework
+        if at_a == at_b:
+            return None  # cold-ocean-currents / warm-ocean-currents: one word swapped in place
+    if sibling(keep, other):
+        return None  # non-smart-bulbs / smart-light-bulbs, cotton-fabric / fabric-like-silk
+    return "similarity"
+
+
+def _stems(tag: str) -> list[str]:
+    return [_STEM.stemWord(w) for w in tag.split("-")]
+
+
+def kept_apart(tag: str, concept: str) -> bool:
+    """Whether a concept close to `tag` still must not be filed under it: the tag is narrower, another word on
+    its stem, or a sibling."""
+    return narrower(tag, concept) or derived(tag, concept) or sibling(tag, concept)
+
+
+def sibling(a: str, b: str) -> bool:
+    """Whether two tags name different things of one kind: one word for another (wife / husband, spanish /
+    english, black / white, melbourne / sydney), or shared words each tag tells apart on the same side
+    (cold-ocean-currents / warm-ocean-currents, small-spaces / medium-sized-spaces, fabric-like-silk /
+    fabric-like-cotton) or by a word put between them (non-smart-bulbs / smart-light-bulbs). Such pairs are as
+    close in the model as synonyms (wife / husband 0.87, kids / children 0.89), so closeness cannot tell them
+    apart: only spelling, inflection or an abbreviation makes two different words one tag. Shared words with
+    the rest on either side are overlapping windows on one phrase (marine-conservation-efforts /
+    supporting-marine-conservation), and tags with no word in common another wording (bookcase / book-shelf):
+    both left to the model."""
+    stems_a, stems_b = _stems(a), _stems(b)
+    shared = set(stems_a) & set(stems_b)
+    only_a, only_b = set(stems_a) - shared, set(stems_b) - shared
+    if not only_a or not only_b:
+        return False  # the same words, or one tag narrower than the other
+    if "-" not in a and "-" not in b:
+        return not one_word(a, b)
+    if not shared:
+        return False
+    if len(only_a) == len(only_b) == 1:
+        wa = a.split("-")[stems_a.index(next(iter(only_a)))]
+        wb = b.split("-")[stems_b.index(next(iter(only_b)))]
+        if one_word(wa, wb):
+            return False  # js-framework / javascript-framework, colour-scheme / color-scheme
+    sides_a, sides_b = _sides(stems_a, shared), _sides(stems_b, shared)
+    return sides_a is None or sides_b is None or bool(sides_a & sides_b)
+
+
+def _sides(stems: list[str], shared: set[str]) -> set[str] | None:
+    """Where a tag's own words stand around the words it shares with another: before, after, or None when one
+    stands between them."""
+    at = [i for i, s in enumerate(stems) if s in shared]
+    if at[-1] - at[0] + 1 != len(at):
+        return None
+    return {side for side, own in (("before", at[0] > 0), ("after", at[-1] < len(stems) - 1)) if own}
+
+
+def one_word(a: str, b: str) -> bool:
+    """Whether two words are one word spelled, inflected or abbreviated two ways (colour / color, centre / center,
+    children / child, pic / picture, k8s / kubernetes)."""
+    if inflected(a, b) or regular_ending(a, b) or numeronym(a, b) or numeronym(b, a):
+        return True
+    if is_abbreviation(a, b) or is_abbreviation(b, a):
+        return True
+    for x, y in ((a, b), (_lemma(a), _lemma(b))):  # colours / color: colour / color
+        short, long = sorted((x, y), key=len)
+        british = long.endswith("re") and short == long[:-2] + "er"  # centre / center, litre / liter
+        if len(short) >= 5 and x[0] == y[0] and (levenshtein_distance(x, y) == 1 or british):
+            return True
+    return False
+
+
+def narrower(tag: str, than: str) -> bool:
+    """Whether `tag` names a narrower topic than `than`: all its words and more (talent-show / talent, small-group
+    / group). A concept is not filed under such a tag, as consolidation never merges the two."""
+    return set(_stems(than)) < set(_stems(tag))
+
+
+def derived(a: str, b: str) -> bool:
+    """Whether two one-word tags are different words on one stem (installations / install, glutes / gluten, neck /
+    neckline): the model reads them from shared word pieces, so their closeness says little, and consolidation keeps
+    such words apart. Inflections of one word (meetings / meeting) are not."""
+    if "-" in a or "-" in b or inflected(a, b) or regular_ending(a, b):
+        return False
+    short, long = sorted((key(a), key(b)), key=len)
+    return len(short) >= 3 and long.startswith(short)
+
+
+def numeronym(short: str, long: str) -> bool:
+    match = re.fullmatch(r"([a-z])(\d+)([a-z])", short)
+    flat = long.replace("-", "")
+    if match is None or len(flat) < 5:
+        return False
+    a, n, b = match.groups()
+    return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)

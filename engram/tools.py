@@ -1,0 +1,220 @@
+"""The agent tools as methods of Memory: store_memory and search_memory, discover_memory_tools, every advanced
+tool (maintenance, analysis, migration, debugging), rollback and operations, and `run_tool`, which runs any tool
+of the registry by name."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import pydantic
+
+from engram.agent import registry
+from engram.agent.answers import recall_answer, remember_answer
+from engram.agent.debug import Debugging
+from engram.agent.health import Health
+from engram.agent.insight import Insight
+from engram.agent.search import SearchMemory
+from engram.agent.store import StoreMemory
+from engram.agent.upkeep import Maintenance
+from engram.errors import InvalidInput
+from engram.interop.backups import Backups
+from engram.interop.importers import ForeignImport
+from engram.interop.tinydb import TinyDbImport
+from engram.interop.transfer import Transfer
+from engram.model.answers import (
+    DiscoverResult,
+    ForgetAnswer,
+    RecallAnswer,
+    RememberAnswer,
+    SearchMemoryResult,
+    StoreMemoryResult,
+)
+from engram.model.record import invalid_from
+from engram.write.operations import Operations
+
+if TYPE_CHECKING:
+    from engram.memory import Memory
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def writes(method: F) -> F:
+    """Runs under the instance's write lock: the store has one writer, and the services keep caches (the tag
+    vocabulary, learned prototypes) that a write updates."""
+
+    @functools.wraps(method)
+    def locked(self: Tools, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return cast(F, locked)
+
+
+
+class Tools:
+    """The part of Memory that agents call by name; Memory composes the services these methods use."""
+
+    _lock: threading.RLock
+    _store_memory: StoreMemory
+    _search_memory: SearchMemory
+    _health: Health
+    _maintenance: Maintenance
+    _insight: Insight
+    _transfer: Transfer
+    _foreign: ForeignImport
+    _tinydb: TinyDbImport
+    _backups: Backups
+    _debugging: Debugging
+    _operations: Operations
+
+    @writes
+    def store_memory(self, content: str, context: dict[str, Any] | None = None) -> StoreMemoryResult:
+        """Zero-decision storage: category, tags, importance and kind are inferred; `context` may force any."""
+        return self._store_memory(content, context)
+
+    def search_memory(
+        self,
+        query: str,
+        options: dict[str, Any] | None = None,
+        *,
+        now: datetime | None = None,
+        touch: bool = True,
+        session: str | None = None,
+    ) -> SearchMemoryResult:
+        """Natural-language search with time understanding and tag expansion. `now` is the moment the query is
+        asked (relative dates resolve against it); `touch=False` leaves usage untouched; `session` is the
+        session asking: other sessions' session-scoped memories stay out of its results."""
+        return self._search_memory(query, options, now=now, touch=touch, session=session)
+
+    def discover_memory_tools(self) -> DiscoverResult:
+        """The advanced tools by group, and the store's health."""
+        return self._health.discover()
+
+    def run_tool(self, name: str, *, session: str | None = None, **arguments: Any) -> Any:
+        """Run any tool of the registry (engram.agent.registry) by name, its arguments checked against its
+        model; `session` is the session asking, for the tools that show or keep session memories."""
+        tool = registry.tool(name)
+        if tool is None:
+            raise InvalidInput("tool", f"unknown; choose one of {sorted(registry.BY_NAME)}")
+        args = _checked(tool.arguments, arguments)
+        values = {f: _plain(getattr(args, f)) for f in tool.arguments.model_fields}
+        call = functools.partial(_TOOLS[name], self, **values)
+        if tool.session:
+            call = functools.partial(call, session=session)
+        if tool.effect == "read":
+            return call()
+        with self._lock:
+            return call()
+
+    # ---- maintenance, analysis, migration, debugging -----------------------------------------------------
+    def memory_stats(self) -> dict[str, Any]:
+        """Counts by category, kind, scope, status and tier; tags; storage size."""
+        return self._maintenance.memory_stats()
+
+    @writes
+    def optimize_tags(self, dry_run: bool = False, archive_after_days: int = 180) -> dict[str, Any]:
+        return self._maintenance.optimize_tags(dry_run=dry_run, archive_after_days=archive_after_days)
+
+    @writes
+    def merge_memories(self, ids: list[str], into: str | None = None) -> dict[str, Any]:
+        return self._maintenance.merge_memories(ids, into=into)
+
+    def memory_timeline(self, granularity: str = "month", examples: int = 3, session: str | None = None) -> dict[str, Any]:
+        return self._insight.memory_timeline(granularity=granularity, examples=examples, session=session)
+
+    def concept_network(
+        self, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100, session: str | None = None
+    ) -> dict[str, Any]:
+        return self._insight.concept_network(
+            min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit, session=session
+        )
+
+    def usage_patterns(self, top: int = 10, session: str | None = None) -> dict[str, Any]:
+        return self._insight.usage_patterns(top=top, session=session)
+
+    def export_memories(self, path: str | Path, with_embeddings: bool = True) -> dict[str, Any]:
+        return self._transfer.export_memories(path, with_embeddings=with_embeddings)
+
+    @writes
+    def import_memories(self, path: str | Path) -> dict[str, Any]:
+        return self._transfer.import_memories(path)
+
+    @writes
+    def import_from(self, source: str, path: str | Path) -> dict[str, Any]:
+        """Import another store's memories: mcp-memory-service, shodh-json or mem0."""
+        return self._foreign(source, path)
+
+    @writes
+    def import_tinydb(self, directory: str | Path) -> dict[str, Any]:
+        return self._tinydb(Path(directory))
+
+    @writes
+    def backup_restore(self, action: str, path: str | Path) -> dict[str, Any]:
+        return self._backups.backup_restore(action, path)
+
+    def trace_search(self, query: str, options: dict[str, Any] | None = None, session: str | None = None) -> dict[str, Any]:
+        return self._debugging.trace_search(query, options, session=session)
+
+    def validate_storage(self) -> dict[str, Any]:
+        return self._debugging.validate_storage()
+
+    @writes
+    def repair_index(self) -> dict[str, Any]:
+        return self._debugging.repair_index()
+
+    @writes
+    def rollback(self, operation_id: str) -> dict[str, Any]:
+        """Undo a bulk operation (optimize_tags, merge_memories, an import, maintain) completely."""
+        return self._operations.rollback(operation_id)
+
+    def operations(self, limit: int = 50) -> dict[str, Any]:
+        """The latest bulk operations, newest first, each with its id for `rollback`."""
+        return {"operations": self._operations.latest(limit)}
+
+
+def _remember(m: Memory, content: str, session: str | None = None, **fields: Any) -> RememberAnswer:
+    """remember as a tool: a session scope without scope_id belongs to the session asking."""
+    if fields["scope"] == "session" and fields["scope_id"] is None:
+        fields["scope_id"] = session
+    given = {k: v for k, v in fields.items() if v is not None} | {"tags": fields["tags"] or []}
+    return remember_answer(m.remember(content, **given), m.pii_summary(content))
+
+
+def _recall(m: Memory, query: str, session: str | None = None, **options: Any) -> RecallAnswer:
+    """recall as a tool: the memories the session asking sees; a session scope without scope_id is its own."""
+    if options["scope"] == "session" and options["scope_id"] is None:
+        options["scope_id"] = session
+    return recall_answer(m.recall(query, session=session, **options))
+
+
+def _forget(m: Memory, id: str) -> ForgetAnswer:
+    m.forget(id)
+    return {"deleted": True, "id": id}
+
+
+# How each registry tool runs on a Memory: the facade method of the same name, or its answer as a tool.
+_TOOLS: dict[str, Callable[..., Any]] = {
+    name: getattr(Tools, name) for name in registry.BY_NAME if name not in ("remember", "recall", "forget")
+} | {"remember": _remember, "recall": _recall, "forget": _forget}
+
+
+def _checked(model: type[registry.Arguments], arguments: dict[str, Any]) -> registry.Arguments:
+    """A tool's arguments checked against its model; an argument it does not take is named as one."""
+    try:
+        return model.model_validate(arguments)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "extra_forbidden":
+            raise InvalidInput(str(first["loc"][0]), "Unexpected keyword argument") from None
+        raise invalid_from(exc) from None
+
+
+def _plain(value: Any) -> Any:
+    """A nested argument model (store_memory's context, search_memory's options) as the fields that were set:
+    the method it goes to validates them again."""
+    return value.model_dump(exclude_unset=True) if isinstance(value, pydantic.BaseModel) else value
