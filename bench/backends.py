@@ -46,11 +46,17 @@ def bulk_load(mem: Memory, texts: list[str], cache: DiskCachedEmbedder) -> float
         part = texts[i : i + 5000]
         vectors = cache.embed_batch(part)
         records = [
-            MemoryRecord(id=new_id(), content=t, content_hash=content_hash(t), kind=Kind.KNOWLEDGE,
-                         kind_method="bulk", created_at=start_at + timedelta(minutes=i + j),
-                         updated_at=start_at + timedelta(minutes=i + j))
+            MemoryRecord(
+                id=new_id(),
+                content=t,
+                content_hash=content_hash(t),
+                kind=Kind.KNOWLEDGE,
+                kind_method="bulk",
+                created_at=start_at + timedelta(minutes=i + j),
+                updated_at=start_at + timedelta(minutes=i + j),
+            )
             for j, t in enumerate(part)
-        ]  # fmt: skip
+        ]
         t0 = time.perf_counter()
         mem.store.insert(records, list(vectors))
         elapsed += time.perf_counter() - t0
@@ -60,8 +66,14 @@ def bulk_load(mem: Memory, texts: list[str], cache: DiskCachedEmbedder) -> float
     return len(texts) / elapsed
 
 
-def run(db: str | Path, texts: list[str], extra: list[str], qs: list[str], cache: DiskCachedEmbedder,
-        model: MiniLM) -> dict[str, Any]:  # fmt: skip
+def run(
+    db: str | Path,
+    texts: list[str],
+    extra: list[str],
+    qs: list[str],
+    cache: DiskCachedEmbedder,
+    model: MiniLM,
+) -> dict[str, Any]:
     with Memory(db, embedder=cache) as mem:
         bulk = bulk_load(mem, texts, cache)
         mem.remember("a first write sets the classifier's prototypes up: once per store, not timed")
@@ -84,9 +96,13 @@ def run(db: str | Path, texts: list[str], extra: list[str], qs: list[str], cache
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--size", type=int, default=100_000, help="memories bulk-loaded first")
-    parser.add_argument("--ingest", type=int, default=2000, help="memories then written through the write path")
+    parser.add_argument(
+        "--ingest", type=int, default=2000, help="memories then written through the write path"
+    )
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
@@ -117,10 +133,25 @@ def main() -> None:
             server.cleanup()
     cache.close()
 
-    columns = ("memories", "bulk_memories_per_s", "ingest_memories_per_s", "search_p50_ms", "search_p95_ms",
-               "embed_p50_ms", "search_minus_embed_p50_ms")  # fmt: skip
-    table = Table("backend", "memories", "bulk load /s", "write path /s", "search p50 ms", "search p95 ms",
-                  "query embed p50 ms", "search - embed p50 ms")  # fmt: skip
+    columns = (
+        "memories",
+        "bulk_memories_per_s",
+        "ingest_memories_per_s",
+        "search_p50_ms",
+        "search_p95_ms",
+        "embed_p50_ms",
+        "search_minus_embed_p50_ms",
+    )
+    table = Table(
+        "backend",
+        "memories",
+        "bulk load /s",
+        "write path /s",
+        "search p50 ms",
+        "search p95 ms",
+        "query embed p50 ms",
+        "search - embed p50 ms",
+    )
     for name, row in result["backends"].items():
         table.add_row(name, *(str(row[c]) for c in columns))
     console.print(table)

@@ -55,8 +55,9 @@ def evaluate(top: int, opening_weight: float) -> dict[str, Any]:
     words = Settings().kind_opening_words
     proto_vectors = embedder.embed_batch([t for _, t in seeds])
     proto_openings = embedder.embed_batch([opening(t, words) for _, t in seeds])
-    temperature = calibrate_temperature(proto_vectors, [k for k, _ in seeds], top=top, openings=proto_openings,
-                                        weight=opening_weight)  # fmt: skip
+    temperature = calibrate_temperature(
+        proto_vectors, [k for k, _ in seeds], top=top, openings=proto_openings, weight=opening_weight
+    )
     protos = PrototypeSet(
         [
             Prototype(k, "seed", v, opening=o)
@@ -116,14 +117,32 @@ def main() -> None:
     default = Settings()
     results = [evaluate(top, 0.0) for top in (1, 3, 5)]
     results.append(evaluate(default.kind_prototype_top, default.kind_opening_weight))
-    table = Table("prototype score", "T", "argmax acc", "mean conf", "ECE", ">=0.75 share", ">=0.75 acc",
-                  "write-path acc", "fallback share", "decided acc")  # fmt: skip
+    table = Table(
+        "prototype score",
+        "T",
+        "argmax acc",
+        "mean conf",
+        "ECE",
+        ">=0.75 share",
+        ">=0.75 acc",
+        "write-path acc",
+        "fallback share",
+        "decided acc",
+    )
     for r in results:
         p, w = r["prototype_only"], r["write_path"]
-        table.add_row(_name(r), str(r["temperature"]),
-                      str(p["accuracy"]), str(p["mean_confidence"]), str(p["ece"]), str(p["share_confident"]),
-                      str(p["accuracy_confident"]), str(w["accuracy"]), str(w["fallback_share"]),
-                      str(w["accuracy_decided"]))  # fmt: skip
+        table.add_row(
+            _name(r),
+            str(r["temperature"]),
+            str(p["accuracy"]),
+            str(p["mean_confidence"]),
+            str(p["ece"]),
+            str(p["share_confident"]),
+            str(p["accuracy_confident"]),
+            str(w["accuracy"]),
+            str(w["fallback_share"]),
+            str(w["accuracy_decided"]),
+        )
     console.print(table)
     kinds_table = Table("prototype score", *results[0]["prototype_only"]["per_kind"])
     for r in results:
@@ -154,9 +173,13 @@ def main() -> None:
             f"{p['share_confident']} | {p['accuracy_confident']} | {w['accuracy']} | {w['fallback_share']} | "
             f"{w['accuracy_decided']} |"
         )
-    lines += ["", "Per-kind argmax accuracy (prototype-only):", "",
-              "| prototype score | " + " | ".join(results[0]["prototype_only"]["per_kind"]) + " |",
-              "|---" * (1 + len(results[0]["prototype_only"]["per_kind"])) + "|"]  # fmt: skip
+    lines += [
+        "",
+        "Per-kind argmax accuracy (prototype-only):",
+        "",
+        "| prototype score | " + " | ".join(results[0]["prototype_only"]["per_kind"]) + " |",
+        "|---" * (1 + len(results[0]["prototype_only"]["per_kind"])) + "|",
+    ]
     for r in results:
         lines.append(
             f"| {_name(r)} | " + " | ".join(str(v) for v in r["prototype_only"]["per_kind"].values()) + " |"

@@ -278,9 +278,12 @@ def generated(count: int = 1500) -> dict[str, Any]:
     cache = DiskCachedEmbedder(MiniLM())
     runs: dict[str, Any] = {}
     for run, floor in (("on_topic", Settings().tag_on_topic), ("any_concept", -1.0)):
-        with tempfile.TemporaryDirectory() as tmp, Memory(
-            Path(tmp) / "g.db", embedder=cache, settings=Settings(home=Path(tmp), tag_on_topic=floor)
-        ) as mem:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            Memory(
+                Path(tmp) / "g.db", embedder=cache, settings=Settings(home=Path(tmp), tag_on_topic=floor)
+            ) as mem,
+        ):
             counts = [len(mem.store_memory(text)["analysis"]["generated_tags"]) for text in texts]
             report = mem.optimize_tags(dry_run=True)
             common = sorted(mem.store.tags(), key=lambda r: (-r.usage_count, r.tag))[:25]
@@ -305,7 +308,8 @@ def generated(count: int = 1500) -> dict[str, Any]:
 def _topical(judged: list[dict[str, Any]], sample: list[list[str]]) -> dict[str, Any]:
     """The judged texts' concept tags (context tags left out) against the hand judgements."""
     verdicts = [
-        [j["tags"].get(t) for t in tags if t not in CONTEXT_TAGS] for j, tags in zip(judged, sample, strict=True)
+        [j["tags"].get(t) for t in tags if t not in CONTEXT_TAGS]
+        for j, tags in zip(judged, sample, strict=True)
     ]
     given = [v for vs in verdicts for v in vs]
     topical = sum(v is True for v in given)
@@ -379,11 +383,22 @@ def _table(header: Sequence[str], *rows: Sequence[Any]) -> list[str]:
 
 
 def _judged_lines(title: str, g: dict[str, Any]) -> list[str]:
-    lines = [title, "", *_table(
-        ["tags", "after", "reduction", "merges", "judged the same tag", "wrong", "not yet judged"],
-        [g["tags"], g["after"], f"{g['reduction']:.1%}", g["merges"], g["judged_same"], len(g["wrong"]),
-         len(g["unjudged"])],
-    )]  # fmt: skip
+    lines = [
+        title,
+        "",
+        *_table(
+            ["tags", "after", "reduction", "merges", "judged the same tag", "wrong", "not yet judged"],
+            [
+                g["tags"],
+                g["after"],
+                f"{g['reduction']:.1%}",
+                g["merges"],
+                g["judged_same"],
+                len(g["wrong"]),
+                len(g["unjudged"]),
+            ],
+        ),
+    ]
     if g["wrong"]:
         lines += ["Wrong merges: " + ", ".join(" -> ".join(p) for p in g["wrong"]), ""]
     if g["unjudged"]:
@@ -428,16 +443,34 @@ def render(result: dict[str, Any]) -> list[str]:
             "",
             *_table(
                 ["measure", *sets, "all"],
-                ["statements (near-copies left out)",
-                 *(f"{x['statements']} ({x['near_copies_left_out']})" for x in sets.values()), everything],
-                row("prototype score alone, argmax accuracy", None, "prototype_score_argmax_accuracy",
-                    "prototype_score_argmax_correct"),
-                row("classifier alone, argmax accuracy", "classifier_alone", "argmax_accuracy", "argmax_correct"),
-                row("classifier alone, decided share (confidence >= 0.5)", "classifier_alone", "decided_share"),
+                [
+                    "statements (near-copies left out)",
+                    *(f"{x['statements']} ({x['near_copies_left_out']})" for x in sets.values()),
+                    everything,
+                ],
+                row(
+                    "prototype score alone, argmax accuracy",
+                    None,
+                    "prototype_score_argmax_accuracy",
+                    "prototype_score_argmax_correct",
+                ),
+                row(
+                    "classifier alone, argmax accuracy",
+                    "classifier_alone",
+                    "argmax_accuracy",
+                    "argmax_correct",
+                ),
+                row(
+                    "classifier alone, decided share (confidence >= 0.5)", "classifier_alone", "decided_share"
+                ),
                 row("classifier alone, decided accuracy", "classifier_alone", "decided_accuracy"),
                 row("store_memory accuracy (undecided counts wrong)", "write_path", "accuracy", "correct"),
-                row("store_memory accuracy without the read-out", "write_path", "accuracy_without_readout",
-                    "correct_without_readout"),
+                row(
+                    "store_memory accuracy without the read-out",
+                    "write_path",
+                    "accuracy_without_readout",
+                    "correct_without_readout",
+                ),
                 row("store_memory decided share", "write_path", "decided_share"),
                 row("store_memory decided accuracy", "write_path", "decided_accuracy"),
             ),
@@ -456,8 +489,14 @@ def render(result: dict[str, Any]) -> list[str]:
             "",
             *_table(
                 ["tags before", "after", "reduction", "ideal reduction", "wrong merges", "groups left apart"],
-                [t["tags"], t["after"], f"{t['reduction']:.0%}", f"{t['ideal_reduction']:.0%}", t["wrong_merges"],
-                 t["groups_not_joined"]],
+                [
+                    t["tags"],
+                    t["after"],
+                    f"{t['reduction']:.0%}",
+                    f"{t['ideal_reduction']:.0%}",
+                    t["wrong_merges"],
+                    t["groups_not_joined"],
+                ],
             ),
         ]
         if t["wrong_examples"]:
@@ -473,12 +512,17 @@ def render(result: dict[str, Any]) -> list[str]:
         lines += _judged_lines(title, r)
     if "generated" in result:
         g = result["generated"]
-        lines += _judged_lines(f"## Tags generated by store_memory from {g['texts']} real conversation texts", g)
+        lines += _judged_lines(
+            f"## Tags generated by store_memory from {g['texts']} real conversation texts", g
+        )
         if "per_memory" in g:
             p = g["per_memory"]
-            lines += [f"Tags per memory: {p['mean']} on average, 5 or more on {p['five_or_more']:.0%}. Tag reuse "
-                      f"(seed target > 60%): {p['reuse']:.0%} of tag uses took a tag already in the store. "
-                      f"Most used: {', '.join(p['most_used'])}.", ""]  # fmt: skip
+            lines += [
+                f"Tags per memory: {p['mean']} on average, 5 or more on {p['five_or_more']:.0%}. Tag reuse "
+                f"(seed target > 60%): {p['reuse']:.0%} of tag uses took a tag already in the store. "
+                f"Most used: {', '.join(p['most_used'])}.",
+                "",
+            ]
         if "any_concept" in g:
             a, j = g["any_concept"], g["judged"]
             lines += [
@@ -490,16 +534,35 @@ def render(result: dict[str, Any]) -> list[str]:
                 "column is the share of every tag judged on topic, whichever run gave it.",
                 "",
                 *_table(
-                    ["run", "tags per memory", "5 or more", "reduction", "judged texts: tags per memory",
-                     "on topic", "share on topic", "share of all on-topic tags", "not yet judged"],
-                    *([name, r["per_memory"]["mean"], f"{r['per_memory']['five_or_more']:.0%}",
-                       f"{r['reduction']:.1%}", r["judged"]["per_memory"], r["judged"]["topical"],
-                       r["judged"]["precision"], r["judged"]["topical_kept"], r["judged"]["not_yet_judged"]]
-                      for name, r in (("as stored", g), ("every concept a tag", a))),
+                    [
+                        "run",
+                        "tags per memory",
+                        "5 or more",
+                        "reduction",
+                        "judged texts: tags per memory",
+                        "on topic",
+                        "share on topic",
+                        "share of all on-topic tags",
+                        "not yet judged",
+                    ],
+                    *(
+                        [
+                            name,
+                            r["per_memory"]["mean"],
+                            f"{r['per_memory']['five_or_more']:.0%}",
+                            f"{r['reduction']:.1%}",
+                            r["judged"]["per_memory"],
+                            r["judged"]["topical"],
+                            r["judged"]["precision"],
+                            r["judged"]["topical_kept"],
+                            r["judged"]["not_yet_judged"],
+                        ]
+                        for name, r in (("as stored", g), ("every concept a tag", a))
+                    ),
                 ),
                 f"Every concept a tag, most used: {', '.join(a['per_memory']['most_used'])}.",
                 "",
-            ]  # fmt: skip
+            ]
     if "speed" in result:
         s = result["speed"]
         lines += [
@@ -509,9 +572,22 @@ def render(result: dict[str, Any]) -> list[str]:
             "three series see the same moments of the machine.",
             "",
             *_table(
-                ["query embed p50 ms", "store_memory p50 ms", "p95 ms", "search_memory p50 ms", "p95 ms", "build s"],
-                [s["embed_p50_ms"], s["store_p50_ms"], s["store_p95_ms"], s["search_p50_ms"], s["search_p95_ms"],
-                 s["build_s"]],
+                [
+                    "query embed p50 ms",
+                    "store_memory p50 ms",
+                    "p95 ms",
+                    "search_memory p50 ms",
+                    "p95 ms",
+                    "build s",
+                ],
+                [
+                    s["embed_p50_ms"],
+                    s["store_p50_ms"],
+                    s["store_p95_ms"],
+                    s["search_p50_ms"],
+                    s["search_p95_ms"],
+                    s["build_s"],
+                ],
             ),
             "Targets: store_memory p50 < 30 ms, search_memory p50 < 25 ms (seed: < 200 ms). "
             f"discover_memory_tools (health score with tag consolidation) once: {s.get('discover_s', '-')} s.",

@@ -266,4 +266,3 @@ class SearchMemoryRetriever(EngramRetriever):
             for unit_id in self.databases.units_of.get(record.parent_id or record.id, []):
                 out.setdefault(unit_id)
         return list(out)[:k]
-

@@ -130,8 +130,10 @@ def run(memories: int, calls: int, clients: int, seconds: float) -> dict[str, An
         env = os.environ | {"ENGRAM_HOME": str(home), "ENGRAM_MAINTAIN_EVERY_MINUTES": "0"}
         server = subprocess.Popen(
             [sys.executable, "-m", "engram", "--db", str(db), "serve", "--port", str(port)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )  # fmt: skip
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         _wait(f"http://127.0.0.1:{port}/api/health", server)
         url = f"http://127.0.0.1:{port}"
         headers = {"Authorization": f"Bearer {key}"}

@@ -172,15 +172,40 @@ def main() -> None:
     table = Table(
         "ingest", "texts", "raw embed texts/s", "ingest texts/s", "ratio", "first write s", "peak RSS MB"
     )
-    table.add_row("write path", str(ing["texts"]), str(ing["raw_embed_texts_per_s"]),
-                  str(ing["ingest_texts_per_s"]), f"{ing['ratio']:.0%}", str(ing["first_write_s"]),
-                  str(ing["peak_rss_mb"]))  # fmt: skip
+    table.add_row(
+        "write path",
+        str(ing["texts"]),
+        str(ing["raw_embed_texts_per_s"]),
+        str(ing["ingest_texts_per_s"]),
+        f"{ing['ratio']:.0%}",
+        str(ing["first_write_s"]),
+        str(ing["peak_rss_mb"]),
+    )
     console.print(table)
-    table = Table("memories", "build s", "query embed p50 ms", "search p50 ms", "search p95 ms",
-                  "search - embed p50 ms", "peak RSS MB")  # fmt: skip
+    table = Table(
+        "memories",
+        "build s",
+        "query embed p50 ms",
+        "search p50 ms",
+        "search p95 ms",
+        "search - embed p50 ms",
+        "peak RSS MB",
+    )
     for row in result["scale"].values():
-        table.add_row(*(str(row[k]) for k in ("memories", "build_s", "embed_p50_ms", "search_p50_ms",
-                                              "search_p95_ms", "search_minus_embed_p50_ms", "peak_rss_mb")))  # fmt: skip
+        table.add_row(
+            *(
+                str(row[k])
+                for k in (
+                    "memories",
+                    "build_s",
+                    "embed_p50_ms",
+                    "search_p50_ms",
+                    "search_p95_ms",
+                    "search_minus_embed_p50_ms",
+                    "peak_rss_mb",
+                )
+            )
+        )
     console.print(table)
     if not args.no_write:
         RESULTS.mkdir(exist_ok=True)

@@ -10,6 +10,7 @@ from engram.embed.minilm import MiniLM, default_embedder
 from engram.errors import (
     EngramError,
     InvalidInput,
+    MissingExtra,
     ModelMismatch,
     ModelUnavailable,
     NotFound,
@@ -65,6 +66,7 @@ __all__ = [
     "MemoryType",
     "Message",
     "MiniLM",
+    "MissingExtra",
     "ModelMismatch",
     "ModelUnavailable",
     "NewMemory",

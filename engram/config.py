@@ -71,7 +71,10 @@ def locate(db: str | Path) -> str | Path:
         return db
     if (scheme := re.match(r"([A-Za-z][\w+.-]*)://", db)) and scheme.group(1) != "sqlite":
         # Else "mysql://host/db" became a directory "mysql:" holding an SQLite file.
-        raise InvalidInput("db", f"{scheme.group(1)}:// is not supported; give a file path, sqlite:///path or postgresql://...")
+        raise InvalidInput(
+            "db",
+            f"{scheme.group(1)}:// is not supported; give a file path, sqlite:///path or postgresql://...",
+        )
     return Path(db.removeprefix("sqlite://")).expanduser()
 
 

@@ -6,6 +6,7 @@ EngramError
  +-- ModelMismatch         the database was embedded with another model
  +-- ModelUnavailable      the embedding model cannot be loaded
  +-- StoreError            the store cannot do what was asked (locked, corrupt, unknown schema)
+ +-- MissingExtra          a feature needs an optional part that is not installed
 """
 
 from __future__ import annotations
@@ -58,3 +59,11 @@ class StoreError(EngramError):
 
 class StoreUnavailable(StoreError):
     """The database server cannot be reached (or has no free connection): try again later."""
+
+
+class MissingExtra(EngramError):
+    """A feature needs an optional extra that is not installed; the message names the install command."""
+
+    def __init__(self, feature: str, extra: str) -> None:
+        super().__init__(f"{feature} needs the {extra} extra: pip install 'engram-memory[{extra}]'")
+        self.extra = extra

@@ -207,7 +207,12 @@ class Memory(Tools):
     ) -> dict[str, Any]:
         """Keep messages as sources and store the user's statements as memories, approved or pending review."""
         return self._ingestor.ingest(
-            messages, scope=scope, scope_id=scope_id, redact=redact, user_id=user_id, workspace_id=workspace_id
+            messages,
+            scope=scope,
+            scope_id=scope_id,
+            redact=redact,
+            user_id=user_id,
+            workspace_id=workspace_id,
         )
 
     def pending(self, limit: int = 100) -> builtins.list[MemoryRecord]:
@@ -250,7 +255,9 @@ class Memory(Tools):
         if len(found) > 1:
             raise InvalidInput("id", f"{given} begins more than one memory's id: give more of it")
         if not found and 0 < len(given) < 4 and self.store.ids_starting(given, 1):
-            raise InvalidInput("id", f"{given} is too short to name a memory: give at least 4 characters of its id")
+            raise InvalidInput(
+                "id", f"{given} is too short to name a memory: give at least 4 characters of its id"
+            )
         return found[0] if found else given
 
     def list(

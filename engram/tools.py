@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import pydantic
 
@@ -29,18 +29,29 @@ from engram.interop.transfer import Transfer
 from engram.model.answers import (
     DiscoverResult,
     ForgetAnswer,
+    PiiSummary,
     RecallAnswer,
     RememberAnswer,
     SearchMemoryResult,
     StoreMemoryResult,
 )
-from engram.model.record import invalid_from
+from engram.model.record import MemoryRecord, invalid_from
+from engram.model.results import RememberResult, Scored
 from engram.write.operations import Operations
 
-if TYPE_CHECKING:
-    from engram.memory import Memory
-
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+Hit = Scored[MemoryRecord]
+
+
+class _Facade(Protocol):
+    """The Memory methods the tools that answer in their own shape (remember, recall, forget) call."""
+
+    def remember(self, content: str, **fields: Any) -> RememberResult: ...
+    def recall(self, query: str, **options: Any) -> list[Hit]: ...
+    def forget(self, memory_id: str) -> None: ...
+    def pii_summary(self, content: str) -> PiiSummary: ...
 
 
 def writes(method: F) -> F:
@@ -53,7 +64,6 @@ def writes(method: F) -> F:
             return method(self, *args, **kwargs)
 
     return cast(F, locked)
-
 
 
 class Tools:
@@ -124,7 +134,9 @@ class Tools:
     def merge_memories(self, ids: list[str], into: str | None = None) -> dict[str, Any]:
         return self._maintenance.merge_memories(ids, into=into)
 
-    def memory_timeline(self, granularity: str = "month", examples: int = 3, session: str | None = None) -> dict[str, Any]:
+    def memory_timeline(
+        self, granularity: str = "month", examples: int = 3, session: str | None = None
+    ) -> dict[str, Any]:
         return self._insight.memory_timeline(granularity=granularity, examples=examples, session=session)
 
     def concept_network(
@@ -157,7 +169,9 @@ class Tools:
     def backup_restore(self, action: str, path: str | Path) -> dict[str, Any]:
         return self._backups.backup_restore(action, path)
 
-    def trace_search(self, query: str, options: dict[str, Any] | None = None, session: str | None = None) -> dict[str, Any]:
+    def trace_search(
+        self, query: str, options: dict[str, Any] | None = None, session: str | None = None
+    ) -> dict[str, Any]:
         return self._debugging.trace_search(query, options, session=session)
 
     def validate_storage(self) -> dict[str, Any]:
@@ -177,7 +191,7 @@ class Tools:
         return {"operations": self._operations.latest(limit)}
 
 
-def _remember(m: Memory, content: str, session: str | None = None, **fields: Any) -> RememberAnswer:
+def _remember(m: _Facade, content: str, session: str | None = None, **fields: Any) -> RememberAnswer:
     """remember as a tool: a session scope without scope_id belongs to the session asking."""
     if fields["scope"] == "session" and fields["scope_id"] is None:
         fields["scope_id"] = session
@@ -185,14 +199,14 @@ def _remember(m: Memory, content: str, session: str | None = None, **fields: Any
     return remember_answer(m.remember(content, **given), m.pii_summary(content))
 
 
-def _recall(m: Memory, query: str, session: str | None = None, **options: Any) -> RecallAnswer:
+def _recall(m: _Facade, query: str, session: str | None = None, **options: Any) -> RecallAnswer:
     """recall as a tool: the memories the session asking sees; a session scope without scope_id is its own."""
     if options["scope"] == "session" and options["scope_id"] is None:
         options["scope_id"] = session
     return recall_answer(m.recall(query, session=session, **options))
 
 
-def _forget(m: Memory, id: str) -> ForgetAnswer:
+def _forget(m: _Facade, id: str) -> ForgetAnswer:
     m.forget(id)
     return {"deleted": True, "id": id}
 

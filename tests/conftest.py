@@ -70,5 +70,7 @@ def model() -> CachedEmbedder:
 @pytest.fixture
 def real(tmp_path: Path, settings: Settings, model: CachedEmbedder) -> Iterator[Memory]:
     on_topic = Settings.model_fields["tag_on_topic"].default
-    with Memory(tmp_path / "real.db", embedder=model, settings=settings.model_copy(update={"tag_on_topic": on_topic})) as memory:
+    with Memory(
+        tmp_path / "real.db", embedder=model, settings=settings.model_copy(update={"tag_on_topic": on_topic})
+    ) as memory:
         yield memory

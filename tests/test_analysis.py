@@ -59,7 +59,15 @@ def test_time_expressions(query: str, after: datetime | None, before: datetime |
 
 @pytest.mark.parametrize(
     "query",
-    ["May said hello", "march on", "what is my favourite colour", "the second item", "附近的天气", "三个苹果", "十三月"],
+    [
+        "May said hello",
+        "march on",
+        "what is my favourite colour",
+        "the second item",
+        "附近的天气",
+        "三个苹果",
+        "十三月",
+    ],
 )
 def test_no_time_where_there_is_none(query: str) -> None:
     assert timewords.time_range(query, NOW) is None
@@ -93,7 +101,9 @@ def test_chinese_concepts_are_its_words() -> None:
     assert all(len(c) <= 4 or c.isascii() for c in found)  # words, not the sentence
     meeting = "我们明天上午九点在北京开会。"
     assert "北京" in analysis.topics(analysis.concepts(meeting), meeting)  # two characters are a word
-    assert analysis.analyse("我对花生过敏。").importance > analysis.analyse("好的").importance  # not one "word"
+    assert (
+        analysis.analyse("我对花生过敏。").importance > analysis.analyse("好的").importance
+    )  # not one "word"
 
 
 def test_chinese_importance_reads_its_dates_urgency_and_decisions() -> None:
@@ -103,7 +113,9 @@ def test_chinese_importance_reads_its_dates_urgency_and_decisions() -> None:
     decided = analysis.analyse("我们决定用PostgreSQL代替MongoDB。")
     assert plain.importance < dated.importance < urgent.importance == 5
     assert {"deadline", "urgent", "explicit-important"} <= set(urgent.indicators)
-    assert "decision" in decided.indicators and "personal-fact" in analysis.analyse("我对花生过敏。").indicators
+    assert (
+        "decision" in decided.indicators and "personal-fact" in analysis.analyse("我对花生过敏。").indicators
+    )
     assert analysis.analyse("我有一点累。").indicators == ()  # 一点 is "a little", not one o'clock
     # A little Chinese in English text leaves the English keyphrases to yake.
     assert analysis.concepts("Meeting Li Wei at the Beijing office about the 北京 launch")[0][0].isascii()
@@ -117,10 +129,15 @@ def test_intents_and_event_anchors() -> None:
     anchor = timewords.event_anchor("what did we agree before the launch?")
     assert anchor is not None and (anchor.phrase, anchor.relation) == ("the launch", "before")
     # Phrasal verbs name no event: "looks after our dog" filtered to what was said after a memory about it.
-    for query in ("Who looks after our pet while we're abroad?", "She was named after her aunt",
-                  "he takes after his father"):  # fmt: skip
+    for query in (
+        "Who looks after our pet while we're abroad?",
+        "She was named after her aunt",
+        "he takes after his father",
+    ):
         assert timewords.event_anchor(query) is None, query
-    assert not questions.asks_for_memories(questions.query_concepts("What did I learn")), "learning is a topic"
+    assert not questions.asks_for_memories(questions.query_concepts("What did I learn")), (
+        "learning is a topic"
+    )
     assert questions.asks_for_memories(questions.query_concepts("what did I tell you"))
 
 
@@ -159,11 +176,23 @@ def test_consolidation_keeps_apart_what_embeddings_only_relate() -> None:
 def test_a_concept_is_not_filed_under_a_sibling_tag() -> None:
     # Siblings are as close in the model as synonyms (wife / husband 0.87, kids / children 0.89): only spelling,
     # inflection or an abbreviation files a word under another.
-    for tag, concept in [("english", "spanish"), ("wife", "husband"), ("red", "blue"), ("sydney", "melbourne"),
-                         ("production-database-runs", "staging-database-runs"), ("medium-sized-spaces", "small-spaces")]:  # fmt: skip
+    for tag, concept in [
+        ("english", "spanish"),
+        ("wife", "husband"),
+        ("red", "blue"),
+        ("sydney", "melbourne"),
+        ("production-database-runs", "staging-database-runs"),
+        ("medium-sized-spaces", "small-spaces"),
+    ]:
         assert kept_apart(tag, concept), (tag, concept)
-    for tag, concept in [("colors", "colour"), ("center", "centre"), ("woman", "women"), ("yoga", "aerial-yoga"),
-                         ("javascript-framework", "js-framework"), ("book-shelf", "bookcase")]:  # fmt: skip
+    for tag, concept in [
+        ("colors", "colour"),
+        ("center", "centre"),
+        ("woman", "women"),
+        ("yoga", "aerial-yoga"),
+        ("javascript-framework", "js-framework"),
+        ("book-shelf", "bookcase"),
+    ]:
         assert not kept_apart(tag, concept), (tag, concept)
 
 
@@ -184,7 +213,9 @@ def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> Non
     # What stays: a clip that leaves a fragment, inflections the dictionary knows, and regular endings of
     # words it does not know when the embeddings agree as closely as any merged pair.
     assert same_tag("python", "py", 0.65, vocabulary) == "abbreviation"
-    assert same_tag("matching", "match", 0.7) == "spelling" and same_tag("retries", "retry", 0.62) == "spelling"
+    assert (
+        same_tag("matching", "match", 0.7) == "spelling" and same_tag("retries", "retry", 0.62) == "spelling"
+    )
     assert same_tag("args", "arg", 0.91) == "spelling" and same_tag("utils", "util", 0.81) == "spelling"
 
 
@@ -262,9 +293,32 @@ def test_consolidation_asks_only_pairs_that_could_merge_and_finds_what_asking_al
     from engram.store.values import TagRow
     from engram.tags.consolidate import consolidate, rank
 
-    words = ["machine-learning", "machinelearning", "ml", "k8s", "kubernetes", "i18n", "internationalization",
-             "meetings", "meeting", "colour", "color", "javascript", "js", "java", "e-mail", "email", "python",
-             "py", "python3", "db", "database", "databases", "cold-ocean-currents", "warm-ocean-currents"]  # fmt: skip
+    words = [
+        "machine-learning",
+        "machinelearning",
+        "ml",
+        "k8s",
+        "kubernetes",
+        "i18n",
+        "internationalization",
+        "meetings",
+        "meeting",
+        "colour",
+        "color",
+        "javascript",
+        "js",
+        "java",
+        "e-mail",
+        "email",
+        "python",
+        "py",
+        "python3",
+        "db",
+        "database",
+        "databases",
+        "cold-ocean-currents",
+        "warm-ocean-currents",
+    ]
     rng = random.Random(3)
     tags = words + [f"{rng.choice(words)}-{rng.choice(words)}" for _ in range(60)]
     tags = list(dict.fromkeys(tags))
@@ -285,6 +339,7 @@ def test_consolidation_asks_only_pairs_that_could_merge_and_finds_what_asking_al
                 if reason is not None:
                     claimed[j] = i
                     expected.append((tags[j], tags[i], reason))
+
     # The same groups (consolidation then keeps a group under its long form rather than an abbreviation).
     def groups(merges: list[tuple[str, str]]) -> set[frozenset[str]]:
         members: dict[str, set[str]] = {}
@@ -305,8 +360,12 @@ def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_mo
     from engram.tags.consolidate import consolidate
 
     now, same = datetime.now(UTC), np.array([1.0, 0.0], dtype=np.float32)
-    rows = [TagRow("auth", 40, now, now, vector=same), TagRow("authentication", 3, now, now, vector=same),
-            TagRow("authentications", 2, now, now, vector=same), TagRow("authed", 5, now, now, vector=same)]  # fmt: skip
+    rows = [
+        TagRow("auth", 40, now, now, vector=same),
+        TagRow("authentication", 3, now, now, vector=same),
+        TagRow("authentications", 2, now, now, vector=same),
+        TagRow("authed", 5, now, now, vector=same),
+    ]
     merges = {m.tag: (m.into, m.reason) for m in consolidate(rows)}
     # "auth" is used most and claims the others, but the group is kept under the word it abbreviates.
     assert merges == {
@@ -319,27 +378,44 @@ def test_consolidation_keeps_the_long_form_even_when_the_abbreviation_is_used_mo
 def test_matched_concepts_are_whole_words_of_most_of_a_phrase() -> None:
     content = "My sister's email is anna@example.com and her phone is 415-555-0132"
     found = questions.matched_concepts(
-        ["sister phone number", "dentist appointment", "email", "phone", "family"], content, ["family", "contact"]
+        ["sister phone number", "dentist appointment", "email", "phone", "family"],
+        content,
+        ["family", "contact"],
     )
     assert found == ["email", "family", "phone", "sister phone number"]  # 2 of 3 words; a tag
-    assert questions.matched_concepts(["phone", "dentist appointment"], "Call the telephone company", []) == []
+    assert (
+        questions.matched_concepts(["phone", "dentist appointment"], "Call the telephone company", []) == []
+    )
     assert questions.matched_concepts(["dentist appointment"], "Booked an appointment", []) == []  # 1 of 2
 
 
 def test_tags_are_cut_to_words_that_name_a_topic() -> None:
     content = "Wow, I started hiking and we use React daily; renew passport; deep learning is awesome, month after month"
-    concepts = ["started hiking", "awesome", "renew passport", "React", "deep learning", "last month", "Wow", "amazing"]
+    concepts = [
+        "started hiking",
+        "awesome",
+        "renew passport",
+        "React",
+        "deep learning",
+        "last month",
+        "Wow",
+        "amazing",
+    ]
     # A verb opening a run is left out, an adjective or interjection alone is no tag, nor is a word that only
     # says when; a verb-only word the text writes as a name stays ("react" alone is a verb to the dictionary).
     assert analysis.topics(concepts, content) == ["hiking", "passport", "React", "deep learning"]
     # A word that is only a verb or an adverb ends a run, wherever it stands in it.
-    assert analysis.topics(["expenses arise", "turtles always cheer"], "before expenses arise; turtles always cheer") == [
-        "expenses", "turtles", "cheer"
-    ]
+    assert analysis.topics(
+        ["expenses arise", "turtles always cheer"], "before expenses arise; turtles always cheer"
+    ) == ["expenses", "turtles", "cheer"]
     # So does a verb agreeing with the noun before it; a plural noun there names the thing (meeting notes).
     said = "My wife loves hiking; the team meeting notes; Git rebase rewrites history"
     assert analysis.topics(["wife loves hiking", "team meeting notes", "rebase rewrites history"], said) == [
-        "wife", "hiking", "team meeting notes", "rebase", "history"
+        "wife",
+        "hiking",
+        "team meeting notes",
+        "rebase",
+        "history",
     ]
     # A thing and its example are two topics.
     assert analysis.topics(["fabric like silk"], "I need fabric like silk") == ["fabric", "silk"]
@@ -347,14 +423,26 @@ def test_tags_are_cut_to_words_that_name_a_topic() -> None:
 
 def test_names_are_capitalised_words_that_open_no_sentence_turn_or_list_item() -> None:
     assert analysis.named("Joanna: Absolutely, it means a lot, Nate.") == {"nate"}
-    assert analysis.named("**Check your car:** If you drove to the party\n* Alternatively, walk\n- Install it") == set()
+    assert (
+        analysis.named("**Check your car:** If you drove to the party\n* Alternatively, walk\n- Install it")
+        == set()
+    )
     assert analysis.named("I met Anna in Paris. Then we flew to New York (Svadhisthana)") == {
-        "anna", "paris", "new york", "svadhisthana"
+        "anna",
+        "paris",
+        "new york",
+        "svadhisthana",
     }
 
 
 def test_a_query_asking_for_things_to_do_names_no_topic() -> None:
-    for query in ("What do I need to do?", "what's due soon", "show my reminders", "any open tasks?", "my to-do list"):
+    for query in (
+        "What do I need to do?",
+        "what's due soon",
+        "show my reminders",
+        "any open tasks?",
+        "my to-do list",
+    ):
         assert questions.intent(query) == "remind"
         assert questions.names_no_topic(questions.query_concepts(query)), query
     assert not questions.names_no_topic(questions.query_concepts("when is the grant report due"))
@@ -365,19 +453,31 @@ def test_a_query_asking_for_things_to_do_names_no_topic() -> None:
 
 
 def test_a_name_longer_than_a_keyphrase_is_kept_whole() -> None:
-    found = analysis.concepts("**Tommy Bahama Island Hopper Bag**: Tommy Bahama is known for their stylish bags.")
+    found = analysis.concepts(
+        "**Tommy Bahama Island Hopper Bag**: Tommy Bahama is known for their stylish bags."
+    )
     # yake's phrases stop at three words; the parts of the name give way to the whole of it.
     assert "Tommy Bahama Island Hopper Bag" in found
     assert not {"Tommy Bahama Island", "Bahama Island Hopper", "Island Hopper Bag"} & set(found)
-    assert analysis.whole_name("Double Cash Card", "I use the Citi Double Cash Card's rewards") == "Citi Double Cash Card"
+    assert (
+        analysis.whole_name("Double Cash Card", "I use the Citi Double Cash Card's rewards")
+        == "Citi Double Cash Card"
+    )
     assert analysis.whole_name("African Violets", "Since African Violets need light") == "African Violets"
     assert analysis.whole_name("Nickel Boys", 'and "The Nickel Boys", are') == "Nickel Boys"
-    assert analysis.whole_name("machine learning", "Machine Learning Basics and machine learning") == "machine learning"
+    assert (
+        analysis.whole_name("machine learning", "Machine Learning Basics and machine learning")
+        == "machine learning"
+    )
 
 
 def test_a_question_that_counts_or_sums_is_told_apart() -> None:
-    for query in ("How many magazine subscriptions do I have?", "how often do I go to yoga",
-                  "What is the total weight of the feed I bought?", "what did the trips cost altogether"):  # fmt: skip
+    for query in (
+        "How many magazine subscriptions do I have?",
+        "how often do I go to yoga",
+        "What is the total weight of the feed I bought?",
+        "what did the trips cost altogether",
+    ):
         assert questions.counts(query), query
     for query in ("Where did I buy the feed?", "How much did the bag of feed cost?", "a totally new plan"):
         assert not questions.counts(query), query

@@ -260,8 +260,13 @@ def test_tools_run_through_the_api(alice: httpx.Client) -> None:
 def test_shodh_remember_recall_and_duplicates_match_the_spec(
     alice: httpx.Client, spec: dict[str, Any]
 ) -> None:
-    body = {"content": "Use JWT tokens with 24h expiry for authentication", "type": "Decision",
-            "tags": ["auth", "security"], "emotion": "relief", "emotional_valence": 0.8}  # fmt: skip
+    body = {
+        "content": "Use JWT tokens with 24h expiry for authentication",
+        "type": "Decision",
+        "tags": ["auth", "security"],
+        "emotion": "relief",
+        "emotional_valence": 0.8,
+    }
     check(
         spec,
         spec["paths"]["/api/remember"]["post"]["requestBody"]["content"]["application/json"]["schema"],
@@ -306,8 +311,10 @@ def test_shodh_memories_patch_forget_and_maintenance(alice: httpx.Client, spec: 
     check(spec, response_schema(spec, "/api/memories", "get", "200"), listed)
     assert mid in [m["id"] for m in listed["memories"]] and listed["total"] >= listed["count"]
 
-    patched = alice.patch(f"/api/memories/{mid}", json={"tags": ["ops", "release"], "memory_type": "Pattern",
-                                                        "metadata": {"team": "platform"}})  # fmt: skip
+    patched = alice.patch(
+        f"/api/memories/{mid}",
+        json={"tags": ["ops", "release"], "memory_type": "Pattern", "metadata": {"team": "platform"}},
+    )
     assert patched.status_code == 200
     check(spec, response_schema(spec, "/api/memories/{id}", "patch", "200"), patched.json())
     got = alice.get(f"/api/memories/{mid}").json()
@@ -342,22 +349,35 @@ def test_shodh_memories_patch_forget_and_maintenance(alice: httpx.Client, spec: 
 
 # ---- tenants ----------------------------------------------------------------------------------------------
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(words=st.lists(st.sampled_from(["otter", "violin", "quasar", "mango", "glacier", "sonnet"]), min_size=1,
-                      max_size=3), secret=st.integers(0, 10**9))  # fmt: skip
-def test_no_tenant_sees_another_tenants_memory(alice: httpx.Client, bob: httpx.Client, words: list[str],
-                                               secret: int) -> None:  # fmt: skip
+@given(
+    words=st.lists(
+        st.sampled_from(["otter", "violin", "quasar", "mango", "glacier", "sonnet"]), min_size=1, max_size=3
+    ),
+    secret=st.integers(0, 10**9),
+)
+def test_no_tenant_sees_another_tenants_memory(
+    alice: httpx.Client, bob: httpx.Client, words: list[str], secret: int
+) -> None:
     content = f"{' '.join(words)} private note {secret}"
     mid = alice.post("/v1/store", json={"content": content}).json()["memory_id"]
     shodh_id = alice.post("/api/remember", json={"content": content + " shodh"}).json().get("id")
     query = " ".join(words)
     seen = [
-        *[r["id"] for r in bob.post("/v1/search", json={"query": query, "options": {"min_relevance": 0}}).json()["results"]],
-        *[h["memory"]["id"] for h in bob.post("/v1/recall", json={"query": query, "mode": "ranked"}).json()["results"]],
+        *[
+            r["id"]
+            for r in bob.post("/v1/search", json={"query": query, "options": {"min_relevance": 0}}).json()[
+                "results"
+            ]
+        ],
+        *[
+            h["memory"]["id"]
+            for h in bob.post("/v1/recall", json={"query": query, "mode": "ranked"}).json()["results"]
+        ],
         *[m["id"] for m in bob.get("/v1/memories", params={"limit": 100}).json()["memories"]],
         *[m["id"] for m in bob.post("/api/recall", json={"query": query, "limit": 100}).json()["memories"]],
         *[m["id"] for m in bob.get("/api/memories", params={"limit": 100}).json()["memories"]],
         *[m["id"] for m in bob.post("/api/recall/by-tags", json={"tags": words}).json()["memories"]],
-    ]  # fmt: skip
+    ]
     assert mid not in seen and shodh_id not in seen
     for other in (mid, shodh_id):
         assert bob.get(f"/v1/memories/{other}").status_code == 404
@@ -373,8 +393,16 @@ def test_no_tenant_sees_another_tenants_memory(alice: httpx.Client, bob: httpx.C
 # ---- MCP --------------------------------------------------------------------------------------------------
 async def _mcp_round_trip(client: Any, *, stateless: bool) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert {"store_memory", "search_memory", "discover_memory_tools", "remember", "recall", "optimize_tags",
-            "trace_search", "validate_storage"} <= set(tools)  # fmt: skip
+    assert {
+        "store_memory",
+        "search_memory",
+        "discover_memory_tools",
+        "remember",
+        "recall",
+        "optimize_tags",
+        "trace_search",
+        "validate_storage",
+    } <= set(tools)
     assert tools["search_memory"].annotations.read_only_hint is True
     assert tools["merge_memories"].annotations.destructive_hint is True
     assert all("Example" in (t.description or "") for t in tools.values())
@@ -415,7 +443,9 @@ async def test_mcp_over_http_with_a_key(running: Running) -> None:
         transport = streamable_http_client(f"{running.url}/mcp", http_client=http)
         async with Client(transport) as client:  # type: ignore[arg-type]
             await _mcp_round_trip(client, stateless=True)
-    with httpx.Client(timeout=30, base_url=running.url, headers=headers) as rest:  # the same tenant through REST
+    with httpx.Client(
+        timeout=30, base_url=running.url, headers=headers
+    ) as rest:  # the same tenant through REST
         assert rest.get("/v1/memories").json()["memories"]
 
 
@@ -450,8 +480,10 @@ def test_serve_shuts_down_cleanly_on_sigterm_without_losing_writes(tmp_path: Pat
     db = tmp_path / "served.db"
     proc = subprocess.Popen(
         [sys.executable, "-m", "engram", "--db", str(db), "serve", "--local", "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
@@ -464,8 +496,10 @@ def test_serve_shuts_down_cleanly_on_sigterm_without_losing_writes(tmp_path: Pat
                     raise
                 time.sleep(0.2)
         # the first write embeds the classifiers' prototypes with the real model: allow it time
-        ids = [httpx.post(f"{url}/api/remember", json={"content": f"note {i}"}, timeout=120).json()["id"]
-               for i in range(5)]  # fmt: skip
+        ids = [
+            httpx.post(f"{url}/api/remember", json={"content": f"note {i}"}, timeout=120).json()["id"]
+            for i in range(5)
+        ]
         proc.send_signal(signal.SIGTERM)
         _, stderr = proc.communicate(timeout=30)
     finally:
@@ -513,8 +547,12 @@ def test_cursor_paging_holds_still_while_memories_come_and_go(alice: httpx.Clien
     """A keyset cursor: what is added or deleted between pages neither repeats nor skips an older memory."""
     # The tag is given: the fake embedder's cosines could file a generated one under an unrelated tag.
     tagged = {"additional_tags": ["sailplanes"]}
-    stored = [alice.post("/v1/store", json={"content": f"Glider log {i} about sailplanes", "context": tagged})
-              .json()["memory_id"] for i in range(6)]  # fmt: skip
+    stored = [
+        alice.post(
+            "/v1/store", json={"content": f"Glider log {i} about sailplanes", "context": tagged}
+        ).json()["memory_id"]
+        for i in range(6)
+    ]
     newest_first = stored[::-1]
     first, cursor = _page(alice, "sailplanes", None)
     assert first == newest_first[:2]
@@ -522,7 +560,9 @@ def test_cursor_paging_holds_still_while_memories_come_and_go(alice: httpx.Clien
     second, cursor = _page(alice, "sailplanes", cursor)
     assert second == newest_first[2:4]
     for late in ("late", "later"):  # an offset cursor would now repeat the second page
-        alice.post("/v1/store", json={"content": f"Glider log {late} entry about sailplanes", "context": tagged})
+        alice.post(
+            "/v1/store", json={"content": f"Glider log {late} entry about sailplanes", "context": tagged}
+        )
     third, cursor = _page(alice, "sailplanes", cursor)
     assert third == newest_first[4:6] and cursor is None
 
@@ -542,8 +582,11 @@ def test_keyset_listing_on_both_backends(mem: Any) -> None:
 
     same = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)  # ties on created_at are ordered by id
     for i in range(5):
-        mem.remember(f"Keyset note {i} on tide tables", created_at=same if i < 3 else datetime(2024, 5, i, tzinfo=UTC),
-                     scope=Scope.GLOBAL)  # fmt: skip
+        mem.remember(
+            f"Keyset note {i} on tide tables",
+            created_at=same if i < 3 else datetime(2024, 5, i, tzinfo=UTC),
+            scope=Scope.GLOBAL,
+        )
     everything = mem.list(limit=100)
     assert [(r.created_at, r.id) for r in everything] == sorted(
         ((r.created_at, r.id) for r in everything), reverse=True
@@ -570,8 +613,11 @@ def test_invalid_json_is_a_400_naming_the_body(alice: httpx.Client) -> None:
 
 
 def test_unknown_routes_and_methods_are_problem_json(alice: httpx.Client) -> None:
-    for method, path, status in (("GET", "/v1/nothing-here", 404), ("DELETE", "/v1/stats", 405),
-                                 ("PUT", "/api/health", 405)):  # fmt: skip
+    for method, path, status in (
+        ("GET", "/v1/nothing-here", 404),
+        ("DELETE", "/v1/stats", 405),
+        ("PUT", "/api/health", 405),
+    ):
         r = alice.request(method, path)
         assert r.status_code == status, (method, path, r.text)
         assert r.headers["content-type"].startswith("application/problem+json")
@@ -614,8 +660,12 @@ def test_openapi_documents_problem_errors_not_422(alice: httpx.Client) -> None:
         for method, op in item.items():
             responses = op["responses"]
             assert "422" not in responses, (method, path)
-            documented = {s for s in responses if responses[s].get("content", {}).get("application/problem+json",
-                                                                                     {}).get("schema") == problem_ref}  # fmt: skip
+            documented = {
+                s
+                for s in responses
+                if responses[s].get("content", {}).get("application/problem+json", {}).get("schema")
+                == problem_ref
+            }
             if path != "/api/health":
                 assert "401" in documented, (method, path)
             if op.get("parameters") or op.get("requestBody"):

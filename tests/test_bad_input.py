@@ -50,7 +50,11 @@ def test_file_tools_name_the_path_and_what_is_wrong_with_it(mem: Memory, tmp_pat
         ("import_memories", {"path": str(tmp_path)}, "is not a file"),
         ("import_memories", {"path": str(tmp_path / "missing.jsonl")}, "does not exist"),
         ("export_memories", {"path": str(tmp_path / "no-dir" / "x.jsonl")}, "is not a directory"),
-        ("backup_restore", {"action": "backup", "path": str(tmp_path / "no-dir" / "b.db")}, "is not a directory"),
+        (
+            "backup_restore",
+            {"action": "backup", "path": str(tmp_path / "no-dir" / "b.db")},
+            "is not a directory",
+        ),
         ("export_memories", {"path": ""}, "must not be empty"),
         ("export_memories", {"path": "/proc/engram-export.jsonl"}, "cannot be written"),
         ("backup_restore", {"action": "backup", "path": "/proc/engram-backup.db"}, "cannot be written"),
@@ -91,8 +95,12 @@ def test_an_api_keys_file_tools_stay_in_its_own_directory(tmp_path: Path, settin
 def test_an_edit_cannot_change_the_id_and_a_null_is_refused(mem: Memory) -> None:
     a = mem.remember("the office wifi is on the second floor").id
     b = mem.remember("send the grant report by Friday").id
-    for fields, field in [({"id": b, "tags": ["hijacked"]}, "id"), ({"importance": None}, "importance"),
-                          ({"kind": None}, "kind"), ({"created_at": "2020-01-01"}, "created_at")]:  # fmt: skip
+    for fields, field in [
+        ({"id": b, "tags": ["hijacked"]}, "id"),
+        ({"importance": None}, "importance"),
+        ({"kind": None}, "kind"),
+        ({"created_at": "2020-01-01"}, "created_at"),
+    ]:
         with pytest.raises(InvalidInput) as err:
             mem.update(a, **fields)
         assert err.value.field == field
@@ -103,16 +111,18 @@ def test_an_edit_cannot_change_the_id_and_a_null_is_refused(mem: Memory) -> None
         mem.update(a, content="send the grant report by Friday")
     assert mem.get(a).content == "the office wifi is on the second floor"
     mem.update(b, status="rejected")  # set aside, it no longer stands in the way
-    assert mem.update(a, content="send the grant report by Friday").content == "send the grant report by Friday"
+    assert (
+        mem.update(a, content="send the grant report by Friday").content == "send the grant report by Friday"
+    )
 
 
-def test_a_chunk_is_part_of_a_memory_not_one_to_forget_or_merge(
-    tmp_path: Path, settings: Settings
-) -> None:
+def test_a_chunk_is_part_of_a_memory_not_one_to_forget_or_merge(tmp_path: Path, settings: Settings) -> None:
     long = " ".join(f"Paragraph {i} tells of harbour crane {i} and the ships it loads." for i in range(120))
-    with Memory(tmp_path / "c.db", embedder=FakeEmbedder(), settings=Settings(
-        home=settings.home, tag_on_topic=-1, chunk_tokens=60, chunk_overlap=10
-    )) as mem:  # fmt: skip
+    with Memory(
+        tmp_path / "c.db",
+        embedder=FakeEmbedder(),
+        settings=Settings(home=settings.home, tag_on_topic=-1, chunk_tokens=60, chunk_overlap=10),
+    ) as mem:
         parent = mem.remember(long).id
         chunks = mem.store.children(parent)
         assert len(chunks) > 2
@@ -144,7 +154,10 @@ def test_broken_unicode_is_refused_before_anything_reads_it(mem: Memory, bad: st
         ("query", lambda: mem.recall(bad)),
         ("content", lambda: mem.update(kept, content=bad)),
         ("context.user_note", lambda: mem.store_memory("ok", {"user_note": bad})),
-        ("messages[1].content", lambda: mem.ingest([{"role": "user", "content": "ok"}, {"role": "user", "content": bad}])),
+        (
+            "messages[1].content",
+            lambda: mem.ingest([{"role": "user", "content": "ok"}, {"role": "user", "content": bad}]),
+        ),
     ]
     for field, call in calls:
         with pytest.raises(InvalidInput) as err:
@@ -162,7 +175,9 @@ def test_a_query_that_is_no_text_says_so(mem: Memory) -> None:
         assert err.value.field == "query" and "must be text" in err.value.problem
 
 
-def test_oversized_content_is_refused_before_it_is_analysed(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_oversized_content_is_refused_before_it_is_analysed(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from engram.lang import analysis
 
     monkeypatch.setattr(analysis, "analyse", lambda *_: pytest.fail("analysed an oversized text"))
@@ -187,7 +202,9 @@ def test_a_date_alone_expires_when_that_day_is_over_and_a_past_one_is_refused(me
     stored = mem.store_memory("Pick up the dry cleaning today", {"expires_at": today.isoformat()})
     record = mem.get(stored["memory_id"])
     assert record.expires_at is not None and record.expires_at.date() == today + timedelta(days=1)
-    assert stored["memory_id"] in [r["id"] for r in mem.search_memory("dry cleaning", {"min_relevance": 0})["results"]]
+    assert stored["memory_id"] in [
+        r["id"] for r in mem.search_memory("dry cleaning", {"min_relevance": 0})["results"]
+    ]
     with pytest.raises(InvalidInput) as err:
         mem.store_memory("an old errand", {"expires_at": "2020-01-01"})
     assert err.value.field == "context.expires_at" and "in the past" in err.value.problem

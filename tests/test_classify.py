@@ -25,8 +25,12 @@ from engram.lang.text import first_words, words
 from engram.model.vectors import Matrix
 from engram.store.values import Prototype
 
-TAX = Taxonomy("t", {"a": "", "b": "", "c": "", "none": ""}, {"a": ("x",), "b": ("y",), "c": ("z",), "none": ()},
-               fallback="c")  # fmt: skip
+TAX = Taxonomy(
+    "t",
+    {"a": "", "b": "", "c": "", "none": ""},
+    {"a": ("x",), "b": ("y",), "c": ("z",), "none": ()},
+    fallback="c",
+)
 
 
 def unit(*xs: float) -> np.ndarray:
@@ -34,8 +38,14 @@ def unit(*xs: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-PROTOS = PrototypeSet([Prototype("a", "seed", unit(1, 0, 0)), Prototype("b", "seed", unit(0, 1, 0)),
-                       Prototype("c", "seed", unit(0, 0, 1))], 3)  # fmt: skip
+PROTOS = PrototypeSet(
+    [
+        Prototype("a", "seed", unit(1, 0, 0)),
+        Prototype("b", "seed", unit(0, 1, 0)),
+        Prototype("c", "seed", unit(0, 0, 1)),
+    ],
+    3,
+)
 
 
 def test_prototype_only_when_no_neighbours() -> None:
@@ -140,16 +150,27 @@ def test_learning_grows_the_matrix_and_every_row_keeps_its_vector() -> None:
 
 
 def test_top_k_mean_averages_the_closest_prototypes() -> None:
-    protos = PrototypeSet([Prototype("a", "seed", unit(1, 0)), Prototype("a", "seed", unit(0, 1)),
-                           Prototype("a", "seed", unit(-1, 0))], 2)  # fmt: skip
+    protos = PrototypeSet(
+        [
+            Prototype("a", "seed", unit(1, 0)),
+            Prototype("a", "seed", unit(0, 1)),
+            Prototype("a", "seed", unit(-1, 0)),
+        ],
+        2,
+    )
     assert protos.scores(unit(1, 0), ["a"], top=1)["a"] == pytest.approx(1.0)
     assert protos.scores(unit(1, 0), ["a"], top=2)["a"] == pytest.approx(0.5)
 
 
 def test_the_opening_view_takes_its_share_of_the_prototype_score() -> None:
     # The whole text is closer to a; its opening words are b's prototype's opening words.
-    protos = PrototypeSet([Prototype("a", "seed", unit(1, 0, 0), opening=unit(1, 0, 0)),
-                           Prototype("b", "seed", unit(0, 1, 0), opening=unit(0, 0, 1))], 3)  # fmt: skip
+    protos = PrototypeSet(
+        [
+            Prototype("a", "seed", unit(1, 0, 0), opening=unit(1, 0, 0)),
+            Prototype("b", "seed", unit(0, 1, 0), opening=unit(0, 0, 1)),
+        ],
+        3,
+    )
     text, start = unit(1, 0.8, 0), unit(0, 0, 1)
     whole = classify(text, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.0), start)
     assert whole.label == "a"
@@ -173,8 +194,14 @@ def test_the_opening_view_compares_openings_without_what_all_of_them_share() -> 
     # (the seeds' mean), it points b's way.
     a, b, c, query = unit(0, 1, 3, 3), unit(0, 1, 0, 0), unit(3, 1, 3, 4), unit(1, 4, 2, 4)
     same = unit(1, 0, 0, 0)
-    protos = PrototypeSet([Prototype("a", "seed", same, opening=a), Prototype("b", "seed", same, opening=b),
-                           Prototype("c", "seed", same, opening=c)], 4)  # fmt: skip
+    protos = PrototypeSet(
+        [
+            Prototype("a", "seed", same, opening=a),
+            Prototype("b", "seed", same, opening=b),
+            Prototype("c", "seed", same, opening=c),
+        ],
+        4,
+    )
     assert max(("a", "b", "c"), key=lambda k: float(query @ {"a": a, "b": b, "c": c}[k])) == "a"
     decision = classify(same, protos, [], TAX, Rules(prototype_top=1, opening_weight=0.35), query)
     assert decision.label == "b"

@@ -21,7 +21,10 @@ SAID = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
         ("Finish the slides by end of the month", "2026-11-30"),
         ("Pay the invoice from 2024-01-05 by 3 December", "2026-12-03"),  # a date already past is no due day
         ("Buy milk", None),
-        ("Send the report by Friday 4 December", "2026-12-04"),  # the date says which Friday, not the next one
+        (
+            "Send the report by Friday 4 December",
+            "2026-12-04",
+        ),  # the date says which Friday, not the next one
         ("Vet visit on Tuesday, Dec 8 at 5pm", "2026-12-08"),
         ("Book flights by Monday (14 December)", "2026-12-14"),
         ("Party on Saturday the 5th", "2026-11-28"),  # no date the pattern reads beside it: the next Saturday

@@ -142,8 +142,15 @@ def test_chinese_text_is_cut_at_its_full_stops(tmp_path: Path, model: CachedEmbe
 
 
 def test_chinese_memories_are_recalled_by_their_words(real: Memory) -> None:
-    texts = ["我的女儿今年七岁喜欢画画。", "我对花生过敏。", "公司的无线网络密码是向日葵42。", "下周二下午三点去看牙医。",
-             "我住在上海浦东离地铁站很近。", "周五之前要把报销单交给财务。", "我喜欢喝绿茶不喝咖啡。"]  # fmt: skip
+    texts = [
+        "我的女儿今年七岁喜欢画画。",
+        "我对花生过敏。",
+        "公司的无线网络密码是向日葵42。",
+        "下周二下午三点去看牙医。",
+        "我住在上海浦东离地铁站很近。",
+        "周五之前要把报销单交给财务。",
+        "我喜欢喝绿茶不喝咖啡。",
+    ]
     ids = [real.remember(t).id for t in texts]
     # The model knows little Chinese: each of these was recalled wrongly by meaning alone.
     for query, want in [("无线网络密码", 2), ("牙医预约", 3), ("我住在哪里", 4), ("报销单", 5)]:
@@ -157,7 +164,9 @@ def test_chinese_tags_are_words_and_never_an_unrelated_tag(real: Memory) -> None
     assert not set(first) & set(second)  # the model placed 无线网络 within 0.7 of 准时到达
 
 
-def test_words_a_chat_line_uses_in_passing_are_no_tags(real: Memory, settings: Settings, model: CachedEmbedder) -> None:
+def test_words_a_chat_line_uses_in_passing_are_no_tags(
+    real: Memory, settings: Settings, model: CachedEmbedder
+) -> None:
     chat = "That's so good to hear, Caroline! Making a difference takes a lot of work."
     out = real.store_memory(chat)
     tags = out["analysis"]["generated_tags"]
@@ -165,9 +174,13 @@ def test_words_a_chat_line_uses_in_passing_are_no_tags(real: Memory, settings: S
     off = real.store.audit_log(out["memory_id"])[0]["detail"]["tags"]["off_topic"]
     assert {"good", "lot", "difference"} <= set(off)  # and the audit says what was left out
     # What a memory is about stays: here every concept is close to the text.
-    assert {"garage", "mustang"} <= set(tags_of(real, "I've been restoring a 1967 Mustang in my garage on weekends."))
+    assert {"garage", "mustang"} <= set(
+        tags_of(real, "I've been restoring a 1967 Mustang in my garage on weekends.")
+    )
     # The floor is what leaves them out: off, the same line gets them back.
-    with Memory(":memory:", embedder=model, settings=settings.model_copy(update={"tag_on_topic": -1})) as any_tag:
+    with Memory(
+        ":memory:", embedder=model, settings=settings.model_copy(update={"tag_on_topic": -1})
+    ) as any_tag:
         assert {"good", "lot", "difference"} <= set(tags_of(any_tag, chat))
 
 
@@ -256,7 +269,9 @@ def test_a_statement_of_what_was_learned_is_a_learning_whatever_its_topic(real: 
         ("User had a call with the landlord about the broken boiler.", "interactions"),
     ],
 )
-def test_memories_about_the_user_are_categorised_by_what_they_say(real: Memory, text: str, category: str) -> None:
+def test_memories_about_the_user_are_categorised_by_what_they_say(
+    real: Memory, text: str, category: str
+) -> None:
     # "The user" opens memories of every category; only the contexts prototypes happen to start that way.
     assert real.store_memory(text)["analysis"]["detected_category"] == category
 
@@ -299,8 +314,11 @@ def test_feedback_does_not_lift_unrelated_memories_over_the_floor(real: Memory) 
 
 
 def test_one_common_word_of_a_question_is_no_answer_to_it(real: Memory) -> None:
-    for text in ("Our team uses pnpm instead of npm for the monorepo", "I use a standing desk at work",
-                 "I have a golden retriever named Biscuit"):  # fmt: skip
+    for text in (
+        "Our team uses pnpm instead of npm for the monorepo",
+        "I use a standing desk at work",
+        "I have a golden retriever named Biscuit",
+    ):
         real.store_memory(text)
     assert real.search_memory("which bank do I use", touch=False)["results"] == []  # only "use" matched
     found = real.search_memory("which package manager does the team use", touch=False)["results"]
@@ -330,15 +348,20 @@ def test_close_wordings_of_different_numbers_or_days_stay_two_memories(real: Mem
     tuesday = real.remember("The deploy window is Tuesday afternoon")
     wednesday = real.remember("The deploy window is Wednesday afternoon")
     assert march4.created and tuesday.created and wednesday.created
-    assert {r.content for r in real.list()} >= {"Meeting with the bank on 3 March at 10am",
-                                                "Meeting with the bank on 4 March at 10am"}  # fmt: skip
+    assert {r.content for r in real.list()} >= {
+        "Meeting with the bank on 3 March at 10am",
+        "Meeting with the bank on 4 March at 10am",
+    }
     assert march3.id != march4.id
     again = real.remember("Meeting with the bank on 3 March, at 10am")  # the same facts: still a near-copy
     assert again.merged_into == march3.id
     # Whether it is so at all, and the time of day, are particulars too: each pair embeds within the merge reach.
-    for first, second in [("I am vegetarian", "I am not vegetarian"), ("Always use tabs", "Never use tabs"),
-                          ("Call John tomorrow morning", "Call John tomorrow evening"),
-                          ("The board meeting was cancelled", "The board meeting was not cancelled")]:  # fmt: skip
+    for first, second in [
+        ("I am vegetarian", "I am not vegetarian"),
+        ("Always use tabs", "Never use tabs"),
+        ("Call John tomorrow morning", "Call John tomorrow evening"),
+        ("The board meeting was cancelled", "The board meeting was not cancelled"),
+    ]:
         a, b = real.remember(first), real.remember(second)
         assert b.created and a.id != b.id, (first, second)
         assert {real.get(a.id).content, real.get(b.id).content} == {first, second}
@@ -355,13 +378,22 @@ def test_redaction_markers_are_no_tags_or_concepts(tmp_path: Path, model: Cached
 
 
 def test_accurate_recall_of_nothing_stored_returns_only_its_best_guess(real: Memory) -> None:
-    for text in ("The staging server restarts every night at two", "Lena prefers tea to coffee",
-                 "Our cat Miso is scared of the vacuum", "Loki deploys the billing service on Thursdays"):  # fmt: skip
+    for text in (
+        "The staging server restarts every night at two",
+        "Lena prefers tea to coffee",
+        "Our cat Miso is scared of the vacuum",
+        "Loki deploys the billing service on Thursdays",
+    ):
         real.remember(text)
     # Feedback moves the query toward the best few hits; their lift is no match and keeps none over the floor.
     assert len(real.recall("zebra quantum banana", touch=False)) == 1
-    for text in ("I live in Chicago", "Book hotel in Kyoto", "Dentist appointment next Tuesday 3pm",
-                 "My email is jane.doe@example.com", "I prefer window seats on flights"):  # fmt: skip
+    for text in (
+        "I live in Chicago",
+        "Book hotel in Kyoto",
+        "Dentist appointment next Tuesday 3pm",
+        "My email is jane.doe@example.com",
+        "I prefer window seats on flights",
+    ):
         real.remember(text, importance=0.75)
     # Fresh and important, each scored 0.2 on importance and recency alone: half the floor must be a match.
     for query in ("Anna birthday", "quantum chromodynamics lecture"):
@@ -374,10 +406,14 @@ def test_a_persona_slot_does_not_absorb_a_changed_date(tmp_path: Path, model: Ca
     settings = Settings(home=tmp_path / "home", lifecycle_mode="persona")
     with Memory(tmp_path / "p.db", embedder=model, settings=settings) as mem:
         first = mem.remember("My flight to Lisbon departs on 3 March at 9am")
-        second = mem.remember("My flight to Lisbon now departs on 5 March at 11am")  # within 0.85: a slot's reach
+        second = mem.remember(
+            "My flight to Lisbon now departs on 5 March at 11am"
+        )  # within 0.85: a slot's reach
         assert second.created and second.id != first.id
         assert len(mem.list()) == 2
-        same = mem.remember("My flight to Lisbon leaves on 3 March at 9am")  # the same facts: the slot takes it
+        same = mem.remember(
+            "My flight to Lisbon leaves on 3 March at 9am"
+        )  # the same facts: the slot takes it
         assert same.merged_into == first.id
 
 
@@ -392,7 +428,9 @@ def test_new_content_is_classified_and_tagged_again(real: Memory) -> None:
     # The tags of the old text go; the caller's tag stays, and the new text brings its own.
     assert "dentist" not in record.tags and "health" in record.tags
     assert any("kubernetes" in t for t in record.tags)
-    assert record.metadata["concepts"] and not any("dentist" in c.lower() for c in record.metadata["concepts"])
+    assert record.metadata["concepts"] and not any(
+        "dentist" in c.lower() for c in record.metadata["concepts"]
+    )
     entry = next(e for e in real.store.audit_log(memory_id) if e["action"] == "update")
     assert entry["detail"]["category"]["from"] == "reminders" and "dentist" in entry["detail"]["tags_dropped"]
     # The registry counts the memory's tags as they are now.
@@ -401,7 +439,9 @@ def test_new_content_is_classified_and_tagged_again(real: Memory) -> None:
 
 
 def test_what_was_set_by_hand_is_not_decided_again_by_an_edit(real: Memory) -> None:
-    memory_id = real.store_memory("Remind me to call the dentist tomorrow", {"force_category": "projects"})["memory_id"]
+    memory_id = real.store_memory("Remind me to call the dentist tomorrow", {"force_category": "projects"})[
+        "memory_id"
+    ]
     real.update(memory_id, kind="note")
     real.update(memory_id, tags=["teeth"])  # by hand: the memory's tags from then on
     real.update(memory_id, content="I learned that Kubernetes readiness probes only stop traffic to a pod.")
@@ -418,8 +458,13 @@ def test_what_was_set_by_hand_is_not_decided_again_by_an_edit(real: Memory) -> N
 
 def test_a_memory_from_another_system_is_categorised_on_import(real: Memory, tmp_path: Path) -> None:
     # A SHODH record from elsewhere has no category (SHODH has none): store_memory's classifier gives it one.
-    foreign = {"id": "shodh-1", "content": "Remind me to renew my passport before the trip in March",
-               "content_hash": "x", "created_at": "2026-01-05T09:00:00Z", "type": "Task"}  # fmt: skip
+    foreign = {
+        "id": "shodh-1",
+        "content": "Remind me to renew my passport before the trip in March",
+        "content_hash": "x",
+        "created_at": "2026-01-05T09:00:00Z",
+        "type": "Task",
+    }
     path = tmp_path / "foreign.jsonl"
     path.write_text(json.dumps(foreign) + "\n", encoding="utf-8")
     out = real.import_memories(path)
@@ -437,9 +482,13 @@ def test_a_concept_keeps_its_own_tag_beside_a_close_sibling(real: Memory) -> Non
     for first, second, own, other in [
         ("I speak English at work", "Respond in Spanish when I write in Spanish", "spanish", "english"),
         ("My wife loves hiking in the Alps", "My husband plays chess on Sundays", "husband", "wife"),
-        ("The production database runs on db-prod.internal", "The staging database runs on db-staging.internal",
-         "staging-database", "production-database"),
-    ]:  # fmt: skip
+        (
+            "The production database runs on db-prod.internal",
+            "The staging database runs on db-staging.internal",
+            "staging-database",
+            "production-database",
+        ),
+    ]:
         assert [t for t in real.store_memory(first)["analysis"]["generated_tags"] if other in t]
         tags = real.store_memory(second)["analysis"]["generated_tags"]
         assert any(own in t for t in tags) and not any(other in t for t in tags), tags
@@ -454,4 +503,6 @@ def test_store_memory_suggests_which_older_memory_a_changed_fact_updates(real: M
     assert real.store_memory("I am not vegetarian anymore")["recommendations"]["suggested_updates"] == [diet]
     # The same fact said again names the same particulars: similar, no update.
     again = real.store_memory("Reminder: the dentist appointment is on 5 May at 10am")["recommendations"]
-    assert out["memory_id"] in again["similar_memories"] and out["memory_id"] not in again["suggested_updates"]
+    assert (
+        out["memory_id"] in again["similar_memories"] and out["memory_id"] not in again["suggested_updates"]
+    )

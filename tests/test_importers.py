@@ -30,11 +30,18 @@ def mcp_memory_service_db(path: Path) -> Path:
     )
     now = time.time()
     rows = [
-        ("h1", "Use JWT tokens with 24h expiry for authentication", "auth,security", "decision",
-         json.dumps({"credibility": 0.9, "emotion": "relief", "emotional_valence": 0.6, "custom": "kept"}), now - 86400, None),
+        (
+            "h1",
+            "Use JWT tokens with 24h expiry for authentication",
+            "auth,security",
+            "decision",
+            json.dumps({"credibility": 0.9, "emotion": "relief", "emotional_valence": 0.6, "custom": "kept"}),
+            now - 86400,
+            None,
+        ),
         ("h2", "Staging deploys need the VPN", "ops", "note", "{}", now - 3600, None),
         ("h3", "An old note that was deleted", "", "note", "{}", now - 7200, now - 60),
-    ]  # fmt: skip
+    ]
     for h, content, tags, kind, meta, created, deleted in rows:
         db.execute(
             "INSERT INTO memories(content_hash, content, tags, memory_type, metadata, created_at, updated_at, "
@@ -64,25 +71,58 @@ def test_mcp_memory_service_import_keeps_fields_and_is_idempotent(mem: Memory, t
     )
     again = mem.import_from("mcp-memory-service", path)
     assert again["created"] == 0 and {s["reason"] for s in again["skipped_items"]} == {
-        "same content already stored", "deleted in the source"}  # fmt: skip
+        "same content already stored",
+        "deleted in the source",
+    }
     mem.rollback(report["operation_id"])
     assert mem.store.count(EVERYTHING) == 0
 
 
 def test_shodh_json_and_mem0_imports(mem: Memory, tmp_path: Path) -> None:
     shodh = tmp_path / "shodh.json"
-    shodh.write_text(json.dumps({"memories": [
-        {"id": "a1", "content": "Finally fixed the production bug after 6 hours", "type": "Discovery",
-         "tags": "[\"bugfix\", \"production\"]", "created_at": "2025-01-05T10:00:00Z", "emotion": "relief",
-         "metadata": {"project": "api"}},
-        {"id": "a2", "content": "Ran the migration script", "type": "Command", "tags": "[]",
-         "created_at": "2025-01-06T10:00:00Z"},
-    ]}))  # fmt: skip
+    shodh.write_text(
+        json.dumps(
+            {
+                "memories": [
+                    {
+                        "id": "a1",
+                        "content": "Finally fixed the production bug after 6 hours",
+                        "type": "Discovery",
+                        "tags": '["bugfix", "production"]',
+                        "created_at": "2025-01-05T10:00:00Z",
+                        "emotion": "relief",
+                        "metadata": {"project": "api"},
+                    },
+                    {
+                        "id": "a2",
+                        "content": "Ran the migration script",
+                        "type": "Command",
+                        "tags": "[]",
+                        "created_at": "2025-01-06T10:00:00Z",
+                    },
+                ]
+            }
+        )
+    )
     mem0 = tmp_path / "mem0.json"
-    mem0.write_text(json.dumps({"results": [
-        {"id": "m-1", "memory": "Prefers vegetarian restaurants", "hash": "x1", "user_id": "alice",
-         "categories": ["food"], "created_at": "2025-02-01T08:00:00-08:00", "updated_at": None, "metadata": None},
-    ]}))  # fmt: skip
+    mem0.write_text(
+        json.dumps(
+            {
+                "results": [
+                    {
+                        "id": "m-1",
+                        "memory": "Prefers vegetarian restaurants",
+                        "hash": "x1",
+                        "user_id": "alice",
+                        "categories": ["food"],
+                        "created_at": "2025-02-01T08:00:00-08:00",
+                        "updated_at": None,
+                        "metadata": None,
+                    },
+                ]
+            }
+        )
+    )
     assert mem.import_from("shodh-json", shodh)["created"] == 2
     assert mem.import_from("mem0", mem0)["created"] == 1
     records = {r.content: r for r in mem.store.select(EVERYTHING, limit=50)}
@@ -118,8 +158,19 @@ def test_type_table_covers_every_type_and_kind() -> None:
     assert all(
         KIND_OF_TYPE[TYPE_OF_KIND[k]] == k for k in Kind if k != Kind.UNCLASSIFIED
     )  # kind -> type -> kind
-    assert set(PAPERBOT) == {"profile", "preference", "goal", "constraint", "project", "fact", "decision",
-                             "hypothesis", "todo", "keyword_set", "note"}  # fmt: skip
+    assert set(PAPERBOT) == {
+        "profile",
+        "preference",
+        "goal",
+        "constraint",
+        "project",
+        "fact",
+        "decision",
+        "hypothesis",
+        "todo",
+        "keyword_set",
+        "note",
+    }
     assert shodh_type("code_edit") == MemoryType.CODE_EDIT and shodh_type("decision") == MemoryType.DECISION
     assert shodh_type("banana") is None
 
@@ -161,10 +212,14 @@ def test_vectors_from_another_model_are_never_mixed_in(tmp_path: Path) -> None:
 
 def test_a_date_that_is_not_a_date_is_refused(mem: Memory, tmp_path: Path) -> None:
     mem0 = tmp_path / "mem0.json"
-    mem0.write_text(json.dumps([
-        {"id": "m-1", "memory": "Prefers green tea", "created_at": "2025-02-01T08:00:00Z"},
-        {"id": "m-2", "memory": "Prefers window seats", "created_at": "garbage"},
-    ]))  # fmt: skip
+    mem0.write_text(
+        json.dumps(
+            [
+                {"id": "m-1", "memory": "Prefers green tea", "created_at": "2025-02-01T08:00:00Z"},
+                {"id": "m-2", "memory": "Prefers window seats", "created_at": "garbage"},
+            ]
+        )
+    )
     with pytest.raises(InvalidInput) as caught:
         mem.import_from("mem0", mem0)
     assert caught.value.field == "record m-2.created_at" and "garbage" in caught.value.problem

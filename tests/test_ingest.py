@@ -54,9 +54,19 @@ def test_questions_greetings_and_remarks_about_others_are_not_candidates() -> No
 
 
 def test_seed_confidences() -> None:
-    assert CONFIDENCE == {"profile": 0.85, "preference": 0.72, "goal": 0.68, "project": 0.70, "fact": 0.65,
-                          "decision": 0.70, "constraint": 0.62, "todo": 0.58, "hypothesis": 0.50,
-                          "keyword_set": 0.75, "note": 0.60}  # fmt: skip
+    assert CONFIDENCE == {
+        "profile": 0.85,
+        "preference": 0.72,
+        "goal": 0.68,
+        "project": 0.70,
+        "fact": 0.65,
+        "decision": 0.70,
+        "constraint": 0.62,
+        "todo": 0.58,
+        "hypothesis": 0.50,
+        "keyword_set": 0.75,
+        "note": 0.60,
+    }
 
 
 def _chat() -> list[dict[str, object]]:
@@ -68,8 +78,17 @@ def _chat() -> list[dict[str, object]]:
         ("user", "My email is tomas.lima@example.pt if the order is late."),
         ("user", "I think the old projector is broken."),
     ]
-    return [{"role": r, "content": c, "ts": (at + timedelta(minutes=i)).isoformat(), "platform": "test",
-             "conversation_id": "c1", "message_id": f"m{i}"} for i, (r, c) in enumerate(lines)]  # fmt: skip
+    return [
+        {
+            "role": r,
+            "content": c,
+            "ts": (at + timedelta(minutes=i)).isoformat(),
+            "platform": "test",
+            "conversation_id": "c1",
+            "message_id": f"m{i}",
+        }
+        for i, (r, c) in enumerate(lines)
+    ]
 
 
 def test_ingest_keeps_sources_and_decides_status_by_confidence_and_pii(mem: Memory) -> None:
@@ -132,7 +151,9 @@ def test_supersede_keeps_both_in_history(mem: Memory) -> None:
 def test_bad_messages_name_the_field(mem: Memory, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"messages\[0\]\.role"):
         mem.ingest([{"content": "no role"}])
-    with pytest.raises(InvalidInput, match=r"messages\[0\]\.when: is not a message field \(role, content, ts"):
+    with pytest.raises(
+        InvalidInput, match=r"messages\[0\]\.when: is not a message field \(role, content, ts"
+    ):
         mem.ingest([{"role": "user", "content": "hi", "when": "today"}])
     said = mem.ingest([{"role": "user", "content": "I live in Porto", "timestamp": "2026-03-01T10:00:00Z"}])
     assert said["messages"] == 1  # a chat export's "timestamp" is the message's time
@@ -195,8 +216,17 @@ def test_isolation_by_user_then_workspace_and_shared_memories(mem: Memory) -> No
 
 def test_todos_are_time_bound_and_expired_ones_stay_stored(mem: Memory) -> None:
     said = datetime(2026, 3, 2, 9, tzinfo=UTC)  # a Monday
-    mem.ingest([{"role": "user", "content": "Remind me to renew the parking permit by Friday.", "ts": said.isoformat(),
-                 "conversation_id": "c2", "message_id": "t1"}])  # fmt: skip
+    mem.ingest(
+        [
+            {
+                "role": "user",
+                "content": "Remind me to renew the parking permit by Friday.",
+                "ts": said.isoformat(),
+                "conversation_id": "c2",
+                "message_id": "t1",
+            }
+        ]
+    )
     todo = next(r for r in mem.store.select(EVERYTHING, limit=10) if "parking permit" in r.content)
     assert todo.expires_at == datetime(2026, 3, 7, tzinfo=UTC)  # the end of Friday 6 March
     assert "todo" in todo.tags
@@ -232,9 +262,10 @@ def test_messages_without_ids_are_told_apart_by_what_they_say(mem: Memory) -> No
     second = mem.ingest([{"role": "user", "content": "My name is Ana and I teach chemistry in Porto."}])
     assert "messages_already_ingested" not in first and "messages_already_ingested" not in second
     contents = {r.content for r in mem.store.select(EVERYTHING, limit=100)}
-    assert {"My name is Tomas and I teach physics in Lisbon.", "My name is Ana and I teach chemistry in Porto."} <= (
-        contents
-    )
+    assert {
+        "My name is Tomas and I teach physics in Lisbon.",
+        "My name is Ana and I teach chemistry in Porto.",
+    } <= (contents)
     again = mem.ingest([{"role": "user", "content": "My name is Ana and I teach chemistry in Porto."}])
     assert again["messages_already_ingested"] == 1
 
@@ -258,9 +289,16 @@ def _personal_chat(ids: bool) -> list[dict[str, object]]:
         ("assistant", "Noted. Please never share DB_PASSWORD=Hunter2!xyz here."),
         ("user", "My email is tomas.lima@example.pt if the order is late."),
     ]
-    return [{"role": r, "content": c, "conversation_id": "p1",
-             "metadata": {"speaker": "tomas.lima@example.pt", "note": {"said": ["call 536-22-8726"]}},
-             **({"message_id": f"p{i}"} if ids else {})} for i, (r, c) in enumerate(lines)]  # fmt: skip
+    return [
+        {
+            "role": r,
+            "content": c,
+            "conversation_id": "p1",
+            "metadata": {"speaker": "tomas.lima@example.pt", "note": {"said": ["call 536-22-8726"]}},
+            **({"message_id": f"p{i}"} if ids else {}),
+        }
+        for i, (r, c) in enumerate(lines)
+    ]
 
 
 @pytest.mark.parametrize("ids", [True, False])

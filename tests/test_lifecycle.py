@@ -25,8 +25,14 @@ NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 
 def record(**fields: object) -> MemoryRecord:
-    base: dict[str, object] = {"id": "m1", "content": "x", "content_hash": "h", "kind": Kind.NOTE,
-                               "created_at": NOW - timedelta(days=10), "updated_at": NOW - timedelta(days=10)}  # fmt: skip
+    base: dict[str, object] = {
+        "id": "m1",
+        "content": "x",
+        "content_hash": "h",
+        "kind": Kind.NOTE,
+        "created_at": NOW - timedelta(days=10),
+        "updated_at": NOW - timedelta(days=10),
+    }
     return MemoryRecord.model_validate(base | fields)
 
 
@@ -50,8 +56,14 @@ def test_priority_formula_by_hand() -> None:
     fresh = record(kind=Kind.TASK, created_at=NOW - timedelta(hours=1))
     assert priority(fresh, NOW) == pytest.approx(1.0 * 1 * 1.7 * (1.5 - 1 / 72) * 1.0)
     # marked important doubles; the product is capped at 10
-    big = record(category=Category.CONTEXTS, base_relevance=2.0, access_count=50, user_marked_important=True,
-                 last_accessed_at=NOW, cluster_size=9)  # fmt: skip
+    big = record(
+        category=Category.CONTEXTS,
+        base_relevance=2.0,
+        access_count=50,
+        user_marked_important=True,
+        last_accessed_at=NOW,
+        cluster_size=9,
+    )
     assert priority(big, NOW) == 10.0
 
 
@@ -124,9 +136,28 @@ def test_short_term_holds_the_last_ten_of_a_session(mem: Memory) -> None:
 def test_persona_pruning_archives_lowest_priority_and_never_a_marked_memory(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path / "home", lifecycle_mode="persona")
     with Memory(tmp_path / "p.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        topics = ["otters", "violins", "quasars", "mangoes", "glaciers", "sonnets", "kayaks", "tulips", "comets",
-                  "bagels", "lanterns", "geysers", "falcons", "mosaics", "pretzels", "canyons", "harps", "lichens",
-                  "zeppelins", "walnuts"]  # fmt: skip
+        topics = [
+            "otters",
+            "violins",
+            "quasars",
+            "mangoes",
+            "glaciers",
+            "sonnets",
+            "kayaks",
+            "tulips",
+            "comets",
+            "bagels",
+            "lanterns",
+            "geysers",
+            "falcons",
+            "mosaics",
+            "pretzels",
+            "canyons",
+            "harps",
+            "lichens",
+            "zeppelins",
+            "walnuts",
+        ]
         # distinct texts (a persona mid-term slot absorbs anything within cosine 0.85)
         ids = [
             mem.remember(f"{t} {i * 7919}", scope="project", scope_id="p").id for i, t in enumerate(topics)

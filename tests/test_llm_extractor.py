@@ -72,8 +72,16 @@ def test_llm_candidates_are_used_when_the_endpoint_answers(
 ) -> None:
     base, seen = llm
     with _memory(tmp_path, f"{base}/good/v1") as mem:
-        report = mem.ingest([{"role": "user", "content": "On long flights I prefer aisle seats, honestly.",
-                              "conversation_id": "c", "message_id": "1"}])  # fmt: skip
+        report = mem.ingest(
+            [
+                {
+                    "role": "user",
+                    "content": "On long flights I prefer aisle seats, honestly.",
+                    "conversation_id": "c",
+                    "message_id": "1",
+                }
+            ]
+        )
         assert report["candidates"] == 1
         record = mem.store.select(EVERYTHING, limit=5)[0]
         assert record.content == "I prefer aisle seats" and record.status == Status.APPROVED
@@ -82,11 +90,20 @@ def test_llm_candidates_are_used_when_the_endpoint_answers(
 
 
 @pytest.mark.parametrize("path", ["/broken/v1", "/missing/v1"])
-def test_any_failure_falls_back_to_the_built_in_extractor(tmp_path: Path, llm: tuple[str, list[dict[str, Any]]],
-                                                          path: str) -> None:  # fmt: skip
+def test_any_failure_falls_back_to_the_built_in_extractor(
+    tmp_path: Path, llm: tuple[str, list[dict[str, Any]]], path: str
+) -> None:
     with _memory(tmp_path, llm[0] + path) as mem:
-        report = mem.ingest([{"role": "user", "content": "My name is Ada and I build clocks.", "conversation_id": "c",
-                              "message_id": "1"}])  # fmt: skip
+        report = mem.ingest(
+            [
+                {
+                    "role": "user",
+                    "content": "My name is Ada and I build clocks.",
+                    "conversation_id": "c",
+                    "message_id": "1",
+                }
+            ]
+        )
         assert report["candidates"] == 1
         record = mem.store.select(EVERYTHING, limit=5)[0]
         assert record.metadata["candidate"]["evidence"]["how"] == "rule"
@@ -98,6 +115,14 @@ def test_an_unreachable_endpoint_falls_back_quickly(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # nothing listens here once the socket closes
     with _memory(tmp_path, f"http://127.0.0.1:{port}/v1") as mem:
-        report = mem.ingest([{"role": "user", "content": "I plan to visit Kyoto in April.", "conversation_id": "c",
-                              "message_id": "1"}])  # fmt: skip
+        report = mem.ingest(
+            [
+                {
+                    "role": "user",
+                    "content": "I plan to visit Kyoto in April.",
+                    "conversation_id": "c",
+                    "message_id": "1",
+                }
+            ]
+        )
         assert report["candidates"] == 1

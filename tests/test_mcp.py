@@ -64,7 +64,9 @@ async def test_schemas_list_the_options_and_ranges_and_refuse_other_arguments(cl
     tools = {t.name: t for t in (await client.list_tools()).tools}
     store = tools["store_memory"].input_schema
     context = store["$defs"]["StoreContext"]
-    assert {"force_category", "force_importance", "expires_at", "additional_tags"} <= set(context["properties"])
+    assert {"force_category", "force_importance", "expires_at", "additional_tags"} <= set(
+        context["properties"]
+    )
     assert context["additionalProperties"] is False and store["additionalProperties"] is False
     assert "SearchOptions" in tools["search_memory"].input_schema["$defs"]
     top = tools["usage_patterns"].input_schema["properties"]["top"]
@@ -86,17 +88,17 @@ async def test_an_agent_can_undo_a_merge_and_forget_a_memory(client: Any) -> Non
     assert merged["operation_id"] in [o["id"] for o in listed]
     undone = await client.call_tool("rollback", {"operation_id": merged["operation_id"]})
     assert not undone.is_error
-    found = (await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}}))
+    found = await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}})
     assert set(ids) <= {r["id"] for r in found.structured_content["results"]}
     gone = (await client.call_tool("forget", {"id": ids[0]})).structured_content
     assert gone == {"deleted": True, "id": ids[0]}
-    found = (await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}}))
+    found = await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}})
     assert ids[0] not in {r["id"] for r in found.structured_content["results"]}
 
 
 @pytest.mark.anyio
 async def test_trace_search_leaves_usage_as_it_was(client: Any) -> None:
-    stored = (await client.call_tool("store_memory", {"content": "The staging database runs Postgres 16"}))
+    stored = await client.call_tool("store_memory", {"content": "The staging database runs Postgres 16"})
     memory_id = stored.structured_content["memory_id"]
     for _ in range(2):
         traced = (await client.call_tool("trace_search", {"query": "staging database"})).structured_content
@@ -113,13 +115,18 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
         # Two agents, each with its own stdio server process, on one memory store.
         servers = [build(lambda ctx: mem) for _ in range(2)]
         async with Client(servers[0]) as mine, Client(servers[1]) as theirs:
-            said = {"content": "The scratch branch for this session is wip-parser", "scope": "session",
-                    "tags": ["scratch-branch"]}  # fmt: skip
+            said = {
+                "content": "The scratch branch for this session is wip-parser",
+                "scope": "session",
+                "tags": ["scratch-branch"],
+            }
             own = (await mine.call_tool("remember", said)).structured_content["id"]
             shared = await mine.call_tool("remember", {"content": "The parser lives on the wip branch"})
             assert shared.structured_content["pii"] == {"risk": 0, "kinds": [], "redacted": False}
             mailed = await mine.call_tool("remember", {"content": "The parser's owner is ann@example.com"})
-            assert mailed.structured_content["pii"]["kinds"] == ["email"]  # reported, as store_memory reports it
+            assert mailed.structured_content["pii"]["kinds"] == [
+                "email"
+            ]  # reported, as store_memory reports it
             query = {"query": "wip parser branch", "options": {"min_relevance": 0}}
             for client, sees_own in ((mine, True), (theirs, False)):
                 searched = await client.call_tool("search_memory", query)
@@ -130,19 +137,35 @@ async def test_a_session_scoped_memory_stays_in_its_session(tmp_path: Path, sett
                 assert (own in found, own in hits) == (sees_own, sees_own)
                 # Nor do the advanced tools that show memories show it to another session.
                 # "before the scratch branch" names an event: found among this session's memories only.
-                asked = {"trace_search": {"query": "wip parser branch"}, "usage_patterns": {},
-                         "memory_timeline": {"granularity": "day"},
-                         "search_memory": {"query": "what did we change before the scratch branch"}}  # fmt: skip
-                shown = [json.dumps((await client.call_tool(n, a)).structured_content) for n, a in asked.items()]
+                asked = {
+                    "trace_search": {"query": "wip parser branch"},
+                    "usage_patterns": {},
+                    "memory_timeline": {"granularity": "day"},
+                    "search_memory": {"query": "what did we change before the scratch branch"},
+                }
+                shown = [
+                    json.dumps((await client.call_tool(n, a)).structured_content) for n, a in asked.items()
+                ]
                 assert [own in text for text in shown] == [sees_own] * 4
                 network = (await client.call_tool("concept_network", {})).structured_content
-                assert ("scratch-branch" in {n["id"] for n in network["nodes"]}) == sees_own  # its tag neither
+                assert (
+                    "scratch-branch" in {n["id"] for n in network["nodes"]}
+                ) == sees_own  # its tag neither
             tools = {t.name: t for t in (await theirs.list_tools()).tools}
-            assert "session" not in tools["trace_search"].input_schema["properties"]  # the connection's, not asked
+            assert (
+                "session" not in tools["trace_search"].input_schema["properties"]
+            )  # the connection's, not asked
             # Named, another session's memories are seen: the scope_id is the caller's choice.
             record = mem.get(own)
-            named = {"query": "wip parser branch", "mode": "ranked", "scope": "session", "scope_id": record.scope_id}
-            assert own in {r["id"] for r in (await theirs.call_tool("recall", named)).structured_content["results"]}
+            named = {
+                "query": "wip parser branch",
+                "mode": "ranked",
+                "scope": "session",
+                "scope_id": record.scope_id,
+            }
+            assert own in {
+                r["id"] for r in (await theirs.call_tool("recall", named)).structured_content["results"]
+            }
 
 
 def test_the_session_is_the_clients_mcp_session_id_where_it_keeps_one() -> None:

@@ -131,10 +131,18 @@ def test_recall_bumps_access_but_not_updated_at(mem: Memory) -> None:
 
 
 def test_a_time_named_in_the_query_favours_the_memories_of_that_time(mem: Memory) -> None:
-    june = mem.remember("standup notes: ship the importer", scope="project", scope_id="a",
-                        created_at=datetime(2023, 6, 12, tzinfo=UTC)).id  # fmt: skip
-    july = mem.remember("standup notes: ship the importer", scope="project", scope_id="b",
-                        created_at=datetime(2023, 7, 28, tzinfo=UTC)).id  # fmt: skip
+    june = mem.remember(
+        "standup notes: ship the importer",
+        scope="project",
+        scope_id="a",
+        created_at=datetime(2023, 6, 12, tzinfo=UTC),
+    ).id
+    july = mem.remember(
+        "standup notes: ship the importer",
+        scope="project",
+        scope_id="b",
+        created_at=datetime(2023, 7, 28, tzinfo=UTC),
+    ).id
     august = datetime(2023, 8, 1, tzinfo=UTC)
     plain = mem.recall("standup notes", mode="ranked", now=august, touch=False)
     assert [h.record.id for h in plain] == [july, june]  # the newer, by recency and importance
@@ -335,12 +343,18 @@ def test_episode_neighbours_are_looked_for_only_around_memories_in_an_episode(tm
         mem._retriever.scored(read_query("roses garden", now, longest=1000), Filter(scope=None), 1, "default")
         assert asked == []
         question, answer = mem.remember_many(
-            [{"content": "did you plant the roses in the garden", "episode_id": "e", "sequence_number": i}
-             if i == 0 else {"content": "yes, last friday", "episode_id": "e", "sequence_number": i}
-             for i in range(2)]
-        )  # fmt: skip
+            [
+                {"content": "did you plant the roses in the garden", "episode_id": "e", "sequence_number": i}
+                if i == 0
+                else {"content": "yes, last friday", "episode_id": "e", "sequence_number": i}
+                for i in range(2)
+            ]
+        )
         found = {
-            s.record.id: s for s in mem._retriever.scored(read_query("roses garden", now, longest=1000), Filter(scope=None), 1, "default")[0]
+            s.record.id: s
+            for s in mem._retriever.scored(
+                read_query("roses garden", now, longest=1000), Filter(scope=None), 1, "default"
+            )[0]
         }
         assert asked == [[question.id]]  # the one candidate in an episode
         assert found[answer.id].components["context"] > 0
@@ -485,9 +499,16 @@ def test_a_long_memory_can_be_edited_and_its_chunks_are_written_again(mem: Memor
 def test_another_sessions_session_memories_are_not_seen(mem: Memory) -> None:
     mine = mem.remember("Scratch notes go in the wip-parser branch", scope="session", scope_id="s1").id
     shared = mem.remember("The parser branch is protected", scope="project", scope_id="parser").id
-    for session, sees in (("s1", True), ("s2", False), (None, True)):  # no session asking: the library sees all
+    for session, sees in (
+        ("s1", True),
+        ("s2", False),
+        (None, True),
+    ):  # no session asking: the library sees all
         hits = {h.record.id for h in mem.recall("parser branch", mode="ranked", touch=False, session=session)}
-        found = {r["id"] for r in mem.search_memory("parser branch", {"min_relevance": 0}, session=session)["results"]}
+        found = {
+            r["id"]
+            for r in mem.search_memory("parser branch", {"min_relevance": 0}, session=session)["results"]
+        }
         assert shared in hits and shared in found
         assert (mine in hits, mine in found) == (sees, sees), session
     named = mem.recall("parser branch", mode="ranked", scope_id="s1", session="s2", touch=False)
@@ -526,7 +547,6 @@ def test_a_pending_candidate_never_rewrites_an_approved_memory(mem: Memory) -> N
     assert mem.get(kept.id).status == Status.APPROVED and mem.get(pending.id).status == Status.PENDING
 
 
-
 def test_a_superseded_memory_is_not_one_to_review(mem: Memory) -> None:
     old = mem.remember("Tomas lives in Lisbon").id
     mem.supersede(old, "Tomas moved to Porto in May")
@@ -536,7 +556,9 @@ def test_a_superseded_memory_is_not_one_to_review(mem: Memory) -> None:
 
 
 def test_a_long_memory_s_chunks_carry_its_tags_as_they_are_edited(mem: Memory) -> None:
-    long = mem.remember(" ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)), tags=["zeppelin"])
+    long = mem.remember(
+        " ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)), tags=["zeppelin"]
+    )
     chunks = {c.id for c in mem.store.children(long.id)}
     assert chunks and {i for i, _ in mem.store.text_search(["zeppelin"], 50, Filter())} <= chunks
     mem.update(long.id, tags=["blimp"])

@@ -26,12 +26,25 @@ runner = CliRunner()
 
 def _fill(mem: Memory) -> list[str]:
     """A store with a bit of everything a copy must carry: chunks, tags, an operation, sources, the audit log."""
-    ids = [mem.store_memory(f"Project {name} ships on Friday; deadline is firm")["memory_id"]
-           for name in ("apollo", "gemini", "mercury")]  # fmt: skip
+    ids = [
+        mem.store_memory(f"Project {name} ships on Friday; deadline is firm")["memory_id"]
+        for name in ("apollo", "gemini", "mercury")
+    ]
     ids.append(mem.remember("long " * 600 + "text about the archive format", kind="reference").id)
     mem.optimize_tags()
-    mem.store.add_sources([{"platform": "chat", "conversation_id": "c1", "message_id": "m1", "role": "user",
-                            "content": "hello", "ts": None, "metadata": {"lang": "en"}}])  # fmt: skip
+    mem.store.add_sources(
+        [
+            {
+                "platform": "chat",
+                "conversation_id": "c1",
+                "message_id": "m1",
+                "role": "user",
+                "content": "hello",
+                "ts": None,
+                "metadata": {"lang": "en"},
+            }
+        ]
+    )
     mem.recall("apollo deadline")
     return ids
 
@@ -65,10 +78,13 @@ def test_hnsw_index_is_built_per_dimension_and_rebuilt(pg_url: str) -> None:
         assert mem.repair_index()["issues_after"] == []
         with store.atomic() as db:  # the planner can use the index for a filtered nearest-neighbour query
             db.execute(b"SET LOCAL enable_seqscan = off")
-            plan = " ".join(r[0] for r in db.execute(
-                b"EXPLAIN SELECT id FROM memories WHERE searchable ORDER BY embedding::vector(64) <=> %s LIMIT 5",
-                (mem.embedder.embed_batch(["gardening"])[0],),
-            ).fetchall())  # fmt: skip
+            plan = " ".join(
+                r[0]
+                for r in db.execute(
+                    b"EXPLAIN SELECT id FROM memories WHERE searchable ORDER BY embedding::vector(64) <=> %s LIMIT 5",
+                    (mem.embedder.embed_batch(["gardening"])[0],),
+                ).fetchall()
+            )
         assert "memories_hnsw_64" in plan
     # another model (another dimension): the old index goes, a new one is built after re-embedding
     with Memory(pg_url, embedder=FakeEmbedder(dim=32, name="fake-32"), allow_model_change=True) as mem:
@@ -95,8 +111,13 @@ def test_text_search_ranks_by_bm25_over_stems(pg_url: str) -> None:
 
 
 def test_any_text_can_be_indexed_and_searched(pg_url: str) -> None:
-    texts = ["item(s) for the order", "O'Brien said \\o/ 'quoted' \"double\"", "naïve café — 東京 🚀",
-             "x" * 3000, "s s s"]  # fmt: skip
+    texts = [
+        "item(s) for the order",
+        "O'Brien said \\o/ 'quoted' \"double\"",
+        "naïve café — 東京 🚀",
+        "x" * 3000,
+        "s s s",
+    ]
     with Memory(pg_url, embedder=FakeEmbedder()) as mem:
         ids = [mem.remember(t).id for t in texts]
         assert mem.store.text_search(["O'Brien"], 5, Filter())[0][0] == ids[1]
@@ -150,8 +171,11 @@ def test_cli_on_postgres_and_migrate(
 ) -> None:
     """The real model through the CLI on PostgreSQL, then `engram migrate` to a file and back to PostgreSQL."""
     sqlite_db = tmp_path / "m.db"
-    for text in ("I like minimalistic user interfaces", "Renew the TLS certificate before March",
-                 "My sister Ana lives in Lisbon"):  # fmt: skip
+    for text in (
+        "I like minimalistic user interfaces",
+        "Renew the TLS certificate before March",
+        "My sister Ana lives in Lisbon",
+    ):
         result = runner.invoke(app, ["--db", pg_url, "remember", text])
         assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["--db", pg_url, "recall", "where does my sister live", "--json"])
@@ -199,10 +223,15 @@ def test_two_servers_share_one_database(pg_url: str, tmp_path: Path) -> None:
     env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home"), "ENGRAM_MAINTAIN_EVERY_MINUTES": "0"}
     ports = [free_port(), free_port()]
     servers = [
-        subprocess.Popen([sys.executable, "-m", "engram", "--db", pg_url, "serve", "--local", "--port", str(p)],
-                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "engram", "--db", pg_url, "serve", "--local", "--port", str(p)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for p in ports
-    ]  # fmt: skip
+    ]
     clients = [httpx.Client(base_url=f"http://127.0.0.1:{p}", timeout=30) for p in ports]
     try:
         deadline = time.monotonic() + 90

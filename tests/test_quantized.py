@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from engram.embed.quantized import bounds, encode, rescaled, shortlist
+from engram.model.quantized import bounds, encode, rescaled, shortlist
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:

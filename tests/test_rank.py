@@ -55,7 +55,9 @@ def test_the_floor_reads_how_much_of_the_whole_question_a_memory_says() -> None:
     assert "matches the query too little" in (shortfall(asked, 0.3, profile) or "")
     # The words of an expansion stand in for those they expand: k8s for kubernetes.
     k8s = record("Our k8s nodes were upgraded")
-    [expanded] = score([Candidate(k8s, 0.1, 2.0)], {"kubernet": 2.0}, profile, Decay(), NOW, alternates={"k8": 2.5})
+    [expanded] = score(
+        [Candidate(k8s, 0.1, 2.0)], {"kubernet": 2.0}, profile, Decay(), NOW, alternates={"k8": 2.5}
+    )
     assert expanded.components["coverage"] == 1.0 and shortfall(expanded, 0.3, profile) is None
 
 
@@ -93,9 +95,16 @@ def test_validity_multiplies_and_negative_subtracts_with_floor() -> None:
     good = record("a", validity_score=0.5)
     neg = record("b", is_negative=True)
     weak_neg = record("c", is_negative=True, validity_score=0.1)
-    out = {s.record.id: s for s in score(
-        [Candidate(good, 1.0), Candidate(neg, 1.0), Candidate(weak_neg, 0.1)], {}, RankingProfile(), Decay(), NOW
-    )}  # fmt: skip
+    out = {
+        s.record.id: s
+        for s in score(
+            [Candidate(good, 1.0), Candidate(neg, 1.0), Candidate(weak_neg, 0.1)],
+            {},
+            RankingProfile(),
+            Decay(),
+            NOW,
+        )
+    }
     assert out["a"].score == pytest.approx(out["a"].components["base"] * 0.5)
     assert out["b"].score == pytest.approx(out["b"].components["base"] - 0.25)
     assert out["c"].score == 0.0
@@ -110,13 +119,16 @@ def test_last_access_counts_for_recency_not_creation() -> None:
 
 def test_usage_saturates() -> None:
     rows = [record(str(n), access_count=n) for n in (0, 5, 50)]
-    out = {s.record.id: s.components["usage"] for s in score([Candidate(r, 0) for r in rows], {},
-                                                              RankingProfile(), Decay(), NOW)}  # fmt: skip
+    out = {
+        s.record.id: s.components["usage"]
+        for s in score([Candidate(r, 0) for r in rows], {}, RankingProfile(), Decay(), NOW)
+    }
     assert out["0"] == 0 and out["5"] == pytest.approx(1 - np.exp(-1)) and 0.99 < out["50"] < 1
 
 
-def _pool(scores: dict[str, float], vectors: dict[str, list[float]]) -> tuple[list[Scored[MemoryRecord]],
-                                                                              dict[str, np.ndarray]]:  # fmt: skip
+def _pool(
+    scores: dict[str, float], vectors: dict[str, list[float]]
+) -> tuple[list[Scored[MemoryRecord]], dict[str, np.ndarray]]:
     """A pool of candidates; the unnamed tail sets the low end of its scores, as a real candidate pool does."""
     tail = {f"tail{i}": 0.2 for i in range(5)}
     hits = [Scored(record(k), s) for k, s in (scores | tail).items()]
@@ -151,16 +163,12 @@ def test_mmr_order_does_not_depend_on_the_scores_level_or_spread() -> None:
 def test_mmr_counts_two_chunks_of_one_memory_as_that_memory_twice() -> None:
     # a1 and a2 are chunks of one long memory about other things (orthogonal vectors); b is another memory on
     # a1's topic. By embeddings alone a2 looks new and b redundant; a2 is the memory already shown.
-    hits, v = _pool(
-        {"a1": 0.9, "a2": 0.8, "b": 0.78}, {"a1": [1, 0, 0], "a2": [0, 1, 0], "b": [0.8, 0.6, 0]}
-    )
+    hits, v = _pool({"a1": 0.9, "a2": 0.8, "b": 0.78}, {"a1": [1, 0, 0], "a2": [0, 1, 0], "b": [0.8, 0.6, 0]})
     assert [s.record.id for s in mmr(hits, v, 0.75, 2)] == ["a1", "a2"]
     assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"})] == ["a1", "b"]
 
     # Counting: b is another instance of a1's topic, to be counted; a2 is still the memory already shown.
-    hits, v = _pool(
-        {"a1": 0.9, "a2": 0.85, "b": 0.8}, {"a1": [1, 0, 0], "a2": [1, 0, 0], "b": [1, 0, 0]}
-    )
+    hits, v = _pool({"a1": 0.9, "a2": 0.85, "b": 0.8}, {"a1": [1, 0, 0], "a2": [1, 0, 0], "b": [1, 0, 0]})
     assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"})][1] != "b"
     assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"}, instances=True)] == ["a1", "b"]
 
@@ -202,8 +210,13 @@ def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
     in_work = record("it took all afternoon!", episode_id="work", sequence_number=5)
     weak = record("the meeting ran late", episode_id="work", sequence_number=0)
     loose = record("an afternoon somewhere")
-    cands = [Candidate(best, 0.8, 3.0), Candidate(in_trip, 0.3), Candidate(in_work, 0.3),
-             Candidate(weak, 0.4), Candidate(loose, 0.3)]  # fmt: skip
+    cands = [
+        Candidate(best, 0.8, 3.0),
+        Candidate(in_trip, 0.3),
+        Candidate(in_work, 0.3),
+        Candidate(weak, 0.4),
+        Candidate(loose, 0.3),
+    ]
     weights = {"potteri": 2.0, "class": 1.0}
     profile = RankingProfile(importance=0, recency=0)
     episodes = {r.id: str(r.episode_id) for r in (best, in_trip, in_work, weak)}
@@ -273,8 +286,12 @@ def test_a_named_time_scores_the_memories_of_that_time() -> None:
 def test_stems_among_matches_stemming_every_word() -> None:
     from engram.lang.text import stems, stems_among
 
-    texts = ["Relational databases generously normalise happy agreements", "She was running; he ran. Ties, ties!",
-             "as is us 3s eyed ay", "Visibility and ability of the creators\u2019 realizations"]  # fmt: skip
+    texts = [
+        "Relational databases generously normalise happy agreements",
+        "She was running; he ran. Ties, ties!",
+        "as is us 3s eyed ay",
+        "Visibility and ability of the creators\u2019 realizations",
+    ]
     wanted = {
         "relat",
         "gener",
@@ -312,7 +329,9 @@ def test_feedback_query_moves_toward_the_feedback_hits() -> None:
 )
 @example(texts=["1'1'a"], wanted=frozenset({"a"}))  # the second apostrophe ends "1'1": "a" is a word
 @settings(max_examples=300, deadline=None)
-def test_stems_among_finds_words_where_the_tokenizer_starts_them(texts: list[str], wanted: frozenset[str]) -> None:
+def test_stems_among_finds_words_where_the_tokenizer_starts_them(
+    texts: list[str], wanted: frozenset[str]
+) -> None:
     # Apostrophes, underscores and letters around a prefix: a match inside a word never counts.
     from engram.lang.text import stems, stems_among
 

@@ -36,7 +36,10 @@ def test_fit_learns_a_direction_and_takes_a_share_by_held_out_log_loss() -> None
     assert fitted.weight >= 0.9  # the prototypes said nothing, so the read-out takes (almost) all the weight
     assert fitted.regularisation in linear.REGULARISATION and fitted.temperature in linear.TEMPERATURES
     test, truth = _cloud(200, 32, seed=2)
-    hits = [max(p := fitted.probabilities(v, None), key=lambda k: p[k]) == t for v, t in zip(test, truth, strict=True)]
+    hits = [
+        max(p := fitted.probabilities(v, None), key=lambda k: p[k]) == t
+        for v, t in zip(test, truth, strict=True)
+    ]
     assert np.mean(hits) > 0.9
 
 
@@ -94,7 +97,9 @@ def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(
     with Memory(db, embedder=FakeEmbedder()) as mem:
         mem.store_memory("Remind me to water the plants on Friday")
         made = mem._classifiers.categories.readout
-        assert made is not None and mem._classifiers.kinds.readout is None  # kinds keep the prototype score alone
+        assert (
+            made is not None and mem._classifiers.kinds.readout is None
+        )  # kinds keep the prototype score alone
         assert set(made.labels) == set(mem._classifiers.categories.taxonomy.learnable)
         assert mem.store.get_meta("readout:categories") == made.to_json()
 
@@ -118,7 +123,9 @@ def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(
 
 
 def test_a_taxonomy_with_too_few_seeds_per_label_has_no_read_out(tmp_path: Path) -> None:
-    tax = Taxonomy("few", {"a": "", "b": ""}, {"a": ("apples", "pears"), "b": ("cars", "trucks")}, fallback="a")
+    tax = Taxonomy(
+        "few", {"a": "", "b": ""}, {"a": ("apples", "pears"), "b": ("cars", "trucks")}, fallback="a"
+    )
     with Memory(tmp_path / "f.db", embedder=FakeEmbedder()) as mem:
         rules = Rules(readout=True, fallback_below=0)
         classifier = Classifier(tax, rules, mem.store, mem.embedder, learned_max=4, rules_fixed=True)

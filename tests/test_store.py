@@ -52,7 +52,9 @@ def test_a_database_from_before_chunks_followed_their_memory_is_brought_in_line(
 def test_a_database_whose_chunks_kept_old_tags_is_brought_in_line(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     with Memory(path, embedder=FakeEmbedder()) as mem:
-        parent = mem.remember(" ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)), tags=["new"]).id
+        parent = mem.remember(
+            " ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)), tags=["new"]
+        ).id
         with mem.store.atomic() as db:  # type: ignore[attr-defined]
             # as a tags edit left it before: the memory's tags changed, its chunks' not
             db.execute("UPDATE memories SET tags = '[\"old\"]' WHERE parent_id = ?", (parent,))
@@ -131,7 +133,10 @@ def test_a_store_indexed_before_character_pairs_is_indexed_again(
             rid = mem.remember("我们明天上午在北京开会。").id
             if backend == "postgres":  # stems were computed in Python: write those of the old words
                 with mem.store.atomic() as db:  # type: ignore[attr-defined]
-                    db.execute(b"UPDATE memories SET tsv = %s::tsvector WHERE id = %s", ("'我们明天上午在北京开会':1A", rid))
+                    db.execute(
+                        b"UPDATE memories SET tsv = %s::tsvector WHERE id = %s",
+                        ("'我们明天上午在北京开会':1A", rid),
+                    )
             assert mem.store.text_search(["北京"], 5, Filter()) == []
     with Memory(location, embedder=FakeEmbedder()) as mem:
         assert [i for i, _ in mem.store.text_search(["北京"], 5, Filter())] == [rid]
@@ -259,13 +264,29 @@ def test_every_field_round_trips(mem: Memory) -> None:
     from datetime import UTC, datetime
 
     fields = dict(
-        kind="reference", scope="project", scope_id="p", type="Decision", tags=["auth", "mobile"],
-        importance=0.7, validity_score=0.9, is_negative=True, source_type="web", credibility=0.95,
-        emotion="satisfaction", emotional_valence=0.7, emotional_arousal=0.4, episode_id="auth-2024",
-        sequence_number=3, quality_score=0.85, expires_at=datetime(2030, 1, 1, tzinfo=UTC), status="pending",
-        tier="long", user_marked_important=True, metadata={"project": "mobile-app", "n": [1, 2]},
+        kind="reference",
+        scope="project",
+        scope_id="p",
+        type="Decision",
+        tags=["auth", "mobile"],
+        importance=0.7,
+        validity_score=0.9,
+        is_negative=True,
+        source_type="web",
+        credibility=0.95,
+        emotion="satisfaction",
+        emotional_valence=0.7,
+        emotional_arousal=0.4,
+        episode_id="auth-2024",
+        sequence_number=3,
+        quality_score=0.85,
+        expires_at=datetime(2030, 1, 1, tzinfo=UTC),
+        status="pending",
+        tier="long",
+        user_marked_important=True,
+        metadata={"project": "mobile-app", "n": [1, 2]},
         created_at=datetime(2024, 12, 30, 10, tzinfo=UTC),
-    )  # fmt: skip
+    )
     record = mem.get(mem.remember("Use JWT tokens with 24h expiry", **fields).id)
     dumped = record.model_dump(mode="json")
     for key, value in fields.items():
@@ -376,8 +397,13 @@ def test_vector_facts_are_the_vector_search_with_each_hits_facts(mem: Memory) ->
         for f, _ in found:
             e = expected[f.id]
             assert (f.content, f.importance, f.created_at, f.updated_at, f.access_count, f.episode) == (
-                e.content, e.importance, e.created_at, e.updated_at, e.access_count, e.episode
-            )  # fmt: skip
+                e.content,
+                e.importance,
+                e.created_at,
+                e.updated_at,
+                e.access_count,
+                e.episode,
+            )
             assert f.vector is not None and e.vector is not None and np.allclose(f.vector, e.vector)
 
     same(Filter(scope=None))
@@ -405,8 +431,12 @@ def test_a_search_inside_a_write_equals_a_scan_of_what_that_write_sees(tmp_path:
 
         def put(n: int, scope_id: str) -> list[str]:
             texts = [f"note {scope_id} {i} about topic {i % 7} and item {i * 31 % 101}" for i in range(n)]
-            return [r.id for r in mem.remember_many([{"content": t, "scope": Scope.PROJECT, "scope_id": scope_id}
-                                                      for t in texts])]  # fmt: skip
+            return [
+                r.id
+                for r in mem.remember_many(
+                    [{"content": t, "scope": Scope.PROJECT, "scope_id": scope_id} for t in texts]
+                )
+            ]
 
         committed = put(60, "a") + put(12, "b")
         queries = mem.embedder.embed_batch([f"topic {i} item {i * 13}" for i in range(6)])

@@ -76,8 +76,13 @@ def test_store_memory_returns_the_seed_format_and_records_its_decisions(mem: Mem
     out = mem.store_memory("URGENT: submit the grant report to the funding board by Friday 5pm.")
     assert out["success"] is True
     analysis = out["analysis"]
-    assert set(analysis) >= {"detected_category", "generated_tags", "importance_score", "confidence",
-                             "concepts_extracted"}  # fmt: skip
+    assert set(analysis) >= {
+        "detected_category",
+        "generated_tags",
+        "importance_score",
+        "confidence",
+        "concepts_extracted",
+    }
     assert analysis["importance_score"] >= 4  # urgency and a deadline
     assert "grant-report" in analysis["generated_tags"] and "urgent" in analysis["generated_tags"]
     assert set(out["recommendations"]) >= {"similar_memories", "suggested_merges", "tag_consolidations"}
@@ -192,7 +197,11 @@ def test_search_memory_weighs_time_and_filters_by_window_importance_and_type(mem
     windowed = mem.search_memory("budget", {"time_range": window, "min_relevance": 0})
     assert [r["id"] for r in windowed["results"]] == [old.id]
     shown = windowed["query_analysis"]["time_range"]  # the option's range is said, as a filter
-    assert shown["applied"] == "filter" and shown["after"].startswith(window["after"][:10]) and shown["phrase"] is None
+    assert (
+        shown["applied"] == "filter"
+        and shown["after"].startswith(window["after"][:10])
+        and shown["phrase"] is None
+    )
     important = mem.search_memory("budget review", {"importance_min": 4, "min_relevance": 0.0})
     assert [r["id"] for r in important["results"]] == [new.id]
     assert important["results"][0]["importance"] == 5
@@ -243,25 +252,35 @@ def test_a_question_for_things_to_do_lists_the_reminders(mem: Memory) -> None:
         mem.store_memory(text, {"force_category": "reminders"})["memory_id"]
         for text in ("Call mom on Sunday for her birthday", "Need to submit the grant report by Friday")
     ]
-    other = mem.store_memory("I need a quiet room to do deep work", {"force_category": "contexts"})["memory_id"]
+    other = mem.store_memory("I need a quiet room to do deep work", {"force_category": "contexts"})[
+        "memory_id"
+    ]
     found = mem.search_memory(question)
     # Each reminder is what was asked for, whatever words it shares with the question; the memory sharing the
     # most words with it is no thing to do.
-    assert {r["id"] for r in found["results"]} == set(todo) and other not in {r["id"] for r in found["results"]}
+    assert {r["id"] for r in found["results"]} == set(todo) and other not in {
+        r["id"] for r in found["results"]
+    }
     assert found["query_analysis"]["intent"] == "remind"
     assert found["query_analysis"]["search_scope"] == "content+tags in reminders"
     assert all(r["relevance_score"] >= 0.3 and r["matched_concepts"] == [] for r in found["results"])
     # A question about something in particular, or asking to recall, searches everything.
     about = mem.search_memory("when is the grant report due", {"min_relevance": 0})
-    assert about["query_analysis"]["search_scope"] == "content+tags" and other in {r["id"] for r in about["results"]}
+    assert about["query_analysis"]["search_scope"] == "content+tags" and other in {
+        r["id"] for r in about["results"]
+    }
     recall = mem.search_memory("remind me what the quiet room is for", {"min_relevance": 0})
     assert recall["query_analysis"]["intent"] == "find" and recall["results"][0]["id"] == other
 
 
 def test_things_to_do_come_soonest_due_first_and_only_those_due_on_the_days_asked(mem: Memory) -> None:
     said = utcnow() - timedelta(days=utcnow().weekday())  # this week's Monday
-    texts = ("Renew the passport before the trip on 2099-03-01", "Submit the grant report by Friday",
-             "Call the plumber on Wednesday", "Sort out the garage")  # fmt: skip
+    texts = (
+        "Renew the passport before the trip on 2099-03-01",
+        "Submit the grant report by Friday",
+        "Call the plumber on Wednesday",
+        "Sort out the garage",
+    )
     ids = [
         mem._store_memory(t, {"force_category": "reminders"}, fields={"created_at": said})["memory_id"]
         for t in texts
@@ -277,7 +296,9 @@ def test_things_to_do_come_soonest_due_first_and_only_those_due_on_the_days_aske
     mem.invalidate(ids[3])  # the undated one
     month = calendar.month_name[(said.month + 2) % 12 + 1]  # three months on: no day of this week is in it
     nothing = mem.search_memory(f"what do I need to do in {month}?")
-    assert nothing["results"] == [] and nothing["query_analysis"]["search_scope"] == "content+tags in reminders"
+    assert (
+        nothing["results"] == [] and nothing["query_analysis"]["search_scope"] == "content+tags in reminders"
+    )
 
 
 def test_search_memory_rejects_unknown_options_and_types(mem: Memory) -> None:
@@ -399,7 +420,9 @@ def test_import_reports_the_bad_line(tmp_path: Path, mem: Memory) -> None:
 
 def test_backup_and_restore(tmp_path: Path, mem: Memory) -> None:
     first = mem.remember("Kept in the backup").id
-    mem.remember("The harbour crane lifts containers. " * 300)  # chunked: its chunks are no memories of their own
+    mem.remember(
+        "The harbour crane lifts containers. " * 300
+    )  # chunked: its chunks are no memories of their own
     out = mem.backup_restore("backup", tmp_path / "b.db")
     assert out["integrity"] == "ok" and out["memories"] == 2 and out["chunks"] == mem.stats()["chunks"] > 1
     mem.remember("Written after the backup")
@@ -450,25 +473,57 @@ def test_discover_lists_working_tools_and_health(mem: Memory) -> None:
     # The seed's wording, counted right: "consolidate 15 duplicate tags", "categorise 1 memory ...".
     from engram.agent.health import _count
 
-    assert _count(1, "memory", "memories") == "1 memory" and _count(15, "duplicate tag") == "15 duplicate tags"
+    assert (
+        _count(1, "memory", "memories") == "1 memory" and _count(15, "duplicate tag") == "15 duplicate tags"
+    )
 
 
 def _tinydb(directory: Path) -> None:
     with TinyDB(directory / "tinydb_memories.json") as db:
-        db.table("memories").insert_multiple([
-            {"id": "mem_001", "content": "User prefers dark mode in every editor", "created_at": "2024-03-01T10:00:00",
-             "last_modified": "2024-03-02T10:00:00Z", "tags": ["ui"], "category": "preferences", "importance": 4,
-             "expires_at": None, "metadata": {"origin": "chat"}},
-            {"id": "mem_002", "content": "Correction: the API base URL is api.example.com/v2", "created_at": "2024-04-01T09:00:00+02:00",
-             "last_modified": None, "tags": [], "category": "corrections", "importance": 3},
-            {"id": "mem_003", "content": "Renew the domain before it lapses", "created_at": "2024-05-01T00:00:00",
-             "tags": ["admin"], "category": "weird_bucket", "importance": 5},
-        ])  # fmt: skip
+        db.table("memories").insert_multiple(
+            [
+                {
+                    "id": "mem_001",
+                    "content": "User prefers dark mode in every editor",
+                    "created_at": "2024-03-01T10:00:00",
+                    "last_modified": "2024-03-02T10:00:00Z",
+                    "tags": ["ui"],
+                    "category": "preferences",
+                    "importance": 4,
+                    "expires_at": None,
+                    "metadata": {"origin": "chat"},
+                },
+                {
+                    "id": "mem_002",
+                    "content": "Correction: the API base URL is api.example.com/v2",
+                    "created_at": "2024-04-01T09:00:00+02:00",
+                    "last_modified": None,
+                    "tags": [],
+                    "category": "corrections",
+                    "importance": 3,
+                },
+                {
+                    "id": "mem_003",
+                    "content": "Renew the domain before it lapses",
+                    "created_at": "2024-05-01T00:00:00",
+                    "tags": ["admin"],
+                    "category": "weird_bucket",
+                    "importance": 5,
+                },
+            ]
+        )
     with TinyDB(directory / "tinydb_tags.json") as db:
-        db.table("tags").insert_multiple([
-            {"tag": "ui", "usage_count": 7, "created_at": "2023-01-01T00:00:00", "last_used_at": "2024-03-01T00:00:00"},
-            {"tag": "unused-old-tag", "usage_count": 2, "created_at": "2023-01-01T00:00:00"},
-        ])  # fmt: skip
+        db.table("tags").insert_multiple(
+            [
+                {
+                    "tag": "ui",
+                    "usage_count": 7,
+                    "created_at": "2023-01-01T00:00:00",
+                    "last_used_at": "2024-03-01T00:00:00",
+                },
+                {"tag": "unused-old-tag", "usage_count": 2, "created_at": "2023-01-01T00:00:00"},
+            ]
+        )
     with TinyDB(directory / "tinydb_categories.json") as db:
         db.table("categories").insert_multiple([{"name": "preferences"}, {"name": "corrections"}])
 
@@ -534,7 +589,9 @@ def test_an_important_often_found_memory_does_not_answer_unrelated_questions(rea
     # Importance, recency and usage add up to the 0.3 floor, and every search that returns a memory raises two
     # of them: they may rank what matches, not make a memory match.
     mem = real
-    grant = mem.store_memory("URGENT: the grant report is due Friday, this is critical", {"force_importance": 5})
+    grant = mem.store_memory(
+        "URGENT: the grant report is due Friday, this is critical", {"force_importance": 5}
+    )
     team = mem.store_memory("Our team uses PostgreSQL with pgvector for the analytics service")
     for _ in range(25):
         assert mem.search_memory("grant report deadline")["results"][0]["id"] == grant["memory_id"]
@@ -653,8 +710,12 @@ def test_a_tags_edit_under_redaction_is_an_edit_of_the_text(tmp_path: Path) -> N
     with Memory(path, embedder=FakeEmbedder(), settings=redacting) as mem:
         mem.update(memory_id, tags=["housing"])
         record = mem.get(memory_id)
-        assert "555" not in record.content and record.content_hash != "" and "pii_found" not in record.metadata
-        assert np.allclose(mem.store.vectors([memory_id])[memory_id], mem.embedder.embed_batch([record.content])[0])
+        assert (
+            "555" not in record.content and record.content_hash != "" and "pii_found" not in record.metadata
+        )
+        assert np.allclose(
+            mem.store.vectors([memory_id])[memory_id], mem.embedder.embed_batch([record.content])[0]
+        )
         again = mem.remember(record.content)
         assert again.duplicate_of == memory_id  # the stored text is the redacted one, hash and all
 
@@ -662,8 +723,12 @@ def test_a_tags_edit_under_redaction_is_an_edit_of_the_text(tmp_path: Path) -> N
 def test_import_names_a_record_whose_id_another_memory_holds(tmp_path: Path, mem: Memory) -> None:
     mem.remember("The original text", id="shared-id")
     path = tmp_path / "in.jsonl"
-    line = {"id": "shared-id", "content": "Another text entirely", "content_hash": "x",
-            "created_at": "2026-01-01T00:00:00Z"}  # fmt: skip
+    line = {
+        "id": "shared-id",
+        "content": "Another text entirely",
+        "content_hash": "x",
+        "created_at": "2026-01-01T00:00:00Z",
+    }
     bad = {**line, "id": "other", "metadata": "oops"}
     path.write_text(json.dumps(bad) + "\n", encoding="utf-8")
     with pytest.raises(InvalidInput, match=r"line 1\.metadata"):
@@ -729,13 +794,22 @@ def test_new_text_is_scored_again_unless_its_importance_was_set(mem: Memory) -> 
     assert record.importance == 0.9 and "importance" in record.metadata["overridden"]
 
 
-def test_a_memory_from_another_system_is_written_as_engram_writes_its_own(tmp_path: Path, mem: Memory) -> None:
-    long = " ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300)) + " The last line names zeppelins."
+def test_a_memory_from_another_system_is_written_as_engram_writes_its_own(
+    tmp_path: Path, mem: Memory
+) -> None:
+    long = (
+        " ".join(f"Paragraph {i} tells of harbour crane {i}." for i in range(300))
+        + " The last line names zeppelins."
+    )
     records = [
         {"id": "long-1", "content": long, "content_hash": "x", "created_at": "2026-01-01T00:00:00Z"},
-        {"id": "mail-1", "content": "Reach Ann at ann@example.com", "content_hash": "y",
-         "created_at": "2026-01-02T00:00:00Z"},
-    ]  # fmt: skip
+        {
+            "id": "mail-1",
+            "content": "Reach Ann at ann@example.com",
+            "content_hash": "y",
+            "created_at": "2026-01-02T00:00:00Z",
+        },
+    ]
     path = tmp_path / "foreign.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     op = mem.import_memories(path)["operation_id"]

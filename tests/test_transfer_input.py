@@ -140,12 +140,21 @@ def test_tinydb_rollback_removes_memories_whose_old_ids_were_taken(mem: Memory, 
     assert mem.validate_storage()["ok"]
     before = {r.id: r for r in mem.store.select(EVERYTHING, limit=10)}
     registry = {t.tag: t.usage_count for t in mem.store.tags(("active", "archived", "merged"))}
-    directory = _tinydb(tmp_path / "old", {
-        "1": {"id": "mem_001", "content": "User prefers dark mode in every editor", "tags": ["ui"],
-              "category": "preferences", "importance": 4},
-        "2": {"id": "mem_001", "content": "Renew the domain before it lapses", "tags": ["admin"]},
-        "3": {"id": "mem_003", "content": "The staging server reboots at midnight", "tags": ["ops"]},
-    }, {"1": {"tag": "ui", "usage_count": 7, "created_at": "2023-01-01T00:00:00"}})  # fmt: skip
+    directory = _tinydb(
+        tmp_path / "old",
+        {
+            "1": {
+                "id": "mem_001",
+                "content": "User prefers dark mode in every editor",
+                "tags": ["ui"],
+                "category": "preferences",
+                "importance": 4,
+            },
+            "2": {"id": "mem_001", "content": "Renew the domain before it lapses", "tags": ["admin"]},
+            "3": {"id": "mem_003", "content": "The staging server reboots at midnight", "tags": ["ops"]},
+        },
+        {"1": {"tag": "ui", "usage_count": 7, "created_at": "2023-01-01T00:00:00"}},
+    )
     out = mem.import_tinydb(directory)
     assert out["outcomes"] == {"created": 3} and "mem_001" not in out["ids"] and "mem_003" in out["ids"]
     assert mem.validate_storage()["ok"]
@@ -157,10 +166,17 @@ def test_tinydb_rollback_removes_memories_whose_old_ids_were_taken(mem: Memory, 
 
 
 def test_an_old_store_imports_its_expired_memories_as_they_were(mem: Memory, tmp_path: Path) -> None:
-    directory = _tinydb(tmp_path / "old", {
-        "1": {"id": "m1", "content": "Pick up the parcel before the office closes", "expires_at": "2020-01-31"},
-        "2": {"id": "m2", "content": "The parcel locker code changes monthly"},
-    })  # fmt: skip
+    directory = _tinydb(
+        tmp_path / "old",
+        {
+            "1": {
+                "id": "m1",
+                "content": "Pick up the parcel before the office closes",
+                "expires_at": "2020-01-31",
+            },
+            "2": {"id": "m2", "content": "The parcel locker code changes monthly"},
+        },
+    )
     assert mem.import_tinydb(directory)["outcomes"] == {"created": 2}
     expired = mem.get("m1").expires_at
     assert expired is not None and expired.year == 2020
@@ -171,12 +187,21 @@ def test_an_old_store_imports_its_expired_memories_as_they_were(mem: Memory, tmp
 @pytest.mark.parametrize(
     ("memories", "tags", "field"),
     [
-        ({"1": {"content": "ok"}}, {"1": {"tag": "ui", "usage_count": "many", "created_at": "2023-01-01"}},
-         "tinydb_tags.json[1].usage_count"),
-        ({"1": {"content": "ok"}}, {"1": {"tag": "ui", "usage_count": True, "created_at": "2023-01-01"}},
-         "tinydb_tags.json[1].usage_count"),
-        ({"1": {"content": "ok"}}, {"1": {"tag": "ui", "usage_count": -2, "created_at": "2023-01-01"}},
-         "tinydb_tags.json[1].usage_count"),
+        (
+            {"1": {"content": "ok"}},
+            {"1": {"tag": "ui", "usage_count": "many", "created_at": "2023-01-01"}},
+            "tinydb_tags.json[1].usage_count",
+        ),
+        (
+            {"1": {"content": "ok"}},
+            {"1": {"tag": "ui", "usage_count": True, "created_at": "2023-01-01"}},
+            "tinydb_tags.json[1].usage_count",
+        ),
+        (
+            {"1": {"content": "ok"}},
+            {"1": {"tag": "ui", "usage_count": -2, "created_at": "2023-01-01"}},
+            "tinydb_tags.json[1].usage_count",
+        ),
         ([{"id": "m1", "content": "ok"}], None, "tinydb_memories.json.memories"),
         ({"1": ["content", "ok"]}, None, "tinydb_memories.json[1]"),
         ({"one": {"content": "ok"}}, None, "tinydb_memories.json[one]"),
@@ -184,11 +209,14 @@ def test_an_old_store_imports_its_expired_memories_as_they_were(mem: Memory, tmp
         ({"1": {"content": "ok", "importance": 4.5}}, None, "tinydb_memories.json[1].importance"),
         ({"1": {"content": "ok", "category": 7}}, None, "tinydb_memories.json[1].category"),
         ({"1": {"content": "ok", "id": ["m1"]}}, None, "tinydb_memories.json[1].id"),
-        ({"1": {"content": "ok"}, "2": {"content": "fine", "created_at": "yesterday"}}, None,
-         "tinydb_memories.json[2].created_at"),
+        (
+            {"1": {"content": "ok"}, "2": {"content": "fine", "created_at": "yesterday"}},
+            None,
+            "tinydb_memories.json[2].created_at",
+        ),
         ({"1": {"content": "ok"}}, [{"tag": "ui"}], "tinydb_tags.json.tags"),
     ],
-)  # fmt: skip
+)
 def test_malformed_tinydb_files_are_refused_before_anything_is_stored(
     mem: Memory, tmp_path: Path, memories: Any, tags: Any, field: str
 ) -> None:
@@ -211,8 +239,13 @@ def test_a_tinydb_file_that_is_not_an_object_of_tables_is_refused(mem: Memory, t
     assert mem.import_tinydb(directory)["outcomes"] == {"created": 1}
 
 
-def test_rolling_back_an_import_keeps_a_tag_memories_stored_since_still_carry(mem: Memory, tmp_path: Path) -> None:
-    directory = _tinydb(tmp_path / "old", {"1": {"id": "m1", "content": "Glider pilots check the weather", "tags": ["gliding"]}})
+def test_rolling_back_an_import_keeps_a_tag_memories_stored_since_still_carry(
+    mem: Memory, tmp_path: Path
+) -> None:
+    directory = _tinydb(
+        tmp_path / "old",
+        {"1": {"id": "m1", "content": "Glider pilots check the weather", "tags": ["gliding"]}},
+    )
     out = mem.import_tinydb(directory)
     later = mem.remember("The gliding club meets on Sundays", tags=["gliding"]).id
     mem.rollback(out["operation_id"])

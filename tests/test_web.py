@@ -396,7 +396,9 @@ def test_asks_for_an_api_key_when_the_server_wants_one(
 
 
 def test_a_memory_holding_personal_data_says_so(tab: Tab, client: httpx.Client) -> None:
-    client.post("/v1/store", json={"content": "The gym card on file is 4111 1111 1111 1111"}).raise_for_status()
+    client.post(
+        "/v1/store", json={"content": "The gym card on file is 4111 1111 1111 1111"}
+    ).raise_for_status()
     page = tab.open()
     item = page.locator("#browse-list .mem-item", has_text="gym card")
     chip = item.locator(".chip.pii")
@@ -664,7 +666,9 @@ def test_add_memory_offers_to_replace_the_older_version_of_a_fact(
             sync_api.expect(suggestions).to_have_count(1)
             suggestion = suggestions.first
             old_text = suggestion.locator(".update-old")
-            sync_api.expect(suggestion.locator(".update-lead")).to_have_text("This may update an older memory:")
+            sync_api.expect(suggestion.locator(".update-lead")).to_have_text(
+                "This may update an older memory:"
+            )
             sync_api.expect(old_text).to_have_text("Dentist appointment on 3 May at 10am")
             before = api.get(f"/v1/memories/{old_id}").json()
             assert suggestion.locator("time").get_attribute("datetime") == before["created_at"]

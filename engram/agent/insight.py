@@ -46,8 +46,13 @@ class Insight:
             shown = self._store.select(
                 Filter(created_after=start, created_before=end, session=session), limit=examples
             )
-            periods.append({"period": period, "count": n,
-                            "memories": [{"id": r.id, "content": r.content[:200]} for r in shown]})  # fmt: skip
+            periods.append(
+                {
+                    "period": period,
+                    "count": n,
+                    "memories": [{"id": r.id, "content": r.content[:200]} for r in shown],
+                }
+            )
         return {"granularity": granularity, "periods": periods, "total": sum(counts.values())}
 
     def concept_network(
@@ -62,8 +67,13 @@ class Insight:
         only other sessions' session memories carry is not shown to `session`."""
         seen = None
         if session is not None:  # a pass of its own: the store is read in batches, never held whole
-            seen = {t for batch in self._store.iter_all() for r in batch if r.parent_id is None and _seen_by(r, session)
-                    for t in r.tags}  # fmt: skip
+            seen = {
+                t
+                for batch in self._store.iter_all()
+                for r in batch
+                if r.parent_id is None and _seen_by(r, session)
+                for t in r.tags
+            }
         ranked = sorted(self._store.tags(), key=lambda r: r.usage_count, reverse=True)
         rows = [r for r in ranked if seen is None or r.tag in seen][:limit]
         names = {r.tag for r in rows}
@@ -73,16 +83,25 @@ class Insight:
                 if record.parent_id is None and _seen_by(record, session):
                     present = sorted(t for t in record.tags if t in names)
                     pairs.update(itertools.combinations(present, 2))
-        edges = [{"source": a, "target": b, "weight": n, "kind": "co-occurrence"}
-                 for (a, b), n in pairs.most_common() if n >= min_cooccurrence]  # fmt: skip
+        edges = [
+            {"source": a, "target": b, "weight": n, "kind": "co-occurrence"}
+            for (a, b), n in pairs.most_common()
+            if n >= min_cooccurrence
+        ]
         with_vectors = [r for r in rows if r.vector is not None]
         if len(with_vectors) > 1:
             matrix = np.stack([r.vector for r in with_vectors if r.vector is not None])
             sims = matrix @ matrix.T
             for i, j in zip(*np.triu_indices(len(with_vectors), k=1), strict=True):
                 if sims[i, j] >= similarity:
-                    edges.append({"source": with_vectors[i].tag, "target": with_vectors[j].tag,
-                                  "weight": round(float(sims[i, j]), 4), "kind": "similarity"})  # fmt: skip
+                    edges.append(
+                        {
+                            "source": with_vectors[i].tag,
+                            "target": with_vectors[j].tag,
+                            "weight": round(float(sims[i, j]), 4),
+                            "kind": "similarity",
+                        }
+                    )
         return {"nodes": [{"id": r.tag, "usage_count": r.usage_count} for r in rows], "edges": edges}
 
     def usage_patterns(self, *, top: int = 10, session: str | None = None) -> dict[str, Any]:

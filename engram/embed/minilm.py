@@ -128,7 +128,6 @@ def _balanced(lengths: list[int], order: list[int], parts: int) -> list[list[int
     return groups
 
 
-
 _default: CachedEmbedder | None = None
 _default_lock = threading.Lock()
 

@@ -126,9 +126,7 @@ class Keys:
         if row is None:
             return None
         with self._lock:
-            self._db.execute(
-                "UPDATE api_keys SET last_used_at = ? WHERE id = ?", (_now(), row[0])
-            )
+            self._db.execute("UPDATE api_keys SET last_used_at = ? WHERE id = ?", (_now(), row[0]))
         return str(row[1])
 
 

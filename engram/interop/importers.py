@@ -27,8 +27,16 @@ from engram.write.operations import Operations
 from engram.write.writer import Writer
 
 # SHODH fields a source may carry, taken over when valid.
-_SHODH_FIELDS = ("source_type", "credibility", "emotion", "emotional_valence", "emotional_arousal", "episode_id",
-                 "sequence_number", "quality_score")  # fmt: skip
+_SHODH_FIELDS = (
+    "source_type",
+    "credibility",
+    "emotion",
+    "emotional_valence",
+    "emotional_arousal",
+    "episode_id",
+    "sequence_number",
+    "quality_score",
+)
 
 
 def _when(value: Any, where: str) -> datetime | None:
@@ -132,8 +140,14 @@ def read_shodh_json(path: Path) -> list[dict[str, Any]]:
     data = _json_file(path)
     out = []
     for r in _records(data, "memories"):
-        out.append(r | {"tags": _tags(r.get("tags")), "metadata": _json(r.get("metadata")),
-                        "type": r.get("type") or r.get("memory_type") or r.get("experience_type")})  # fmt: skip
+        out.append(
+            r
+            | {
+                "tags": _tags(r.get("tags")),
+                "metadata": _json(r.get("metadata")),
+                "type": r.get("type") or r.get("memory_type") or r.get("experience_type"),
+            }
+        )
     return out
 
 
@@ -147,9 +161,16 @@ def read_mem0(path: Path) -> list[dict[str, Any]]:
         for name in ("user_id", "agent_id", "run_id", "hash"):
             if r.get(name) is not None:
                 metadata[f"mem0_{name}"] = r[name]
-        out.append({"id": r.get("id"), "content": r.get("memory") or r.get("text") or "",
-                    "tags": _tags(r.get("categories")), "created_at": r.get("created_at"),
-                    "updated_at": r.get("updated_at"), "metadata": metadata})  # fmt: skip
+        out.append(
+            {
+                "id": r.get("id"),
+                "content": r.get("memory") or r.get("text") or "",
+                "tags": _tags(r.get("categories")),
+                "created_at": r.get("created_at"),
+                "updated_at": r.get("updated_at"),
+                "metadata": metadata,
+            }
+        )
     return out
 
 
@@ -237,8 +258,13 @@ class ForeignImport:
                 (created if result.created else merged).append({"source_id": label, "id": result.id})
             op.summary = {"created": len(created), "merged": len(merged), "skipped": len(skipped)}
             op.audit("import", None, {"source": source, **op.summary})
-        return {"operation_id": op.id, **op.summary, "skipped_items": skipped, "created_items": created,
-                "merged_items": merged}  # fmt: skip
+        return {
+            "operation_id": op.id,
+            **op.summary,
+            "skipped_items": skipped,
+            "created_items": created,
+            "merged_items": merged,
+        }
 
 
 __all__ = ["READERS", "ForeignImport", "read_mcp_memory_service", "read_mem0", "read_shodh_json"]

@@ -221,8 +221,12 @@ def to_new_memory(m: LegacyMemory) -> dict[str, Any]:
     category; the old importance 1-5 is kept; the old id, category and dates are kept in metadata."""
     old_category = (m.category or "").strip()
     tags = [*m.tags, *([old_category] if old_category else [])]
-    legacy = {"id": m.id, "category": m.category, "importance": m.importance,
-              "updated_at": None if m.updated_at is None else m.updated_at.isoformat()}  # fmt: skip
+    legacy = {
+        "id": m.id,
+        "category": m.category,
+        "importance": m.importance,
+        "updated_at": None if m.updated_at is None else m.updated_at.isoformat(),
+    }
     return {
         "content": m.content,
         "created_at": m.created_at,

@@ -21,9 +21,25 @@ from engram.model.record import Kind, MemoryRecord, MemoryType, invalid_from, ut
 from engram.model.vectors import content_hash
 
 EXTENSION = "engram"
-_SHARED = ("id", "content", "content_hash", "type", "tags", "source_type", "credibility", "emotion",
-           "emotional_valence", "emotional_arousal", "episode_id", "sequence_number", "created_at", "updated_at",
-           "last_accessed_at", "quality_score", "access_count")  # fmt: skip
+_SHARED = (
+    "id",
+    "content",
+    "content_hash",
+    "type",
+    "tags",
+    "source_type",
+    "credibility",
+    "emotion",
+    "emotional_valence",
+    "emotional_arousal",
+    "episode_id",
+    "sequence_number",
+    "created_at",
+    "updated_at",
+    "last_accessed_at",
+    "quality_score",
+    "access_count",
+)
 
 
 def to_shodh(record: MemoryRecord, embedding: list[float] | None = None) -> dict[str, Any]:

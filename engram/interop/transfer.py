@@ -162,8 +162,11 @@ class Transfer:
         stored = {r.id: r for r in self._store.get_many(list(first))}
         present = set(stored)
         # An id taken by another text is not this record: said, so nothing is dropped unseen.
-        conflicts = [{"line": number, "id": r.id, "reason": "the id is another memory's, with other content"}
-                     for number, r, _ in lines if r.id in stored and stored[r.id].content_hash != r.content_hash]  # fmt: skip
+        conflicts = [
+            {"line": number, "id": r.id, "reason": "the id is another memory's, with other content"}
+            for number, r, _ in lines
+            if r.id in stored and stored[r.id].content_hash != r.content_hash
+        ]
         for number, record, _ in lines:
             parent = record.parent_id
             if parent is not None and parent not in first and parent not in present:
@@ -180,8 +183,11 @@ class Transfer:
         chunked = {r.parent_id for r, _ in fresh if r.parent_id is not None}
         # A record from another system is written as Engram writes its own: counted in model tokens, cut into
         # chunks when long (one vector reads only its first 256 tokens), its personal data noted.
-        foreign = {r.id: self._as_written(r) for r, _ in fresh if r.kind_method == "imported" and r.parent_id is None
-                   and r.id not in chunked}  # fmt: skip
+        foreign = {
+            r.id: self._as_written(r)
+            for r, _ in fresh
+            if r.kind_method == "imported" and r.parent_id is None and r.id not in chunked
+        }
         fresh = [(foreign[r.id][0] if r.id in foreign else r, v) for r, v in fresh]
         passages = {i: texts for i, (_, texts) in foreign.items() if len(texts) > 1}
         cut = [t for texts in passages.values() for t in texts]
@@ -253,8 +259,9 @@ class Transfer:
                 record.user_id,
                 record.workspace_id,
             )
-            stored = self._store.find_hash(record.content_hash, record.scope, record.scope_id, record.user_id,
-                                         record.workspace_id)  # fmt: skip
+            stored = self._store.find_hash(
+                record.content_hash, record.scope, record.scope_id, record.user_id, record.workspace_id
+            )
             if key not in seen and stored is None:
                 kept.add(record.id)
             seen.add(key)
@@ -283,9 +290,15 @@ class Transfer:
         """A record without a category gets one as store_memory would give it, the decision in the audit log: a
         memory imported from another system is then found by the category questions (what is due, content_type)."""
         fields = self._writer.decided_again(record, vector, opening, kind=False, category=True)
-        op.audit("categorise", record.id, {"category": None if fields["category"] is None else fields["category"].value,
-                                           "confidence": fields["category_confidence"],
-                                           "method": fields["category_method"]})  # fmt: skip
+        op.audit(
+            "categorise",
+            record.id,
+            {
+                "category": None if fields["category"] is None else fields["category"].value,
+                "confidence": fields["category_confidence"],
+                "method": fields["category_method"],
+            },
+        )
         return record.model_copy(update=fields)
 
     def _register_tags(self, op: Operation, records: list[MemoryRecord]) -> None:

@@ -77,10 +77,14 @@ _URGENT = re.compile(
     r"|紧急|尽快|马上|立刻|立即|赶紧|务必",
     re.I,
 )
-_DEADLINE = re.compile(r"\b(due|deadline|by (?:the )?end of|appointment|expires?|before \w+day|by (?:"
-                       rf"{DAYS}|{MONTHS}|tomorrow|tonight|friday))\b|截止|到期|之前|预约", re.IGNORECASE)  # fmt: skip
+_DEADLINE = re.compile(
+    r"\b(due|deadline|by (?:the )?end of|appointment|expires?|before \w+day|by (?:"
+    rf"{DAYS}|{MONTHS}|tomorrow|tonight|friday))\b|截止|到期|之前|预约",
+    re.IGNORECASE,
+)
 _DECISION = re.compile(
-    r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b|决定|选择了|定下", re.I
+    r"\b(decided|decision|we(?:'ll| will)? go with|going with|chose|agreed to|settled on)\b|决定|选择了|定下",
+    re.I,
 )
 _EXPLICIT = re.compile(
     r"\b(important|remember this|never forget|don'?t forget|must remember|crucial|key point)\b"
@@ -123,14 +127,20 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 @lru_cache(maxsize=1)
 def _chinese() -> Any:
-    """jieba's TF-IDF keyword extractor, loaded on the first Chinese text (its dictionary takes a second)."""
+    """jieba's TF-IDF keyword extractor, loaded on the first Chinese text (its dictionary takes a second); None
+    without the chinese extra: such a text then gets no keyphrases (it is stored and found all the same)."""
     with warnings.catch_warnings():
         # Loading, it reaches for setuptools' deprecated pkg_resources and leaves its word-weight file open.
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.simplefilter("ignore", ResourceWarning)
-        import jieba  # type: ignore[import-untyped]
-        import jieba.analyse  # type: ignore[import-untyped]
-
+        try:
+            import jieba  # type: ignore[import-untyped]
+            import jieba.analyse  # type: ignore[import-untyped]
+        except ModuleNotFoundError:
+            logging.getLogger("engram").warning(
+                "Chinese keyphrases need the chinese extra: pip install 'engram-memory[chinese]'"
+            )
+            return None
         jieba.setLogLevel(logging.WARNING)  # not the dictionary's loading messages
         jieba.initialize()
     return jieba.analyse
@@ -139,7 +149,12 @@ def _chinese() -> Any:
 def concepts(text: str, top: int = 8) -> tuple[str, ...]:
     if not text.isascii() and len(_HAN.findall(text)) > len(_LATIN_WORD.findall(text)):
         # Mostly Chinese: yake splits words at spaces, so a sentence would be one "keyphrase"; jieba segments it.
-        return tuple(_chinese().extract_tags(text, topK=top, allowPOS=_CHINESE_TOPICS))
+        extractor = _chinese()
+        return (
+            ()
+            if extractor is None
+            else tuple(extractor.extract_tags(text, topK=top, allowPOS=_CHINESE_TOPICS))
+        )
     found: list[str] = []
     for phrase, _score in _extractor().extract_keywords(text):
         words = [w.lower() for w in phrase.split()]
@@ -158,8 +173,21 @@ def concepts(text: str, top: int = 8) -> tuple[str, ...]:
 
 
 # Words that open a sentence the stopword list leaves out: capitalised there, but no part of a name that follows.
-_OPENERS = frozenset({"since", "although", "unless", "though", "whereas", "whether", "however", "thus", "using",
-                      "like", "example"})  # fmt: skip
+_OPENERS = frozenset(
+    {
+        "since",
+        "although",
+        "unless",
+        "though",
+        "whereas",
+        "whether",
+        "however",
+        "thus",
+        "using",
+        "like",
+        "example",
+    }
+)
 
 
 def whole_name(phrase: str, text: str) -> str:
@@ -169,7 +197,9 @@ def whole_name(phrase: str, text: str) -> str:
     if len(words) < 2 or not all(w[:1].isupper() for w in words):
         return phrase
     cap = r"[A-Z][\w&-]*"  # no possessive: "Citi Double Cash Card's" is the card
-    around = re.search(rf"(?<![\w'-])((?:{cap} ){{0,3}}){re.escape(phrase)}((?: {cap}){{0,3}})(?![\w-])", text)
+    around = re.search(
+        rf"(?<![\w'-])((?:{cap} ){{0,3}}){re.escape(phrase)}((?: {cap}){{0,3}})(?![\w-])", text
+    )
     if around is None:
         return phrase
     before = around[1].split()
@@ -201,9 +231,16 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
         words = concept.split()
         for at, word in enumerate([*words, ""]):
             lower = word.lower()
-            if lower and lower not in STOPWORDS and not NO_TOPIC.fullmatch(lower) and lower not in _EXAMPLE and (
-                lower in names or _reading(lower) != "verb"  # "renew passport": the passport
-            ) and not (run and at + 1 < len(words) and _says_what_it_does(run[-1].lower(), lower)):
+            if (
+                lower
+                and lower not in STOPWORDS
+                and not NO_TOPIC.fullmatch(lower)
+                and lower not in _EXAMPLE
+                and (
+                    lower in names or _reading(lower) != "verb"  # "renew passport": the passport
+                )
+                and not (run and at + 1 < len(words) and _says_what_it_does(run[-1].lower(), lower))
+            ):
                 run.append(word)
             elif run:  # and "turtles always cheer", "expenses arise": the turtles, the expenses
                 out.append(" ".join(run))
@@ -212,7 +249,9 @@ def topics(concepts: Sequence[str], content: str) -> list[str]:
         t
         for t in out
         if (len(t) > 2 or _HAN.search(t) is not None)  # 北京: two characters, one word
-        and (" " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in WHEN_ALONE))
+        and (
+            " " in t or t.lower() in names or (_reading(t.lower()) == "topic" and t.lower() not in WHEN_ALONE)
+        )
     ]
 
 
@@ -230,7 +269,9 @@ def _says_what_it_does(subject: str, word: str) -> bool:
 
 # Words that name a topic inside a phrase ("night shift", "year review") but alone only say when.
 WHEN_ALONE = frozenset(
-    f"{w}{s}" for w in ("day", "week", "weekend", "month", "year", "morning", "evening", "night", "time") for s in ("", "s")
+    f"{w}{s}"
+    for w in ("day", "week", "weekend", "month", "year", "morning", "evening", "night", "time")
+    for s in ("", "s")
 )
 
 
@@ -256,8 +297,17 @@ def entities(text: str) -> tuple[Entity, ...]:
             taken.append(m.span())
             out.setdefault((m.group(0).strip("`"), kind), None)
 
-    for pattern, kind in ((_URL, "url"), (_EMAIL, "email"), (_MONEY, "money"), (_PERCENT, "percent"),
-                          (DATE, "date"), (_TIME, "time"), (_CODE, "code"), (_NUMBER, "number"), (_NAME, "name")):  # fmt: skip
+    for pattern, kind in (
+        (_URL, "url"),
+        (_EMAIL, "email"),
+        (_MONEY, "money"),
+        (_PERCENT, "percent"),
+        (DATE, "date"),
+        (_TIME, "time"),
+        (_CODE, "code"),
+        (_NUMBER, "number"),
+        (_NAME, "name"),
+    ):
         add(pattern, kind)
     return tuple(Entity(t, k) for t, k in out)
 
@@ -274,7 +324,11 @@ def analyse(content: str) -> ContentAnalysis:
     if _PERSONAL.search(content):
         score = 3
         indicators.append("personal-fact")
-    if _DEADLINE.search(content) or any(e.kind in ("date", "time") for e in found) or _CHINESE_DATE.search(content):
+    if (
+        _DEADLINE.search(content)
+        or any(e.kind in ("date", "time") for e in found)
+        or _CHINESE_DATE.search(content)
+    ):
         score += 1
         indicators.append("deadline" if _DEADLINE.search(content) else "date")
     if urgency:
@@ -290,9 +344,16 @@ def analyse(content: str) -> ContentAnalysis:
         indicators.append("negation-warning")
     if len(words_of(content)) < 4 and not found:  # words_of reads Chinese too (as character pairs)
         score, indicators = 1, ["trivial"]
-    on = (bool(urgency), "deadline" in indicators, "decision" in indicators, bool(_HOWTO.search(content)),
-          len(content.split()) > 80)  # fmt: skip
+    on = (
+        bool(urgency),
+        "deadline" in indicators,
+        "decision" in indicators,
+        bool(_HOWTO.search(content)),
+        len(content.split()) > 80,
+    )
     context = [t for t, holds in zip(CONTEXT_TAGS, on, strict=True) if holds]
     # A redaction marker ([REDACTED_EMAIL]) says what was taken out, not what the memory is about.
     topical = MARKER.sub(" ", content)
-    return ContentAnalysis(concepts(topical), found, urgency, tuple(indicators), min(5, score), tuple(context))
+    return ContentAnalysis(
+        concepts(topical), found, urgency, tuple(indicators), min(5, score), tuple(context)
+    )

@@ -43,14 +43,22 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
     """The UTC day `text` names as its due date, read forward from `said_at`: the first date it names that is
     not before the day it was said. None if it names none."""
     said = day_start(said_at.astimezone(UTC))
-    settings: Any = {"PREFER_DATES_FROM": "future", "RELATIVE_BASE": said.replace(tzinfo=None),
-                     "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False}  # fmt: skip
+    settings: Any = {
+        "PREFER_DATES_FROM": "future",
+        "RELATIVE_BASE": said.replace(tzinfo=None),
+        "PREFER_DAY_OF_MONTH": "first",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
     dates = list(DATE.finditer(text))
     for found, following in zip(dates, [*dates[1:], None], strict=False):
         phrase = _LEADING.sub("", found.group(0).strip())
         # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
         # which (read forward from when it was said, the weekday alone was the next one).
-        if phrase.lower() in DAYS.split("|") and following is not None and following.start() - found.end() <= 3:
+        if (
+            phrase.lower() in DAYS.split("|")
+            and following is not None
+            and following.start() - found.end() <= 3
+        ):
             continue
         end = _END_OF.fullmatch(phrase)
         if end is not None:
@@ -66,7 +74,11 @@ def window(query: str, now: datetime) -> TimeRange | None:
     Sunday) or month, a weekday (the next one, today included) or a month (the next one, this one included)."""
     # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
     found = next(
-        (m for m in _WINDOW.finditer(query) if m.group(1).lower() != "may" or _BEFORE_MAY.search(query[: m.start()])),
+        (
+            m
+            for m in _WINDOW.finditer(query)
+            if m.group(1).lower() != "may" or _BEFORE_MAY.search(query[: m.start()])
+        ),
         None,
     )
     if found is None:

@@ -160,10 +160,14 @@ def _phones(text: str, regions: Sequence[str]) -> list[Finding]:
 def detect(text: str, regions: Sequence[str] = ("US", "GB", "DE", "FR", "IN", "CN")) -> list[Finding]:
     """Non-overlapping findings sorted by position; on overlap the more specific kind wins."""
     found = {
-        PiiKind.SECRET: _secrets(text), PiiKind.EMAIL: _emails(text), PiiKind.IBAN: _ibans(text),
-        PiiKind.CARD: _cards(text), PiiKind.SSN: _ssns(text), PiiKind.IP: _ips(text),
+        PiiKind.SECRET: _secrets(text),
+        PiiKind.EMAIL: _emails(text),
+        PiiKind.IBAN: _ibans(text),
+        PiiKind.CARD: _cards(text),
+        PiiKind.SSN: _ssns(text),
+        PiiKind.IP: _ips(text),
         PiiKind.PHONE: _phones(text, regions),
-    }  # fmt: skip
+    }
     kept: list[Finding] = []
     for kind in _ORDER:
         for f in found[kind]:
@@ -223,4 +227,15 @@ def redaction(
     return update | {"tags": kept, "metadata": {**update["metadata"], "pii_redacted": names}}
 
 
-__all__ = ["MARKER", "MARKERS", "Finding", "PiiKind", "PiiReport", "detect", "redact", "redaction", "risk", "scan"]
+__all__ = [
+    "MARKER",
+    "MARKERS",
+    "Finding",
+    "PiiKind",
+    "PiiReport",
+    "detect",
+    "redact",
+    "redaction",
+    "risk",
+    "scan",
+]

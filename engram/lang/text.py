@@ -289,7 +289,9 @@ def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
     word, tried at every position, made the search a third slower)."""
     # (Character pairs are looked for apart, in `stems_among`.) The letters are [^\W_], not `_LETTER`: a
     # pattern is compiled for each query, and the Chinese ranges took 2.6 ms to compile.
-    prefixes = sorted({s[: max(1, len(s) - 2)] for s in wanted if s and not unspaced(s)}, key=len, reverse=True)
+    prefixes = sorted(
+        {s[: max(1, len(s) - 2)] for s in wanted if s and not unspaced(s)}, key=len, reverse=True
+    )
     alternatives = "|".join(re.escape(p) for p in prefixes) or "(?!)"
     return re.compile(rf"(?:{alternatives})[^\W_]*(['’][^\W_]+)?", re.UNICODE)
 
@@ -319,7 +321,11 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
         # it, so what follows an apostrophe within it, which may start a word ("b'1'1": "1"), is read here.
         if at and (before.isalnum() or (before in "'’" and not _word_starts_at(joined, at))):
             after = match.start(1) + 1  # 0 when the match has no apostrophe
-            if after and _word_starts_at(joined, after) and (tail := pattern.match(joined, after)) is not None:
+            if (
+                after
+                and _word_starts_at(joined, after)
+                and (tail := pattern.match(joined, after)) is not None
+            ):
                 match, at = tail, after
             else:
                 continue
@@ -332,7 +338,9 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
     for i, text in enumerate(texts):
         if i in exact:
             out[i] = set(stems(text) & want)
-        elif paired and unspaced(text):  # character pairs start inside runs of Chinese, where the search above
+        elif paired and unspaced(
+            text
+        ):  # character pairs start inside runs of Chinese, where the search above
             out[i] |= stems(text) & paired  # sees no word start
     return out
 

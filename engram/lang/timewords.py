@@ -64,8 +64,11 @@ _RANGE = re.compile(rf"\b(since|after|before|in|during|on)\s+(?:the\s+)?({_POINT
 _AGO = re.compile(
     r"\b(\d+|a|one|two|three|four|five|six|seven|ten)\s+(days?|weeks?|months?|years?)\s+ago\b", re.I
 )
-_PAST = re.compile(r"\b(?:over\s+|in\s+|during\s+)?the\s+(?:past|last)\s+(\d+|two|three|four|five|six|seven|ten)?\s*"
-                   r"(days?|weeks?|months?|years?)\b", re.IGNORECASE)  # fmt: skip
+_PAST = re.compile(
+    r"\b(?:over\s+|in\s+|during\s+)?the\s+(?:past|last)\s+(\d+|two|three|four|five|six|seven|ten)?\s*"
+    r"(days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
 _RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?:week|month|year))\b", re.I)
 _LAST_DAY = re.compile(rf"\b(?:last|previous)\s+({DAYS})\b", re.IGNORECASE)
 
@@ -80,8 +83,14 @@ def month_after(first: datetime) -> datetime:
 
 
 def _parse(text: str, now: datetime) -> datetime | None:
-    settings: Any = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": True, "RELATIVE_BASE": now.replace(tzinfo=None),
-                     "TIMEZONE": "UTC", "TO_TIMEZONE": "UTC", "PREFER_DAY_OF_MONTH": "first"}  # fmt: skip
+    settings: Any = {
+        "PREFER_DATES_FROM": "past",
+        "RETURN_AS_TIMEZONE_AWARE": True,
+        "RELATIVE_BASE": now.replace(tzinfo=None),
+        "TIMEZONE": "UTC",
+        "TO_TIMEZONE": "UTC",
+        "PREFER_DAY_OF_MONTH": "first",
+    }
     parsed = dateparser.parse(text, languages=["en"], settings=settings)
     return None if parsed is None else parsed.astimezone(UTC)
 
@@ -109,28 +118,76 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
 
 
 # Chinese time words, as the English phrase the grammar below reads.
-_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _CN_NUMBER = r"(?<!\d)\d{1,3}|[零一二两三四五六七八九十]{1,3}"  # (not the end of a year: 2024年以前)
-_CN_UNIT = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}
-_CN_WEEKDAY = {"一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday", "五": "friday",
-               "六": "saturday", "日": "sunday", "天": "sunday"}  # fmt: skip
-_CN_SPANS = {"昨天": "yesterday", "前天": "2 days ago", "今天": "today", "最近": "recently", "近来": "recently",
-             "去年": "last year", "今年": "this year", "上个月": "last month", "上月": "last month",
-             "这个月": "this month", "本月": "this month"}  # fmt: skip
+_CN_UNIT = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "月": "month",
+    "年": "year",
+}
+_CN_WEEKDAY = {
+    "一": "monday",
+    "二": "tuesday",
+    "三": "wednesday",
+    "四": "thursday",
+    "五": "friday",
+    "六": "saturday",
+    "日": "sunday",
+    "天": "sunday",
+}
+_CN_SPANS = {
+    "昨天": "yesterday",
+    "前天": "2 days ago",
+    "今天": "today",
+    "最近": "recently",
+    "近来": "recently",
+    "去年": "last year",
+    "今年": "this year",
+    "上个月": "last month",
+    "上月": "last month",
+    "这个月": "this month",
+    "本月": "this month",
+}
 _CN_UNITS = "天|日|周|星期|礼拜|月|年"
 _CN_RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(rf"({_CN_NUMBER})\s*个?\s*({_CN_UNITS})(?:以)?前"),
-     lambda m: f"{_cn_number(m[1])} {_CN_UNIT[m[2]]}s ago"),
-    (re.compile(rf"(?:过去|最近)的?({_CN_NUMBER})?\s*个?\s*({_CN_UNITS})"),
-     lambda m: f"the past {_cn_number(m[1]) if m[1] else 1} {_CN_UNIT[m[2]]}s"),
+    (
+        re.compile(rf"({_CN_NUMBER})\s*个?\s*({_CN_UNITS})(?:以)?前"),
+        lambda m: f"{_cn_number(m[1])} {_CN_UNIT[m[2]]}s ago",
+    ),
+    (
+        re.compile(rf"(?:过去|最近)的?({_CN_NUMBER})?\s*个?\s*({_CN_UNITS})"),
+        lambda m: f"the past {_cn_number(m[1]) if m[1] else 1} {_CN_UNIT[m[2]]}s",
+    ),
     (re.compile(r"上个?(?:周|星期|礼拜)([一二三四五六日天])"), lambda m: f"last {_CN_WEEKDAY[m[1]]}"),
     (re.compile(r"上个?(?:周|星期|礼拜)"), lambda m: "last week"),
     (re.compile(r"(?:这|本)个?(?:周|星期|礼拜)"), lambda m: "this week"),
     (re.compile("|".join(_CN_SPANS)), lambda m: _CN_SPANS[m[0]]),
-    (re.compile(rf"(\d{{4}})年(?:({_CN_NUMBER})月(?:({_CN_NUMBER})[日号])?)?(以来|之后|以后|之前|以前)?"),
-     lambda m: _cn_point(m[4], _cn_maybe(m[3]), _cn_maybe(m[2]), int(m[1]))),
-    (re.compile(rf"(?<![个这本上下])({_CN_NUMBER})月份?(?:({_CN_NUMBER})[日号])?(以来|之后|以后|之前|以前)?"),
-     lambda m: _cn_point(m[3], _cn_maybe(m[2]), _cn_number(m[1]), None)),
+    (
+        re.compile(rf"(\d{{4}})年(?:({_CN_NUMBER})月(?:({_CN_NUMBER})[日号])?)?(以来|之后|以后|之前|以前)?"),
+        lambda m: _cn_point(m[4], _cn_maybe(m[3]), _cn_maybe(m[2]), int(m[1])),
+    ),
+    (
+        re.compile(
+            rf"(?<![个这本上下])({_CN_NUMBER})月份?(?:({_CN_NUMBER})[日号])?(以来|之后|以后|之前|以前)?"
+        ),
+        lambda m: _cn_point(m[3], _cn_maybe(m[2]), _cn_number(m[1]), None),
+    ),
 )
 
 
@@ -153,7 +210,9 @@ def _cn_point(relation: str | None, day: int | None, month: int | None, year: in
     if not (month is None or 1 <= month <= 12) or not (day is None or 1 <= day <= 31):
         raise KeyError(month, day)  # 十三月: no date
     named = " ".join(str(p) for p in (day, MONTHS.split("|")[month - 1] if month else None, year) if p)
-    word = {"以来": "since", "之后": "after", "以后": "after", "之前": "before", "以前": "before"}.get(relation or "")
+    word = {"以来": "since", "之后": "after", "以后": "after", "之前": "before", "以前": "before"}.get(
+        relation or ""
+    )
     return f"{word or ('on' if day else 'in')} {named}"
 
 

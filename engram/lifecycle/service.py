@@ -73,7 +73,9 @@ class Lifecycle:
         rules = self.rules()
         stamp = self._store.get_meta(_LAST_RUN)
         last = None if stamp is None else datetime.fromisoformat(stamp)
-        records = self._store.select(Filter(statuses=(Status.APPROVED,), include_expired=True), limit=10_000_000)
+        records = self._store.select(
+            Filter(statuses=(Status.APPROVED,), include_expired=True), limit=10_000_000
+        )
         scopes: dict[tuple[Scope, str | None], list[MemoryRecord]] = {}
         for r in records:
             scopes.setdefault((r.scope, r.scope_id), []).append(r)
@@ -111,12 +113,24 @@ class Lifecycle:
                     if "quality_score" in fields:
                         counts["quality_decayed"] += 1
                     if changes.reasons[memory_id] != ["priority"]:
-                        op.audit("lifecycle", memory_id, {"reasons": changes.reasons[memory_id],
-                                                          "fields": {k: str(v) for k, v in fields.items()}})  # fmt: skip
+                        op.audit(
+                            "lifecycle",
+                            memory_id,
+                            {
+                                "reasons": changes.reasons[memory_id],
+                                "fields": {k: str(v) for k, v in fields.items()},
+                            },
+                        )
         if last is None or now > last:  # the clock only moves on: time counted once is not counted again
             self._store.set_meta(_LAST_RUN, now.isoformat())
-        report = {"processed": len(records), "changed": len(changes.changes), **counts, "mode": rules.mode,
-                  "operation_id": operation_id, "at": now.isoformat()}  # fmt: skip
+        report = {
+            "processed": len(records),
+            "changed": len(changes.changes),
+            **counts,
+            "mode": rules.mode,
+            "operation_id": operation_id,
+            "at": now.isoformat(),
+        }
         self._store.audit("maintain", None, report)
         return report
 

@@ -153,8 +153,33 @@ def _words(search: str, now: datetime) -> dict[str, Any]:
 
 
 # ---- what a question asks, in words --------------------------------------------------------------------------
-_QUESTION = {"what", "when", "where", "who", "whom", "which", "why", "how", "did", "do", "does", "is", "are",
-             "was", "were", "can", "could", "should", "would", "tell", "show", "find", "remember", "me", "about"}  # fmt: skip
+_QUESTION = {
+    "what",
+    "when",
+    "where",
+    "who",
+    "whom",
+    "which",
+    "why",
+    "how",
+    "did",
+    "do",
+    "does",
+    "is",
+    "are",
+    "was",
+    "were",
+    "can",
+    "could",
+    "should",
+    "would",
+    "tell",
+    "show",
+    "find",
+    "remember",
+    "me",
+    "about",
+}
 
 
 def query_concepts(query: str) -> tuple[str, ...]:
@@ -205,20 +230,86 @@ _RECALLING = re.compile(
     r"|that)\b|\breminders?\s+of\b"
 )
 # Words a query asking for things to do is made of when it names no topic ("what do I need to do?").
-_ASKING_FOR_TASKS = frozenset({
-    "remind", "reminder", "reminders", "task", "tasks", "todo", "todos", "to-do", "to-dos", "due", "deadline",
-    "deadlines", "need", "needs", "have", "has", "left", "open", "pending", "upcoming", "coming", "up", "soon",
-    "list", "things", "thing", "anything", "everything", "any", "all", "my", "outstanding",
-})  # fmt: skip
+_ASKING_FOR_TASKS = frozenset(
+    {
+        "remind",
+        "reminder",
+        "reminders",
+        "task",
+        "tasks",
+        "todo",
+        "todos",
+        "to-do",
+        "to-dos",
+        "due",
+        "deadline",
+        "deadlines",
+        "need",
+        "needs",
+        "have",
+        "has",
+        "left",
+        "open",
+        "pending",
+        "upcoming",
+        "coming",
+        "up",
+        "soon",
+        "list",
+        "things",
+        "thing",
+        "anything",
+        "everything",
+        "any",
+        "all",
+        "my",
+        "outstanding",
+    }
+)
 
 
 # Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
-_ASKING_FOR_MEMORIES = frozenset({
-    "tell", "told", "say", "said", "mention", "mentioned", "share", "shared", "talk", "talked", "discuss",
-    "discussed", "write", "wrote", "written", "store", "stored", "save", "saved", "memory", "memories", "notes",
-    "everything", "anything", "something", "things", "thing", "stuff", "all", "list", "show", "recent", "recently",
-    "latest", "new", "happened", "happen",
-})  # fmt: skip
+_ASKING_FOR_MEMORIES = frozenset(
+    {
+        "tell",
+        "told",
+        "say",
+        "said",
+        "mention",
+        "mentioned",
+        "share",
+        "shared",
+        "talk",
+        "talked",
+        "discuss",
+        "discussed",
+        "write",
+        "wrote",
+        "written",
+        "store",
+        "stored",
+        "save",
+        "saved",
+        "memory",
+        "memories",
+        "notes",
+        "everything",
+        "anything",
+        "something",
+        "things",
+        "thing",
+        "stuff",
+        "all",
+        "list",
+        "show",
+        "recent",
+        "recently",
+        "latest",
+        "new",
+        "happened",
+        "happen",
+    }
+)
 
 
 def asks_for_memories(concepts: Iterable[str]) -> bool:

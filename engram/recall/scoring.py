@@ -88,11 +88,13 @@ class Period:
         if self.after is not None and self.before is not None:
             half = max(1.0, _days(self.before, self.after))
         away = [
-            _days(self.after, t) if self.after is not None and t < self.after
-            else _days(t, self.before) if self.before is not None and t >= self.before
+            _days(self.after, t)
+            if self.after is not None and t < self.after
+            else _days(t, self.before)
+            if self.before is not None and t >= self.before
             else 0.0
             for t in times
-        ]  # fmt: skip
+        ]
         return np.asarray(0.5 ** (np.array(away, dtype=np.float64) / half))
 
 

@@ -21,9 +21,18 @@ from engram.model.record import plain_text
 
 # Seed 001's per-kind confidences for explicit statements.
 CONFIDENCE = {
-    "profile": 0.85, "preference": 0.72, "goal": 0.68, "project": 0.70, "fact": 0.65, "decision": 0.70,
-    "constraint": 0.62, "todo": 0.58, "hypothesis": 0.50, "keyword_set": 0.75, "note": 0.60,
-}  # fmt: skip
+    "profile": 0.85,
+    "preference": 0.72,
+    "goal": 0.68,
+    "project": 0.70,
+    "fact": 0.65,
+    "decision": 0.70,
+    "constraint": 0.62,
+    "todo": 0.58,
+    "hypothesis": 0.50,
+    "keyword_set": 0.75,
+    "note": 0.60,
+}
 KINDS = tuple(CONFIDENCE)
 APPROVE_AT = 0.60
 
@@ -74,8 +83,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 _SENTENCE = re.compile(rf"(?<=[.!?])\s+|(?<=[{FULL_STOPS}])\s*|\n+")  # "a.b@c.pt", "3.5" stay whole
-_GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|bye|good (morning|night|evening)|你好|谢谢|好的)\b",
-                       re.IGNORECASE)  # fmt: skip
+_GREETING = re.compile(
+    r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|bye|good (morning|night|evening)|你好|谢谢|好的)\b",
+    re.IGNORECASE,
+)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -86,7 +97,9 @@ class Message(BaseModel):
 
     role: str = Field(min_length=1, max_length=32)
     content: str
-    ts: datetime | None = Field(None, validation_alias=AliasChoices("ts", "timestamp"))  # chat exports say timestamp
+    ts: datetime | None = Field(
+        None, validation_alias=AliasChoices("ts", "timestamp")
+    )  # chat exports say timestamp
     platform: str = Field("", max_length=64)
     conversation_id: str = Field("", max_length=256)
     message_id: str = Field("", max_length=256)

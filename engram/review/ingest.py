@@ -128,8 +128,9 @@ class Ingestor:
         settings = self._settings
         if not settings.llm_url:
             return None
-        extractor = LlmExtractor(settings.llm_url, settings.llm_model, api_key=settings.llm_api_key,
-                                 timeout=settings.llm_timeout_s)  # fmt: skip
+        extractor = LlmExtractor(
+            settings.llm_url, settings.llm_model, api_key=settings.llm_api_key, timeout=settings.llm_timeout_s
+        )
         try:
             return extractor.extract(message)
         except LlmError as exc:  # any failure: the built-in extractor takes this message

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engram.errors import MissingExtra
 from engram.review.extract import KINDS, Candidate, Message
 
 PROMPT = (
@@ -46,6 +46,11 @@ class LlmExtractor:
         self.model = model
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.timeout = timeout
+        try:
+            import httpx
+        except ModuleNotFoundError:
+            raise MissingExtra("the LLM extractor (ENGRAM_LLM_URL)", "llm") from None
+        self._http = httpx
 
     def extract(self, message: Message) -> list[Candidate]:
         body: dict[str, Any] = {
@@ -55,11 +60,11 @@ class LlmExtractor:
             "messages": [{"role": "system", "content": PROMPT}, {"role": "user", "content": message.content}],
         }
         try:
-            response = httpx.post(self.url, json=body, headers=self.headers, timeout=self.timeout)
+            response = self._http.post(self.url, json=body, headers=self.headers, timeout=self.timeout)
             response.raise_for_status()
             text = response.json()["choices"][0]["message"]["content"]
             reply = _Reply.model_validate(json.loads(text))
-        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError, ValidationError) as exc:
+        except (self._http.HTTPError, KeyError, IndexError, TypeError, ValueError, ValidationError) as exc:
             raise LlmError(type(exc).__name__) from None  # the reason's type only: replies may hold user text
         out = []
         for item in reply.memories:

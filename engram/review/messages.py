@@ -64,24 +64,37 @@ def locomo_messages(samples: Sequence[dict[str, Any]]) -> Iterator[Message]:
                 text = turn.get("text", "")
                 if turn.get("blip_caption"):
                     text = f"{text} [shares {turn['blip_caption']}]"
-                yield Message(role="user", content=text, ts=when, platform="locomo",
-                              conversation_id=str(sample.get("sample_id", "")), message_id=str(turn.get("dia_id", "")),
-                              metadata={"speaker": turn.get("speaker")})  # fmt: skip
+                yield Message(
+                    role="user",
+                    content=text,
+                    ts=when,
+                    platform="locomo",
+                    conversation_id=str(sample.get("sample_id", "")),
+                    message_id=str(turn.get("dia_id", "")),
+                    metadata={"speaker": turn.get("speaker")},
+                )
             n += 1
 
 
 def longmemeval_messages(questions: Sequence[dict[str, Any]]) -> Iterator[Message]:
     seen: set[str] = set()
     for q in questions:
-        for sid, date, session in zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"],
-                                      strict=False):  # fmt: skip
+        for sid, date, session in zip(
+            q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"], strict=False
+        ):
             if sid in seen:
                 continue
             seen.add(sid)
             when = _date(str(date).split(" (")[0])
             for i, turn in enumerate(session):
-                yield Message(role=turn["role"], content=turn["content"], ts=when, platform="longmemeval",
-                              conversation_id=str(sid), message_id=f"{sid}:{i}")  # fmt: skip
+                yield Message(
+                    role=turn["role"],
+                    content=turn["content"],
+                    ts=when,
+                    platform="longmemeval",
+                    conversation_id=str(sid),
+                    message_id=f"{sid}:{i}",
+                )
 
 
 def read_messages(path: Path) -> list[Message]:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from engram.config import Settings, is_url, locate, shown, split_schema
-from engram.errors import InvalidInput, StoreError, StoreUnavailable
+from engram.errors import InvalidInput, MissingExtra, StoreError, StoreUnavailable
 from engram.store.opening import open_store
 from engram.store.roles import Store
 from engram.store.side_tables import AUX_TABLES
@@ -114,7 +114,9 @@ def copy_database(
         dst = open_store(dst_at, settings)
         try:
             if not is_empty(dst):
-                raise InvalidInput("--to", f"{shown(target)} is not empty; migrate copies into an empty store")
+                raise InvalidInput(
+                    "--to", f"{shown(target)} is not empty; migrate copies into an empty store"
+                )
             total = src.stats().memories + src.stats().chunks
             done = 0
 
@@ -175,7 +177,10 @@ def _sqlite_tables(path: Path, option: str, value: str) -> set[str]:
 
 def _pg_store_exists(url: str) -> bool:
     """Whether the URL's schema holds an Engram store, asked without creating the schema."""
-    import psycopg  # loads only when PostgreSQL is used
+    try:
+        import psycopg  # loads only when PostgreSQL is used
+    except ModuleNotFoundError:
+        raise MissingExtra("a postgresql:// database", "postgres") from None
 
     conninfo, schema = split_schema(url)
     try:

@@ -181,7 +181,16 @@ class Upkeep(Protocol):
 
 
 class Store(
-    Transactions, Rows, SearchIndex, Prototypes, TagRegistry, OperationLog, AuditLog, Sources, Upkeep, Protocol
+    Transactions,
+    Rows,
+    SearchIndex,
+    Prototypes,
+    TagRegistry,
+    OperationLog,
+    AuditLog,
+    Sources,
+    Upkeep,
+    Protocol,
 ):
     """Every role (Meta through Prototypes): what a backend implements, and what the facade opens."""
 

@@ -149,10 +149,21 @@ def facts_from_rows(rows: Sequence[Sequence[Any]]) -> list[Facts]:
     """`Facts` from SQLite rows in FACT_COLUMNS order (ISO times, embeddings as blobs, decoded in one array)."""
     vectors = decode_vectors([r[-1] for r in rows])
     return [
-        Facts(i, content, imp, datetime.fromisoformat(made), datetime.fromisoformat(upd),
-              None if acc is None else datetime.fromisoformat(acc), count, validity, bool(neg), vector, episode,
-              parent)
+        Facts(
+            i,
+            content,
+            imp,
+            datetime.fromisoformat(made),
+            datetime.fromisoformat(upd),
+            None if acc is None else datetime.fromisoformat(acc),
+            count,
+            validity,
+            bool(neg),
+            vector,
+            episode,
+            parent,
+        )
         for (i, content, imp, made, upd, acc, count, validity, neg, episode, parent, _), vector in zip(
             rows, vectors, strict=True
         )
-    ]  # fmt: skip
+    ]

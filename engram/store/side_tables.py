@@ -158,10 +158,20 @@ class SideTables:
         )
 
     def put_tag(self, row: TagRow) -> None:
-        self._run_many(self._load_sql("tags"), [
-            (row.tag, row.usage_count, ts(row.first_used_at), ts(row.last_used_at), row.status, row.merged_into,
-             None if row.vector is None else encode_vector(row.vector)),
-        ])  # fmt: skip
+        self._run_many(
+            self._load_sql("tags"),
+            [
+                (
+                    row.tag,
+                    row.usage_count,
+                    ts(row.first_used_at),
+                    ts(row.last_used_at),
+                    row.status,
+                    row.merged_into,
+                    None if row.vector is None else encode_vector(row.vector),
+                ),
+            ],
+        )
 
     def delete_tag(self, tag: str) -> None:
         self._run("DELETE FROM tags WHERE tag = ?", (tag,))
@@ -182,10 +192,14 @@ class SideTables:
     def record_change(self, operation_id: str, change: Change) -> None:
         self._run(
             "INSERT INTO operation_changes(operation_id, entity, key, before, before_embedding) VALUES (?, ?, ?, ?, ?)",
-            (operation_id, change.entity, change.key,
-             None if change.before is None else json.dumps(change.before, default=str),
-             None if change.before_vector is None else encode_vector(change.before_vector)),
-        )  # fmt: skip
+            (
+                operation_id,
+                change.entity,
+                change.key,
+                None if change.before is None else json.dumps(change.before, default=str),
+                None if change.before_vector is None else encode_vector(change.before_vector),
+            ),
+        )
 
     def changes(self, operation_id: str) -> list[Change]:
         rows = self._read(
@@ -193,10 +207,14 @@ class SideTables:
             (operation_id,),
         )
         return [
-            Change(entity, key, None if before is None else json.loads(before),
-                   None if blob is None else decode_vector(blob))
+            Change(
+                entity,
+                key,
+                None if before is None else json.loads(before),
+                None if blob is None else decode_vector(blob),
+            )
             for entity, key, before, blob in rows
-        ]  # fmt: skip
+        ]
 
     def operations(self, limit: int = 50) -> list[dict[str, Any]]:
         rows = self._read(
@@ -206,10 +224,17 @@ class SideTables:
             (limit,),
         )
         return [
-            {"id": i, "name": name, "started_at": start, "finished_at": end, "status": status,
-             "summary": json.loads(summary), "changes": int(n)}
+            {
+                "id": i,
+                "name": name,
+                "started_at": start,
+                "finished_at": end,
+                "status": status,
+                "summary": json.loads(summary),
+                "changes": int(n),
+            }
             for i, name, start, end, status, summary, n in rows
-        ]  # fmt: skip
+        ]
 
     # ---- conversation sources ---------------------------------------------------------------------------
     def add_sources(self, rows: Sequence[dict[str, Any]]) -> list[bool]:
@@ -218,11 +243,19 @@ class SideTables:
                 self._run(
                     "INSERT INTO sources(platform, conversation_id, message_id, role, content, ts, metadata) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    (r["platform"], r["conversation_id"], r["message_id"], r["role"], r["content"],
-                     None if r.get("ts") is None else ts(r["ts"]), json.dumps(r.get("metadata") or {})),
-                ) == 1
+                    (
+                        r["platform"],
+                        r["conversation_id"],
+                        r["message_id"],
+                        r["role"],
+                        r["content"],
+                        None if r.get("ts") is None else ts(r["ts"]),
+                        json.dumps(r.get("metadata") or {}),
+                    ),
+                )
+                == 1
                 for r in rows
-            ]  # fmt: skip
+            ]
 
     def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
         sql = "SELECT platform, conversation_id, message_id, role, content, ts, metadata FROM sources"
@@ -258,10 +291,16 @@ class SideTables:
             (*params, limit),
         )
         return [
-            {"id": int(i), "at": at, "memory_id": mid, "action": action, "detail": json.loads(detail),
-             "operation_id": op}
+            {
+                "id": int(i),
+                "at": at,
+                "memory_id": mid,
+                "action": action,
+                "detail": json.loads(detail),
+                "operation_id": op,
+            }
             for i, at, mid, action, detail, op in rows
-        ]  # fmt: skip
+        ]
 
     # ---- copies between backends ------------------------------------------------------------------------
     def dump(self, table: str, batch: int = 2048) -> Iterator[list[tuple[Any, ...]]]:
@@ -294,5 +333,12 @@ def _blob(vector: Vector | None) -> bytes | None:
 
 def _tag_row(row: Sequence[Any]) -> TagRow:
     tag, count, first, last, status, into, blob = row
-    return TagRow(tag, int(count), datetime.fromisoformat(first), datetime.fromisoformat(last), status, into,
-                  None if blob is None else decode_vector(blob))  # fmt: skip
+    return TagRow(
+        tag,
+        int(count),
+        datetime.fromisoformat(first),
+        datetime.fromisoformat(last),
+        status,
+        into,
+        None if blob is None else decode_vector(blob),
+    )

@@ -24,8 +24,8 @@ import numkong as nk
 import numpy as np
 import numpy.typing as npt
 
-from engram.embed.quantized import bounds, encode, rescaled, shortlist
 from engram.errors import StoreError
+from engram.model.quantized import bounds, encode, rescaled, shortlist
 from engram.store.hnsw import Graph
 
 # HNSW: M=32 with a build walk of 64 built faster and recalled more than M=16 with 128 (a 30k-vector

@@ -100,7 +100,9 @@ def descriptive(tag: str) -> bool:
     return len(tag.replace("-", "")) > 3 and bool(_VOWEL.search(tag))
 
 
-def same_tag(keep: str, other: str, similarity: float, is_word: Callable[[str], bool] = never_a_word) -> str | None:
+def same_tag(
+    keep: str, other: str, similarity: float, is_word: Callable[[str], bool] = never_a_word
+) -> str | None:
     if keep.replace("-", "") == other.replace("-", ""):
         return "spelling"  # machine-learning / machinelearning, e-mail / email
     if key(keep) == key(other):

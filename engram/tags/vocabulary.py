@@ -9,7 +9,7 @@ from typing import Any
 import numkong as nk
 import numpy as np
 
-from engram.embed.quantized import Encoded, bounds, encode, rescaled, shortlist
+from engram.model.quantized import Encoded, bounds, encode, rescaled, shortlist
 from engram.model.vectors import Matrix, Vector
 from engram.store.values import TagRow
 from engram.tags.naming import inflected, key

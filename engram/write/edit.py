@@ -257,8 +257,11 @@ def _decided(old: MemoryRecord, new: MemoryRecord) -> dict[str, Any]:
     for name in _DECIDED_FIELDS:
         if getattr(old, f"{name}_method") in _DECIDED and getattr(new, name) != getattr(old, name):
             value = getattr(new, name)
-            out[name] = {"from": getattr(getattr(old, name), "value", None),
-                         "to": getattr(value, "value", None), "confidence": getattr(new, f"{name}_confidence")}  # fmt: skip
+            out[name] = {
+                "from": getattr(getattr(old, name), "value", None),
+                "to": getattr(value, "value", None),
+                "confidence": getattr(new, f"{name}_confidence"),
+            }
     if added := [t for t in new.tags if t not in old.tags]:
         out["tags_added"] = added
     if dropped := [t for t in old.tags if t not in new.tags]:

@@ -30,7 +30,8 @@ def store(
     ] = None,
     tag: Annotated[list[str] | None, typer.Option(help="an extra tag; repeat for more")] = None,
     expires: Annotated[
-        str | None, typer.Option(help="when it expires: ISO date and time, or a date alone (lasts through that day)")
+        str | None,
+        typer.Option(help="when it expires: ISO date and time, or a date alone (lasts through that day)"),
     ] = None,
     source: Annotated[str | None, typer.Option(help="conversation, document, web, ...")] = None,
     note: Annotated[str | None, typer.Option(help="your note on it")] = None,
@@ -39,12 +40,18 @@ def store(
 
     Example: engram store "Dentist appointment Tuesday 3pm" --tag health
     """
-    context: dict[str, Any] = {"force_category": category, "force_importance": importance,
-                               "additional_tags": tag or [], "expires_at": expires, "source": source,
-                               "user_note": note}  # fmt: skip
+    context: dict[str, Any] = {
+        "force_category": category,
+        "force_importance": importance,
+        "additional_tags": tag or [],
+        "expires_at": expires,
+        "source": source,
+        "user_note": note,
+    }
     with opened() as memory:
         result = memory.store_memory(text, {k: v for k, v in context.items() if v not in (None, [])})
     out.print_json(json.dumps(result, default=str))
+
 
 @app.command()
 def search(
@@ -76,6 +83,7 @@ def search(
         result = memory.search_memory(query, options)
     out.print_json(json.dumps(result, default=str))
 
+
 @app.command()
 def tools(
     name: Annotated[str | None, typer.Argument(help="a tool from the list; none: list them")] = None,
@@ -103,8 +111,10 @@ def tools(
     if result.get("ok") is False:  # validate_storage found problems: a script checking the store can tell
         raise typer.Exit(1)
 
+
 import_app = typer.Typer(help="Import memories.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
+
 
 @import_app.command("tinydb")
 def import_tinydb(directory: Annotated[Path, typer.Argument(help="the old store's directory")]) -> None:
@@ -115,6 +125,7 @@ def import_tinydb(directory: Annotated[Path, typer.Argument(help="the old store'
     with opened() as memory:
         out.print_json(json.dumps(memory.import_tinydb(directory), default=str))
 
+
 @import_app.command("shodh")
 def import_shodh(path: Annotated[Path, typer.Argument(help="a JSON Lines file of SHODH records")]) -> None:
     """SHODH records written by `engram export`, `engram tools export_memories` or another SHODH system.
@@ -124,9 +135,11 @@ def import_shodh(path: Annotated[Path, typer.Argument(help="a JSON Lines file of
     with opened() as memory:
         out.print_json(json.dumps(memory.import_memories(path), default=str))
 
+
 def _import_foreign(source: str, path: Path) -> None:
     with opened() as memory:
         out.print_json(json.dumps(memory.import_from(source, path), default=str))
+
 
 @import_app.command("mcp-memory-service")
 def import_mcp_memory_service(path: Annotated[Path, typer.Argument(help="its SQLite database file")]) -> None:
@@ -135,6 +148,7 @@ def import_mcp_memory_service(path: Annotated[Path, typer.Argument(help="its SQL
     Example: engram import mcp-memory-service ~/.local/share/mcp-memory/sqlite_vec.db
     """
     _import_foreign("mcp-memory-service", path)
+
 
 @import_app.command("shodh-json")
 def import_shodh_json(
@@ -147,6 +161,7 @@ def import_shodh_json(
     """
     _import_foreign("shodh-json", path)
 
+
 @import_app.command("mem0")
 def import_mem0(path: Annotated[Path, typer.Argument(help="mem0's exported memories (JSON)")]) -> None:
     """mem0's exported memories (a list or {"results": [...]}).
@@ -154,6 +169,7 @@ def import_mem0(path: Annotated[Path, typer.Argument(help="mem0's exported memor
     Example: engram import mem0 mem0-memories.json
     """
     _import_foreign("mem0", path)
+
 
 @app.command()
 def export(

@@ -36,6 +36,7 @@ DEMO = [
     ("Met Ana about the roadmap; she worries the search page is too slow.", {}),
 ]
 
+
 @app.command()
 def demo() -> None:
     """Remember a handful of memories and recall them with explanations.
@@ -55,6 +56,7 @@ def demo() -> None:
                 out.print(plain(f"  [{hit.record.bucket}] {hit.record.content}"))
                 out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
     out.print(f"\n(stored in {_state['db'] or Settings().db_path}; {datetime.now():%Y-%m-%d %H:%M})")
+
 
 @app.command()
 def ingest(
@@ -79,6 +81,7 @@ def ingest(
         report = memory.ingest(messages, scope=scope, scope_id=scope_id, redact=redact or None)
     out.print_json(json.dumps(report))
 
+
 @app.command()
 def review(
     action: Annotated[
@@ -96,8 +99,13 @@ def review(
             table = Table("id", "kind", "confidence", "pii", "content")
             for r in memory.pending():
                 cand = r.metadata.get("candidate", {})
-                table.add_row(r.id, str(cand.get("kind", r.kind.value)), str(cand.get("confidence", "")),
-                              str(r.metadata.get("pii", {}).get("risk", "")), plain(r.content[:80]))  # fmt: skip
+                table.add_row(
+                    r.id,
+                    str(cand.get("kind", r.kind.value)),
+                    str(cand.get("confidence", "")),
+                    str(r.metadata.get("pii", {}).get("risk", "")),
+                    plain(r.content[:80]),
+                )
             out.print(table)
             return
         if memory_id is None:
@@ -105,6 +113,7 @@ def review(
             raise typer.Exit(2)
         record = memory.review(memory.find_id(memory_id), action, content)
     out.print(f"{record.id}: {record.status.value}")
+
 
 @app.command()
 def maintain() -> None:

@@ -46,8 +46,14 @@ def remember(
         result = memory.remember(text, **fields)
         found = memory.pii_summary(text)
     if as_json:
-        said = {"id": result.id, "outcome": result.outcome, "kind": result.kind.value,
-                "confidence": result.confidence, "chunks": result.chunks, "pii": found}  # fmt: skip
+        said = {
+            "id": result.id,
+            "outcome": result.outcome,
+            "kind": result.kind.value,
+            "confidence": result.confidence,
+            "chunks": result.chunks,
+            "pii": found,
+        }
         out.print_json(json.dumps(said))
         return
     words = {"created": "stored", "duplicate": "already stored as", "merged": "merged into"}
@@ -56,6 +62,7 @@ def remember(
     if found["kinds"]:
         how = "redacted" if found["redacted"] else "stored as given (redaction is off)"
         out.print(f"personal data: {', '.join(found['kinds'])}, {how}")
+
 
 @app.command()
 def recall(
@@ -95,6 +102,7 @@ def recall(
         if explain:
             out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
 
+
 @app.command()
 def show(memory_id: IdArgument) -> None:
     """Print every field of one memory as JSON.
@@ -106,6 +114,7 @@ def show(memory_id: IdArgument) -> None:
         data = _record_dict(record)
         data["chunks"] = [c.id for c in memory.chunks(record.id)]
     out.print_json(json.dumps(data))
+
 
 @app.command("list")
 def list_(
@@ -135,6 +144,7 @@ def list_(
         table.add_row(r.id[:8], r.bucket, r.status.value, when, plain(r.content[:80]))
     out.print(table)
 
+
 @app.command()
 def invalidate(
     memory_id: IdArgument,
@@ -149,6 +159,7 @@ def invalidate(
     with opened() as memory:
         record = memory.invalidate(memory.find_id(memory_id), negative=negative)
     out.print(f"{record.id}: validity {record.validity_score}, negative {record.is_negative}")
+
 
 @app.command()
 def forget(
@@ -166,6 +177,7 @@ def forget(
         memory.forget(record.id)
     out.print(f"forgot {record.id}")
 
+
 @app.command()
 def stats(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """Counts by kind, scope and status, the model, the index and the database size.
@@ -181,6 +193,7 @@ def stats(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = 
     for key, value in data.items():
         table.add_row(key, json.dumps(value) if isinstance(value, dict) else str(value))
     out.print(table)
+
 
 @app.command()
 def reembed() -> None:

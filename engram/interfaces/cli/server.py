@@ -8,6 +8,7 @@ import typer
 
 from engram import Settings
 from engram.config import shown
+from engram.errors import MissingExtra
 from engram.interfaces.cli.base import (
     _state,
     app,
@@ -30,9 +31,12 @@ def serve(
 
     Example: engram serve --local --port 8765
     """
-    from engram.interfaces.http.serve import is_loopback
-    from engram.interfaces.http.serve import serve as run
-
+    try:
+        from engram.interfaces.http.serve import is_loopback
+        from engram.interfaces.http.serve import serve as run
+    except ModuleNotFoundError:
+        error(err, MissingExtra("engram serve", "server"))
+        raise typer.Exit(1) from None
     if local and not is_loopback(host):
         error(err, f"--local (no API keys) only binds to loopback, not {host}")
         raise typer.Exit(2)
@@ -45,13 +49,17 @@ def serve(
         out.print("API keys required: create one with `engram keys create <tenant>`")
     run(settings, db=db, host=host, port=port, local=local)
 
+
 @app.command()
 def mcp() -> None:
     """Serve the MCP tools over stdio (for Claude Desktop, Claude Code, Cursor).
 
     Example: engram --db ~/notes.db mcp
     """
-    from engram.interfaces.mcp.server import stdio
-
+    try:
+        from engram.interfaces.mcp.server import stdio
+    except ModuleNotFoundError:
+        error(err, MissingExtra("engram mcp", "server"))
+        raise typer.Exit(1) from None
     with opened() as memory:
         stdio(memory)

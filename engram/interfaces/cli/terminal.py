@@ -7,7 +7,9 @@ from rich.text import Text
 
 # Control characters a terminal acts on (escape sequences, carriage return, backspace) are shown as escapes;
 # tab and newline stay.
-_VISIBLE = str.maketrans({c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))})
+_VISIBLE = str.maketrans(
+    {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
+)
 
 
 def plain(text: str) -> Text:

@@ -98,7 +98,9 @@ def hit_json(hit: Hit) -> dict[str, Any]:
 def _cursor(last: MemoryRecord) -> str:
     """The page's last (created_at, id): the next page starts past it, so writes between pages shift nothing."""
     at = last.created_at
-    position = json.dumps([(at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)).isoformat(), last.id])
+    position = json.dumps(
+        [(at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)).isoformat(), last.id]
+    )
     return base64.urlsafe_b64encode(position.encode()).decode()
 
 
@@ -190,10 +192,17 @@ def create_app(
     def recall(body: RecallBody, who: Who) -> dict[str, Any]:
         """Seed 000's recall, each hit with its score components."""
         hits = who.memory.recall(
-            body.query, limit=body.limit, mode=body.mode, kind=body.kind, scope=body.scope,
-            scope_id=body.scope_id, profile=body.profile, user_id=body.user_id, workspace_id=body.workspace_id,
+            body.query,
+            limit=body.limit,
+            mode=body.mode,
+            kind=body.kind,
+            scope=body.scope,
+            scope_id=body.scope_id,
+            profile=body.profile,
+            user_id=body.user_id,
+            workspace_id=body.workspace_id,
             touch=body.touch,
-        )  # fmt: skip
+        )
         return {"results": [hit_json(h) for h in hits], "count": len(hits)}
 
     @v1.get("/memories")

@@ -33,7 +33,9 @@ class RecallBody(_Body):
     profile: str = "default"
     user_id: str | None = None
     workspace_id: str | None = None
-    touch: bool = Field(True, description="false: a look that is no use (the web UI's explorer), usage untouched")
+    touch: bool = Field(
+        True, description="false: a look that is no use (the web UI's explorer), usage untouched"
+    )
 
 
 class FeedbackBody(_Body):

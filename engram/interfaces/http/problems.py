@@ -124,23 +124,34 @@ def offline_docs(app: FastAPI, assets: Path) -> None:
     def docs(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
         return get_swagger_ui_html(
-            openapi_url=root + schema, title=f"{app.title} - Swagger UI", oauth2_redirect_url=None,
+            openapi_url=root + schema,
+            title=f"{app.title} - Swagger UI",
+            oauth2_redirect_url=None,
             swagger_js_url=f"{root}{DOCS_ASSETS}/swagger-ui-bundle.js",
             swagger_css_url=f"{root}{DOCS_ASSETS}/swagger-ui.css",
             swagger_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
-        )  # fmt: skip
+        )
 
     @app.get("/redoc", include_in_schema=False)
     def redoc(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
         return get_redoc_html(
-            openapi_url=root + schema, title=f"{app.title} - ReDoc", with_google_fonts=False,
+            openapi_url=root + schema,
+            title=f"{app.title} - ReDoc",
+            with_google_fonts=False,
             redoc_js_url=f"{root}{DOCS_ASSETS}/redoc.standalone.js",
             redoc_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
-        )  # fmt: skip
+        )
 
 
 __all__ = [
-    "DOCS_ASSETS", "MAX_BODY_BYTES", "Problem", "docs_assets", "document_problems", "http_problem", "offline_docs",
-    "problem", "validation_problem",
-]  # fmt: skip
+    "DOCS_ASSETS",
+    "MAX_BODY_BYTES",
+    "Problem",
+    "docs_assets",
+    "document_problems",
+    "http_problem",
+    "offline_docs",
+    "problem",
+    "validation_problem",
+]

@@ -73,7 +73,8 @@ def shodh_router(started: float) -> APIRouter:
             rows.append((relevance, hit.record, similarity))
         rows.sort(key=lambda r: r[0], reverse=True)
         memories = [
-            to_shodh(r) | {"similarity_score": round(s, 6), "relevance_score": round(min(1.0, max(0.0, rel)), 6)}
+            to_shodh(r)
+            | {"similarity_score": round(s, 6), "relevance_score": round(min(1.0, max(0.0, rel)), 6)}
             for rel, r, s in rows
         ]
         return {"memories": memories, "count": len(memories), "query": body.query}
@@ -123,7 +124,11 @@ def shodh_router(started: float) -> APIRouter:
     ) -> dict[str, Any]:
         types = () if type is None else (type,)
         rows = who.memory.list(types=types, status="approved", limit=limit, offset=offset)
-        return {"memories": [to_shodh(r) for r in rows], "count": len(rows), "total": who.memory.count(types=types)}
+        return {
+            "memories": [to_shodh(r) for r in rows],
+            "count": len(rows),
+            "total": who.memory.count(types=types),
+        }
 
     @api.get("/memories/{memory_id}")
     def memory(memory_id: str, who: Who) -> dict[str, Any]:
@@ -163,7 +168,9 @@ def shodh_router(started: float) -> APIRouter:
         return {
             "total_memories": mem.count(),
             "memories_last_7_days": mem.count(since=datetime.now(UTC) - timedelta(days=7)),
-            "by_type": [{"memory_type": t, "count": n} for t, n in sorted(by_type.items(), key=lambda x: str(x[0]))],
+            "by_type": [
+                {"memory_type": t, "count": n} for t, n in sorted(by_type.items(), key=lambda x: str(x[0]))
+            ],
             "database": mem.backend,
             "vector_store": "faiss-hnsw" if mem.backend == "sqlite" else "pgvector",
         }

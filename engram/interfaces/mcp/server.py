@@ -27,8 +27,12 @@ from engram.agent.registry import TOOLS, Tool
 Resolver = Callable[[Context], Memory]
 
 _ANNOTATIONS = {
-    "read": ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False),
-    "write": ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False),
+    "read": ToolAnnotations(
+        readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+    ),
+    "write": ToolAnnotations(
+        readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False
+    ),
     "destructive": ToolAnnotations(
         readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=False
     ),
@@ -69,7 +73,9 @@ def _register(server: MCPServer, tool: Tool, resolve: Resolver, session: Callabl
     for name, field in tool.arguments.model_fields.items():
         annotation: Any = Annotated[field.annotation, *field.metadata, Field(description=field.description)]
         default = inspect.Parameter.empty if field.is_required() else field.default
-        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation))
+        params.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        )
     params.append(inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context))
 
     def call(**arguments: Any) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from engram.config import shown, split_schema
 from engram.errors import StoreError, StoreUnavailable
 
 Conn = Connection[tuple[Any, ...]]
+
+
 class Connections:
     def __init__(self, url: str, *, pool_size: int, timeout_s: float) -> None:
         self.url = url

@@ -218,6 +218,8 @@ def m005_chunks_carry_their_memory_tags(db: Connection[tuple[object, ...]]) -> N
     with db.cursor() as cur:
         cur.executemany(
             b"UPDATE memories SET tags = %s::jsonb, tsv = CASE WHEN searchable THEN %s::tsvector END WHERE rid = %s",
-            [(json.dumps(tags), pg_text.tsvector(str(content), cast(list[str], tags)), rid)
-             for rid, content, tags in rows],
-        )  # fmt: skip
+            [
+                (json.dumps(tags), pg_text.tsvector(str(content), cast(list[str], tags)), rid)
+                for rid, content, tags in rows
+            ],
+        )

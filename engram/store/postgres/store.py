@@ -1,8 +1,9 @@
 """The scale-out store: PostgreSQL with pgvector (HNSW, cosine) for vectors and a GIN-indexed tsvector for text.
 
-Connections, write transactions and the schema's write lock are pg_connection's; filters are pg_filter's; full
-text (porter stems, BM25 with trigger-kept document frequencies) is pg_text's; the tables beside `memories` are
-SideTables'. `vector` columns are indexed per model dimension.
+Connections, write transactions and the schema's write lock are in `connection`; filters in `filter`; full
+text (porter stems, BM25 with trigger-kept document frequencies) in `text`; the searches in `search`, index
+upkeep and backups in `upkeep`; the tables beside `memories` are SideTables'. `vector` columns are indexed per
+model dimension.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,11 +19,12 @@ from psycopg import sql
 from engram.errors import StoreError
 from engram.model.record import MemoryRecord, Scope, utcnow
 from engram.model.vectors import Matrix, Vector
-from engram.store.copy import copy_store, verify_copy
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
 from engram.store.postgres.schema import MIGRATIONS
+from engram.store.postgres.search import Searches, array_of, facts_of
+from engram.store.postgres.upkeep import Upkeeping
 from engram.store.rows import (
     CHUNK_SHARED,
     COLUMNS,
@@ -34,12 +35,10 @@ from engram.store.rows import (
     ts,
 )
 from engram.store.side_tables import SideTables
-from engram.store.sqlite.integrity import verify_file
-from engram.store.sqlite.store import SQLiteStore
-from engram.store.values import Facts, Filter, Label, Position, StoreStats
+from engram.store.values import Facts, Filter, Position, StoreStats
 
 
-class PostgresStore(SideTables):
+class PostgresStore(Searches, Upkeeping, SideTables):
     _BYTE_ORDER = 'COLLATE "C"'  # as SQLite orders text
 
     def __init__(self, url: str, *, pool_size: int = 8, timeout_s: float = 30.0) -> None:
@@ -140,10 +139,14 @@ class PostgresStore(SideTables):
             f"VALUES ({self._MARKS}, %s, %s, %s::tsvector)"
         ).encode()
         rows = [
-            (*record_to_row(r, native=True), v is not None, v,
-             None if v is None else pg_text.tsvector(r.content, r.tags))
+            (
+                *record_to_row(r, native=True),
+                v is not None,
+                v,
+                None if v is None else pg_text.tsvector(r.content, r.tags),
+            )
             for r, v in zip(records, vectors, strict=True)
-        ]  # fmt: skip
+        ]
         with self.atomic() as db, db.cursor() as cur:
             cur.executemany(query, rows)
 
@@ -177,7 +180,10 @@ class PostgresStore(SideTables):
                         cur.executemany(
                             b"UPDATE memories SET tags = %s::jsonb, "
                             b"tsv = CASE WHEN searchable THEN %s::tsvector END WHERE rid = %s",
-                            [(row["tags"], pg_text.tsvector(str(c), list(record.tags)), rid) for rid, c in stale],
+                            [
+                                (row["tags"], pg_text.tsvector(str(c), list(record.tags)), rid)
+                                for rid, c in stale
+                            ],
                         )
 
     def delete(self, memory_id: str) -> bool:
@@ -210,7 +216,9 @@ class PostgresStore(SideTables):
         return found[0] if found else None
 
     def ids_starting(self, prefix: str, limit: int) -> list[str]:
-        rows = self._read("SELECT id FROM memories WHERE starts_with(id, ?) ORDER BY id LIMIT ?", (prefix, limit))
+        rows = self._read(
+            "SELECT id FROM memories WHERE starts_with(id, ?) ORDER BY id LIMIT ?", (prefix, limit)
+        )
         return [r[0] for r in rows]
 
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
@@ -248,11 +256,13 @@ class PostgresStore(SideTables):
             (list(ids),),
             binary=True,
         )
-        return {str(i): _array(v) for i, v in rows}
+        return {str(i): array_of(v) for i, v in rows}
 
     def facts(self, ids: Sequence[str]) -> list[Facts]:
-        rows = self._all(f"SELECT {FACT_COLUMNS} FROM memories m WHERE m.id = ANY(%s)", (list(ids),), binary=True)
-        return [_facts(row) for row in rows]
+        rows = self._all(
+            f"SELECT {FACT_COLUMNS} FROM memories m WHERE m.id = ANY(%s)", (list(ids),), binary=True
+        )
+        return [facts_of(row) for row in rows]
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:
         rows = self._all(
@@ -260,7 +270,7 @@ class PostgresStore(SideTables):
             (content_hash,),
             binary=True,
         )
-        return _array(rows[0][0]) if rows else None
+        return array_of(rows[0][0]) if rows else None
 
     def select(
         self,
@@ -328,253 +338,3 @@ class PostgresStore(SideTables):
             dim=None if model is None else model[1],
             size_bytes=int(size),
         )
-
-    # ---- search -----------------------------------------------------------------------------------------
-    def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
-        """BM25 (pg_text) over the memories holding any query stem, found by the GIN index. Higher is better."""
-        stems = pg_text.query_stems(terms)
-        if not stems or k <= 0:
-            return []
-        docs, length, frequencies = self._statistics(stems)
-        present = [s for s in stems if s in frequencies]
-        if not present:
-            return []
-        score, params, match = pg_text.bm25(present, frequencies, docs, length)
-        clause, filters = where_sql(where, searchable=True)
-        rows = self._all(
-            f"SELECT m.id, {score} AS score FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} "
-            "ORDER BY score DESC, m.rid LIMIT %s",
-            (*params, match, *filters, k),
-        )
-        return [(str(i), float(s)) for i, s in rows]
-
-    def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """(number of searchable memories, documents containing each porter stem)."""
-        docs, _, frequencies = self._statistics(stems)
-        return docs, frequencies
-
-    def _statistics(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]]:
-        """(searchable memories, their total length, document frequency of each stem), all kept by the lexicon
-        trigger: counting the table would scan it."""
-        rows = self._all(
-            "SELECT NULL, docs, total_len FROM corpus UNION ALL "
-            "SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0",
-            (list(stems),),
-        )
-        docs, length = next(((int(n), int(size)) for term, n, size in rows if term is None), (0, 0))
-        return docs, length, {str(term): int(n) for term, n, _ in rows if term is not None}
-
-    def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
-        clause, params = where_sql(where, searchable=True)
-        rows = self._all(
-            "SELECT a.id, m.id FROM memories a JOIN memories m ON m.episode_id = a.episode_id "
-            "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
-            f"WHERE a.id = ANY(%s) AND a.episode_id IS NOT NULL AND {clause} "
-            "UNION ALL SELECT a.id, m.id FROM memories a JOIN memories m ON m.parent_id = a.parent_id "
-            "AND m.chunk_index IN (a.chunk_index - 1, a.chunk_index + 1) "
-            f"WHERE a.id = ANY(%s) AND a.parent_id IS NOT NULL AND {clause}",
-            (list(ids), *params, list(ids), *params),
-        )
-        out: dict[str, list[str]] = {}
-        for memory_id, beside in rows:
-            out.setdefault(memory_id, []).append(beside)
-        return out
-
-    def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
-        return [(i, s) for i, s, _ in self.labelled_search(query, k, where)]
-
-    def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
-        rows = self._nearest(query, k, where, "m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category")
-        return [(str(i), s, Label(kind, method, bool(chunk), cat)) for s, i, kind, method, chunk, cat in rows]
-
-    def vector_facts(self, query: Vector, k: int, where: Filter) -> list[tuple[Facts, float]]:
-        return [(_facts(row[1:]), row[0]) for row in self._nearest(query, k, where, FACT_COLUMNS)]
-
-    def _nearest(self, query: Vector, k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
-        """The k nearest allowed memories, best first: (cosine, *columns) per row."""
-        if k <= 0:
-            return []
-        dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
-        clause, params = where_sql(where, searchable=True)
-        vector = np.asarray(query, dtype=np.float32)
-        rows = self._all(
-            f"SELECT m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance, {columns} FROM memories m "
-            f"WHERE m.embedding IS NOT NULL AND {clause} ORDER BY distance LIMIT %s",
-            (vector, *params, k),
-            binary=True,
-        )
-        # relaxed_order iterative scans may return a few rows out of order
-        return sorted(((1.0 - float(row[0]), *row[1:]) for row in rows), key=lambda row: -row[0])
-
-    # ---- upkeep -----------------------------------------------------------------------------------------
-    def check_index(self) -> dict[str, int]:
-        """How many vectors the HNSW index covers (all searchable embeddings when it is present and valid)."""
-        row = self._one("SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND searchable")
-        embedded = int(row[0]) if row else 0
-        model = self.model()
-        valid = model is not None and self._vector_indexes().get(f"memories_hnsw_{model[1]}", False)
-        return {"indexed": embedded if valid else 0, "embedded": embedded}
-
-    def rebuild_index(self) -> int:
-        model = self.model()
-        if model is None:
-            return 0
-        if not self._ensure_vector_index(model[1], rebuild=True):
-            raise StoreError(f"stored vectors are not all {model[1]}-d; run `engram reembed`")
-        return self.check_index()["indexed"]
-
-    def integrity(self) -> list[dict[str, Any]]:
-        issues: list[dict[str, Any]] = []
-
-        def report(check: str, problem: str, count: int, repair: str) -> None:
-            if count:
-                issues.append({"check": check, "problem": problem, "count": count, "repair": repair})
-
-        def number(query: str, params: Sequence[Any] = ()) -> int:
-            row = self._one(query, params)
-            return int(row[0]) if row and row[0] is not None else 0
-
-        report("fts", "searchable memories missing from the full-text index",
-               number("SELECT count(*) FROM memories WHERE searchable AND tsv IS NULL"), "rebuild_fts")  # fmt: skip
-        drift = number(
-            "SELECT count(*) FROM (SELECT t, count(*) AS n FROM memories, unnest(tsvector_to_array(tsv)) t "
-            "WHERE searchable GROUP BY t) real FULL JOIN (SELECT term, df FROM lexicon WHERE df <> 0) kept "
-            "ON kept.term = real.t WHERE kept.df IS DISTINCT FROM real.n"
-        )
-        report("fts", "full-text term statistics that disagree with the memories", drift, "rebuild_fts")
-        model = self.model()
-        if model is not None:
-            wrong = number(
-                "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND vector_dims(embedding) <> %s",
-                (model[1],),
-            )
-            report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", wrong, "reembed")
-        missing = number("SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable")
-        report("embeddings", "searchable memories without an embedding", missing, "reembed")
-        index = self.check_index()
-        report("vectors", f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
-               abs(index["indexed"] - index["embedded"]), "rebuild_vectors")  # fmt: skip
-        orphans = number(
-            "SELECT count(*) FROM memories c WHERE c.parent_id IS NOT NULL "
-            "AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = c.parent_id)"
-        )
-        report("chunks", "chunks whose parent memory is missing", orphans, "none: restore the parent")
-        unregistered = number(
-            "SELECT count(DISTINCT j) FROM memories m, jsonb_array_elements_text(m.tags) j "
-            "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j)"
-        )
-        report("tags", "tags on memories missing from the tag registry", unregistered, "recount_tags")
-        unused = number(  # the tags memories carry, read once (as in SQLite)
-            "SELECT count(*) FROM (SELECT tag FROM tags WHERE status = 'active' "
-            "EXCEPT SELECT jsonb_array_elements_text(tags) FROM memories WHERE parent_id IS NULL) unused"
-        )
-        report("tags", "active tags no memory carries (orphan tags)", unused, "recount_tags")
-        miscounted = number(
-            "SELECT count(*) FROM tags t JOIN (SELECT j AS tag, count(*) AS n FROM memories m, "
-            "jsonb_array_elements_text(m.tags) j WHERE m.parent_id IS NULL GROUP BY j) c ON c.tag = t.tag "
-            "WHERE t.status = 'active' AND t.usage_count <> c.n"
-        )
-        report("tags", "active tags whose usage count is not the number of memories carrying them", miscounted,
-               "recount_tags")  # fmt: skip
-        return issues
-
-    def rebuild_fts(self) -> None:
-        """Recompute every searchable memory's stems, then the term statistics from them."""
-        with self.atomic() as db:
-            rows = db.execute(b"SELECT rid, content, tags FROM memories WHERE searchable").fetchall()
-            with db.cursor() as cur:
-                cur.executemany(
-                    b"UPDATE memories SET tsv = %s::tsvector WHERE rid = %s",
-                    [(pg_text.tsvector(content, tags), rid) for rid, content, tags in rows],
-                )
-            db.execute(b"UPDATE memories SET tsv = NULL WHERE NOT searchable AND tsv IS NOT NULL")
-            db.execute(b"DELETE FROM lexicon")
-            db.execute(
-                b"INSERT INTO lexicon(term, df) SELECT t, count(*) FROM memories, unnest(tsvector_to_array(tsv)) t "
-                b"WHERE searchable GROUP BY t"
-            )
-            db.execute(
-                b"UPDATE corpus SET docs = s.docs, total_len = s.len FROM (SELECT count(*) AS docs, "
-                b"coalesce(sum(length(tsv)), 0) AS len FROM memories WHERE searchable AND tsv IS NOT NULL) s"
-            )
-
-    def recount_tags(self) -> int:
-        now = ts(utcnow())
-        with self.atomic() as db:
-            counts = db.execute(
-                b"SELECT j, count(*) FROM memories m, jsonb_array_elements_text(m.tags) j "
-                b"WHERE m.parent_id IS NULL GROUP BY j"
-            ).fetchall()
-            with db.cursor() as cur:
-                cur.executemany(
-                    b"INSERT INTO tags(tag, usage_count, first_used_at, last_used_at) VALUES (%s, %s, %s, %s) "
-                    b"ON CONFLICT(tag) DO UPDATE SET usage_count = excluded.usage_count, status = 'active'",
-                    [(t, n, now, now) for t, n in counts],
-                )
-            db.execute(
-                b"UPDATE tags SET usage_count = 0, status = 'archived' WHERE status = 'active' AND tag NOT IN "
-                b"(SELECT jsonb_array_elements_text(tags) FROM memories WHERE parent_id IS NULL)"
-            )
-        return len(counts)
-
-    def backup(self, target: Path) -> dict[str, Any]:
-        """A consistent copy as an embedded (SQLite) database file, checked by reading it back."""
-        if target.exists():
-            raise StoreError(f"{target} exists; choose a new backup file")
-        dest = SQLiteStore(target)
-        try:
-            copy_store(self, dest)
-            checked = verify_copy(self, dest)
-        finally:
-            dest.close()
-        return {"integrity": "ok", "memories": checked["memories"]}
-
-    def restore(self, source: Path) -> dict[str, Any]:
-        """Replace this store's contents with a backup file's (as written by `backup`), after checking it."""
-        verify_file(source)
-        src = SQLiteStore(source)
-        try:
-            with self.atomic() as db:
-                db.execute(
-                    b"TRUNCATE memories, prototypes, audit_log, tags, operation_changes, operations, sources, "
-                    b"lexicon, meta RESTART IDENTITY"
-                )
-                db.execute(b"UPDATE corpus SET docs = 0, total_len = 0")
-                copy_store(src, self)
-            checked = verify_copy(src, self)
-        finally:
-            src.close()
-        return {"integrity": "ok", "memories": checked["memories"]}
-
-    def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
-        if column not in {"created_at", "updated_at", "last_accessed_at"}:
-            raise ValueError(f"no timestamp column {column!r}")
-        clause, params = where_sql(where, searchable=False)
-        # The same buckets as the text timestamps of the SQLite backend: a prefix of the UTC ISO form.
-        rows = self._all(
-            f"SELECT substr(to_char(m.{column}, 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), 1, %s) AS bucket, count(*) "
-            f"FROM memories m WHERE {clause} AND m.{column} IS NOT NULL GROUP BY bucket ORDER BY bucket",
-            (width, *params),
-        )
-        return {str(bucket): int(n) for bucket, n in rows}
-
-    def tag_counts(self) -> dict[str, int]:
-        rows = self._all(
-            "SELECT j, count(*) FROM memories m, jsonb_array_elements_text(m.tags) j WHERE m.parent_id IS NULL "
-            "GROUP BY 1"
-        )
-        return {str(tag): int(n) for tag, n in rows}
-
-
-def _array(value: Any) -> Vector:
-    """pgvector's loader gives its own Vector type; recall works on float32 numpy arrays."""
-    out: Vector = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
-    return out
-
-
-def _facts(row: Sequence[Any]) -> Facts:
-    """`Facts` from a row in FACT_COLUMNS order (native times; the embedding as pgvector's binary)."""
-    i, content, imp, made, upd, acc, count, validity, neg, episode, parent, emb = row
-    vector = None if emb is None else _array(emb)
-    return Facts(str(i), content, imp, made, upd, acc, count, validity, neg, vector,
-                 None if episode is None else str(episode), None if parent is None else str(parent))  # fmt: skip

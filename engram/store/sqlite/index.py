@@ -34,9 +34,11 @@ class IndexFile:
     ) -> None:
         """`connection` reads committed data; `frozen` says the index must not catch up now (an in-memory
         database inside its write transaction, whose changes may still roll back)."""
-        self._files = None if path is None else (
-            path.with_name(path.name + ".vectors"), path.with_name(path.name + ".vectors.json")
-        )  # fmt: skip
+        self._files = (
+            None
+            if path is None
+            else (path.with_name(path.name + ".vectors"), path.with_name(path.name + ".vectors.json"))
+        )
         self._db = connection
         self._model = model
         self._frozen = frozen

@@ -50,8 +50,12 @@ def integrity_issues(
         report("embeddings", f"embeddings not {model[1]}-d ({model[0]})", wrong, "reembed")
     missing = count("SELECT count(*) FROM memories WHERE embedding IS NULL AND searchable = 1")
     report("embeddings", "searchable memories without an embedding", missing, "reembed")
-    report("vectors", f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
-           abs(index["indexed"] - index["embedded"]), "rebuild_vectors")  # fmt: skip
+    report(
+        "vectors",
+        f"vector index holds {index['indexed']} of {index['embedded']} embeddings",
+        abs(index["indexed"] - index["embedded"]),
+        "rebuild_vectors",
+    )
     orphans = count(
         "SELECT count(*) FROM memories c WHERE c.parent_id IS NOT NULL "
         "AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = c.parent_id)"
@@ -74,8 +78,12 @@ def integrity_issues(
         "WHERE m.parent_id IS NULL GROUP BY j.value) c ON c.tag = t.tag "
         "WHERE t.status = 'active' AND t.usage_count <> c.n"
     )
-    report("tags", "active tags whose usage count is not the number of memories carrying them", miscounted,
-           "recount_tags")  # fmt: skip
+    report(
+        "tags",
+        "active tags whose usage count is not the number of memories carrying them",
+        miscounted,
+        "recount_tags",
+    )
     return issues
 
 

@@ -331,7 +331,9 @@ def m012_unspaced_pairs(db: sqlite3.Connection) -> None:
 def m013_chunks_follow_their_memory(db: sqlite3.Connection) -> None:
     """A chunk shares its memory's status, scope, owner and scores (engram.store.rows.CHUNK_SHARED); before,
     an update did not reach the chunks, and a rejected or archived long memory was still found through them."""
-    shared = ", ".join(f"{c} = (SELECT p.{c} FROM memories p WHERE p.id = memories.parent_id)" for c in CHUNK_SHARED)
+    shared = ", ".join(
+        f"{c} = (SELECT p.{c} FROM memories p WHERE p.id = memories.parent_id)" for c in CHUNK_SHARED
+    )
     db.execute(f"UPDATE memories SET {shared} WHERE parent_id IS NOT NULL")
 
 

@@ -3,7 +3,7 @@
 One writer connection takes `BEGIN IMMEDIATE` under a lock; each thread reads on its own connection. The vector
 index is a cache of the `embedding` column: it records the last `vector_changes` sequence it reflects, catches up
 from that log before every search (so writes of other processes are seen) and is rebuilt when it is missing,
-unreadable or disagrees with the database. The searches live in `sqlite_search`.
+unreadable or disagrees with the database. The searches live in `search`, index upkeep and backups in `upkeep`.
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from engram.store.side_tables import SideTables
 from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
-from engram.store.sqlite.integrity import integrity_issues, verify
 from engram.store.sqlite.schema import MIGRATIONS
 from engram.store.sqlite.search import Searches
+from engram.store.sqlite.upkeep import Upkeeping
 from engram.store.values import Facts, Filter, Position, StoreStats
 
 
-class SQLiteStore(Searches, SideTables):
+class SQLiteStore(Searches, Upkeeping, SideTables):
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
         self._memory = str(path) == ":memory:"
         self.path = None if self._memory else Path(path)
@@ -211,11 +211,13 @@ class SQLiteStore(Searches, SideTables):
             if record.parent_id is None:  # its chunks, if it has any, follow it
                 shared = ", ".join(f"{c} = ?" for c in CHUNK_SHARED)
                 db.execute(
-                    f"UPDATE memories SET {shared} WHERE parent_id = ?", (*(row[c] for c in CHUNK_SHARED), record.id)
+                    f"UPDATE memories SET {shared} WHERE parent_id = ?",
+                    (*(row[c] for c in CHUNK_SHARED), record.id),
                 )
                 # Tags too, where they changed (each chunk's text index holds them: a trigger updates it).
                 db.execute(
-                    "UPDATE memories SET tags = ? WHERE parent_id = ? AND tags <> ?", (row["tags"], record.id, row["tags"])
+                    "UPDATE memories SET tags = ? WHERE parent_id = ? AND tags <> ?",
+                    (row["tags"], record.id, row["tags"]),
                 )
 
     def delete(self, memory_id: str) -> bool:
@@ -304,7 +306,9 @@ class SQLiteStore(Searches, SideTables):
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         out: list[Facts] = []
         for part, marks in in_slices(ids):
-            rows = self._reader().execute(f"SELECT {FACT_COLUMNS} FROM memories m WHERE m.id IN ({marks})", part)
+            rows = self._reader().execute(
+                f"SELECT {FACT_COLUMNS} FROM memories m WHERE m.id IN ({marks})", part
+            )
             out += facts_from_rows(rows.fetchall())
         return out
 
@@ -395,92 +399,3 @@ class SQLiteStore(Searches, SideTables):
             dim=None if model is None else model[1],
             size_bytes=size,
         )
-
-    # ---- the vector index -------------------------------------------------------------------------------
-    def rebuild_index(self) -> int:
-        return self._vectors.rebuild()
-
-    def check_index(self) -> dict[str, int]:
-        return self._vectors.check()
-
-    def integrity(self) -> list[dict[str, Any]]:
-        """Every inconsistency between the rows, the FTS index, the vector index, the embedding model and the
-        tag registry; each as {check, problem, count, repair}."""
-        return integrity_issues(
-            self._writer if self._memory else self._committed(), self.model(), self.check_index()
-        )
-
-    def rebuild_fts(self) -> None:
-        with self.atomic() as db:  # 'rebuild' would index every row; only searchable ones belong
-            db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
-            db.execute("INSERT INTO memories_fts(rowid, content, tags) SELECT rid, unspaced_pairs(content), "
-                       "unspaced_pairs(tags) FROM memories WHERE searchable = 1")  # fmt: skip
-            # The memory count the term weights use belongs to the text index too.
-            db.execute("UPDATE counts SET n = (SELECT count(*) FROM memories) WHERE name = 'memories'")
-
-    def recount_tags(self) -> int:
-        """Usage counts from the memories themselves; a registered tag no memory carries is archived."""
-        now = ts(utcnow())
-        with self.atomic() as db:
-            counts = dict(
-                db.execute(
-                    "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j "
-                    "WHERE m.parent_id IS NULL GROUP BY j.value"
-                ).fetchall()
-            )
-            db.executemany(
-                "INSERT INTO tags(tag, usage_count, first_used_at, last_used_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT(tag) DO UPDATE SET usage_count = excluded.usage_count, status = 'active'",
-                [(t, n, now, now) for t, n in counts.items()],
-            )
-            db.execute(
-                "UPDATE tags SET usage_count = 0, status = 'archived' WHERE status = 'active' AND tag NOT IN "
-                "(SELECT DISTINCT j.value FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL)"
-            )
-        return len(counts)
-
-    def backup(self, target: Path) -> dict[str, Any]:
-        """A consistent copy through SQLite's online backup API, checked by opening it."""
-        if target.exists():
-            raise StoreError(f"{target} exists; choose a new backup file")
-        dest = sqlite3.connect(target)
-        try:
-            self._committed().backup(dest) if not self._memory else self._writer.backup(dest)
-            return verify(dest)
-        finally:
-            dest.close()
-
-    def restore(self, source: Path) -> dict[str, Any]:
-        """Replace this database with a backup, after checking the backup; the vector index is rebuilt."""
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-        try:
-            checked = verify(src)
-            if self._depth:
-                raise StoreError("cannot restore inside a transaction")
-            src.backup(self._writer)
-        finally:
-            src.close()
-        if getattr(self._local, "db", None) is not None:
-            self._local.db.close()
-            self._local.db = None
-        self._migrate()
-        self._vectors.forget()
-        self.rebuild_index()
-        return checked
-
-    def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
-        if column not in {"created_at", "updated_at", "last_accessed_at"}:
-            raise ValueError(f"no timestamp column {column!r}")
-        sql, params = where_sql(where, searchable=False)
-        rows = self._reader().execute(
-            f"SELECT substr(m.{column}, 1, ?) AS bucket, count(*) FROM memories m "
-            f"WHERE {sql} AND m.{column} IS NOT NULL GROUP BY bucket ORDER BY bucket",
-            (width, *params),
-        )
-        return {str(bucket): int(n) for bucket, n in rows}
-
-    def tag_counts(self) -> dict[str, int]:
-        rows = self._reader().execute(
-            "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
-        )
-        return {str(tag): int(n) for tag, n in rows}

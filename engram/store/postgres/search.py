@@ -1,0 +1,125 @@
+"""The PostgreSQL store's searches: BM25 over the GIN-indexed tsvector, episode neighbours, and pgvector's
+HNSW for the nearest memories."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from engram.model.vectors import Vector
+from engram.store.postgres import text as pg_text
+from engram.store.postgres.filter import where_sql
+from engram.store.rows import FACT_COLUMNS
+from engram.store.values import Facts, Filter, Label
+
+
+class Searches:
+    # Given by PostgresStore and SideTables; declared, not defined, so that the method resolution order finds theirs.
+    _all: Callable[..., list[tuple[Any, ...]]]
+    _one: Callable[..., tuple[Any, ...] | None]
+
+    def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
+        """BM25 (pg_text) over the memories holding any query stem, found by the GIN index. Higher is better."""
+        stems = pg_text.query_stems(terms)
+        if not stems or k <= 0:
+            return []
+        docs, length, frequencies = self._statistics(stems)
+        present = [s for s in stems if s in frequencies]
+        if not present:
+            return []
+        score, params, match = pg_text.bm25(present, frequencies, docs, length)
+        clause, filters = where_sql(where, searchable=True)
+        rows = self._all(
+            f"SELECT m.id, {score} AS score FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} "
+            "ORDER BY score DESC, m.rid LIMIT %s",
+            (*params, match, *filters, k),
+        )
+        return [(str(i), float(s)) for i, s in rows]
+
+    def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(number of searchable memories, documents containing each porter stem)."""
+        docs, _, frequencies = self._statistics(stems)
+        return docs, frequencies
+
+    def _statistics(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]]:
+        """(searchable memories, their total length, document frequency of each stem), all kept by the lexicon
+        trigger: counting the table would scan it."""
+        rows = self._all(
+            "SELECT NULL, docs, total_len FROM corpus UNION ALL "
+            "SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0",
+            (list(stems),),
+        )
+        docs, length = next(((int(n), int(size)) for term, n, size in rows if term is None), (0, 0))
+        return docs, length, {str(term): int(n) for term, n, _ in rows if term is not None}
+
+    def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
+        clause, params = where_sql(where, searchable=True)
+        rows = self._all(
+            "SELECT a.id, m.id FROM memories a JOIN memories m ON m.episode_id = a.episode_id "
+            "AND m.sequence_number IN (a.sequence_number - 1, a.sequence_number + 1) "
+            f"WHERE a.id = ANY(%s) AND a.episode_id IS NOT NULL AND {clause} "
+            "UNION ALL SELECT a.id, m.id FROM memories a JOIN memories m ON m.parent_id = a.parent_id "
+            "AND m.chunk_index IN (a.chunk_index - 1, a.chunk_index + 1) "
+            f"WHERE a.id = ANY(%s) AND a.parent_id IS NOT NULL AND {clause}",
+            (list(ids), *params, list(ids), *params),
+        )
+        out: dict[str, list[str]] = {}
+        for memory_id, beside in rows:
+            out.setdefault(memory_id, []).append(beside)
+        return out
+
+    def vector_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float]]:
+        return [(i, s) for i, s, _ in self.labelled_search(query, k, where)]
+
+    def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
+        rows = self._nearest(
+            query, k, where, "m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category"
+        )
+        return [(str(i), s, Label(kind, method, bool(chunk), cat)) for s, i, kind, method, chunk, cat in rows]
+
+    def vector_facts(self, query: Vector, k: int, where: Filter) -> list[tuple[Facts, float]]:
+        return [(facts_of(row[1:]), row[0]) for row in self._nearest(query, k, where, FACT_COLUMNS)]
+
+    def _nearest(self, query: Vector, k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
+        """The k nearest allowed memories, best first: (cosine, *columns) per row."""
+        if k <= 0:
+            return []
+        dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
+        clause, params = where_sql(where, searchable=True)
+        vector = np.asarray(query, dtype=np.float32)
+        rows = self._all(
+            f"SELECT m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance, {columns} FROM memories m "
+            f"WHERE m.embedding IS NOT NULL AND {clause} ORDER BY distance LIMIT %s",
+            (vector, *params, k),
+            binary=True,
+        )
+        # relaxed_order iterative scans may return a few rows out of order
+        return sorted(((1.0 - float(row[0]), *row[1:]) for row in rows), key=lambda row: -row[0])
+
+
+def array_of(value: Any) -> Vector:
+    """pgvector's loader gives its own Vector type; recall works on float32 numpy arrays."""
+    out: Vector = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+    return out
+
+
+def facts_of(row: Sequence[Any]) -> Facts:
+    """`Facts` from a row in FACT_COLUMNS order (native times; the embedding as pgvector's binary)."""
+    i, content, imp, made, upd, acc, count, validity, neg, episode, parent, emb = row
+    vector = None if emb is None else array_of(emb)
+    return Facts(
+        str(i),
+        content,
+        imp,
+        made,
+        upd,
+        acc,
+        count,
+        validity,
+        neg,
+        vector,
+        None if episode is None else str(episode),
+        None if parent is None else str(parent),
+    )

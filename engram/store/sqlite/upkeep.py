@@ -1,0 +1,132 @@
+"""The SQLite store's upkeep: the vector index's checks and rebuild, integrity, the full-text index and tag
+counts rebuilt from the rows, online backup and verified restore, and counts by time and by tag."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+from engram.errors import StoreError
+from engram.model.record import utcnow
+from engram.store.rows import ts
+from engram.store.sqlite.filter import where_sql
+from engram.store.sqlite.index import IndexFile
+from engram.store.sqlite.integrity import integrity_issues, verify
+from engram.store.values import Filter
+
+
+class Upkeeping:
+    _writer: sqlite3.Connection
+    _vectors: IndexFile
+    _memory: bool
+    _depth: int
+    _local: threading.local
+
+    def _committed(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def _reader(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def _migrate(self) -> None:
+        raise NotImplementedError
+
+    # Given by the store (SQLiteStore) and its side tables (SideTables); declared, not defined, so that the
+    # method resolution order finds theirs.
+    atomic: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    model: Callable[[], tuple[str, int] | None]
+
+    # ---- the vector index -------------------------------------------------------------------------------
+    def rebuild_index(self) -> int:
+        return self._vectors.rebuild()
+
+    def check_index(self) -> dict[str, int]:
+        return self._vectors.check()
+
+    def integrity(self) -> list[dict[str, Any]]:
+        """Every inconsistency between the rows, the FTS index, the vector index, the embedding model and the
+        tag registry; each as {check, problem, count, repair}."""
+        return integrity_issues(
+            self._writer if self._memory else self._committed(), self.model(), self.check_index()
+        )
+
+    def rebuild_fts(self) -> None:
+        with self.atomic() as db:  # 'rebuild' would index every row; only searchable ones belong
+            db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')")
+            db.execute(
+                "INSERT INTO memories_fts(rowid, content, tags) SELECT rid, unspaced_pairs(content), "
+                "unspaced_pairs(tags) FROM memories WHERE searchable = 1"
+            )
+            # The memory count the term weights use belongs to the text index too.
+            db.execute("UPDATE counts SET n = (SELECT count(*) FROM memories) WHERE name = 'memories'")
+
+    def recount_tags(self) -> int:
+        """Usage counts from the memories themselves; a registered tag no memory carries is archived."""
+        now = ts(utcnow())
+        with self.atomic() as db:
+            counts = dict(
+                db.execute(
+                    "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j "
+                    "WHERE m.parent_id IS NULL GROUP BY j.value"
+                ).fetchall()
+            )
+            db.executemany(
+                "INSERT INTO tags(tag, usage_count, first_used_at, last_used_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(tag) DO UPDATE SET usage_count = excluded.usage_count, status = 'active'",
+                [(t, n, now, now) for t, n in counts.items()],
+            )
+            db.execute(
+                "UPDATE tags SET usage_count = 0, status = 'archived' WHERE status = 'active' AND tag NOT IN "
+                "(SELECT DISTINCT j.value FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL)"
+            )
+        return len(counts)
+
+    def backup(self, target: Path) -> dict[str, Any]:
+        """A consistent copy through SQLite's online backup API, checked by opening it."""
+        if target.exists():
+            raise StoreError(f"{target} exists; choose a new backup file")
+        dest = sqlite3.connect(target)
+        try:
+            self._committed().backup(dest) if not self._memory else self._writer.backup(dest)
+            return verify(dest)
+        finally:
+            dest.close()
+
+    def restore(self, source: Path) -> dict[str, Any]:
+        """Replace this database with a backup, after checking the backup; the vector index is rebuilt."""
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            checked = verify(src)
+            if self._depth:
+                raise StoreError("cannot restore inside a transaction")
+            src.backup(self._writer)
+        finally:
+            src.close()
+        if getattr(self._local, "db", None) is not None:
+            self._local.db.close()
+            self._local.db = None
+        self._migrate()
+        self._vectors.forget()
+        self.rebuild_index()
+        return checked
+
+    def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
+        if column not in {"created_at", "updated_at", "last_accessed_at"}:
+            raise ValueError(f"no timestamp column {column!r}")
+        sql, params = where_sql(where, searchable=False)
+        rows = self._reader().execute(
+            f"SELECT substr(m.{column}, 1, ?) AS bucket, count(*) FROM memories m "
+            f"WHERE {sql} AND m.{column} IS NOT NULL GROUP BY bucket ORDER BY bucket",
+            (width, *params),
+        )
+        return {str(bucket): int(n) for bucket, n in rows}
+
+    def tag_counts(self) -> dict[str, int]:
+        rows = self._reader().execute(
+            "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
+        )
+        return {str(tag): int(n) for tag, n in rows}
