@@ -30,8 +30,8 @@ chromium:
 		echo "chromium not installed: the web UI's browser tests will be skipped"
 
 lint: $(TEST_STAMP)
-	$(VENV)/bin/ruff format --check engram tests bench
-	$(VENV)/bin/ruff check engram tests bench
+	$(VENV)/bin/ruff format --check engram tests bench docs
+	$(VENV)/bin/ruff check engram tests bench docs
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 

@@ -22,10 +22,12 @@ from engram.memory import Hit, Memory
 from engram.model.answers import (
     DiscoverResult,
     ForgetAnswer,
+    MaintainAnswer,
     PiiSummary,
     RecallAnswer,
     RememberAnswer,
     SearchMemoryResult,
+    StatsAnswer,
     StoreMemoryResult,
 )
 from engram.model.record import (
@@ -61,6 +63,7 @@ __all__ = [
     "Hit",
     "InvalidInput",
     "Kind",
+    "MaintainAnswer",
     "Memory",
     "MemoryRecord",
     "MemoryType",
@@ -81,6 +84,7 @@ __all__ = [
     "SearchMemoryResult",
     "Settings",
     "SourceType",
+    "StatsAnswer",
     "Status",
     "StoreError",
     "StoreMemoryResult",

@@ -33,16 +33,15 @@ class RankingProfile(BaseModel, frozen=True):
     )
 
 
-# Seed 000's weights are the default; "redesign" is seed 002's; "timeless" drops the age priors for archives (a long conversation
-# history) where when something was said does not make it more or less relevant; the last two are the
-# ablations the benchmarks report.
+# "default" is recall's; "redesign" is search_memory's; "timeless" drops the age priors for archives (a long
+# conversation history) where when something was said does not make it more or less relevant; "lexical" and
+# "semantic" keep one signal each, to compare with.
 DEFAULT_PROFILES: dict[str, RankingProfile] = {
     "default": RankingProfile(),
     "timeless": RankingProfile(importance=0, recency=0),
-    # seed 002's search_memory: 0.4 semantic + 0.3 exact match + 0.1 importance + 0.1 recency + 0.1 usage, the
-    # time score where the query names a time (seed 002: "a time filter or boost"), and the context and episode
-    # scores of a memory in a conversation or a chunk of a document (0 for a memory in neither): without them a
-    # reply ("yes, last Friday") was never found through the question it answers (LoCoMo r@10 0.655 -> 0.707)
+    # search_memory's: semantic, exact match and the three priors, the time score where the query names a time,
+    # and the context and episode scores of a memory in a conversation or a document (0 for a memory in neither):
+    # without them a reply ("yes, last Friday") is not found through the question it answers.
     "redesign": RankingProfile(
         vector=0.4, lexical=0.3, importance=0.1, recency=0.1, usage=0.1, context=0.2, episode=0.2, time=0.2
     ),
@@ -54,9 +53,9 @@ DEFAULT_PROFILES: dict[str, RankingProfile] = {
 class ModeThresholds(BaseModel, frozen=True):
     """A recall mode keeps the best hit and those scoring at least max(floor, ratio x best), at most `cap`."""
 
-    floor: float
-    ratio: float
-    cap: int
+    floor: float = Field(description="lowest score a hit beside the best may have")
+    ratio: float = Field(description="share of the best hit's score a hit beside it must reach")
+    cap: int = Field(description="most hits returned")
 
 
 def is_url(db: str | Path) -> TypeGuard[str]:
@@ -169,9 +168,19 @@ class Settings(BaseSettings):
         ge=0,
         description="Rocchio: the query plus this x the mean vector of the feedback hits, re-normalised",
     )
-    accurate: ModeThresholds = ModeThresholds(floor=0.2, ratio=0.58, cap=8)
-    related: ModeThresholds = ModeThresholds(floor=0.12, ratio=0.35, cap=12)
-    profiles: dict[str, RankingProfile] = Field(default_factory=lambda: dict(DEFAULT_PROFILES))
+    accurate: ModeThresholds = Field(
+        ModeThresholds(floor=0.2, ratio=0.58, cap=8),
+        description="accurate recall keeps the best hit and those at least max(floor, ratio x best), at most cap "
+        '(JSON, e.g. {"floor": 0.2, "ratio": 0.58, "cap": 8})',
+    )
+    related: ModeThresholds = Field(
+        ModeThresholds(floor=0.12, ratio=0.35, cap=12),
+        description="related recall's floor, ratio and cap, as for accurate (looser: more results)",
+    )
+    profiles: dict[str, RankingProfile] = Field(
+        default_factory=lambda: dict(DEFAULT_PROFILES),
+        description="ranking profiles by name (JSON): the weight of each score component; must include default",
+    )
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
     blas_threads: int = Field(
         1,
@@ -189,7 +198,7 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(20.0, gt=0, description="seconds to wait for the LLM before falling back")
     redact_pii: bool = Field(False, description="replace detected PII by [REDACTED_*] markers before storing")
     lifecycle_mode: Literal["store", "persona"] = Field(
-        "store", description="store: no tier capacities; persona: mid-term 20 slots, long-term 100 (seed 003)"
+        "store", description="store: no tier capacities; persona: mid-term 20 slots, long-term 100"
     )
     long_term_capacity: int = Field(100, gt=0, description="long-term memories kept in persona mode")
     maintain_every_minutes: float = Field(

@@ -29,9 +29,7 @@ from engram.interop.tinydb import TinyDbImport
 from engram.interop.transfer import Transfer
 from engram.lang import pii
 from engram.lifecycle.service import Lifecycle
-from engram.model.answers import (
-    PiiSummary,
-)
+from engram.model.answers import MaintainAnswer, PiiSummary, StatsAnswer
 from engram.model.record import (
     Kind,
     MemoryRecord,
@@ -230,7 +228,7 @@ class Memory(Tools):
         return self._editor.supersede(memory_id, content, fields)
 
     @writes
-    def maintain(self, now: datetime | None = None) -> dict[str, Any]:
+    def maintain(self, now: datetime | None = None) -> MaintainAnswer:
         """Priorities, tiers, promotion, quality decay and (persona mode) pruning to archive."""
         return self._lifecycle.maintain(now)
 
@@ -329,7 +327,7 @@ class Memory(Tools):
         """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
         self._editor.forget(memory_id)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> StatsAnswer:
         """Counts by kind, scope and status, the model, the index and the database size."""
         return store_stats(self.store)
 

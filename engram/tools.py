@@ -27,13 +27,27 @@ from engram.interop.importers import ForeignImport
 from engram.interop.tinydb import TinyDbImport
 from engram.interop.transfer import Transfer
 from engram.model.answers import (
+    BackupAnswer,
+    ConceptNetworkAnswer,
     DiscoverResult,
+    ExportAnswer,
     ForgetAnswer,
+    ImportAnswer,
+    MemoryStatsAnswer,
+    MergeMemoriesAnswer,
+    OperationsAnswer,
+    OptimizeTagsAnswer,
     PiiSummary,
     RecallAnswer,
     RememberAnswer,
+    RepairAnswer,
+    RollbackAnswer,
     SearchMemoryResult,
     StoreMemoryResult,
+    TimelineAnswer,
+    TraceAnswer,
+    UsagePatternsAnswer,
+    ValidateAnswer,
 )
 from engram.model.record import MemoryRecord, invalid_from
 from engram.model.results import RememberResult, Scored
@@ -122,38 +136,38 @@ class Tools:
             return call()
 
     # ---- maintenance, analysis, migration, debugging -----------------------------------------------------
-    def memory_stats(self) -> dict[str, Any]:
+    def memory_stats(self) -> MemoryStatsAnswer:
         """Counts by category, kind, scope, status and tier; tags; storage size."""
         return self._maintenance.memory_stats()
 
     @writes
-    def optimize_tags(self, dry_run: bool = False, archive_after_days: int = 180) -> dict[str, Any]:
+    def optimize_tags(self, dry_run: bool = False, archive_after_days: int = 180) -> OptimizeTagsAnswer:
         return self._maintenance.optimize_tags(dry_run=dry_run, archive_after_days=archive_after_days)
 
     @writes
-    def merge_memories(self, ids: list[str], into: str | None = None) -> dict[str, Any]:
+    def merge_memories(self, ids: list[str], into: str | None = None) -> MergeMemoriesAnswer:
         return self._maintenance.merge_memories(ids, into=into)
 
     def memory_timeline(
         self, granularity: str = "month", examples: int = 3, session: str | None = None
-    ) -> dict[str, Any]:
+    ) -> TimelineAnswer:
         return self._insight.memory_timeline(granularity=granularity, examples=examples, session=session)
 
     def concept_network(
         self, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100, session: str | None = None
-    ) -> dict[str, Any]:
+    ) -> ConceptNetworkAnswer:
         return self._insight.concept_network(
             min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit, session=session
         )
 
-    def usage_patterns(self, top: int = 10, session: str | None = None) -> dict[str, Any]:
+    def usage_patterns(self, top: int = 10, session: str | None = None) -> UsagePatternsAnswer:
         return self._insight.usage_patterns(top=top, session=session)
 
-    def export_memories(self, path: str | Path, with_embeddings: bool = True) -> dict[str, Any]:
+    def export_memories(self, path: str | Path, with_embeddings: bool = True) -> ExportAnswer:
         return self._transfer.export_memories(path, with_embeddings=with_embeddings)
 
     @writes
-    def import_memories(self, path: str | Path) -> dict[str, Any]:
+    def import_memories(self, path: str | Path) -> ImportAnswer:
         return self._transfer.import_memories(path)
 
     @writes
@@ -166,27 +180,27 @@ class Tools:
         return self._tinydb(Path(directory))
 
     @writes
-    def backup_restore(self, action: str, path: str | Path) -> dict[str, Any]:
+    def backup_restore(self, action: str, path: str | Path) -> BackupAnswer:
         return self._backups.backup_restore(action, path)
 
     def trace_search(
         self, query: str, options: dict[str, Any] | None = None, session: str | None = None
-    ) -> dict[str, Any]:
+    ) -> TraceAnswer:
         return self._debugging.trace_search(query, options, session=session)
 
-    def validate_storage(self) -> dict[str, Any]:
+    def validate_storage(self) -> ValidateAnswer:
         return self._debugging.validate_storage()
 
     @writes
-    def repair_index(self) -> dict[str, Any]:
+    def repair_index(self) -> RepairAnswer:
         return self._debugging.repair_index()
 
     @writes
-    def rollback(self, operation_id: str) -> dict[str, Any]:
+    def rollback(self, operation_id: str) -> RollbackAnswer:
         """Undo a bulk operation (optimize_tags, merge_memories, an import, maintain) completely."""
         return self._operations.rollback(operation_id)
 
-    def operations(self, limit: int = 50) -> dict[str, Any]:
+    def operations(self, limit: int = 50) -> OperationsAnswer:
         """The latest bulk operations, newest first, each with its id for `rollback`."""
         return {"operations": self._operations.latest(limit)}
 

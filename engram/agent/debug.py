@@ -3,12 +3,13 @@ repair_index."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from engram.agent.arguments import SearchOptions, validated
 from engram.agent.search import SearchMemory
 from engram.config import Settings
 from engram.embed.embedder import Embedder
+from engram.model.answers import RepairAnswer, StorageIssue, TraceAnswer, TracedCandidate, ValidateAnswer
 from engram.model.record import utcnow
 from engram.recall.query import read_query
 from engram.recall.retriever import Retriever
@@ -44,7 +45,7 @@ class Debugging:
 
     def trace_search(
         self, query: str, options: dict[str, Any] | None = None, *, session: str | None = None
-    ) -> dict[str, Any]:
+    ) -> TraceAnswer:
         """search_memory with its working shown: every candidate, each score component, and why it was cut; the
         candidates `session` can see (as search_memory's)."""
         opts: SearchOptions = validated(SearchOptions, options, "options")
@@ -58,7 +59,7 @@ class Debugging:
         scored, _ = self._retriever.scored(asked, where, opts.limit, "redesign")
         profile = self._retriever.profile("redesign")
         returned = {r["id"] for r in found["results"]}
-        candidates = []
+        candidates: list[TracedCandidate] = []
         for rank, s in enumerate(scored, 1):
             short = shortfall(s, opts.min_relevance, profile) if opts.min_relevance > 0 else None
             if s.record.id in returned:
@@ -86,7 +87,7 @@ class Debugging:
             "results": found["results"],
         }
 
-    def validate_storage(self) -> dict[str, Any]:
+    def validate_storage(self) -> ValidateAnswer:
         """Rows against the full-text index, the vector index, the embedding model and the tag registry: every
         inconsistency found."""
         issues = self._store.integrity()
@@ -100,9 +101,9 @@ class Debugging:
                     "repair": "reembed",
                 }
             )
-        return {"ok": not issues, "issues": issues}
+        return {"ok": not issues, "issues": cast(list[StorageIssue], issues)}
 
-    def repair_index(self) -> dict[str, Any]:
+    def repair_index(self) -> RepairAnswer:
         """Repair what validate_storage found: rebuild the full-text and vector indexes, recount the tags."""
         before = self.validate_storage()["issues"]
         done: list[str] = []

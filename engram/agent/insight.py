@@ -6,11 +6,12 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol, cast
 
 import numpy as np
 
 from engram.errors import InvalidInput
+from engram.model.answers import ConceptNetworkAnswer, TimelineAnswer, UsagePatternsAnswer, UsedMemory
 from engram.model.record import MemoryRecord, Scope, Status
 from engram.store.roles import Rows, TagRegistry
 from engram.store.values import Filter
@@ -28,7 +29,7 @@ class Insight:
 
     def memory_timeline(
         self, *, granularity: str = "month", examples: int = 3, session: str | None = None
-    ) -> dict[str, Any]:
+    ) -> TimelineAnswer:
         """`session`: the MCP session asking (as in every tool that shows memories): other sessions' session-scoped
         memories are neither counted nor shown."""
         if granularity not in _WIDTH:
@@ -53,7 +54,9 @@ class Insight:
                     "memories": [{"id": r.id, "content": r.content[:200]} for r in shown],
                 }
             )
-        return {"granularity": granularity, "periods": periods, "total": sum(counts.values())}
+        return cast(
+            TimelineAnswer, {"granularity": granularity, "periods": periods, "total": sum(counts.values())}
+        )
 
     def concept_network(
         self,
@@ -62,7 +65,7 @@ class Insight:
         similarity: float = 0.6,
         limit: int = 100,
         session: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> ConceptNetworkAnswer:
         """Tags as nodes; edges where tags share memories (weight: how many) or their embeddings are close. A tag
         only other sessions' session memories carry is not shown to `session`."""
         seen = None
@@ -102,9 +105,10 @@ class Insight:
                             "kind": "similarity",
                         }
                     )
-        return {"nodes": [{"id": r.tag, "usage_count": r.usage_count} for r in rows], "edges": edges}
+        nodes = [{"id": r.tag, "usage_count": r.usage_count} for r in rows]
+        return cast(ConceptNetworkAnswer, {"nodes": nodes, "edges": edges})
 
-    def usage_patterns(self, *, top: int = 10, session: str | None = None) -> dict[str, Any]:
+    def usage_patterns(self, *, top: int = 10, session: str | None = None) -> UsagePatternsAnswer:
         """Recalls over time (by day of last access), the most and least used memories, and those never recalled;
         of another `session`'s session-scoped memories, none."""
         used: list[MemoryRecord] = []
@@ -118,7 +122,7 @@ class Insight:
                 by_category[r.category.value if r.category else "uncategorised"] += r.access_count
         used.sort(key=lambda r: (r.access_count, r.last_accessed_at or r.created_at), reverse=True)
 
-        def brief(r: MemoryRecord) -> dict[str, Any]:
+        def brief(r: MemoryRecord) -> UsedMemory:
             last = None if r.last_accessed_at is None else r.last_accessed_at.isoformat()
             return {
                 "id": r.id,

@@ -11,7 +11,28 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.agent.arguments import Count, Days, Examples, SearchOptions, Share, StoreContext
-from engram.model.answers import DiscoverResult, SearchMemoryResult, StoreMemoryResult
+from engram.model.answers import (
+    BackupAnswer,
+    ConceptNetworkAnswer,
+    DiscoverResult,
+    ExportAnswer,
+    ForgetAnswer,
+    ImportAnswer,
+    MemoryStatsAnswer,
+    MergeMemoriesAnswer,
+    OperationsAnswer,
+    OptimizeTagsAnswer,
+    RecallAnswer,
+    RememberAnswer,
+    RepairAnswer,
+    RollbackAnswer,
+    SearchMemoryResult,
+    StoreMemoryResult,
+    TimelineAnswer,
+    TraceAnswer,
+    UsagePatternsAnswer,
+    ValidateAnswer,
+)
 from engram.model.record import Kind
 
 Effect = Literal["read", "write", "destructive"]
@@ -33,7 +54,7 @@ class Tool:
     summary: str  # what it does, in plain words; the first line stands alone
     example: str
     arguments: type[Arguments]
-    answer: Any = dict[str, Any]  # the typed answer, for response schemas
+    answer: Any  # the typed answer (a TypedDict of engram.model.answers), for response schemas
     session: bool = False  # takes the session asking from the connection (MCP), never from the caller
     files: bool = False  # reads or writes a file (confined to a tenant's directory on a server)
 
@@ -190,6 +211,7 @@ TOOLS: tuple[Tool, ...] = (
         'memory it repeats. A "session" scope without scope_id belongs to this session.',
         'remember("Deploys go out on Thursdays", scope="project", scope_id="billing")',
         RememberArgs,
+        RememberAnswer,
         session=True,
     ),
     Tool(
@@ -199,6 +221,7 @@ TOOLS: tuple[Tool, ...] = (
         "Hybrid search by meaning and by words, each hit with its score and the components behind it.",
         'recall("deploy schedule", limit=5)',
         RecallArgs,
+        RecallAnswer,
         session=True,
     ),
     Tool(
@@ -208,6 +231,7 @@ TOOLS: tuple[Tool, ...] = (
         "Delete a memory and its chunks for good, when the user asks for it (it cannot be rolled back).",
         'forget(id="<memory id>") -> {"deleted": true, "id": "<memory id>"}',
         ForgetArgs,
+        ForgetAnswer,
     ),
     Tool(
         "memory_stats",
@@ -216,6 +240,7 @@ TOOLS: tuple[Tool, ...] = (
         "Counts by category, kind, scope, status and tier; tags by status; operations; storage size and index.",
         "memory_stats()",
         NoArgs,
+        MemoryStatsAnswer,
     ),
     Tool(
         "optimize_tags",
@@ -225,6 +250,7 @@ TOOLS: tuple[Tool, ...] = (
         "unused for archive_after_days; as one operation that rollback undoes.",
         "optimize_tags(dry_run=True) -> the merges and archives it would make, nothing changed",
         OptimizeTagsArgs,
+        OptimizeTagsAnswer,
     ),
     Tool(
         "merge_memories",
@@ -234,6 +260,7 @@ TOOLS: tuple[Tool, ...] = (
         "and their summed use; the others are marked superseded, pointing at it. Rollback undoes it.",
         'merge_memories(ids=["<id-1>", "<id-2>"]) -> one memory; rollback(operation_id) undoes it',
         MergeMemoriesArgs,
+        MergeMemoriesAnswer,
     ),
     Tool(
         "memory_timeline",
@@ -242,6 +269,7 @@ TOOLS: tuple[Tool, ...] = (
         "Memories counted per day, month or year, with a few examples from each period.",
         'memory_timeline(granularity="month", examples=2)',
         TimelineArgs,
+        TimelineAnswer,
         session=True,
     ),
     Tool(
@@ -251,6 +279,7 @@ TOOLS: tuple[Tool, ...] = (
         "Tags as nodes; edges where tags share memories (weight: how many) or their embeddings are close.",
         "concept_network(min_cooccurrence=2, similarity=0.6, limit=50)",
         ConceptNetworkArgs,
+        ConceptNetworkAnswer,
         session=True,
     ),
     Tool(
@@ -260,6 +289,7 @@ TOOLS: tuple[Tool, ...] = (
         "Recalls over time (by day of last access), the most and least used memories, and those never recalled.",
         "usage_patterns(top=5)",
         UsagePatternsArgs,
+        UsagePatternsAnswer,
         session=True,
     ),
     Tool(
@@ -270,6 +300,7 @@ TOOLS: tuple[Tool, ...] = (
         "embeddings (and the model's name) unless with_embeddings is false.",
         'export_memories(path="/tmp/memories.jsonl")',
         ExportArgs,
+        ExportAnswer,
         files=True,
     ),
     Tool(
@@ -280,6 +311,7 @@ TOOLS: tuple[Tool, ...] = (
         "already stored in the same scope for the same owner, are skipped.",
         'import_memories(path="/tmp/memories.jsonl")',
         ImportArgs,
+        ImportAnswer,
         files=True,
     ),
     Tool(
@@ -290,6 +322,7 @@ TOOLS: tuple[Tool, ...] = (
         "file and replace the database with it.",
         'backup_restore(action="backup", path="/tmp/engram-backup.db")',
         BackupArgs,
+        BackupAnswer,
         files=True,
     ),
     Tool(
@@ -299,6 +332,7 @@ TOOLS: tuple[Tool, ...] = (
         "search_memory with its working shown: every candidate, each score component, and why it was cut.",
         'trace_search(query="deploy schedule")',
         TraceArgs,
+        TraceAnswer,
         session=True,
     ),
     Tool(
@@ -309,6 +343,7 @@ TOOLS: tuple[Tool, ...] = (
         "inconsistency found.",
         "validate_storage()",
         NoArgs,
+        ValidateAnswer,
     ),
     Tool(
         "repair_index",
@@ -318,6 +353,7 @@ TOOLS: tuple[Tool, ...] = (
         "re-embed with this model.",
         "repair_index()",
         NoArgs,
+        RepairAnswer,
     ),
     Tool(
         "rollback",
@@ -327,6 +363,7 @@ TOOLS: tuple[Tool, ...] = (
         "once its memories changed since.",
         'rollback(operation_id="<operation_id of optimize_tags, merge_memories or an import>")',
         RollbackArgs,
+        RollbackAnswer,
     ),
     Tool(
         "operations",
@@ -336,6 +373,7 @@ TOOLS: tuple[Tool, ...] = (
         "rolled back already.",
         "operations(limit=10) -> the latest bulk operations, each with its operation_id",
         OperationsArgs,
+        OperationsAnswer,
     ),
 )
 

@@ -6,9 +6,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from datetime import timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from engram.errors import InvalidInput
+from engram.model.answers import (
+    IndexCounts,
+    MemoryStatsAnswer,
+    MergeMemoriesAnswer,
+    OptimizeTagsAnswer,
+    StatsAnswer,
+)
 from engram.model.record import Status, utcnow
 from engram.store.roles import Meta, OperationLog, Rows, TagRegistry, Upkeep
 from engram.store.values import Filter
@@ -23,7 +30,7 @@ class UpkeepStore(Meta, Rows, TagRegistry, OperationLog, Upkeep, Protocol):
     """What the maintenance tools read and write."""
 
 
-def store_stats(store: UpkeepStore) -> dict[str, Any]:
+def store_stats(store: UpkeepStore) -> StatsAnswer:
     """Counts by kind, scope and status, the model, the index and the database size."""
     s = store.stats()
     return {
@@ -36,7 +43,7 @@ def store_stats(store: UpkeepStore) -> dict[str, Any]:
         "model": s.model,
         "dim": s.dim,
         "size_bytes": s.size_bytes,
-        "index": store.check_index(),
+        "index": cast(IndexCounts, store.check_index()),
     }
 
 
@@ -46,9 +53,9 @@ class Maintenance:
         self._tags = tags
         self._operations = operations
 
-    def memory_stats(self) -> dict[str, Any]:
+    def memory_stats(self) -> MemoryStatsAnswer:
         """Counts by category, kind, scope, status and tier; tags; storage size."""
-        stats = store_stats(self._store)
+        stats = cast(MemoryStatsAnswer, store_stats(self._store))
         tags = self._store.tags(("active", "archived", "merged"))
         stats["categories"] = {
             (k or "uncategorised"): v for k, v in self._store.grouped("category", EVERY).items()
@@ -57,7 +64,7 @@ class Maintenance:
         stats["operations"] = len(self._store.operations())
         return stats
 
-    def optimize_tags(self, *, dry_run: bool = False, archive_after_days: int = 180) -> dict[str, Any]:
+    def optimize_tags(self, *, dry_run: bool = False, archive_after_days: int = 180) -> OptimizeTagsAnswer:
         """Fold duplicate tags into their descriptive form (on every memory that carries them) and archive tags
         unused for `archive_after_days`; as one operation that `rollback` undoes."""
         store = self._store
@@ -76,7 +83,7 @@ class Maintenance:
         after = len(rows) - len(merges) - len(stale)
         report |= {"tags_after": after, "reduction": round(1 - after / len(rows), 4) if rows else 0.0}
         if dry_run or not (merges or stale):
-            return report | {"operation_id": None, "dry_run": dry_run}
+            return cast(OptimizeTagsAnswer, report | {"operation_id": None, "dry_run": dry_run})
         by_tag = {r.tag: r for r in rows}
         with self._operations.run("optimize_tags") as op:
             for m in merges:
@@ -110,9 +117,9 @@ class Maintenance:
                 op.audit("archive_tag", None, {"tag": r.tag, "last_used_at": r.last_used_at.isoformat()})
             op.summary = {k: report[k] for k in ("tags_before", "tags_after", "reduction")}
         self._tags.reload()
-        return report | {"operation_id": op.id, "dry_run": False}
+        return cast(OptimizeTagsAnswer, report | {"operation_id": op.id, "dry_run": False})
 
-    def merge_memories(self, ids: list[str], *, into: str | None = None) -> dict[str, Any]:
+    def merge_memories(self, ids: list[str], *, into: str | None = None) -> MergeMemoriesAnswer:
         """Fold memories into one (the first, or `into`): it takes the union of their tags, the highest
         importance and their summed use; the others are marked superseded, pointing at it. Rollback undoes it."""
         if len(set(ids)) < 2:

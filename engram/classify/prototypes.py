@@ -56,14 +56,12 @@ class Rules:
     opening_weight: float = 0.35  # share of the opening view in the prototype score; 0 = whole text only
     opening_words: int = 2
     readout: bool = (
-        False  # fuse a linear read-out of the seeds into the prototype distribution (engram.readout)
+        False  # fuse a linear read-out of the seeds into the prototype distribution (engram.classify.readout)
     )
 
 
 # Who a statement is about says nothing of what kind of statement it is. Memories an agent writes often begin
-# "The user ..." or "User ...", as do the prototypes of one category only: read with their subject, 12
-# statements about the user written across the seven categories went mostly to that one (5 right, against 9 on
-# the whole text alone; 11 with the subject skipped).
+# "The user ...", as do the prototypes of one category only: read with their subject, they went mostly to it.
 SUBJECT_WORDS = frozenset(
     {"the", "a", "an", "user", "user's", "users", "i", "we", "you", "he", "she", "they", "it", "my", "our"}
     | {"your", "his", "her", "their", "its"}
@@ -192,9 +190,9 @@ class PrototypeSet:
 
 
 def opening_mean(openings: Sequence[Vector] | Matrix, dim: int) -> Vector:
-    """What all openings share. Two-word phrases share more of their direction than whole texts (mean cosine
-    0.17 between the seed openings, 0.08 between the seed texts), and prototypes nearest that common part
-    scored well against any opening; the opening view compares them with it taken out."""
+    """What all openings share. Two-word phrases share more of their direction than whole texts, and
+    prototypes nearest that common part scored well against any opening; the opening view compares them with
+    it taken out."""
     if len(openings) == 0:
         return np.zeros(dim, dtype=np.float32)
     mean: Vector = np.mean(np.asarray(openings, dtype=np.float32), axis=0)
@@ -260,8 +258,7 @@ def classify(
     density = density_scores(neighbours, labels, rules.neighbour_floor)
     w = rules.prototype_weight if density else 1.0
     # Both parts as distributions over the labels before they are weighed: the prototype scores are cosines a
-    # few hundredths apart, the density shares span 0..1, so fused as they were one close neighbour outvoted
-    # any prototype margin (a single vote at cosine 0.5 gave its label confidence 1.0).
+    # few hundredths apart, the density shares span 0..1: fused raw, one close neighbour outvoted any margin.
     by_prototype = softmax(proto, rules.temperature)
     if readout is not None:
         read = readout.probabilities(vector, opening)

@@ -1,5 +1,5 @@
-"""A linear read-out of a taxonomy's seed sentences, beside the prototype score (seed 002: "scikit-learn for
-category prediction").
+"""A linear read-out of a taxonomy's seed sentences (a scikit-learn logistic regression), beside the prototype
+score.
 
 The prototype score compares a text with a label's few closest seed sentences, so a label whose sentences spread
 over many topics is found only near one of them. A logistic regression fitted on all the seed sentences at once

@@ -49,8 +49,8 @@ class MiniLM:
                 )
 
             # One text runs on all the threads; several are split into groups that run side by side, one
-            # thread each: a short input parallelises poorly inside the model (two threads made one text
-            # only 1.4x faster), so a text and its tag phrases embed faster at once than one after the other.
+            # thread each: a short input parallelises poorly inside the model, so a text and its tag phrases
+            # embed faster at once than one after the other.
             self._session = session(threads)
             self._single = session(1) if threads > 1 else self._session
             self._tokenizer = Tokenizer.from_file(str(tokenizer_file))

@@ -4,11 +4,12 @@ to a new file, and a verified backup put in its place."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from engram.classify.service import Classifiers
 from engram.errors import InvalidInput
 from engram.interop.files import file_at
+from engram.model.answers import BackupAnswer
 from engram.store.roles import Rows, Upkeep
 from engram.tags.service import TagService
 
@@ -28,7 +29,7 @@ class Backups:
         self._classifiers = classifiers
         self.files = files  # the directory the files are confined to; None: anywhere
 
-    def backup_restore(self, action: str, path: str | Path) -> dict[str, Any]:
+    def backup_restore(self, action: str, path: str | Path) -> BackupAnswer:
         if action not in ("backup", "restore"):
             raise InvalidInput("action", "choose backup or restore")
         target = file_at(path, self.files, new=action == "backup")
@@ -43,7 +44,7 @@ class Backups:
         return {
             "action": action,
             "path": str(target),
-            **result,
+            "integrity": str(result["integrity"]),
             "memories": stats.memories,
             "chunks": stats.chunks,
         }

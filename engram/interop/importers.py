@@ -1,4 +1,4 @@
-"""Memories from the stores people already have (seed 004): mcp-memory-service's SQLite database, shodh-memory /
+"""Memories from the stores people already have: mcp-memory-service's SQLite database, shodh-memory /
 shodh-cloudflare JSON, and mem0's exported memories.
 
 Each reader turns its store's rows into SHODH-shaped dicts (content, type, tags, created_at, updated_at,

@@ -1,4 +1,4 @@
-"""The old TinyDB store (seed 002 "Migration Strategy"), read with the tinydb package and never modified.
+"""The old TinyDB store, migrated from: read with the tinydb package and never modified.
 
 Layout: tinydb_memories.json (table "memories"), tinydb_tags.json ("tags"), tinydb_categories.json
 ("categories"); a file that kept its documents in TinyDB's "_default" table is read the same way.

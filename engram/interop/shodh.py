@@ -1,4 +1,4 @@
-"""The unified SHODH `Memory` record (seed 004, ../shared/specs/shodh-openapi.yaml) and back.
+"""The unified SHODH `Memory` record (../shared/specs/shodh-openapi.yaml) and back.
 
 SHODH's fields map one to one onto ours (id, content, content_hash, type, tags, source_type, credibility, emotion,
 emotional_valence, emotional_arousal, episode_id, sequence_number, created_at, updated_at, last_accessed_at,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from engram.errors import InvalidInput
 from engram.interop.files import file_at, utf8_text
 from engram.interop.shodh import from_shodh, to_shodh
 from engram.lang import pii
+from engram.model.answers import ExportAnswer, ImportAnswer
 from engram.model.record import MemoryRecord, Status
 from engram.model.vectors import Vector, content_hash
 from engram.store.roles import AuditLog, Meta, Rows, TagRegistry
@@ -122,7 +123,7 @@ class Transfer:
         self._operations = operations
         self.files = files  # the directory the files are confined to; None: anywhere
 
-    def export_memories(self, path: str | Path, *, with_embeddings: bool = True) -> dict[str, Any]:
+    def export_memories(self, path: str | Path, *, with_embeddings: bool = True) -> ExportAnswer:
         """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`, a new file;
         with embeddings (and the model's name) unless `with_embeddings` is false."""
         path = file_at(path, self.files, new=True)
@@ -144,9 +145,9 @@ class Transfer:
         # Records written, and of them the memories and the chunks of long ones (stats counts memories alone).
         counts = {"exported": count, "memories": count - chunks, "chunks": chunks}
         self._store.audit("export", None, {"path": str(path), **counts})
-        return {"path": str(path), **counts}
+        return {"path": str(path), "exported": count, "memories": count - chunks, "chunks": chunks}
 
-    def import_memories(self, path: str | Path) -> dict[str, Any]:
+    def import_memories(self, path: str | Path) -> ImportAnswer:
         """Read SHODH records from `path`, as one operation that rollback undoes. The whole file is checked
         before anything is stored: one bad record refuses the import and the database stays as it was."""
         path = file_at(path, self.files, new=False)
@@ -239,7 +240,7 @@ class Transfer:
             }
             op.audit("import_memories", None, {"path": str(path), **op.summary, "conflicts": len(conflicts)})
         self._tags.reload()
-        return {"operation_id": op.id, **op.summary, "conflicts": conflicts}
+        return cast(ImportAnswer, {"operation_id": op.id, **op.summary, "conflicts": conflicts})
 
     def _not_stored(
         self, records: list[tuple[MemoryRecord, list[float] | None]]

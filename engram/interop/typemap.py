@@ -1,5 +1,5 @@
-"""One table between the three vocabularies of what a memory is: SHODH's 13 types (seed 004), seed 000's kinds
-and seed 001's PaperBot kinds.
+"""One table between the three vocabularies of what a memory is: SHODH's 13 types, Engram's kinds and the
+PaperBot kinds that conversation ingest extracts.
 
 | SHODH type   | kind      | PaperBot kinds that map to it                    |
 |--------------|-----------|--------------------------------------------------|

@@ -1,5 +1,5 @@
-"""Offline content and query analysis for seed 002's pipeline: concepts, entities, urgency, importance 1-5,
-query intent.
+"""Offline content and query analysis for store_memory and search_memory: concepts, entities, urgency,
+importance 1-5, query intent.
 
 Concepts are yake keyphrases (up to 3 words; capitalised ones grow to the whole name around them, which then takes
 the place of its parts); a phrase inside a better-ranked one is dropped; `topics` cuts them
@@ -70,8 +70,8 @@ _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
 # Capitalised words that open no sentence, line, list item or "Speaker:" turn ("Joanna: Absolutely", "**Check the
 # car:**", "* Alternatively"): names, which take no verb or topic test.
 _NAME = re.compile(r"(?<![.!?:;]\s)(?<![-*+#>]\s)(?<![\n*#>\"])(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b")
-# Each indicator in English and in Chinese (the words of the seed-001 rules' source language; no \b between
-# Chinese characters, which are all word characters).
+# Each indicator in English and in Chinese, so a Chinese memory scores as its English wording would (no \b
+# between Chinese characters, which are all word characters).
 _URGENT = re.compile(
     r"\b(urgent(?:ly)?|asap|critical|immediately|right away|must|deadline|overdue|emergency)\b"
     r"|紧急|尽快|马上|立刻|立即|赶紧|务必",

@@ -1,11 +1,11 @@
-"""Token-window chunking (seed 000): windows of at most `size` model tokens overlapping by at most `overlap`,
+"""Token-window chunking: windows of at most `size` model tokens overlapping by at most `overlap`,
 counted with the embedding model's own tokenizer, so every chunk fits the model.
 
 A window ends where the text breaks most strongly in its second half (a blank line, a line end, a sentence end,
 else between words) rather than at exactly `size` tokens, and the next one starts at the strongest break among the
-last `overlap` tokens. Fixed windows cut a quarter of chunks inside a word and almost all inside a sentence (on
-LongMemEval_S sessions), so a chunk returned as a hit began or ended with a fragment, and an address or a
-number could be cut in two; a conversation or a note stored whole is a run of lines and sentences.
+last `overlap` tokens. Fixed windows cut chunks inside words and most inside sentences, so a chunk returned as
+a hit began or ended with a fragment, and an address or a number could be cut in two; a conversation or a note
+stored whole is a run of lines and sentences.
 Chinese and Japanese have no spaces: there a sentence ends at a full stop (\u3002 \uff01 \uff1f) and any two
 characters are a word gap, so such text is cut at its sentences too rather than at a fixed count.
 """

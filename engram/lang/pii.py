@@ -1,4 +1,4 @@
-"""Personal data in memory text: detect, redact, and score the risk (seed 001, and beyond it).
+"""Personal data in memory text: detect, redact, and score the risk.
 
 Kinds: email, phone (libphonenumber, international and national formats), payment card (Luhn-checked), IBAN
 (checksum), US SSN (valid ranges), IP address (v4 / v6, parsed), and secrets (cloud and API tokens of common
@@ -56,7 +56,7 @@ class PiiReport:
         return [k.value for k in self.kinds]
 
     def summary(self, redaction_on: bool) -> PiiSummary:
-        """What a write reports of the text it stored, in seed 001's levels: 0 none, 1 only redaction markers,
+        """What a write reports of the text it stored, as a risk level: 0 none, 1 only redaction markers,
         2 raw personal data stored (redaction off)."""
         redacted = self.risk == 2 and redaction_on
         return {"risk": 1 if redacted else self.risk, "kinds": self.names, "redacted": redacted}

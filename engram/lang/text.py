@@ -24,7 +24,7 @@ HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # character-class ranges of the
 UNSPACED_RANGES = "\u3040-\u30ff" + HAN  # and the Japanese syllabaries
 UNSPACED_LETTERS = f"[{UNSPACED_RANGES}]"
 _UNSPACED = re.compile(UNSPACED_LETTERS + "+")
-_SPACED_RUN = re.compile(f"[^{UNSPACED_RANGES}]*")  # a greedy run: 3.6 ns a character, a search 13
+_SPACED_RUN = re.compile(f"[^{UNSPACED_RANGES}]*")  # a greedy match: cheaper than a search
 _LETTER = f"[^\\W_{UNSPACED_RANGES}]"  # letters and digits of the scripts with spaces
 # A word, with one apostrophe inside ("it's"); a run of Chinese or Japanese is a word of its own ("用PostgreSQL").
 _WORD = re.compile(f"{_LETTER}+(?:['’]{_LETTER}+)?|{UNSPACED_LETTERS}+", re.UNICODE)
@@ -283,12 +283,11 @@ def stems(text: str) -> frozenset[str]:
 @lru_cache(maxsize=1024)
 def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
     """The words that could stem to one of `wanted`. Porter rewrites at most the last two letters of what it
-    keeps of a word, so such a word starts with the stem less those two (checked over every word of the
-    benchmark data); one search for these prefixes skips the other words of a text without a Python loop.
-    The pattern also matches inside words: `stems_among` drops those matches (a lookbehind for the start of a
-    word, tried at every position, made the search a third slower)."""
+    keeps of a word, so such a word starts with the stem less those two; one search for these prefixes skips
+    the other words of a text without a Python loop. The pattern also matches inside words: `stems_among`
+    drops those matches (a lookbehind for the start of a word, tried at every position, was slower)."""
     # (Character pairs are looked for apart, in `stems_among`.) The letters are [^\W_], not `_LETTER`: a
-    # pattern is compiled for each query, and the Chinese ranges took 2.6 ms to compile.
+    # pattern is compiled for each query, and the Chinese ranges are slow to compile.
     prefixes = sorted(
         {s[: max(1, len(s) - 2)] for s in wanted if s and not unspaced(s)}, key=len, reverse=True
     )
@@ -299,7 +298,7 @@ def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
 def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]:
     """For each text, the stems of its words that are in `wanted`. Recall asks this of every candidate: only
     the words that could stem to one of them are stemmed, found by one search over all the texts (a search
-    per text cost a third more)."""
+    per text cost more)."""
     want = wanted if isinstance(wanted, frozenset) else frozenset(wanted)
     lowered = [t.lower() for t in texts]
     # A newline ends a word, so no match spans two texts.

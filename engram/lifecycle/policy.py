@@ -1,4 +1,4 @@
-"""Seed 003's access-based lifecycle: what a memory is worth is how it is used, not how old it is.
+"""The access-based lifecycle: what a memory is worth is how it is used, not how old it is.
 
 priority = min(10, base_relevance x (1 + access_count / days) x category_weight x (2 if user-marked important)
            x access_recency x cluster_bonus)
@@ -8,7 +8,7 @@ priority = min(10, base_relevance x (1 + access_count / days) x category_weight 
   creation, so a new memory starts at the top of the range;
 - cluster_bonus = min(1.5, 1 + 0.1 x cluster_size), cluster_size = the other live memories of its scope within
   cosine 0.85;
-- category_weight: personal 2.0, technical 1.8, project 1.7, casual 1.0, general 1.0, from the seed 002
+- category_weight: personal 2.0, technical 1.8, project 1.7, casual 1.0, general 1.0, from the memory's
   category when there is one, else from the kind (`lifecycle_category`).
 
 Tiers: short = the last 10 memories of a session (FIFO); long = promoted (access_count >= 5, marked important,
@@ -16,7 +16,7 @@ or cluster_size >= 3); mid = the rest. In "persona" mode the tiers have capaciti
 above 15; long 100): pruning moves the lowest-priority memories to `archived` (never a marked one), never
 deletes. In "store" mode (the default) there are no capacities: nothing is pruned for room.
 
-SHODH consolidation (seed 004): the quality of a memory unused for 30 days halves every further 90 days of
+SHODH consolidation: the quality of a memory unused for 30 days halves every further 90 days of
 disuse. The first pass to see a memory counts all its disuse, later ones the time since the last pass (none
 when the clock went back), so no disuse counts twice and a second pass at the same moment changes nothing.
 Feedback moves quality by 0.1. Below 0.1, whatever lowered it, an unmarked memory is archived.
@@ -33,7 +33,7 @@ from typing import Any
 from engram.model.record import Category, Kind, MemoryRecord, Scope, Status, Tier
 
 CATEGORY_WEIGHTS = {"personal": 2.0, "technical": 1.8, "project": 1.7, "casual": 1.0, "general": 1.0}
-# The seed's five categories from ours: the seed 002 category says what a memory is about; the kind decides
+# The lifecycle's five weight classes from ours: the category says what a memory is about; the kind decides
 # when there is none.
 _OF_CATEGORY = {
     Category.CONTEXTS: "personal",

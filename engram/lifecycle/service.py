@@ -5,11 +5,12 @@ policy itself is engram.lifecycle.policy."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol, cast
 
 from engram.config import Settings
 from engram.errors import InvalidInput
 from engram.lifecycle.policy import Plan, Rules, plan
+from engram.model.answers import MaintainAnswer
 from engram.model.record import MemoryRecord, Scope, Status, Tier, as_utc, utcnow
 from engram.store.roles import AuditLog, Meta, Rows, SearchIndex
 from engram.store.values import Filter
@@ -63,7 +64,7 @@ class Lifecycle:
     def rules(self) -> Rules:
         return Rules(mode=self._settings.lifecycle_mode, long_capacity=self._settings.long_term_capacity)
 
-    def maintain(self, now: datetime | None = None) -> dict[str, Any]:
+    def maintain(self, now: datetime | None = None) -> MaintainAnswer:
         """One maintenance pass over every approved top-level memory, as one operation that `rollback` undoes.
         Idempotent: a second pass at the same moment changes nothing. A `now` before the last pass (a clock that
         ran fast once) is no error: it decays nothing already counted and does the rest."""
@@ -132,7 +133,7 @@ class Lifecycle:
             "at": now.isoformat(),
         }
         self._store.audit("maintain", None, report)
-        return report
+        return cast(MaintainAnswer, report)
 
     def feedback(self, memory_id: str, helpful: bool) -> MemoryRecord:
         """Thumbs up or down: quality moves by 0.1 (from 1.0 when it has none yet). Below the floor, the next

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from typing import Any, NotRequired
 
+from pydantic import ConfigDict, with_config
 from typing_extensions import TypedDict
 
+# Each answer is exactly these fields: a field a tool adds without saying so here fails its tests.
+_EXACT = ConfigDict(extra="forbid")
 
+
+@with_config(_EXACT)
 class PiiSummary(TypedDict):
     """Personal data a stored text held: 0 none, 1 only redaction markers, 2 raw personal data stored."""
 
@@ -16,6 +21,7 @@ class PiiSummary(TypedDict):
     redacted: bool
 
 
+@with_config(_EXACT)
 class StoreAnalysis(TypedDict):
     detected_category: str | None
     generated_tags: list[str]
@@ -27,6 +33,7 @@ class StoreAnalysis(TypedDict):
     pii: PiiSummary
 
 
+@with_config(_EXACT)
 class StoreRecommendations(TypedDict):
     similar_memories: list[str]
     suggested_merges: list[str]
@@ -34,6 +41,7 @@ class StoreRecommendations(TypedDict):
     tag_consolidations: dict[str, str]
 
 
+@with_config(_EXACT)
 class StoreMemoryResult(TypedDict):
     success: bool
     memory_id: str
@@ -42,6 +50,7 @@ class StoreMemoryResult(TypedDict):
     recommendations: StoreRecommendations
 
 
+@with_config(_EXACT)
 class SearchHit(TypedDict):
     id: str
     content: str
@@ -54,6 +63,7 @@ class SearchHit(TypedDict):
     due: NotRequired[str | None]
 
 
+@with_config(_EXACT)
 class QueryAnalysis(TypedDict):
     extracted_concepts: list[str]
     search_scope: str
@@ -62,23 +72,27 @@ class QueryAnalysis(TypedDict):
     time_range: dict[str, Any] | None
 
 
+@with_config(_EXACT)
 class SearchMemoryResult(TypedDict):
     results: list[SearchHit]
     total_found: int
     query_analysis: QueryAnalysis
 
 
+@with_config(_EXACT)
 class SystemState(TypedDict):
     total_memories: int
     health_score: float
     optimization_opportunities: list[str]
 
 
+@with_config(_EXACT)
 class DiscoverResult(TypedDict):
     advanced_tools: dict[str, list[str]]
     current_system_state: SystemState
 
 
+@with_config(_EXACT)
 class RememberAnswer(TypedDict):
     id: str
     outcome: str
@@ -89,6 +103,7 @@ class RememberAnswer(TypedDict):
     pii: PiiSummary
 
 
+@with_config(_EXACT)
 class RecallHit(TypedDict):
     id: str
     content: str
@@ -97,11 +112,237 @@ class RecallHit(TypedDict):
     components: dict[str, float]
 
 
+@with_config(_EXACT)
 class RecallAnswer(TypedDict):
     results: list[RecallHit]
     count: int
 
 
+@with_config(_EXACT)
 class ForgetAnswer(TypedDict):
     deleted: bool
     id: str
+
+
+@with_config(_EXACT)
+class IndexCounts(TypedDict):
+    indexed: int
+    embedded: int
+
+
+@with_config(_EXACT)
+class StatsAnswer(TypedDict):
+    memories: int
+    chunks: int
+    by_kind: dict[str, int]
+    by_scope: dict[str, int]
+    by_status: dict[str, int]
+    embedded: int
+    model: str | None
+    dim: int | None
+    size_bytes: int
+    index: IndexCounts
+
+
+@with_config(_EXACT)
+class MemoryStatsAnswer(StatsAnswer):
+    categories: dict[str, int]
+    tags: dict[str, int]
+    operations: int
+
+
+@with_config(_EXACT)
+class TagMerge(TypedDict):
+    tag: str
+    into: str
+    reason: str
+    similarity: float
+
+
+@with_config(_EXACT)
+class OptimizeTagsAnswer(TypedDict):
+    tags_before: int
+    merges: list[TagMerge]
+    archived: list[str]
+    tags_after: int
+    reduction: float
+    operation_id: str | None
+    dry_run: bool
+
+
+@with_config(_EXACT)
+class MergeMemoriesAnswer(TypedDict):
+    operation_id: str
+    memory_id: str
+    merged: list[str]
+
+
+@with_config(_EXACT)
+class Brief(TypedDict):
+    id: str
+    content: str
+
+
+@with_config(_EXACT)
+class Period(TypedDict):
+    period: str
+    count: int
+    memories: list[Brief]
+
+
+@with_config(_EXACT)
+class TimelineAnswer(TypedDict):
+    granularity: str
+    periods: list[Period]
+    total: int
+
+
+@with_config(_EXACT)
+class ConceptNode(TypedDict):
+    id: str
+    usage_count: int
+
+
+@with_config(_EXACT)
+class ConceptEdge(TypedDict):
+    source: str
+    target: str
+    weight: float
+    kind: str  # co-occurrence | similarity
+
+
+@with_config(_EXACT)
+class ConceptNetworkAnswer(TypedDict):
+    nodes: list[ConceptNode]
+    edges: list[ConceptEdge]
+
+
+@with_config(_EXACT)
+class UsedMemory(TypedDict):
+    id: str
+    content: str
+    access_count: int
+    last_accessed: str | None
+
+
+@with_config(_EXACT)
+class NeverRecalled(TypedDict):
+    count: int
+    oldest: list[UsedMemory]
+
+
+@with_config(_EXACT)
+class UsagePatternsAnswer(TypedDict):
+    accesses_by_day: dict[str, int]
+    most_used: list[UsedMemory]
+    least_used: list[UsedMemory]
+    never_recalled: NeverRecalled
+    accesses_by_category: dict[str, int]
+
+
+@with_config(_EXACT)
+class ExportAnswer(TypedDict):
+    path: str
+    exported: int
+    memories: int
+    chunks: int
+
+
+@with_config(_EXACT)
+class ImportConflict(TypedDict):
+    line: int
+    id: str
+    reason: str
+
+
+@with_config(_EXACT)
+class ImportAnswer(TypedDict):
+    operation_id: str
+    imported: int
+    skipped: int
+    reembedded: int
+    conflicts: list[ImportConflict]
+
+
+@with_config(_EXACT)
+class BackupAnswer(TypedDict):
+    action: str
+    path: str
+    integrity: str
+    memories: int
+    chunks: int
+
+
+@with_config(_EXACT)
+class TracedCandidate(TypedDict):
+    id: str
+    content: str
+    rank: int
+    score: float
+    components: dict[str, float]
+    outcome: str
+
+
+@with_config(_EXACT)
+class TraceAnswer(TypedDict):
+    query_analysis: QueryAnalysis
+    profile: dict[str, float]
+    candidates: list[TracedCandidate]
+    results: list[SearchHit]
+
+
+@with_config(_EXACT)
+class StorageIssue(TypedDict):
+    check: str
+    problem: str
+    count: int
+    repair: str
+
+
+@with_config(_EXACT)
+class ValidateAnswer(TypedDict):
+    ok: bool
+    issues: list[StorageIssue]
+
+
+@with_config(_EXACT)
+class RepairAnswer(TypedDict):
+    repaired: list[str]
+    issues_before: list[StorageIssue]
+    issues_after: list[StorageIssue]
+
+
+@with_config(_EXACT)
+class RollbackAnswer(TypedDict):
+    operation_id: str
+    restored: int
+    removed: int
+
+
+@with_config(_EXACT)
+class OperationEntry(TypedDict):
+    id: str
+    name: str
+    started_at: str
+    finished_at: str | None
+    status: str
+    summary: dict[str, Any]
+    changes: int
+
+
+@with_config(_EXACT)
+class OperationsAnswer(TypedDict):
+    operations: list[OperationEntry]
+
+
+@with_config(_EXACT)
+class MaintainAnswer(TypedDict):
+    processed: int
+    changed: int
+    promoted: int
+    archived: int
+    short: int
+    quality_decayed: int
+    mode: str
+    operation_id: str | None
+    at: str

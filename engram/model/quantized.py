@@ -1,7 +1,7 @@
 """Exact nearest neighbours from a scan at 8-bit precision.
 
 A scan of many stored vectors mostly streams them through memory, and they are cold by the time a query comes
-(the model ran in between), so reading int8 codes, a quarter of float32's bytes, makes the scan 3-4x faster.
+(the model ran in between), so reading int8 codes, a quarter of float32's bytes, makes the scan much faster.
 Each row is scaled so that its largest component becomes 127, then rounded. The integer products, scaled back,
 are within a bound of the true products that the two rows' scales and L1 norms give (`bounds`). So the rows
 that can be among the best k are known for certain, and only they are scored again at full precision.

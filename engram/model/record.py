@@ -1,4 +1,4 @@
-"""The unified memory record: seed 000's fields (kind x scope, chunks, recall tracking, validity) and seed 004's
+"""The unified memory record: Engram's fields (kind x scope, chunks, recall tracking, validity) and the
 SHODH fields (type, source, credibility, emotion, episode, quality), all first-class, validated on every write."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Scope(StrEnum):
 
 
 class MemoryType(StrEnum):
-    """SHODH memory types (seed 004)."""
+    """SHODH memory types."""
 
     OBSERVATION = "Observation"
     DECISION = "Decision"
@@ -63,11 +63,11 @@ class Status(StrEnum):
     PENDING = "pending"
     REJECTED = "rejected"
     SUPERSEDED = "superseded"
-    ARCHIVED = "archived"  # set aside by the lifecycle (seed 003): kept, not recalled
+    ARCHIVED = "archived"  # set aside by the lifecycle: kept, not recalled
 
 
 class Category(StrEnum):
-    """Seed 002's seven categories: what a memory is about, beside seed 000's kind (what sort of statement)."""
+    """The seven categories: what a memory is about, beside its kind (what sort of statement)."""
 
     CONTEXTS = "contexts"  # user background, preferences, personal info
     PROJECTS = "projects"  # work, goals, ongoing initiatives
@@ -143,7 +143,7 @@ def new_id() -> str:
 
 
 class _Shared(BaseModel):
-    """Fields a caller may set; defaults follow seeds 000 and 004."""
+    """Fields a caller may set, with Engram's and SHODH's defaults."""
 
     # allow_inf_nan: a NaN importance is no number, not one "greater than 1".
     model_config = ConfigDict(
@@ -152,7 +152,7 @@ class _Shared(BaseModel):
 
     scope: Scope = Scope.GLOBAL
     scope_id: str | None = Field(None, max_length=256)
-    # Seed 001's isolation, outermost first: whose memory (user), in which workspace; None: shared.
+    # Isolation, outermost first: whose memory (user), in which workspace; None: shared.
     user_id: str | None = Field(None, max_length=256)
     workspace_id: str | None = Field(None, max_length=256)
     type: MemoryType = MemoryType.OBSERVATION
@@ -263,7 +263,7 @@ class MemoryRecord(_Shared):
     kind_scores: dict[str, float] = Field(default_factory=dict)
     category_confidence: float | None = None
     category_method: str = "auto"  # auto | fallback | explicit | imported
-    # seed 003's access-based lifecycle: grows x1.05 per retrieval up to 2.0; related memories within cosine
+    # The access-based lifecycle: grows x1.05 per retrieval up to 2.0; related memories within cosine
     # 0.85; the priority the last maintenance computed (None until then)
     base_relevance: float = Field(1.0, ge=0, le=2)
     cluster_size: int = Field(0, ge=0)
@@ -271,7 +271,7 @@ class MemoryRecord(_Shared):
 
     @property
     def bucket(self) -> str:
-        """Seed 000's display bucket, e.g. knowledge/global."""
+        """The display bucket, e.g. knowledge/global."""
         return f"{self.kind.value}/{self.scope.value}"
 
 

@@ -36,11 +36,9 @@ def mmr(
     lambda makes the same trade for every query.
     `parents` maps a chunk to the memory it is part of. Two chunks of one memory are that memory twice, however
     different their words: their similarity counts as 1. By their embeddings alone, the second chunk of a long
-    memory looked newer than another memory on the same topic, and took its place (LongMemEval_S session level,
-    where a session is one memory: all@5 0.913 -> 0.923).
+    memory looked newer than another memory on the same topic, and took its place.
     With `instances`, only that counts: a question that counts ("how many trips", "the total weight of the feed I
-    bought") wants every memory on its topic, and those MMR took for repeats were the instances to count
-    (LongMemEval_S session all@5 0.923 -> 0.933, turn all@10 0.913 -> 0.904, LoCoMo r@10 0.708 -> 0.708)."""
+    bought") wants every memory on its topic, and those MMR took for repeats were the instances to count."""
     pool = list(scored)
     if lam >= 1 or len(pool) <= 1:
         return pool[:k]
@@ -71,10 +69,10 @@ def mmr(
 
 def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile) -> list[Scored[R]]:
     """Those scoring at least `floor` without the time score, at least half of it from matching the query.
-    Seed 002's priors (importance, recency, usage) add up to its 0.3 floor, and each search that returns a
-    memory raises two of them: alone they carried an important, often-found memory into the answer to any
-    question. They rank what matches, and half the floor must come from the match. A time the query names
-    puts that time's memories first, but does not lift an unrelated one over the floor either."""
+    The search_memory profile's priors (importance, recency, usage) add up to its 0.3 floor, and each search
+    that returns a memory raises two of them: alone they carried an important, often-found memory into the
+    answer to any question. They rank what matches, and half the floor must come from the match. A time the
+    query names puts that time's memories first, but does not lift an unrelated one over the floor either."""
     if floor <= 0:
         return list(scored)
     return [s for s in scored if shortfall(s, floor, profile) is None]

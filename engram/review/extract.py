@@ -1,8 +1,8 @@
-"""Memory candidates from conversation (seed 001): raw messages are input, not memory.
+"""Memory candidates from conversation: raw messages are input, not memory.
 
 A user message is split into sentences. A sentence that states something explicitly ("my name is", "I prefer",
 "I plan to", "I decided", "remind me", 我叫 / 我喜欢 / 我想 / 必须 / 帮我 ...) becomes a candidate of that kind with
-the seed's starting confidence for it. Any other statement is classified by embedding against the PaperBot
+that kind's starting confidence. Any other statement is classified by embedding against the PaperBot
 taxonomy (engram/classify/data/paperbot.json) and keeps the classifier's confidence. Questions, greetings and fragments
 are not candidates.
 """
@@ -19,7 +19,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from engram.lang.text import FULL_STOPS
 from engram.model.record import plain_text
 
-# Seed 001's per-kind confidences for explicit statements.
+# The starting confidence of an explicit statement of each kind.
 CONFIDENCE = {
     "profile": 0.85,
     "preference": 0.72,

@@ -1,4 +1,4 @@
-"""An optional LLM extractor for conversation ingestion (seed 001), through any OpenAI-compatible chat endpoint
+"""An optional LLM extractor for conversation ingestion, through any OpenAI-compatible chat endpoint
 (a local Ollama at http://localhost:11434/v1, vLLM, llama.cpp's server, ...). Off by default: set
 ENGRAM_LLM_URL. Any failure (network, timeout, a reply that is not the JSON asked for, an unknown kind) raises
 `LlmError`, and ingestion falls back to the built-in extractor for that message.

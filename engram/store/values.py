@@ -30,7 +30,7 @@ class Filter:
     importance_min: float | None = None  # 0..1
     uncategorised: bool = False  # only memories without a category
     types: tuple[MemoryType, ...] = ()  # SHODH memory types
-    # Isolation (seed 001): a user's / workspace's memories plus the shared ones (no owner); with owner_exact
+    # Isolation: a user's / workspace's memories plus the shared ones (no owner); with owner_exact
     # only memories with exactly this owner (None included), as the write path's duplicate checks need.
     user_id: str | None = None
     workspace_id: str | None = None
@@ -48,7 +48,9 @@ class Prototype:
     vector: Vector
     text: str | None = None
     memory_id: str | None = None
-    opening: Vector | None = None  # the embedding of the text's opening words (engram.classify.opening)
+    opening: Vector | None = (
+        None  # the embedding of the text's opening words (engram.classify.prototypes.opening)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,10 @@
 """The vector index beside the database: approximate cosine search over SQLite rowids.
 
-Small indexes are scanned exactly; large ones are a faiss HNSW graph (`engram.store.hnsw`). On clustered
-384-d vectors (bench/results/vector_index.md) faiss searched 2-3x faster than usearch at equal recall and
-built 1.6-3x faster; usearch replaces and removes keys in place, which faiss does not, so the graph keeps
-tombstones and is built again when they outnumber the living. sqlite-vec only scans (1.3 s a query at 1M
-vectors). The database keeps every vector, so this file is a cache.
+Small indexes are scanned exactly; large ones are a faiss HNSW graph (`engram.store.hnsw`), which searched
+and built faster than usearch at equal recall; usearch replaces and removes keys in place, which faiss does
+not, so the graph keeps tombstones and is built again when they outnumber the living. sqlite-vec only scans.
+The database keeps every vector, so this file is a cache. The choices and their measurements:
+docs/design/storage.md.
 """
 
 from __future__ import annotations
@@ -28,22 +28,21 @@ from engram.errors import StoreError
 from engram.model.quantized import bounds, encode, rescaled, shortlist
 from engram.store.hnsw import Graph
 
-# HNSW: M=32 with a build walk of 64 built faster and recalled more than M=16 with 128 (a 30k-vector
-# trial); a search walk of 256 gives recall@50 ~0.97 at 100k-1M vectors in ~1.1 ms with faiss (usearch: 2.6).
+# HNSW: M=32 with a build walk of 64 built faster and recalled more than M=16 with 128; a search walk of 256
+# finds nearly all of the exact top 50 and stays far cheaper than a scan.
 CONNECTIVITY = 32
 EXPANSION_ADD = 64
 EXPANSION_SEARCH = 256
 # Filtered search asks the graph for OVERSAMPLE * k / (allowed share) candidates and keeps the allowed
-# ones (x2 recalled 0.73-0.94 of the exact answer, x4 0.80-0.97). A graph candidate costs about as much
-# as fetching and scanning HNSW_COST allowed vectors exactly, so the walk is taken only when it is
-# cheaper than the exact scan: at k=50 that is above ~6% of 100k keys, ~2% of 1M.
+# ones (x2 lost more of the exact answer than x4). A graph candidate costs about as much as fetching and
+# scanning HNSW_COST allowed vectors exactly, so the walk is taken only when it is cheaper than that scan.
 OVERSAMPLE = 4.0
 HNSW_COST = 2.0
-# Up to this many vectors a numpy scan of them all is exact and faster than the graph walk above (5-7x at
-# 1k-10k vectors: the walk visits about as many nodes as a small index holds).
+# Up to this many vectors a numpy scan of them all is exact and faster than the graph walk above: the walk
+# visits about as many nodes as a small index holds.
 EXACT_MAX = 20_000
 # From this many vectors the exact scan reads 8-bit codes first; below, the float rows are few enough to stay
-# in cache, and reading them directly is faster (crossover at 3-5k 384-d vectors).
+# in cache, and reading them directly is faster.
 QUANTIZED_FROM = 4096
 
 _MAGIC = b"ENGRAMVX"
@@ -77,7 +76,7 @@ class VectorIndex:
         self.dim = dim
         self._index = Graph(dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
         # While the index is small, every vector is scanned exactly and the graph stays empty: inserting into
-        # it costs about 0.4 ms a vector. It is built from the rows when they outgrow EXACT_MAX.
+        # it costs far more than appending a row. It is built from the rows when they outgrow EXACT_MAX.
         self._small: ExactRows | None = ExactRows(dim)
         # Searches and changes take turns: a search runs after the store has released the index, so another
         # thread may catch it up meanwhile, and a removal moves another vector's row.
@@ -108,7 +107,7 @@ class VectorIndex:
             self._index.add(ukeys, _unit(vecs))
             return
         self._small.upsert(ukeys, vecs)
-        if len(self._small) > EXACT_MAX:  # one build of the graph, on every core (about 2 s at 20k)
+        if len(self._small) > EXACT_MAX:  # one build of the graph, on every core
             self._index.add(*self._small.all())
             self._small = None
 
@@ -243,7 +242,7 @@ class ExactRows:
     Rows live in a buffer that doubles when full; a removed row takes the last one's place. Each row also
     has int8 codes: the scan reads those (a quarter of the bytes; the rows are cold by the time a query comes,
     so reading them is most of a scan) and scores at full precision only the rows that can be among the best
-    k (`engram.quantized`), so its answer is the exact one."""
+    k (`engram.model.quantized`), so its answer is the exact one."""
 
     def __init__(self, dim: int) -> None:
         self._keys = np.zeros(0, dtype=np.uint64)

@@ -54,7 +54,7 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a
 
 
 def _spelled_out(merges: list[Merge], rows: dict[str, tuple[TagRow, Vector]]) -> list[Merge]:
-    """Seed 002 keeps the longer, descriptive form over an abbreviation however much more the short one is used
+    """The longer, descriptive form is kept over an abbreviation however much more the short one is used
     (auth / authentication): a group gathered around a clip or skeleton is kept under the most used of the tags
     it took in as that abbreviation's long form. The others keep their reason, said of the tag they joined."""
     groups: dict[str, list[Merge]] = {}

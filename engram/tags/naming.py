@@ -107,7 +107,7 @@ def same_tag(
         return "spelling"  # machine-learning / machinelearning, e-mail / email
     if key(keep) == key(other):
         # meetings / meeting, while the embeddings agree. An ending the dictionary does not confirm must find
-        # them as close as any merged pair (http / https, 0.71, stay apart). Same stem, other words (function /
+        # them as close as any merged pair (http / https stay apart). Same stem, other words (function /
         # functional) go on to the rules below, as any two tags do.
         if inflected(keep, other):
             return "spelling" if similarity >= ABBREVIATION_FLOOR else None
@@ -163,7 +163,7 @@ def sibling(a: str, b: str) -> bool:
     english, black / white, melbourne / sydney), or shared words each tag tells apart on the same side
     (cold-ocean-currents / warm-ocean-currents, small-spaces / medium-sized-spaces, fabric-like-silk /
     fabric-like-cotton) or by a word put between them (non-smart-bulbs / smart-light-bulbs). Such pairs are as
-    close in the model as synonyms (wife / husband 0.87, kids / children 0.89), so closeness cannot tell them
+    close in the model as synonyms (wife / husband as kids / children), so closeness cannot tell them
     apart: only spelling, inflection or an abbreviation makes two different words one tag. Shared words with
     the rest on either side are overlapping windows on one phrase (marine-conservation-efforts /
     supporting-marine-conservation), and tags with no word in common another wording (bookcase / book-shelf):

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from engram.errors import InvalidInput, NotFound
+from engram.model.answers import OperationEntry, RollbackAnswer
 from engram.model.record import MemoryRecord, Status, as_utc
 from engram.store.roles import AuditLog, OperationLog, Rows, TagRegistry, Transactions
 from engram.store.values import Change, Filter, TagRow
@@ -73,19 +74,19 @@ class Operations:
             yield op
             self._store.finish_operation(op.id, "done", op.summary)
 
-    def rollback(self, operation_id: str) -> dict[str, Any]:
+    def rollback(self, operation_id: str) -> RollbackAnswer:
         """Undo a bulk operation completely (refused once its memories changed since)."""
         try:
             return _rollback(self._store, operation_id)
         finally:
             self._tags.reload()
 
-    def latest(self, limit: int) -> list[dict[str, Any]]:
+    def latest(self, limit: int) -> list[OperationEntry]:
         """The latest bulk operations, newest first, each with its id and whether it was rolled back."""
-        return self._store.operations(limit)
+        return cast(list[OperationEntry], self._store.operations(limit))
 
 
-def _rollback(store: OperationStore, operation_id: str) -> dict[str, Any]:
+def _rollback(store: OperationStore, operation_id: str) -> RollbackAnswer:
     """Restore everything an operation changed; returns what was restored and removed."""
     known = {o["id"]: o for o in store.operations(limit=1_000_000)}
     if operation_id not in known:
@@ -138,7 +139,7 @@ def _rollback(store: OperationStore, operation_id: str) -> dict[str, Any]:
             operation_id, "rolled_back", known[operation_id]["summary"] | {"rollback": summary}
         )
         store.audit("rollback", None, {"operation": operation_id, **summary}, operation_id=operation_id)
-    return {"operation_id": operation_id, **summary}
+    return {"operation_id": operation_id, "restored": restored, "removed": removed}
 
 
 def _changed_since(store: OperationStore, changes: list[Change], finished: str | None) -> list[str]:

@@ -56,11 +56,15 @@ def store(
 @app.command()
 def search(
     query: Annotated[str, typer.Argument(help="what to look for, in your own words (time words work too)")],
-    limit: Annotated[int, typer.Option(min=1, max=100)] = 10,
-    min_relevance: Annotated[float, typer.Option(min=0, max=1)] = 0.3,
+    limit: Annotated[int, typer.Option(min=1, max=100, help="most results")] = 10,
+    min_relevance: Annotated[
+        float, typer.Option(min=0, max=1, help="lowest relevance a result may have, half of it from matching")
+    ] = 0.3,
     after: Annotated[datetime | None, typer.Option(help="created at or after")] = None,
     before: Annotated[datetime | None, typer.Option(help="created before")] = None,
-    importance_min: Annotated[int | None, typer.Option(min=1, max=5)] = None,
+    importance_min: Annotated[
+        int | None, typer.Option(min=1, max=5, help="only memories this important (1-5)")
+    ] = None,
     content_type: Annotated[str | None, typer.Option("--type", help="a category or kind")] = None,
     include_expired: Annotated[bool, typer.Option(help="also expired memories")] = False,
 ) -> None:

@@ -15,27 +15,32 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from typing_extensions import TypedDict
 
 import engram
 from engram import (
     DiscoverResult,
     EngramError,
+    ForgetAnswer,
     Hit,
     InvalidInput,
+    MaintainAnswer,
     MemoryRecord,
     ModelMismatch,
     NotFound,
     SearchMemoryResult,
+    StatsAnswer,
     StoreMemoryResult,
     StoreUnavailable,
 )
+from engram.agent.registry import TOOLS
 from engram.interfaces.http.bodies import FeedbackBody, RecallBody, SearchBody, StoreBody, ToolBody
 from engram.interfaces.http.caller import Who
 from engram.interfaces.http.problems import (
@@ -82,13 +87,41 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
-def record_json(record: MemoryRecord) -> dict[str, Any]:
-    return record.model_dump(mode="json")
+class ScoredMemory(TypedDict):
+    """A recall hit: the memory, its score, why it is shown (match or sibling) and the score's components."""
+
+    memory: MemoryRecord
+    score: float
+    why: str
+    components: dict[str, float]
 
 
-def hit_json(hit: Hit) -> dict[str, Any]:
+class RecallResponse(TypedDict):
+    results: list[ScoredMemory]
+    count: int
+
+
+class MemoryPage(TypedDict):
+    memories: list[MemoryRecord]
+    next_cursor: str | None
+
+
+class AuditEntry(TypedDict):
+    id: int
+    at: str
+    memory_id: str | None
+    action: str
+    detail: dict[str, Any]
+    operation_id: str | None
+
+
+class AuditLog(TypedDict):
+    entries: list[AuditEntry]
+
+
+def hit_json(hit: Hit) -> ScoredMemory:
     return {
-        "memory": record_json(hit.record),
+        "memory": hit.record,
         "score": round(hit.score, 6),
         "why": hit.why,
         "components": {k: round(v, 6) for k, v in hit.components.items()},
@@ -185,12 +218,12 @@ def create_app(
 
     @v1.post("/search")
     def search(body: SearchBody, who: Who) -> SearchMemoryResult:
-        """search_memory: natural-language search with time understanding, ranked by the redesign profile."""
+        """search_memory: natural-language search with time understanding, ranked by its own profile."""
         return who.memory.search_memory(body.query, body.options)
 
     @v1.post("/recall")
-    def recall(body: RecallBody, who: Who) -> dict[str, Any]:
-        """Seed 000's recall, each hit with its score components."""
+    def recall(body: RecallBody, who: Who) -> RecallResponse:
+        """Hybrid recall, each hit with its score components."""
         hits = who.memory.recall(
             body.query,
             limit=body.limit,
@@ -215,7 +248,7 @@ def create_app(
         tag: str | None = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         cursor: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> MemoryPage:
         """Top-level memories, newest first; pass `next_cursor` back as `cursor` for the next page."""
         after = _position(cursor)
         rows = who.memory.list(
@@ -223,32 +256,33 @@ def create_app(
         )
         page = rows[:limit]
         return {
-            "memories": [record_json(r) for r in page],
+            "memories": page,
             "next_cursor": _cursor(page[-1]) if len(rows) > limit else None,
         }
 
     @v1.get("/memories/{memory_id}")
-    def get_memory(memory_id: str, who: Who) -> dict[str, Any]:
-        return record_json(who.memory.get(memory_id))
+    def get_memory(memory_id: str, who: Who) -> MemoryRecord:
+        """One memory, every field."""
+        return who.memory.get(memory_id)
 
     @v1.patch("/memories/{memory_id}")
-    def patch_memory(memory_id: str, fields: dict[str, Any], who: Who) -> dict[str, Any]:
+    def patch_memory(memory_id: str, fields: dict[str, Any], who: Who) -> MemoryRecord:
         """Change fields (kind, scope, tags, importance, user_marked_important, validity_score, ...)."""
-        return record_json(who.memory.update(memory_id, **fields))
+        return who.memory.update(memory_id, **fields)
 
     @v1.delete("/memories/{memory_id}")
-    def delete_memory(memory_id: str, who: Who) -> dict[str, Any]:
+    def delete_memory(memory_id: str, who: Who) -> ForgetAnswer:
         """Delete a memory and its chunks: explicit, audited."""
         who.memory.forget(memory_id)
         return {"deleted": True, "id": memory_id}
 
     @v1.post("/memories/{memory_id}/feedback")
-    def feedback(memory_id: str, body: FeedbackBody, who: Who) -> dict[str, Any]:
+    def feedback(memory_id: str, body: FeedbackBody, who: Who) -> MemoryRecord:
         """Thumbs up or down: the memory's quality moves by 0.1."""
-        return record_json(who.memory.feedback(memory_id, body.helpful))
+        return who.memory.feedback(memory_id, body.helpful)
 
     @v1.post("/maintain")
-    def maintain(who: Who) -> dict[str, Any]:
+    def maintain(who: Who) -> MaintainAnswer:
         """Run lifecycle maintenance now (engram serve also runs it on a timer)."""
         return who.memory.maintain()
 
@@ -257,25 +291,48 @@ def create_app(
         """discover_memory_tools: the advanced tools by group and the store's health."""
         return who.memory.discover_memory_tools()
 
+    for tool in TOOLS:
+        v1.add_api_route(
+            f"/tools/{tool.name}",
+            _tool_route(tool.name),
+            methods=["POST"],
+            response_model=tool.answer,
+            summary=tool.name,
+            description=f'{tool.description}\n\nBody: {{"arguments": {{...}}}}, the tool\'s arguments (none: defaults).',
+        )
+
     @v1.post("/tools/{name}")
     def run_tool(name: str, who: Who, body: ToolBody | None = None) -> Any:
-        """Run a tool of discover_memory_tools (or any of the MCP tools) by name; its arguments in the body."""
-        arguments = body.arguments if body is not None else {}  # no body: the tool's defaults
-        return who.memory.run_tool(name, **arguments)
+        """A tool that is not one of those above: refused, naming the tools there are."""
+        return who.memory.run_tool(name, **(body.arguments if body is not None else {}))
 
     @v1.get("/stats")
-    def stats(who: Who) -> dict[str, Any]:
+    def stats(who: Who) -> StatsAnswer:
+        """Counts by kind, scope and status, the model, the vector index and the database size."""
         return who.memory.stats()
 
     @v1.get("/audit")
     def audit(
-        who: Who, memory_id: str | None = None, limit: Annotated[int, Query(ge=1, le=500)] = 100
-    ) -> dict[str, Any]:
-        return {"entries": who.memory.audit_log(memory_id, limit)}
+        who: Who,
+        memory_id: Annotated[str | None, Query(description="only this memory's entries")] = None,
+        limit: Annotated[int, Query(ge=1, le=500, description="most entries, newest first")] = 100,
+    ) -> AuditLog:
+        """The audit log: every automatic decision and every change, with its reason, newest first."""
+        return {"entries": cast(list[AuditEntry], who.memory.audit_log(memory_id, limit))}
 
     app.include_router(v1)
     app.include_router(shodh_router(started))
     return app
+
+
+def _tool_route(name: str) -> Callable[..., Any]:
+    """The route of one tool: its arguments in the body (none: the tool's defaults), run by the caller's Memory."""
+
+    def run(who: Who, body: ToolBody | None = None) -> Any:
+        return who.memory.run_tool(name, **(body.arguments if body is not None else {}))
+
+    run.__name__ = f"tool_{name}"
+    return run
 
 
 __all__ = ["create_app"]

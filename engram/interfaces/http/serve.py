@@ -62,7 +62,7 @@ class McpGate:
 
 
 def _maintain_every(tenants: Tenants, settings: Settings, stop: threading.Event) -> None:
-    """Seed 003's evaluation service: lifecycle maintenance of every open tenant on a timer."""
+    """Lifecycle maintenance of every open tenant on a timer."""
     log = logging.getLogger("engram.serve")
     while not stop.wait(settings.maintain_every_minutes * 60):
         with tenants.each() as open_:

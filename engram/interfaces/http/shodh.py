@@ -42,6 +42,7 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.post("/remember", status_code=201, response_model=None)
     def remember(body: RememberBody, who: Who) -> dict[str, Any] | JSONResponse:
+        """Store one memory (409 with the existing id when the same text is stored already)."""
         kind = body.type or body.memory_type or body.experience_type
         fields: dict[str, Any] = {
             k: v
@@ -61,6 +62,7 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.post("/recall")
     def recall(body: ShodhRecallBody, who: Who) -> dict[str, Any]:
+        """The best memories by score alone, optionally boosted by their quality."""
         profile = _SHODH_PROFILE[body.mode]
         hits = who.memory.rank(body.query, limit=body.limit, profile=profile, types=body.memory_types or ())
         rows = []
@@ -102,6 +104,7 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.delete("/forget/{memory_id}")
     def forget(memory_id: str, who: Who) -> dict[str, Any]:
+        """Delete a memory and its chunks: explicit, audited."""
         who.memory.forget(memory_id)
         return {"success": True, "deleted": True}
 
@@ -122,6 +125,7 @@ def shodh_router(started: float) -> APIRouter:
         offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
         type: MemoryType | None = None,
     ) -> dict[str, Any]:
+        """Memories, newest first, paged by offset; of one memory type when `type` is given."""
         types = () if type is None else (type,)
         rows = who.memory.list(types=types, status="approved", limit=limit, offset=offset)
         return {
@@ -163,6 +167,7 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.get("/stats")
     def stats(who: Who) -> dict[str, Any]:
+        """Counts in all, in the last 7 days and by memory type, and the backend."""
         mem = who.memory
         by_type = mem.count_by_type()
         return {
@@ -189,6 +194,7 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.get("/tags")
     def tags(who: Who) -> dict[str, Any]:
+        """Every tag a memory carries."""
         names = sorted(who.memory.tag_counts())
         return {"tags": names, "count": len(names)}
 

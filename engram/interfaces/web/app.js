@@ -386,7 +386,7 @@
         hits = onePerMemory((await v1.recall(query, Math.min(limit * 3, 1000))).results || []).slice(0, limit);
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 404) throw err;
-        // An older server without /v1/recall: seed 002's search, with the overall relevance only.
+        // An older server without /v1/recall: search_memory, with the overall relevance only.
         const found = await v1.search(query, limit);
         hits = (found.results || []).map((r) => ({
           memory: { ...r, kind: r.category || "memory", importance: ((r.importance || 3) - 1) / 4, tags: r.matched_concepts || [] },

@@ -21,7 +21,7 @@ class Searches:
     _one: Callable[..., tuple[Any, ...] | None]
 
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
-        """BM25 (pg_text) over the memories holding any query stem, found by the GIN index. Higher is better."""
+        """BM25 (engram.store.postgres.text) over the memories holding any query stem, found by the GIN index. Higher is better."""
         stems = pg_text.query_stems(terms)
         if not stems or k <= 0:
             return []

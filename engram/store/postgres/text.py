@@ -2,7 +2,7 @@
 term weights use the same stemmer), content at weight A and tags at weight B, ranked by BM25.
 
 The store writes each searchable memory's `tsvector` from here and keeps document frequencies and the corpus
-length by trigger (pg_schema); a search scores presence of each query stem (content 1, tags 0.5, as SQLite's
+length by trigger (engram.store.postgres.schema); a search scores presence of each query stem (content 1, tags 0.5, as SQLite's
 bm25(1.0, 0.5)) with BM25's IDF and length normalisation.
 """
 

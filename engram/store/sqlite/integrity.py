@@ -66,8 +66,8 @@ def integrity_issues(
         "WHERE m.parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag = j.value)"
     )
     report("tags", "tags on memories missing from the tag registry", unregistered, "recount_tags")
-    # The tags memories carry, read once: a search of every memory's tags per registered tag took a minute
-    # at 10k memories and 12k tags.
+    # The tags memories carry, read once: a search of every memory's tags per registered tag grows with
+    # memories times tags.
     unused = count(
         "SELECT count(*) FROM (SELECT tag FROM tags WHERE status = 'active' "
         "EXCEPT SELECT j.value FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL)"

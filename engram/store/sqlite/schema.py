@@ -157,7 +157,7 @@ def m004_episode_order(db: sqlite3.Connection) -> None:
 
 @migration
 def m005_category(db: sqlite3.Connection) -> None:
-    """Seed 002's category beside the kind, with the classifier's confidence and how it was decided."""
+    """The category beside the kind, with the classifier's confidence and how it was decided."""
     run_script(
         db,
         """
@@ -171,7 +171,7 @@ def m005_category(db: sqlite3.Connection) -> None:
 
 @migration
 def m006_tags_and_operations(db: sqlite3.Connection) -> None:
-    """The tag registry (seed 002: usage statistics, an embedding to map concepts onto, archived not deleted)
+    """The tag registry (usage statistics, an embedding to map concepts onto, archived not deleted)
     and bulk operations with the before-image of everything they change, so each can be rolled back."""
     run_script(
         db,
@@ -210,7 +210,7 @@ def m006_tags_and_operations(db: sqlite3.Connection) -> None:
 
 @migration
 def m007_lifecycle(db: sqlite3.Connection) -> None:
-    """Seed 003's access-based lifecycle: existing memories start at base relevance 1.0, no cluster, no
+    """The access-based lifecycle: existing memories start at base relevance 1.0, no cluster, no
     priority until the first maintenance (nothing else changes)."""
     run_script(
         db,
@@ -225,7 +225,7 @@ def m007_lifecycle(db: sqlite3.Connection) -> None:
 
 @migration
 def m008_sources(db: sqlite3.Connection) -> None:
-    """Seed 001: raw conversation is input, not memory. Normalised messages are kept as the evidence that
+    """Raw conversation is input, not memory. Normalised messages are kept as the evidence that
     memories were extracted from; one row per (platform, conversation, message id)."""
     run_script(
         db,
@@ -248,7 +248,7 @@ def m008_sources(db: sqlite3.Connection) -> None:
 
 @migration
 def m009_owners(db: sqlite3.Connection) -> None:
-    """Seed 001's isolation: a memory may belong to a user and a workspace (NULL: shared by everyone)."""
+    """Isolation: a memory may belong to a user and a workspace (NULL: shared by everyone)."""
     run_script(
         db,
         """
@@ -261,8 +261,8 @@ def m009_owners(db: sqlite3.Connection) -> None:
 
 @migration
 def m010_memory_count(db: sqlite3.Connection) -> None:
-    """The number of memories, kept by triggers: count(*) scans the table (3 ms at 100k rows), and every
-    recall's term weights need it again after any write, an access bump included."""
+    """The number of memories, kept by triggers: count(*) scans the table, and every recall's term weights
+    need it again after any write, an access bump included."""
     run_script(
         db,
         """
@@ -287,7 +287,7 @@ def m011_prototype_openings(db: sqlite3.Connection) -> None:
 
 @migration
 def m012_unspaced_pairs(db: sqlite3.Connection) -> None:
-    """Chinese and Japanese are indexed as character pairs (engram.text.unspaced_pairs, a function each
+    """Chinese and Japanese are indexed as character pairs (engram.lang.text.unspaced_pairs, a function each
     connection registers), so that a word of them can be searched; rows already indexed whole are indexed
     again (any other text reads the same either way)."""
     run_script(

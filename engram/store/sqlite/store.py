@@ -75,7 +75,7 @@ class SQLiteStore(Searches, Upkeeping, SideTables):
         )
         db.execute(f"PRAGMA busy_timeout = {int(self._timeout)}")
         db.execute("PRAGMA foreign_keys = ON")
-        # The full-text triggers index Chinese and Japanese as character pairs (engram.text).
+        # The full-text triggers index Chinese and Japanese as character pairs (engram.lang.text).
         db.create_function("unspaced_pairs", 1, unspaced_pairs, deterministic=True)
         if not self._memory:
             db.execute("PRAGMA journal_mode = WAL")
