@@ -598,3 +598,25 @@ def test_a_superseded_memory_is_not_made_live_again_by_an_edit_of_its_status(mem
     with pytest.raises(InvalidInput, match=f"superseded by {new}") as caught:
         mem.update(old, status="approved")
     assert caught.value.field == "status" and mem.get(old).status is Status.SUPERSEDED
+
+
+def test_one_memory_is_safe_to_share_between_threads(tmp_path: Path) -> None:
+    """Writers and readers on many threads, one Memory and no lock of the caller's: every write lands once, every
+    read answers, the tag registry counts each memory's tags."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with Memory(tmp_path / "shared.db", embedder=FakeEmbedder()) as mem:
+
+        def write(i: int) -> str:
+            return mem.store_memory(f"note {i}: the garden bed {i % 7} needs water and compost")["memory_id"]
+
+        def read(i: int) -> int:
+            return len(mem.search_memory(f"garden bed {i % 7}", {"min_relevance": 0})["results"])
+
+        with ThreadPoolExecutor(8) as pool:
+            written = list(pool.map(write, range(40)))
+            found = list(pool.map(read, range(40)))
+            more = list(pool.map(lambda i: mem.remember(f"fact {i} about tomatoes").id, range(20)))
+        assert len(set(written)) == 40 and len(set(more)) == 20 and all(found)
+        assert mem.stats()["memories"] == 60
+        assert mem.validate_storage()["ok"], mem.validate_storage()["issues"]

@@ -42,3 +42,15 @@ def test_readme_opens_with_the_two_setup_commands() -> None:
     head = (ROOT / "README.md").read_text().split("## ", 1)[0]
     assert "make run" in head and "make test" in head
     assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_modules_stay_small_and_the_top_level_is_the_public_face() -> None:
+    engine = ROOT / "engram"
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in engine.rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > 400
+    }
+    assert not long, f"modules over 400 lines: split them by concept: {long}"
+    top = sorted(p.name for p in engine.glob("*.py"))
+    assert len(top) <= 6, f"the top level holds only the public face, not {top}"

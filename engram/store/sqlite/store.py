@@ -1,7 +1,6 @@
-"""The embedded store: SQLite in WAL mode, FTS5 for lexical search, a vector index file beside the database.
-
-One writer connection takes `BEGIN IMMEDIATE` under a lock; each thread reads on its own connection. The vector
-index is a cache of the `embedding` column: it records the last `vector_changes` sequence it reflects, catches up
+"""The embedded store: SQLite in WAL mode, FTS5 for lexical search, a vector index file beside the database. One
+writer connection takes `BEGIN IMMEDIATE` under a lock; each thread reads on its own connection. The vector index
+is a cache of the `embedding` column: it records the last `vector_changes` sequence it reflects, catches up
 from that log before every search (so writes of other processes are seen) and is rebuilt when it is missing,
 unreadable or disagrees with the database. The searches live in `search`, index upkeep and backups in `upkeep`.
 """
