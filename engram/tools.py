@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import functools
 import threading
+import typing
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import pydantic
 
 from engram.agent import registry
 from engram.agent.answers import recall_answer, remember_answer
+from engram.agent.arguments import Count, Days, Examples, Share
 from engram.agent.debug import Debugging
 from engram.agent.health import Health
 from engram.agent.insight import Insight
@@ -125,7 +127,11 @@ class Tools:
         tool = registry.tool(name)
         if tool is None:
             raise InvalidInput("tool", f"unknown; choose one of {sorted(registry.BY_NAME)}")
-        args = _checked(tool.arguments, arguments)
+        if session is not None and not tool.session:
+            raise InvalidInput("session", "Unexpected keyword argument")
+        if session is not None and not isinstance(session, str):
+            raise InvalidInput("session", "Input should be a valid string")
+        args = _checked(_shallow(tool.arguments), arguments)
         values = {f: _plain(getattr(args, f)) for f in tool.arguments.model_fields}
         call = functools.partial(_TOOLS[name], self, **values)
         if tool.session:
@@ -141,7 +147,7 @@ class Tools:
         return self._maintenance.memory_stats()
 
     @writes
-    def optimize_tags(self, dry_run: bool = False, archive_after_days: int = 180) -> OptimizeTagsAnswer:
+    def optimize_tags(self, dry_run: bool = False, archive_after_days: Days = 180) -> OptimizeTagsAnswer:
         return self._maintenance.optimize_tags(dry_run=dry_run, archive_after_days=archive_after_days)
 
     @writes
@@ -149,18 +155,25 @@ class Tools:
         return self._maintenance.merge_memories(ids, into=into)
 
     def memory_timeline(
-        self, granularity: str = "month", examples: int = 3, session: str | None = None
+        self,
+        granularity: Literal["day", "month", "year"] = "month",
+        examples: Examples = 3,
+        session: str | None = None,
     ) -> TimelineAnswer:
         return self._insight.memory_timeline(granularity=granularity, examples=examples, session=session)
 
     def concept_network(
-        self, min_cooccurrence: int = 1, similarity: float = 0.6, limit: int = 100, session: str | None = None
+        self,
+        min_cooccurrence: Count = 1,
+        similarity: Share = 0.6,
+        limit: Count = 100,
+        session: str | None = None,
     ) -> ConceptNetworkAnswer:
         return self._insight.concept_network(
             min_cooccurrence=min_cooccurrence, similarity=similarity, limit=limit, session=session
         )
 
-    def usage_patterns(self, top: int = 10, session: str | None = None) -> UsagePatternsAnswer:
+    def usage_patterns(self, top: Count = 10, session: str | None = None) -> UsagePatternsAnswer:
         return self._insight.usage_patterns(top=top, session=session)
 
     def export_memories(self, path: str | Path, with_embeddings: bool = True) -> ExportAnswer:
@@ -180,7 +193,7 @@ class Tools:
         return self._tinydb(Path(directory))
 
     @writes
-    def backup_restore(self, action: str, path: str | Path) -> BackupAnswer:
+    def backup_restore(self, action: Literal["backup", "restore"], path: str | Path) -> BackupAnswer:
         return self._backups.backup_restore(action, path)
 
     def trace_search(
@@ -200,7 +213,7 @@ class Tools:
         """Undo a bulk operation (optimize_tags, merge_memories, an import, maintain) completely."""
         return self._operations.rollback(operation_id)
 
-    def operations(self, limit: int = 50) -> OperationsAnswer:
+    def operations(self, limit: Count = 50) -> OperationsAnswer:
         """The latest bulk operations, newest first, each with its id for `rollback`."""
         return {"operations": self._operations.latest(limit)}
 
@@ -231,15 +244,32 @@ _TOOLS: dict[str, Callable[..., Any]] = {
 } | {"remember": _remember, "recall": _recall, "forget": _forget}
 
 
-def _checked(model: type[registry.Arguments], arguments: dict[str, Any]) -> registry.Arguments:
-    """A tool's arguments checked against its model; an argument it does not take is named as one."""
+def _checked(model: type[pydantic.BaseModel], arguments: dict[str, Any]) -> pydantic.BaseModel:
+    """A tool's arguments checked against its model; an argument it does not take, or one it needs and did not
+    get, is named as such."""
     try:
         return model.model_validate(arguments)
     except pydantic.ValidationError as exc:
         first = exc.errors()[0]
         if first["type"] == "extra_forbidden":
             raise InvalidInput(str(first["loc"][0]), "Unexpected keyword argument") from None
+        if first["type"] == "missing":
+            raise InvalidInput(str(first["loc"][0]), "Missing required argument") from None
         raise invalid_from(exc) from None
+
+
+@functools.cache
+def _shallow(model: type[registry.Arguments]) -> type[pydantic.BaseModel]:
+    """`model` with its nested models (store_memory's context, search_memory's options) taken as plain objects:
+    the method they go to checks them, naming the field inside them that is wrong."""
+    fields: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        nested = any(
+            isinstance(arg, type) and issubclass(arg, pydantic.BaseModel)
+            for arg in typing.get_args(field.annotation)
+        )
+        fields[name] = (dict[str, Any] | None, field.default) if nested else (field.annotation, field)
+    return pydantic.create_model(f"{model.__name__}Shallow", __config__=model.model_config, **fields)
 
 
 def _plain(value: Any) -> Any:

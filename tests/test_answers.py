@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from engram import MaintainAnswer, Memory, StatsAnswer
+from engram import InvalidInput, MaintainAnswer, Memory, StatsAnswer
 from engram.agent.registry import TOOLS, tool
 
 
@@ -59,7 +59,9 @@ def test_every_tool_answers_its_typed_result(mem: Memory, tmp_path: Path) -> Non
     arguments = _arguments(mem, tmp_path)
     answered: dict[str, Any] = {}
     for name, given in arguments.items():
-        answered[name] = mem.run_tool(name, session="s1", **given)
+        spec = tool(name)
+        session = {"session": "s1"} if spec is not None and spec.session else {}
+        answered[name] = mem.run_tool(name, **session, **given)
         _answer_of(name, answered[name])
     done = answered["merge_memories"]["operation_id"]
     _answer_of("rollback", mem.run_tool("rollback", operation_id=done))
@@ -72,3 +74,17 @@ def test_library_results_are_the_typed_ones(mem: Memory) -> None:
     mem.remember("Water the plants on Sunday")
     TypeAdapter(StatsAnswer).validate_python(mem.stats())
     TypeAdapter(MaintainAnswer).validate_python(mem.maintain())
+
+
+def test_run_tool_names_what_is_wrong_as_the_method_would(mem: Memory) -> None:
+    """Arguments inside an argument (search_memory's options) are checked by the method they go to, naming the
+    field inside; a tool that does not show session memories takes no session."""
+    with pytest.raises(InvalidInput) as err:
+        mem.run_tool("trace_search", query="x", options={"bogus": 1})
+    assert err.value.field == "options.bogus" and "is not a search option" in err.value.problem
+    with pytest.raises(InvalidInput) as err:
+        mem.run_tool("rollback")
+    assert err.value.field == "operation_id" and err.value.problem == "Missing required argument"
+    with pytest.raises(InvalidInput) as err:
+        mem.run_tool("memory_stats", session="s1")
+    assert err.value.field == "session"

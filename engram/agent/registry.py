@@ -6,6 +6,7 @@ generated from here. `Memory.run_tool` runs any of them, with the arguments chec
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -141,24 +142,27 @@ class UsagePatternsArgs(Arguments):
 
 
 class ExportArgs(Arguments):
-    path: str = Field(description="a new file to write (JSON Lines of SHODH records)")
+    path: str | Path = Field(description="a new file to write (JSON Lines of SHODH records)")
     with_embeddings: bool = Field(True, description="include each memory's embedding and the model's name")
 
 
 class ImportArgs(Arguments):
-    path: str = Field(description="a JSON Lines file of SHODH records (as export_memories writes)")
+    path: str | Path = Field(description="a JSON Lines file of SHODH records (as export_memories writes)")
 
 
 class BackupArgs(Arguments):
     action: Literal["backup", "restore"] = Field(
         description="backup: copy the database to path; restore: replace it"
     )
-    path: str = Field(description="the backup file: new for backup, existing for restore")
+    path: str | Path = Field(description="the backup file: new for backup, existing for restore")
 
 
 class TraceArgs(Arguments):
     query: str = Field(description="the question to trace, as search_memory would take it")
-    options: SearchOptions | None = Field(None, description="search_memory's options")
+    options: dict[str, Any] | None = Field(
+        None,
+        description="search_memory's options: limit, min_relevance, time_range, importance_min, content_type",
+    )
 
 
 class RollbackArgs(Arguments):

@@ -207,7 +207,7 @@ class ConceptNode(TypedDict):
 class ConceptEdge(TypedDict):
     source: str
     target: str
-    weight: float
+    weight: int | float  # co-occurrence: memories shared; similarity: cosine
     kind: str  # co-occurrence | similarity
 
 

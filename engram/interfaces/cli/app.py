@@ -10,6 +10,17 @@ from engram.interfaces.cli.migrate import migrate
 app.add_typer(keys_app, name="keys")
 app.command()(migrate)
 
+# The order `engram --help` lists them in: the everyday commands first.
+ORDER = ["remember", "store", "search", "tools", "export", "recall", "show", "list", "invalidate", "forget"]
+ORDER += ["stats", "reembed", "demo", "ingest", "review", "maintain", "serve", "mcp", "migrate"]
+
+
+def _place(name: str) -> int:
+    return ORDER.index(name) if name in ORDER else len(ORDER)
+
+
+app.registered_commands.sort(key=lambda c: _place(c.name or (c.callback.__name__ if c.callback else "")))
+
 __all__ = ["app"]
 
 if __name__ == "__main__":

@@ -27,15 +27,26 @@ def migrate(
 
     Example: engram migrate --from sqlite:///home/me/.local/share/engram/memories.db --to postgresql://engram@db/engram
     """
+    bar: Progress | None = None
+    task = None
+
+    def copied(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None:  # once both stores are checked and open: an error before prints no bar
+            bar = Progress(console=err, transient=True)
+            bar.start()
+            task = bar.add_task("copying memories", total=total)
+        assert task is not None
+        bar.update(task, completed=done, total=total)
+
     try:
-        with Progress(console=err, transient=True) as bar:
-            task = bar.add_task("copying memories", total=None)
-            checked = copy_database(
-                source, target, Settings(), lambda done, total: bar.update(task, completed=done, total=total)
-            )
+        checked = copy_database(source, target, Settings(), copied)
     except EngramError as exc:
         error(err, exc)
         raise typer.Exit(2 if isinstance(exc, ValueError) else 1) from None
+    finally:
+        if bar is not None:
+            bar.stop()
     table = Table("table", "rows copied", "verified")
     for name, n in checked.items():
         table.add_row(name, str(n), "count + sha256")
