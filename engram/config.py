@@ -89,10 +89,14 @@ def shown(db: str | Path) -> str:
 _SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
-def with_schema(url: str, schema: str) -> str:
-    """The same PostgreSQL database with `schema` first on the search path (one schema per tenant)."""
+def _check_schema(schema: str) -> None:
     if not _SCHEMA.match(schema):
         raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+
+
+def with_schema(url: str, schema: str) -> str:
+    """The same PostgreSQL database with `schema` first on the search path (one schema per tenant)."""
+    _check_schema(schema)
     parts = urlsplit(url)
     query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
     return urlunsplit(parts._replace(query=urlencode([*query, ("schema", schema)])))
@@ -103,8 +107,7 @@ def split_schema(url: str) -> tuple[str, str]:
     parts = urlsplit(url)
     query = parse_qsl(parts.query)
     schema = next((v for k, v in query if k == "schema"), "public")
-    if not _SCHEMA.match(schema):
-        raise StoreError(f"schema name {schema!r}: lowercase letters, digits and _ only")
+    _check_schema(schema)
     rest = urlencode([(k, v) for k, v in query if k != "schema"])
     return urlunsplit(parts._replace(query=rest)), schema
 

@@ -132,7 +132,7 @@ class Tools:
         if session is not None and not isinstance(session, str):
             raise InvalidInput("session", "Input should be a valid string")
         args = _checked(_shallow(tool.arguments), arguments)
-        values = {f: _plain(getattr(args, f)) for f in tool.arguments.model_fields}
+        values = {f: getattr(args, f) for f in tool.arguments.model_fields}
         call = functools.partial(_TOOLS[name], self, **values)
         if tool.session:
             call = functools.partial(call, session=session)
@@ -270,9 +270,3 @@ def _shallow(model: type[registry.Arguments]) -> type[pydantic.BaseModel]:
         )
         fields[name] = (dict[str, Any] | None, field.default) if nested else (field.annotation, field)
     return pydantic.create_model(f"{model.__name__}Shallow", __config__=model.model_config, **fields)
-
-
-def _plain(value: Any) -> Any:
-    """A nested argument model (store_memory's context, search_memory's options) as the fields that were set:
-    the method it goes to validates them again."""
-    return value.model_dump(exclude_unset=True) if isinstance(value, pydantic.BaseModel) else value

@@ -46,7 +46,7 @@ class Health:
         store = self._store
         issues = store.integrity()
         tags = store.tags()
-        merges = self._tags.merges()
+        merges = self._tags.merges(tags)
         orphan = sum(i["count"] for i in issues if i["problem"].startswith("active tags no memory"))
         total = store.count(_ALL)
         uncategorised = store.count(replace(_ALL, uncategorised=True))

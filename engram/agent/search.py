@@ -6,6 +6,7 @@ tags. It ranks with the "redesign" profile. A question that only asks for things
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -195,7 +196,11 @@ def _scope(content_type: Category | Kind | None) -> str:
 
 
 def _memories_of(
-    query: Query, where: Filter, clause: TimeClause | None, opts: SearchOptions, ranked: Any
+    query: Query,
+    where: Filter,
+    clause: TimeClause | None,
+    opts: SearchOptions,
+    ranked: Callable[[Filter, bool, int], tuple[list[Hit], int]],
 ) -> tuple[list[Hit], int, TimeClause | None]:
     """A query that names no topic, only memories ("what did I tell you today?", "recent memories"): each
     memory of the time it names (or of the time range option) is what was asked, newest first. A named time

@@ -69,7 +69,7 @@ class Maintenance:
         unused for `archive_after_days`; as one operation that `rollback` undoes."""
         store = self._store
         rows = store.tags()
-        merges = self._tags.merges()
+        merges = self._tags.merges(rows)
         cutoff = utcnow() - timedelta(days=archive_after_days)
         merged = {m.tag for m in merges}
         stale = [r for r in rows if r.last_used_at < cutoff and r.tag not in merged]

@@ -10,6 +10,7 @@ from engram.embed.embedder import Embedder
 from engram.model.record import utcnow
 from engram.model.vectors import Vector
 from engram.store.roles import TagRegistry
+from engram.store.values import TagRow
 from engram.tags.consolidate import Merge, consolidate
 from engram.tags.plan import TagPlan
 from engram.tags.vocabulary import Vocabulary
@@ -68,6 +69,6 @@ class TagService:
         """Whether `text` is one token of the embedding model's vocabulary: a word of its own, not a clip."""
         return len(self._embedder.token_offsets(text)) == 1
 
-    def merges(self) -> list[Merge]:
-        """Which active tags consolidation would fold into which."""
-        return consolidate(self._store.tags(), self.is_word)
+    def merges(self, rows: Sequence[TagRow]) -> list[Merge]:
+        """Which of these tag rows (the registry's active tags) consolidation would fold into which."""
+        return consolidate(rows, self.is_word)
