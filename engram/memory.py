@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import builtins
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -221,6 +221,22 @@ class Memory(Tools):
     def review(self, memory_id: str, action: str, content: str | None = None) -> MemoryRecord:
         """approve, reject, or edit (new content; the memory is approved as edited)."""
         return self._review.review(memory_id, action, content)
+
+    @writes
+    def review_many(
+        self,
+        action: str,
+        *,
+        ids: Sequence[str] = (),
+        kind: str | None = None,
+        below_confidence: float | None = None,
+        limit: int = 1000,
+    ) -> builtins.list[MemoryRecord]:
+        """Approve or reject many memories at once: by id, or the pending ones of a kind (task, or an extracted
+        kind such as todo) and/or extracted with a confidence under `below_confidence`; each audited as a review."""
+        return self._review.review_many(
+            action, ids=ids, kind=kind, below_confidence=below_confidence, limit=limit
+        )
 
     @writes
     def supersede(self, memory_id: str, content: str, **fields: Any) -> RememberResult:

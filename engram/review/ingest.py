@@ -32,6 +32,7 @@ from engram.review.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Messa
 from engram.review.llm import LlmError, LlmExtractor
 from engram.review.messages import parse_message
 from engram.store.roles import AuditLog, Sources, Transactions
+from engram.write.rules import review_reason
 from engram.write.writer import Writer
 
 
@@ -182,6 +183,13 @@ class Ingestor:
                 )
                 approved = candidate.confidence >= APPROVE_AT and risk < 2
                 concepts = [analysis.normalize_tag(c) for c in analysis.concepts(content, top=3)]
+                waits: dict[str, str] = {}
+                if not approved:
+                    waits["review_reason"] = review_reason(
+                        confidence=candidate.confidence,
+                        approve_at=APPROVE_AT,
+                        pii_kinds=report.names if risk >= 2 else (),
+                    )
                 states.append((candidate, approved))
                 items.append(
                     NewMemory(
@@ -210,7 +218,8 @@ class Ingestor:
                                 "redacted": bool(redact and report.risk),
                             },
                             "speaker": source.metadata.get("speaker"),
-                        },
+                        }
+                        | waits,
                     )
                 )
             results = self._commit(row, items, position)

@@ -1,19 +1,68 @@
 """The review queue: memories waiting for a person (uncertain extractions, personal data), and the decisions on
-them: approve, reject, or edit (approved as edited)."""
+them: approve, reject, or edit (approved as edited), one at a time or many at once, with the reason each one
+waits."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from engram.errors import InvalidInput
-from engram.model.record import MemoryRecord, Status
-from engram.store.roles import AuditLog, Rows
-from engram.store.values import Filter
+from engram.model.record import Kind, MemoryRecord, Status
+from engram.review.extract import APPROVE_AT, KINDS
+from engram.store.roles import AuditLog, Rows, Transactions
+from engram.store.values import Filter, Position
 from engram.write.edit import Editor, fetch
+from engram.write.rules import review_reason
+
+BULK_ACTIONS = ("approve", "reject")  # an edit names new content: one memory at a time
+MAX_BULK = 1000
+_PAGE = 500  # pending memories read per page while a filter looks for matches
 
 
-class ReviewStore(Rows, AuditLog, Protocol):
+class ReviewStore(Transactions, Rows, AuditLog, Protocol):
     """What the queue lists and records."""
+
+
+def _candidate(record: MemoryRecord) -> dict[str, Any]:
+    found = record.metadata.get("candidate")
+    return found if isinstance(found, dict) else {}
+
+
+def extraction_confidence(record: MemoryRecord) -> float | None:
+    """The confidence the extractor gave the memory (ingest keeps it in `metadata.candidate`), if any."""
+    value = _candidate(record).get("confidence")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def why_waiting(record: MemoryRecord) -> str:
+    """The reason a memory waits for review: the one written when it was queued, else one read from what its
+    metadata says (memories queued before the reason was written)."""
+    given = record.metadata.get("review_reason")
+    if isinstance(given, str) and given:
+        return given
+    pii = record.metadata.get("pii")
+    kinds: list[str] = []
+    if isinstance(pii, dict) and pii.get("risk", 0) >= 2:
+        kinds = [str(k) for k in pii.get("kinds", [])]
+    elif isinstance(found := record.metadata.get("pii_found"), list):
+        kinds = [str(k) for k in found]
+    return review_reason(confidence=extraction_confidence(record), approve_at=APPROVE_AT, pii_kinds=kinds)
+
+
+def _kind_test(kind: str | None) -> Any:
+    """Whether a memory is of `kind`: a record kind (task, identity ...) or an extracted kind (todo, profile ...)."""
+    if kind is None:
+        return lambda _: True
+    name = kind.strip().lower()
+    record_kinds = {k.value for k in Kind}
+    if name not in record_kinds and name not in KINDS:
+        raise InvalidInput(
+            "kind",
+            f"must be a memory kind ({', '.join(sorted(record_kinds))}) or an extracted "
+            f"kind ({', '.join(KINDS)}), not {kind!r}",
+        )
+    return lambda r: r.kind.value == name or _candidate(r).get("kind") == name
 
 
 class ReviewQueue:
@@ -28,18 +77,90 @@ class ReviewQueue:
     def review(self, memory_id: str, action: str, content: str | None = None) -> MemoryRecord:
         """approve, reject, or edit (new content; the memory is approved as edited)."""
         record = fetch(self._store, memory_id)
+        self._reviewable(record, "id")
+        if action == "edit" and content is None:
+            raise InvalidInput("content", "is required to edit a memory")
+        if action not in (*BULK_ACTIONS, "edit"):
+            raise InvalidInput("action", "must be approve, reject or edit")
+        return self._decide(record, action, content)
+
+    def review_many(
+        self,
+        action: str,
+        *,
+        ids: Sequence[str] = (),
+        kind: str | None = None,
+        below_confidence: float | None = None,
+        limit: int = MAX_BULK,
+    ) -> list[MemoryRecord]:
+        """Approve or reject many memories at once: those `ids` name, or the pending ones a filter picks (of a
+        kind, extracted with a confidence under `below_confidence`), newest first, at most `limit`. With ids and
+        a filter, the ids the filter keeps. All the decisions commit together, each audited as one review."""
+        if action not in BULK_ACTIONS:
+            raise InvalidInput("action", "must be approve or reject (edit one memory at a time)")
+        if isinstance(ids, str):
+            raise InvalidInput("ids", "must be a list of memory ids, not one string")
+        if not ids and kind is None and below_confidence is None:
+            raise InvalidInput("ids", "give memory ids, or a filter (kind, below_confidence), to review many")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_BULK:
+            raise InvalidInput("limit", f"must be a whole number between 1 and {MAX_BULK}")
+        if below_confidence is not None and (
+            isinstance(below_confidence, bool)
+            or not isinstance(below_confidence, int | float)
+            or not 0 < below_confidence <= 1
+        ):
+            raise InvalidInput("below_confidence", "must be a number above 0 and at most 1")
+        if len(ids) > MAX_BULK:
+            raise InvalidInput("ids", f"names {len(ids)} memories; at most {MAX_BULK} at once")
+        of_kind = _kind_test(kind)
+
+        def keeps(record: MemoryRecord) -> bool:
+            if not of_kind(record):
+                return False
+            if below_confidence is None:
+                return True
+            confidence = extraction_confidence(record)
+            return confidence is not None and confidence < below_confidence
+
+        if ids:
+            chosen = []
+            for i, memory_id in enumerate(dict.fromkeys(ids)):
+                if not isinstance(memory_id, str) or not memory_id:
+                    raise InvalidInput(f"ids[{i}]", "must be a memory id")
+                record = fetch(self._store, memory_id)
+                self._reviewable(record, f"ids[{i}]")
+                chosen.append(record)
+            chosen = [r for r in chosen if keeps(r)][:limit]
+        else:
+            chosen = self._pending_where(keeps, limit)
+        # Checked before anything changes, and one transaction: a failure leaves every memory as it was.
+        with self._store.atomic():
+            return [self._decide(record, action, None) for record in chosen]
+
+    def _pending_where(self, keeps: Any, limit: int) -> list[MemoryRecord]:
+        """Pending memories `keeps` accepts, newest first, read page by page."""
+        where = Filter(statuses=(Status.PENDING,), include_expired=True)
+        out: list[MemoryRecord] = []
+        after: Position | None = None
+        while len(out) < limit:
+            page = self._store.select(where, limit=_PAGE, after=after)
+            out += [r for r in page if keeps(r)]
+            if len(page) < _PAGE:
+                break
+            after = (page[-1].created_at, page[-1].id)
+        return out[:limit]
+
+    @staticmethod
+    def _reviewable(record: MemoryRecord, field: str) -> None:
         if record.status in (Status.SUPERSEDED, Status.ARCHIVED):
             # Approving a superseded memory would make it live beside the one that replaced it.
-            raise InvalidInput("id", f"is {record.status.value}, not a memory to review")
-        if action == "approve":
-            updated = self._editor.update(memory_id, {"status": Status.APPROVED})
-        elif action == "reject":
-            updated = self._editor.update(memory_id, {"status": Status.REJECTED})
-        elif action == "edit":
-            if content is None:
-                raise InvalidInput("content", "is required to edit a memory")
-            updated = self._editor.update(memory_id, {"content": content, "status": Status.APPROVED})
-        else:
-            raise InvalidInput("action", "must be approve, reject or edit")
-        self._store.audit("review", memory_id, {"action": action, "from": record.status.value})
+            raise InvalidInput(field, f"is {record.status.value}, not a memory to review")
+
+    def _decide(self, record: MemoryRecord, action: str, content: str | None) -> MemoryRecord:
+        status = Status.REJECTED if action == "reject" else Status.APPROVED
+        fields: dict[str, Any] = {"status": status}
+        if content is not None:
+            fields["content"] = content
+        updated = self._editor.update(record.id, fields)
+        self._store.audit("review", record.id, {"action": action, "from": record.status.value})
         return updated

@@ -79,3 +79,29 @@ def changed_at(target: MemoryRecord, item: NewMemory) -> datetime:
 def flatten(scores: dict[str, dict[str, float]]) -> dict[str, float]:
     """A decision's scores as one level of "part.label" keys, as a record keeps them."""
     return {f"{part}.{label}": value for part, values in scores.items() for label, value in values.items()}
+
+
+# How the review reason names each kind of personal data: the words a person reads, not the detector's labels.
+_PII_WORDS = {
+    "email": "email address",
+    "phone": "phone number",
+    "card": "card number",
+    "iban": "IBAN",
+    "ssn": "social security number",
+    "ip": "IP address",
+    "secret": "secret or password",
+}
+
+
+def review_reason(*, confidence: float | None, approve_at: float, pii_kinds: Sequence[str] = ()) -> str:
+    """Why a memory waits for a person, as one plain sentence: raw personal data it holds, and an extraction
+    confidence under the approval line (both when both hold)."""
+    parts: list[str] = []
+    if pii_kinds:
+        words = ", ".join(dict.fromkeys(_PII_WORDS.get(k, k) for k in pii_kinds))
+        parts.append(f"holds personal data: {words}")
+    if confidence is not None and confidence < approve_at:
+        parts.append(f"extracted with confidence {confidence:.2f}, below the {approve_at:.2f} approval line")
+    if not parts:
+        return "stored as pending by the writer, to be reviewed"
+    return "; ".join(parts)
