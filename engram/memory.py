@@ -202,8 +202,10 @@ class Memory(Tools):
         redact: bool | None = None,
         user_id: str | None = None,
         workspace_id: str | None = None,
+        progress: Progress | None = None,
     ) -> dict[str, Any]:
-        """Keep messages as sources and store the user's statements as memories, approved or pending review."""
+        """Keep messages as sources and store the user's statements as memories, approved or pending review;
+        `progress` is called with (messages done, messages) as it goes."""
         return self._ingestor.ingest(
             messages,
             scope=scope,
@@ -211,6 +213,7 @@ class Memory(Tools):
             redact=redact,
             user_id=user_id,
             workspace_id=workspace_id,
+            progress=progress,
         )
 
     def pending(self, limit: int = 100) -> builtins.list[MemoryRecord]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -156,10 +156,12 @@ class Ingestor:
         redact: bool | None = None,
         user_id: str | None = None,
         workspace_id: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> dict[str, Any]:
         """Store the messages as sources and their user statements as memories; the scope id defaults to each
         message's conversation id. Each message commits on its own with its memories: an error stops the ingest
-        with the messages before it kept and that one and those after it not marked as ingested."""
+        with the messages before it kept and that one and those after it not marked as ingested. `progress` is
+        called with (messages done, messages) as each one starts."""
         parsed = [m if isinstance(m, Message) else parse_message(m, i) for i, m in enumerate(messages)]
         redact = self._settings.redact_pii if redact is None else redact
         kept = [_kept(m, redact) for m in parsed]
@@ -168,6 +170,8 @@ class Ingestor:
         counts: Counter[str] = Counter()
         kinds: Counter[str] = Counter()
         for position, (message, source, row) in enumerate(zip(parsed, kept, rows, strict=True)):
+            if progress is not None:
+                progress(position, len(rows))
             counts["messages"] += 1
             if (row["platform"], row["conversation_id"], row["message_id"]) in known:
                 counts["messages_already_ingested"] += 1
