@@ -247,7 +247,7 @@ class EngramRetriever:
 
 class SearchMemoryRetriever(EngramRetriever):
     """Seed 002's `search_memory` over the same database: query understanding (time phrases against the
-    question's date, concepts, tag expansion) and the redesign profile, nothing touched, no relevance floor."""
+    question's date, concepts, tag expansion) and the redesign profile, nothing touched, every result whatever its confidence."""
 
     def __init__(self, embedder: Embedder, databases: EngramDatabases | None = None) -> None:
         super().__init__("redesign", embedder, databases)
@@ -258,7 +258,7 @@ class SearchMemoryRetriever(EngramRetriever):
         if memory is None:
             raise RuntimeError("index() first")
         found = memory.search_memory(
-            query, {"limit": min(100, 3 * k), "min_relevance": 0.0}, now=now, touch=False
+            query, {"limit": min(100, 3 * k), "min_confidence": "low"}, now=now, touch=False
         )
         out: dict[str, None] = {}
         for hit in found["results"]:

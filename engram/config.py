@@ -32,6 +32,18 @@ class RankingProfile(BaseModel, frozen=True):
         0.2, ge=0, description="closeness of the memory's creation to a time the query names ('in June 2023')"
     )
 
+    def weighing(self, about_time: bool) -> RankingProfile:
+        """The weights for one question. When a memory was made or last used says nothing about whether it answers
+        a question that is not about time or recent events: the age priors count only for those that are."""
+        if about_time or not (self.recency or self.usage or self.importance):
+            return self
+        return self.model_copy(
+            update={"recency": 0.0, "usage": 0.0, "importance": self.importance * IMPORTANCE_AT_REST}
+        )
+
+
+# The share of its weight importance keeps for a question not about time: a tie-breaker among equal matches.
+IMPORTANCE_AT_REST = 0.0
 
 # "default" is recall's; "redesign" is search_memory's; "timeless" drops the age priors for archives (a long
 # conversation history) where when something was said does not make it more or less relevant; "lexical" and
@@ -159,7 +171,6 @@ class Settings(BaseSettings):
     recency_half_life_days: float = Field(30.0, gt=0, description="recency halves over this many days")
     importance_daily_decay: float = Field(0.99, gt=0, le=1, description="importance factor per idle day")
     negative_penalty: float = Field(0.25, ge=0, description="subtracted from the score of negative memories")
-    sibling_factor: float = Field(0.9, gt=0, le=1, description="score share of a hit's neighbouring chunk")
     mmr_lambda: float = Field(0.75, ge=0, le=1, description="relevance vs diversity in MMR re-ranking")
     feedback_docs: int = Field(
         3,

@@ -105,17 +105,21 @@ def test_long_content_is_chunked_with_overlap(tmp_path: Path) -> None:
         assert {h.why for h in hits} >= {"match"}
 
 
-def test_sibling_chunks_join_just_below_their_hit(tmp_path: Path) -> None:
+def test_a_document_answers_once_by_its_best_passage_and_says_where_it_sits(tmp_path: Path) -> None:
     settings = Settings(chunk_tokens=10, chunk_overlap=2)
-    text = " ".join(f"alpha{i}" for i in range(10)) + " " + " ".join(f"beta{i}" for i in range(30))
+    text = "# Plan\n" + " ".join(f"alpha{i}" for i in range(12)) + "\n## Later\n"
+    text += " ".join(f"beta{i}" for i in range(30))
     with Memory(tmp_path / "s.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        mem.remember(text)
-        hits = mem.recall("alpha3 alpha4 alpha5", mode="related", touch=False)
-        top, *rest = hits
-        assert top.why == "match" and top.record.chunk_index == 0
-        sib = next(h for h in rest if h.record.chunk_index == 1)
-        assert sib.why == "sibling" and sib.score == pytest.approx(top.score * settings.sibling_factor)
-        assert rest[0] is sib  # right under its hit, whatever MMR picked next
+        doc = mem.remember(text).id
+        other = mem.remember("beta7 beta8 beta9 gamma").id
+        for mode in ("related", "ranked"):
+            hits = mem.recall("beta7 beta8 beta9", mode=mode, limit=10, touch=False)
+            owners = [h.record.parent_id or h.record.id for h in hits]
+            assert owners.count(doc) == 1 and other in owners  # its other passages take no places
+            passage = next(h for h in hits if h.record.parent_id == doc).passage
+            assert passage is not None and passage.document == doc
+            assert 1 < passage.index <= passage.count == len(mem.chunks(doc))
+            assert passage.heading == "Later"
 
 
 def test_recall_bumps_access_but_not_updated_at(mem: Memory) -> None:
@@ -145,8 +149,11 @@ def test_a_time_named_in_the_query_favours_the_memories_of_that_time(mem: Memory
     ).id
     august = datetime(2023, 8, 1, tzinfo=UTC)
     plain = mem.recall("standup notes", mode="ranked", now=august, touch=False)
-    assert [h.record.id for h in plain] == [july, june]  # the newer, by recency and importance
-    assert all(h.components["time"] == 0.0 for h in plain)
+    assert {h.record.id for h in plain} == {july, june} and all(h.components["time"] == 0.0 for h in plain)
+    # A question about neither a time nor recent events: when each was said makes neither the likelier answer.
+    assert plain[0].score == pytest.approx(plain[1].score)
+    latest = mem.recall("the latest standup notes", mode="ranked", now=august, touch=False)
+    assert [h.record.id for h in latest] == [july, june]  # about recent events: the newer, by recency
     named = mem.recall("standup notes in June 2023", mode="ranked", now=august, touch=False)
     assert [h.record.id for h in named] == [june, july]
     assert named[0].components["time"] == 1.0
@@ -359,13 +366,14 @@ def test_episode_neighbours_are_looked_for_only_around_memories_in_an_episode(tm
         assert asked == [[question.id]]  # the one candidate in an episode
         assert found[answer.id].components["context"] > 0
         # The reply takes the geometric mean of its own relevance and its episode's best (the question's);
-        # garden notes have no episode.
+        # garden notes have no episode: each is its own.
         q, a = found[question.id].components, found[answer.id].components
         best, own = ((0.6 * c["vector"] + 0.2 * c["lexical"]) / 0.8 for c in (q, a))
         assert q["episode"] == pytest.approx(best) and best > own
         assert a["episode"] == pytest.approx((best * own) ** 0.5)
-        assert all(
-            s.components["episode"] == 0 for i, s in found.items() if i not in (question.id, answer.id)
+        alone = [s.components for i, s in found.items() if i not in (question.id, answer.id)]
+        assert alone and all(
+            c["episode"] == pytest.approx((0.6 * c["vector"] + 0.2 * c["lexical"]) / 0.8) for c in alone
         )
 
 

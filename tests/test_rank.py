@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engram.config import ModeThresholds, RankingProfile
 from engram.model.record import Kind, MemoryRecord
 from engram.model.results import Scored
+from engram.recall.confidence import confidence_of
 from engram.recall.modes import RecallMode, apply_mode, mmr
 from engram.recall.scoring import Candidate, Decay, Period, feedback_query, score, shortfall
 
@@ -174,14 +175,40 @@ def test_mmr_counts_two_chunks_of_one_memory_as_that_memory_twice() -> None:
 
 
 def test_modes() -> None:
-    hits = [Scored(record(str(i)), s) for i, s in enumerate([0.9, 0.6, 0.5, 0.3, 0.25, 0.1])]
-    accurate = apply_mode(hits, RecallMode.ACCURATE, 10, ModeThresholds(floor=0.2, ratio=0.58, cap=8))
+    sure = [
+        Scored(record(str(i)), s, confidence="medium") for i, s in enumerate([0.9, 0.6, 0.5, 0.3, 0.25, 0.1])
+    ]
+    accurate = apply_mode(sure, RecallMode.ACCURATE, 10, ModeThresholds(floor=0.2, ratio=0.58, cap=8))
     assert [h.score for h in accurate] == [0.9, 0.6]  # cut at 0.522
-    related = apply_mode(hits, RecallMode.RELATED, 10, ModeThresholds(floor=0.12, ratio=0.35, cap=12))
+    related = apply_mode(sure, RecallMode.RELATED, 10, ModeThresholds(floor=0.12, ratio=0.35, cap=12))
     assert [h.score for h in related] == [0.9, 0.6, 0.5]  # cut at 0.315
-    low = [Scored(record("x"), 0.05)]
-    assert apply_mode(low, RecallMode.ACCURATE, 10, ModeThresholds(floor=0.2, ratio=0.58, cap=8)) == low
-    assert len(apply_mode(hits, RecallMode.RANKED, 4, None)) == 4
+    assert len(apply_mode(sure, RecallMode.RANKED, 4, None)) == 4
+
+
+def test_accurate_keeps_its_best_hit_only_when_it_is_at_least_of_medium_confidence() -> None:
+    guess = [Scored(record("x"), 0.05, confidence="low")]
+    accurate, related = (
+        ModeThresholds(floor=0.2, ratio=0.58, cap=8),
+        ModeThresholds(floor=0.12, ratio=0.35, cap=12),
+    )
+    assert apply_mode(guess, RecallMode.ACCURATE, 10, accurate) == []
+    assert apply_mode(guess, RecallMode.RELATED, 10, related) == guess  # a best guess, marked low
+    likely = [Scored(record("y"), 0.05, confidence="medium")]
+    assert apply_mode(likely, RecallMode.ACCURATE, 10, accurate) == likely
+    # A low hit scoring above a medium one is still no accurate answer; the medium one is.
+    mixed = [Scored(record("a"), 0.9, confidence="low"), Scored(record("b"), 0.6, confidence="high")]
+    assert [h.record.id for h in apply_mode(mixed, RecallMode.ACCURATE, 10, accurate)] == ["b"]
+
+
+def test_confidence_reads_only_how_the_memory_matches_the_question() -> None:
+    base = {"cosine": 0.7, "coverage": 0.6, "importance": 0.0, "recency": 0.0, "usage": 0.0, "episode": 0.0}
+    assert confidence_of(base) == "high"
+    # Importance, recency, usage and the episode's relevance change nothing.
+    assert confidence_of({**base, "importance": 1.0, "recency": 1.0, "usage": 1.0, "episode": 1.0}) == "high"
+    assert confidence_of({**base, "cosine": 0.3, "coverage": 0.6}) == "medium"
+    assert confidence_of({**base, "cosine": 0.2, "coverage": 0.1}) == "low"
+    assert confidence_of({**base, "cosine": -0.5, "coverage": 0.0}) == "low"
+    assert confidence_of({}) == "low"  # scored by hand: nothing known
 
 
 def test_an_episode_neighbour_lends_its_relevance() -> None:
@@ -229,10 +256,13 @@ def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
     assert out[in_trip.id].components["episode"] == pytest.approx((own * match) ** 0.5)
     assert out[best.id].components["episode"] == pytest.approx(match)  # it is its episode's best
     assert out[in_work.id].components["episode"] == pytest.approx((own * 0.6 * 0.4 / 0.8) ** 0.5)
-    assert out[loose.id].components["episode"] == 0.0  # no episode
+    # In no episode, it is its own episode and its own context: a memory that stands alone is not put under
+    # the turns and passages that have neighbours.
+    assert out[loose.id].components["episode"] == pytest.approx(own)
+    assert out[loose.id].components["context"] == pytest.approx(own)
     assert out[in_trip.id].score == pytest.approx(alone[in_trip.id].score + 0.2 * (own * match) ** 0.5)
     assert alone[in_trip.id].score == pytest.approx(alone[in_work.id].score)
-    assert out[in_trip.id].score > out[in_work.id].score > out[loose.id].score
+    assert out[in_trip.id].score > out[in_work.id].score
     # With feedback, episodes group the new relevance.
     again = {
         s.record.id: s

@@ -5,7 +5,7 @@ caller's mistake, named, not read as 5 or true."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -79,11 +79,16 @@ class SearchOptions(BaseModel):
 
     limit: int = Field(10, ge=1, le=100, strict=True, description="most results to return")
     min_relevance: float = Field(
-        0.3,
+        0.0,
         ge=0,
         le=1,
         strict=True,
-        description="lowest relevance a result may have, half of it from matching",
+        description="lowest relevance a result may have, half of it from matching (0: judge by confidence only)",
+    )
+    min_confidence: Literal["auto", "low", "medium", "high"] = Field(
+        "auto",
+        description="how sure a result must be that it answers the query: high, medium or low (every result); "
+        "auto, the default: the medium and high ones, or if there are none, the best few guesses, marked low",
     )
     time_range: TimeRangeOption | None = Field(None, description="only memories created in this range")
     importance_min: int | None = Field(

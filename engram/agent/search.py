@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from engram.agent.answers import passage_answer
 from engram.agent.arguments import SearchOptions, validated
 from engram.agent.store import importance_1_5
 from engram.config import Settings
@@ -21,6 +22,7 @@ from engram.lang import analysis, due
 from engram.model.answers import SearchHit, SearchMemoryResult
 from engram.model.record import Category, Kind, as_utc, utcnow
 from engram.model.vectors import Vector
+from engram.recall.confidence import at_least
 from engram.recall.modes import RecallMode
 from engram.recall.query import (
     Query,
@@ -38,6 +40,8 @@ from engram.tags.service import TagService
 
 EXPANSION_AT = 0.6  # cosine at which a tag expands a query concept
 LISTED = 500  # reminders read for a question about things to do
+CONSIDERED = 50  # memories judged for confidence, however few are asked for
+GUESSES = 3  # best guesses (low confidence) returned when nothing is surer
 
 # Words an agent uses for a content type, beside the category and kind names themselves.
 _CONTENT_TYPES: dict[str, Category | Kind] = {
@@ -136,7 +140,9 @@ class SearchMemory:
         if not listing and query.asks_for_memories():
             shown, total, clause = _memories_of(query, where, clause, opts, ranked)
         elif not listing:
-            shown, total = ranked(where, False, opts.limit)
+            found, _ = ranked(where, False, max(opts.limit, CONSIDERED))
+            shown = confident(found, opts.min_confidence)
+            shown, total = shown[: opts.limit], len(shown)
         if shown and touch:
             self._retriever.touch(shown, now)
         return {
@@ -172,6 +178,16 @@ class SearchMemory:
             if kept:
                 out[concept] = tuple(kept)
         return out
+
+
+def confident(hits: list[Hit], least: str) -> list[Hit]:
+    """The hits at least as sure as `least`. "auto" keeps the medium and high ones or, with none, the best few
+    guesses: a question nothing stored answers gets guesses marked as such rather than an empty answer or
+    filler, and one that is answered gets no filler."""
+    if least == "low":
+        return hits
+    sure = [h for h in hits if at_least(h.confidence, "high" if least == "high" else "medium")]
+    return sure if sure or least != "auto" else hits[:GUESSES]
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -247,12 +263,15 @@ def _results(shown: list[Hit], query: Query, days: dict[str, datetime | None] | 
             "id": owner,
             "content": r.content,
             "relevance_score": round(hit.score, 4),
+            "confidence": hit.confidence or "low",
             "matched_concepts": matched_concepts(wanted, r.content, r.tags),
             "category": None if r.category is None else r.category.value,
             "importance": importance_1_5(r.importance),
             "created_at": r.created_at.isoformat(),
             "last_accessed": None if r.last_accessed_at is None else r.last_accessed_at.isoformat(),
         }
+        if hit.passage is not None:
+            found["passage"] = passage_answer(hit.passage)
         if days is not None:
             found["due"] = None if (day := days.get(r.id)) is None else day.date().isoformat()
         results.append(found)

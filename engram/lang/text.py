@@ -356,3 +356,22 @@ def _word_starts_at(text: str, at: int) -> bool:
 def idf(documents: int, frequency: int) -> float:
     """BM25's inverse document frequency: rare words weigh more, a word in every memory almost nothing."""
     return math.log((documents - frequency + 0.5) / (frequency + 0.5) + 1)
+
+
+# Words and what separates them, to find those people also write as one word: e-mail, wi fi, Wi-Fi.
+_PIECE = re.compile(rf"({_LETTER}+)([-‐]|\s+)?", re.UNICODE)
+
+
+def joined_spellings(text: str) -> dict[str, str]:
+    """Each hyphenated word of `text`, and each pair of content words one of which is at most two letters, with
+    the one-word spelling people also write ("e-mail": "email", "wi fi": "wifi")."""
+    pieces = _PIECE.findall(text.lower())
+    out: dict[str, str] = {}
+    for (first, between), (second, _) in itertools.pairwise(pieces):
+        if not between:
+            continue
+        hyphen = not between.isspace()
+        short = min(len(first), len(second)) <= 2 and not {first, second} & STOPWORDS
+        if hyphen or short:
+            out[f"{first}{'-' if hyphen else ' '}{second}"] = first + second
+    return out

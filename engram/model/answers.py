@@ -51,15 +51,27 @@ class StoreMemoryResult(TypedDict):
 
 
 @with_config(_EXACT)
+class PassageAnswer(TypedDict):
+    """Where a passage of a document sits: the document's id, its place (1-based) of `count`, its heading."""
+
+    document: str
+    index: int
+    count: int
+    heading: str | None
+
+
+@with_config(_EXACT)
 class SearchHit(TypedDict):
     id: str
     content: str
     relevance_score: float
+    confidence: str
     matched_concepts: list[str]
     category: str | None
     importance: int
     created_at: str
     last_accessed: str | None
+    passage: NotRequired[PassageAnswer]
     due: NotRequired[str | None]
 
 
@@ -109,7 +121,9 @@ class RecallHit(TypedDict):
     content: str
     kind: str
     score: float
+    confidence: str
     components: dict[str, float]
+    passage: NotRequired[PassageAnswer]
 
 
 @with_config(_EXACT)

@@ -36,11 +36,25 @@ class RememberResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Passage:
+    """Where a passage of a long memory (a document) sits: its document, its place (1-based) among the
+    document's passages, and the heading it falls under, if the document has headings."""
+
+    document: str
+    index: int
+    count: int
+    heading: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Scored(Generic[R]):
     """A memory (a full record, or the lighter facts scoring reads) with its score and the components behind
-    it; `why` is "match", or "sibling" for a chunk shown beside the chunk that matched."""
+    it; `confidence` says how surely it answers the query (high, medium or low: engram.recall.confidence), and
+    `passage`, for a passage of a document, where in the document it sits."""
 
     record: R
     score: float
     components: Mapping[str, float] = field(default_factory=dict)
-    why: str = "match"  # match | sibling
+    why: str = "match"
+    confidence: str | None = None
+    passage: Passage | None = None

@@ -13,7 +13,7 @@ import numpy as np
 
 from engram.config import RankingProfile, Settings
 from engram.embed.embedder import Embedder
-from engram.lang.text import idf, stems
+from engram.lang.text import idf, stem, stems
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.query import Query
@@ -60,11 +60,12 @@ class Candidates:
         """Every candidate of the vector and text searches (and their episode neighbours), scored, best first,
         and the candidates' vectors. The query's expansions are extra words for the text search only."""
         store, settings = self._store, self._settings
+        profile = profile.weighing(query.about_time)
         wide = max(50, 8 * limit)
 
         def lexical() -> tuple[dict[str, float], QueryTerms]:
             also = query.expansion_terms
-            words = list(dict.fromkeys([*query.terms, *also]))
+            words = list(dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also]))
             return dict(store.text_search(words, wide, where)), self._term_weights(query, also)
 
         text_job: Future[tuple[dict[str, float], QueryTerms]] | None = None
@@ -98,7 +99,8 @@ class Candidates:
             """Every candidate's cosine to `q`, in one product (stored vectors are unit length)."""
             return dict(zip(vectors, (embedded @ q).tolist(), strict=True))
 
-        episodes = {f.id: f.episode for f in facts if f.episode is not None} if profile.episode else None
+        # Every candidate's episode, or none: one in no episode is its own context (see `score`).
+        episodes = {f.id: f.episode for f in facts if f.episode is not None}
 
         def feedback(records: Sequence[Facts], relevance: np.ndarray) -> dict[str, float]:
             """Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand
@@ -131,7 +133,13 @@ class Candidates:
     def _term_weights(self, query: Query, expansions: Sequence[str]) -> QueryTerms:
         own = list(query.stems)
         others = sorted(stems(" ".join(expansions)) - set(own)) if expansions else []
-        total, frequencies = self._store.document_frequencies([*own, *others])
+        wholes = {said: stem(whole) for said, whole in query.spellings}
+        total, frequencies = self._store.document_frequencies([*own, *others, *wholes.values()])
+        for said, whole in wholes.items():
+            # The store writes it as one word ("email" for "e-mail"): that word is the question's, not its parts.
+            if frequencies.get(whole, 0) > 0:
+                parts = stems(said.replace("-", " "))
+                own = [s for s in own if s not in parts] + ([whole] if whole not in own else [])
         # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap. It
         # still tells how much of the question a memory answers (the `coverage` the relevance floor reads).
         return QueryTerms(

@@ -1,5 +1,5 @@
-"""From scored candidates to what is returned: maximal marginal relevance, the recall modes' thresholds, the
-relevance floor, and a matching chunk's neighbours shown beside it."""
+"""From scored candidates to what is returned: maximal marginal relevance, the recall modes' thresholds and the
+relevance floor."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import numpy as np
 from engram.config import ModeThresholds, RankingProfile
 from engram.model.results import Scored
 from engram.model.vectors import Vector
-from engram.recall.scoring import R, S, as_asked, matching, shortfall
+from engram.recall.confidence import at_least
+from engram.recall.scoring import R, as_asked, matching, shortfall
 
 
 class RecallMode(StrEnum):
@@ -74,7 +75,7 @@ def relevant(scored: Sequence[Scored[R]], floor: float, profile: RankingProfile)
     answer to any question. They rank what matches, and half the floor must come from the match. A time the
     query names puts that time's memories first, but does not lift an unrelated one over the floor either."""
     if floor <= 0:
-        return list(scored)
+        return [s for s in scored if s.score > 0]  # an invalidated memory scores 0: no answer to anything
     return [s for s in scored if shortfall(s, floor, profile) is None]
 
 
@@ -85,15 +86,19 @@ def apply_mode(
     thresholds: ModeThresholds | None,
     profile: RankingProfile | None = None,
 ) -> list[Scored[R]]:
-    """Accurate and related keep the first hit (MMR's first pick, the best) and those scoring at least
-    max(floor, ratio x best), up to their cap (and the caller's limit); ranked keeps the first `limit`. The order
-    is the one given: MMR's. With the `profile`, the thresholds read each score without what pseudo-relevance
-    feedback added to its vector component (`as_asked`): moved toward the best few hits, the query lifted
-    unrelated memories over the floor when nothing matched it."""
-    if not scored:
-        return []
+    """Accurate keeps the hits at least of medium confidence, related all; of those, both keep the first (MMR's
+    first pick, the best) and those scoring at least max(floor, ratio x best), up to their cap (and the caller's
+    limit); ranked keeps the first `limit`. The order is the one given: MMR's. With the `profile`, the thresholds
+    read each score without what pseudo-relevance feedback added to its vector component (`as_asked`): moved
+    toward the best few hits, the query lifted unrelated memories over the floor when nothing matched it."""
     if mode is RecallMode.RANKED or thresholds is None:
         return list(scored[:limit])
+    if mode is RecallMode.ACCURATE:
+        # A best guess is no accurate answer: one that merely resembles the query put unrelated (even personal)
+        # memories into an agent's context when nothing stored answered it.
+        scored = [s for s in scored if at_least(s.confidence, "medium")]
+    if not scored:
+        return []
     judged = [s.score if profile is None else as_asked(s, profile) for s in scored]
     cut = max(thresholds.floor, thresholds.ratio * max(judged))
     # Half the floor must come from matching the query, as in search_memory: importance and recency alone
@@ -104,14 +109,3 @@ def apply_mode(
         if j >= cut and (profile is None or matching(s, profile) >= thresholds.floor / 2)
     ]
     return kept[: min(limit, thresholds.cap)]
-
-
-def sibling(hit: Scored[R], record: S, factor: float) -> Scored[S]:
-    """A neighbouring chunk of a hit joins the results just under it."""
-    joined = hit.score * factor
-    return Scored(record, joined, {**hit.components, "score": joined}, "sibling")
-
-
-def with_record(hit: Scored[R], record: S) -> Scored[S]:
-    """The same score for a fuller view of the same memory."""
-    return Scored(record, hit.score, hit.components, hit.why)

@@ -13,7 +13,7 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.lang import analysis, due, timewords
-from engram.lang.text import STOPWORDS, stem, stems, terms
+from engram.lang.text import STOPWORDS, joined_spellings, stem, stems, terms
 from engram.lang.text import words as words_of
 from engram.lang.timewords import EventAnchor, TimeRange
 from engram.model.record import text_problem
@@ -56,17 +56,26 @@ class Query:
     named: TimeRange | None
     counts: bool
     intent: str
+    recent: bool = False
     anchor: EventAnchor | None = None
     time: TimeClause | None = None
     due: TimeRange | None = None
     topic: str = ""
     concepts: tuple[str, ...] = ()
     expansions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Words it splits that people also write as one ("e-mail": "email"): the store's spelling is searched.
+    spellings: tuple[tuple[str, str], ...] = ()
 
     @property
     def period(self) -> Period | None:
         """The named time as the time score reads it."""
         return None if self.named is None else Period(self.named.after, self.named.before)
+
+    @property
+    def about_time(self) -> bool:
+        """Whether when a memory was made or used bears on the answer: the question names a time, asks about
+        the latest or current state of things, or asks for things to do."""
+        return self.recent or self.intent == "remind"
 
     @property
     def expansion_terms(self) -> list[str]:
@@ -102,7 +111,9 @@ def read_query(text: Any, now: datetime, *, longest: int) -> Query:
         **_words(text, now),
         counts=counts(text),
         intent=intent(text),
+        recent=recent(text),
         topic=text,
+        spellings=tuple(joined_spellings(text).items()),
     )
 
 
@@ -142,13 +153,16 @@ def check_query(query: Any, longest: int) -> None:
 
 
 def _words(search: str, now: datetime) -> dict[str, Any]:
-    """The parts of a query read from the text it searches."""
-    found = tuple(terms(search))
+    """The parts of a query read from the text it searches. The words of a time it names ("last week", "in
+    June") are no topic: the time score weighs them, and a memory need not say them to answer."""
+    named = timewords.time_range(search, now)
+    topic = search if named is None else re.sub(re.escape(named.phrase), " ", search, flags=re.IGNORECASE)
+    found = tuple(terms(topic)) or tuple(terms(search))
     return {
         "search": search,
         "terms": found,
         "stems": tuple(sorted(stems(" ".join(found)))),
-        "named": timewords.time_range(search, now),
+        "named": named,
     }
 
 
@@ -320,6 +334,19 @@ def asks_for_memories(concepts: Iterable[str]) -> bool:
 
 # "How many trips", "how often", "the total cost", "altogether": a question that counts or sums instances.
 _COUNTING = re.compile(r"\bhow (?:many|often)\b|\btotal\b|\baltogether\b|\bcombined\b", re.IGNORECASE)
+
+
+# "What's my current address", "the latest plan", "recently", "still", "any more": the newest memory answers.
+_RECENT = re.compile(
+    r"\b(?:recent(?:ly)?|latest|newest|lately|current(?:ly)?|now|nowadays|these days|this time|so far|still|"
+    r"any ?more|up to date|most recent|last time|new)\b|最近|最新|现在|目前",
+    re.IGNORECASE,
+)
+
+
+def recent(query: str) -> bool:
+    """Whether a query asks about the latest or current state of things, which the newest memory answers."""
+    return _RECENT.search(query) is not None
 
 
 def counts(query: str) -> bool:

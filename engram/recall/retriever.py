@@ -1,6 +1,6 @@
-"""From a query's scored candidates to the memories returned: `recall` orders them by MMR, adds a hit chunk's
-neighbours and applies the mode's thresholds; `ranked` keeps them by score alone, each long memory once. Only
-what is returned is read in full."""
+"""From a query's scored candidates to the memories returned: `recall` orders them by MMR and applies the mode's
+thresholds; `ranked` keeps them by score alone. Both return each document once, by its best passage, and say how
+surely each hit answers. Only what is returned is read in full."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from engram.model.record import MemoryRecord
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
-from engram.recall.modes import RecallMode, apply_mode, mmr, relevant, sibling, with_record
+from engram.recall.confidence import confidence_of
+from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
+from engram.recall.passages import where_in
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, matched_exactly
 from engram.store.values import Facts, Filter
@@ -27,7 +29,7 @@ class RecallStore(CandidateStore, Protocol):
     """What recall reads, and the usage it counts."""
 
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]: ...
-    def chunk_at(self, parent_id: str, index: int) -> MemoryRecord | None: ...
+    def children(self, parent_id: str) -> list[MemoryRecord]: ...
     def touch(self, ids: Sequence[str], at: datetime) -> None: ...
 
 
@@ -59,23 +61,14 @@ class Retriever:
     def recall(
         self, query: Query, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool
     ) -> list[Hit]:
-        """In MMR order, a chunk's neighbours just under it, cut by the mode; each returned memory's use is
-        counted unless `touch` is false."""
+        """In MMR order, each document once (by its best passage), each hit with its confidence, cut by the mode;
+        each returned memory's use is counted unless `touch` is false."""
         settings = self._settings
         scored, vectors = self.scored(query, where, limit, profile)
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
-        parents = {s.record.id: s.record.parent for s in scored if s.record.parent is not None}
-        picked = mmr(scored, vectors, settings.mmr_lambda, size, parents, instances=query.counts)
-        # Full records only for what is returned: building them for every candidate would dominate recall.
-        full = {r.id: r for r in self._store.get_many([s.record.id for s in picked])}
-        hits = apply_mode(
-            self._with_siblings([with_record(s, full[s.record.id]) for s in picked if s.record.id in full]),
-            mode,
-            limit,
-            thresholds.get(mode),
-            self.profile(profile),
-        )
+        picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
+        hits = apply_mode(self._full(picked), mode, limit, thresholds.get(mode), self.profile(profile))
         if touch and hits:
             self.touch(hits, query.now)
         return hits
@@ -95,39 +88,43 @@ class Retriever:
         itself makes each one what the query asks for."""
         scored, _ = self.scored(query, where, limit, profile)
         ranking = self.profile(profile)
-        kept = relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking)
-        best: list[Scored[Facts]] = []
-        owners: set[str] = set()
-        for s in kept:  # best first: a memory's first passage is its best
-            if (owner := s.record.parent or s.record.id) not in owners:
-                owners.add(owner)
-                best.append(s)
-        full = {r.id: r for r in self._store.get_many([s.record.id for s in best[:limit]])}
-        return [with_record(s, full[s.record.id]) for s in best[:limit] if s.record.id in full], len(best)
+        best = _once(relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking))
+        return self._full(best[:limit], exact), len(best)
+
+    def _full(self, picked: Sequence[Scored[Facts]], exact: bool = False) -> list[Hit]:
+        """The full records of what is returned (building them for every candidate would dominate recall), each
+        with its confidence (high for all when the filter made each one what was asked: `exact`), and a passage
+        of a document with where it sits in it."""
+        full = {r.id: r for r in self._store.get_many([s.record.id for s in picked])}
+        documents = {r.parent_id for r in full.values() if r.parent_id is not None}
+        located = {d: self._store.children(d) for d in documents}
+        out: list[Hit] = []
+        for s in picked:
+            record = full.get(s.record.id)
+            if record is None:
+                continue
+            passage = None
+            if record.parent_id is not None and record.chunk_index is not None:
+                passage = where_in(record, located.get(record.parent_id, []))
+            sure = "high" if exact else confidence_of(s.components)
+            out.append(Scored(record, s.score, s.components, s.why, sure, passage))
+        return out
 
     def touch(self, hits: Sequence[Hit], when: datetime) -> None:
         """Count a use of each memory returned."""
         self._store.touch([h.record.id for h in hits], when)
 
-    def _with_siblings(self, hits: Sequence[Hit]) -> list[Hit]:
-        """A chunk's neighbours join just under it at factor x its score, or keep their own score if that is
-        higher. The hits keep their order: it is MMR's, which a sort by score would undo."""
-        out: dict[str, Hit] = {}
-        for hit in hits:
-            known = out.get(hit.record.id)
-            if known is None or known.score < hit.score:
-                out[hit.record.id] = hit  # a chunk that joined earlier keeps its place
-            r = hit.record
-            if r.parent_id is None or r.chunk_index is None or hit.why != "match":
-                continue
-            for index in (r.chunk_index - 1, r.chunk_index + 1):
-                near = self._store.chunk_at(r.parent_id, index)
-                if near is None:
-                    continue
-                joined = sibling(hit, near, self._settings.sibling_factor)
-                if near.id not in out or out[near.id].score < joined.score:
-                    out[near.id] = joined
-        return list(out.values())
+
+def _once(scored: Sequence[Scored[Facts]]) -> list[Scored[Facts]]:
+    """Each memory once: a document (a long memory stored as passages) by its first, best passage; its other
+    passages would only take the places of other memories."""
+    owners: set[str] = set()
+    out: list[Scored[Facts]] = []
+    for s in scored:
+        if (owner := s.record.parent or s.record.id) not in owners:
+            owners.add(owner)
+            out.append(s)
+    return out
 
 
 __all__ = ["Hit", "RecallStore", "Retriever"]

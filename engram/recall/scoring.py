@@ -15,7 +15,7 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
 - episode: for a memory in an episode (or a chunk), the geometric mean of its own relevance and the best
   relevance among the candidates of that episode (its own included): of two turns that match the query equally,
   the one from the conversation that matches it best is the likelier answer (passage retrieval's document-level
-  evidence). A memory in no episode scores 0 here, as it does for context;
+  evidence). A memory in no episode is its own episode and context: both are its own relevance;
 - time: when the query names a time ("in June 2023", "last week", "on 7 July"), 1 for a memory created within
   that period, and outside it 0.5 ^ (days away / the period's length, at least a day; a day for an open period
   such as "since May"): "in June" still favours what was told on the 2nd of July. 0 for every memory when the
@@ -38,6 +38,7 @@ from engram.config import RankingProfile
 from engram.lang.text import stems_among
 from engram.model.results import Scored
 from engram.model.vectors import Vector
+from engram.recall.confidence import strengths
 
 
 class Scorable(Protocol):
@@ -152,7 +153,9 @@ _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "e
 # "coverage": the IDF-weighted share of all the query's word stems a memory contains, those no memory contains
 # counted too (the lexical signal leaves them out, as they cannot tell memories apart). An absolute measure of
 # how much of what was asked a memory says, for `shortfall`'s floor.
-_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage")
+# "neighbour": the best match strength (engram.recall.confidence) among the memories just before and after it in
+# its episode: a reply ("yes, last Friday") is as sure an answer as the question before it is a match.
+_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage", "neighbour")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
 _SHOWN_AT = {name: i for i, name in enumerate(_SHOWN)}
@@ -261,7 +264,15 @@ def _combined(
         if pairs:
             at, beside = np.array(pairs).T
             np.maximum.at(table[:, _CONTEXT], at, match[beside])
+            sure = strengths(table[:, _COSINE], table[:, _COL["coverage"]])
+            np.maximum.at(table[:, _COL["neighbour"]], at, sure[beside])
     table[:, _EPISODE] = 0.0
+    if episodes is not None:
+        # A memory in no episode is its own episode and its own context: scoring it 0 there ranked every
+        # passage of a long document, which has neighbours, over a short memory that answered better.
+        alone = np.array([r.id not in episodes for r in records], dtype=bool)
+        table[alone, _CONTEXT] = match[alone]
+        table[alone, _EPISODE] = match[alone]
     if episodes:
         placed = [(i, episodes[r.id]) for i, r in enumerate(records) if r.id in episodes]
         if placed:
