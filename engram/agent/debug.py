@@ -13,6 +13,7 @@ from engram.model.answers import RepairAnswer, StorageIssue, TraceAnswer, Traced
 from engram.model.record import utcnow
 from engram.recall.query import read_query
 from engram.recall.retriever import Retriever
+from engram.recall.confidence import confidence_of, strength
 from engram.recall.scoring import shortfall
 from engram.store.roles import AuditLog, Meta, TagRegistry, Upkeep
 from engram.store.values import Filter
@@ -62,10 +63,13 @@ class Debugging:
         candidates: list[TracedCandidate] = []
         for rank, s in enumerate(scored, 1):
             short = shortfall(s, opts.min_relevance, profile) if opts.min_relevance > 0 else None
+            sure = confidence_of(s.components)
             if s.record.id in returned:
                 why = "returned"
             elif short is not None:
                 why = short
+            elif rank <= opts.limit and sure == "low":
+                why = f"low confidence (match strength {strength(s.components):.3f}): surer results came first"
             elif rank > opts.limit:
                 why = f"ranked {rank}, beyond limit {opts.limit}"
             else:

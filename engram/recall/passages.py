@@ -3,36 +3,41 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
+from engram.lang.text import stems
 from engram.model.record import MemoryRecord
 from engram.model.results import Passage
 
-# A Markdown heading ("## 7. Testing") or a setext one's text line is the section a passage belongs to.
+# A Markdown heading ("## 7. Testing") names the section the text under it belongs to.
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
-def where_in(passage: MemoryRecord, passages: Sequence[MemoryRecord]) -> Passage:
-    """`passage`'s place (1-based) among its document's `passages` (in order), and the last heading at or before
-    its start: in its own text, else in the passages before it."""
+def where_in(passage: MemoryRecord, passages: Sequence[MemoryRecord], asked: Collection[str] = ()) -> Passage:
+    """`passage`'s place (1-based) among its document's `passages`, and the heading of the section of it that
+    says most of the question's word stems `asked` (a passage may span two sections); text before the first
+    heading of a passage is under the last heading of the passages before it."""
     assert passage.parent_id is not None and passage.chunk_index is not None
     ordered = sorted(passages, key=lambda p: p.chunk_index or 0)
-    heading = _first_heading(passage.content)
-    if heading is None:
-        for earlier in reversed([p for p in ordered if (p.chunk_index or 0) < passage.chunk_index]):
-            if (heading := _last_heading(earlier.content)) is not None:
-                break
-    return Passage(
-        passage.parent_id, passage.chunk_index + 1, max(len(ordered), passage.chunk_index + 1), heading
-    )
+    before: str | None = None
+    for earlier in reversed([p for p in ordered if (p.chunk_index or 0) < passage.chunk_index]):
+        if found := _HEADING.findall(earlier.content):
+            before = found[-1]
+            break
+    sections = _sections(passage.content, before)
+    wanted = set(asked)
+    heading = max(sections, key=lambda s: len(wanted & stems(s[1])))[0] if wanted else sections[0][0]
+    count = max(len(ordered), passage.chunk_index + 1)
+    return Passage(passage.parent_id, passage.chunk_index + 1, count, heading)
 
 
-def _first_heading(text: str) -> str | None:
-    """The heading a passage opens with, if it opens with one."""
-    found = _HEADING.match(text.lstrip("\n"))
-    return found.group(1) if found else None
-
-
-def _last_heading(text: str) -> str | None:
-    found = _HEADING.findall(text)
-    return found[-1] if found else None
+def _sections(text: str, before: str | None) -> list[tuple[str | None, str]]:
+    """The text cut at its headings: each section's heading (`before` for the text ahead of the first) and text."""
+    out: list[tuple[str | None, str]] = []
+    start, heading = 0, before
+    for match in _HEADING.finditer(text):
+        if text[start : match.start()].strip():
+            out.append((heading, text[start : match.start()]))
+        start, heading = match.end(), match.group(1)
+    out.append((heading, text[start:]))
+    return out

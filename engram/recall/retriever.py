@@ -68,7 +68,7 @@ class Retriever:
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
-        hits = apply_mode(self._full(picked), mode, limit, thresholds.get(mode), self.profile(profile))
+        hits = apply_mode(self._full(picked, query), mode, limit, thresholds.get(mode), self.profile(profile))
         if touch and hits:
             self.touch(hits, query.now)
         return hits
@@ -89,9 +89,9 @@ class Retriever:
         scored, _ = self.scored(query, where, limit, profile)
         ranking = self.profile(profile)
         best = _once(relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking))
-        return self._full(best[:limit], exact), len(best)
+        return self._full(best[:limit], query, exact), len(best)
 
-    def _full(self, picked: Sequence[Scored[Facts]], exact: bool = False) -> list[Hit]:
+    def _full(self, picked: Sequence[Scored[Facts]], query: Query, exact: bool = False) -> list[Hit]:
         """The full records of what is returned (building them for every candidate would dominate recall), each
         with its confidence (high for all when the filter made each one what was asked: `exact`), and a passage
         of a document with where it sits in it."""
@@ -105,7 +105,7 @@ class Retriever:
                 continue
             passage = None
             if record.parent_id is not None and record.chunk_index is not None:
-                passage = where_in(record, located.get(record.parent_id, []))
+                passage = where_in(record, located.get(record.parent_id, []), query.stems)
             sure = "high" if exact else confidence_of(s.components)
             out.append(Scored(record, s.score, s.components, s.why, sure, passage))
         return out

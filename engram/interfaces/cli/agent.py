@@ -59,7 +59,11 @@ def search(
     limit: Annotated[int, typer.Option(min=1, max=100, help="most results")] = 10,
     min_relevance: Annotated[
         float, typer.Option(min=0, max=1, help="lowest relevance a result may have, half of it from matching")
-    ] = 0.3,
+    ] = 0.0,
+    min_confidence: Annotated[
+        str,
+        typer.Option(help="auto (the sure ones, or the best guesses), low (every result), medium or high"),
+    ] = "auto",
     after: Annotated[datetime | None, typer.Option(help="created at or after")] = None,
     before: Annotated[datetime | None, typer.Option(help="created before")] = None,
     importance_min: Annotated[
@@ -75,6 +79,7 @@ def search(
     options: dict[str, Any] = {
         "limit": limit,
         "min_relevance": min_relevance,
+        "min_confidence": min_confidence,
         "include_expired": include_expired,
     }
     if after or before:
