@@ -250,7 +250,7 @@ class SearchMemoryRetriever(EngramRetriever):
     question's date, concepts, tag expansion) and the redesign profile, nothing touched, every result whatever its confidence."""
 
     def __init__(self, embedder: Embedder, databases: EngramDatabases | None = None) -> None:
-        super().__init__("redesign", embedder, databases)
+        super().__init__("default", embedder, databases)
         self.name = "engram-search_memory"
 
     def search(self, query: str, k: int, now: datetime | None) -> list[str]:

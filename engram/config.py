@@ -33,8 +33,9 @@ class RankingProfile(BaseModel, frozen=True):
     )
 
     def weighing(self, about_time: bool) -> RankingProfile:
-        """The weights for one question. When a memory was made or last used says nothing about whether it answers
-        a question that is not about time or recent events: the age priors count only for those that are."""
+        """The weights for one question. When a memory was made or last used, and how important it was when last
+        used (importance decays with time), say nothing about whether it answers a question that is not about
+        time or recent events: these priors count only for questions that are."""
         if about_time or not (self.recency or self.usage or self.importance):
             return self
         return self.model_copy(
@@ -45,13 +46,13 @@ class RankingProfile(BaseModel, frozen=True):
 # The share of its weight importance keeps for a question not about time: a tie-breaker among equal matches.
 IMPORTANCE_AT_REST = 0.0
 
-# "default" is recall's; "redesign" is search_memory's; "timeless" drops the age priors for archives (a long
+# "default" is recall's and search_memory's; "redesign" is seed 002's weights for search_memory; "timeless" drops the age priors for archives (a long
 # conversation history) where when something was said does not make it more or less relevant; "lexical" and
 # "semantic" keep one signal each, to compare with.
 DEFAULT_PROFILES: dict[str, RankingProfile] = {
     "default": RankingProfile(),
     "timeless": RankingProfile(importance=0, recency=0),
-    # search_memory's: semantic, exact match and the three priors, the time score where the query names a time,
+    # seed 002's for search_memory: semantic, exact match and the three priors, the time score where the query names a time,
     # and the context and episode scores of a memory in a conversation or a document (0 for a memory in neither):
     # without them a reply ("yes, last Friday") is not found through the question it answers.
     "redesign": RankingProfile(

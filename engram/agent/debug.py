@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol, cast
 
 from engram.agent.arguments import SearchOptions, validated
-from engram.agent.search import SearchMemory
+from engram.agent.search import PROFILE, SearchMemory
 from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.model.answers import RepairAnswer, StorageIssue, TraceAnswer, TracedCandidate, ValidateAnswer
@@ -57,8 +57,8 @@ class Debugging:
         )
         where = Filter(include_expired=opts.include_expired, now=now, session=session)
         asked = read_query(query, now, longest=self._settings.max_content_chars)
-        scored, _ = self._retriever.scored(asked, where, opts.limit, "redesign")
-        profile = self._retriever.profile("redesign")
+        scored, _ = self._retriever.scored(asked, where, opts.limit, PROFILE)
+        profile = self._retriever.profile(PROFILE)
         returned = {r["id"] for r in found["results"]}
         candidates: list[TracedCandidate] = []
         for rank, s in enumerate(scored, 1):
@@ -69,7 +69,9 @@ class Debugging:
             elif short is not None:
                 why = short
             elif rank <= opts.limit and sure == "low":
-                why = f"low confidence (match strength {strength(s.components):.3f}): surer results came first"
+                why = (
+                    f"low confidence (match strength {strength(s.components):.3f}): surer results came first"
+                )
             elif rank > opts.limit:
                 why = f"ranked {rank}, beyond limit {opts.limit}"
             else:
