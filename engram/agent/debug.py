@@ -11,9 +11,9 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.model.answers import RepairAnswer, StorageIssue, TraceAnswer, TracedCandidate, ValidateAnswer
 from engram.model.record import utcnow
+from engram.recall.confidence import confidence_of, strength
 from engram.recall.query import read_query
 from engram.recall.retriever import Retriever
-from engram.recall.confidence import confidence_of, strength
 from engram.recall.scoring import shortfall
 from engram.store.roles import AuditLog, Meta, TagRegistry, Upkeep
 from engram.store.values import Filter
