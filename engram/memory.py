@@ -24,12 +24,13 @@ from engram.embed.embedder import Embedder
 from engram.embed.minilm import default_embedder
 from engram.errors import InvalidInput, ModelMismatch
 from engram.interop.backups import Backups
+from engram.interop.documents import Documents
 from engram.interop.importers import ForeignImport
 from engram.interop.tinydb import TinyDbImport
 from engram.interop.transfer import Transfer
 from engram.lang import pii
 from engram.lifecycle.service import Lifecycle
-from engram.model.answers import MaintainAnswer, PiiSummary, StatsAnswer
+from engram.model.answers import AddedFile, MaintainAnswer, PiiSummary, StatsAnswer
 from engram.model.record import (
     Kind,
     MemoryRecord,
@@ -104,6 +105,7 @@ class Memory(Tools):
         self._health = Health(store, tags)
         self._transfer = Transfer(settings, store, embedder, writer, classifiers, tags, operations, files)
         self._backups = Backups(store, tags, classifiers, files)
+        self._documents = Documents(store, writer, editor)
         self._foreign = ForeignImport(store, writer, operations)
         self._tinydb = TinyDbImport(store, operations, tags, self._store_memory)
         self._ingestor = Ingestor(settings, store, embedder, classifiers, writer)
@@ -240,6 +242,12 @@ class Memory(Tools):
         return self._review.review_many(
             action, ids=ids, kind=kind, below_confidence=below_confidence, limit=limit
         )
+
+    @writes
+    def add_file(self, path: str | Path, **fields: Any) -> AddedFile:
+        """Add a Markdown, text, HTML or PDF file as one document memory with its passages; the same text again
+        is left as it is, a changed file supersedes the version added from its path before."""
+        return self._documents.add_file(path, fields)
 
     @writes
     def supersede(self, memory_id: str, content: str, **fields: Any) -> RememberResult:

@@ -346,3 +346,17 @@ class MaintainAnswer(TypedDict):
     mode: str
     operation_id: str | None
     at: str
+
+
+@with_config(_EXACT)
+class AddedFile(TypedDict):
+    """A file added as a document memory: created, unchanged (that text is stored), updated (it supersedes the
+    version added from the same path before) or merged (into a memory saying the same)."""
+
+    path: str
+    id: str
+    title: str
+    type: str
+    outcome: str
+    passages: int
+    supersedes: str | None
