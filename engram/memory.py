@@ -11,6 +11,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from engram.agent.browse import Browse
+from engram.agent.context import SessionContext
+from engram.agent.curate import Curation
 from engram.agent.debug import Debugging
 from engram.agent.health import Health
 from engram.agent.insight import Insight
@@ -111,6 +114,9 @@ class Memory(Tools):
         self._ingestor = Ingestor(settings, store, embedder, classifiers, writer)
         self._review = ReviewQueue(store, editor)
         self._lifecycle = Lifecycle(settings, store, operations)
+        self._context = SessionContext(settings, store, embedder, retriever)
+        self._browse = Browse(store)
+        self._curation = Curation(store, editor, self._review, self._ingestor)
 
     def close(self) -> None:
         self._retriever.close()

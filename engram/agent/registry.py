@@ -6,12 +6,42 @@ generated from here. `Memory.run_tool` runs any of them, with the arguments chec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from engram.agent.arguments import Count, Days, Examples, SearchOptions, Share, StoreContext
+from engram.agent.inputs import (
+    Arguments,
+    BackupArgs,
+    ConceptNetworkArgs,
+    ExportArgs,
+    ForgetArgs,
+    ForgetByTagArgs,
+    ImportArgs,
+    IngestConversationArgs,
+    ListMemoriesArgs,
+    MergeMemoriesArgs,
+    NoArgs,
+    OperationsArgs,
+    OptimizeTagsArgs,
+    RecallArgs,
+    RememberArgs,
+    ReviewMemoriesArgs,
+    RollbackArgs,
+    SearchMemoryArgs,
+    SessionContextArgs,
+    StoreMemoryArgs,
+    TimelineArgs,
+    TraceArgs,
+    UpdateMemoryArgs,
+    UsagePatternsArgs,
+)
+from engram.model.agent_answers import (
+    ForgetByTagAnswer,
+    IngestConversationAnswer,
+    ListMemoriesAnswer,
+    ReviewMemoriesAnswer,
+    SessionContextAnswer,
+    UpdateMemoryAnswer,
+)
 from engram.model.answers import (
     BackupAnswer,
     ConceptNetworkAnswer,
@@ -34,17 +64,10 @@ from engram.model.answers import (
     UsagePatternsAnswer,
     ValidateAnswer,
 )
-from engram.model.record import Kind
 
 Effect = Literal["read", "write", "destructive"]
 # The groups discover_memory_tools lists, in order; "core" are the tools an agent calls every day.
 ADVANCED_GROUPS = ("maintenance", "analysis", "migration", "debugging")
-
-
-class Arguments(BaseModel):
-    """A tool's arguments: an argument it does not take is an error, as is a number given as text."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,115 +85,6 @@ class Tool:
     @property
     def description(self) -> str:
         return f"{self.summary}\n\nExample: {self.example}"
-
-
-# ---- arguments ---------------------------------------------------------------------------------------------
-class StoreMemoryArgs(Arguments):
-    content: str = Field(description="what to remember, in plain words")
-    context: StoreContext | None = Field(
-        None, description="what to decide instead of Engram: category, importance, ..."
-    )
-
-
-class SearchMemoryArgs(Arguments):
-    query: str = Field(
-        description="what to look for, in plain words; time words work ('last week', 'in March')"
-    )
-    options: SearchOptions | None = Field(
-        None, description="limit, relevance floor, time range, importance, type"
-    )
-
-
-class NoArgs(Arguments):
-    pass
-
-
-class RememberArgs(Arguments):
-    content: str = Field(description="what to remember")
-    kind: Kind | None = Field(
-        None, description="identity, task, knowledge, reference or note; none: classified"
-    )
-    scope: Literal["global", "project", "session"] = Field("global", description="where the memory belongs")
-    scope_id: str | None = Field(
-        None, description="which project or session; a session scope defaults to this one"
-    )
-    tags: list[str] | None = Field(None, description="tags to give it")
-    importance: float | None = Field(None, ge=0, le=1, description="0..1 (not store_memory's 1-5); none: 0.5")
-
-
-class RecallArgs(Arguments):
-    query: str = Field(description="what to look for, in plain words")
-    limit: int = Field(10, ge=1, le=1000, strict=True, description="most results to return")
-    mode: Literal["accurate", "related", "ranked"] = Field(
-        "accurate",
-        description="accurate: few, confident hits; related: more, looser; ranked: exactly the best `limit`",
-    )
-    kind: Kind | None = Field(None, description="only memories of this kind")
-    scope: Literal["global", "project", "session"] | None = Field(
-        None, description="only memories of this scope"
-    )
-    scope_id: str | None = Field(None, description="only this project or session")
-
-
-class ForgetArgs(Arguments):
-    id: str = Field(description="the memory's id")
-
-
-class OptimizeTagsArgs(Arguments):
-    dry_run: bool = Field(False, description="only report the merges and archives it would make")
-    archive_after_days: Days = Field(180, description="archive tags unused for this many days")
-
-
-class MergeMemoriesArgs(Arguments):
-    ids: list[str] = Field(min_length=2, description="the memories to fold into one")
-    into: str | None = Field(None, description="the one kept (one of ids); none: the first")
-
-
-class TimelineArgs(Arguments):
-    granularity: Literal["day", "month", "year"] = Field("month", description="count per day, month or year")
-    examples: Examples = Field(3, description="memories shown per period")
-
-
-class ConceptNetworkArgs(Arguments):
-    min_cooccurrence: Count = Field(1, description="memories two tags must share to be linked")
-    similarity: Share = Field(0.6, description="cosine at which two tags' embeddings link them")
-    limit: Count = Field(100, description="most tags shown, the most used first")
-
-
-class UsagePatternsArgs(Arguments):
-    top: Count = Field(10, description="memories shown in each list")
-
-
-class ExportArgs(Arguments):
-    path: str | Path = Field(description="a new file to write (JSON Lines of SHODH records)")
-    with_embeddings: bool = Field(True, description="include each memory's embedding and the model's name")
-
-
-class ImportArgs(Arguments):
-    path: str | Path = Field(description="a JSON Lines file of SHODH records (as export_memories writes)")
-
-
-class BackupArgs(Arguments):
-    action: Literal["backup", "restore"] = Field(
-        description="backup: copy the database to path; restore: replace it"
-    )
-    path: str | Path = Field(description="the backup file: new for backup, existing for restore")
-
-
-class TraceArgs(Arguments):
-    query: str = Field(description="the question to trace, as search_memory would take it")
-    options: dict[str, Any] | None = Field(
-        None,
-        description="search_memory's options: limit, min_relevance, time_range, importance_min, content_type",
-    )
-
-
-class RollbackArgs(Arguments):
-    operation_id: str = Field(description="the operation_id a bulk tool or import returned")
-
-
-class OperationsArgs(Arguments):
-    limit: Count = Field(50, description="most operations listed, newest first")
 
 
 # ---- the tools ---------------------------------------------------------------------------------------------
@@ -378,6 +292,75 @@ TOOLS: tuple[Tool, ...] = (
         "operations(limit=10) -> the latest bulk operations, each with its operation_id",
         OperationsArgs,
         OperationsAnswer,
+    ),
+    Tool(
+        "session_context",
+        "core",
+        "read",
+        "What to know at the start of a session, as one short text: who the user is, their preferences, open "
+        "tasks due soon and recent decisions (of the project given, or every project), plus, given a query, the "
+        "memories most related to it; within max_tokens. Pending, rejected and archived memories are left out, "
+        "and nothing is counted as used.",
+        'session_context(scope_id="billing", query="invoice export", max_tokens=800)',
+        SessionContextArgs,
+        SessionContextAnswer,
+        session=True,
+    ),
+    Tool(
+        "list_memories",
+        "core",
+        "read",
+        "Browse memories, newest first, a page at a time: only those of a kind, with a tag, in a status or "
+        "scope when asked. Each shows its first lines; pass next_cursor back as cursor for the next page.",
+        'list_memories(tag="deploy", limit=10) -> {"memories": [...], "next_cursor": "..."}',
+        ListMemoriesArgs,
+        ListMemoriesAnswer,
+        session=True,
+    ),
+    Tool(
+        "update_memory",
+        "core",
+        "write",
+        "Change a memory: its text, kind, category, tags, importance, scope or expiry; what is not given stays "
+        "as it is. New text is searchable at once, by meaning and by words.",
+        'update_memory(id="<memory id>", content="Deploys go out on Wednesdays", tags=["deploy"])',
+        UpdateMemoryArgs,
+        UpdateMemoryAnswer,
+    ),
+    Tool(
+        "forget_by_tag",
+        "core",
+        "destructive",
+        "Delete every memory carrying a tag, for good, when the user asks for it; confirm must be true. "
+        "Answers how many were deleted and their ids. It cannot be undone.",
+        'forget_by_tag(tag="old-project", confirm=True) -> {"deleted": 3, "ids": [...]}',
+        ForgetByTagArgs,
+        ForgetByTagAnswer,
+        session=True,
+    ),
+    Tool(
+        "review_memories",
+        "review",
+        "write",
+        "The memories waiting for a person's review (facts taken from a conversation with low confidence, or "
+        "holding personal data), each with why it waits; approve or reject them by id, or all of a kind or "
+        "under a confidence. Waiting memories are not found by searches until approved.",
+        'review_memories(action="approve", ids=["<memory id>"])',
+        ReviewMemoriesArgs,
+        ReviewMemoriesAnswer,
+    ),
+    Tool(
+        "ingest_conversation",
+        "review",
+        "write",
+        "Read a conversation and keep what the user said that is worth remembering (facts about them, "
+        "preferences, plans, decisions); the confident ones are stored at once, the others wait for review. "
+        "Messages already read for the same conversation_id are skipped.",
+        'ingest_conversation(messages=[{"role": "user", "content": "I moved to Lisbon in May"}], '
+        'conversation_id="chat-42")',
+        IngestConversationArgs,
+        IngestConversationAnswer,
+        session=True,
     ),
 )
 
