@@ -162,15 +162,17 @@ def due_check(
     tasks: Mapping[str, date], rules: Iterable[str], listed: Mapping[date, Sequence[str]]
 ) -> dict[str, Any]:
     """Each dated task (key: due day) must be in the list of the week its day falls in (`listed`: the keys
-    listed for each week, by its Monday); no rule or habit may be in any list."""
+    listed for each week, by its Monday); no rule or habit may be in any list. Other memories listed are named."""
     missing = sorted(k for k, day in tasks.items() if k not in listed.get(week_of(day), ()))
     rule_keys = set(rules)
-    intruders = sorted({k for keys in listed.values() for k in keys if k in rule_keys})
+    shown = {k for keys in listed.values() for k in keys}
     return {
         "tasks": len(tasks),
         "listed_in_their_week": len(tasks) - len(missing),
         "missing": missing,
-        "rules_listed": intruders,
+        "rules_listed": sorted(shown & rule_keys),
+        # Neither a dated task nor a rule, yet listed as a thing to do: shown, not scored.
+        "others_listed": sorted(shown - rule_keys - set(tasks)),
     }
 
 
@@ -301,6 +303,8 @@ def markdown(results: Mapping[str, Any]) -> str:
         )
         out.append(f"Missing: {', '.join(due['missing']) or 'none'}.")
         out.append(f"Rules or habits listed as things to do: {', '.join(due['rules_listed']) or 'none'}.")
+        others = due.get("others_listed", [])
+        out.append(f"Other memories listed as things to do (not scored): {', '.join(others) or 'none'}.")
         out.append("")
     out += [
         "## Notes",

@@ -170,10 +170,16 @@ def test_due_check_wants_each_task_in_its_own_week_and_no_rule() -> None:
     listed = {
         date(2026, 11, 23): ["t1", "r1"],
         date(2026, 11, 30): ["t3"],  # t3 is listed a week early, t2 not at all
-        date(2026, 12, 7): ["t3"],
+        date(2026, 12, 7): ["t3", "p1"],
     }
     check = due_check(tasks, ["r1", "r2"], listed)
-    assert check == {"tasks": 3, "listed_in_their_week": 2, "missing": ["t2"], "rules_listed": ["r1"]}
+    assert check == {
+        "tasks": 3,
+        "listed_in_their_week": 2,
+        "missing": ["t2"],
+        "rules_listed": ["r1"],
+        "others_listed": ["p1"],
+    }
 
 
 def test_weeks_and_writing_times() -> None:
