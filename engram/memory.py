@@ -109,7 +109,7 @@ class Memory(Tools):
         self._transfer = Transfer(settings, store, embedder, writer, classifiers, tags, operations, files)
         self._backups = Backups(store, tags, classifiers, files)
         self._documents = Documents(store, writer, editor)
-        self._foreign = ForeignImport(store, writer, operations)
+        self._foreign = ForeignImport(store, writer, operations, files)
         self._tinydb = TinyDbImport(store, operations, tags, self._store_memory)
         self._ingestor = Ingestor(settings, store, embedder, classifiers, writer)
         self._review = ReviewQueue(store, editor)

@@ -63,6 +63,7 @@ from engram.model.answers import (
     UsagePatternsAnswer,
     ValidateAnswer,
 )
+from engram.model.limits import bounded_fields
 from engram.model.record import MemoryRecord, invalid_from
 from engram.model.results import RememberResult, Scored
 from engram.write.operations import Operations
@@ -236,7 +237,7 @@ class Tools:
             raise InvalidInput("session", "Unexpected keyword argument")
         if session is not None and not isinstance(session, str):
             raise InvalidInput("session", "Input should be a valid string")
-        args = _checked(_shallow(tool.arguments), arguments)
+        args = _checked(_shallow(tool.arguments), bounded_fields(arguments))
         values = {f: getattr(args, f) for f in tool.arguments.model_fields}
         call = functools.partial(_TOOLS[name], self, **values)
         if tool.session:

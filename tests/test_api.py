@@ -521,7 +521,7 @@ def test_raw_pii_never_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptur
         Settings(home=tmp_path), db=tmp_path / "pii.db", embedder=FakeEmbedder(), require_key=False
     )
     secret = "maria.jones@example.org"
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:  # local mode answers loopback names only
         assert client.post("/v1/store", json={"content": f"Reach Maria at {secret}"}).status_code == 200
         assert (
             client.post(
@@ -632,7 +632,7 @@ def test_unknown_routes_are_problem_json_without_the_web_ui(tmp_path: Path) -> N
 
     tenants = Tenants(Settings(home=tmp_path), FakeEmbedder(), tmp_path / "t.db")
     app = create_app(tenants, None, require_key=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:  # local mode answers loopback names only
         for r, status in ((client.get("/nowhere"), 404), (client.delete("/v1/stats"), 405)):
             assert r.status_code == status
             assert r.headers["content-type"].startswith("application/problem+json")

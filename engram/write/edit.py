@@ -16,6 +16,7 @@ from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput, NotFound
 from engram.lang import pii
 from engram.model.record import Kind, MemoryRecord, NewMemory, Status, invalid_from, parse, utcnow
+from engram.model.limits import bounded_fields
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
 from engram.store.roles import AuditLog, Meta, Rows, Transactions, Upkeep
@@ -89,6 +90,7 @@ class Editor:
         content is embedded again, and a long memory's chunks are cut from it again."""
         old = whole(self._store, memory_id, "update")  # a chunk's fields are its memory's
         named_kind = False
+        bounded_fields(fields)
         allowed = set(NewMemory.model_fields) - _FIXED
         if fixed := set(fields) & _FIXED:
             raise InvalidInput(sorted(fixed)[0], "cannot be changed")

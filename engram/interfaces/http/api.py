@@ -12,7 +12,7 @@ import base64
 import binascii
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Annotated, Any, cast
@@ -41,7 +41,14 @@ from engram import (
     StoreUnavailable,
 )
 from engram.agent.registry import TOOLS
-from engram.interfaces.http.bodies import FeedbackBody, RecallBody, SearchBody, StoreBody, ToolBody
+from engram.interfaces.http.bodies import (
+    FeedbackBody,
+    RecallBody,
+    SearchBody,
+    StoreBody,
+    ToolBody,
+    strict_fields,
+)
 from engram.interfaces.http.caller import Who
 from engram.interfaces.http.problems import (
     MAX_BODY_BYTES,
@@ -151,10 +158,16 @@ def _position(cursor: str | None) -> Position | None:
 
 
 def create_app(
-    tenants: Tenants, keys: Keys | None = None, *, require_key: bool = True, lifespan: Lifespan | None = None
+    tenants: Tenants,
+    keys: Keys | None = None,
+    *,
+    require_key: bool = True,
+    lifespan: Lifespan | None = None,
+    hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The REST app. With `require_key` every route but /api/health needs a live API key (Bearer or X-API-Key);
-    without it (local, loopback-only mode) a request with no key acts for the local tenant."""
+    without it (local, loopback-only mode) a request with no key acts for the local tenant, and only a request
+    to a loopback name or one of `hosts`, from no other site, is answered (engram.interfaces.http.guard)."""
     started = time.monotonic()
     app = FastAPI(
         title="Engram",
@@ -168,6 +181,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.state.tenants, app.state.keys, app.state.require_key = tenants, keys, require_key
 
+    app.add_middleware(Guard, local=not require_key, hosts=hosts, limit=MAX_BODY_BYTES)  # outermost
     @app.exception_handler(PermissionError)
     async def _denied(request: Request, exc: PermissionError) -> JSONResponse:
         return problem(401, "Unauthorized", str(exc), code="unauthorized")
@@ -268,7 +282,7 @@ def create_app(
     @v1.patch("/memories/{memory_id}")
     def patch_memory(memory_id: str, fields: dict[str, Any], who: Who) -> MemoryRecord:
         """Change fields (kind, scope, tags, importance, user_marked_important, validity_score, ...)."""
-        return who.memory.update(memory_id, **fields)
+        return who.memory.update(memory_id, **strict_fields(fields))
 
     @v1.delete("/memories/{memory_id}")
     def delete_memory(memory_id: str, who: Who) -> ForgetAnswer:

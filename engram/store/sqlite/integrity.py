@@ -113,7 +113,7 @@ def verify_file(path: Path) -> dict[str, Any]:
     """Check that a file is an intact Engram SQLite database (read-only)."""
     if not path.is_file():
         raise StoreError(f"no backup file at {path}")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
     try:
         return verify(db)
     finally:

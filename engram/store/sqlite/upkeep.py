@@ -98,7 +98,7 @@ class Upkeeping:
 
     def restore(self, source: Path) -> dict[str, Any]:
         """Replace this database with a backup, after checking the backup; the vector index is rebuilt."""
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
         try:
             checked = verify(src)
             if self._depth:
