@@ -64,11 +64,14 @@ class Curation:
         if not wanted:
             raise InvalidInput("tag", "must name a tag, not be empty")
         where = Filter(tags=(wanted,), statuses=tuple(Status), include_expired=True, session=session)
-        if confirm is not True:
-            found = len(self._store.select(where, limit=MAX_BULK + 1))
-            many = f"{MAX_BULK}+" if found > MAX_BULK else str(found)
+        if confirm is not True and (found := len(self._store.select(where, limit=MAX_BULK + 1))):
+            many = (
+                f"{MAX_BULK}+ memories"
+                if found > MAX_BULK
+                else f"{found} memor{'y' if found == 1 else 'ies'}"
+            )
             raise InvalidInput(
-                "confirm", f"must be true to delete the {many} memories tagged {wanted!r} for good (no undo)"
+                "confirm", f"must be true to delete the {many} tagged {wanted!r} for good (no undo)"
             )
         ids: list[str] = []
         while batch := [r for r in self._store.select(where, limit=_BATCH) if r.id not in ids]:

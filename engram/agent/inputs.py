@@ -77,7 +77,7 @@ class OptimizeTagsArgs(Arguments):
 
 
 class MergeMemoriesArgs(Arguments):
-    ids: list[str] = Field(min_length=2, description="the memories to fold into one")
+    ids: list[str] = Field(min_length=2, description="the memories to combine into one")
     into: str | None = Field(None, description="the one kept (one of ids); none: the first")
 
 
@@ -97,12 +97,12 @@ class UsagePatternsArgs(Arguments):
 
 
 class ExportArgs(Arguments):
-    path: str | Path = Field(description="a new file to write (JSON Lines of SHODH records)")
+    path: str | Path = Field(description="a new file to write (JSON Lines, one memory a line)")
     with_embeddings: bool = Field(True, description="include each memory's embedding and the model's name")
 
 
 class ImportArgs(Arguments):
-    path: str | Path = Field(description="a JSON Lines file of SHODH records (as export_memories writes)")
+    path: str | Path = Field(description="a JSON Lines file of memories, as export_memories writes")
 
 
 class BackupArgs(Arguments):

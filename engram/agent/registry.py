@@ -125,8 +125,9 @@ TOOLS: tuple[Tool, ...] = (
         "remember",
         "core",
         "write",
-        "Store one memory as given: its kind is classified unless given, and a near-duplicate merges into the "
-        'memory it repeats. A "session" scope without scope_id belongs to this session.',
+        "Store one memory as given, with its kind, scope and tags when you know them (the kind is decided "
+        'otherwise); a near-duplicate merges into the memory it repeats. A "session" scope without scope_id '
+        "belongs to this session.",
         'remember("Deploys go out on Thursdays", scope="project", scope_id="billing")',
         RememberArgs,
         RememberAnswer,
@@ -136,7 +137,8 @@ TOOLS: tuple[Tool, ...] = (
         "recall",
         "core",
         "read",
-        "Hybrid search by meaning and by words, each hit with its score and the components behind it.",
+        "Search by meaning and by words at once, with more control than search_memory (how many, how strict, "
+        "of which kind or scope); each result with its score and what the score is made of.",
         'recall("deploy schedule", limit=5)',
         RecallArgs,
         RecallAnswer,
@@ -146,7 +148,8 @@ TOOLS: tuple[Tool, ...] = (
         "forget",
         "core",
         "destructive",
-        "Delete a memory and its chunks for good, when the user asks for it (it cannot be rolled back).",
+        "Delete a memory for good (a long one with all its passages), when the user asks for it; it cannot be "
+        "undone.",
         'forget(id="<memory id>") -> {"deleted": true, "id": "<memory id>"}',
         ForgetArgs,
         ForgetAnswer,
@@ -155,7 +158,8 @@ TOOLS: tuple[Tool, ...] = (
         "memory_stats",
         "maintenance",
         "read",
-        "Counts by category, kind, scope, status and tier; tags by status; operations; storage size and index.",
+        "How many memories there are, by category, kind, scope and review status; how often each tag is used; "
+        "how many bulk operations were made; the database's size and whether its search indexes are complete.",
         "memory_stats()",
         NoArgs,
         MemoryStatsAnswer,
@@ -164,8 +168,8 @@ TOOLS: tuple[Tool, ...] = (
         "optimize_tags",
         "maintenance",
         "destructive",
-        "Fold duplicate tags into their descriptive form (on every memory that carries them) and archive tags "
-        "unused for archive_after_days; as one operation that rollback undoes.",
+        "Merge tags that mean the same (plurals, spellings, synonyms) into the clearest one, on every memory "
+        "that carries them, and archive tags unused for archive_after_days; as one operation rollback undoes.",
         "optimize_tags(dry_run=True) -> the merges and archives it would make, nothing changed",
         OptimizeTagsArgs,
         OptimizeTagsAnswer,
@@ -174,7 +178,7 @@ TOOLS: tuple[Tool, ...] = (
         "merge_memories",
         "maintenance",
         "destructive",
-        "Fold memories into one (the first, or into): it takes the union of their tags, the highest importance "
+        "Combine memories into one (the first, or into): it keeps all their tags, the highest importance "
         "and their summed use; the others are marked superseded, pointing at it. Rollback undoes it.",
         'merge_memories(ids=["<id-1>", "<id-2>"]) -> one memory; rollback(operation_id) undoes it',
         MergeMemoriesArgs,
@@ -194,7 +198,8 @@ TOOLS: tuple[Tool, ...] = (
         "concept_network",
         "analysis",
         "read",
-        "Tags as nodes; edges where tags share memories (weight: how many) or their embeddings are close.",
+        "How tags connect: two tags are linked when memories carry both (weight: how many) or when their "
+        "meanings are close.",
         "concept_network(min_cooccurrence=2, similarity=0.6, limit=50)",
         ConceptNetworkArgs,
         ConceptNetworkAnswer,
@@ -204,7 +209,8 @@ TOOLS: tuple[Tool, ...] = (
         "usage_patterns",
         "analysis",
         "read",
-        "Recalls over time (by day of last access), the most and least used memories, and those never recalled.",
+        "How memories are used: recalls per day (by day of last use), the most and least used memories, and "
+        "those never recalled.",
         "usage_patterns(top=5)",
         UsagePatternsArgs,
         UsagePatternsAnswer,
@@ -214,8 +220,8 @@ TOOLS: tuple[Tool, ...] = (
         "export_memories",
         "migration",
         "write",  # it reads the store but writes a file
-        "Write every memory as unified SHODH records (JSON Lines with a header line) to a new file; with "
-        "embeddings (and the model's name) unless with_embeddings is false.",
+        "Write every memory to a new file (JSON Lines: a header line, then one memory a line, as "
+        "import_memories reads it), with its embedding and the model's name unless with_embeddings is false.",
         'export_memories(path="/tmp/memories.jsonl")',
         ExportArgs,
         ExportAnswer,
@@ -225,8 +231,8 @@ TOOLS: tuple[Tool, ...] = (
         "import_memories",
         "migration",
         "write",
-        "Read SHODH records from a file, as one operation that rollback undoes; ids already present, and content "
-        "already stored in the same scope for the same owner, are skipped.",
+        "Read memories from a file export_memories wrote, as one operation that rollback undoes; ids already "
+        "present, and content already stored in the same scope for the same owner, are skipped.",
         'import_memories(path="/tmp/memories.jsonl")',
         ImportArgs,
         ImportAnswer,
@@ -247,7 +253,8 @@ TOOLS: tuple[Tool, ...] = (
         "trace_search",
         "debugging",
         "read",
-        "search_memory with its working shown: every candidate, each score component, and why it was cut.",
+        "search_memory with its working shown: every memory considered, what its score is made of, and why it "
+        "was left out.",
         'trace_search(query="deploy schedule")',
         TraceArgs,
         TraceAnswer,
@@ -257,8 +264,8 @@ TOOLS: tuple[Tool, ...] = (
         "validate_storage",
         "debugging",
         "read",
-        "Rows against the full-text index, the vector index, the embedding model and the tag registry: every "
-        "inconsistency found.",
+        "Check the database: that the word index and the meaning (vector) index hold every memory, that every "
+        "memory was embedded by the current model and that the tag counts are right; lists each problem found.",
         "validate_storage()",
         NoArgs,
         ValidateAnswer,
@@ -267,8 +274,8 @@ TOOLS: tuple[Tool, ...] = (
         "repair_index",
         "debugging",
         "write",
-        "Repair what validate_storage found: rebuild the full-text and vector indexes, recount the tags, "
-        "re-embed with this model.",
+        "Repair what validate_storage found: rebuild the word and meaning indexes, recount the tags, and "
+        "embed again what an older model embedded.",
         "repair_index()",
         NoArgs,
         RepairAnswer,
