@@ -50,6 +50,8 @@ from engram.interfaces.http.bodies import (
     strict_fields,
 )
 from engram.interfaces.http.caller import Who
+from engram.interfaces.http.guard import Guard
+from engram.interfaces.http.manage import manage_router
 from engram.interfaces.http.problems import (
     MAX_BODY_BYTES,
     docs_assets,
@@ -179,9 +181,9 @@ def create_app(
     )
     offline_docs(app, docs_assets())
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(Guard, local=not require_key, hosts=hosts, limit=MAX_BODY_BYTES)  # outermost
     app.state.tenants, app.state.keys, app.state.require_key = tenants, keys, require_key
 
-    app.add_middleware(Guard, local=not require_key, hosts=hosts, limit=MAX_BODY_BYTES)  # outermost
     @app.exception_handler(PermissionError)
     async def _denied(request: Request, exc: PermissionError) -> JSONResponse:
         return problem(401, "Unauthorized", str(exc), code="unauthorized")
@@ -335,6 +337,7 @@ def create_app(
         return {"entries": cast(list[AuditEntry], who.memory.audit_log(memory_id, limit))}
 
     app.include_router(v1)
+    app.include_router(manage_router())  # bulk review, tags, export/import files, rendered text
     app.include_router(shodh_router(started))
     return app
 
