@@ -22,6 +22,7 @@ from engram.agent.inputs import (
     NoArgs,
     OperationsArgs,
     OptimizeTagsArgs,
+    RenameTagArgs,
     RecallArgs,
     RememberArgs,
     ReviewMemoriesArgs,
@@ -53,6 +54,7 @@ from engram.model.answers import (
     MergeMemoriesAnswer,
     OperationsAnswer,
     OptimizeTagsAnswer,
+    RenameTagAnswer,
     RecallAnswer,
     RememberAnswer,
     RepairAnswer,
@@ -73,7 +75,7 @@ ADVANCED_GROUPS = ("maintenance", "analysis", "migration", "debugging")
 @dataclass(frozen=True, slots=True)
 class Tool:
     name: str
-    group: str  # core, maintenance, analysis, migration, debugging, operations
+    group: str  # core, memories, review, maintenance, analysis, migration, debugging, operations
     effect: Effect  # read: changes nothing; write: adds or changes; destructive: folds, replaces or deletes
     summary: str  # what it does, in plain words; the first line stands alone
     example: str
@@ -173,6 +175,16 @@ TOOLS: tuple[Tool, ...] = (
         "optimize_tags(dry_run=True) -> the merges and archives it would make, nothing changed",
         OptimizeTagsArgs,
         OptimizeTagsAnswer,
+    ),
+    Tool(
+        "rename_tag",
+        "maintenance",
+        "destructive",
+        "Rename a tag on every memory that carries it; a name already in use merges the two tags into one. One "
+        "operation rollback undoes; optimize_tags(dry_run=True) lists the merges worth making.",
+        'rename_tag(old="k8s", new="kubernetes") -> the memories renamed, and the operation_id to undo it',
+        RenameTagArgs,
+        RenameTagAnswer,
     ),
     Tool(
         "merge_memories",
@@ -302,7 +314,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "session_context",
-        "core",
+        "memories",
         "read",
         "What to know at the start of a session, as one short text: who the user is, their preferences, open "
         "tasks due soon and recent decisions (of the project given, or every project), plus, given a query, the "
@@ -315,7 +327,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "list_memories",
-        "core",
+        "memories",
         "read",
         "Browse memories, newest first, a page at a time: only those of a kind, with a tag, in a status or "
         "scope when asked. Each shows its first lines; pass next_cursor back as cursor for the next page.",
@@ -326,7 +338,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "update_memory",
-        "core",
+        "memories",
         "write",
         "Change a memory: its text, kind, category, tags, importance, scope or expiry; what is not given stays "
         "as it is. New text is searchable at once, by meaning and by words.",
@@ -336,7 +348,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "forget_by_tag",
-        "core",
+        "memories",
         "destructive",
         "Delete every memory carrying a tag, for good, when the user asks for it; confirm must be true. "
         "Answers how many were deleted and their ids. It cannot be undone.",

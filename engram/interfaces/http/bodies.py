@@ -93,7 +93,8 @@ class ContextBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     context: str = Field(min_length=1)
     max_results: StrictInt = Field(5, ge=1, le=20)
-    auto_ingest: StrictBool = True
+    # Off unless asked (SHODH's default is on): kept by default, every question asked became a memory of its own.
+    auto_ingest: StrictBool = Field(False, description="also keep the context as a Conversation memory")
 
 
 class ShodhPatch(BaseModel):
