@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram import Embedder, Memory
 from engram.config import Settings
+from engram.interfaces.http.access import RequestLog
 from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
 from engram.interfaces.http.problems import problem
@@ -175,7 +176,8 @@ def serve(
                 self.force_exit = True
             self.should_exit = True
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
+    logged = RequestLog(app)  # uvicorn's access log would print query strings, which hold what was searched
+    config = uvicorn.Config(logged, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
     Server(config).run()
 
 
