@@ -155,11 +155,10 @@ def test_long_memories_are_cut_at_a_word_in_tables(tmp_path: Path) -> None:
     text = "Quarterly planning: " + " ".join(f"item{i} needs an owner before Friday" for i in range(12))
     run(db, "remember", text)
     code, out = run(db, "list")
-    row = next(line for line in out.splitlines() if "Quarterly" in line or "\u2026" in line)
     assert code == 0 and "\u2026" in out
-    cell = "".join(line.split("\u2502")[-2] for line in out.splitlines() if line.count("\u2502") > 3)
-    words = " ".join(cell.replace("\u2026", " ").split()).split()
-    assert all(w in text.split() or w.rstrip(":") in text for w in words), (row, words)  # no word cut in two
+    cell = " ".join(line.split("\u2502")[-2] for line in out.splitlines() if line.count("\u2502") > 3)
+    words = cell.replace("\u2026", " ").split()
+    assert words and all(w in text.split() for w in words), words  # no word cut in two
     code, out = run(db, "show", "--json", json.loads(run(db, "list", "--json")[1])[0]["id"])
     assert json.loads(out)["content"] == text
 

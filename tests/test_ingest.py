@@ -171,7 +171,7 @@ def test_cli_ingest_and_review(tmp_path: Path) -> None:
     path.write_text("\n".join(json.dumps(m) for m in _chat()))
     runner = CliRunner()
     db = str(tmp_path / "cli.db")
-    done = runner.invoke(app, ["--db", db, "ingest", str(path)])
+    done = runner.invoke(app, ["--db", db, "ingest", str(path), "--json"])
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["messages"] == 5
     listed = runner.invoke(app, ["--db", db, "review"])
@@ -366,7 +366,7 @@ def test_cli_ingest_retried_after_an_error_stores_what_the_failed_run_did_not(tm
     failed = runner.invoke(app, ["--db", db, "ingest", str(path)], env={"ENGRAM_MAX_CONTENT_CHARS": "50"})
     assert failed.exit_code != 0 and failed.output.startswith("error: ")
     assert "is 55 characters" in failed.output
-    retried = runner.invoke(app, ["--db", db, "ingest", str(path)])
+    retried = runner.invoke(app, ["--db", db, "ingest", str(path), "--json"])
     assert retried.exit_code == 0, retried.output
     report = json.loads(retried.output)
     assert report["messages_already_ingested"] == 3 and report["created"] == 2

@@ -100,7 +100,8 @@ def recall(
         out.print("nothing found")
         return
     for hit in hits:
-        out.print(plain(f"[{hit.record.bucket}] {hit.record.content}"))
+        # A passage of a long document can run to pages: its first lines are the hit, `show` has the rest.
+        out.print(plain(f"[{hit.record.bucket}] {shorten(hit.record.content, 400)}"))
         if explain:
             out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
 
@@ -147,14 +148,16 @@ def list_(
         out.print("no memories" + (" match these filters" if offset == 0 else f" after the first {offset}"))
         return
     table = Table("id", "bucket", "status", "created", "content")
+    # What the other columns and the borders leave of the terminal, twice: at most two lines, wrapped at words.
+    room = 2 * max(20, out.width - 36 - max(len(r.bucket) for r in rows))
     for r in rows:
-        when = r.created_at.strftime("%Y-%m-%d %H:%M")
+        when = r.created_at.strftime("%Y-%m-%d")
         table.add_row(
             r.id[:8],
             r.bucket,
             r.status.value,
             when,
-            plain(shorten(headline(r.content, r.metadata.get("title")), 60)),
+            plain(shorten(headline(r.content, r.metadata.get("title")), room)),
         )
     out.print(table)
 
