@@ -56,6 +56,7 @@ from engram.review.ingest import Ingestor
 from engram.review.queue import ReviewQueue
 from engram.store.opening import open_store
 from engram.store.values import Filter, Position
+from engram.tags.rename import TagRenamer
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
 from engram.tools import Tools, writes
@@ -103,6 +104,7 @@ class Memory(Tools):
         self._store_memory = StoreMemory(settings, store, writer, tagger, tags)
         self._search_memory = search = SearchMemory(settings, retriever, tags)
         self._maintenance = Maintenance(store, tags, operations)
+        self._tag_names = TagRenamer(store, tags, operations)
         self._insight = Insight(store)
         self._debugging = Debugging(settings, store, embedder, search, retriever, tags, editor)
         self._health = Health(store, tags)

@@ -54,6 +54,7 @@ from engram.model.answers import (
     PiiSummary,
     RecallAnswer,
     RememberAnswer,
+    RenameTagAnswer,
     RepairAnswer,
     RollbackAnswer,
     SearchMemoryResult,
@@ -66,6 +67,7 @@ from engram.model.answers import (
 from engram.model.limits import bounded_fields
 from engram.model.record import MemoryRecord, invalid_from
 from engram.model.results import RememberResult, Scored
+from engram.tags.rename import TagRenamer
 from engram.write.operations import Operations
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,6 +105,7 @@ class Tools:
     _search_memory: SearchMemory
     _health: Health
     _maintenance: Maintenance
+    _tag_names: TagRenamer
     _insight: Insight
     _transfer: Transfer
     _foreign: ForeignImport
@@ -255,6 +258,11 @@ class Tools:
     @writes
     def optimize_tags(self, dry_run: bool = False, archive_after_days: Days = 180) -> OptimizeTagsAnswer:
         return self._maintenance.optimize_tags(dry_run=dry_run, archive_after_days=archive_after_days)
+
+    @writes
+    def rename_tag(self, old: str, new: str) -> RenameTagAnswer:
+        """Rename tag `old` on every memory; when `new` is a tag already the two merge. Rollback undoes it."""
+        return self._tag_names.rename_tag(old, new)
 
     @writes
     def merge_memories(self, ids: list[str], into: str | None = None) -> MergeMemoriesAnswer:

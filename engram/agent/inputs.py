@@ -76,6 +76,11 @@ class OptimizeTagsArgs(Arguments):
     archive_after_days: Days = Field(180, description="archive tags unused for this many days")
 
 
+class RenameTagArgs(Arguments):
+    old: str = Field(min_length=1, max_length=200, description="the tag to rename")
+    new: str = Field(min_length=1, max_length=200, description="its new name; a tag in use already: they merge")
+
+
 class MergeMemoriesArgs(Arguments):
     ids: list[str] = Field(min_length=2, description="the memories to combine into one")
     into: str | None = Field(None, description="the one kept (one of ids); none: the first")
