@@ -176,7 +176,9 @@ async def test_an_agent_browses_edits_and_forgets_by_tag(agent: Any) -> None:
 
 
 @pytest.mark.anyio
-async def test_an_agent_reads_a_conversation_and_decides_on_what_waits(agent: Any) -> None:
+async def test_an_agent_reads_a_conversation_and_decides_on_what_waits(
+    agent: Any, request: pytest.FixtureRequest
+) -> None:
     chat = f"chat-{time.monotonic_ns()}"
     messages = [
         {"role": "user", "content": "I moved to Lisbon in May and I work as a data engineer."},
@@ -200,6 +202,14 @@ async def test_an_agent_reads_a_conversation_and_decides_on_what_waits(agent: An
     assert decided["reviewed"] == [rust["id"]] and decided["count"] == 1
     assert rust["id"] not in {m["id"] for m in (await _call(agent, "review_memories"))["pending"]}
     assert rust["id"] in {m["id"] for m in (await _call(agent, "list_memories", limit=100))["memories"]}
+
+    # A session scope names the MCP session; stateless HTTP has none, so the agent must name one.
+    own = {"messages": messages[:1], "conversation_id": f"{chat}-s", "scope": "session"}
+    if request.node.callspec.params["agent"] == "http":
+        refused = await _refused(agent, "ingest_conversation", **own)
+        assert refused.startswith("scope_id: this connection has no MCP session")
+    else:
+        assert (await _call(agent, "ingest_conversation", **own))["messages"] == 1
 
     too_many = [{"role": "user", "content": "hi"}] * 501
     assert (await _refused(agent, "ingest_conversation", messages=too_many)).startswith(

@@ -132,9 +132,9 @@ def _decided(record: MemoryRecord) -> bool:
     if isinstance(candidate, dict) and candidate.get("kind") in _DECIDED_KINDS:
         return True
     indicators = record.metadata.get("importance_indicators")
-    if not isinstance(indicators, list):
-        indicators = list(analysis.analyse(record.content).indicators)
-    return "decision" in indicators
+    if isinstance(indicators, list):
+        return "decision" in indicators
+    return analysis.says_decision(record.content)
 
 
 def _by_weight(records: list[MemoryRecord]) -> list[MemoryRecord]:

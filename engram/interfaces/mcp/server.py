@@ -189,8 +189,8 @@ def _register(server: MCPServer, tool: Tool, resolve: Resolver, session: Callabl
         ctx = arguments.pop("ctx")
         asking = session(ctx) if tool.session else None
         unnamed = arguments.get("scope") == "session" and arguments.get("scope_id") is None
-        if tool.name == "remember" and unnamed and asking == NO_SESSION:
-            raise ToolError("scope_id: this connection has no MCP session (stateless HTTP): name one")
+        if tool.name in ("remember", "ingest_conversation") and unnamed and asking == NO_SESSION:
+            raise _Refused("scope_id: this connection has no MCP session (stateless HTTP): name one")
         try:
             answer = resolve(ctx).run_tool(tool.name, session=asking, **_given(arguments))
         except EngramError as exc:
