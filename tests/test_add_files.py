@@ -143,7 +143,8 @@ def test_adding_is_idempotent_and_a_changed_file_supersedes(mem: Memory, files: 
     assert mem.add_file(copy)["outcome"] == "unchanged"  # the same text from elsewhere: stored once
 
 
-def test_bad_files_are_refused_by_name(mem: Memory, files: Path) -> None:
+def test_bad_files_are_refused_by_name(mem: Memory, files: Path, settings: Settings) -> None:
+    settings = settings.model_copy(update={"max_content_chars": 200})
     (files / "slides.pptx").write_bytes(b"PK")
     with pytest.raises(InvalidInput, match=r"slides\.pptx: not a Markdown, text, HTML or PDF file"):
         mem.add_file(files / "slides.pptx")
@@ -152,6 +153,13 @@ def test_bad_files_are_refused_by_name(mem: Memory, files: Path) -> None:
     (files / "empty.md").write_text("  \n\n")
     with pytest.raises(InvalidInput, match=r"empty\.md holds no text"):
         mem.add_file(files / "empty.md")
+    (files / "long.md").write_text("# Long\n\n" + "word " * 60)
+    too_long = r"long\.md: its text is \d+ characters; the maximum is 200 \("
+    with (
+        Memory(":memory:", embedder=FakeEmbedder(), settings=settings) as small,
+        pytest.raises(InvalidInput, match=too_long),
+    ):
+        small.add_file(files / "long.md")
     (files / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
     with pytest.raises(InvalidInput, match=r"broken\.pdf"):
         mem.add_file(files / "broken.pdf")

@@ -150,17 +150,23 @@ class Documents:
         }
         key = f"document:{target}"
         previous = self._current(key)
-        if previous is not None and previous.content_hash == content_hash(document.text):
-            outcome, memory_id, older = "unchanged", previous.id, None
-        elif previous is not None:
-            result = self._editor.supersede(
-                previous.id, document.text, {k: v for k, v in item.items() if k != "content"}
-            )
-            outcome, memory_id, older = "updated", result.id, previous.id
-        else:
-            result = self._writer.remember_many([item])[0]
-            outcome = {"duplicate": "unchanged"}.get(result.outcome, result.outcome)
-            memory_id, older = result.id, None
+        try:
+            if previous is not None and previous.content_hash == content_hash(document.text):
+                outcome, memory_id, older = "unchanged", previous.id, None
+            elif previous is not None:
+                given = {k: v for k, v in item.items() if k != "content"}
+                result = self._editor.supersede(previous.id, document.text, given)
+                outcome, memory_id, older = "updated", result.id, previous.id
+            else:
+                result = self._writer.remember_many([item])[0]
+                outcome = {"duplicate": "unchanged"}.get(result.outcome, result.outcome)
+                memory_id, older = result.id, None
+        except InvalidInput as exc:
+            if exc.field != "content":
+                raise
+            raise InvalidInput(  # name the file, and the setting that bounds it
+                "path", f"{target.name}: its text {exc.problem} (ENGRAM_MAX_CONTENT_CHARS); split the file"
+            ) from None
         self._store.set_meta(key, memory_id)
         return {
             "path": str(target),
