@@ -302,6 +302,11 @@ def test_tags_are_listed_with_counts_and_renamed(tab: Tab, client: httpx.Client)
     sync_api.expect(merged).to_have_text("2")
     sync_api.expect(page.locator("#tag-list .tag-row[data-tag='interface-prefs']")).to_have_count(0)
     assert "ui-preferences" in client.get(f"/v1/memories/{first}").json()["tags"]
+    # One click undoes the merge.
+    note = page.locator(".toast", has_text="merged into “ui-preferences” on 1 memory")
+    note.get_by_role("button", name="Undo").click()
+    sync_api.expect(page.locator("#tag-list .tag-row[data-tag='interface-prefs']")).to_be_visible()
+    assert "interface-prefs" in client.get(f"/v1/memories/{first}").json()["tags"]
     assert tab.errors == []
 
 
@@ -451,8 +456,19 @@ READY = {
 }
 
 
+GUIDE = (
+    "# Home network\n\nThe router is in the hall cupboard; the **admin page** is at `192.168.1.1`.\n\n"
+    "## When the internet drops\n\n1. Restart the router.\n2. Check the fibre light.\n3. Call the provider.\n\n"
+    "| device | address |\n|---|---|\n| printer | .20 |\n| NAS | .30 |\n"
+)
+
+
 @pytest.mark.parametrize("width", [1440, 390])
 def test_every_page_fits_and_is_shot(browser: Any, server: Server, client: httpx.Client, width: int) -> None:
+    waiting = [_id(client, t) for t in ("Meeting with Sarah", "renew the TLS")]
+    for memory_id in waiting:
+        client.patch(f"/v1/memories/{memory_id}", json={"status": "pending"}).raise_for_status()
+    guide = client.post("/v1/store", json={"content": GUIDE}).json()["memory_id"]
     tab = Tab(browser, server.url, width=width, height=900)
     try:
         page = tab.open()
@@ -474,6 +490,13 @@ def test_every_page_fits_and_is_shot(browser: Any, server: Server, client: httpx
         page.locator("#results .result:visible button.linklike").first.click()
         page.wait_for_selector("#detail[open]")
         tab.shot(f"page-detail-{width}", full_page=False)
+        page.keyboard.press("Escape")
+        page.evaluate("id => engramUI.open(id)", guide)
+        page.wait_for_selector("#d-rendered h1")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        tab.shot(f"page-document-{width}", full_page=False)
         assert tab.errors == []
     finally:
         tab.context.close()
+        for memory_id in waiting:
+            client.patch(f"/v1/memories/{memory_id}", json={"status": "approved"}).raise_for_status()

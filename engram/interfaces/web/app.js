@@ -1451,8 +1451,10 @@
         err.hidden = true;
         try {
           const out = await v1.tool("rename_tag", { old: t.name, new: to });
-          const undoId = out && out.operation_id;
-          toast(`“${t.name}” is now “${(out && (out.new || out.into)) || to}”.`, undoId ? { action: { label: "Undo", run: () => undo(undoId, loadTags) } } : {});
+          const name = out.new || to;
+          const n = typeof out.memories === "number" ? ` on ${out.memories} ${out.memories === 1 ? "memory" : "memories"}` : "";
+          toast(out.merged ? `“${t.name}” merged into “${name}”${n}.` : `“${t.name}” renamed to “${name}”${n}.`,
+            out.operation_id ? { action: { label: "Undo", run: () => undo(out.operation_id, loadTags) } } : {});
           loadTags();
         } catch (e2) {
           err.textContent = e2 instanceof ApiError && e2.field ? `${e2.field}: ${e2.detail}` : e2.message;
@@ -1581,6 +1583,10 @@
     return OP_NAMES[name] || (name.startsWith("import") ? `Import (${name.replace(/^import_?/, "") || "SHODH"})` : name.replaceAll("_", " "));
   }
   function opSummary(summary) {
+    const sm = summary || {};
+    if (typeof sm.old === "string" && typeof sm.new === "string") {
+      return `${sm.old} → ${sm.new}${sm.merged ? " (merged)" : ""}${typeof sm.memories === "number" ? ` · ${sm.memories} ${sm.memories === 1 ? "memory" : "memories"}` : ""}`;
+    }
     return Object.entries(summary || {}).filter(([k, v]) => k !== "rollback" && (typeof v === "number" || typeof v === "string"))
       .slice(0, 5).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(" · ");
   }
@@ -1744,6 +1750,7 @@
     get chart() { return chart; },
     get cy() { return cy; },
     show,
+    open: openDetail,
   };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
