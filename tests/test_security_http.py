@@ -259,7 +259,7 @@ def test_a_patch_takes_strict_booleans_too(mallory: httpx.Client) -> None:
 
 # ---- unexpected errors -----------------------------------------------------------------------------------------
 def test_an_unexpected_error_is_a_generic_problem_on_an_open_connection(
-    keyed: Server, monkeypatch: pytest.MonkeyPatch
+    keyed: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     key = keyed.key("crashy")
     mem = keyed.app.state.tenants.memory("crashy")
@@ -275,6 +275,13 @@ def test_an_unexpected_error_is_a_generic_problem_on_an_open_connection(
     answer = json.loads(body)
     assert answer["status"] == 500 and "maria" not in body.decode() and "Traceback" not in body.decode()
     assert again[0] == 200
+    assert "RuntimeError" in caplog.text and "maria" not in caplog.text  # the log says where, not what
+
+
+def test_a_number_of_days_too_large_for_a_date_is_refused(mallory: httpx.Client) -> None:
+    """Found by bench/fuzz.py: a date 10^12 days back overflowed (a 500)."""
+    r = mallory.post("/v1/tools/optimize_tags", json={"arguments": {"archive_after_days": 10**12}})
+    _problem(r, 400, "archive_after_days")
 
 
 # ---- local mode: hosts and origins ------------------------------------------------------------------------

@@ -25,7 +25,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engram.interfaces.http.problems import problem
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
-MAX_BODY_DEPTH = 128  # past the deepest field a route takes (32), so that field is named; far from any parser's limit
+MAX_BODY_DEPTH = (
+    128  # past the deepest field a route takes (32), so that field is named; far from any parser's limit
+)
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Cytoscape adds one <style> of its own (".__________cytoscape_container { position: relative; }"): that text's
 # hash is the only inline style allowed. The docs pages (Swagger UI, ReDoc) start from inline scripts: they get none.
@@ -217,13 +219,13 @@ def _replaying(body: bytes, receive: Receive) -> Receive:
 
 
 def _log(scope: Scope, exc: BaseException) -> None:
-    """The error's type and the frames it went through: never its message, which may quote the input."""
-    frames = " <- ".join(
-        f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}"
-        for f in reversed(traceback.extract_tb(exc.__traceback__))
-    )
+    """The error's type and Engram's frames it went through (the framework's are noise): never its message, which
+    may quote the input."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if "/engram/" in f.filename] or frames[-1:]
+    where = " <- ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in reversed(own))
     log.error(
-        "unexpected %s on %s %s at %s", type(exc).__name__, scope.get("method"), scope.get("path"), frames
+        "unexpected %s on %s %s at %s", type(exc).__name__, scope.get("method"), scope.get("path"), where
     )
 
 
