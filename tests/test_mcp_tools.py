@@ -82,7 +82,7 @@ async def _client(transport: str, tmp_path: Path, http_url: str | None) -> Async
     from mcp.client.streamable_http import streamable_http_client
 
     async with (
-        httpx2.AsyncClient(timeout=60) as http,
+        httpx2.AsyncClient(timeout=120) as http,
         Client(streamable_http_client(f"{http_url}/mcp", http_client=http)) as client,
     ):
         yield client
@@ -278,3 +278,23 @@ async def test_the_session_context_as_tool_prompt_and_resource(agent: Any) -> No
     assert len(asked.contents[0].text.split()) <= 60  # tokens are at least words
     with pytest.raises(MCPError, match=r'max_tokens: must be a whole number, got "lots"'):
         await agent.get_prompt("session_context", {"max_tokens": "lots"})
+
+
+def test_the_new_tools_run_over_rest_too(http_url: str) -> None:
+    """The registry gives every tool a REST route: the same arguments, the same answers, the same refusals."""
+    import httpx
+
+    with httpx.Client(
+        base_url=http_url, timeout=120
+    ) as rest:  # a busy machine: the first write loads the classifiers
+        tag = f"rest-{time.monotonic_ns()}"
+        made = rest.post(
+            "/v1/tools/remember", json={"arguments": {"content": "Lunch is at noon", "tags": [tag]}}
+        )
+        assert made.status_code == 200, made.text
+        listed = rest.post("/v1/tools/list_memories", json={"arguments": {"tag": tag}}).json()
+        assert [m["id"] for m in listed["memories"]] == [made.json()["id"]]
+        context = rest.post("/v1/tools/session_context", json={"arguments": {"max_tokens": 200}}).json()
+        assert context["tokens"] <= 200 and context["max_tokens"] == 200
+        refused = rest.post("/v1/tools/forget_by_tag", json={"arguments": {"tag": tag}})
+        assert refused.status_code == 400 and refused.json()["field"] == "confirm"
