@@ -227,8 +227,11 @@ def test_isolation_by_user_then_workspace_and_shared_memories(mem: Memory) -> No
     same_text = mem.remember("Alice keeps her passport in the blue drawer", user_id="bob")
     assert same_text.created  # another user's identical text is theirs, not a duplicate of Alice's
 
-    def seen(**owner: str) -> set[str]:
-        return {h.record.id for h in mem.recall("passport drawer renewed", mode="ranked", limit=20, **owner)}
+    def seen(user_id: str | None = None, workspace_id: str | None = None) -> set[str]:
+        found = mem.recall(
+            "passport drawer renewed", mode="ranked", limit=20, user_id=user_id, workspace_id=workspace_id
+        )
+        return {h.record.id for h in found}
 
     assert alice in seen(user_id="alice") and shared in seen(user_id="alice")
     assert bob not in seen(user_id="alice") and same_text.id not in seen(user_id="alice")
