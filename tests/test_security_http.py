@@ -433,3 +433,17 @@ def test_pages_cannot_be_framed_or_sniffed_and_run_only_their_own_scripts(local:
         csp = c.get("/").headers["content-security-policy"]
         assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp
         assert "default-src 'self'" in csp
+
+
+def test_an_import_refuses_deep_records_before_storing(mem: Memory, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(json.dumps({"content": "imported", "metadata": _deep(100)}) + "\n")
+    with pytest.raises(InvalidInput, match="nested deeper than 32 levels") as caught:
+        mem.import_memories(deep)
+    assert caught.value.field == "line 1.metadata"
+    deeper = tmp_path / "deeper.jsonl"
+    deeper.write_text(_deep_text(100_000) + "\n")
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_memories(deeper)
+    assert caught.value.field == "line 1"
+    assert mem.count() == 0
