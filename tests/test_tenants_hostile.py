@@ -193,3 +193,19 @@ def test_a_tenants_file_tools_stay_in_its_folder(pair: tuple[Tenants, Path], pat
 def bob_only(server: Tenants) -> bool:
     """Bob's store holds bob's memory and nothing of alice's."""
     return [r.content for r in server.memory("bob").list(limit=1000)] == ["bob's secret"]
+
+
+def test_keys_list_says_which_old_keys_act_for_nobody() -> None:
+    keys = Keys(Settings().home / "keys.db")
+    try:
+        keys.create("alice")
+        keys._db.execute(  # what an older version let `engram keys create local` write
+            "INSERT INTO api_keys(id, hash, tenant, name, created_at) VALUES ('old', 'h', 'local', '', '2025-01-01')"
+        )
+    finally:
+        keys.close()
+    result = CliRunner().invoke(app, ["keys", "list"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any("local" in line and "refused" in line for line in lines), result.output
+    assert not any("alice" in line and "refused" in line for line in lines)
