@@ -210,6 +210,18 @@ def test_context_prints_the_session_context(tmp_path: Path) -> None:
     assert "dark mode" in answer["text"] and answer["max_tokens"] == 1500 and answer["ids"]
 
 
+def test_setup_says_when_the_server_extra_is_missing(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else found(name, *a)
+    )
+    code, out = setup("cursor")
+    assert code == 0 and "needs the server extra: pip install 'engram-memory[server]'" in out
+    assert (home / ".cursor" / "mcp.json").is_file()  # written all the same: the extra can come after
+
+
 def test_setup_as_a_real_command(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

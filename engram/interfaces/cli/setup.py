@@ -3,6 +3,7 @@ session hooks (`engram hook session-start | session-end`)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Annotated, Any, Literal
 import typer
 from rich.syntax import Syntax
 
-from engram import EngramError, Scope
+from engram import EngramError, MissingExtra, Scope
 from engram.config import locate
 from engram.interfaces.cli.base import JsonOption, app, err, opened, out, print_json, where
 from engram.interfaces.cli.clients import (
@@ -86,6 +87,8 @@ def setup(
         else:
             kept = f"; the old file is kept as {c.backup.name}" if c.backup else ""
             out.print(plain(f"{c.action} {c.path}{kept}"))
+    if importlib.util.find_spec("mcp") is None:  # the client would start `engram mcp` and see it fail
+        error(err, MissingExtra(f"{chosen.label} (engram mcp)", "server"))
     if dry_run:
         out.print("(dry run: nothing was written)")
     elif any(c.action != "unchanged" for c in changes):
