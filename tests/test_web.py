@@ -148,6 +148,16 @@ def tab(browser: Any, server: Server, client: httpx.Client) -> Iterator[Tab]:
     t.context.close()
 
 
+def until(page: Any, expression: str, timeout_s: float = 10) -> None:
+    """Wait until `expression` is true in the page. Not page.wait_for_function: its polling evaluates a string,
+    which the UI's Content-Security-Policy (no 'unsafe-eval') refuses."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_s} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 def _memory_id(client: httpx.Client, needle: str) -> str:
     rows = client.get("/v1/memories", params={"limit": 100}).json()["memories"]
     return str(next(r["id"] for r in rows if needle in r["content"]))
@@ -159,7 +169,7 @@ def test_page_loads_without_console_errors(tab: Tab) -> None:
     assert page.title() == "Engram"
     assert page.locator("#browse-list .mem-item").count() == len(SEED) + len(OLDER)
     assert page.locator("#tab-search").get_attribute("aria-selected") == "true"
-    page.wait_for_function("document.querySelector('#conn').dataset.state === 'ok'")
+    sync_api.expect(page.locator("#conn")).to_have_attribute("data-state", "ok")
     # "/" focuses the search box from anywhere on the page.
     page.locator("#tab-stats").focus()
     page.keyboard.press("/")
@@ -228,7 +238,7 @@ def test_edit_memory_tags_and_importance(tab: Tab, client: httpx.Client) -> None
 
     # Invalidate sets validity_score to 0 at once.
     page.locator("#d-invalidate").click()
-    page.wait_for_function("document.querySelector('#d-invalidate').textContent === 'Restore validity'")
+    sync_api.expect(page.locator("#d-invalidate")).to_have_text("Restore validity")
     assert client.get(f"/v1/memories/{target}").json()["validity_score"] == 0
     tab.shot("05-detail-saved", full_page=False)
     page.keyboard.press("Escape")
@@ -282,7 +292,7 @@ def test_timeline_chart_renders(tab: Tab, client: httpx.Client) -> None:
     assert page.locator("#periods details").count() == 4
     tab.shot("08-timeline")
     page.get_by_role("button", name="Month").click()
-    page.wait_for_function("engramUI.chart && engramUI.chart.data.labels.length >= 1")
+    until(page, "engramUI.chart && engramUI.chart.data.labels.length >= 1")
     assert page.locator("#granularity [aria-pressed='true']").inner_text() == "Month"
     assert tab.errors == []
 
@@ -435,7 +445,7 @@ def test_a_late_save_keeps_what_was_typed_since(tab: Tab, client: httpx.Client) 
     page.locator("#add-open").click()
     page.locator("#a-content").fill("Race note A: the boiler is serviced every October")
     page.locator("#a-save").click()
-    page.wait_for_function("window.held.length === 1")
+    until(page, "window.held.length === 1")
     # The user closes the dialog while A is saving, opens it again and writes B.
     page.keyboard.press("Escape")
     page.wait_for_selector("#add", state="hidden")
@@ -446,7 +456,7 @@ def test_a_late_save_keeps_what_was_typed_since(tab: Tab, client: httpx.Client) 
     page.wait_for_selector("#add-result:not([hidden])")
     assert page.locator("#a-content").input_value() == "Race note B: the chimney sweep comes in May"
     page.locator("#a-save").click()
-    page.wait_for_function("window.held.length === 1")
+    until(page, "window.held.length === 1")
     page.evaluate("release()")
     sync_api.expect(page.locator("#a-content")).to_have_value("")
     _memory_id(client, "Race note A")

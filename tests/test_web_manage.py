@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web import CHROMIUM, SEED, SHOTS, Server, Tab
+from test_web import CHROMIUM, SEED, SHOTS, Server, Tab, until
 
 from engram import Memory
 from engram.embed.embedder import Embedder
@@ -202,7 +202,7 @@ def test_timeline_labels_carry_the_full_year(tab: Tab) -> None:
         assert re.search(r"\b\d{4}\b", label), label
         assert not re.search(r", \d{2}$", label), label
     page.get_by_role("button", name="Month").click()
-    page.wait_for_function("engramUI.chart && /[A-Za-z]/.test(engramUI.chart.data.labels[0])")
+    until(page, "engramUI.chart && /[A-Za-z]/.test(engramUI.chart.data.labels[0])")
     assert all(re.fullmatch(r"[A-Za-z]{3,} \d{4}", x) for x in page.evaluate("engramUI.chart.data.labels"))
     assert tab.errors == []
 

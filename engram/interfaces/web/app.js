@@ -237,12 +237,13 @@
       h("span", { title: fullDate(m.created_at) }, ago(m.created_at)),
     );
   }
-  function openButton(m, extraClass = "", text = m.content) {
+  function openButton(m, extraClass = "", text = preview(m.content)) {
     return h("button", { type: "button", class: `linklike ${extraClass}`, onclick: () => openDetail(m.parent_id || m.id),
       "aria-label": `Open memory: ${m.content.slice(0, 80)}` }, h("span", { class: "clamp" }, text));
   }
   // A memory on one line: its lines joined, without the Markdown marks that would only be noise there.
-  const preview = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/\*\*|`/g, "").replace(/\s+/g, " ").trim();
+  const preview = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/^[\s|:-]*-{3,}[\s|:-]*$/gm, "")
+    .replace(/\*\*|`/g, "").replace(/\|/g, " ").replace(/\s+/g, " ").trim();
   function emptyState(text) { return h("li", { class: "empty" }, text); }
 
   // The same memory may be on screen in several lists: after an edit, redraw each copy in place.
@@ -376,7 +377,7 @@
     return h("li", { class: `card result${weak ? " weak" : ""}`,
       dataset: { id: m.id, render: "result", rank: String(rank), ...(m.parent_id ? { parent: m.parent_id } : {}) } },
     h("div", { class: "result-line" },
-      openButton(m, "one-line", preview(m.content)),
+      openButton(m, "one-line"),
       h("span", { class: "score-value", title: "score" }, fmt(hit.score, 3))),
     h("div", { class: "meta" },
       h("span", { class: "chip kind", title: `kind (${m.kind_method || "auto"})` }, m.kind),
@@ -1239,7 +1240,7 @@
         h("span", { class: "period-bar", "aria-hidden": "true" }, h("span", { style: { width: `${(p.count / max) * 100}%` } })),
         h("span", { class: "count" }, `${p.count} ${p.count === 1 ? "memory" : "memories"}`)),
       h("ul", {}, (p.memories || []).map((m) => h("li", {},
-        h("button", { type: "button", class: "linklike", onclick: () => openDetail(m.id) }, h("span", { class: "clamp" }, m.content))))),
+        h("button", { type: "button", class: "linklike", onclick: () => openDetail(m.id) }, h("span", { class: "clamp" }, preview(m.content)))))),
     )));
   }
 
