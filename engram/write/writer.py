@@ -85,6 +85,10 @@ class Writer:
             self.check_length(item.content, "content" if len(parsed) == 1 else f"items[{i}].content")
         prepared = [self._prepare(item) for item in parsed]
         self._embed(prepared, embedded or {})
+        # A database's first write loads the classifiers, fitting their read-out (seconds, a minute on a busy
+        # machine): done before the write lock, which another process's writer waits for only so long.
+        self._classifiers.kinds.prototypes()
+        self._classifiers.categories.prototypes()
         results: list[RememberResult] = []
         # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
         # pages again for every one of them. Slices keep other writers from waiting long for the lock.
