@@ -50,7 +50,7 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a
     matrix = np.stack([r.vector for r in live if r.vector is not None]).astype(np.float32)
     order = sorted(range(len(live)), key=lambda i: rank(live[i]), reverse=True)
     position = {i: at for at, i in enumerate(order)}
-    near = _candidates([r.tag for r in live], matrix)
+    near, ambiguous = _candidates([r.tag for r in live], matrix)
     canonical_of: dict[int, int] = {}
     merges: list[Merge] = []
     for i in order:  # the most canonical-looking tags claim their variants first
@@ -62,6 +62,8 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a
                 continue
             similarity = float(matrix[i] @ matrix[j])
             reason = same_tag(live[i].tag, live[j].tag, similarity, is_word)
+            if reason == "abbreviation" and (i in ambiguous or j in ambiguous):
+                continue  # pr: press-release or pull-request? Initials standing for two tags fold into neither
             if reason is not None:
                 canonical_of[j] = i
                 merges.append(Merge(live[j].tag, live[i].tag, reason, round(similarity, 4)))
@@ -92,7 +94,7 @@ def _spelled_out(merges: list[Merge], rows: dict[str, tuple[TagRow, Vector]]) ->
     return out
 
 
-def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[set[int]]:
+def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> tuple[list[set[int]], set[int]]:
     """For each tag, the others `same_tag` could join it with: embeddings at the abbreviation floor or closer
     (every rule asks that, or more, but two), the same letters without hyphens, or a numeronym's letters and
     count. Asking `same_tag` of every pair took minutes at ten thousand tags."""
@@ -125,13 +127,14 @@ def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[
         if short is not None:
             for j in ends.get((short[1], short[3], int(short[2])), ()):
                 link(i, j)
-    _abbreviations(tags, flat, link)
-    return near
+    return near, _abbreviations(tags, flat, link)
 
 
-def _abbreviations(tags: Sequence[str], flat: Sequence[str], link: Callable[[int, int], None]) -> None:
+def _abbreviations(tags: Sequence[str], flat: Sequence[str], link: Callable[[int, int], None]) -> set[int]:
     """Link the pairs whose rules ask for less closeness than the scan above: initials, clips and skeletons of
-    short tags, a name with its suffix or its class, and the groups of variants.txt."""
+    short tags, a name with its suffix or its class, and the groups of variants.txt. The short tags that are the
+    initials of two tags or more come back: they are ambiguous."""
+    ambiguous: set[int] = set()
     index = {f: i for i, f in enumerate(flat)}
     by_initials: dict[str, list[int]] = {}
     by_prefix: dict[str, list[int]] = {}
@@ -154,7 +157,10 @@ def _abbreviations(tags: Sequence[str], flat: Sequence[str], link: Callable[[int
     for i, (tag, f) in enumerate(zip(tags, flat, strict=True)):
         if "-" not in tag and len(f) <= 5:
             stem = f.removesuffix("s") if len(f) > 2 else f
-            for j in {*by_initials.get(f, ()), *by_initials.get(stem, ()), *by_prefix.get(stem, ())}:
+            expansions = {*by_initials.get(f, ()), *by_initials.get(stem, ())}
+            if len(expansions) > 1:
+                ambiguous.add(i)
+            for j in {*expansions, *by_prefix.get(stem, ())}:
                 link(i, j)
             if not _VOWEL.search(
                 f[1:]
@@ -167,6 +173,7 @@ def _abbreviations(tags: Sequence[str], flat: Sequence[str], link: Callable[[int
         name = class_repeat(tag)
         if name is not None and (j := index.get(name.replace("-", ""))) is not None:
             link(i, j)
+    return ambiguous
 
 
 def rank(row: TagRow) -> tuple[bool, int, int]:

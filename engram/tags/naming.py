@@ -126,10 +126,10 @@ def _spelt_two_ways(a: str, b: str) -> bool:
     """One word in two spellings: one letter apart in a word of five or more, the first letter kept (colour /
     color), or British and American endings (theatre / theater, catalogue / catalog)."""
     if min(len(a), len(b)) >= 5 and a[0] == b[0] and levenshtein_distance(a, b) == 1:
-        # A letter dropped or added (colour / color), or s for z (organise / organize); another letter in its
-        # place is another word (grandma / grandpa, bottle / battle).
+        # A letter dropped or added (colour / color), or s for z or c (organise / organize, licence / license);
+        # another letter in its place is another word (grandma / grandpa, bottle / battle).
         swapped = [(x, y) for x, y in zip(a, b, strict=False) if x != y] if len(a) == len(b) else []
-        return not swapped or set(swapped[0]) == {"s", "z"}
+        return not swapped or set(swapped[0]) in ({"s", "z"}, {"s", "c"})
     return any(
         (x.endswith("re") and y == x[:-2] + "er") or (x.endswith("ogue") and y == x[:-2])
         for x, y in ((a, b), (b, a))

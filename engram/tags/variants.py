@@ -17,8 +17,9 @@ CLASS_WORDS = frozenset(
     {"language", "programming-language", "library", "lib", "framework", "tool", "database", "db", "platform"}
     | {"software", "app", "application", "package", "service"}
 )
-# Suffixes a software name is written with or without: mongo / mongodb, postgres / postgresql, vue / vuejs.
-NAME_SUFFIXES = ("js", "db", "sql", "ql")
+# Suffixes a software name is written with or without: mongo / mongodb, postgres / postgresql. Not "js": angular /
+# angularjs are two frameworks.
+NAME_SUFFIXES = ("db", "sql", "ql")
 _VOWELS = frozenset("aeiouy")
 
 
