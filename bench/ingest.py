@@ -32,6 +32,7 @@ from engram.review.messages import read_messages
 
 ROOT = Path(__file__).resolve().parent
 LABELLED = ROOT / "data" / "extraction_labelled.jsonl"
+CHAT = ROOT / "data" / "extraction_chat_fresh.jsonl"
 LOCOMO = ROOT.parent.parent / "shared" / "data" / "locomo_dev.json.gz"
 RESULTS = ROOT / "results"
 console = Console()
@@ -67,6 +68,36 @@ def extraction() -> dict[str, Any]:
         "precision": round(sum(right.values()) / max(1, sum(predicted.values())), 3),
         "recall": round(sum(found.values()) / max(1, sum(expected.values())), 3),
         "per_kind": per_kind,
+    }
+
+
+def chat_set() -> dict[str, Any]:
+    """The fresh chat set: each message expects one extracted kind, or nothing (chit-chat, questions). A
+    candidate is right when its kind is the one its message expects; a message is found when a candidate of
+    its kind is drawn from it. Also: candidates from chit-chat, and contact details taken for a to-do."""
+    rows = [json.loads(line) for line in CHAT.read_text(encoding="utf-8").splitlines() if line.strip()]
+    predicted = right = expected = found = from_chat = 0
+    wrong: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "x.db", embedder=default_embedder()) as mem:
+        for row in rows:
+            got = mem._ingestor.candidates(Message(role="user", content=row["text"], message_id=row["id"]))
+            gold = row["expected"]
+            predicted += len(got)
+            right += sum(c.kind == gold for c in got)
+            from_chat += len(got) if gold is None else 0
+            if gold is not None:
+                expected += 1
+                found += any(c.kind == gold for c in got)
+            if [c.kind for c in got] != ([] if gold is None else [gold]):
+                wrong.append(
+                    {"text": row["text"], "expected": gold, "got": [(c.kind, c.confidence) for c in got]}
+                )
+    return {
+        "messages": len(rows),
+        "precision": round(right / max(1, predicted), 3),
+        "recall": round(found / max(1, expected), 3),
+        "candidates_from_chit_chat": from_chat,
+        "wrong": wrong,
     }
 
 

@@ -17,9 +17,11 @@ from engram.errors import (
     StoreError,
     StoreUnavailable,
 )
+from engram.interop.documents import TYPES as DOCUMENT_TYPES
 from engram.interop.shodh import to_shodh
 from engram.memory import Hit, Memory
 from engram.model.answers import (
+    AddedFile,
     DiscoverResult,
     ForgetAnswer,
     MaintainAnswer,
@@ -45,6 +47,7 @@ from engram.model.results import RememberResult
 from engram.recall.modes import RecallMode
 from engram.review.extract import Message
 from engram.review.messages import read_messages
+from engram.review.queue import why_waiting
 from engram.store.copy import copy_database
 
 try:
@@ -53,8 +56,10 @@ except _metadata.PackageNotFoundError:  # run from a source tree that was never 
     __version__ = "0.0.0"
 
 __all__ = [
+    "AddedFile",
     "CachedEmbedder",
     "Category",
+    "DOCUMENT_TYPES",
     "DiscoverResult",
     "Embedder",
     "EngramError",
@@ -94,4 +99,5 @@ __all__ = [
     "default_embedder",
     "read_messages",
     "to_shodh",
+    "why_waiting",
 ]

@@ -138,10 +138,13 @@ class Settings(BaseSettings):
         None, description="database file, or a postgresql:// URL; default <home>/memories.db"
     )
     max_content_chars: int = Field(100_000, gt=0, description="longest content accepted, in characters")
+    embedding_model: Literal["all-MiniLM-L6-v2", "multilingual-e5-small-q4"] = Field(
+        "all-MiniLM-L6-v2", description="embedder for a new store; a store keeps the model it was made with"
+    )
     chunk_tokens: int = Field(220, gt=8, description="chunk size in model tokens")
     chunk_overlap: int = Field(40, ge=0, description="overlap between consecutive chunks in model tokens")
     near_duplicate: float = Field(0.95, gt=0, le=1, description="cosine at which a new memory merges")
-    kind_fallback_below: float = Field(0.75, description="confidence under which the kind falls back")
+    kind_fallback_below: float = Field(0.4, description="confidence under which the kind falls back")
     kind_learn_above: float = Field(0.9, description="confidence over which a memory becomes a prototype")
     kind_learned_max: int = Field(64, ge=0, description="learned prototypes kept per kind")
     kind_neighbours: int = Field(20, gt=0, description="neighbours that vote on a kind")

@@ -11,6 +11,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from engram.agent.browse import Browse
+from engram.agent.context import SessionContext
+from engram.agent.curate import Curation
 from engram.agent.debug import Debugging
 from engram.agent.health import Health
 from engram.agent.insight import Insight
@@ -24,12 +27,13 @@ from engram.embed.embedder import Embedder
 from engram.embed.minilm import default_embedder
 from engram.errors import InvalidInput, ModelMismatch
 from engram.interop.backups import Backups
+from engram.interop.documents import Documents
 from engram.interop.importers import ForeignImport
 from engram.interop.tinydb import TinyDbImport
 from engram.interop.transfer import Transfer
 from engram.lang import pii
 from engram.lifecycle.service import Lifecycle
-from engram.model.answers import MaintainAnswer, PiiSummary, StatsAnswer
+from engram.model.answers import AddedFile, MaintainAnswer, PiiSummary, StatsAnswer
 from engram.model.record import (
     Kind,
     MemoryRecord,
@@ -52,6 +56,7 @@ from engram.review.ingest import Ingestor
 from engram.review.queue import ReviewQueue
 from engram.store.opening import open_store
 from engram.store.values import Filter, Position
+from engram.tags.rename import TagRenamer
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
 from engram.tools import Tools, writes
@@ -99,16 +104,21 @@ class Memory(Tools):
         self._store_memory = StoreMemory(settings, store, writer, tagger, tags)
         self._search_memory = search = SearchMemory(settings, retriever, tags)
         self._maintenance = Maintenance(store, tags, operations)
+        self._tag_names = TagRenamer(store, tags, operations)
         self._insight = Insight(store)
         self._debugging = Debugging(settings, store, embedder, search, retriever, tags, editor)
         self._health = Health(store, tags)
         self._transfer = Transfer(settings, store, embedder, writer, classifiers, tags, operations, files)
         self._backups = Backups(store, tags, classifiers, files)
-        self._foreign = ForeignImport(store, writer, operations)
+        self._documents = Documents(store, writer, editor)
+        self._foreign = ForeignImport(store, writer, operations, files)
         self._tinydb = TinyDbImport(store, operations, tags, self._store_memory)
         self._ingestor = Ingestor(settings, store, embedder, classifiers, writer)
         self._review = ReviewQueue(store, editor)
         self._lifecycle = Lifecycle(settings, store, operations)
+        self._context = SessionContext(settings, store, embedder, retriever)
+        self._browse = Browse(store)
+        self._curation = Curation(store, editor, self._review, self._ingestor)
 
     def close(self) -> None:
         self._retriever.close()
@@ -240,6 +250,12 @@ class Memory(Tools):
         return self._review.review_many(
             action, ids=ids, kind=kind, below_confidence=below_confidence, limit=limit
         )
+
+    @writes
+    def add_file(self, path: str | Path, **fields: Any) -> AddedFile:
+        """Add a Markdown, text, HTML or PDF file as one document memory with its passages; the same text again
+        is left as it is, a changed file supersedes the version added from its path before."""
+        return self._documents.add_file(path, fields)
 
     @writes
     def supersede(self, memory_id: str, content: str, **fields: Any) -> RememberResult:

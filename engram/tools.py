@@ -17,8 +17,12 @@ import pydantic
 from engram.agent import registry
 from engram.agent.answers import recall_answer, remember_answer
 from engram.agent.arguments import Count, Days, Examples, Share
+from engram.agent.browse import Browse
+from engram.agent.context import SessionContext
+from engram.agent.curate import Curation
 from engram.agent.debug import Debugging
 from engram.agent.health import Health
+from engram.agent.inputs import ChatMessage
 from engram.agent.insight import Insight
 from engram.agent.search import SearchMemory
 from engram.agent.store import StoreMemory
@@ -28,6 +32,14 @@ from engram.interop.backups import Backups
 from engram.interop.importers import ForeignImport
 from engram.interop.tinydb import TinyDbImport
 from engram.interop.transfer import Transfer
+from engram.model.agent_answers import (
+    ForgetByTagAnswer,
+    IngestConversationAnswer,
+    ListMemoriesAnswer,
+    ReviewMemoriesAnswer,
+    SessionContextAnswer,
+    UpdateMemoryAnswer,
+)
 from engram.model.answers import (
     BackupAnswer,
     ConceptNetworkAnswer,
@@ -42,6 +54,7 @@ from engram.model.answers import (
     PiiSummary,
     RecallAnswer,
     RememberAnswer,
+    RenameTagAnswer,
     RepairAnswer,
     RollbackAnswer,
     SearchMemoryResult,
@@ -51,8 +64,10 @@ from engram.model.answers import (
     UsagePatternsAnswer,
     ValidateAnswer,
 )
+from engram.model.limits import bounded_fields
 from engram.model.record import MemoryRecord, invalid_from
 from engram.model.results import RememberResult, Scored
+from engram.tags.rename import TagRenamer
 from engram.write.operations import Operations
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -90,6 +105,7 @@ class Tools:
     _search_memory: SearchMemory
     _health: Health
     _maintenance: Maintenance
+    _tag_names: TagRenamer
     _insight: Insight
     _transfer: Transfer
     _foreign: ForeignImport
@@ -97,6 +113,9 @@ class Tools:
     _backups: Backups
     _debugging: Debugging
     _operations: Operations
+    _context: SessionContext
+    _browse: Browse
+    _curation: Curation
 
     @writes
     def store_memory(self, content: str, context: dict[str, Any] | None = None) -> StoreMemoryResult:
@@ -117,6 +136,96 @@ class Tools:
         session asking: other sessions' session-scoped memories stay out of its results."""
         return self._search_memory(query, options, now=now, touch=touch, session=session)
 
+    def session_context(
+        self,
+        *,
+        max_tokens: int = 1500,
+        scope_id: str | None = None,
+        query: str | None = None,
+        session: str | None = None,
+        now: datetime | None = None,
+        touch: bool = False,
+    ) -> SessionContextAnswer:
+        """What matters at a session's start (who the user is, preferences, open tasks due soon, recent
+        decisions, and given `query` the memories most related to it) as one text within `max_tokens`, with the
+        ids shown; of the global scope, the project `scope_id` (every project when none) and `session`. Usage
+        counts stay as they were unless `touch`."""
+        return self._context(
+            max_tokens=max_tokens, scope_id=scope_id, query=query, session=session, now=now, touch=touch
+        )
+
+    def list_memories(
+        self,
+        kind: str | None = None,
+        tag: str | None = None,
+        status: str = "approved",
+        scope: str | None = None,
+        scope_id: str | None = None,
+        limit: int = 20,
+        cursor: str | None = None,
+        offset: int = 0,
+        session: str | None = None,
+    ) -> ListMemoriesAnswer:
+        """A page of memories, newest first, each shortened; `cursor` is the last page's next_cursor."""
+        return self._browse.list_memories(
+            kind=kind, tag=tag, status=status, scope=scope, scope_id=scope_id, limit=limit, cursor=cursor,
+            offset=offset, session=session,
+        )  # fmt: skip
+
+    @writes
+    def update_memory(
+        self,
+        id: str,
+        content: str | None = None,
+        kind: str | None = None,
+        category: str | None = None,
+        tags: list[str] | None = None,
+        importance: float | None = None,
+        scope: str | None = None,
+        scope_id: str | None = None,
+        expires_at: datetime | None = None,
+    ) -> UpdateMemoryAnswer:
+        """Change the fields given (None: unchanged); new content is embedded again."""
+        fields: dict[str, Any] = dict(content=content, kind=kind, category=category, tags=tags)
+        fields |= dict(importance=importance, scope=scope, scope_id=scope_id, expires_at=expires_at)
+        return self._curation.update_memory(id, fields)
+
+    @writes
+    def forget_by_tag(self, tag: str, confirm: bool = False, session: str | None = None) -> ForgetByTagAnswer:
+        """Delete every memory carrying `tag` (explicit: `confirm` must be true); the count and the ids."""
+        return self._curation.forget_by_tag(tag, confirm=confirm, session=session)
+
+    @writes
+    def review_memories(
+        self,
+        action: Literal["list", "approve", "reject"] = "list",
+        ids: list[str] | None = None,
+        kind: str | None = None,
+        below_confidence: float | None = None,
+        limit: int = 50,
+    ) -> ReviewMemoriesAnswer:
+        """list: the memories waiting for review, each with why; approve / reject: by ids or by filter."""
+        return self._curation.review_memories(
+            action, ids=ids, kind=kind, below_confidence=below_confidence, limit=limit
+        )
+
+    @writes
+    def ingest_conversation(
+        self,
+        messages: list[dict[str, Any]] | list[ChatMessage],
+        conversation_id: str | None = None,
+        scope: str = "project",
+        scope_id: str | None = None,
+        session: str | None = None,
+    ) -> IngestConversationAnswer:
+        """Keep what the user said worth remembering: approved when confident, else pending review. A session
+        scope without scope_id is the session asking."""
+        if scope == "session" and scope_id is None:
+            scope_id = session
+        return self._curation.ingest_conversation(
+            messages, conversation_id=conversation_id, scope=scope, scope_id=scope_id
+        )
+
     def discover_memory_tools(self) -> DiscoverResult:
         """The advanced tools by group, and the store's health."""
         return self._health.discover()
@@ -131,7 +240,7 @@ class Tools:
             raise InvalidInput("session", "Unexpected keyword argument")
         if session is not None and not isinstance(session, str):
             raise InvalidInput("session", "Input should be a valid string")
-        args = _checked(_shallow(tool.arguments), arguments)
+        args = _checked(_shallow(tool.arguments), bounded_fields(arguments))
         values = {f: getattr(args, f) for f in tool.arguments.model_fields}
         call = functools.partial(_TOOLS[name], self, **values)
         if tool.session:
@@ -149,6 +258,11 @@ class Tools:
     @writes
     def optimize_tags(self, dry_run: bool = False, archive_after_days: Days = 180) -> OptimizeTagsAnswer:
         return self._maintenance.optimize_tags(dry_run=dry_run, archive_after_days=archive_after_days)
+
+    @writes
+    def rename_tag(self, old: str, new: str) -> RenameTagAnswer:
+        """Rename tag `old` on every memory; when `new` is a tag already the two merge. Rollback undoes it."""
+        return self._tag_names.rename_tag(old, new)
 
     @writes
     def merge_memories(self, ids: list[str], into: str | None = None) -> MergeMemoriesAnswer:
@@ -259,7 +373,7 @@ def _checked(model: type[pydantic.BaseModel], arguments: dict[str, Any]) -> pyda
 
 
 @functools.cache
-def _shallow(model: type[registry.Arguments]) -> type[pydantic.BaseModel]:
+def _shallow(model: type[pydantic.BaseModel]) -> type[pydantic.BaseModel]:
     """`model` with its nested models (store_memory's context, search_memory's options) taken as plain objects:
     the method they go to checks them, naming the field inside them that is wrong."""
     fields: dict[str, Any] = {}
@@ -268,5 +382,8 @@ def _shallow(model: type[registry.Arguments]) -> type[pydantic.BaseModel]:
             isinstance(arg, type) and issubclass(arg, pydantic.BaseModel)
             for arg in typing.get_args(field.annotation)
         )
+        if nested and typing.get_origin(field.annotation) is list:  # ingest_conversation's messages
+            fields[name] = (list[dict[str, Any]], field)
+            continue
         fields[name] = (dict[str, Any] | None, field.default) if nested else (field.annotation, field)
     return pydantic.create_model(f"{model.__name__}Shallow", __config__=model.model_config, **fields)

@@ -157,7 +157,9 @@ def test_tag_rules() -> None:
 
 def test_consolidation_keeps_apart_what_embeddings_only_relate() -> None:
     vocabulary = {"add", "max", "java"}.__contains__  # whole words of the model's vocabulary
-    assert same_tag("python", "py", 0.65, vocabulary) == "abbreviation"
+    assert same_tag("python", "py", 0.65, vocabulary) == "variant"  # a clip this far only as listed (variants.txt)
+    assert same_tag("configuration", "config", 0.88, vocabulary) == "abbreviation"
+    assert same_tag("functional", "func", 0.44, vocabulary) is None  # a clip fits many words: the model decides
     assert same_tag("additional", "add", 0.65, vocabulary) is None  # a word of its own, not a clip
     assert same_tag("ending-points", "end", 0.65, vocabulary) is None  # a skeleton stands for one word
     assert same_tag("warm-ocean-currents", "cold-ocean-currents", 0.9) is None  # one word swapped in place
@@ -212,11 +214,13 @@ def test_consolidation_keeps_apart_compounds_prefixes_and_derived_words() -> Non
     assert same_tag("serializer", "serial", 0.73) is None and same_tag("humanize", "human", 0.71) is None
     # What stays: a clip that leaves a fragment, inflections the dictionary knows, and regular endings of
     # words it does not know when the embeddings agree as closely as any merged pair.
-    assert same_tag("python", "py", 0.65, vocabulary) == "abbreviation"
+    assert same_tag("telecommunications", "telecom", 0.9, vocabulary) == "abbreviation"
     assert (
-        same_tag("matching", "match", 0.7) == "spelling" and same_tag("retries", "retry", 0.62) == "spelling"
+        same_tag("parsing", "parse", 0.7) == "spelling" and same_tag("retries", "retry", 0.62) == "spelling"
     )
     assert same_tag("args", "arg", 0.91) == "spelling" and same_tag("utils", "util", 0.81) == "spelling"
+    # An activity is not the thing its verb is made from: a match is no matching, a bike no biking.
+    assert same_tag("match", "matching", 0.7) is None and same_tag("bike", "biking", 0.81) is None
 
 
 def test_a_concept_is_filed_under_a_broader_tag_never_a_narrower_one_or_another_word() -> None:

@@ -26,7 +26,7 @@ def _arguments(mem: Memory, tmp_path: Path) -> dict[str, dict[str, Any]]:
     """Arguments that make each tool do real work on a small store."""
     first = mem.store_memory("Deploys go out on Thursdays after the standup")["memory_id"]
     second = mem.store_memory("The deploy window is Thursday afternoon")["memory_id"]
-    mem.store_memory("Renew the TLS certificate before 3 March", {"force_category": "reminders"})
+    third = mem.store_memory("Renew the TLS certificate before 3 March", {"force_category": "reminders"})
     mem.search_memory("deploy")  # usage to report
     export = tmp_path / "export.jsonl"
     return {
@@ -52,6 +52,11 @@ def _arguments(mem: Memory, tmp_path: Path) -> dict[str, dict[str, Any]]:
         "validate_storage": {},
         "repair_index": {},
         "operations": {"limit": 5},
+        "session_context": {"query": "deploy", "max_tokens": 300},
+        "list_memories": {"limit": 2},
+        "update_memory": {"id": third["memory_id"], "content": "Renew the TLS certificate before 4 March"},
+        "review_memories": {},
+        "ingest_conversation": {"messages": [{"role": "user", "content": "I moved to Lisbon in May"}]},
     }
 
 
@@ -67,7 +72,11 @@ def test_every_tool_answers_its_typed_result(mem: Memory, tmp_path: Path) -> Non
     _answer_of("rollback", mem.run_tool("rollback", operation_id=done))
     forgotten = mem.remember("A memory to forget").id
     _answer_of("forget", mem.run_tool("forget", id=forgotten))
-    assert {t.name for t in TOOLS} == {*arguments, "rollback", "forget"}, "a tool without a case here"
+    mem.remember("A memory to forget by its tag", tags=["scratch"])
+    _answer_of("forget_by_tag", mem.run_tool("forget_by_tag", tag="scratch", confirm=True))
+    assert {t.name for t in TOOLS} == {*arguments, "rollback", "forget", "forget_by_tag"}, (
+        "a tool without a case here"
+    )
 
 
 def test_library_results_are_the_typed_ones(mem: Memory) -> None:

@@ -326,8 +326,12 @@ def test_shodh_memories_patch_forget_and_maintenance(alice: httpx.Client, spec: 
     assert got["content"] == "Deploys go out on Thursdays"
 
     context = alice.post("/api/context", json={"context": "When do deploys happen?", "max_results": 3}).json()
-    assert context["ingested"] is True and context["ingested_id"]
+    assert context["ingested"] is False and context["ingested_id"] is None  # a question is no memory unless asked
     check(spec, response_schema(spec, "/api/context", "post", "200"), context)
+    asked = {"context": "We agreed to deploy on Thursdays", "auto_ingest": True}
+    kept = alice.post("/api/context", json=asked).json()
+    assert kept["ingested"] is True and alice.get(f"/api/memories/{kept['ingested_id']}").status_code == 200
+    check(spec, response_schema(spec, "/api/context", "post", "200"), kept)
 
     for path, method in (("/api/stats", "get"), ("/api/tags", "get"), ("/api/health", "get")):
         r = alice.request(method.upper(), path)
@@ -521,7 +525,7 @@ def test_raw_pii_never_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptur
         Settings(home=tmp_path), db=tmp_path / "pii.db", embedder=FakeEmbedder(), require_key=False
     )
     secret = "maria.jones@example.org"
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:  # local mode answers loopback names only
         assert client.post("/v1/store", json={"content": f"Reach Maria at {secret}"}).status_code == 200
         assert (
             client.post(
@@ -632,7 +636,7 @@ def test_unknown_routes_are_problem_json_without_the_web_ui(tmp_path: Path) -> N
 
     tenants = Tenants(Settings(home=tmp_path), FakeEmbedder(), tmp_path / "t.db")
     app = create_app(tenants, None, require_key=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:  # local mode answers loopback names only
         for r, status in ((client.get("/nowhere"), 404), (client.delete("/v1/stats"), 405)):
             assert r.status_code == status
             assert r.headers["content-type"].startswith("application/problem+json")

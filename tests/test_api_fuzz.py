@@ -17,7 +17,10 @@ from engram.interfaces.tenants import Tenants
 # The REST app the OpenAPI document describes (MCP's session manager runs once per process, not per request).
 _home = Path(tempfile.mkdtemp(prefix="engram-fuzz-"))
 atexit.register(shutil.rmtree, _home, ignore_errors=True)
-app = create_app(Tenants(Settings(home=_home), FakeEmbedder(), _home / "fuzz.db"), None, require_key=False)
+# schemathesis calls the app as "testserver": a host name local mode must be told to answer to.
+app = create_app(
+    Tenants(Settings(home=_home), FakeEmbedder(), _home / "fuzz.db"), None, require_key=False, hosts=["testserver"]
+)
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 

@@ -36,7 +36,7 @@ def test_remember_recall_show_list_forget(db: str) -> None:
     code, out = run(db, "recall", "certificate renewal", "--json", "--explain", "--scope", "project")
     hits = json.loads(out)
     assert hits[0]["scope"] == "project" and set(hits[0]["components"]) >= {"vector", "lexical", "recency"}
-    code, out = run(db, "show", created["id"])
+    code, out = run(db, "show", created["id"], "--json")
     shown = json.loads(out)
     assert shown["content"] == "I like minimalistic user interfaces" and shown["access_count"] == 1
     code, out = run(db, "list", "--json")
@@ -118,15 +118,17 @@ def test_demo_runs_and_explains(db: str) -> None:
 
 
 def test_store_search_and_tools(db: str) -> None:
-    code, output = run(db, "store", "Renew the passport before June", "--tag", "travel", "--importance", "4")
+    code, output = run(
+        db, "store", "Renew the passport before June", "--tag", "travel", "--importance", "4", "--json"
+    )
     assert code == 0
     stored = json.loads(output)
     assert stored["analysis"]["importance_score"] == 4 and "travel" in stored["analysis"]["generated_tags"]
-    code, output = run(db, "search", "passport", "--min-relevance", "0")
+    code, output = run(db, "search", "passport", "--min-relevance", "0", "--json")
     assert code == 0 and json.loads(output)["results"][0]["id"] == stored["memory_id"]
-    code, output = run(db, "tools")
+    code, output = run(db, "tools", "--json")
     assert code == 0 and json.loads(output)["current_system_state"]["total_memories"] == 1
-    code, output = run(db, "tools", "optimize_tags", "-a", "dry_run=true")
+    code, output = run(db, "tools", "optimize_tags", "-a", "dry_run=true", "--json")
     assert code == 0 and json.loads(output)["dry_run"] is True
     code, output = run(db, "tools", "nonsense")
     assert code == 2 and "unknown" in output
@@ -134,15 +136,15 @@ def test_store_search_and_tools(db: str) -> None:
     assert code == 2 and "content_type" in output
     # A date alone lasts through that day, as in the library: today is not in the past.
     today = datetime.now(UTC).date()
-    code, output = run(db, "store", "Pick up the dry cleaning", "--expires", today.isoformat())
+    code, output = run(db, "store", "Pick up the dry cleaning", "--expires", today.isoformat(), "--json")
     assert code == 0, output
-    code, output = run(db, "show", json.loads(output)["memory_id"])
+    code, output = run(db, "show", json.loads(output)["memory_id"], "--json")
     assert json.loads(output)["expires_at"].startswith((today + timedelta(days=1)).isoformat())
     code, output = run(db, "store", "Water the plants", "--expires", "soon")
     assert code == 2 and "expires_at" in output
     code, output = run(db, "review", "frobnicate", "x")
     assert code == 2 and "'frobnicate' is not one of" in output
-    code, output = run(db, "tools", "validate_storage")
+    code, output = run(db, "tools", "validate_storage", "--json")
     assert code == 0 and json.loads(output)["ok"] is True  # and 1 when it reports a problem
 
 
@@ -158,7 +160,7 @@ def test_a_memory_is_named_by_the_short_id_list_shows(db: str) -> None:
     row = next(line for line in out.splitlines() if "global" in line)
     short = row.split("│")[1].strip()
     assert code == 0 and len(short) == 8, out
-    code, out = run(db, "show", short)
+    code, out = run(db, "show", short, "--json")
     assert code == 0 and json.loads(out)["content"] == "The boiler was serviced in October"
     code, out = run(db, "forget", short, "--yes")
     assert code == 0 and out.startswith("forgot ") and len(out.split()[1]) > 8  # the full id

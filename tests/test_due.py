@@ -61,3 +61,46 @@ def test_the_days_a_question_about_things_to_do_asks_for(query: str, after: str,
     assert due.window("what may be due soon", SAID) is None  # a verb, not the month
     span = due.window("what is due in May", SAID)
     assert span is not None and span.after == datetime(2027, 5, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We must not deploy on Fridays after 2pm, that's a team rule.",
+        "I run 5k every Tuesday",
+        "Every Monday I water the plants.",
+        "Never schedule meetings before 10am.",
+        "The gym is closed on Sundays.",
+        "I usually pay the rent by the 1st.",
+        "Backups run nightly at 2am.",
+    ],
+)
+def test_a_rule_or_a_habit_is_never_due(text: str) -> None:
+    assert due.standing(text)
+    assert due.reminder_day(text, SAID) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "deadline", "day"),
+    [
+        ("Prepare the slides for my Berlin conference talk by 4 December.", True, "2026-12-04"),
+        ("The report is due on Monday.", True, "2026-11-30"),
+        ("Renew the parking permit, it's valid until 15 March.", True, "2027-03-15"),
+        ("Submit the tax return before 31 January.", True, "2027-01-31"),
+        ("Call the plumber tomorrow.", False, "2026-11-25"),
+        ("My sister's birthday is on 12 May.", False, "2027-05-12"),  # a date, but no deadline
+        ("Buy milk.", False, None),
+    ],
+)
+def test_a_deadline_and_the_day_it_names(text: str, deadline: bool, day: str | None) -> None:
+    assert not due.standing(text)
+    assert due.states_deadline(text) is deadline
+    found = due.reminder_day(text, SAID)
+    assert (None if found is None else found.date().isoformat()) == day
+
+
+def test_a_date_said_on_its_own_day_is_due_that_day() -> None:
+    found = due.due_day("Send the slides by 24 November", SAID)
+    assert found is not None and found.date().isoformat() == "2026-11-24"
+    later = due.due_day("Send the slides by 23 November", SAID)  # past: next year's
+    assert later is not None and later.date().isoformat() == "2027-11-23"

@@ -71,7 +71,7 @@ def test_clear_statements_get_their_kind(real: Memory, text: str, kind: Kind) ->
     probs = {k.split(".", 1)[1]: v for k, v in record.kind_scores.items() if k.startswith("probability.")}
     assert max(probs, key=lambda k: probs[k]) == kind.value, probs
     assert abs(sum(probs.values()) - 1) < 0.01 and record.kind_confidence == max(probs.values())
-    if record.kind_confidence >= 0.75:
+    if record.kind_confidence >= real.settings.kind_fallback_below:
         assert (record.kind, record.kind_method) == (kind, "auto")
     else:
         assert (record.kind, record.kind_method) == (Kind.KNOWLEDGE, "fallback")
@@ -86,9 +86,10 @@ def test_unsure_statements_fall_back_to_knowledge_and_say_so(real: Memory) -> No
     record = real.get(real.remember("ok").id)
     if record.kind_method == "fallback":
         assert record.kind == Kind.KNOWLEDGE and record.kind_confidence is not None
-        assert record.kind_confidence < 0.75
+        assert record.kind_confidence < real.settings.kind_fallback_below
     else:
-        assert record.kind_confidence is not None and record.kind_confidence >= 0.75
+        assert record.kind_confidence is not None
+        assert record.kind_confidence >= real.settings.kind_fallback_below
 
 
 def test_ranking_puts_the_meaningful_match_first(real: Memory) -> None:

@@ -187,18 +187,19 @@ def test_store_mode_never_prunes_for_room(mem: Memory) -> None:
 
 def test_unused_memories_lose_quality_and_are_archived_below_a_tenth(mem: Memory) -> None:
     t0 = datetime.now(UTC)
-    old = mem.remember("An old recipe for plum jam", created_at=t0 - timedelta(days=200)).id
-    kept = mem.remember("Grandma's birthday is 3 May", created_at=t0 - timedelta(days=200)).id
+    old = mem.remember("An old recipe for plum jam").id
+    kept = mem.remember("Grandma's birthday is 3 May").id
     mem.update(kept, user_marked_important=True)
-    mem.maintain(t0)
+    mem.maintain(t0 + timedelta(days=200))
     first = 0.5 ** (170 / 90)  # the first pass counts the whole disuse: 200 days, 170 past the allowance
     assert mem.get(old).quality_score == pytest.approx(first)
-    mem.maintain(t0 + timedelta(days=90))
+    mem.maintain(t0 + timedelta(days=290))
     assert mem.get(old).quality_score == pytest.approx(first * 0.5)
-    mem.maintain(t0 + timedelta(days=360))
+    mem.maintain(t0 + timedelta(days=560))
     assert mem.get(old).status == Status.ARCHIVED
     assert mem.get(kept).status == Status.APPROVED and mem.get(kept).quality_score is None
-    assert mem.maintain(t0)["changed"] == 0  # an earlier now is no error, and decays nothing again
+    # an earlier now is no error, and decays nothing again
+    assert mem.maintain(t0 + timedelta(days=200))["changed"] == 0
 
 
 def test_feedback_moves_quality(mem: Memory) -> None:
@@ -248,10 +249,13 @@ def test_persona_mid_term_slot_absorbs_a_similar_memory(tmp_path: Path) -> None:
 
 # ---- QA: first pass, idempotence, a fast clock, feedback, bad input -----------------------------------------
 def test_the_first_pass_decays_the_whole_idle_time_once(mem: Memory) -> None:
-    t0 = datetime.now(UTC)
-    ancient = mem.remember("The fax number of the old office", created_at=t0 - timedelta(days=400)).id
-    old = mem.remember("The parking garage closes at nine", created_at=t0 - timedelta(days=120)).id
-    young = mem.remember("The new printer is on the third floor", created_at=t0 - timedelta(days=10)).id
+    # Idle 400, 120 and 10 days at t0: stored now, the last two last used later.
+    t0 = datetime.now(UTC) + timedelta(days=400)
+    ancient = mem.remember("The fax number of the old office").id
+    old = mem.remember("The parking garage closes at nine").id
+    young = mem.remember("The new printer is on the third floor").id
+    mem.store.touch([old], t0 - timedelta(days=120))
+    mem.store.touch([young], t0 - timedelta(days=10))
     report = mem.maintain(t0)
     # 400 days idle: 370 past the allowance, 0.5 ** (370 / 90) = 0.058 < 0.1; 120 days: 90 past it, halved
     assert mem.get(ancient).status == Status.ARCHIVED
@@ -294,9 +298,10 @@ def test_a_second_pass_at_the_same_moment_changes_nothing_in_persona_mode(tmp_pa
 
 
 def test_a_pass_moments_later_reports_only_real_decay(mem: Memory) -> None:
-    t0 = datetime.now(UTC)
-    young = mem.remember("The new printer is on the third floor", created_at=t0 - timedelta(days=10)).id
-    old = mem.remember("The parking garage closes at nine", created_at=t0 - timedelta(days=40)).id
+    t0 = datetime.now(UTC) + timedelta(days=40)
+    young = mem.remember("The new printer is on the third floor").id
+    old = mem.remember("The parking garage closes at nine").id
+    mem.store.touch([young], t0 - timedelta(days=10))
     mem.maintain(t0)
     before = mem.get(old).quality_score
     assert before is not None
@@ -314,9 +319,9 @@ def test_a_plan_never_reports_an_unchanged_quality_as_decay() -> None:
 
 def test_a_pass_dated_before_the_last_one_still_runs_and_decays_nothing_twice(mem: Memory) -> None:
     t0 = datetime.now(UTC)
-    old = mem.remember("The parking garage closes at nine", created_at=t0 - timedelta(days=30)).id
+    old = mem.remember("The parking garage closes at nine").id
     used = mem.remember("The espresso machine needs descaling monthly").id
-    mem.maintain(t0 + timedelta(days=90))  # a clock running fast once
+    mem.maintain(t0 + timedelta(days=120))  # a clock running fast once
     assert mem.get(old).quality_score == pytest.approx(0.5)
     for _ in range(5):
         mem.store.touch([used], t0)
@@ -325,7 +330,7 @@ def test_a_pass_dated_before_the_last_one_still_runs_and_decays_nothing_twice(me
     assert mem.get(old).quality_score == pytest.approx(0.5)  # the 90 days are not counted again
     mem.maintain(t0 + timedelta(days=90))
     assert mem.get(old).quality_score == pytest.approx(0.5)
-    mem.maintain(t0 + timedelta(days=180))
+    mem.maintain(t0 + timedelta(days=210))
     assert mem.get(old).quality_score == pytest.approx(0.25)
 
 
@@ -361,12 +366,13 @@ def test_maintain_refuses_a_now_that_is_no_datetime(mem: Memory, now: object) ->
 
 
 def test_clusters_count_without_what_the_same_pass_archives(mem: Memory) -> None:
-    t0 = datetime.now(UTC)
+    t0 = datetime.now(UTC) + timedelta(days=400)
     base = (
         "The weekly team meeting is on Tuesday morning in room"  # the four pairwise within cosine 0.91-0.92
     )
-    gone = mem.remember(f"{base} four", created_at=t0 - timedelta(days=400)).id
+    gone = mem.remember(f"{base} four").id  # unused for 400 days at t0
     rest = [mem.remember(f"{base} {n}").id for n in ("five", "six", "nine")]
+    mem.store.touch(rest, t0)
     report = mem.maintain(t0)
     assert mem.get(gone).status == Status.ARCHIVED and report["archived"] == 1
     # two others left in each cluster: not promoted, so the next pass has nothing to take back

@@ -1,6 +1,6 @@
-"""The MCP server as an agent sees it (in-process client, the SDK's own transport): errors name the field and
-the problem, schemas say what each tool takes, an argument a tool does not take is an error, and what a tool
-does can be undone or deleted through MCP itself."""
+"""The MCP server as an agent sees it (in-process client, the SDK's own transport): errors are one sentence that
+names the field and the problem, schemas say what each tool takes, an argument a tool does not take is an error,
+and what a tool does can be undone or deleted through MCP itself."""
 
 from __future__ import annotations
 
@@ -34,20 +34,49 @@ async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
     ("tool", "arguments", "says"),
     [
         ("store_memory", {"content": "   "}, "content: must not be empty"),
-        ("store_memory", {"content": "x", "context": {"force_importance": 9}}, "less than or equal to 5"),
-        ("search_memory", {"query": "db", "options": {"bogus": 1}}, "options.bogus"),
-        ("search_memory", {"query": "db", "limit": 1}, "limit"),  # options.limit, not a tool argument
-        ("recall", {"query": "db", "limit": 0}, "greater than or equal to 1"),  # the schema says the range
-        ("remember", {"content": "x", "importance": 4}, "less than or equal to 1"),
+        (
+            "store_memory",
+            {"content": "x", "context": {"force_importance": 9}},
+            "context.force_importance: must be at most 5, got 9",
+        ),
+        (
+            "search_memory",
+            {"query": "db", "options": {"bogus": 1}},
+            "options.bogus: is not a field of options",
+        ),
+        (
+            "search_memory",
+            {"query": "db", "limit": 1},
+            "limit: is not an argument this tool takes",
+        ),  # options.limit
+        (
+            "recall",
+            {"query": "db", "limit": 0},
+            "limit: must be at least 1, got 0",
+        ),  # the schema says the range
+        ("remember", {"content": "x", "importance": 4}, "importance: must be at most 1.0, got 4"),
         ("merge_memories", {"ids": ["a", "b"]}, "no memory with id a"),
-        ("memory_timeline", {"granularity": "fortnight"}, "'day', 'month' or 'year'"),
-        ("usage_patterns", {"top": -3}, "greater than or equal to 1"),
-        ("usage_patterns", {"top": "5"}, "valid integer"),  # numbers as JSON has them, as in search options
-        ("recall", {"query": "db", "limit": "5"}, "valid integer"),
+        (
+            "memory_timeline",
+            {"granularity": "fortnight"},
+            "granularity: must be 'day', 'month' or 'year', got \"fortnight\"",
+        ),
+        ("usage_patterns", {"top": -3}, "top: must be at least 1, got -3"),
+        ("usage_patterns", {"top": "5"}, 'top: must be a whole number, got "5"'),  # numbers as JSON has them
+        ("recall", {"query": "db", "limit": "5"}, 'limit: must be a whole number, got "5"'),
         ("rollback", {"operation_id": "op_nope"}, "no operation with id op_nope"),
         ("forget", {"id": "nope"}, "no memory with id nope"),
         ("forget", {"id": " "}, "id: must be a memory's id, not empty"),
-        ("recall", {"query": "db", "kind": "gossip"}, "kind"),
+        (
+            "recall",
+            {"query": "db", "kind": "gossip"},
+            "kind: must be 'identity', 'task', 'knowledge', 'reference'",
+        ),
+        (
+            "search_memory",
+            {"query": "db", "options": {"time_range": {"after": "2026-05-01", "before": "2026-01-01"}}},
+            "options.time_range: after must be earlier than before",
+        ),
     ],
 )
 async def test_errors_reach_the_agent_with_the_field_and_the_problem(
@@ -55,7 +84,8 @@ async def test_errors_reach_the_agent_with_the_field_and_the_problem(
 ) -> None:
     result = await client.call_tool(tool, arguments)
     assert result.is_error
-    assert says in result.content[0].text
+    # One sentence, the field first: not the SDK's "Error executing tool" nor the validator's report with links.
+    assert result.content[0].text.startswith(says) and "\n" not in result.content[0].text
     assert (await client.call_tool("memory_stats", {})).is_error is False  # and the server goes on
 
 

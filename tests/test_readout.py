@@ -97,11 +97,12 @@ def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(
     with Memory(db, embedder=FakeEmbedder()) as mem:
         mem.store_memory("Remind me to water the plants on Friday")
         made = mem._classifiers.categories.readout
-        assert (
-            made is not None and mem._classifiers.kinds.readout is None
-        )  # kinds keep the prototype score alone
+        kinds = mem._classifiers.kinds.readout  # kinds read one too, kept beside the categories'
+        assert made is not None and kinds is not None
         assert set(made.labels) == set(mem._classifiers.categories.taxonomy.learnable)
+        assert set(kinds.labels) == set(mem._classifiers.kinds.taxonomy.learnable)
         assert mem.store.get_meta("readout:categories") == made.to_json()
+        assert mem.store.get_meta("readout:kinds") == kinds.to_json()
 
     def refit(*args: object, **kwargs: object) -> LinearReadout:
         raise AssertionError("a kept read-out was fitted again")

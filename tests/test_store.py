@@ -3,6 +3,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -242,7 +244,8 @@ WRITER = textwrap.dedent(
 
 
 def test_two_processes_writing_at_once_both_succeed(db_location: str | Path) -> None:
-    Memory(db_location, embedder=FakeEmbedder()).close()
+    with Memory(db_location, embedder=FakeEmbedder()) as mem:
+        mem.remember("a database in use")  # its classifiers loaded once, as in any store but a new one
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", WRITER, str(db_location), name], stderr=subprocess.PIPE, text=True
@@ -253,11 +256,31 @@ def test_two_processes_writing_at_once_both_succeed(db_location: str | Path) -> 
         _, stderr = proc.communicate(timeout=120)
         assert proc.returncode == 0, stderr
     with Memory(db_location, embedder=FakeEmbedder()) as mem:
-        assert mem.stats()["memories"] == 120  # 40 + 40 own entries, 40 shared ones stored once
-        assert mem.stats()["index"] == {"indexed": 120, "embedded": 120}
+        assert mem.stats()["memories"] == 121  # 40 + 40 own entries, 40 shared ones stored once, the first
+        assert mem.stats()["index"] == {"indexed": 121, "embedded": 121}
         assert mem.recall("right wrote entry 7 with detail 91", mode="ranked", limit=1, touch=False)[
             0
         ].record.content == ("right wrote entry 7 with detail 91")
+
+
+def test_a_first_write_loads_the_classifiers_before_it_takes_the_write_lock(tmp_path: Path) -> None:
+    """Loading them fits their read-out (seconds; a minute on a busy machine): inside the write transaction,
+    another process's writer waited past its busy timeout ("database is locked")."""
+    with Memory(tmp_path / "new.db", embedder=FakeEmbedder()) as mem:
+        store = mem.store
+        real = store.atomic
+        loaded_when_taken: list[bool] = []
+
+        @contextmanager
+        def atomic() -> Iterator[object]:
+            if not store._depth:  # type: ignore[attr-defined]
+                loaded_when_taken.append(store.get_meta("readout:kinds") is not None)
+            with real() as db:
+                yield db
+
+        store.atomic = atomic  # type: ignore[method-assign]
+        mem.remember("the first memory of a new database")
+        assert loaded_when_taken[-1], "the write transaction began before the read-out was fitted"
 
 
 def test_every_field_round_trips(mem: Memory) -> None:

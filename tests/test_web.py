@@ -148,9 +148,19 @@ def tab(browser: Any, server: Server, client: httpx.Client) -> Iterator[Tab]:
     t.context.close()
 
 
+def until(page: Any, expression: str, timeout_s: float = 10) -> None:
+    """Wait until `expression` is true in the page. Not page.wait_for_function: its polling evaluates a string,
+    which the UI's Content-Security-Policy (no 'unsafe-eval') refuses."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_s} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 def _memory_id(client: httpx.Client, needle: str) -> str:
     rows = client.get("/v1/memories", params={"limit": 100}).json()["memories"]
-    return next(r["id"] for r in rows if needle in r["content"])
+    return str(next(r["id"] for r in rows if needle in r["content"]))
 
 
 def test_page_loads_without_console_errors(tab: Tab) -> None:
@@ -159,7 +169,7 @@ def test_page_loads_without_console_errors(tab: Tab) -> None:
     assert page.title() == "Engram"
     assert page.locator("#browse-list .mem-item").count() == len(SEED) + len(OLDER)
     assert page.locator("#tab-search").get_attribute("aria-selected") == "true"
-    page.wait_for_function("document.querySelector('#conn').dataset.state === 'ok'")
+    sync_api.expect(page.locator("#conn")).to_have_attribute("data-state", "ok")
     # "/" focuses the search box from anywhere on the page.
     page.locator("#tab-stats").focus()
     page.keyboard.press("/")
@@ -178,10 +188,11 @@ def test_search_shows_component_bars(tab: Tab) -> None:
     page.keyboard.type("deploy python ruff")
     page.keyboard.press("Enter")
     page.wait_for_selector("#results .result")
-    results = page.locator("#results .result")
+    results = page.locator("#results .result:visible")
     assert results.count() >= 2
     first = results.first
     assert "deploy" in first.inner_text().lower() or "ruff" in first.inner_text().lower()
+    first.get_by_role("button", name="why").click()
     components = [c.get_attribute("data-component") for c in first.locator(".comp").all()]
     assert components == ["vector", "lexical", "importance", "recency", "usage", "context", "episode", "time"]
     # The bars are drawn to their values: the lexical bar of the best hit is not empty.
@@ -189,7 +200,7 @@ def test_search_shows_component_bars(tab: Tab) -> None:
     assert float(lexical.evaluate("e => parseFloat(e.style.width)")) > 0
     assert re.fullmatch(r"\d\.\d{3}", first.locator(".score-value").inner_text())
     status = page.locator("#search-status").inner_text()
-    assert status.startswith(f"{results.count()} result") and "MMR order" in status
+    assert status.startswith(f"{results.count()} result")
     tab.shot("02-search")
     assert tab.errors == []
 
@@ -227,7 +238,7 @@ def test_edit_memory_tags_and_importance(tab: Tab, client: httpx.Client) -> None
 
     # Invalidate sets validity_score to 0 at once.
     page.locator("#d-invalidate").click()
-    page.wait_for_function("document.querySelector('#d-invalidate').textContent === 'Restore validity'")
+    sync_api.expect(page.locator("#d-invalidate")).to_have_text("Restore validity")
     assert client.get(f"/v1/memories/{target}").json()["validity_score"] == 0
     tab.shot("05-detail-saved", full_page=False)
     page.keyboard.press("Escape")
@@ -252,9 +263,7 @@ def test_review_queue_approve(tab: Tab, client: httpx.Client) -> None:
     card.get_by_role("button", name="Edit").click()
     card.locator("textarea").fill("Meeting with Sarah on Friday about the search roadmap and the web UI")
     card.get_by_role("button", name="Save").click()
-    page.wait_for_function(
-        f"document.querySelector(\"[data-id='{pending}'] .content\").textContent.endsWith('web UI')"
-    )
+    sync_api.expect(card.locator(".content")).to_have_text(re.compile("web UI$"))
     tab.shot("06-review")
     card.get_by_role("button", name="Approve").click()
     page.wait_for_selector(f"#review-list [data-id='{pending}']", state="detached")
@@ -283,7 +292,7 @@ def test_timeline_chart_renders(tab: Tab, client: httpx.Client) -> None:
     assert page.locator("#periods details").count() == 4
     tab.shot("08-timeline")
     page.get_by_role("button", name="Month").click()
-    page.wait_for_function("engramUI.chart && engramUI.chart.data.labels.length >= 1")
+    until(page, "engramUI.chart && engramUI.chart.data.labels.length >= 1")
     assert page.locator("#granularity [aria-pressed='true']").inner_text() == "Month"
     assert tab.errors == []
 
@@ -436,7 +445,7 @@ def test_a_late_save_keeps_what_was_typed_since(tab: Tab, client: httpx.Client) 
     page.locator("#add-open").click()
     page.locator("#a-content").fill("Race note A: the boiler is serviced every October")
     page.locator("#a-save").click()
-    page.wait_for_function("window.held.length === 1")
+    until(page, "window.held.length === 1")
     # The user closes the dialog while A is saving, opens it again and writes B.
     page.keyboard.press("Escape")
     page.wait_for_selector("#add", state="hidden")
@@ -447,7 +456,7 @@ def test_a_late_save_keeps_what_was_typed_since(tab: Tab, client: httpx.Client) 
     page.wait_for_selector("#add-result:not([hidden])")
     assert page.locator("#a-content").input_value() == "Race note B: the chimney sweep comes in May"
     page.locator("#a-save").click()
-    page.wait_for_function("window.held.length === 1")
+    until(page, "window.held.length === 1")
     page.evaluate("release()")
     sync_api.expect(page.locator("#a-content")).to_have_value("")
     _memory_id(client, "Race note A")
@@ -479,8 +488,9 @@ def test_search_shows_one_card_per_memory(tab: Tab, client: httpx.Client) -> Non
     parent = stored["memory_id"]
     page = tab.open()
     _search(page, "greenhouse irrigation drip valves soil moisture")
+    page.locator("#results-more").click()  # the weaker matches too: the test is about every card
     cards = page.locator("#results .result")
-    assert cards.count() == 10  # the page still fills: more than 10 memories are stored
+    assert cards.count() == 10  # the list still fills once asked: more than 10 memories are stored
     owners = [c.get_attribute("data-parent") or c.get_attribute("data-id") for c in cards.all()]
     assert len(set(owners)) == len(owners)
     assert parent in owners
@@ -504,7 +514,7 @@ def test_searching_does_not_count_as_use(tab: Tab, client: httpx.Client) -> None
     before = client.get(f"/v1/memories/{target}").json()
     page = tab.open()
     _search(page, "dark mode editors terminals")
-    sync_api.expect(page.locator(f"#results [data-id='{target}']")).to_be_visible()
+    sync_api.expect(page.locator(f"#results [data-id='{target}']")).to_have_count(1)
     after = client.get(f"/v1/memories/{target}").json()
     assert after["access_count"] == before["access_count"]
     assert after["last_accessed_at"] == before["last_accessed_at"]
@@ -516,7 +526,9 @@ def test_a_query_nothing_matches_says_so(tab: Tab) -> None:
     _search(page, "qwertyuiop asdfgh")
     status = page.locator("#search-status").inner_text()
     assert status.startswith("No strong match for “qwertyuiop asdfgh”"), status
-    assert page.locator("#results .result").count() > 0  # the closest memories are still listed
+    assert page.locator("#results .result:visible").count() == 0  # no padding with unrelated memories
+    page.locator("#results-more").click()  # the closest memories are there on request
+    assert page.locator("#results .result:visible").count() > 0
     assert page.locator("#results .result").first.locator(".pill.weak").inner_text() == "weak"
     tab.shot("17-search-weak")
     assert tab.errors == []
@@ -638,7 +650,7 @@ def test_add_memory_offers_to_replace_the_older_version_of_a_fact(
     real = Server(tmp_path_factory.mktemp("updates"), seed=False, embedder=model)
     tab = Tab(browser, real.url)
     try:
-        with httpx.Client(base_url=real.url, timeout=20) as api:
+        with httpx.Client(base_url=real.url, timeout=120) as api:  # the first store loads the model
             old = api.post("/v1/store", json={"content": "Dentist appointment on 3 May at 10am"})
             old_id = old.json()["memory_id"]
             page = tab.open()

@@ -15,7 +15,7 @@ from engram.model.record import Category, as_utc, invalid_from, plain_text, thro
 # The advanced tools' numeric arguments, by what they count.
 Count = Annotated[int, Field(ge=1, le=100_000, strict=True)]
 Examples = Annotated[int, Field(ge=0, le=1000, strict=True)]
-Days = Annotated[int, Field(ge=1, strict=True)]
+Days = Annotated[int, Field(ge=1, le=36_500, strict=True)]  # 100 years: a date further back overflows
 Share = Annotated[float, Field(ge=0, le=1, strict=True)]
 
 

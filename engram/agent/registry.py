@@ -6,12 +6,43 @@ generated from here. `Memory.run_tool` runs any of them, with the arguments chec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from engram.agent.arguments import Count, Days, Examples, SearchOptions, Share, StoreContext
+from engram.agent.inputs import (
+    Arguments,
+    BackupArgs,
+    ConceptNetworkArgs,
+    ExportArgs,
+    ForgetArgs,
+    ForgetByTagArgs,
+    ImportArgs,
+    IngestConversationArgs,
+    ListMemoriesArgs,
+    MergeMemoriesArgs,
+    NoArgs,
+    OperationsArgs,
+    OptimizeTagsArgs,
+    RecallArgs,
+    RememberArgs,
+    RenameTagArgs,
+    ReviewMemoriesArgs,
+    RollbackArgs,
+    SearchMemoryArgs,
+    SessionContextArgs,
+    StoreMemoryArgs,
+    TimelineArgs,
+    TraceArgs,
+    UpdateMemoryArgs,
+    UsagePatternsArgs,
+)
+from engram.model.agent_answers import (
+    ForgetByTagAnswer,
+    IngestConversationAnswer,
+    ListMemoriesAnswer,
+    ReviewMemoriesAnswer,
+    SessionContextAnswer,
+    UpdateMemoryAnswer,
+)
 from engram.model.answers import (
     BackupAnswer,
     ConceptNetworkAnswer,
@@ -25,6 +56,7 @@ from engram.model.answers import (
     OptimizeTagsAnswer,
     RecallAnswer,
     RememberAnswer,
+    RenameTagAnswer,
     RepairAnswer,
     RollbackAnswer,
     SearchMemoryResult,
@@ -34,23 +66,16 @@ from engram.model.answers import (
     UsagePatternsAnswer,
     ValidateAnswer,
 )
-from engram.model.record import Kind
 
 Effect = Literal["read", "write", "destructive"]
 # The groups discover_memory_tools lists, in order; "core" are the tools an agent calls every day.
 ADVANCED_GROUPS = ("maintenance", "analysis", "migration", "debugging")
 
 
-class Arguments(BaseModel):
-    """A tool's arguments: an argument it does not take is an error, as is a number given as text."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 @dataclass(frozen=True, slots=True)
 class Tool:
     name: str
-    group: str  # core, maintenance, analysis, migration, debugging, operations
+    group: str  # core, memories, review, maintenance, analysis, migration, debugging, operations
     effect: Effect  # read: changes nothing; write: adds or changes; destructive: folds, replaces or deletes
     summary: str  # what it does, in plain words; the first line stands alone
     example: str
@@ -62,115 +87,6 @@ class Tool:
     @property
     def description(self) -> str:
         return f"{self.summary}\n\nExample: {self.example}"
-
-
-# ---- arguments ---------------------------------------------------------------------------------------------
-class StoreMemoryArgs(Arguments):
-    content: str = Field(description="what to remember, in plain words")
-    context: StoreContext | None = Field(
-        None, description="what to decide instead of Engram: category, importance, ..."
-    )
-
-
-class SearchMemoryArgs(Arguments):
-    query: str = Field(
-        description="what to look for, in plain words; time words work ('last week', 'in March')"
-    )
-    options: SearchOptions | None = Field(
-        None, description="limit, relevance floor, time range, importance, type"
-    )
-
-
-class NoArgs(Arguments):
-    pass
-
-
-class RememberArgs(Arguments):
-    content: str = Field(description="what to remember")
-    kind: Kind | None = Field(
-        None, description="identity, task, knowledge, reference or note; none: classified"
-    )
-    scope: Literal["global", "project", "session"] = Field("global", description="where the memory belongs")
-    scope_id: str | None = Field(
-        None, description="which project or session; a session scope defaults to this one"
-    )
-    tags: list[str] | None = Field(None, description="tags to give it")
-    importance: float | None = Field(None, ge=0, le=1, description="0..1 (not store_memory's 1-5); none: 0.5")
-
-
-class RecallArgs(Arguments):
-    query: str = Field(description="what to look for, in plain words")
-    limit: int = Field(10, ge=1, le=1000, strict=True, description="most results to return")
-    mode: Literal["accurate", "related", "ranked"] = Field(
-        "accurate",
-        description="accurate: few, confident hits; related: more, looser; ranked: exactly the best `limit`",
-    )
-    kind: Kind | None = Field(None, description="only memories of this kind")
-    scope: Literal["global", "project", "session"] | None = Field(
-        None, description="only memories of this scope"
-    )
-    scope_id: str | None = Field(None, description="only this project or session")
-
-
-class ForgetArgs(Arguments):
-    id: str = Field(description="the memory's id")
-
-
-class OptimizeTagsArgs(Arguments):
-    dry_run: bool = Field(False, description="only report the merges and archives it would make")
-    archive_after_days: Days = Field(180, description="archive tags unused for this many days")
-
-
-class MergeMemoriesArgs(Arguments):
-    ids: list[str] = Field(min_length=2, description="the memories to fold into one")
-    into: str | None = Field(None, description="the one kept (one of ids); none: the first")
-
-
-class TimelineArgs(Arguments):
-    granularity: Literal["day", "month", "year"] = Field("month", description="count per day, month or year")
-    examples: Examples = Field(3, description="memories shown per period")
-
-
-class ConceptNetworkArgs(Arguments):
-    min_cooccurrence: Count = Field(1, description="memories two tags must share to be linked")
-    similarity: Share = Field(0.6, description="cosine at which two tags' embeddings link them")
-    limit: Count = Field(100, description="most tags shown, the most used first")
-
-
-class UsagePatternsArgs(Arguments):
-    top: Count = Field(10, description="memories shown in each list")
-
-
-class ExportArgs(Arguments):
-    path: str | Path = Field(description="a new file to write (JSON Lines of SHODH records)")
-    with_embeddings: bool = Field(True, description="include each memory's embedding and the model's name")
-
-
-class ImportArgs(Arguments):
-    path: str | Path = Field(description="a JSON Lines file of SHODH records (as export_memories writes)")
-
-
-class BackupArgs(Arguments):
-    action: Literal["backup", "restore"] = Field(
-        description="backup: copy the database to path; restore: replace it"
-    )
-    path: str | Path = Field(description="the backup file: new for backup, existing for restore")
-
-
-class TraceArgs(Arguments):
-    query: str = Field(description="the question to trace, as search_memory would take it")
-    options: dict[str, Any] | None = Field(
-        None,
-        description="search_memory's options: limit, min_relevance, time_range, importance_min, content_type",
-    )
-
-
-class RollbackArgs(Arguments):
-    operation_id: str = Field(description="the operation_id a bulk tool or import returned")
-
-
-class OperationsArgs(Arguments):
-    limit: Count = Field(50, description="most operations listed, newest first")
 
 
 # ---- the tools ---------------------------------------------------------------------------------------------
@@ -211,8 +127,9 @@ TOOLS: tuple[Tool, ...] = (
         "remember",
         "core",
         "write",
-        "Store one memory as given: its kind is classified unless given, and a near-duplicate merges into the "
-        'memory it repeats. A "session" scope without scope_id belongs to this session.',
+        "Store one memory as given, with its kind, scope and tags when you know them (the kind is decided "
+        'otherwise); a near-duplicate merges into the memory it repeats. A "session" scope without scope_id '
+        "belongs to this session.",
         'remember("Deploys go out on Thursdays", scope="project", scope_id="billing")',
         RememberArgs,
         RememberAnswer,
@@ -222,7 +139,8 @@ TOOLS: tuple[Tool, ...] = (
         "recall",
         "core",
         "read",
-        "Hybrid search by meaning and by words, each hit with its score and the components behind it.",
+        "Search by meaning and by words at once, with more control than search_memory (how many, how strict, "
+        "of which kind or scope); each result with its score and what the score is made of.",
         'recall("deploy schedule", limit=5)',
         RecallArgs,
         RecallAnswer,
@@ -232,7 +150,8 @@ TOOLS: tuple[Tool, ...] = (
         "forget",
         "core",
         "destructive",
-        "Delete a memory and its chunks for good, when the user asks for it (it cannot be rolled back).",
+        "Delete a memory for good (a long one with all its passages), when the user asks for it; it cannot be "
+        "undone.",
         'forget(id="<memory id>") -> {"deleted": true, "id": "<memory id>"}',
         ForgetArgs,
         ForgetAnswer,
@@ -241,7 +160,8 @@ TOOLS: tuple[Tool, ...] = (
         "memory_stats",
         "maintenance",
         "read",
-        "Counts by category, kind, scope, status and tier; tags by status; operations; storage size and index.",
+        "How many memories there are, by category, kind, scope and review status; how often each tag is used; "
+        "how many bulk operations were made; the database's size and whether its search indexes are complete.",
         "memory_stats()",
         NoArgs,
         MemoryStatsAnswer,
@@ -250,17 +170,27 @@ TOOLS: tuple[Tool, ...] = (
         "optimize_tags",
         "maintenance",
         "destructive",
-        "Fold duplicate tags into their descriptive form (on every memory that carries them) and archive tags "
-        "unused for archive_after_days; as one operation that rollback undoes.",
+        "Merge tags that mean the same (plurals, spellings, synonyms) into the clearest one, on every memory "
+        "that carries them, and archive tags unused for archive_after_days; as one operation rollback undoes.",
         "optimize_tags(dry_run=True) -> the merges and archives it would make, nothing changed",
         OptimizeTagsArgs,
         OptimizeTagsAnswer,
     ),
     Tool(
+        "rename_tag",
+        "maintenance",
+        "destructive",
+        "Rename a tag on every memory that carries it; a name already in use merges the two tags into one. One "
+        "operation rollback undoes; optimize_tags(dry_run=True) lists the merges worth making.",
+        'rename_tag(old="k8s", new="kubernetes") -> the memories renamed, and the operation_id to undo it',
+        RenameTagArgs,
+        RenameTagAnswer,
+    ),
+    Tool(
         "merge_memories",
         "maintenance",
         "destructive",
-        "Fold memories into one (the first, or into): it takes the union of their tags, the highest importance "
+        "Combine memories into one (the first, or into): it keeps all their tags, the highest importance "
         "and their summed use; the others are marked superseded, pointing at it. Rollback undoes it.",
         'merge_memories(ids=["<id-1>", "<id-2>"]) -> one memory; rollback(operation_id) undoes it',
         MergeMemoriesArgs,
@@ -280,7 +210,8 @@ TOOLS: tuple[Tool, ...] = (
         "concept_network",
         "analysis",
         "read",
-        "Tags as nodes; edges where tags share memories (weight: how many) or their embeddings are close.",
+        "How tags connect: two tags are linked when memories carry both (weight: how many) or when their "
+        "meanings are close.",
         "concept_network(min_cooccurrence=2, similarity=0.6, limit=50)",
         ConceptNetworkArgs,
         ConceptNetworkAnswer,
@@ -290,7 +221,8 @@ TOOLS: tuple[Tool, ...] = (
         "usage_patterns",
         "analysis",
         "read",
-        "Recalls over time (by day of last access), the most and least used memories, and those never recalled.",
+        "How memories are used: recalls per day (by day of last use), the most and least used memories, and "
+        "those never recalled.",
         "usage_patterns(top=5)",
         UsagePatternsArgs,
         UsagePatternsAnswer,
@@ -300,8 +232,8 @@ TOOLS: tuple[Tool, ...] = (
         "export_memories",
         "migration",
         "write",  # it reads the store but writes a file
-        "Write every memory as unified SHODH records (JSON Lines with a header line) to a new file; with "
-        "embeddings (and the model's name) unless with_embeddings is false.",
+        "Write every memory to a new file (JSON Lines: a header line, then one memory a line, as "
+        "import_memories reads it), with its embedding and the model's name unless with_embeddings is false.",
         'export_memories(path="/tmp/memories.jsonl")',
         ExportArgs,
         ExportAnswer,
@@ -311,8 +243,8 @@ TOOLS: tuple[Tool, ...] = (
         "import_memories",
         "migration",
         "write",
-        "Read SHODH records from a file, as one operation that rollback undoes; ids already present, and content "
-        "already stored in the same scope for the same owner, are skipped.",
+        "Read memories from a file export_memories wrote, as one operation that rollback undoes; ids already "
+        "present, and content already stored in the same scope for the same owner, are skipped.",
         'import_memories(path="/tmp/memories.jsonl")',
         ImportArgs,
         ImportAnswer,
@@ -333,7 +265,8 @@ TOOLS: tuple[Tool, ...] = (
         "trace_search",
         "debugging",
         "read",
-        "search_memory with its working shown: every candidate, each score component, and why it was cut.",
+        "search_memory with its working shown: every memory considered, what its score is made of, and why it "
+        "was left out.",
         'trace_search(query="deploy schedule")',
         TraceArgs,
         TraceAnswer,
@@ -343,8 +276,8 @@ TOOLS: tuple[Tool, ...] = (
         "validate_storage",
         "debugging",
         "read",
-        "Rows against the full-text index, the vector index, the embedding model and the tag registry: every "
-        "inconsistency found.",
+        "Check the database: that the word index and the meaning (vector) index hold every memory, that every "
+        "memory was embedded by the current model and that the tag counts are right; lists each problem found.",
         "validate_storage()",
         NoArgs,
         ValidateAnswer,
@@ -353,8 +286,8 @@ TOOLS: tuple[Tool, ...] = (
         "repair_index",
         "debugging",
         "write",
-        "Repair what validate_storage found: rebuild the full-text and vector indexes, recount the tags, "
-        "re-embed with this model.",
+        "Repair what validate_storage found: rebuild the word and meaning indexes, recount the tags, and "
+        "embed again what an older model embedded.",
         "repair_index()",
         NoArgs,
         RepairAnswer,
@@ -378,6 +311,75 @@ TOOLS: tuple[Tool, ...] = (
         "operations(limit=10) -> the latest bulk operations, each with its operation_id",
         OperationsArgs,
         OperationsAnswer,
+    ),
+    Tool(
+        "session_context",
+        "memories",
+        "read",
+        "What to know at the start of a session, as one short text: who the user is, their preferences, open "
+        "tasks due soon and recent decisions (of the project given, or every project), plus, given a query, the "
+        "memories most related to it; within max_tokens. Pending, rejected and archived memories are left out, "
+        "and nothing is counted as used.",
+        'session_context(scope_id="billing", query="invoice export", max_tokens=800)',
+        SessionContextArgs,
+        SessionContextAnswer,
+        session=True,
+    ),
+    Tool(
+        "list_memories",
+        "memories",
+        "read",
+        "Browse memories, newest first, a page at a time: only those of a kind, with a tag, in a status or "
+        "scope when asked. Each shows its first lines; pass next_cursor back as cursor for the next page.",
+        'list_memories(tag="deploy", limit=10) -> {"memories": [...], "next_cursor": "..."}',
+        ListMemoriesArgs,
+        ListMemoriesAnswer,
+        session=True,
+    ),
+    Tool(
+        "update_memory",
+        "memories",
+        "write",
+        "Change a memory: its text, kind, category, tags, importance, scope or expiry; what is not given stays "
+        "as it is. New text is searchable at once, by meaning and by words.",
+        'update_memory(id="<memory id>", content="Deploys go out on Wednesdays", tags=["deploy"])',
+        UpdateMemoryArgs,
+        UpdateMemoryAnswer,
+    ),
+    Tool(
+        "forget_by_tag",
+        "memories",
+        "destructive",
+        "Delete every memory carrying a tag, for good, when the user asks for it; confirm must be true. "
+        "Answers how many were deleted and their ids. It cannot be undone.",
+        'forget_by_tag(tag="old-project", confirm=True) -> {"deleted": 3, "ids": [...]}',
+        ForgetByTagArgs,
+        ForgetByTagAnswer,
+        session=True,
+    ),
+    Tool(
+        "review_memories",
+        "review",
+        "write",
+        "The memories waiting for a person's review (facts taken from a conversation with low confidence, or "
+        "holding personal data), each with why it waits; approve or reject them by id, or all of a kind or "
+        "under a confidence. Waiting memories are not found by searches until approved.",
+        'review_memories(action="approve", ids=["<memory id>"])',
+        ReviewMemoriesArgs,
+        ReviewMemoriesAnswer,
+    ),
+    Tool(
+        "ingest_conversation",
+        "review",
+        "write",
+        "Read a conversation and keep what the user said that is worth remembering (facts about them, "
+        "preferences, plans, decisions); the confident ones are stored at once, the others wait for review. "
+        "Messages already read for the same conversation_id are skipped.",
+        'ingest_conversation(messages=[{"role": "user", "content": "I moved to Lisbon in May"}], '
+        'conversation_id="chat-42")',
+        IngestConversationArgs,
+        IngestConversationAnswer,
+        session=True,
     ),
 )
 

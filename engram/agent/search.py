@@ -127,12 +127,12 @@ class SearchMemory:
         # searched, each an exact match of what was asked (whatever words it shares with the question), those
         # due soonest first, and only those due on the days the question names, if it names some (undated ones
         # follow); with no reminder, all memories are.
-        listing = content_type is None and query.asks_for_tasks()
+        # Asked for reminders or tasks by type, the question lists them the same way.
+        listing = content_type in (None, Category.REMINDERS, Kind.TASK) and query.asks_for_tasks()
         shown: list[Hit] = []
         total, days = 0, dict[str, datetime | None]()
         if listing:
-            # Reminders are few; all of them are read, so the days asked for can be picked from every one.
-            shown, total = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
+            shown = _things_to_do(replace(where, kinds=(), categories=()), ranked)
             listing = bool(shown)  # none due on the days asked is an answer; no reminder at all is not
             if listing:
                 shown, days = _by_due(shown, query)
@@ -235,10 +235,26 @@ def _memories_of(
     return sorted(shown, key=lambda h: h.record.created_at, reverse=True)[: opts.limit], total, clause
 
 
+def _things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[list[Hit], int]]) -> list[Hit]:
+    """The reminders, and the tasks that name a day they are due (a task said in a chat keeps the category the
+    classifier gave it); never a rule or a habit ("no deploys on Fridays", "I run every Tuesday"), which holds each
+    time and is never due. Reminders are few: all of them are read, so the days asked for can be picked from
+    every one."""
+    reminders, _ = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
+    tasks, _ = ranked(replace(where, kinds=(Kind.TASK,)), True, LISTED)
+    seen = {h.record.id for h in reminders}
+    dated = [
+        h
+        for h in tasks
+        if h.record.id not in seen and due.reminder_day(h.record.content, h.record.created_at) is not None
+    ]
+    return [h for h in [*reminders, *dated] if not due.standing(h.record.content)]
+
+
 def _by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime | None]]:
     """Reminders due on the days the query names (all if it names none), soonest first, then those naming no
     day in their order; and each one's due day."""
-    days = {h.record.id: due.due_day(h.record.content, h.record.created_at) for h in hits}
+    days = {h.record.id: due.reminder_day(h.record.content, h.record.created_at) for h in hits}
     span = query.due
     if span is not None:
         hits = [h for h in hits if (d := days[h.record.id]) is None or span.contains(d)]

@@ -10,9 +10,18 @@ from typing import Any, Protocol
 from engram.agent.arguments import StoreContext, validated
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lang import pii
+from engram.lang import due, pii
 from engram.model.answers import StoreMemoryResult
-from engram.model.record import MemoryRecord, NewMemory, SourceType, as_utc, parse, utcnow
+from engram.model.record import (
+    Category,
+    Kind,
+    MemoryRecord,
+    NewMemory,
+    SourceType,
+    as_utc,
+    parse,
+    utcnow,
+)
 from engram.model.results import RememberResult
 from engram.store.roles import AuditLog, Rows, SearchIndex, Transactions
 from engram.store.values import Filter
@@ -130,6 +139,8 @@ class StoreMemory:
                 [item], embedded=tagging.embedded, count_tags=False, operation=operation
             )[0]
             record = fetch(self._store, result.id)
+            if result.created and ctx.force_category is None:
+                record = self._as_reminder(record)
             if result.created:
                 if operation is not None:
                     # Recorded once created: the id may be the write's own (an importer's old id was taken),
@@ -180,6 +191,22 @@ class StoreMemory:
                 "tag_consolidations": plan.mapped,
             },
         }
+
+    def _as_reminder(self, record: MemoryRecord) -> MemoryRecord:
+        """A memory that says by when something is to be done ("by 4 December", "due Monday", "before the
+        trip in March") is a reminder with that due day, whatever category its text suggested; so is a task that
+        names a day. A rule or a habit is never one ("no deploys on Fridays", "I run 5k every Tuesday")."""
+        if record.category is Category.REMINDERS:
+            return record
+        if not due.states_deadline(record.content) and record.kind is not Kind.TASK:
+            return record
+        if due.reminder_day(record.content, record.created_at) is None:
+            return record
+        updated = record.model_copy(
+            update={"category": Category.REMINDERS, "category_confidence": 1.0, "category_method": "deadline"}
+        )
+        self._store.update(updated)
+        return updated
 
     def _similar(
         self, record: MemoryRecord, result: RememberResult

@@ -76,7 +76,8 @@ class Maintenance:
         report: dict[str, Any] = {
             "tags_before": len(rows),
             "merges": [
-                {"tag": m.tag, "into": m.into, "reason": m.reason, "similarity": m.similarity} for m in merges
+                {"tag": m.tag, "into": m.into, "reason": m.reason, "similarity": m.similarity, "why": m.why}
+                for m in merges
             ],
             "archived": [r.tag for r in stale],
         }

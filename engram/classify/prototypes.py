@@ -49,7 +49,7 @@ class Decision:
 class Rules:
     prototype_weight: float = 0.65
     temperature: float = 0.05
-    fallback_below: float = 0.75
+    fallback_below: float = 0.4
     learn_above: float = 0.9
     neighbour_floor: float = 0.5
     prototype_top: int = 5  # mean cosine of the k closest prototypes; 1 = best cosine

@@ -40,9 +40,11 @@ class Classifiers:
             opening_words=settings.kind_opening_words,
         )
         fixed = settings.kind_temperature is not None
+        # Kinds read the linear read-out as categories do: fitted on the seeds, it separates the statements a
+        # few close prototypes leave unsure (docs/design/classification.md).
         self.kinds = Classifier(
             load_taxonomy(KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value),
-            shared,
+            replace(shared, readout=True),
             store,
             embedder,
             learned_max=settings.kind_learned_max,

@@ -1,8 +1,11 @@
 """API keys and tenants: who is calling, and which memories they may see.
 
-A tenant's memories live in a database of their own (`<home>/tenants/<tenant>.db`), so every read, write,
-search, export and tool is confined to the tenant by the store it runs on, not by a filter each endpoint must
-remember. The local tenant (no key, loopback only) uses the default database.
+A tenant's memories live in a database of their own (`<home>/tenants/<tenant>.db`, or a PostgreSQL schema of
+its own), so every read, write, search, export and tool is confined to the tenant by the store it runs on, not by
+a filter each endpoint must remember; its file tools reach only `<home>/files/<tenant>/`. The local tenant (no
+key, loopback only) uses the default database and `<home>/files/local/`. A tenant's name is checked wherever one
+is read (a key's creation, a key's use, opening its store): a reserved name such as `local` never names a key's
+tenant, so no key acts as the local tenant or reaches a database that is not its own.
 
 Keys are random 32-byte tokens shown once at creation; only their SHA-256 is stored (a key has 256 bits of
 entropy, so a fast hash is safe here, unlike passwords).
@@ -29,6 +32,24 @@ from engram.memory import Memory
 LOCAL = "local"
 PREFIX = "engram_"
 _TENANT = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+# Names that mean something else to the server, to PostgreSQL (its schemas and roles) or to a file system.
+RESERVED = frozenset(
+    {
+        "local",
+        "default",
+        "admin",
+        "administrator",
+        "root",
+        "system",
+        "public",
+        "postgres",
+        "engram",
+        "tenants",
+    }
+    | {"information_schema", "template0", "template1", "con", "prn", "aux", "nul"}
+    | {f"{port}{n}" for port in ("com", "lpt") for n in range(10)}
+)
+_AMBIGUOUS = re.compile(r"__|_-|-_")  # spelt alike once '-' is written '__' in a schema name
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS api_keys (
     id TEXT PRIMARY KEY,
@@ -53,9 +74,32 @@ class ApiKey:
 
 
 def check_tenant(tenant: str) -> str:
-    if not _TENANT.match(tenant):
+    """`tenant` when it may name a tenant: 1-63 lower-case letters, digits, '-' and '_', starting with a letter or
+    a digit, and not reserved."""
+    if not isinstance(tenant, str) or not _TENANT.fullmatch(tenant):
         raise InvalidInput("tenant", "must be 1-63 lower-case letters, digits, '-' or '_', starting with one")
+    if tenant in RESERVED or tenant.startswith("pg_"):
+        raise InvalidInput("tenant", f"{tenant!r} is reserved; choose another name")
     return tenant
+
+
+def schema_of(tenant: str) -> str:
+    """The PostgreSQL schema of a tenant, one per name. A name written the same once '-' becomes '__' (team-x and
+    team__x) or too long for a schema name gets its own schema, named with a hash of the name; every other
+    name keeps the schema it always had."""
+    name = check_tenant(tenant)
+    plain = "tenant_" + name.replace("-", "__")
+    if len(plain) <= 63 and not _AMBIGUOUS.search(name):
+        return plain
+    return f"t_{name.replace('-', '_')[:44]}_{hashlib.sha256(name.encode()).hexdigest()[:16]}"
+
+
+def is_tenant(tenant: object) -> bool:
+    try:
+        check_tenant(tenant)  # type: ignore[arg-type]
+    except InvalidInput:
+        return False
+    return True
 
 
 def _now() -> str:
@@ -123,7 +167,9 @@ class Keys:
         row = self._db.execute(
             "SELECT id, tenant FROM api_keys WHERE hash = ? AND revoked_at IS NULL", (_digest(secret),)
         ).fetchone()
-        if row is None:
+        if row is None or not is_tenant(
+            row[1]
+        ):  # a key made for a name now reserved (`local`) acts for nobody
             return None
         with self._lock:
             self._db.execute("UPDATE api_keys SET last_used_at = ? WHERE id = ?", (_now(), row[0]))
@@ -148,9 +194,12 @@ class Tenants:
         if tenant == LOCAL:
             return local
         if is_url(local):
-            # On PostgreSQL each tenant is a schema of the same database; '-' is not allowed in its name.
-            return with_schema(local, "tenant_" + check_tenant(tenant).replace("-", "__"))
+            return with_schema(local, schema_of(tenant))  # each tenant is a schema of the same database
         return self.settings.home / "tenants" / f"{check_tenant(tenant)}.db"
+
+    def files(self, tenant: str) -> Path:
+        """The only directory a tenant's file tools (export, import, backup, restore) read or write."""
+        return self.settings.home / "files" / (LOCAL if tenant == LOCAL else check_tenant(tenant))
 
     def memory(self, tenant: str) -> Memory:
         with self._lock:
@@ -159,8 +208,7 @@ class Tenants:
                 path = self.path(tenant)
                 if isinstance(path, Path):
                     path.parent.mkdir(parents=True, exist_ok=True)
-                # An API key's file tools (export, import, backup) reach only its tenant's own directory.
-                files = None if tenant == LOCAL else self.settings.home / "files" / check_tenant(tenant)
+                files = self.files(tenant)
                 mem = Memory(path, embedder=self.embedder, settings=self.settings, files=files)
                 self._open[tenant] = mem
             return mem
@@ -177,4 +225,4 @@ class Tenants:
             self._open.clear()
 
 
-__all__ = ["LOCAL", "ApiKey", "Keys", "Tenants", "check_tenant"]
+__all__ = ["LOCAL", "RESERVED", "ApiKey", "Keys", "Tenants", "check_tenant", "is_tenant", "schema_of"]

@@ -9,32 +9,48 @@ from engram.errors import InvalidInput
 
 
 def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
-    """The file a tool writes (`new`) or reads. With a `root` (the memory of a tenant an API key reaches) a
-    relative path is taken inside it and no path may leave it: the server's other files, other tenants' databases
-    among them, are not the caller's to read or overwrite."""
-    target = Path(path)
-    if not str(path).strip():
+    """The file a tool writes (`new`) or reads. With a `root` (the files directory of a tenant on a server, the
+    local one's included) a relative path is taken inside it and no path may leave it, through `..`, an absolute
+    path or a link: the server's other files, other tenants' databases among them, are not the caller's to read
+    or overwrite. A path outside is refused before anything is looked at, with the same answer whether it exists
+    or not, and the answers about a path inside name it as the caller wrote it, not where the server keeps it."""
+    text = str(path)
+    if not text.strip():
         raise InvalidInput("path", "must not be empty")
+    if "\x00" in text:
+        raise InvalidInput("path", "must not contain a NUL character")
+    target, shown = Path(path), text
     if root is not None:
-        root.mkdir(parents=True, exist_ok=True)
-        target = (root / target).resolve()
-        if not target.is_relative_to(root.resolve()):
-            raise InvalidInput("path", "must be a file name inside this tenant's files directory")
+        outside = InvalidInput("path", "must be a file name inside this tenant's files directory")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            base = root.resolve()
+            target = (base / target).resolve()
+        except (OSError, RuntimeError, ValueError):  # a link loop, a name the system refuses
+            raise outside from None
+        if not target.is_relative_to(base) or target == base:
+            raise outside
+        shown = target.relative_to(base).as_posix()
     try:
         if new:
             if target.exists():
-                raise InvalidInput("path", f"{target} exists; choose a new file")
+                raise InvalidInput("path", f"{shown} exists; choose a new file")
             if not target.parent.is_dir():
-                raise InvalidInput("path", f"{target.parent} is not a directory")
+                raise InvalidInput("path", f"{_parent(shown)} is not a directory")
             target.touch(exist_ok=False)  # can it be written (/proc, a read-only disk)? Found before any work
             target.unlink()
         elif not target.is_file():
-            raise InvalidInput("path", f"{target} {'is not a file' if target.exists() else 'does not exist'}")
+            raise InvalidInput("path", f"{shown} {'is not a file' if target.exists() else 'does not exist'}")
     except OSError as exc:  # a name too long, no permission
         raise InvalidInput(
-            "path", f"{target} cannot be {'written' if new else 'read'} ({exc.strerror})"
+            "path", f"{shown} cannot be {'written' if new else 'read'} ({exc.strerror})"
         ) from None
     return target
+
+
+def _parent(shown: str) -> str:
+    parent = str(Path(shown).parent)
+    return "." if parent in ("", ".") else parent
 
 
 def utf8_text(raw: bytes) -> str:

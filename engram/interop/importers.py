@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.interop.files import utf8_text
+from engram.interop.files import file_at, utf8_text
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
+from engram.model.limits import bounded
 from engram.model.record import NewMemory, Scope, SourceType, new_id, parse
 from engram.model.vectors import content_hash
 from engram.store.roles import Rows
@@ -76,8 +77,8 @@ def _json(value: Any) -> dict[str, Any]:
         return {}
     try:
         loaded = json.loads(str(value))
-    except json.JSONDecodeError:
-        return {"raw": str(value)}
+    except (json.JSONDecodeError, RecursionError):
+        return {"raw": str(value)[:1000]}
     return loaded if isinstance(loaded, dict) else {"value": loaded}
 
 
@@ -86,7 +87,7 @@ def read_mcp_memory_service(path: Path) -> list[dict[str, Any]]:
     lowercase memory_type, metadata JSON holding the SHODH fields, created_at / updated_at, deleted_at)."""
     if not path.exists():
         raise InvalidInput("path", f"{path} does not exist")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
     db.row_factory = sqlite3.Row
     try:
         columns = {r[1] for r in db.execute("PRAGMA table_info(memories)")}
@@ -132,6 +133,8 @@ def _json_file(path: Path) -> Any:
         raise InvalidInput(
             "file", f"is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise InvalidInput("file", "is nested too deeply to read") from None
 
 
 def read_shodh_json(path: Path) -> list[dict[str, Any]]:
@@ -184,17 +187,20 @@ def _label(item: dict[str, Any], index: int) -> str:
 class ForeignImport:
     """Memories from another store, written through the write path (classified, deduplicated, chunked)."""
 
-    def __init__(self, store: Rows, writer: Writer, operations: Operations) -> None:
+    def __init__(
+        self, store: Rows, writer: Writer, operations: Operations, files: Path | None = None
+    ) -> None:
         self._store = store
         self._writer = writer
         self._operations = operations
+        self._files = files  # the only directory read from, when set (a tenant's on a server)
 
     def __call__(self, source: str, path: str | Path) -> dict[str, Any]:
         """Store another store's memories as one operation; report created / merged / skipped with reasons. A
         date that is not one refuses the import before anything is stored."""
         if source not in READERS:
             raise InvalidInput("source", f"unknown; choose one of {sorted(READERS)}")
-        items = READERS[source](Path(path))
+        items = READERS[source](file_at(path, self._files, new=False))
         when = {
             index: _when(item.get("created_at"), f"record {_label(item, index)}.created_at")
             for index, item in enumerate(items)
@@ -218,6 +224,11 @@ class ForeignImport:
                     skipped.append(
                         {"source_id": label, "reason": "same content already stored", "id": existing.id}
                     )
+                    continue
+                try:
+                    bounded("metadata", item.get("metadata"))
+                except InvalidInput as exc:
+                    skipped.append({"source_id": label, "reason": f"{exc.field}: {exc.problem}"})
                     continue
                 metadata = dict(item.get("metadata") or {})
                 type_ = shodh_type(item.get("type"))

@@ -25,6 +25,7 @@ from engram.interop.files import file_at, utf8_text
 from engram.interop.shodh import from_shodh, to_shodh
 from engram.lang import pii
 from engram.model.answers import ExportAnswer, ImportAnswer
+from engram.model.limits import bounded
 from engram.model.record import MemoryRecord, Status
 from engram.model.vectors import Vector, content_hash
 from engram.store.roles import AuditLog, Meta, Rows, TagRegistry
@@ -64,6 +65,9 @@ def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRec
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"line {number}", f"not JSON: {exc.msg}") from None
+        except RecursionError:
+            raise InvalidInput(f"line {number}", "is nested too deeply to read") from None
+        bounded(f"line {number}.metadata", data.get("metadata") if isinstance(data, dict) else None)
         if number == 1 and isinstance(data, dict) and "format" in data:
             header = data
             if not isinstance(header.get("model"), str | None):

@@ -316,6 +316,11 @@ def entities(text: str) -> tuple[Entity, ...]:
 CONTEXT_TAGS = ("urgent", "deadline", "decision", "how-to", "complex")
 
 
+def says_decision(content: str) -> bool:
+    """Whether the text states a decision ("we decided", "going with"): analyse's "decision" indicator alone."""
+    return bool(_DECISION.search(content))
+
+
 def analyse(content: str) -> ContentAnalysis:
     found = entities(content)
     urgency = tuple(dict.fromkeys(m.group(0).lower() for m in _URGENT.finditer(content)))

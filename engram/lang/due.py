@@ -1,6 +1,9 @@
 """When things to do are due: the day a reminder names, read forward from when it was said, and the days a
 question about things to do asks for ("this week", "tomorrow", "in December").
 
+A rule or a habit ("never deploy on Fridays", "I run 5k every Tuesday") is never due: it holds each time. A
+deadline ("by", "before", "due", "until" and a date) makes a statement a reminder whatever else it is.
+
 A reminder's due day is the first date it names ("by Friday", "next Tuesday at 3pm", "before the trip in
 March", "end of the month"), resolved by dateparser toward the future from the memory's creation: "Friday" said on
 a Tuesday is that week's Friday, "March" said in November is next March (its first day). A reminder naming no
@@ -65,8 +68,43 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
             return _end_of(end.group(1).lower(), said)
         parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
         if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
+            # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
+            if any(c.isdigit() for c in phrase) and (day.month, day.day, day.year) == (
+                said.month,
+                said.day,
+                said.year + 1,
+            ):
+                return said
             return day
     return None
+
+
+# What makes a statement hold each time instead of once: a recurrence ("every Tuesday", "on Fridays", "daily"),
+# a habit ("usually", "always"), a prohibition kept as a rule ("never", "a team rule", "policy").
+_STANDING = re.compile(
+    rf"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday"
+    rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\b(?:weekends|weekdays|mornings|evenings|nights)\b"
+    r"|\b(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually|always|never|usually|normally|typically"
+    r"|generally|whenever|rule|rules|policy|as a rule)\b",
+    re.IGNORECASE,
+)
+# Words that state a deadline: with a date they make a reminder of any statement.
+_DEADLINE = re.compile(r"\b(?:by|before|due|until|till|deadline|no later than)\b", re.IGNORECASE)
+
+
+def standing(text: str) -> bool:
+    """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
+    return _STANDING.search(text) is not None
+
+
+def states_deadline(text: str) -> bool:
+    """Whether `text` says by when ("by", "before", "due", "until", "deadline"): with a date, a reminder."""
+    return _DEADLINE.search(text) is not None
+
+
+def reminder_day(text: str, said_at: datetime) -> datetime | None:
+    """The day a reminder is due: the first date it names (`due_day`), none for a rule or a habit."""
+    return None if standing(text) else due_day(text, said_at)
 
 
 def window(query: str, now: datetime) -> TimeRange | None:

@@ -3,9 +3,9 @@
 priority = min(10, base_relevance x (1 + access_count / days) x category_weight x (2 if user-marked important)
            x access_recency x cluster_bonus)
 
-- days = max(1, age in days since the memory was created);
-- access_recency = clamp(1.5 - hours since last access / 72, 0.5, 1.5): a memory never accessed counts from its
-  creation, so a new memory starts at the top of the range;
+- days = max(1, days since Engram stored the memory);
+- access_recency = clamp(1.5 - hours since last access / 72, 0.5, 1.5): a memory never accessed counts from when
+  it was stored, so a new memory starts at the top of the range;
 - cluster_bonus = min(1.5, 1 + 0.1 x cluster_size), cluster_size = the other live memories of its scope within
   cosine 0.85;
 - category_weight: personal 2.0, technical 1.8, project 1.7, casual 1.0, general 1.0, from the memory's
@@ -15,6 +15,9 @@ Tiers: short = the last 10 memories of a session (FIFO); long = promoted (access
 or cluster_size >= 3); mid = the rest. In "persona" mode the tiers have capacities (mid 20 slots, pruned only
 above 15; long 100): pruning moves the lowest-priority memories to `archived` (never a marked one), never
 deletes. In "store" mode (the default) there are no capacities: nothing is pruned for room.
+
+Every span of time is Engram's own: since it stored the memory or last used it (recall), never the time the memory
+is about (`created_at`, which an ingested history or an import dates in the past).
 
 SHODH consolidation: the quality of a memory unused for 30 days halves every further 90 days of
 disuse. The first pass to see a memory counts all its disuse, later ones the time since the last pass (none
@@ -86,9 +89,16 @@ def _hours(later: datetime, earlier: datetime) -> float:
     return max(0.0, (later - earlier).total_seconds() / 3600)
 
 
-def priority(record: MemoryRecord, now: datetime) -> float:
-    days = max(1.0, _hours(now, record.created_at) / 24)
-    last = record.last_accessed_at or record.created_at
+def used_at(record: MemoryRecord, stored_at: datetime | None) -> datetime:
+    """When Engram last stored or used the memory; `stored_at` None: a record on its own (created_at)."""
+    stored = record.created_at if stored_at is None else stored_at
+    last = record.last_accessed_at
+    return stored if last is None or last < stored else last
+
+
+def priority(record: MemoryRecord, now: datetime, stored_at: datetime | None = None) -> float:
+    days = max(1.0, _hours(now, record.created_at if stored_at is None else stored_at) / 24)
+    last = used_at(record, stored_at)
     value = (
         record.base_relevance
         * (1 + record.access_count / days)
@@ -165,14 +175,18 @@ def plan(
     now: datetime,
     rules: Rules,
     last_run: datetime | None,
+    stored_at: dict[str, datetime] | None = None,
 ) -> Plan:
     """The changes for one scope's live memories (approved, top level): cluster sizes, priorities, quality
-    decay and archiving below the floor, tiers and, in persona mode, capacity pruning."""
+    decay and archiving below the floor, tiers and, in persona mode, capacity pruning. `stored_at`: when Engram
+    stored each memory (the store keeps it); a memory missing from it counts from its `created_at`."""
     stored = {r.id: r for r in records if r.status == Status.APPROVED}
+    kept = stored_at or {}
     draft = _Draft(live={})
     for r in stored.values():
         current = r.model_copy(update={"cluster_size": clusters.get(r.id, r.cluster_size)})
-        draft.live[r.id] = current.model_copy(update={"priority": round(priority(current, now), 6)})
+        value = priority(current, now, kept.get(r.id))
+        draft.live[r.id] = current.model_copy(update={"priority": round(value, 6)})
         draft.why[r.id] = dict.fromkeys(("cluster_size", "priority"), "priority")
 
     # Quality before tiers: a memory archived here leaves the short-term window and the capacities to the rest.
@@ -180,7 +194,7 @@ def plan(
         if r.user_marked_important:
             continue
         quality = r.quality_score if r.quality_score is not None else 1.0
-        idle = _hours(now, r.last_accessed_at or r.created_at) / 24
+        idle = _hours(now, used_at(r, kept.get(r.id))) / 24
         decayed = decayed_quality(quality, idle, _since_counted(stored[r.id], now, last_run), rules)
         if decayed < quality:  # strictly: None -> 1.0 is no decay
             draft.set(r.id, "quality decay", quality_score=decayed)

@@ -80,6 +80,7 @@ class Lifecycle:
         scopes: dict[tuple[Scope, str | None], list[MemoryRecord]] = {}
         for r in records:
             scopes.setdefault((r.scope, r.scope_id), []).append(r)
+        stored_at = self._store.stored_times([r.id for r in records])
         neighbours = _Neighbours(self._store, records, rules)
         # Clusters count live memories, so they are counted without the ones this pass archives, until that set
         # settles; else the next pass would find smaller clusters and change priorities and tiers again.
@@ -88,7 +89,7 @@ class Lifecycle:
             sizes = neighbours.cluster_sizes(leave_out)
             changes = Plan()
             for group in scopes.values():
-                part = plan(group, sizes, now, rules, last)
+                part = plan(group, sizes, now, rules, last, stored_at)
                 changes.changes.update(part.changes)
                 changes.reasons.update(part.reasons)
             archived = {i for i, fields in changes.changes.items() if fields.get("status") == Status.ARCHIVED}

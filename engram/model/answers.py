@@ -169,8 +169,18 @@ class MemoryStatsAnswer(StatsAnswer):
 class TagMerge(TypedDict):
     tag: str
     into: str
-    reason: str
+    reason: str  # spelling | abbreviation | variant | repeat | similarity
     similarity: float
+    why: str  # the reason in a sentence a user can check ("k8s" abbreviates "kubernetes")
+
+
+@with_config(_EXACT)
+class RenameTagAnswer(TypedDict):
+    old: str
+    new: str  # as stored: lowercase words joined by hyphens
+    merged: bool  # `new` was a tag already: the two are one tag now
+    memories: int  # memories that carried `old`
+    operation_id: str  # rollback(operation_id) undoes it
 
 
 @with_config(_EXACT)
@@ -360,3 +370,17 @@ class MaintainAnswer(TypedDict):
     mode: str
     operation_id: str | None
     at: str
+
+
+@with_config(_EXACT)
+class AddedFile(TypedDict):
+    """A file added as a document memory: created, unchanged (that text is stored), updated (it supersedes the
+    version added from the same path before) or merged (into a memory saying the same)."""
+
+    path: str
+    id: str
+    title: str
+    type: str
+    outcome: str
+    passages: int
+    supersedes: str | None

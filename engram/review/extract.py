@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
+from engram.lang.pii import PiiKind, scan
 from engram.lang.text import FULL_STOPS
 from engram.model.record import plain_text
 
@@ -35,20 +36,25 @@ CONFIDENCE = {
 }
 KINDS = tuple(CONFIDENCE)
 APPROVE_AT = 0.60
+# A to-do asked for in so many words ("remind me to", "don't forget to") is an explicit statement, not a
+# guess: it starts above the approval line. One inferred from "I need to" keeps the kind's 0.58.
+ASKED_TODO = 0.72
 
 # Explicit statements, most specific first; English and Chinese (the source project's rules were Chinese).
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in (
         ("keyword_set", r"^\s*(keywords?|tags|topics|interests|关键词|标签)\s*[:\uff1a]"),
-        ("note", r"^\s*(note|nb|fyi|备注|注意|记一下)\s*[:\uff1a]"),
+        ("note", r"^\s*(?:(note|nb|fyi|备注|注意|记一下)\s*[:\uff1a]|fyi\b)"),
         (
             "todo",
             r"\b(remind me|don'?t forget|remember to|i need to|i have to|i must remember|to-?do)\b|提醒我|帮我|记得",
         ),
         (
             "profile",
-            r"\b(my name is|i'?m called|my (e-?mail|phone|number|address|birthday) is|call me|i am a|i'?m an?|i work as|i live in|i was born|i grew up)\b"
+            r"\b(my name is|my name'?s|i'?m called|my (?:work |personal |home )?(?:e-?mail(?: address)?|phone(?: number)?"
+            r"|mobile(?: number)?|number|address|birthday) is|reach me (?:at|on)|call me|i am a|i'?m an?|i work as"
+            r"|i live in|i was born|i grew up)\b"
             r"|我叫|我的名字是|我是一?名?|我住在|我在.{1,12}工作",
         ),
         (
@@ -58,7 +64,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "decision",
-            r"\b(i|we) (have )?(decided|chose|picked|agreed|settled on|went with|am going with|are going with)\b"
+            r"\b(i|we)(?: have|'ve)? (decided|chose|picked|agreed|settled on|went with|am going with|are going with)\b"
             r"|我决定|我们决定|我选择了",
         ),
         (
@@ -81,6 +87,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(i think|i guess|i suspect|maybe|perhaps|probably|might be|could be)\b|我觉得|可能|也许",
         ),
     )
+)
+_ASKED = re.compile(
+    r"\b(remind me|don'?t forget|do not forget|remember to|to-?do\s*[:\uff1a])|^\s*to-?do\b|提醒我|记得|帮我记",
+    re.IGNORECASE,
 )
 _SENTENCE = re.compile(rf"(?<=[.!?])\s+|(?<=[{FULL_STOPS}])\s*|\n+")  # "a.b@c.pt", "3.5" stay whole
 _GREETING = re.compile(
@@ -170,12 +180,22 @@ def by_rule(message: Message) -> tuple[list[Candidate], list[tuple[str, int, int
         if not worth_keeping(sentence):
             continue
         kind = explicit_kind(sentence)
+        if kind in (None, "todo") and contact_details(sentence):
+            kind = "profile"  # "my number is ...", "reach me at ...": who the user is, never a task
         if kind is None:
             if about_the_speaker(sentence):
                 rest.append((sentence, start, end))
         else:
-            found.append(Candidate(kind, sentence, CONFIDENCE[kind], "rule", (start, end)))
+            confidence = ASKED_TODO if kind == "todo" and _ASKED.search(sentence) else CONFIDENCE[kind]
+            found.append(Candidate(kind, sentence, confidence, "rule", (start, end)))
     return found, rest
+
+
+def contact_details(sentence: str) -> bool:
+    """Whether the speaker gives their own email address or phone number."""
+    return about_the_speaker(sentence) and any(
+        k in (PiiKind.EMAIL, PiiKind.PHONE) for k in scan(sentence).kinds
+    )
 
 
 __all__ = [

@@ -39,8 +39,32 @@ def _date(text: str | None) -> datetime | None:
     return parsed
 
 
+# How far a gzipped conversation file may expand: a 2 MB file can hold 2 GiB of zeros, and decompressing it whole
+# took gigabytes of memory before failing. The largest benchmark file (LongMemEval_S) expands to about 280 MB.
+MAX_EXPANDED = 512 * 2**20
+_PIECE = 2**20
+
+
+def expanded(path: Path, cap: int | None = None) -> bytes:
+    """A gzip file's content, read a piece at a time and refused as soon as it passes `cap` bytes."""
+    cap = MAX_EXPANDED if cap is None else cap
+    out = bytearray()
+    try:
+        with gzip.open(path, "rb") as stream:
+            while piece := stream.read(_PIECE):
+                if len(out) + len(piece) > cap:
+                    raise InvalidInput(
+                        "file",
+                        f"expands past {cap / 2**20:,.0f} MiB when decompressed; split it into smaller files",
+                    )
+                out += piece
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise InvalidInput("file", f"is not a readable gzip file ({exc})") from None
+    return bytes(out)
+
+
 def _load(path: Path) -> Any:
-    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    raw = expanded(path) if path.suffix == ".gz" else path.read_bytes()
     text = utf8_text(raw)
     if not path.name.endswith((".jsonl", ".jsonl.gz")):
         return json.loads(text)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from engram.model.limits import readable
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, SourceType, Status, Tier
 from engram.model.vectors import decode_vectors
 from engram.store.values import Facts
@@ -125,6 +126,7 @@ def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord
     for column, value in zip(COLUMNS, row, strict=True):
         if column in _JSON:
             value = value if native else json.loads(value)
+            value = readable(value) if column == "metadata" else value  # deeper than writes now allow: shown
             if column == "tags":
                 value = tuple(value)
         elif column in _TIMES:

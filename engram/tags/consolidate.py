@@ -14,14 +14,29 @@ import numpy as np
 from engram.model.vectors import Matrix, Vector
 from engram.store.values import TagRow
 from engram.tags.naming import ABBREVIATION_FLOOR, descriptive, never_a_word, same_tag
+from engram.tags.variants import NAME_SUFFIXES, class_repeat, initials
+from engram.tags.variants import group as listed_group
+
+_VOWEL = re.compile(r"[aeiouy]")
 
 
 @dataclass(frozen=True, slots=True)
 class Merge:
     tag: str
     into: str
-    reason: str  # spelling | abbreviation | similarity
+    reason: str  # spelling | abbreviation | variant | repeat | similarity
     similarity: float
+
+    @property
+    def why(self) -> str:
+        """The reason in a sentence a user can check before applying the plan."""
+        a, b = f"“{self.tag}”", f"“{self.into}”"
+        return {
+            "spelling": f"{a} is {b} spelt or inflected another way",
+            "abbreviation": f"{a} and {b} are one name, one of them abbreviated",
+            "variant": f"{a} and {b} are listed as one thing (another word for it)",
+            "repeat": f"{a} repeats {b} with the kind of thing it is",
+        }.get(self.reason, f"{a} and {b} share words and mean the same (similarity {self.similarity:.2f})")
 
 
 def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a_word) -> list[Merge]:
@@ -35,7 +50,7 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a
     matrix = np.stack([r.vector for r in live if r.vector is not None]).astype(np.float32)
     order = sorted(range(len(live)), key=lambda i: rank(live[i]), reverse=True)
     position = {i: at for at, i in enumerate(order)}
-    near = _candidates([r.tag for r in live], matrix)
+    near, ambiguous = _candidates([r.tag for r in live], matrix)
     canonical_of: dict[int, int] = {}
     merges: list[Merge] = []
     for i in order:  # the most canonical-looking tags claim their variants first
@@ -47,6 +62,8 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a
                 continue
             similarity = float(matrix[i] @ matrix[j])
             reason = same_tag(live[i].tag, live[j].tag, similarity, is_word)
+            if reason == "abbreviation" and (i in ambiguous or j in ambiguous):
+                continue  # pr: press-release or pull-request? Initials standing for two tags fold into neither
             if reason is not None:
                 canonical_of[j] = i
                 merges.append(Merge(live[j].tag, live[i].tag, reason, round(similarity, 4)))
@@ -77,7 +94,7 @@ def _spelled_out(merges: list[Merge], rows: dict[str, tuple[TagRow, Vector]]) ->
     return out
 
 
-def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[set[int]]:
+def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> tuple[list[set[int]], set[int]]:
     """For each tag, the others `same_tag` could join it with: embeddings at the abbreviation floor or closer
     (every rule asks that, or more, but two), the same letters without hyphens, or a numeronym's letters and
     count. Asking `same_tag` of every pair took minutes at ten thousand tags."""
@@ -110,7 +127,53 @@ def _candidates(tags: Sequence[str], matrix: Matrix, block: int = 1024) -> list[
         if short is not None:
             for j in ends.get((short[1], short[3], int(short[2])), ()):
                 link(i, j)
-    return near
+    return near, _abbreviations(tags, flat, link)
+
+
+def _abbreviations(tags: Sequence[str], flat: Sequence[str], link: Callable[[int, int], None]) -> set[int]:
+    """Link the pairs whose rules ask for less closeness than the scan above: initials, clips and skeletons of
+    short tags, a name with its suffix or its class, and the groups of variants.txt. The short tags that are the
+    initials of two tags or more come back: they are ambiguous."""
+    ambiguous: set[int] = set()
+    index = {f: i for i, f in enumerate(flat)}
+    by_initials: dict[str, list[int]] = {}
+    by_prefix: dict[str, list[int]] = {}
+    by_first: dict[str, list[int]] = {}
+    by_group: dict[int, list[int]] = {}
+    for i, (tag, f) in enumerate(zip(tags, flat, strict=True)):
+        for letters in initials(tag):
+            by_initials.setdefault(letters, []).append(i)
+        if "-" not in tag:
+            for n in range(2, min(6, (len(f) + 1) // 2) + 1):
+                by_prefix.setdefault(f[:n], []).append(i)
+            if len(f) > 2:
+                by_first.setdefault(f[0], []).append(i)
+        number = listed_group(tag)
+        if number is not None:
+            by_group.setdefault(number, []).append(i)
+    for members in by_group.values():
+        for a, b in itertools.combinations(members, 2):
+            link(a, b)
+    for i, (tag, f) in enumerate(zip(tags, flat, strict=True)):
+        if "-" not in tag and len(f) <= 5:
+            stem = f.removesuffix("s") if len(f) > 2 else f
+            expansions = {*by_initials.get(f, ()), *by_initials.get(stem, ())}
+            if len(expansions) > 1:
+                ambiguous.add(i)
+            for j in {*expansions, *by_prefix.get(stem, ())}:
+                link(i, j)
+            if not _VOWEL.search(
+                f[1:]
+            ):  # a consonant skeleton (js, mgmt): any longer tag of its first letter
+                for j in by_first.get(f[0], ()):
+                    link(i, j)
+        for suffix in NAME_SUFFIXES:
+            if f.endswith(suffix) and (j := index.get(f.removesuffix(suffix))) is not None:
+                link(i, j)
+        name = class_repeat(tag)
+        if name is not None and (j := index.get(name.replace("-", ""))) is not None:
+            link(i, j)
+    return ambiguous
 
 
 def rank(row: TagRow) -> tuple[bool, int, int]:

@@ -11,11 +11,26 @@ from functools import lru_cache
 
 import simplemma
 from jellyfish import levenshtein_distance
+from lemminflect import getAllLemmas
 from snowballstemmer import stemmer
+
+from engram.tags.variants import class_repeat, initials, listed_together, suffixed, vowel_spelling
 
 MAP_THRESHOLD = 0.7
 MERGE_THRESHOLD = 0.8
 ABBREVIATION_FLOOR = 0.6
+REPEAT_FLOOR = 0.7
+# How close the embeddings must be for each kind of abbreviation: initials of two words or more are specific on
+# their own (ml: machine-learning 0.37); a clip (func: functional) or a skeleton (css: classes) fits many words and
+# needs the model's agreement, and a clip that is a word of its own (vet, lab, log) yet more.
+_ABBREVIATION_FLOORS = {
+    "initials": 0.3,
+    "numeronym": 0.0,
+    "clip": MAP_THRESHOLD,
+    "skeleton": ABBREVIATION_FLOOR,
+    "short skeleton": ABBREVIATION_FLOOR,
+    "word clip": MERGE_THRESHOLD,
+}
 _STEM = stemmer("english")
 _VOWEL = re.compile(r"[aeiouy]")
 
@@ -66,34 +81,64 @@ def _word_of_its_own(text: str, is_word: Callable[[str], bool]) -> bool:
 
 
 def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = never_a_word) -> bool:
-    """Initials (ml: machine-learning), a numeronym (k8s: kubernetes), a leading clip that is not a word of its
-    own (py: python; `is_word` knows the vocabulary) or the consonant skeleton of one word (js: javascript)."""
+    """Initials (ml: machine-learning, ux: user-experience), a numeronym (k8s: kubernetes), a leading clip that is
+    not a word of its own (py: python; `is_word` knows the vocabulary) or the consonant skeleton of one word (js:
+    javascript)."""
+    return abbreviation(short, long, is_word) not in (None, "word clip")
+
+
+def abbreviation(short: str, long: str, is_word: Callable[[str], bool] = never_a_word) -> str | None:
+    """How `short` abbreviates `long`: initials, numeronym, clip, skeleton, a clip that is a word of its own
+    ("word clip": vet, pic, lab, which only a close embedding confirms), or None."""
     s, words, flat = short.replace("-", ""), [w for w in long.split("-") if w], long.replace("-", "")
     if not s or len(s) >= len(flat) or s in words:
-        return False  # ts / ts-node: a word of the long tag names something narrower, not an abbreviation
-    if len(words) > 1 and s == "".join(w[0] for w in words):
-        return True
+        return None  # ts / ts-node: a word of the long tag names something narrower, not an abbreviation
+    if len(words) > 1 and (s in initials(long) or s.removesuffix("s") in initials(long)):
+        return "initials"
     numeronym = re.fullmatch(r"([a-z])(\d+)([a-z])", s)
     if numeronym:
         a, n, b = numeronym.groups()
-        return flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n)
+        return "numeronym" if flat[0] == a and flat[-1] == b and len(flat) - 2 == int(n) else None
     clip = s.removesuffix("s") if len(s) > 2 and not s.endswith("ss") else s  # docs: doc; access is no plural
     if len(words) > 1:
-        return False
+        return None
     if 2 * len(clip) < len(flat) and flat.startswith(clip):
-        # A clip keeps under half the word (py / python, config / configuration) and is no word of its own;
-        # nor is what it leaves off: json / jsonschema, fs / fsevents, npm / npmignore name a narrower thing.
-        return not is_word(clip) and not _word_of_its_own(flat[len(clip) :], is_word)
+        # A clip keeps under half the word (py / python, config / configuration); what it leaves off is no word
+        # of its own: json / jsonschema, fs / fsevents, npm / npmignore name a narrower thing.
+        if _word_of_its_own(flat[len(clip) :], is_word):
+            return None
+        return "word clip" if is_word(clip) else "clip"
     if len(s) > 5 or flat.startswith(s) or s[0] != flat[0] or _VOWEL.search(s[1:]):
         # A longer word's first letters are a clip or nothing (http / https, ws / wsl), not its skeleton.
-        return False
+        return None
     lemma = _lemma(s)
     if lemma != s and len(lemma) >= 3:
         # An inflected word (arts: art) is no coined skeleton of another (artist). A shorter "lemma" is the
         # dictionary reading a final s as a plural (js: j).
-        return False
+        return None
     rest = iter(flat[1:])
-    return all(ch in rest for ch in s[1:])  # a subsequence of the long form
+    if not all(ch in rest for ch in s[1:]):  # a subsequence of the long form
+        return None
+    return "skeleton" if len(s) > 2 else "short skeleton"  # two letters fit many words (mm: maximum)
+
+
+def _spelt_two_ways(a: str, b: str) -> bool:
+    """One word in two spellings: one letter apart in a word of five or more, the first letter kept (colour /
+    color), or British and American endings (theatre / theater, catalogue / catalog)."""
+    if min(len(a), len(b)) >= 5 and a[0] == b[0] and levenshtein_distance(a, b) == 1:
+        # A letter dropped or added (colour / color), or s for z or c (organise / organize, licence / license);
+        # another letter in its place is another word (grandma / grandpa, bottle / battle).
+        swapped = [(x, y) for x, y in zip(a, b, strict=False) if x != y] if len(a) == len(b) else []
+        return not swapped or set(swapped[0]) in ({"s", "z"}, {"s", "c"})
+    return any(
+        (x.endswith("re") and y == x[:-2] + "er") or (x.endswith("ogue") and y == x[:-2])
+        for x, y in ((a, b), (b, a))
+    )
+
+
+def _activity(word: str) -> bool:
+    """An -ing form (biking, meetings): the activity, not the thing (bike)."""
+    return word.removesuffix("s").endswith("ing")
 
 
 def descriptive(tag: str) -> bool:
@@ -103,8 +148,13 @@ def descriptive(tag: str) -> bool:
 def same_tag(
     keep: str, other: str, similarity: float, is_word: Callable[[str], bool] = never_a_word
 ) -> str | None:
+    """Why `other` is `keep` under another name (spelling, abbreviation, variant, repeat, similarity), or None."""
     if keep.replace("-", "") == other.replace("-", ""):
         return "spelling"  # machine-learning / machinelearning, e-mail / email
+    if _activity(keep) != _activity(other) and "-" not in keep + other:
+        base = other if _activity(keep) else keep
+        if set(getAllLemmas(base)) != {"VERB"}:
+            return None  # bike / biking, match / matching: a thing and the activity (parse / parsing is one)
     if key(keep) == key(other):
         # meetings / meeting, while the embeddings agree. An ending the dictionary does not confirm must find
         # them as close as any merged pair (http / https stay apart). Same stem, other words (function /
@@ -117,19 +167,31 @@ def same_tag(
         return "abbreviation"  # letter count, first and last letter: specific enough on its own
     if re.findall(r"\d+", keep) != re.findall(r"\d+", other):
         return None  # python2 / python3, es5 / es6: versions are different things
-    abbreviation = is_abbreviation(other, keep, is_word) or is_abbreviation(keep, other, is_word)
-    if abbreviation and similarity >= ABBREVIATION_FLOOR:
+    for whole, part in ((keep, other), (other, keep)):
+        name = class_repeat(part)
+        if name is None or class_repeat(whole) is not None:
+            continue  # js-framework / javascript-framework: the words decide, below
+        # A name unknown to the dictionary (postgres, figma) with its class is that name; a common word with a
+        # class must be closer still: staging-database is no more staging than production-database is.
+        floor = REPEAT_FLOOR if not simplemma.is_known(name, lang="en") else MERGE_THRESHOLD
+        if similarity >= floor and (name == whole or same_tag(whole, name, similarity, is_word)):
+            return "repeat"  # postgres-database / postgres: the name and the class it is of
+    if suffixed(keep, other) and similarity >= ABBREVIATION_FLOOR:
+        return "spelling"  # mongo / mongodb, postgres / postgresql
+    kind = abbreviation(other, keep, is_word) or abbreviation(keep, other, is_word)
+    if kind is not None and similarity >= _ABBREVIATION_FLOORS[kind]:
         return "abbreviation"
+    if vowel_spelling(keep, other) and similarity >= MAP_THRESHOLD:
+        return "spelling"  # grey / gray, mom / mum
+    if listed_together(keep, other):
+        return "variant"  # app / application, kids / children: variants.txt
     if similarity <= MERGE_THRESHOLD:
         return None
     words_a, words_b = keep.split("-"), other.split("-")
     if len(words_a) == len(words_b) == 1:
-        # colour / color, organisation / organization; in short words one letter is a new word (cat / car),
-        # and so is a changed first letter in any (setprototypeof / getprototypeof).
-        close = (
-            min(len(keep), len(other)) >= 5 and keep[0] == other[0] and levenshtein_distance(keep, other) == 1
-        )
-        return "spelling" if close else None
+        # colour / color, organisation / organization, theatre / theater; in short words one letter is a new
+        # word (cat / car), and so is a changed first letter in any (setprototypeof / getprototypeof).
+        return "spelling" if _spelt_two_ways(keep, other) else None
     stems_a, stems_b = _stems(keep), _stems(other)
     if set(stems_a) < set(stems_b) or set(stems_b) < set(stems_a):
         return None  # java / prefers-java, backend / backend-services: a topic and a narrower one
@@ -203,10 +265,8 @@ def one_word(a: str, b: str) -> bool:
     if is_abbreviation(a, b) or is_abbreviation(b, a):
         return True
     for x, y in ((a, b), (_lemma(a), _lemma(b))):  # colours / color: colour / color
-        short, long = sorted((x, y), key=len)
-        british = long.endswith("re") and short == long[:-2] + "er"  # centre / center, litre / liter
-        if len(short) >= 5 and x[0] == y[0] and (levenshtein_distance(x, y) == 1 or british):
-            return True
+        if min(len(x), len(y)) >= 5 and _spelt_two_ways(x, y):
+            return True  # colour / color, centre / center, litre / liter
     return False
 
 

@@ -5,7 +5,7 @@ follow the content."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -15,8 +15,13 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.lang import analysis, pii
 from engram.model.vectors import Vector, content_hash
+from engram.tags import phrases
+from engram.tags.context import context_tags
 from engram.tags.plan import TagPlan, on_topic, plan_tags
 from engram.tags.service import TagService
+
+MAX_AUTOMATIC = 6  # tags a memory gets from its text: enough to file it, few enough to mean something
+MIN_TOPICS = 2  # topic tags kept whatever context tags take
 
 
 class _Embedded(Protocol):
@@ -68,6 +73,7 @@ class Tagger:
         """The analysis of `content` and its tags: the concepts' tags and context tags (urgency, ...) beside
         the caller's `given` tags, which are never cut."""
         found = analysis.analyse(content)
+        found = replace(found, concepts=phrases.topics(content), context_tags=context_tags(content))
         if self._settings.redact_pii:
             # Looked at as given: once lowercase-hyphenated, "bob@example.com" is a tag no scan recognises.
             given = [t for t in given if pii.risk(t) < 2]
@@ -76,7 +82,10 @@ class Tagger:
         extra = list(dict.fromkeys([*caller, *context]))
         concept_tags, vectors, embedded, off_topic = self._tag_vectors(found.concepts, extra, content)
         vocabulary = self._tags.vocabulary()
-        plan = plan_tags(concept_tags, vectors[: len(concept_tags)], vocabulary, extra)
+        room = max(MIN_TOPICS, MAX_AUTOMATIC - len(context))  # caller tags come on top, never cut
+        plan = plan_tags(
+            concept_tags, vectors[: len(concept_tags)], vocabulary, extra, maximum=room + len(extra)
+        )
         spelled = {vocabulary.spelled(t) or t for t in caller}
         return Tagging(
             found,
@@ -95,8 +104,7 @@ class Tagger:
         of one call side by side), and its vector comes back by content hash for the write path; so do its opening
         words (`Classifier.opening`), into the classifiers' openings cache. A text of several chunks has no one vector to compare its
         concepts with, and keeps them all."""
-        topical = analysis.topics(concepts, content)
-        tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in topical) if t and t not in extra]
+        tags = [t for t in dict.fromkeys(analysis.normalize_tag(c) for c in concepts) if t and t not in extra]
         names = [*tags, *extra]
         vectors = np.zeros((len(names), self._embedder.dim), dtype=np.float32)
         # A tag already in the vocabulary brings its embedding: only new words go through the model.
@@ -128,7 +136,12 @@ class Tagger:
                 embedded[digest] = batch[len(todo)]
         names_in = {analysis.normalize_tag(n) for n in analysis.named(content)}
         floor = self._settings.tag_on_topic
-        keep = on_topic(tags, vectors[: len(tags)], embedded.get(digest, stored), names_in, floor)
-        rows = [i for i, kept in enumerate(keep) if kept] + list(range(len(tags), len(names)))
+        whole_vector = embedded.get(digest, stored)
+        keep = on_topic(tags, vectors[: len(tags)], whole_vector, names_in, floor)
+        kept_rows = [i for i, kept in enumerate(keep) if kept]
+        if whole_vector is not None:  # the topics closest to what the text says first: they fill the room
+            closeness = vectors[kept_rows] @ whole_vector
+            kept_rows = [kept_rows[j] for j in np.argsort(-closeness, kind="stable")]
+        rows = kept_rows + list(range(len(tags), len(names)))
         off_topic = [t for t, kept in zip(tags, keep, strict=True) if not kept]
-        return [t for t, kept in zip(tags, keep, strict=True) if kept], vectors[rows], embedded, off_topic
+        return [tags[i] for i in kept_rows], vectors[rows], embedded, off_topic

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -15,10 +16,12 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput, NotFound
 from engram.lang import pii
+from engram.model.limits import bounded_fields
 from engram.model.record import Kind, MemoryRecord, NewMemory, Status, invalid_from, parse, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
 from engram.store.roles import AuditLog, Meta, Rows, Transactions, Upkeep
+from engram.store.values import Filter
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
 from engram.write.rules import LIVE, mean, redacted
@@ -87,6 +90,7 @@ class Editor:
     def update(self, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
         """Change fields of a memory (not of a chunk: its fields are its memory's, which its chunks follow); new
         content is embedded again, and a long memory's chunks are cut from it again."""
+        bounded_fields(fields)
         old = whole(self._store, memory_id, "update")  # a chunk's fields are its memory's
         named_kind = False
         allowed = set(NewMemory.model_fields) - _FIXED
@@ -187,15 +191,24 @@ class Editor:
         return result
 
     def forget(self, memory_id: str) -> None:
-        """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
+        """Delete a memory and its chunks, and erase every copy of their text (audit entries, before-images,
+        sources, learned prototypes) and the tags only it carried. Explicit only: nothing automatic deletes. The
+        audit log keeps that it was forgotten (id, time, kind), without its text or a hash that could confirm it."""
         record = whole(self._store, memory_id, "forget")
+        chunks = self._store.children(record.id)
         with self._store.atomic():
+            self._classifiers.save_learned()  # so that the prototypes it taught are rows the erase removes
             self._store.delete(record.id)
-            if record.parent_id is None:
-                self._tags.drop_uses(record.tags)
-            self._store.audit(
-                "forget", record.id, {"content_hash": record.content_hash, "kind": record.kind.value}
+            self._tags.drop_uses(record.tags)
+            every = Filter(statuses=tuple(Status), include_expired=True)
+            alone = [t for t in record.tags if not self._store.count(replace(every, tags=(t,)))]
+            self._store.erase(
+                [record.id, *(c.id for c in chunks)], [record.content, *(c.content for c in chunks)], alone
             )
+            self._store.audit("forget", record.id, {"kind": record.kind.value})
+        self._store.settle()
+        self._tags.reload()
+        self._classifiers.forget_cache()
 
     def reembed(self, progress: Callable[[int, int], None] | None, batch: int) -> int:
         """Re-embed every stored text with this embedder and record the model; returns the count."""

@@ -3,6 +3,7 @@
 An operation runs in one transaction and records, before each change, the prior state of the memory or tag
 it touches (with the memory's embedding). Rolling back restores those states in reverse order and removes what
 the operation created, so the store is as it was; the audit log keeps both the operation and its rollback.
+A forget erases the before-images of the memory it deletes (a mark stays), so no rollback brings its text back.
 """
 
 from __future__ import annotations
@@ -108,6 +109,8 @@ def _rollback(store: OperationStore, operation_id: str) -> RollbackAnswer:
             if change.entity == "memory":
                 if change.before is None:
                     removed += store.delete(change.key)
+                elif change.before.get("forgotten"):
+                    continue  # its text was erased by a forget: nothing is brought back
                 else:
                     record = MemoryRecord.model_validate(change.before)
                     if store.get(record.id) is None:

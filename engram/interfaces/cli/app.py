@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engram.interfaces.cli import agent, conversations, memories, server  # noqa: F401  (their commands register)
+from engram.interfaces.cli import agent, conversations, files, memories, server, setup  # noqa: F401  (they register)
 from engram.interfaces.cli.base import app
 from engram.interfaces.cli.keys import keys_app
 from engram.interfaces.cli.migrate import migrate
@@ -11,8 +11,32 @@ app.add_typer(keys_app, name="keys")
 app.command()(migrate)
 
 # The order `engram --help` lists them in: the everyday commands first.
-ORDER = ["remember", "store", "search", "tools", "export", "recall", "show", "list", "invalidate", "forget"]
-ORDER += ["stats", "reembed", "demo", "ingest", "review", "maintain", "serve", "mcp", "migrate"]
+ORDER = [
+    "remember",
+    "add",
+    "store",
+    "search",
+    "tools",
+    "export",
+    "recall",
+    "show",
+    "list",
+    "invalidate",
+    "forget",
+]
+ORDER += [
+    "stats",
+    "reembed",
+    "demo",
+    "ingest",
+    "review",
+    "maintain",
+    "serve",
+    "mcp",
+    "setup",
+    "context",
+    "migrate",
+]
 
 
 def _place(name: str) -> int:

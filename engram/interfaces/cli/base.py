@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.core
 from rich.console import Console
 
 import engram
 from engram import EngramError, Hit, Memory, MemoryRecord
-from engram.config import Settings
+from engram.config import Settings, locate
 from engram.interfaces.cli.terminal import error
+
+
+def _flag_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
+    """A plain flag (--json, --yes) takes no value: its help row shows no `<bool>` type."""
+    return None if self.is_flag else _option_type(self, ctx)
+
+
+_option_type = typer.core.TyperOption.display_type_rich
+typer.core.TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
 app = typer.Typer(
     help="Engram: a local-first memory engine for AI agents.\n\nExample: engram remember 'I prefer dark mode'",
@@ -25,6 +36,9 @@ err = Console(stderr=True)
 _state: dict[str, Any] = {"db": None}
 IdArgument = Annotated[
     str, typer.Argument(help="the memory's id, or its first characters as `engram list` shows them")
+]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="print JSON, for scripts, instead of a table (no progress bar)")
 ]
 
 DbOption = Annotated[
@@ -54,17 +68,34 @@ def main(
     _state["db"] = db
 
 
+def where(db: str | Path | None = None) -> str | Path:
+    """The database a command opens: its own, --db, else the default under $ENGRAM_HOME."""
+    return db or _state["db"] or Settings().db_path
+
+
 @contextmanager
-def opened(db: str | Path | None = None, **kwargs: Any) -> Iterator[Memory]:
-    """Open the store; Engram errors become a one-line message and exit code 1 (2 for bad input)."""
+def opened(db: str | Path | None = None, *, read: bool = False, **kwargs: Any) -> Iterator[Memory]:
+    """Open the store; Engram errors become a one-line message and exit code 1 (2 for bad input). A `read`
+    command opens only a database that exists: a mistyped --db would otherwise be created, folders and all,
+    and answer "nothing found"."""
     settings = Settings()
+    location = where(db)
     try:
-        with Memory(db or _state["db"] or settings.db_path, settings=settings, **kwargs) as memory:
+        path = locate(location)
+        if read and isinstance(path, Path) and str(path) != ":memory:" and not path.is_file():
+            error(err, f"no database at {path}: check --db or ENGRAM_HOME (a read command creates nothing)")
+            raise typer.Exit(1)
+        with Memory(location, settings=settings, **kwargs) as memory:
             yield memory
     except EngramError as exc:
         error(err, exc)
         code = 2 if isinstance(exc, ValueError) else 1
         raise typer.Exit(code) from None
+
+
+def print_json(data: Any) -> None:
+    """`data` as JSON on stdout, for scripts."""
+    out.print_json(json.dumps(data, default=str))
 
 
 def _record_dict(record: MemoryRecord) -> dict[str, Any]:

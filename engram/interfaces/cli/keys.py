@@ -51,11 +51,15 @@ def keys_list() -> None:
 
     Example: engram keys list
     """
+    from engram.interfaces.tenants import is_tenant
+
     keys = _keys()
     table = Table("id", "tenant", "name", "created", "last used", "revoked")
     for k in keys.list():
+        # A key an older version made for a name now refused (`local`) acts for nobody: say so.
+        tenant = k.tenant if is_tenant(k.tenant) else f"{k.tenant} (not a valid tenant: refused)"
         table.add_row(
-            k.id, k.tenant, k.name, k.created_at[:19], (k.last_used_at or "")[:19], (k.revoked_at or "")[:19]
+            k.id, tenant, k.name, k.created_at[:19], (k.last_used_at or "")[:19], (k.revoked_at or "")[:19]
         )
     keys.close()
     out.print(table)

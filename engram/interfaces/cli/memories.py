@@ -6,12 +6,12 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
 from engram import Kind, RecallMode, Scope, Status
 from engram.interfaces.cli.base import (
     IdArgument,
+    JsonOption,
     _hit_dict,
     _record_dict,
     app,
@@ -19,8 +19,10 @@ from engram.interfaces.cli.base import (
     explain_line,
     opened,
     out,
+    print_json,
 )
-from engram.interfaces.cli.terminal import error, plain
+from engram.interfaces.cli.render import fields_table, memory_panel
+from engram.interfaces.cli.terminal import error, headline, plain, progress, shorten
 
 
 @app.command()
@@ -87,7 +89,7 @@ def recall(
         error(err, "--accurate and --related are exclusive: choose one")
         raise typer.Exit(2)
     mode = RecallMode.RELATED if related else RecallMode.ACCURATE
-    with opened() as memory:
+    with opened(read=True) as memory:
         hits = memory.recall(
             query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id, profile=profile
         )
@@ -98,22 +100,26 @@ def recall(
         out.print("nothing found")
         return
     for hit in hits:
-        out.print(plain(f"[{hit.record.bucket}] {hit.record.content}"))
+        # A passage of a long document can run to pages: its first lines are the hit, `show` has the rest.
+        out.print(plain(f"[{hit.record.bucket}] {shorten(hit.record.content, 400)}"))
         if explain:
             out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
 
 
 @app.command()
-def show(memory_id: IdArgument) -> None:
-    """Print every field of one memory as JSON.
+def show(memory_id: IdArgument, as_json: JsonOption = False) -> None:
+    """One memory: its text and its fields (with --json, every field).
 
     Example: engram show 3f2a9c1e-...
     """
-    with opened() as memory:
+    with opened(read=True) as memory:
         record = memory.get(memory.find_id(memory_id))
         data = _record_dict(record)
         data["chunks"] = [c.id for c in memory.chunks(record.id)]
-    out.print_json(json.dumps(data))
+    if as_json:
+        print_json(data)
+        return
+    out.print(memory_panel(record, len(data["chunks"])))
 
 
 @app.command("list")
@@ -131,17 +137,28 @@ def list_(
 
     Example: engram list --kind task --scope project
     """
-    with opened() as memory:
+    with opened(read=True) as memory:
         rows = memory.list(
             kind=kind, scope=scope, scope_id=scope_id, status=status, tag=tag, limit=limit, offset=offset
         )
     if as_json:
         out.print_json(json.dumps([_record_dict(r) for r in rows]))
         return
+    if not rows:
+        out.print("no memories" + (" match these filters" if offset == 0 else f" after the first {offset}"))
+        return
     table = Table("id", "bucket", "status", "created", "content")
+    # What the other columns and the borders leave of the terminal, twice: at most two lines, wrapped at words.
+    room = 2 * max(20, out.width - 36 - max(len(r.bucket) for r in rows))
     for r in rows:
-        when = r.created_at.strftime("%Y-%m-%d %H:%M")
-        table.add_row(r.id[:8], r.bucket, r.status.value, when, plain(r.content[:80]))
+        when = r.created_at.strftime("%Y-%m-%d")
+        table.add_row(
+            r.id[:8],
+            r.bucket,
+            r.status.value,
+            when,
+            plain(shorten(headline(r.content, r.metadata.get("title")), room)),
+        )
     out.print(table)
 
 
@@ -151,6 +168,7 @@ def invalidate(
     negative: Annotated[
         bool, typer.Option("--negative", help="mark it a negative statement instead")
     ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Mark a memory as no longer true (validity 0), or as negative (penalised in recall). Nothing is deleted.
 
@@ -158,6 +176,11 @@ def invalidate(
     """
     with opened() as memory:
         record = memory.invalidate(memory.find_id(memory_id), negative=negative)
+    if as_json:
+        print_json(
+            {"id": record.id, "validity_score": record.validity_score, "is_negative": record.is_negative}
+        )
+        return
     out.print(f"{record.id}: validity {record.validity_score}, negative {record.is_negative}")
 
 
@@ -165,16 +188,20 @@ def invalidate(
 def forget(
     memory_id: IdArgument,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Delete a memory and its chunks for good. The only command that deletes.
 
     Example: engram forget 3f2a9c1e-... --yes
     """
-    with opened() as memory:
+    with opened(read=True) as memory:
         record = memory.get(memory.find_id(memory_id))
-        if not yes and not typer.confirm(f"delete '{record.content[:60]}'?"):
+        if not yes and not typer.confirm(f"delete '{shorten(record.content, 60)}'?"):
             raise typer.Exit(1)
         memory.forget(record.id)
+    if as_json:
+        print_json({"deleted": True, "id": record.id})
+        return
     out.print(f"forgot {record.id}")
 
 
@@ -184,24 +211,26 @@ def stats(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = 
 
     Example: engram stats --json
     """
-    with opened() as memory:
+    with opened(read=True) as memory:
         data = memory.stats()
     if as_json:
         out.print_json(json.dumps(data))
         return
-    table = Table("what", "value")
-    for key, value in data.items():
-        table.add_row(key, json.dumps(value) if isinstance(value, dict) else str(value))
-    out.print(table)
+    out.print(fields_table(dict(data), width=100))
 
 
 @app.command()
-def reembed() -> None:
+def reembed(as_json: JsonOption = False) -> None:
     """Re-embed every memory with the current model (after a model change) and rebuild the index.
 
     Example: engram reembed
     """
-    with opened(allow_model_change=True) as memory, Progress(console=err) as progress:
-        task = progress.add_task("re-embedding", total=None)
-        count = memory.reembed(lambda done, total: progress.update(task, completed=done, total=total))
+    with (
+        opened(read=True, allow_model_change=True) as memory,
+        progress(err, "re-embedding", None, quiet=as_json) as step,
+    ):
+        count = memory.reembed(step)
+    if as_json:
+        print_json({"reembedded": count, "model": memory.embedder.name})
+        return
     out.print(f"re-embedded {count} texts with {memory.embedder.name}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
@@ -21,6 +22,9 @@ err = Console(stderr=True)
 def migrate(
     source: Annotated[str, typer.Option("--from", help="the store to copy: sqlite:///path, a path or a URL")],
     target: Annotated[str, typer.Option("--to", help="an empty store: postgresql://... or sqlite:///path")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print JSON, for scripts (no progress bar)")
+    ] = False,
 ) -> None:
     """Copy a whole store (memories, embeddings, tags, audit log, sources, operations) to another backend,
     then verify row counts and content hashes of every table. The target must be empty.
@@ -32,12 +36,12 @@ def migrate(
 
     def copied(done: int, total: int) -> None:
         nonlocal bar, task
-        if bar is None:  # once both stores are checked and open: an error before prints no bar
+        if bar is None and not as_json and err.is_terminal:  # once both stores are open; a terminal only
             bar = Progress(console=err, transient=True)
             bar.start()
             task = bar.add_task("copying memories", total=total)
-        assert task is not None
-        bar.update(task, completed=done, total=total)
+        if bar is not None and task is not None:
+            bar.update(task, completed=done, total=total)
 
     try:
         checked = copy_database(source, target, Settings(), copied)
@@ -47,6 +51,9 @@ def migrate(
     finally:
         if bar is not None:
             bar.stop()
+    if as_json:
+        out.print_json(json.dumps({"from": shown(source), "to": shown(target), "tables": checked}))
+        return
     table = Table("table", "rows copied", "verified")
     for name, n in checked.items():
         table.add_row(name, str(n), "count + sha256")

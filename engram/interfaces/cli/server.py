@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import logging
+import socket
 from typing import Annotated
 
 import typer
@@ -40,14 +43,47 @@ def serve(
     if local and not is_loopback(host):
         error(err, f"--local (no API keys) only binds to loopback, not {host}")
         raise typer.Exit(2)
+    if problem := _unavailable(host, port):
+        error(err, problem)
+        raise typer.Exit(1)
     settings = Settings()
     db = _state["db"] or settings.db_path
+    _log_requests()
     out.print(f"Engram on http://{host}:{port}/  (API docs /docs, MCP /mcp, database {shown(db)})")
     if local:
         out.print("[yellow]local mode: no API keys; only this machine can connect[/yellow]")
     else:
         out.print("API keys required: create one with `engram keys create <tenant>`")
     run(settings, db=db, host=host, port=port, local=local)
+
+
+def _unavailable(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (another program holds the port, the address is not this
+    machine's), found before anything is printed: else the URL was shown and then the bind failed."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        return f"--host {host}: not an address this machine can listen on ({exc.strerror})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a closed port is free
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is in use by another program: stop it or choose another with --port"
+            return f"cannot listen on {host}:{port} ({exc.strerror})"
+    return None
+
+
+def _log_requests() -> None:
+    """Each request on stderr, one line: time, method, path, status, duration (no bodies, no query strings)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    log = logging.getLogger("engram.requests")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
 
 
 @app.command()

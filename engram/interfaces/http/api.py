@@ -12,7 +12,7 @@ import base64
 import binascii
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Annotated, Any, cast
@@ -41,8 +41,17 @@ from engram import (
     StoreUnavailable,
 )
 from engram.agent.registry import TOOLS
-from engram.interfaces.http.bodies import FeedbackBody, RecallBody, SearchBody, StoreBody, ToolBody
+from engram.interfaces.http.bodies import (
+    FeedbackBody,
+    RecallBody,
+    SearchBody,
+    StoreBody,
+    ToolBody,
+    strict_fields,
+)
 from engram.interfaces.http.caller import Who
+from engram.interfaces.http.guard import Guard
+from engram.interfaces.http.manage import manage_router
 from engram.interfaces.http.problems import (
     MAX_BODY_BYTES,
     docs_assets,
@@ -151,10 +160,16 @@ def _position(cursor: str | None) -> Position | None:
 
 
 def create_app(
-    tenants: Tenants, keys: Keys | None = None, *, require_key: bool = True, lifespan: Lifespan | None = None
+    tenants: Tenants,
+    keys: Keys | None = None,
+    *,
+    require_key: bool = True,
+    lifespan: Lifespan | None = None,
+    hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The REST app. With `require_key` every route but /api/health needs a live API key (Bearer or X-API-Key);
-    without it (local, loopback-only mode) a request with no key acts for the local tenant."""
+    without it (local, loopback-only mode) a request with no key acts for the local tenant, and only a request
+    to a loopback name or one of `hosts`, from no other site, is answered (engram.interfaces.http.guard)."""
     started = time.monotonic()
     app = FastAPI(
         title="Engram",
@@ -166,6 +181,7 @@ def create_app(
     )
     offline_docs(app, docs_assets())
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(Guard, local=not require_key, hosts=hosts, limit=MAX_BODY_BYTES)  # outermost
     app.state.tenants, app.state.keys, app.state.require_key = tenants, keys, require_key
 
     @app.exception_handler(PermissionError)
@@ -268,7 +284,7 @@ def create_app(
     @v1.patch("/memories/{memory_id}")
     def patch_memory(memory_id: str, fields: dict[str, Any], who: Who) -> MemoryRecord:
         """Change fields (kind, scope, tags, importance, user_marked_important, validity_score, ...)."""
-        return who.memory.update(memory_id, **fields)
+        return who.memory.update(memory_id, **strict_fields(fields))
 
     @v1.delete("/memories/{memory_id}")
     def delete_memory(memory_id: str, who: Who) -> ForgetAnswer:
@@ -321,6 +337,7 @@ def create_app(
         return {"entries": cast(list[AuditEntry], who.memory.audit_log(memory_id, limit))}
 
     app.include_router(v1)
+    app.include_router(manage_router())  # bulk review, tags, export/import files, rendered text
     app.include_router(shodh_router(started))
     return app
 

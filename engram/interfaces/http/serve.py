@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 import signal
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import FrameType
@@ -20,10 +21,11 @@ from types import FrameType
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from mcp.server.mcpserver import Context
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram import Embedder, Memory
 from engram.config import Settings
+from engram.interfaces.http.access import RequestLog
 from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
 from engram.interfaces.http.problems import problem
@@ -32,6 +34,7 @@ from engram.interfaces.tenants import LOCAL, Keys, Tenants
 
 WEB = Path(__file__).resolve().parents[1] / "web"
 
+SESSION = "mcp-session-id"
 
 def is_loopback(host: str) -> bool:
     if host == "localhost":
@@ -43,22 +46,45 @@ def is_loopback(host: str) -> bool:
 
 
 class McpGate:
-    """Lets an MCP request through only with a live key (or with none, in local mode)."""
+    """Lets an MCP request through only with a live key (or with none, in local mode), and into a session only
+    for the tenant that opened it: another tenant's key can neither use nor end it (404, as for no session)."""
 
     def __init__(self, app: ASGIApp, keys: Keys | None, require_key: bool) -> None:
         self.app, self.keys, self.require_key = app, keys, require_key
 
+        self.owners: dict[str, str] = {}  # session id -> the tenant that opened it
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            headers = {
-                k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []
-            }
-            secret = secret_of(headers)
-            known = secret is not None and self.keys is not None and self.keys.tenant_of(secret) is not None
-            if (secret is not None and not known) or (secret is None and self.require_key):
-                await problem(401, "Unauthorized", "a valid API key is required")(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        secret = secret_of(headers)
+        tenant = self.keys.tenant_of(secret) if secret is not None and self.keys is not None else None
+        if (secret is not None and tenant is None) or (secret is None and self.require_key):
+            await problem(401, "Unauthorized", "a valid API key is required")(scope, receive, send)
+            return
+        tenant = tenant or LOCAL
+        session = headers.get(SESSION)
+        if session is not None and self.owners.get(session, tenant) != tenant:
+            await problem(404, "Not found", "no such MCP session", SESSION, code="not_found")(
+                scope, receive, send
+            )
+            return
+
+        async def noted(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                opened = dict(message.get("headers") or []).get(SESSION.encode())
+                if opened is not None:
+                    self.owners.setdefault(opened.decode("latin-1"), tenant)
+                if (
+                    session is not None
+                    and scope.get("method") == "DELETE"
+                    and message.get("status", 500) < 300
+                ):
+                    self.owners.pop(session, None)
+            await send(message)
+
+        await self.app(scope, receive, noted)
 
 
 def _maintain_every(tenants: Tenants, settings: Settings, stop: threading.Event) -> None:
@@ -82,7 +108,9 @@ def build_app(
     require_key: bool = True,
     host: str = "127.0.0.1",
 ) -> FastAPI:
-    """The whole server as one ASGI app (tests serve it with uvicorn exactly as `engram serve` does)."""
+    hosts: Iterable[str] = (),
+    """The whole server as one ASGI app (tests serve it with uvicorn exactly as `engram serve` does). In local
+    mode it answers to loopback names, `host`, `hosts` and those in ENGRAM_ALLOWED_HOSTS (comma-separated)."""
     tenants = Tenants(settings, embedder=embedder, db=db)
     keys = Keys(settings.home / "keys.db")
 
@@ -112,7 +140,8 @@ def build_app(
                 tenants.close()
                 keys.close()
 
-    app = create_app(tenants, keys, require_key=require_key, lifespan=lifespan)
+    extra = [h.strip() for h in os.environ.get("ENGRAM_ALLOWED_HOSTS", "").split(",") if h.strip()]
+    app = create_app(tenants, keys, require_key=require_key, lifespan=lifespan, hosts=[host, *hosts, *extra])
     for route in mcp_app.routes:  # the /mcp endpoint, behind the key check
         app.router.routes.append(route)
         endpoint = getattr(route, "app", None)
@@ -147,7 +176,8 @@ def serve(
                 self.force_exit = True
             self.should_exit = True
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
+    logged = RequestLog(app)  # uvicorn's access log would print query strings, which hold what was searched
+    config = uvicorn.Config(logged, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
     Server(config).run()
 
 

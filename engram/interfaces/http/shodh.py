@@ -89,7 +89,8 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.post("/context")
     def context(body: ContextBody, who: Who) -> dict[str, Any]:
-        """Memories relevant to the conversation so far; the context itself is kept as a Conversation memory."""
+        """Memories relevant to the conversation so far; with auto_ingest, the context itself is also kept as a
+        Conversation memory (off unless asked, unlike SHODH's default: every question would become a memory)."""
         hits = who.memory.recall(body.context, limit=body.max_results, mode="related")
         ingested_id = None
         if body.auto_ingest:

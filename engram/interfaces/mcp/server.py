@@ -1,23 +1,29 @@
 """The MCP server (official `mcp` SDK): every tool of the registry (engram.agent.registry), each run through
-`Memory.run_tool`, its inputs described as the registry describes them. `engram mcp` serves stdio; `engram serve`
-mounts the same server over streamable HTTP, where the caller's API key picks the tenant. Session scope: a memory
+`Memory.run_tool`, its inputs described as the registry describes them; and the session context (what an agent
+should know at a session's start) as a prompt and a resource. `engram mcp` serves stdio; `engram serve` mounts
+the same server over streamable HTTP, where the caller's API key picks the tenant. Session scope: a memory
 remembered with scope "session" belongs to the MCP session (streamable HTTP's Mcp-Session-Id; one session per
 server process on stdio) unless a scope_id is given, and search_memory and recall in other sessions do not see it.
+An argument the tool's schema refuses is answered in one sentence naming it ("limit: must be at most 100, got
+500"), as Engram's own errors are, not with the validator's report.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 import typing
 import uuid
 from collections.abc import Callable
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
-from mcp_types import ToolAnnotations
-from pydantic import Field
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, InputRequiredResult, Resource, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 import engram
 from engram import EngramError, Memory
@@ -40,7 +46,14 @@ _ANNOTATIONS = {
 INSTRUCTIONS = (
     "Long-term memory. Call store_memory(content) to keep something worth remembering and "
     "search_memory(query) to find it again; both decide categories, tags and importance themselves. "
-    "discover_memory_tools lists maintenance, analysis, migration and debugging tools."
+    "discover_memory_tools lists maintenance, analysis, migration and debugging tools. At the start of a "
+    "session, session_context (also a prompt and the resource engram://context) gives what to know about the user "
+    "and the project."
+)
+CONTEXT_URI = "engram://context"
+CONTEXT_ABOUT = (
+    "What to know at the start of a session: who the user is, their preferences, open tasks due soon and recent "
+    "decisions (and, given a query, the memories related to it), within max_tokens."
 )
 
 # What a stateless HTTP request's session is: none. No stored scope_id can hold a NUL, so it matches no memory.
@@ -56,13 +69,107 @@ def session_id(ctx: Context, fallback: str) -> str:
     return ctx.headers.get("mcp-session-id") or NO_SESSION
 
 
+class _Refused(ToolError):
+    """Engram refused a call: its text (the field and the problem) is the whole answer."""
+
+
+class EngramMCP(MCPServer):
+    """The SDK's server, with a refused call answered in one sentence: the SDK prefixes every tool error with
+    "Error executing tool <name>" and shows a refused argument as the validator's report, links included."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(readable(exc.__cause__)) from exc.__cause__
+            if isinstance(exc.__cause__, _Refused):
+                raise ToolError(str(exc.__cause__)) from exc.__cause__.__cause__
+            raise
+
+    async def list_resources(self) -> list[Resource]:
+        """The session context is a template (it takes options and the request's context) that a client reads
+        as engram://context, so it is listed as a resource too."""
+        listed = Resource(
+            uri=CONTEXT_URI, name="session_context", description=CONTEXT_ABOUT, mime_type="text/markdown"
+        )
+        return [*await super().list_resources(), listed]
+
+
+def readable(exc: ValidationError) -> str:
+    """A refused argument as one sentence: the field, what it must be, and what was given."""
+    errors = exc.errors()
+    more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+    return _sentence(errors[0]) + more
+
+
+def _sentence(error: ErrorDetails) -> str:
+    field, inside = _path(error["loc"]) or "arguments", _path(error["loc"][:-1])
+    kind, ctx = error["type"], error.get("ctx", {})
+    if kind == "missing":
+        return f"{field}: is required"
+    if kind == "extra_forbidden":
+        return f"{field}: is not " + (f"a field of {inside}" if inside else "an argument this tool takes")
+    if kind == "value_error":  # a check of Engram's own, which says what was wrong
+        return f"{field}: {error['msg'].removeprefix('Value error, ')}"
+    bounds = {
+        "less_than_equal": "must be at most {le}",
+        "less_than": "must be less than {lt}",
+        "greater_than_equal": "must be at least {ge}",
+        "greater_than": "must be more than {gt}",
+        "too_short": "must hold at least {min_length} item(s)",
+        "too_long": "must hold at most {max_length} item(s)",
+        "string_too_short": "must be at least {min_length} character(s) long",
+        "string_too_long": "must be at most {max_length} characters long",
+        "literal_error": "must be {expected}",
+        "enum": "must be {expected}",
+    }
+    types = {
+        "int": "a whole number",
+        "float": "a number",
+        "bool": "true or false",
+        "string": "text",
+        "list": "a list",
+        "dict": "an object",
+        "model": "an object",
+        "datetime": "an ISO date or date and time",
+        "date": "an ISO date",
+    }
+    if kind in bounds:
+        problem = bounds[kind].format(**ctx)
+    elif (base := kind.split("_")[0]) in types:
+        problem = f"must be {types[base]}"
+    else:
+        problem = error["msg"][:1].lower() + error["msg"][1:]
+    return f"{field}: {problem}, got {_shown(error.get('input'))}"
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    """messages[0].content, as the agent wrote it."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def build(resolve: Resolver) -> MCPServer:
     """The MCP server over whatever Memory `resolve` returns for each call."""
-    server: MCPServer = MCPServer("engram", version=engram.__version__, instructions=INSTRUCTIONS)
+    server: MCPServer = EngramMCP("engram", version=engram.__version__, instructions=INSTRUCTIONS)
     process_session = f"local-{uuid.uuid4().hex[:12]}"
+
+    def asking(ctx: Context) -> str:
+        return session_id(ctx, process_session)
+
     for tool in TOOLS:
-        _register(server, tool, resolve, lambda ctx: session_id(ctx, process_session))
+        _register(server, tool, resolve, asking)
     _strict(server)
+    _context(server, resolve, asking)
     return server
 
 
@@ -82,14 +189,14 @@ def _register(server: MCPServer, tool: Tool, resolve: Resolver, session: Callabl
         ctx = arguments.pop("ctx")
         asking = session(ctx) if tool.session else None
         unnamed = arguments.get("scope") == "session" and arguments.get("scope_id") is None
-        if tool.name == "remember" and unnamed and asking == NO_SESSION:
-            raise ToolError("scope_id: this connection has no MCP session (stateless HTTP): name one")
+        if tool.name in ("remember", "ingest_conversation") and unnamed and asking == NO_SESSION:
+            raise _Refused("scope_id: this connection has no MCP session (stateless HTTP): name one")
         try:
             answer = resolve(ctx).run_tool(tool.name, session=asking, **_given(arguments))
         except EngramError as exc:
             # Engram's own errors reach the agent with their text (the field and the problem); the SDK shows any
             # other exception as a bare "Error executing tool", and logs it as a crash with its traceback.
-            raise ToolError(str(exc)) from exc
+            raise _Refused(str(exc)) from exc
         return dict(answer)
 
     call.__name__ = tool.name
@@ -101,11 +208,53 @@ def _register(server: MCPServer, tool: Tool, resolve: Resolver, session: Callabl
 
 def _given(arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments as the plain values the registry's models validate again: a nested model (store_memory's
-    context, search_memory's options) as the fields the agent set."""
-    return {
-        k: v.model_dump(mode="json", exclude_unset=True) if hasattr(v, "model_dump") else v
-        for k, v in arguments.items()
-    }
+    context, search_memory's options, each of ingest_conversation's messages) as the fields the agent set."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, BaseModel):
+            return value.model_dump(mode="json", exclude_unset=True)
+        return [plain(v) for v in value] if isinstance(value, list) else value
+
+    return {k: plain(v) for k, v in arguments.items()}
+
+
+def _context(server: MCPServer, resolve: Resolver, asking: Callable[[Context], str]) -> None:
+    """session_context as a prompt (a client offers it to start a conversation with) and as the resource
+    engram://context, both taking max_tokens, query and scope_id. Their arguments arrive as text."""
+
+    def context(ctx: Context, max_tokens: str | None, query: str | None, scope_id: str | None) -> str:
+        budget: Any = 1500
+        if max_tokens is not None and max_tokens.strip():
+            budget = int(max_tokens) if max_tokens.strip().isdigit() else max_tokens
+            if not isinstance(budget, int):
+                raise MCPError(
+                    INVALID_PARAMS, f"max_tokens: must be a whole number, got {_shown(max_tokens)}"
+                )
+        try:
+            answer = resolve(ctx).session_context(
+                max_tokens=budget, scope_id=scope_id or None, query=query or None, session=asking(ctx)
+            )
+        except EngramError as exc:
+            raise MCPError(INVALID_PARAMS, str(exc)) from exc
+        return answer["text"] or "Nothing is remembered yet about the user or this project."
+
+    @server.prompt(name="session_context", title="Session context", description=CONTEXT_ABOUT)
+    def prompt(
+        ctx: Context, max_tokens: str | None = None, query: str | None = None, scope_id: str | None = None
+    ) -> str:
+        text = context(ctx, max_tokens, query, scope_id)
+        return f"What you remember that matters for this session (from long-term memory):\n\n{text}"
+
+    @server.resource(
+        CONTEXT_URI + "{?max_tokens,query,scope_id}",
+        name="session_context",
+        description=CONTEXT_ABOUT,
+        mime_type="text/markdown",
+    )
+    def resource(
+        ctx: Context, max_tokens: str | None = None, query: str | None = None, scope_id: str | None = None
+    ) -> str:
+        return context(ctx, max_tokens, query, scope_id)
 
 
 def _strict(server: MCPServer) -> None:

@@ -1,6 +1,7 @@
 /* Engram web UI: vanilla JS over the REST API on the same origin (/v1, /api). No build step.
  * Libraries (vendored, optional at run time): Chart.js for the timeline, Cytoscape.js for the concept network.
- * Every string from the server is put in the page as text (textContent), never as HTML. */
+ * Every string from the server is put in the page as text (textContent), never as HTML, but for one: a memory's
+ * Markdown as the server's renderer (markdown-it, raw HTML escaped, script links refused) turned it into HTML. */
 (() => {
   "use strict";
 
@@ -15,8 +16,11 @@
     ["episode", "Episode", "Its own relevance with that of its episode's best match (geometric mean)"],
     ["time", "Time", "Closeness to a time the query names, such as \"in June 2023\""],
   ];
-  const VIEWS = ["search", "review", "timeline", "concepts", "stats"];
+  const VIEWS = ["search", "review", "timeline", "concepts", "tags", "data", "stats"];
   const WEAK = 0.3; // a best hit under this score is only the closest memory, not a match
+  // Without the server's confidence, a hit scoring under this share of the best one is a weaker match: shown
+  // only on request, so ten results are not padded out with memories that have little to do with the query.
+  const RELATIVE = 0.5;
   const KEY_STORE = "engram.apiKey";
   const EXAMPLES = [
     "I prefer concise answers with the code first and the explanation after.",
@@ -81,6 +85,13 @@
     return "just now";
   }
   const fullDate = (iso) => (iso ? new Date(iso).toLocaleString() : "");
+  // A date to read at a glance: "Nov 26, 2026" (the year always in full), or how long ago within a week.
+  function shortDate(iso) {
+    if (!iso) return "";
+    const t = new Date(iso);
+    if (Number.isNaN(t.getTime())) return String(iso);
+    return Math.abs(Date.now() - t.getTime()) < 7 * 86400000 ? ago(iso) : t.toLocaleDateString(undefined, { dateStyle: "medium" });
+  }
   function bytes(n) {
     if (typeof n !== "number") return "–";
     const u = ["B", "KB", "MB", "GB", "TB"];
@@ -107,18 +118,20 @@
   function storedKey() {
     try { return localStorage.getItem(KEY_STORE) || ""; } catch { return ""; }
   }
-  async function api(method, path, body) {
+  // `file`: the body is sent as it is (an upload, of `type`); `download`: the answer is returned as a Response.
+  async function api(method, path, body, { file = false, download = false, type = "application/json" } = {}) {
     const headers = { Accept: "application/json" };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (body !== undefined) headers["Content-Type"] = type;
     const key = storedKey();
     if (key) headers.Authorization = `Bearer ${key}`;
     let res;
     try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(path, { method, headers, body: body === undefined || file ? body : JSON.stringify(body) });
     } catch {
       setConn("bad", "Server unreachable");
       throw new ApiError(0, { title: "Network error", detail: "the Engram server could not be reached" });
     }
+    if (download && res.ok) return res;
     const text = await res.text();
     let data = null;
     if (text) {
@@ -147,6 +160,11 @@
     stats: () => api("GET", "/v1/stats"),
     tools: () => api("GET", "/v1/tools"),
     tool: (name, args = {}) => api("POST", `/v1/tools/${name}`, { arguments: args }),
+    review: (action, ids) => api("POST", "/v1/review", { action, ids }),
+    tags: () => api("GET", "/v1/tags"),
+    rendered: (id) => api("GET", `/v1/memories/${encodeURIComponent(id)}/rendered`),
+    exportFile: (withEmbeddings) => api("GET", `/v1/export?with_embeddings=${withEmbeddings}`, undefined, { download: true }),
+    importFile: (file) => api("POST", "/v1/import", file, { file: true, type: "application/x-ndjson" }),
   };
 
   // ---- toasts and connection ---------------------------------------------------------------------------------
@@ -180,11 +198,21 @@
       "aria-label": `importance ${n} of 5` },
     [1, 2, 3, 4, 5].map((i) => h("i", { class: i <= n ? "on" : "" })));
   }
-  // Personal data found in a memory (kinds only; the values are never sent apart from the content itself).
+  // Personal data found in a memory (kinds only; the values are never sent apart from the content itself). A
+  // memory written by the write path keeps the kinds in metadata.pii_found / pii_redacted; one extracted from a
+  // conversation by ingest in metadata.pii {kinds, redacted}.
+  function piiKinds(meta) {
+    const m = meta || {};
+    const ingest = m.pii && typeof m.pii === "object" ? m.pii : {};
+    const kinds = Array.isArray(ingest.kinds) ? ingest.kinds : [];
+    const kept = Array.isArray(m.pii_found) && m.pii_found.length ? m.pii_found : ingest.redacted ? [] : kinds;
+    const redacted = Array.isArray(m.pii_redacted) && m.pii_redacted.length ? m.pii_redacted : ingest.redacted ? kinds : [];
+    return { kept, redacted };
+  }
   function piiChip(meta) {
-    const kept = meta && meta.pii_found, redacted = meta && meta.pii_redacted;
-    if (!kept && !redacted) return null;
-    return kept
+    const { kept, redacted } = piiKinds(meta);
+    if (!kept.length && !redacted.length) return null;
+    return kept.length
       ? h("span", { class: "chip pii", title: `Holds personal data: ${kept.join(", ")}` }, "personal data")
       : h("span", { class: "chip", title: `Personal data redacted: ${redacted.join(", ")}` }, "redacted");
   }
@@ -209,10 +237,13 @@
       h("span", { title: fullDate(m.created_at) }, ago(m.created_at)),
     );
   }
-  function openButton(m, extraClass = "") {
+  function openButton(m, extraClass = "", text = preview(m.content)) {
     return h("button", { type: "button", class: `linklike ${extraClass}`, onclick: () => openDetail(m.parent_id || m.id),
-      "aria-label": `Open memory: ${m.content.slice(0, 80)}` }, h("span", { class: "clamp" }, m.content));
+      "aria-label": `Open memory: ${m.content.slice(0, 80)}` }, h("span", { class: "clamp" }, text));
   }
+  // A memory on one line: its lines joined, without the Markdown marks that would only be noise there.
+  const preview = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/^[\s|:-]*-{3,}[\s|:-]*$/gm, "")
+    .replace(/\*\*|`/g, "").replace(/\|/g, " ").replace(/\s+/g, " ").trim();
   function emptyState(text) { return h("li", { class: "empty" }, text); }
 
   // The same memory may be on screen in several lists: after an edit, redraw each copy in place.
@@ -222,7 +253,11 @@
     known.set(rec.id, rec);
     for (const li of $$(`[data-id="${CSS.escape(rec.id)}"]`)) {
       const kind = li.dataset.render;
-      if (kind === "result") li.replaceWith(resultCard({ ...searchState.hits.find((x) => x.memory.id === rec.id), memory: rec }, Number(li.dataset.rank)));
+      if (kind === "result") {
+        const card = resultCard({ ...searchState.hits.find((x) => x.memory.id === rec.id), memory: rec }, Number(li.dataset.rank));
+        card.hidden = li.hidden;
+        li.replaceWith(card);
+      }
       else if (kind === "item") li.replaceWith(memItem(rec));
     }
     const hit = searchState.hits.find((x) => x.memory.id === rec.id);
@@ -323,31 +358,67 @@
     return el;
   }
 
+  // A result on one line: its content, then kind, tags and date; the score's breakdown behind "why".
   function resultCard(hit, rank) {
     const m = hit.memory;
-    const c = hit.components || {};
     remember([m]);
+    const weak = isWeak(hit);
+    const whyId = `why-${rank}-${m.id}`;
+    const panel = h("div", { class: "why-panel", id: whyId, hidden: true });
+    const toggle = h("button", { type: "button", class: "why-btn", "aria-expanded": "false", "aria-controls": whyId,
+      title: "Show the signals behind this score" }, "why");
+    toggle.addEventListener("click", () => {
+      const opening = panel.hidden;
+      if (opening && !panel.firstChild) panel.append(...whyParts(hit));
+      panel.hidden = !opening;
+      toggle.setAttribute("aria-expanded", String(opening));
+    });
+    const shown = (m.tags || []).slice(0, 3);
+    return h("li", { class: `card result${weak ? " weak" : ""}`,
+      dataset: { id: m.id, render: "result", rank: String(rank), ...(m.parent_id ? { parent: m.parent_id } : {}) } },
+    h("div", { class: "result-line" },
+      openButton(m, "one-line"),
+      h("span", { class: "score-value", title: "score" }, fmt(hit.score, 3))),
+    h("div", { class: "meta" },
+      h("span", { class: "chip kind", title: `kind (${m.kind_method || "auto"})` }, m.kind),
+      m.parent_id ? h("span", { class: "chip chip-part", title: "Part of a longer memory: opening it opens the whole memory" },
+        `Part ${(m.chunk_index ?? 0) + 1} of a document`) : null,
+      m.status && m.status !== "approved" ? h("span", { class: `chip status-${m.status}` }, m.status) : null,
+      isExpired(m) ? h("span", { class: "chip expired", title: `Expired ${fullDate(m.expires_at)}: recall no longer returns it` }, "expired") : null,
+      piiChip(m.metadata),
+      weak ? h("span", { class: "pill weak", title: "well below the best match, or the server's low confidence" }, "weak") : null,
+      shown.map((t) => h("span", { class: "chip tag" }, t)),
+      (m.tags || []).length > shown.length ? h("span", { class: "chip" }, `+${m.tags.length - shown.length}`) : null,
+      h("time", { datetime: m.created_at, title: fullDate(m.created_at) }, shortDate(m.created_at)),
+      toggle),
+    panel);
+  }
+  function whyParts(hit) {
+    const c = hit.components || {};
     const raw = [];
     for (const k of ["cosine", "bm25", "base", "validity", "negative_penalty"]) {
       if (typeof c[k] === "number") raw.push(`${k} ${fmt(c[k], 3)}`);
     }
-    const weak = typeof hit.score === "number" && hit.score < WEAK;
-    return h("li", { class: `card result${weak ? " weak" : ""}`,
-      dataset: { id: m.id, render: "result", rank: String(rank), ...(m.parent_id ? { parent: m.parent_id } : {}) },
-      style: { "animation-delay": `${Math.min(rank, 10) * 25}ms` } },
-    h("div", { class: "result-head" },
-      h("span", { class: "rank", "aria-hidden": "true" }, rank),
-      openButton(m),
-      h("div", { class: "score" },
-        h("span", { class: "score-label" }, "score"),
-        h("span", { class: "score-value" }, fmt(hit.score, 3)),
-        weak ? h("span", { class: "pill why weak", title: `score under ${WEAK}: the closest memory, not a match` }, "weak")
-          : hit.why ? h("span", { class: "pill why", title: "why it was returned" }, hit.why) : null)),
-    m.parent_id ? h("p", { class: "part" }, `Part ${(m.chunk_index ?? 0) + 1} of a longer memory: opening it opens the whole memory.`) : null,
-    metaRow(m),
-    h("div", { class: "components", role: "group", "aria-label": "Score components" },
-      COMPONENTS.map((comp) => componentBar(comp, c[comp[0]]))),
-    raw.length ? h("p", { class: "raw" }, raw.join(" · ")) : null);
+    return [
+      h("p", { class: "why-lead" }, hit.why ? `Returned as a ${hit.why}` : "Returned",
+        hit.confidence ? ` · ${hit.confidence} confidence` : "", ` · score ${fmt(hit.score, 3)}`),
+      h("div", { class: "components", role: "group", "aria-label": "Score components" },
+        COMPONENTS.map((comp) => componentBar(comp, c[comp[0]]))),
+      raw.length ? h("p", { class: "raw" }, raw.join(" · ")) : null,
+    ].filter(Boolean);
+  }
+
+  // Which hits are shown at once: those above the server's low confidence when it gives one, else those within
+  // reach of the best score. The rest wait behind "show weaker matches".
+  function isWeak(hit) {
+    if (typeof hit.confidence === "string") return hit.confidence === "low";
+    return hit.weak === true;
+  }
+  function markWeak(hits) {
+    if (hits.some((x) => typeof x.confidence === "string")) return hits;
+    const best = Math.max(0, ...hits.map((x) => (typeof x.score === "number" ? x.score : 0)));
+    for (const x of hits) x.weak = best < WEAK || (typeof x.score === "number" && x.score < best * RELATIVE);
+    return hits;
   }
 
   // The best-placed hit of each memory, in the server's order: a chunk stands for its parent.
@@ -373,7 +444,7 @@
       if (view === "search") setUrl(urlFor("search", ""));
       list.replaceChildren();
       status.textContent = "";
-      $("#legend").hidden = true;
+      $("#results-more").hidden = true;
       $("#browse").hidden = false;
       return;
     }
@@ -393,17 +464,25 @@
           score: r.relevance_score, why: "relevance", components: {},
         }));
       }
-      searchState.hits = hits;
+      searchState.hits = markWeak(hits);
       searchState.query = query;
       if (view === "search") setUrl(urlFor("search", query));
       const ms = Math.round(performance.now() - t0);
-      const weak = hits.length && hits[0].score < WEAK;
+      const strong = hits.filter((x) => !isWeak(x));
+      const weaker = hits.length - strong.length;
       status.textContent = !hits.length ? `Nothing matches “${query}”.`
-        : weak ? `No strong match for “${query}”; closest memories:`
-          : `${hits.length} result${hits.length === 1 ? "" : "s"} for “${query}” in ${ms} ms · in MMR order: a hit much like one above it yields to a different one`;
-      list.replaceChildren(...hits.map((hit, i) => resultCard(hit, i + 1)));
+        : !strong.length ? `No strong match for “${query}”.`
+          : `${strong.length} result${strong.length === 1 ? "" : "s"} for “${query}” in ${ms} ms`;
+      // In the server's order (MMR: a hit much like one above it yields to a different one).
+      list.replaceChildren(...hits.map((hit, i) => {
+        const card = resultCard(hit, i + 1);
+        card.hidden = isWeak(hit);
+        return card;
+      }));
+      const more = $("#results-more");
+      more.hidden = weaker === 0;
+      more.textContent = `Show ${weaker} weaker match${weaker === 1 ? "" : "es"}`;
       $("#browse").hidden = hits.length > 0;
-      $("#legend").hidden = hits.length === 0;
     } catch (err) {
       status.textContent = `Search failed — ${err.message}`;
       status.classList.add("error");
@@ -435,8 +514,17 @@
     }
   }
 
+  function showWeaker() {
+    const cards = $$("#results .result[hidden]");
+    for (const card of cards) card.hidden = false;
+    $("#results-more").hidden = true;
+    const first = cards[0] && $(".linklike", cards[0]);
+    if (first) first.focus();
+  }
+
   function setupSearch() {
     $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); runSearch(); });
+    $("#results-more").addEventListener("click", showWeaker);
     $("#q").addEventListener("search", () => { if (!$("#q").value) runSearch(); }); // the clear (×) button
     $("#q").addEventListener("keydown", (e) => {
       if (e.key === "Escape" && $("#q").value) { e.preventDefault(); $("#q").value = ""; runSearch(); }
@@ -492,9 +580,52 @@
     fillDetail(rec);
     const dlg = $("#detail");
     if (!dlg.open) dlg.showModal();
-    $("#d-content").focus();
-    $("#d-content").setSelectionRange(0, 0); // a long memory opens at its start, not its end
-    $("#d-content").scrollTop = 0;
+    if (isDocument(rec)) {
+      $("#d-edit-text").focus();
+    } else {
+      $("#d-content").focus();
+      $("#d-content").setSelectionRange(0, 0); // a long memory opens at its start, not its end
+      $("#d-content").scrollTop = 0;
+    }
+  }
+
+  // A document (several lines, or long) is read as rendered Markdown in a wide drawer; its text is edited on demand.
+  const isDocument = (rec) => rec.content.includes("\n") || rec.content.length > 400;
+  let renderSeq = 0;
+  async function showDocument(rec) {
+    const doc = isDocument(rec);
+    const panel = $("#d-rendered");
+    $("#detail").classList.toggle("wide", doc);
+    $("#d-doc-head").hidden = !doc;
+    panel.hidden = !doc;
+    $("#d-content-box").hidden = doc;
+    $("#d-edit-text").setAttribute("aria-expanded", "false");
+    $("#d-edit-text").textContent = "Edit text";
+    $("#d-content").rows = doc ? 16 : 5;
+    if (!doc) { panel.replaceChildren(); return; }
+    const seq = ++renderSeq;
+    panel.replaceChildren(h("p", { class: "muted" }, "Rendering…"));
+    try {
+      const out = await v1.rendered(rec.id);
+      if (seq !== renderSeq) return;
+      // HTML from the server's Markdown renderer: raw HTML in the memory arrives escaped, script links refused.
+      panel.innerHTML = out.html;
+      for (const a of $$("a[href]", panel)) { a.target = "_blank"; a.rel = "noopener noreferrer"; }
+      panel.scrollTop = 0;
+    } catch (err) {
+      if (seq !== renderSeq) return;
+      // Shown as plain text instead: still readable.
+      panel.replaceChildren(h("pre", { class: "doc-plain" }, rec.content));
+    }
+  }
+  function toggleEditText() {
+    const box = $("#d-content-box");
+    const opening = box.hidden;
+    box.hidden = !opening;
+    $("#d-rendered").hidden = opening;
+    $("#d-edit-text").setAttribute("aria-expanded", String(opening));
+    $("#d-edit-text").textContent = opening ? "Show rendered" : "Edit text";
+    if (opening) { $("#d-content").focus(); $("#d-content").setSelectionRange(0, 0); $("#d-content").scrollTop = 0; }
   }
 
   function fillDetail(rec) {
@@ -502,7 +633,8 @@
     remember([rec]);
     clearErrors("detail");
     $("#detail-eyebrow").textContent = `${rec.kind} · ${rec.scope}${rec.category ? ` · ${rec.category}` : ""}`;
-    $("#detail-title").textContent = rec.content.length > 60 ? `${rec.content.slice(0, 57)}…` : rec.content;
+    const title = preview(rec.content);
+    $("#detail-title").textContent = title.length > 60 ? `${title.slice(0, 57)}…` : title;
     $("#d-content").value = rec.content;
     $("#d-kind").value = rec.kind;
     $("#d-scope").value = rec.scope;
@@ -516,6 +648,7 @@
     filled = { content: $("#d-content").value, importance: $("#d-importance").value };
     showExpiry(rec.expires_at);
     showValidity(rec.validity_score);
+    showDocument(rec);
     const facts = $("#d-facts");
     const order = ["id", "type", "category", "category_confidence", "kind_confidence", "kind_method", "source_type", "credibility",
       "tier", "access_count", "last_accessed_at", "created_at", "updated_at", "expires_at", "token_count", "episode_id",
@@ -642,6 +775,7 @@
     }));
     $("#detail-form").addEventListener("submit", (e) => { e.preventDefault(); saveDetail(); });
     $("#d-importance").addEventListener("input", showImportance);
+    $("#d-edit-text").addEventListener("click", toggleEditText);
     $("#d-invalidate").addEventListener("click", () => {
       if (!current) return;
       saveDetail({ validity_score: current.validity_score === 0 ? 1 : 0 });
@@ -761,6 +895,11 @@
     });
     return li;
   }
+  function piiNote(p) {
+    const kinds = p && Array.isArray(p.kinds) ? p.kinds : [];
+    if (!kinds.length) return null;
+    return h("p", { class: "pii-note" }, p.redacted ? `Personal data redacted: ${kinds.join(", ")}.` : `Holds personal data: ${kinds.join(", ")}.`);
+  }
   function setupAdd() {
     $("#add-open").addEventListener("click", openAdd);
     $("#add-form").addEventListener("submit", async (e) => {
@@ -784,14 +923,16 @@
         const a = out.analysis || {};
         const box = $("#add-result");
         const heading = out.outcome === "duplicate" ? "Already remembered" : out.outcome === "merged" ? "Merged into an existing memory" : "Remembered";
-        box.replaceChildren(
+        box.replaceChildren(...[
           h("h3", {}, heading),
           h("p", {}, `Kind ${a.kind || "?"} · category ${a.detected_category || "uncategorised"} · importance ${a.importance_score ?? "?"}/5`),
-          (a.generated_tags || []).length ? h("div", { class: "chips", style: { "margin-top": "8px" } },
+          (a.generated_tags || []).length ? h("div", { class: "chips add-tags" },
             a.generated_tags.map((t) => h("span", { class: "chip tag" }, t))) : null,
-          h("div", { class: "row", style: { "margin-top": "10px" } },
+          piiNote(a.pii),
+          h("div", { class: "row add-actions" },
             h("button", { type: "button", class: "btn small", onclick: () => { $("#add").close(); openDetail(out.memory_id); } }, "Open it")),
-          suggestUpdates(out.memory_id, ((out.recommendations || {}).suggested_updates || []).slice(0, 3)));
+          // replaceChildren, unlike append, writes a null as the text "null": only the parts there are.
+          suggestUpdates(out.memory_id, ((out.recommendations || {}).suggested_updates || []).slice(0, 3))].filter(Boolean));
         box.hidden = false;
         resetAdd(sent);
         if (!$("#add").open) toast(`${heading}: “${content.length > 60 ? `${content.slice(0, 57)}…` : content}”`);
@@ -832,7 +973,11 @@
         h("button", { type: "button", class: "btn small", dataset: { act: "cancel" } }, "Cancel")));
     const content = h("p", { class: "content" }, m.content);
     const li = h("li", { class: "card review-item", dataset: { id: m.id, render: "review" } },
-      content, metaRow(m, { tags: 8 }), editor,
+      h("div", { class: "review-top" },
+        h("input", { type: "checkbox", class: "review-pick", "aria-label": `Select: ${m.content.slice(0, 60)}` }),
+        content),
+      h("p", { class: "reason" }, h("strong", {}, "Waiting: "), waitReason(m)),
+      metaRow(m, { tags: 8 }), editor,
       h("div", { class: "review-actions", role: "group", "aria-label": "Review actions" },
         h("button", { type: "button", class: "btn ok", dataset: { act: "approve" } }, "Approve"),
         h("button", { type: "button", class: "btn danger-outline", dataset: { act: "reject" } }, "Reject"),
@@ -880,6 +1025,71 @@
     return li;
   }
 
+  // Why a memory waits for a person: the reason written when it was queued, else what the record shows (the
+  // extraction's confidence, personal data found).
+  function waitReason(m) {
+    const meta = m.metadata || {};
+    if (typeof meta.review_reason === "string" && meta.review_reason) return meta.review_reason;
+    const parts = [];
+    const { kept } = piiKinds(meta);
+    if (kept.length) parts.push(`holds personal data: ${kept.join(", ")}`);
+    const conf = meta.candidate && typeof meta.candidate.confidence === "number" ? meta.candidate.confidence : null;
+    if (conf != null) parts.push(`extracted from a conversation with confidence ${conf.toFixed(2)}`);
+    return parts.length ? parts.join("; ") : "marked pending: it counts in recall only once approved";
+  }
+
+  // Bulk decisions: the checked cards, decided in one request.
+  function picked() { return $$("#review-list .review-pick:checked").map((c) => c.closest(".review-item")); }
+  function syncBulk() {
+    const all = $$("#review-list .review-pick");
+    const n = picked().length;
+    $("#review-bulk").hidden = all.length === 0;
+    $("#review-selected").textContent = n ? `${n} selected` : "None selected";
+    $("#review-approve").disabled = $("#review-reject").disabled = n === 0;
+    $("#review-approve").textContent = n ? `Approve ${n}` : "Approve selected";
+    $("#review-reject").textContent = n ? `Reject ${n}` : "Reject selected";
+    const box = $("#review-all");
+    box.checked = n > 0 && n === all.length;
+    box.indeterminate = n > 0 && n < all.length;
+  }
+  async function decideMany(action) {
+    const items = picked();
+    const ids = items.map((li) => li.dataset.id);
+    if (!ids.length) return;
+    const buttons = [$("#review-approve"), $("#review-reject")];
+    for (const b of buttons) b.disabled = true;
+    try {
+      const out = await v1.review(action, ids);
+      for (const li of items) li.remove();
+      if (!$("#review-list .review-item")) renderReviewEmpty();
+      const n = out.reviewed;
+      toast(`${action === "approve" ? "Approved" : "Rejected"} ${n} ${n === 1 ? "memory" : "memories"}.`, {
+        action: { label: "Undo", run: async () => {
+          try {
+            await Promise.all(out.ids.map((id) => v1.patch(id, { status: "pending" })));
+            loadReview();
+          } catch (err) { toastError(err); }
+        } },
+      });
+      loadReviewCount();
+      $("#main").focus();
+    } catch (err) {
+      toastError(err);
+    } finally {
+      syncBulk();
+    }
+  }
+  function setupReview() {
+    $("#review-list").addEventListener("change", (e) => { if (e.target.matches(".review-pick")) syncBulk(); });
+    $("#review-all").addEventListener("change", (e) => {
+      for (const c of $$("#review-list .review-pick")) c.checked = e.target.checked;
+      syncBulk();
+    });
+    $("#review-approve").addEventListener("click", () => decideMany("approve"));
+    $("#review-reject").addEventListener("click", () => decideMany("reject"));
+    loaders.review = loadReview;
+  }
+
   async function decide(m, status, li) {
     for (const b of $$("button", li)) b.disabled = true;
     try {
@@ -888,6 +1098,7 @@
       li.classList.add("leaving");
       setTimeout(() => {
         li.remove();
+        syncBulk();
         if (!$("#review-list").children.length) renderReviewEmpty();
         const target = next && next.isConnected ? $("[data-act=approve]", next) : null;
         if (target) target.focus(); else $("#main").focus();
@@ -904,6 +1115,7 @@
   function renderReviewEmpty() {
     $("#review-list").replaceChildren(emptyState("Nothing waiting for review. Memories marked pending show up here."));
     $("#review-status").textContent = "The queue is empty.";
+    syncBulk();
   }
   async function loadReview() {
     const status = $("#review-status");
@@ -914,6 +1126,7 @@
       if (!rows.length) { renderReviewEmpty(); return; }
       status.textContent = pendingText(rows.length, !!data.next_cursor);
       $("#review-list").replaceChildren(...rows.map(reviewCard));
+      syncBulk();
     } catch (err) {
       status.textContent = `Could not load the review queue — ${err.message}`;
       status.classList.add("error");
@@ -952,7 +1165,7 @@
   }
 
   function periodLabel(key, g) {
-    if (g === "day") return new Date(`${key}T00:00:00Z`).toLocaleDateString(undefined, { month: "short", day: "numeric", year: "2-digit", timeZone: "UTC" });
+    if (g === "day") return new Date(`${key}T00:00:00Z`).toLocaleDateString(undefined, { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
     if (g === "month") return new Date(`${key}-01T00:00:00Z`).toLocaleDateString(undefined, { month: "short", year: "numeric", timeZone: "UTC" });
     return key;
   }
@@ -1027,7 +1240,7 @@
         h("span", { class: "period-bar", "aria-hidden": "true" }, h("span", { style: { width: `${(p.count / max) * 100}%` } })),
         h("span", { class: "count" }, `${p.count} ${p.count === 1 ? "memory" : "memories"}`)),
       h("ul", {}, (p.memories || []).map((m) => h("li", {},
-        h("button", { type: "button", class: "linklike", onclick: () => openDetail(m.id) }, h("span", { class: "clamp" }, m.content))))),
+        h("button", { type: "button", class: "linklike", onclick: () => openDetail(m.id) }, h("span", { class: "clamp" }, preview(m.content)))))),
     )));
   }
 
@@ -1181,6 +1394,234 @@
     loaders.concepts = loadConcepts;
   }
 
+  // ---- tags ------------------------------------------------------------------------------------------------------
+  let tagRows = [];
+  async function loadTags() {
+    const status = $("#tags-status");
+    status.classList.remove("error");
+    try {
+      tagRows = (await v1.tags()).tags || [];
+      status.textContent = tagRows.length ? `${tagRows.length} tag${tagRows.length === 1 ? "" : "s"}.` : "";
+      $("#tag-names").replaceChildren(...tagRows.map((t) => h("option", { value: t.name })));
+      renderTags();
+    } catch (err) {
+      status.textContent = `Could not load the tags — ${err.message}`;
+      status.classList.add("error");
+    }
+    loadMergePreview();
+  }
+  function renderTags() {
+    const filter = $("#tag-filter").value.trim().toLowerCase();
+    const rows = tagRows.filter((t) => !filter || t.name.includes(filter)).slice(0, 300);
+    const max = Math.max(1, ...tagRows.map((t) => t.count));
+    $("#tag-list").replaceChildren(...(rows.length ? rows.map((t) => tagRow(t, max))
+      : [emptyState(tagRows.length ? "No tag matches." : "No tags yet: memories are tagged as they are added.")]));
+  }
+  function tagRow(t, max) {
+    const li = h("li", { class: "tag-row", dataset: { tag: t.name } });
+    const bar = h("span", { class: "tag-bar", "aria-hidden": "true" }, h("span", { style: { width: `${(t.count / max) * 100}%` } }));
+    const view = () => li.replaceChildren(
+      h("button", { type: "button", class: "chip tag tag-name", title: "Show its memories", onclick: () => {
+        $("#f-tag").value = t.name; $("#q").value = ""; show("search"); runSearch();
+      } }, t.name),
+      bar,
+      h("span", { class: "n", title: "memories carrying it" }, t.count),
+      h("button", { type: "button", class: "btn small", "aria-label": `Rename or merge ${t.name}`, onclick: edit }, "Rename"));
+    function edit() {
+      const inputId = `rename-${t.name}`;
+      const input = h("input", { id: inputId, class: "input", type: "text", value: t.name, list: "tag-names", autocomplete: "off" });
+      const note = h("p", { class: "help rename-note", "aria-live": "polite" });
+      const err = h("p", { class: "field-error", hidden: true });
+      const save = h("button", { type: "submit", class: "btn primary small" }, "Rename");
+      const explain = () => {
+        const to = input.value.trim().toLowerCase();
+        const other = tagRows.find((x) => x.name === to && x.name !== t.name);
+        note.textContent = other ? `Merges into “${other.name}” (${other.count} ${other.count === 1 ? "memory" : "memories"}): both become one tag.` : "";
+        save.textContent = other ? "Merge" : "Rename";
+      };
+      input.addEventListener("input", explain);
+      const form = h("form", { class: "rename-form", novalidate: true },
+        h("label", { class: "sr-only", for: inputId }, `New name for ${t.name}`), input,
+        save, h("button", { type: "button", class: "btn small", onclick: () => { view(); $(".tag-name", li).focus(); } }, "Cancel"),
+        note, err);
+      form.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        const to = input.value.trim();
+        if (!to || to.toLowerCase() === t.name) { view(); return; }
+        save.disabled = true;
+        err.hidden = true;
+        try {
+          const out = await v1.tool("rename_tag", { old: t.name, new: to });
+          const name = out.new || to;
+          const n = typeof out.memories === "number" ? ` on ${out.memories} ${out.memories === 1 ? "memory" : "memories"}` : "";
+          toast(out.merged ? `“${t.name}” merged into “${name}”${n}.` : `“${t.name}” renamed to “${name}”${n}.`,
+            out.operation_id ? { action: { label: "Undo", run: () => undo(out.operation_id, loadTags) } } : {});
+          loadTags();
+        } catch (e2) {
+          err.textContent = e2 instanceof ApiError && e2.field ? `${e2.field}: ${e2.detail}` : e2.message;
+          err.hidden = false;
+          input.setAttribute("aria-invalid", "true");
+          input.focus();
+          save.disabled = false;
+        }
+      });
+      li.replaceChildren(form);
+      input.focus();
+      input.select();
+    }
+    view();
+    return li;
+  }
+  async function loadMergePreview() {
+    const status = $("#merge-status");
+    const list = $("#merge-list");
+    status.classList.remove("error");
+    status.textContent = "Looking for tags to merge…";
+    try {
+      const plan = await v1.tool("optimize_tags", { dry_run: true });
+      const merges = plan.merges || [];
+      const archived = plan.archived || [];
+      list.replaceChildren(
+        ...merges.map((m) => h("li", { class: "merge" },
+          h("span", { class: "chip tag" }, m.tag), h("span", { class: "arrow", "aria-label": "into" }, "→"),
+          h("span", { class: "chip tag" }, m.into),
+          h("span", { class: "muted merge-why" }, m.reason))),
+        ...(archived.length ? [h("li", { class: "merge" }, h("span", { class: "muted" },
+          `Archive ${archived.length} unused tag${archived.length === 1 ? "" : "s"}: ${archived.slice(0, 12).join(", ")}${archived.length > 12 ? "…" : ""}`))] : []));
+      status.textContent = merges.length || archived.length
+        ? `${merges.length} merge${merges.length === 1 ? "" : "s"}, ${archived.length} to archive: ${plan.tags_before} tags would become ${plan.tags_after}.`
+        : "Nothing to merge: every tag is distinct.";
+      $("#merge-apply").hidden = !(merges.length || archived.length);
+    } catch (err) {
+      status.textContent = `Could not preview the merges — ${err.message}`;
+      status.classList.add("error");
+    }
+  }
+  async function undo(operationId, then) {
+    try {
+      const out = await v1.tool("rollback", { operation_id: operationId });
+      toast(`Undone: ${out.restored} restored, ${out.removed} removed.`);
+      if (then) then();
+    } catch (err) {
+      toastError(err);
+    }
+  }
+  function setupTags() {
+    $("#tag-filter").addEventListener("input", renderTags);
+    $("#merge-apply").addEventListener("click", async () => {
+      const btn = $("#merge-apply");
+      btn.disabled = true;
+      try {
+        const out = await v1.tool("optimize_tags", { dry_run: false });
+        toast(`Tags tidied: ${out.tags_before} → ${out.tags_after}.`, out.operation_id
+          ? { action: { label: "Undo", run: () => undo(out.operation_id, loadTags) } } : {});
+        loadTags();
+      } catch (err) {
+        toastError(err);
+      } finally {
+        btn.disabled = false;
+      }
+    });
+    loaders.tags = loadTags;
+  }
+
+  // ---- data: export, import, history -----------------------------------------------------------------------------
+  async function downloadExport() {
+    const btn = $("#export-btn");
+    const status = $("#export-status");
+    status.classList.remove("error");
+    btn.disabled = true;
+    status.textContent = "Preparing the export…";
+    try {
+      const res = await v1.exportFile($("#export-vectors").checked);
+      const blob = await res.blob();
+      const name = (/filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "") || [])[1] || "engram-export.jsonl";
+      const url = URL.createObjectURL(blob);
+      const a = h("a", { href: url, download: name, hidden: true });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      const lines = (await blob.text()).split("\n").filter(Boolean).length - 1;
+      status.textContent = `Downloaded ${name}: ${lines} record${lines === 1 ? "" : "s"}, ${bytes(blob.size)}.`;
+      loadHistory();
+    } catch (err) {
+      status.textContent = `Export failed — ${err.message}`;
+      status.classList.add("error");
+    } finally {
+      btn.disabled = false;
+    }
+  }
+  async function runImport() {
+    const file = $("#import-file").files[0];
+    const status = $("#import-status");
+    if (!file) return;
+    const btn = $("#import-btn");
+    btn.disabled = true;
+    status.classList.remove("error");
+    status.textContent = `Importing ${file.name}…`;
+    try {
+      const out = await v1.importFile(file);
+      const conflicts = out.conflicts || [];
+      status.replaceChildren(
+        h("span", {}, `Imported ${out.imported}, skipped ${out.skipped} already here${out.reembedded ? `, ${out.reembedded} embedded again` : ""}.`),
+        conflicts.length ? h("span", {}, ` ${conflicts.length} not imported: line ${conflicts[0].line}, ${conflicts[0].reason}${conflicts.length > 1 ? "…" : ""}`) : null,
+        out.imported ? h("button", { type: "button", class: "btn small inline-btn", onclick: () => undo(out.operation_id, () => { loadHistory(); status.textContent = "Import undone."; }) }, "Undo import") : null);
+      $("#import-file").value = "";
+      loadHistory();
+      loadReviewCount();
+    } catch (err) {
+      status.textContent = err.status === 413 ? `Import failed — the file is too large to upload (${bytes(file.size)}); export it without embeddings, or use engram import.`
+        : `Import failed — ${err.message}`;
+      status.classList.add("error");
+    } finally {
+      btn.disabled = !$("#import-file").files.length;
+    }
+  }
+  const OP_NAMES = { optimize_tags: "Tags tidied", merge_memories: "Memories merged", import: "Import", maintain: "Maintenance",
+    rename_tag: "Tag renamed" };
+  function opName(name) {
+    return OP_NAMES[name] || (name.startsWith("import") ? `Import (${name.replace(/^import_?/, "") || "SHODH"})` : name.replaceAll("_", " "));
+  }
+  function opSummary(summary) {
+    const sm = summary || {};
+    if (typeof sm.old === "string" && typeof sm.new === "string") {
+      return `${sm.old} → ${sm.new}${sm.merged ? " (merged)" : ""}${typeof sm.memories === "number" ? ` · ${sm.memories} ${sm.memories === 1 ? "memory" : "memories"}` : ""}`;
+    }
+    return Object.entries(summary || {}).filter(([k, v]) => k !== "rollback" && (typeof v === "number" || typeof v === "string"))
+      .slice(0, 5).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(" · ");
+  }
+  async function loadHistory() {
+    const status = $("#history-status");
+    const list = $("#history-list");
+    status.classList.remove("error");
+    try {
+      const ops = (await v1.tool("operations", { limit: 50 })).operations || [];
+      status.textContent = "";
+      list.replaceChildren(...(ops.length ? ops.map((op) => h("li", { class: "card op", dataset: { op: op.id } },
+        h("div", { class: "op-main" },
+          h("span", { class: "op-name" }, opName(op.name)),
+          h("span", { class: `chip op-status status-${op.status}` }, op.status.replace("_", " ")),
+          h("time", { datetime: op.started_at, title: fullDate(op.started_at) }, shortDate(op.started_at))),
+        h("p", { class: "muted op-summary" }, `${op.changes} change${op.changes === 1 ? "" : "s"}${opSummary(op.summary) ? ` · ${opSummary(op.summary)}` : ""}`),
+        op.status === "done" && op.changes > 0
+          ? h("button", { type: "button", class: "btn small", "aria-label": `Undo ${opName(op.name)} of ${shortDate(op.started_at)}`,
+            onclick: () => undo(op.id, () => { loadHistory(); loadReviewCount(); }) }, "Undo")
+          : null))
+        : [emptyState("No bulk changes yet.")]));
+    } catch (err) {
+      status.textContent = `Could not load the history — ${err.message}`;
+      status.classList.add("error");
+    }
+  }
+  function setupData() {
+    $("#export-btn").addEventListener("click", downloadExport);
+    $("#import-file").addEventListener("change", () => { $("#import-btn").disabled = !$("#import-file").files.length; });
+    $("#import-btn").addEventListener("click", runImport);
+    $("#history-refresh").addEventListener("click", loadHistory);
+    loaders.data = loadHistory;
+  }
+
   // ---- stats -----------------------------------------------------------------------------------------------------
   function kpi(label, value, note) {
     return h("div", { class: "card kpi" }, h("div", { class: "label" }, label), h("div", { class: "value" }, value),
@@ -1289,7 +1730,9 @@
     setupTimeline();
     setupConcepts();
     setupKey();
-    loaders.review = loadReview;
+    setupReview();
+    setupTags();
+    setupData();
     loaders.stats = loadStats;
     connect();
     loadReviewCount();
@@ -1308,6 +1751,7 @@
     get chart() { return chart; },
     get cy() { return cy; },
     show,
+    open: openDetail,
   };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

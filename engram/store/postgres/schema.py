@@ -223,3 +223,13 @@ def m005_chunks_carry_their_memory_tags(db: Connection[tuple[object, ...]]) -> N
                 for rid, content, tags in rows
             ],
         )
+
+
+@migration
+def m006_stored_at(db: Connection[tuple[object, ...]]) -> None:
+    """When Engram stored each memory (see the SQLite schema's m015); new rows take the time of their insert."""
+    db.execute(b"ALTER TABLE memories ADD COLUMN stored_at TIMESTAMPTZ NOT NULL DEFAULT now()")
+    db.execute(
+        b"UPDATE memories m SET stored_at = a.at::timestamptz FROM (SELECT memory_id, min(at) AS at FROM audit_log "
+        b"WHERE action = 'create' GROUP BY memory_id) a WHERE a.memory_id = coalesce(m.parent_id, m.id)"
+    )

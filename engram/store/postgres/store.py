@@ -19,6 +19,7 @@ from psycopg import sql
 from engram.errors import StoreError
 from engram.model.record import MemoryRecord, Scope, utcnow
 from engram.model.vectors import Matrix, Vector
+from engram.store.erasure import Erasure
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
@@ -38,7 +39,7 @@ from engram.store.side_tables import SideTables
 from engram.store.values import Facts, Filter, Position, StoreStats
 
 
-class PostgresStore(Searches, Upkeeping, SideTables):
+class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
     _BYTE_ORDER = 'COLLATE "C"'  # as SQLite orders text
 
     def __init__(self, url: str, *, pool_size: int = 8, timeout_s: float = 30.0) -> None:
@@ -149,6 +150,10 @@ class PostgresStore(Searches, Upkeeping, SideTables):
         ]
         with self.atomic() as db, db.cursor() as cur:
             cur.executemany(query, rows)
+
+    def stored_times(self, ids: Sequence[str]) -> dict[str, datetime]:
+        rows = self._all("SELECT id, stored_at FROM memories WHERE id = ANY(%s)", (list(ids),))
+        return {str(i): at for i, at in rows}
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
         row = dict(zip(COLUMNS, record_to_row(record, native=True), strict=True))

@@ -30,6 +30,11 @@ class Upkeeping:
     _vector_indexes: Callable[[], dict[str, bool]]
     _ensure_vector_index: Callable[..., bool]
 
+    def _erased(self) -> None:
+        # The lexicon keeps a row per stem ever indexed; a forgotten text's stems no memory holds go with it.
+        with self.atomic() as db:
+            db.execute(b"DELETE FROM lexicon WHERE df <= 0")
+
     def whole(self) -> Store:
         """This store in every role (a backup copies all of it)."""
         return cast(Store, self)

@@ -113,8 +113,30 @@ def verify_file(path: Path) -> dict[str, Any]:
     """Check that a file is an intact Engram SQLite database (read-only)."""
     if not path.is_file():
         raise StoreError(f"no backup file at {path}")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
     try:
         return verify(db)
     finally:
         db.close()
+
+
+def refuse_foreign(path: Path | None) -> None:
+    """Refuse an SQLite file that holds tables but is not an Engram database, read-only: opening it as a store
+    would switch it to WAL and add Engram's tables to another program's data."""
+    if path is None or not path.is_file() or path.stat().st_size == 0:
+        return  # a new database
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = {str(n) for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return
+        done = set()
+        if "migrations" in tables:
+            done = {str(n) for (n,) in db.execute("SELECT name FROM migrations")}
+    finally:
+        db.close()
+    if MIGRATIONS[0][0] not in done:
+        shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise StoreError(
+            f"{path} is another program's SQLite database (tables: {shown}), not Engram's; left as it was"
+        )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from engram.store.rows import CHUNK_SHARED
+from engram.model.record import utcnow
+from engram.store.rows import CHUNK_SHARED, ts
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -344,4 +345,17 @@ def m014_chunks_carry_their_memory_tags(db: sqlite3.Connection) -> None:
     db.execute(
         "UPDATE memories SET tags = (SELECT p.tags FROM memories p WHERE p.id = memories.parent_id) "
         "WHERE parent_id IS NOT NULL AND tags <> (SELECT p.tags FROM memories p WHERE p.id = memories.parent_id)"
+    )
+
+
+@migration
+def m015_stored_at(db: sqlite3.Connection) -> None:
+    """When Engram stored each memory, beside the time the memory is about (`created_at`, a conversation's own
+    date for an ingested history): the lifecycle counts idleness from it. A memory stored before this column
+    takes its audited creation, else now (idle from the upgrade on, never from its own date)."""
+    db.execute("ALTER TABLE memories ADD COLUMN stored_at TEXT")
+    db.execute(
+        "UPDATE memories SET stored_at = coalesce((SELECT min(a.at) FROM audit_log a WHERE a.action = 'create' "
+        "AND a.memory_id = coalesce(memories.parent_id, memories.id)), ?)",
+        (ts(utcnow()),),
     )

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engram.errors import StoreError
-from engram.lang.text import unspaced_pairs
 from engram.model.record import MemoryRecord, Scope, utcnow
 from engram.model.vectors import Matrix, Vector, decode_vector, encode_vector
+from engram.store.erasure import Erasure
 from engram.store.rows import (
     CHUNK_SHARED,
     COLUMNS,
@@ -29,16 +29,18 @@ from engram.store.rows import (
     ts,
 )
 from engram.store.side_tables import SideTables
+from engram.store.sqlite.connection import begin, connect, migrated
 from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
+from engram.store.sqlite.integrity import refuse_foreign
 from engram.store.sqlite.schema import MIGRATIONS
 from engram.store.sqlite.search import Searches
 from engram.store.sqlite.upkeep import Upkeeping
 from engram.store.values import Facts, Filter, Position, StoreStats
 
 
-class SQLiteStore(Searches, Upkeeping, SideTables):
+class SQLiteStore(Searches, Upkeeping, Erasure, SideTables):
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
         self._memory = str(path) == ":memory:"
         self.path = None if self._memory else Path(path)
@@ -48,8 +50,9 @@ class SQLiteStore(Searches, Upkeeping, SideTables):
         self._lock = threading.RLock()
         self._fresh = FreshVectors()
         self._local = threading.local()
-        try:
-            self._writer = self._connect()
+        try:  # another program's database is refused before anything (WAL mode first) changes it
+            refuse_foreign(self.path)
+            self._writer = self._connect(writer=True)
         except sqlite3.DatabaseError as exc:  # a directory, a text file: say which, not a driver traceback
             raise StoreError(f"cannot open {path} as an Engram database ({exc})") from None
         self._depth = 0
@@ -67,20 +70,9 @@ class SQLiteStore(Searches, Upkeeping, SideTables):
             raise StoreError(f"cannot open {path} as an Engram database ({exc})") from None
 
     # ---- connections and transactions -------------------------------------------------------------------
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, writer: bool = False) -> sqlite3.Connection:
         target = ":memory:" if self.path is None else str(self.path)
-        db = sqlite3.connect(
-            target, isolation_level=None, check_same_thread=False, timeout=self._timeout / 1000
-        )
-        db.execute(f"PRAGMA busy_timeout = {int(self._timeout)}")
-        db.execute("PRAGMA foreign_keys = ON")
-        # The full-text triggers index Chinese and Japanese as character pairs (engram.lang.text).
-        db.create_function("unspaced_pairs", 1, unspaced_pairs, deterministic=True)
-        if not self._memory:
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")
-            db.execute("PRAGMA mmap_size = 1073741824")
-        return db
+        return connect(target, self._timeout, on_disk=not self._memory, writer=writer)
 
     def reads_anywhere(self) -> bool:
         return not self._memory and self._owner != threading.get_ident()
@@ -108,7 +100,7 @@ class SQLiteStore(Searches, Upkeeping, SideTables):
         with self._lock:
             db = self._writer
             if self._depth == 0:
-                db.execute("BEGIN IMMEDIATE")
+                begin(db, self._timeout)
                 self._owner = threading.get_ident()
             else:
                 db.execute(f"SAVEPOINT s{self._depth}")
@@ -152,6 +144,8 @@ class SQLiteStore(Searches, Upkeeping, SideTables):
             db.executemany(sql, rows)
 
     def _migrate(self) -> None:
+        if migrated(self._reader(), (name for name, _ in MIGRATIONS)):
+            return  # opening an up-to-date database takes no write lock
         with self.atomic() as db:
             db.execute(
                 "CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
@@ -173,20 +167,17 @@ class SQLiteStore(Searches, Upkeeping, SideTables):
             self._local.db = None
         self._writer.close()
 
-    # ---- model ------------------------------------------------------------------------------------------
-    def set_model(self, name: str, dim: int) -> None:
-        self._set_meta([("model", name), ("dim", str(dim))])
-        self._vectors.forget()  # the old index holds another vector space
-
     # ---- writes -----------------------------------------------------------------------------------------
     def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
-        placeholders = ", ".join("?" for _ in range(len(COLUMNS) + 2))
-        sql = f"INSERT INTO memories({', '.join(COLUMNS)}, searchable, embedding) VALUES ({placeholders})"
+        placeholders = ", ".join("?" for _ in range(len(COLUMNS) + 3))
+        sql = f"INSERT INTO memories({', '.join(COLUMNS)}, searchable, embedding, stored_at) VALUES ({placeholders})"
+        now = ts(utcnow())  # when Engram stored it, whatever time the memory is about
         rows = [
             (
                 *record_to_row(record),
                 int(vector is not None),
                 None if vector is None else encode_vector(vector),
+                now,
             )
             for record, vector in zip(records, vectors, strict=True)
         ]
@@ -279,6 +270,15 @@ class SQLiteStore(Searches, Upkeeping, SideTables):
             .fetchone()
         )
         return None if row is None else record_from_row(row)
+
+    def stored_times(self, ids: Sequence[str]) -> dict[str, datetime]:
+        out: dict[str, datetime] = {}
+        for part, marks in in_slices(ids):
+            for memory_id, at in self._read(
+                f"SELECT id, stored_at FROM memories WHERE id IN ({marks})", part
+            ):
+                out[memory_id] = datetime.fromisoformat(at)
+        return out
 
     def children(self, parent_id: str) -> list[MemoryRecord]:
         rows = self._reader().execute(

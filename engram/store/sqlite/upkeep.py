@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ from typing import Any
 from engram.errors import StoreError
 from engram.model.record import utcnow
 from engram.store.rows import ts
+from engram.store.sqlite.connection import waiting
 from engram.store.sqlite.filter import where_sql
 from engram.store.sqlite.index import IndexFile
 from engram.store.sqlite.integrity import integrity_issues, verify
@@ -23,6 +24,7 @@ class Upkeeping:
     _writer: sqlite3.Connection
     _vectors: IndexFile
     _memory: bool
+    _timeout: int
     _depth: int
     _local: threading.local
 
@@ -39,6 +41,24 @@ class Upkeeping:
     # method resolution order finds theirs.
     atomic: Callable[[], AbstractContextManager[sqlite3.Connection]]
     model: Callable[[], tuple[str, int] | None]
+    _set_meta: Callable[[Sequence[tuple[str, str]]], None]
+
+    def set_model(self, name: str, dim: int) -> None:
+        self._set_meta([("model", name), ("dim", str(dim))])
+        self._vectors.forget()  # the old index holds another vector space
+
+    # ---- what a forget leaves (store/erasure.py) ----------------------------------------------------------
+    def _erased(self) -> None:
+        # A full-text delete only adds a tombstone segment: the forgotten terms stay in the older segments until
+        # they merge. 'optimize' merges them all now (this SQLite has no FTS5 secure-delete).
+        self._writer.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+
+    def settle(self) -> None:
+        # The write-ahead log still holds the pages as they were before the forget: checkpointed into the
+        # database (whose freed space secure_delete zeroed) and truncated.
+        if not self._memory and self._depth == 0:
+            with waiting(self._writer, self._timeout) as db:
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     # ---- the vector index -------------------------------------------------------------------------------
     def rebuild_index(self) -> int:
@@ -98,7 +118,7 @@ class Upkeeping:
 
     def restore(self, source: Path) -> dict[str, Any]:
         """Replace this database with a backup, after checking the backup; the vector index is rebuilt."""
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
         try:
             checked = verify(src)
             if self._depth:

@@ -1,0 +1,481 @@
+"""Hostile input at volume: REST requests, MCP calls (streamable HTTP and stdio) and Python API tool calls, counting
+server errors.
+
+    python -m bench.fuzz [--rest 100000] [--mcp 10000] [--stdio 500] [--python 5000] [--seconds 480] [--seed 0]
+
+A local-mode server (no keys: every route open, the Host allow-list and Origin check on) in-process, the fake
+embedder (robustness does not depend on the model), a fresh store. Requests are drawn from a seeded generator:
+every route of the OpenAPI document, bodies nested up to 100,000 deep, lone surrogates, NUL, 5,000-digit numbers,
+NaN, booleans where numbers go, strings of 50,000 characters, bytes that are no JSON, foreign Host and Origin
+headers, hostile paths for the file tools. Targets: 0 server errors (5xx, or anything but problem+json on an
+error) over REST; every MCP request answered (a JSON-RPC result or error) within 1 s; the Python API raising only
+Engram's own errors. Each part stops at its count or when the time budget is spent, whichever comes first.
+Results: bench/results/fuzz.json and fuzz.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import random
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from engram import EngramError, FakeEmbedder, Memory, Settings
+from engram.agent.registry import TOOLS
+from engram.interfaces.http.serve import build_app
+
+RESULTS = Path(__file__).resolve().parent / "results"
+FIELDS = [
+    "content", "query", "context", "options", "arguments", "metadata", "tags", "limit", "mode", "scope",
+    "scope_id", "user_id", "workspace_id", "touch", "helpful", "type", "memory_type", "auto_ingest",
+    "quality_weight", "quality_boost", "max_results", "time_horizon", "path", "action", "ids", "importance",
+    "user_marked_important", "kind", "status", "credibility", "sequence_number", "memory_types", "profile", "id",
+    "granularity", "dry_run", "operation_id", "with_embeddings", "top", "into", "source",
+]  # fmt: skip
+TEXTS = [
+    "\ud800", "a\udfffb", "\x00", "../../etc/passwd", "/etc/passwd", "../bob/x.db", "x.jsonl", "mine.db",
+    "<script>alert(1)</script>", "'; DROP TABLE memories;--", "\u202e", "NaN", "true", "0", "-1", "1e999", "",
+    " ", "global", "session", "project", "fact", "Fact", "backup", "restore", "daily", "accurate", "x" * 50_000,
+    "remember the deploy on Friday", "tenant_a", "%00", "é", "日本語のテキスト",
+]  # fmt: skip
+
+
+class Hostile:
+    """A seeded source of hostile values, bodies and requests."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def text(self) -> str:
+        r = self.rng
+        if r.random() < 0.6:
+            return r.choice(TEXTS)
+        return "".join(
+            chr(r.choice([r.randint(32, 126), r.randint(0, 0x10FFFF)])) for _ in range(r.randint(0, 30))
+        )
+
+    def scalar(self) -> Any:
+        r = self.rng
+        return r.choice(
+            [
+                None,
+                r.random() < 0.5,
+                r.randint(-(2**70), 2**70),
+                r.choice([float("nan"), float("inf"), -0.0, 1e308, r.random()]),
+                10 ** r.randint(300, 5000),
+                self.text(),
+                self.text(),
+            ]
+        )
+
+    def value(self, depth: int = 0) -> Any:
+        r = self.rng
+        roll = r.random()
+        if roll < 0.03:
+            return self.deep(r.choice([33, 65, 129, 300, 1000, 5000, 100_000]))
+        if depth > 3 or roll < 0.55:
+            return self.scalar()
+        if roll < 0.75:
+            return [self.value(depth + 1) for _ in range(r.randint(0, 4))]
+        return {self.key(): self.value(depth + 1) for _ in range(r.randint(0, 4))}
+
+    def key(self) -> str:
+        return self.rng.choice(FIELDS) if self.rng.random() < 0.8 else self.text()
+
+    def deep(self, levels: int) -> Any:
+        value: Any = 1
+        for _ in range(levels):
+            value = [value] if self.rng.random() < 0.5 else {"k": value}
+        return value
+
+    def fields(self, own: list[str] | None = None) -> dict[str, Any]:
+        """A body's fields: mostly the route's own (`own`), with hostile or plausible values."""
+        r = self.rng
+        out: dict[str, Any] = {}
+        for _ in range(r.randint(0, 6)):
+            key = r.choice(own) if own and r.random() < 0.85 else self.key()
+            out[key] = (
+                self.value() if r.random() < 0.5 else r.choice([*TEXTS[6:], True, 5, 0.5, ["a", "b"], {}])
+            )
+        return out
+
+    def body(self, own: list[str] | None = None, *, tool: bool = False) -> bytes:
+        r = self.rng
+        roll = r.random()
+        if roll < 0.05:
+            return r.choice(
+                [b"", b"{", b'{"content": "\xff\xfe"}', b"[" * 200_000, b'{"a":' * 100_000, b"\x00"]
+            )
+        if roll < 0.1:
+            return r.randbytes(r.randint(1, 300))
+        value = self.fields(own) if roll < 0.9 else self.value()
+        if tool and roll < 0.85:
+            value = {"arguments": value}
+        try:
+            return json.dumps(value).encode()  # a lone surrogate travels as \\ud800, NaN as NaN
+        except (ValueError, RecursionError):
+            return b"[" * 5000
+
+
+def _routes(app: Any) -> list[tuple[str, str]]:
+    """Every (method, path) the OpenAPI document lists."""
+    return sorted((m.upper(), path) for path, item in app.openapi()["paths"].items() for m in item)
+
+
+def fuzz_rest(client: TestClient, gen: Hostile, count: int, deadline: float, port: int) -> dict[str, Any]:
+    """`count` generated requests over every route; a 5xx, or an error that is no problem+json, is a failure."""
+    routes = _routes(client.app)
+    fields = route_fields(client.app)
+    ids = [m["id"] for m in client.get("/v1/memories", params={"limit": 20}).json()["memories"]]
+    statuses: Counter[int] = Counter()
+    failures: list[dict[str, Any]] = []
+    done = 0
+    started = time.perf_counter()
+    while done < count and time.monotonic() < deadline:
+        r = gen.rng
+        method, path = r.choice(routes)
+        concrete = path
+        for name in ("memory_id", "name"):
+            part = r.choice(["x", "%00", "..%2f..", "a" * 300, "%ED%A0%80", "recall", *ids])
+            concrete = concrete.replace("{" + name + "}", part)
+        headers = {"content-type": "application/json"}
+        if r.random() < 0.05:
+            headers["host"] = r.choice(["attacker.example", f"127.0.0.1:{port}", "localhost", "[::1]:1", ""])
+        if r.random() < 0.05:
+            headers["origin"] = r.choice(["http://attacker.example", "null", f"http://127.0.0.1:{port}"])
+        query = {_sendable(gen.key()): _sendable(gen.text()) for _ in range(r.randint(0, 2))}
+        own = fields.get((method, path), [])
+        tool = path.startswith("/v1/tools/") and path != "/v1/tools/{name}"
+        body = gen.body(own, tool=tool) if method in ("POST", "PATCH", "PUT") else b""
+        response = client.request(method, concrete, params=query, content=body, headers=headers)
+        done += 1
+        statuses[response.status_code] += 1
+        bad_type = response.status_code >= 400 and not response.headers.get("content-type", "").startswith(
+            "application/problem+json"
+        )
+        if response.status_code >= 500 or bad_type:
+            failures.append(
+                {
+                    "method": method,
+                    "path": path,
+                    "status": response.status_code,
+                    "body": body[:200].decode("latin-1"),
+                }
+            )
+    return {
+        "requests": done,
+        "seconds": round(time.perf_counter() - started, 1),
+        "server_errors": sum(n for s, n in statuses.items() if s >= 500),
+        "failures": len(failures),
+        "failure_samples": failures[:20],
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+    }
+
+
+def route_fields(app: Any) -> dict[tuple[str, str], list[str]]:
+    """The body fields each route takes, from its OpenAPI schema; a tool route's are its arguments."""
+    doc = app.openapi()
+    schemas = doc["components"]["schemas"]
+    tools = {t.name: list(t.arguments.model_fields) for t in TOOLS}
+    out: dict[tuple[str, str], list[str]] = {}
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            text = json.dumps(op.get("requestBody") or {})
+            refs = set(re.findall(r"#/components/schemas/(\w+)", text))
+            names = [n for ref in refs for n in schemas[ref].get("properties", {})]
+            tool = path.rsplit("/", 1)[1]
+            if path.startswith("/v1/tools/") and tool in tools:
+                names = tools[tool]
+            out[(method.upper(), path)] = names
+    return out
+
+
+def _sendable(text: str) -> str:
+    """Text a URL can carry (a lone surrogate cannot even be sent)."""
+    return text.encode("utf-8", "replace").decode()
+
+
+def _mcp_session(client: TestClient) -> dict[str, str]:
+    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "fuzz", "version": "1"},
+        },
+    }
+    r = client.post("/mcp", json=init, headers=accept)
+    headers = accept | {"mcp-session-id": r.headers["mcp-session-id"]}
+    client.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    return headers
+
+
+def _answered(response: Any, request_id: int) -> bool:
+    """Whether an MCP response carries a JSON-RPC result or error for `request_id` (JSON or one SSE event)."""
+    text = response.text
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        text = "\n".join(line[5:].strip() for line in text.splitlines() if line.startswith("data:"))
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return response.status_code < 500 and response.headers.get("content-type", "").startswith(
+            "application/problem+json"
+        )
+    if isinstance(message, dict) and ("result" in message or "error" in message):
+        return message.get("id") in (request_id, None)
+    return isinstance(message, dict) and message.get("status", 500) < 500
+
+
+def fuzz_mcp(client: TestClient, gen: Hostile, count: int, deadline: float) -> dict[str, Any]:
+    """`count` tool calls over /mcp: known and unknown tools, hostile arguments, and malformed JSON-RPC."""
+    headers = _mcp_session(client)
+    names = [t.name for t in TOOLS] + ["no_such_tool", ""]
+    unanswered: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    statuses: Counter[int] = Counter()
+    done = 0
+    while done < count and time.monotonic() < deadline:
+        r = gen.rng
+        done += 1
+        if r.random() < 0.15:  # not even a tool call
+            raw = gen.body()
+        else:
+            arguments = gen.fields() if r.random() < 0.9 else gen.value()
+            call = {
+                "jsonrpc": "2.0",
+                "id": done,
+                "method": "tools/call",
+                "params": {"name": r.choice(names), "arguments": arguments},
+            }
+            try:
+                raw = json.dumps(call).encode()
+            except (ValueError, RecursionError):
+                raw = b"[" * 5000
+        started = time.perf_counter()
+        response = client.post("/mcp", content=raw, headers=headers)
+        latencies.append(time.perf_counter() - started)
+        statuses[response.status_code] += 1
+        if response.status_code >= 500 or not _answered(response, done):
+            unanswered.append(
+                {
+                    "status": response.status_code,
+                    "request": raw[:200].decode("latin-1"),
+                    "answer": response.text[:200],
+                }
+            )
+    latencies.sort()
+    return {
+        "calls": done,
+        "server_errors": sum(n for s, n in statuses.items() if s >= 500),
+        "unanswered": len(unanswered),
+        "unanswered_samples": unanswered[:20],
+        "over_1s": sum(1 for t in latencies if t > 1.0),
+        "p50_ms": round(1000 * latencies[len(latencies) // 2], 2) if latencies else None,
+        "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+    }
+
+
+def fuzz_stdio(home: Path, gen: Hostile, count: int, deadline: float) -> dict[str, Any]:
+    """`count` lines to `engram mcp` over stdio (bad lines included); each must be answered within 1 s."""
+    env = os.environ | {"ENGRAM_HOME": str(home / "stdio")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engram", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "fuzz", "version": "1"},
+        },
+    }
+    slow: list[str] = []
+    done = 0
+    try:
+        proc.stdin.write(json.dumps(init).encode() + b"\n")
+        proc.stdin.flush()
+        if not _line(proc, 120):
+            return {"lines": 0, "error": "engram mcp did not answer initialize"}
+        deadline = max(deadline, time.monotonic() + 10)  # loading the model is not the calls' time
+        proc.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        while done < count and time.monotonic() < deadline:
+            done += 1
+            r = gen.rng
+            if r.random() < 0.3:
+                line = gen.body().replace(b"\n", b" ")
+            else:
+                call = {
+                    "jsonrpc": "2.0",
+                    "id": done,
+                    "method": "tools/call",
+                    "params": {"name": r.choice([t.name for t in TOOLS]), "arguments": gen.fields()},
+                }
+                try:
+                    line = json.dumps(call).encode()
+                except (ValueError, RecursionError):
+                    line = b"[" * 5000
+            proc.stdin.write(line + b"\n")
+            proc.stdin.flush()
+            if not _line(proc, 1.0):
+                slow.append(line[:200].decode("latin-1"))
+                if proc.poll() is not None:
+                    break
+                _line(proc, 10)  # let a late answer through before the next line
+    finally:
+        proc.kill()
+    return {
+        "lines": done,
+        "unanswered_within_1s": len(slow),
+        "samples": slow[:20],
+        "exited": proc.poll() not in (None, -9),
+    }
+
+
+def _line(proc: subprocess.Popen[bytes], timeout: float) -> bytes:
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    return proc.stdout.readline() if ready else b""
+
+
+def fuzz_python(home: Path, gen: Hostile, count: int, deadline: float) -> dict[str, Any]:
+    """`count` Memory.run_tool calls with hostile arguments: only Engram's own errors may come out."""
+    crashes: Counter[str] = Counter()
+    samples: list[dict[str, Any]] = []
+    done = 0
+    with Memory(
+        home / "python.db", embedder=FakeEmbedder(), settings=Settings(home=home), files=home / "files"
+    ) as mem:
+        while done < count and time.monotonic() < deadline:
+            done += 1
+            name = gen.rng.choice([t.name for t in TOOLS])
+            arguments = gen.fields()
+            try:
+                mem.run_tool(name, **arguments)
+            except EngramError:
+                pass
+            except Exception as exc:  # what the target counts
+                crashes[type(exc).__name__] += 1
+                if len(samples) < 20:
+                    samples.append(
+                        {"tool": name, "error": type(exc).__name__, "arguments": repr(arguments)[:200]}
+                    )
+    return {"calls": done, "crashes": sum(crashes.values()), "by_type": dict(crashes), "samples": samples}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rest", type=int, default=100_000)
+    parser.add_argument("--mcp", type=int, default=10_000)
+    parser.add_argument("--stdio", type=int, default=500)
+    parser.add_argument("--python", type=int, default=5_000)
+    parser.add_argument("--seconds", type=float, default=480, help="time budget for all parts")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    logging.disable(logging.WARNING)  # the MCP SDK and httpx log every request; the hostile ones as warnings
+    started = time.monotonic()
+    # Shares of the budget: REST first (the target's volume), then MCP, stdio and the Python API.
+    budget = {"rest": 0.55, "mcp": 0.25, "stdio": 0.08, "python": 0.12}
+    report: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "seed": args.seed,
+        "asked": {"rest": args.rest, "mcp": args.mcp, "stdio": args.stdio, "python": args.python},
+        "budget_seconds": args.seconds,
+    }
+    gen = Hostile(args.seed)
+    with tempfile.TemporaryDirectory(prefix="engram-fuzz-") as tmp:
+        home = Path(tmp)
+        port = 8765
+        app = build_app(
+            Settings(home=home, maintain_every_minutes=0),
+            db=home / "local.db",
+            embedder=FakeEmbedder(),
+            require_key=False,
+        )
+        with TestClient(app, base_url=f"http://127.0.0.1:{port}", raise_server_exceptions=False) as client:
+            client.post("/v1/store", json={"content": "a first memory"})
+            end = (
+                time.monotonic() + args.seconds * budget["rest"]
+            )  # from here: the warm-up is not the fuzzing
+            report["rest"] = fuzz_rest(client, gen, args.rest, end, port)
+            print("rest", {k: v for k, v in report["rest"].items() if k != "failure_samples"}, flush=True)
+            end = time.monotonic() + args.seconds * budget["mcp"]
+            report["mcp_http"] = fuzz_mcp(client, gen, args.mcp, end)
+            print(
+                "mcp", {k: v for k, v in report["mcp_http"].items() if k != "unanswered_samples"}, flush=True
+            )
+        end = time.monotonic() + args.seconds * budget["stdio"]
+        report["mcp_stdio"] = fuzz_stdio(home, gen, args.stdio, end) if args.stdio else None
+        print(
+            "stdio",
+            report["mcp_stdio"] and {k: v for k, v in report["mcp_stdio"].items() if k != "samples"},
+            flush=True,
+        )
+        end = time.monotonic() + args.seconds * budget["python"]
+        report["python"] = fuzz_python(home, gen, args.python, end)
+        print("python", {k: v for k, v in report["python"].items() if k != "samples"}, flush=True)
+    report["seconds"] = round(time.monotonic() - started, 1)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "fuzz.json").write_text(json.dumps(report, indent=2, ensure_ascii=True) + "\n")
+    (RESULTS / "fuzz.md").write_text(render(report))
+
+
+def render(report: dict[str, Any]) -> str:
+    rest, mcp, stdio, python = report["rest"], report["mcp_http"], report["mcp_stdio"], report["python"]
+    lines = [
+        "# Fuzzing: hostile input at volume",
+        "",
+        f"{report['date']}, {report['machine']}, seed {report['seed']}, {report['seconds']} s in all "
+        f"(budget {report['budget_seconds']:.0f} s). `python -m bench.fuzz` (see its docstring for what is generated).",
+        "",
+        "| surface | asked | done | server errors (5xx) | other failures | note |",
+        "|---|---:|---:|---:|---:|---|",
+        f"| REST (every route, local mode) | {report['asked']['rest']:,} | {rest['requests']:,} | "
+        f"{rest['server_errors']} | {rest['failures'] - rest['server_errors']} | errors not problem+json count as failures |",
+        f"| MCP over streamable HTTP | {report['asked']['mcp']:,} | {mcp['calls']:,} | {mcp['server_errors']} | "
+        f"{mcp['unanswered']} unanswered | p50 {mcp['p50_ms']} ms, max {mcp['max_ms']} ms, {mcp['over_1s']} over 1 s |",
+    ]
+    if stdio:
+        lines.append(
+            f"| MCP over stdio | {report['asked']['stdio']:,} | {stdio.get('lines', 0):,} | - | "
+            f"{stdio.get('unanswered_within_1s', '?')} not answered within 1 s | {stdio.get('error', '')} |"
+        )
+    lines += [
+        f"| Python API (Memory.run_tool) | {report['asked']['python']:,} | {python['calls']:,} | - | "
+        f"{python['crashes']} errors not Engram's own | {python['by_type'] or ''} |",
+        "",
+        "REST statuses: " + ", ".join(f"{k}: {v:,}" for k, v in rest["statuses"].items()),
+        "",
+        "MCP statuses: " + ", ".join(f"{k}: {v:,}" for k, v in mcp["statuses"].items()),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

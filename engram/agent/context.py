@@ -1,0 +1,210 @@
+"""What an agent should know when a session starts: who the user is, what they prefer, the open tasks due soon,
+the recent decisions of the project (and, given what the session is about, the memories most relevant to it),
+as one compact text within a token budget, with the ids it used.
+
+Only approved, unexpired memories are shown (never pending, rejected, superseded or archived ones), of the global
+scope, the project asked for (every project when none is named) and the session asking. Reading the context
+counts no use of a memory unless asked: a session start is no recall, and counting it would make the memories
+shown at every start the most used, so shown again. The sections share the budget by taking turns, one line
+each, so a long list of preferences cannot crowd out the tasks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+
+from engram.agent.browse import shorten
+from engram.config import Settings
+from engram.embed.embedder import Embedder
+from engram.errors import InvalidInput
+from engram.lang import analysis
+from engram.lang.due import due_day
+from engram.model.agent_answers import SessionContextAnswer
+from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, as_utc, utcnow
+from engram.recall.modes import RecallMode
+from engram.recall.query import read_query
+from engram.recall.retriever import Retriever
+from engram.store.roles import Rows
+from engram.store.values import Filter
+
+MIN_TOKENS, MAX_TOKENS = 50, 20_000
+LINE_CHARS = 240  # of one memory in the context: a sentence or two
+READ = 200  # newest memories read per section
+OVERDUE = timedelta(days=7)  # a task due longer ago than this is taken as done or dropped, not open
+RELEVANT = 8  # memories recalled for the session's topic
+# Words that state a liking or a standing instruction; identity memories without them say who the user is.
+_PREFERS = re.compile(
+    r"\b(prefer\w*|like[sd]?|love[sd]?|hate[sd]?|dislike[sd]?|favou?rite|enjoy\w*|rather|always|never|"
+    r"can'?t stand|don'?t (?:like|want|use))\b",
+    re.I,
+)
+_DECIDED_KINDS = frozenset({"decision", "constraint"})
+
+
+class SessionContext:
+    def __init__(self, settings: Settings, store: Rows, embedder: Embedder, retriever: Retriever) -> None:
+        self._settings = settings
+        self._store = store
+        self._embedder = embedder
+        self._retriever = retriever
+
+    def __call__(
+        self,
+        *,
+        max_tokens: int,
+        scope_id: str | None,
+        query: str | None,
+        session: str | None,
+        now: datetime | None,
+        touch: bool,
+    ) -> SessionContextAnswer:
+        if isinstance(max_tokens, bool) or not isinstance(max_tokens, int):
+            raise InvalidInput("max_tokens", f"must be a whole number, got {max_tokens!r}")
+        if not MIN_TOKENS <= max_tokens <= MAX_TOKENS:
+            raise InvalidInput(
+                "max_tokens", f"must be between {MIN_TOKENS} and {MAX_TOKENS}, got {max_tokens}"
+            )
+        if query is not None and not query.strip():
+            query = None
+        when = utcnow() if now is None else as_utc(now)
+
+        def seen(record: MemoryRecord) -> bool:
+            if record.scope is Scope.SESSION:
+                return session is not None and record.scope_id == session
+            return record.scope is Scope.GLOBAL or scope_id is None or record.scope_id == scope_id
+
+        def read(where: Filter) -> list[MemoryRecord]:
+            return [r for r in self._store.select(where, limit=READ) if seen(r)]
+
+        base = Filter(session=session, now=when)
+        identity = read(Filter(kinds=(Kind.IDENTITY,), session=session, now=when))
+        prefers = [r for r in identity if _prefers(r)]
+        prefers += [r for r in read(Filter(categories=(Category.SYSTEM,), session=session, now=when))]
+        about = [r for r in identity if not _prefers(r)]
+        sections: dict[str, list[tuple[str, str]]] = {
+            "About the user": [(r.id, _line(r)) for r in _by_weight(about)],
+            "Preferences": [(r.id, _line(r)) for r in _by_weight(_unique(prefers))],
+        }
+        if query is not None:
+            asked = read_query(query, when, longest=self._settings.max_content_chars)
+            hits = self._retriever.recall(
+                asked, base, limit=RELEVANT, mode=RecallMode.RELATED, profile="default", touch=False
+            )
+            sections["Relevant to this session"] = [
+                (h.record.parent_id or h.record.id, _line(h.record)) for h in hits if seen(h.record)
+            ]
+        tasks = read(Filter(kinds=(Kind.TASK,), session=session, now=when))
+        sections["Open tasks"] = list(_open_tasks(tasks, when))
+        recent = read(base)
+        sections["Recent decisions"] = [
+            (r.id, f"{_line(r)} ({_dated(r)})") for r in recent if r.kind is not Kind.TASK and _decided(r)
+        ]
+        text, used = _fill(sections, max_tokens, self._count)
+        ids = list(dict.fromkeys(i for shown in used.values() for i in shown))
+        if touch and ids:
+            self._store.touch(ids, when)
+        return {
+            "text": text,
+            "ids": ids,
+            "sections": used,
+            "tokens": self._count(text),
+            "max_tokens": max_tokens,
+        }
+
+    def _count(self, text: str) -> int:
+        return len(self._embedder.token_offsets(text))
+
+
+def _prefers(record: MemoryRecord) -> bool:
+    candidate = record.metadata.get("candidate")
+    if isinstance(candidate, dict) and candidate.get("kind") == "preference":
+        return True
+    return record.category is Category.SYSTEM or bool(_PREFERS.search(record.content))
+
+
+def _decided(record: MemoryRecord) -> bool:
+    """A decision: SHODH's Decision type, a decision or constraint extracted from a conversation, or a text that
+    says one was made ("we decided", "going with")."""
+    candidate = record.metadata.get("candidate")
+    if record.type is MemoryType.DECISION:
+        return True
+    if isinstance(candidate, dict) and candidate.get("kind") in _DECIDED_KINDS:
+        return True
+    indicators = record.metadata.get("importance_indicators")
+    if isinstance(indicators, list):
+        return "decision" in indicators
+    return analysis.says_decision(record.content)
+
+
+def _by_weight(records: list[MemoryRecord]) -> list[MemoryRecord]:
+    """The most important first, then the newest (a stable sort keeps the store's newest-first order)."""
+    return sorted(records, key=lambda r: -(r.importance + (0.5 if r.user_marked_important else 0)))
+
+
+def _unique(records: list[MemoryRecord]) -> list[MemoryRecord]:
+    return list({r.id: r for r in records}.values())
+
+
+def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str, str]]:
+    """Tasks with a due day, soonest first (overdue ones too, for a week), then the undated, newest first."""
+    dated: list[tuple[datetime, MemoryRecord]] = []
+    undated: list[MemoryRecord] = []
+    for record in tasks:
+        day = due_day(record.content, record.created_at)
+        if day is None:
+            undated.append(record)
+        elif day >= now - OVERDUE:
+            dated.append((day, record))
+    for day, record in sorted(dated, key=lambda d: d[0]):
+        late = " - overdue" if day.date() < now.date() else ""
+        yield record.id, f"{_line(record)} (due {day.date().isoformat()}{late})"
+    for record in undated:
+        yield record.id, _line(record)
+
+
+def _line(record: MemoryRecord) -> str:
+    return shorten(record.content, LINE_CHARS)[0]
+
+
+def _dated(record: MemoryRecord) -> str:
+    where = f", project {record.scope_id}" if record.scope is Scope.PROJECT and record.scope_id else ""
+    return f"{record.created_at.date().isoformat()}{where}"
+
+
+def _fill(
+    sections: dict[str, list[tuple[str, str]]], budget: int, count: Callable[[str], int]
+) -> tuple[str, dict[str, list[str]]]:
+    """The sections' lines within `budget` tokens: each section in turn gives its next line while one fits; a
+    memory shown once is not shown again under another title."""
+    lines: dict[str, list[str]] = {title: [] for title in sections}
+    used: dict[str, list[str]] = {title: [] for title in sections}
+    shown: set[str] = set()
+    queues = {title: list(items) for title, items in sections.items() if items}
+    spent = 0
+    while queues:
+        for title in list(queues):
+            queue = queues[title]
+            while queue and queue[0][0] in shown:
+                queue.pop(0)
+            if not queue:
+                del queues[title]
+                continue
+            memory_id, text = queue.pop(0)
+            line = f"- {text}"
+            cost = count(line) + 1 + (0 if lines[title] else count(f"## {title}") + 2)
+            if spent + cost > budget:
+                continue  # a shorter line further on may still fit
+            spent += cost
+            lines[title].append(line)
+            used[title].append(memory_id)
+            shown.add(memory_id)
+    blocks = [f"## {title}\n" + "\n".join(shown_lines) for title, shown_lines in lines.items() if shown_lines]
+    text = "\n\n".join(blocks)
+    while blocks and count(text) > budget:  # counted in parts, the whole may differ by a token or two
+        title = next(t for t in reversed(list(lines)) if lines[t])
+        lines[title].pop()
+        used[title].pop()
+        blocks = [f"## {t}\n" + "\n".join(ls) for t, ls in lines.items() if ls]
+        text = "\n\n".join(blocks)
+    return text, {title: ids for title, ids in used.items() if ids}

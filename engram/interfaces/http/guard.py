@@ -1,0 +1,232 @@
+"""The outermost layer of the server, in front of every route (REST, SHODH, /mcp, the web UI, /docs).
+
+- Local mode (no API keys): the Host header must name this machine (localhost, 127.0.0.1, [::1], the bound host
+  or a configured extra), so a page that rebinds its own DNS name to 127.0.0.1 reaches nothing; and a request
+  that changes state (POST, PUT, PATCH, DELETE) from a page of another origin is refused, body-less or not.
+- A body is read once, bounded in size, and refused before any JSON parser sees it when it nests deeper than a
+  request ever needs (a parser's recursion takes the connection down), or when a string in it is no valid
+  Unicode (a lone surrogate), naming the field.
+- An unexpected error is a 500 problem+json with a generic detail: no stack and no input in the answer, the
+  connection kept open, and only the error's type and where it arose in the log.
+- Every answer carries the headers that keep it from being framed or sniffed; pages get a Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import traceback
+from collections.abc import Iterable
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from engram.interfaces.http.problems import problem
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+MAX_BODY_DEPTH = (
+    128  # past the deepest field a route takes (32), so that field is named; far from any parser's limit
+)
+CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Cytoscape adds one <style> of its own (".__________cytoscape_container { position: relative; }"): that text's
+# hash is the only inline style allowed. The docs pages (Swagger UI, ReDoc) start from inline scripts: they get none.
+CSP = (
+    "default-src 'self'; script-src 'self'; "
+    "style-src 'self' 'sha256-pgvDUBa4IjFA2yuSJ2cqcyxmNYJMborsd0ORcRv9vw8='; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+_HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+_UNSCRIPTED = ("/docs", "/redoc")
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+log = logging.getLogger("engram.http")
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header or an origin's authority, without its port or IPv6 brackets, lower-case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def too_deep(body: bytes, limit: int = MAX_BODY_DEPTH) -> bool:
+    """Whether a JSON text nests deeper than `limit`, found without parsing it (strings skipped)."""
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKET)
+    depth = 0
+    for c in brackets:
+        if c in b"[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def invalid_text(value: Any, at: str = "") -> str | None:
+    """The dotted path of the first string (or key) in `value` that is no valid Unicode, if any."""
+    stack: list[tuple[Any, str]] = [(value, at)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if _unencodable(item):
+                return path or "body"
+        elif isinstance(item, dict):
+            for key, v in item.items():
+                name = f"{path}.{key}" if path else str(key)
+                if _unencodable(key):
+                    return path or "body"
+                stack.append((v, name))
+        elif isinstance(item, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(item))
+    return None
+
+
+def _unencodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class Guard:
+    """See the module's doc. `local`: the server answers without API keys (and only on loopback)."""
+
+    def __init__(
+        self, app: ASGIApp, *, local: bool, hosts: Iterable[str] = (), limit: int = 1_000_000
+    ) -> None:
+        self.app, self.local, self.limit = app, local, limit
+        self.hosts = frozenset(host_name(h) for h in (*LOOPBACK, *hosts) if h)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+        page = not str(scope.get("path", "")).startswith(_UNSCRIPTED)
+
+        async def guarded(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = list(message.get("headers") or [])
+                headers += _HEADERS + ([(b"content-security-policy", CSP.encode())] if page else [])
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            refusal = self._refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, guarded)
+                return
+            replay = receive
+            if scope.get("method") in CHANGES:
+                body, early = await _read(receive, self.limit)
+                if early is None:
+                    early = _body_problem(body)
+                if early is not None:
+                    await early(scope, receive, guarded)
+                    return
+                replay = _replaying(body, receive)
+            await self.app(scope, replay, guarded)
+        except Exception as exc:  # the last line: whatever was not foreseen is a 500 like any other error
+            _log(scope, exc)
+            if not started:
+                detail = "an unexpected error; the server's log says where"
+                await problem(500, "Internal server error", detail, code="internal")(scope, receive, guarded)
+
+    def _refusal(self, scope: Scope) -> Any:
+        if not self.local:
+            return None
+        headers = {k.lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        host = headers.get(b"host")
+        if host is None or host_name(host) not in self.hosts:
+            return problem(
+                421, "Misdirected request", "this server answers only to its own host names", "host"
+            )
+        if scope.get("method") not in CHANGES:
+            return None
+        origin = headers.get(b"origin")
+        cross = headers.get(b"sec-fetch-site") == "cross-site"
+        if cross or (origin is not None and not self._same_origin(origin, host)):
+            return problem(403, "Forbidden", "a request from another site may not change anything", "origin")
+        return None
+
+    def _same_origin(self, origin: str, host: str) -> bool:
+        scheme, _, authority = origin.partition("://")
+        if scheme not in ("http", "https") or not authority:
+            return False  # "null" (a sandboxed frame, a file) included
+        return authority.lower() == host.strip().lower() or host_name(authority) in self.hosts - set(LOOPBACK)
+
+
+async def _read(receive: Receive, limit: int) -> tuple[bytes, Any]:
+    """The request's whole body, or a 413 once it passes `limit` bytes (nothing more is read)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks), None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return b"", problem(413, "Payload too large", f"the body is over {limit} bytes", "body")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks), None
+
+
+def _body_problem(body: bytes) -> Any:
+    if body.lstrip()[:1] not in (b"{", b"["):
+        return None
+    if too_deep(body):
+        return problem(
+            400, "Invalid input", f"nested deeper than {MAX_BODY_DEPTH} levels", "body", code="invalid_input"
+        )
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # not JSON: the route's own parser names the problem
+    where = invalid_text(value)
+    if where is not None:
+        return problem(
+            400, "Invalid input", "is not valid Unicode (a lone surrogate)", where, code="invalid_input"
+        )
+    return None
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def _log(scope: Scope, exc: BaseException) -> None:
+    """The error's type and Engram's frames it went through (the framework's are noise): never its message, which
+    may quote the input."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if "/engram/" in f.filename] or frames[-1:]
+    where = " <- ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in reversed(own))
+    log.error(
+        "unexpected %s on %s %s at %s", type(exc).__name__, scope.get("method"), scope.get("path"), where
+    )
+
+
+__all__ = ["CSP", "LOOPBACK", "MAX_BODY_DEPTH", "Guard", "host_name", "invalid_text", "too_deep"]

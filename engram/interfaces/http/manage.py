@@ -1,0 +1,154 @@
+"""/v1 routes for managing a store from the web UI: bulk review decisions, tags with their counts, export as a
+download and import from an upload, and a memory's text rendered from Markdown.
+
+Export and import run the migration tools (export_memories, import_memories) on a scratch file in the tenant's
+own files directory (the only place those tools reach for it), removed once the answer is read."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from markdown_it import MarkdownIt
+from pydantic import Field
+from starlette.concurrency import run_in_threadpool
+from typing_extensions import TypedDict
+
+from engram import InvalidInput
+from engram.interfaces.http.bodies import _Body
+from engram.interfaces.http.caller import Caller, Who
+from engram.interfaces.tenants import Tenants
+from engram.model.answers import ImportAnswer
+
+# CommonMark with tables and strikethrough; raw HTML is escaped, never passed through, and markdown-it refuses
+# javascript:, vbscript:, file: and non-image data: links: memory text cannot run script in the page. Images are
+# off (an image stays its text): memory text does not make the page fetch from other sites.
+_MARKDOWN = (
+    MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    .enable(["table", "strikethrough"])
+    .disable("image")
+)
+
+
+class ReviewBody(_Body):
+    action: Literal["approve", "reject"]
+    ids: list[str] = Field(default_factory=list, description="the memories to decide on")
+    kind: str | None = Field(None, description="or: the pending memories of this kind")
+    below_confidence: float | None = Field(
+        None, description="or: the pending memories extracted with a confidence under this"
+    )
+    limit: int = Field(1000, ge=1, le=1000)
+
+
+class ReviewAnswer(TypedDict):
+    action: str
+    reviewed: int
+    ids: list[str]
+
+
+class TagCount(TypedDict):
+    name: str
+    count: int
+
+
+class TagList(TypedDict):
+    tags: list[TagCount]
+
+
+class Rendered(TypedDict):
+    id: str
+    html: str
+
+
+def render_markdown(text: str) -> str:
+    """`text` as HTML from Markdown, safe to put in a page (see _MARKDOWN)."""
+    tokens = _MARKDOWN.parse(text)
+    for token in tokens:
+        # A table column's alignment comes as a style attribute, which the page's CSP refuses: a class instead.
+        align = token.attrs.pop("style", None)
+        if isinstance(align, str) and align.startswith("text-align:"):
+            token.attrSet("class", "align-" + align.removeprefix("text-align:"))
+    return str(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {}))
+
+
+@contextmanager
+def _scratch(request: Request, who: Caller, suffix: str) -> Iterator[tuple[str, Path]]:
+    """A file name the migration tools accept for this caller (one in its tenant's files directory, the only
+    place they reach for it), and where that is on disk; removed afterwards."""
+    tenants: Tenants = request.app.state.tenants
+    root = tenants.files(who.tenant)
+    root.mkdir(parents=True, exist_ok=True)
+    name = f".web-{uuid.uuid4().hex}{suffix}"
+    try:
+        yield name, root / name
+    finally:
+        (root / name).unlink(missing_ok=True)
+
+
+def manage_router() -> APIRouter:
+    v1 = APIRouter(prefix="/v1", tags=["engram"])
+
+    @v1.post("/review")
+    def review(body: ReviewBody, who: Who) -> ReviewAnswer:
+        """Approve or reject many pending memories at once: by id, or those a filter picks (kind, extraction
+        confidence under below_confidence). Checked first, then decided together."""
+        decided = who.memory.review_many(
+            body.action,
+            ids=body.ids,
+            kind=body.kind,
+            below_confidence=body.below_confidence,
+            limit=body.limit,
+        )
+        return {"action": body.action, "reviewed": len(decided), "ids": [r.id for r in decided]}
+
+    @v1.get("/tags")
+    def tags(who: Who) -> TagList:
+        """Every tag a memory carries, with how many carry it, the most used first."""
+        counts = who.memory.tag_counts()
+        ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        return {"tags": [{"name": name, "count": n} for name, n in ordered]}
+
+    @v1.get("/export", response_class=Response)
+    def export(
+        request: Request,
+        who: Who,
+        with_embeddings: Annotated[bool, Query(description="include each memory's embedding")] = False,
+    ) -> Response:
+        """Every memory as a download: SHODH records in JSON Lines with a header line (export_memories)."""
+        with _scratch(request, who, ".jsonl") as (name, path):
+            who.memory.export_memories(name, with_embeddings=with_embeddings)
+            data = path.read_bytes()
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
+        return Response(
+            data,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="engram-export-{stamp}.jsonl"'},
+        )
+
+    @v1.post("/import")
+    async def import_file(request: Request, who: Who) -> ImportAnswer:
+        """Import an uploaded file of SHODH records (JSON Lines, as /v1/export gives), sent as the request body;
+        one operation that rollback undoes."""
+        data = await request.body()
+        if not data.strip():
+            raise InvalidInput("file", "is empty")
+        with _scratch(request, who, ".jsonl") as (name, path):
+            path.write_bytes(data)
+            return await run_in_threadpool(who.memory.import_memories, name)
+
+    @v1.get("/memories/{memory_id}/rendered")
+    def rendered(memory_id: str, who: Who) -> Rendered:
+        """A memory's content rendered from Markdown to HTML (raw HTML in it is shown as text)."""
+        record = who.memory.get(memory_id)
+        return {"id": record.id, "html": render_markdown(record.content)}
+
+    return v1
+
+
+__all__ = ["manage_router", "render_markdown"]

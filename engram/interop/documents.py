@@ -1,0 +1,190 @@
+"""Files people keep notes in (Markdown, text, HTML, PDF) added as document memories: one memory a file, its
+passages the chunks the write path cuts any long memory into, its title and where it came from in metadata.
+
+Adding is idempotent by content: the same text again is the memory already stored; a file whose text changed
+supersedes the version added from the same path before (kept as superseded, never deleted). The path each
+version came from is remembered in the store's meta table, so a changed file finds its older version even when
+nothing else in it is the same. PDF and HTML need the `documents` extra (pypdf, beautifulsoup4).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from engram.errors import InvalidInput, MissingExtra
+from engram.interop.files import file_at, utf8_text
+from engram.model.answers import AddedFile
+from engram.model.record import Kind, MemoryType, SourceType, Status
+from engram.model.vectors import content_hash
+from engram.store.roles import Meta, Rows
+from engram.write.edit import Editor
+from engram.write.writer import Writer
+
+TYPES = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".text": "text",
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+}
+_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
+_FRONT_TITLE = re.compile(r"^title:\s*(.+?)\s*$", re.MULTILINE)
+_BLOCKS = [
+    *("p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "blockquote", "pre"),
+    *("h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th"),
+    *("figure", "figcaption", "hr", "form", "details", "summary", "address"),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file's text as it is stored, its title and its type (markdown, text, html, pdf)."""
+
+    text: str
+    title: str
+    type: str
+
+
+def read_document(path: Path) -> Document:
+    """The text and title of a Markdown, text, HTML or PDF file."""
+    kind = TYPES.get(path.suffix.lower())
+    if kind is None:
+        raise InvalidInput(
+            "path", f"{path.name}: not a Markdown, text, HTML or PDF file ({', '.join(TYPES)})"
+        )
+    if kind == "pdf":
+        text, title = _pdf(path)
+    elif kind == "html":
+        text, title = _html(utf8_text(path.read_bytes()))
+    else:
+        text = utf8_text(path.read_bytes())
+        title = _markdown_title(text) if kind == "markdown" else None
+    text = re.sub(r"\n{3,}", "\n\n", text.replace("\r\n", "\n")).strip()
+    if not text:
+        hint = " (a scanned PDF holds images, not text)" if kind == "pdf" else ""
+        raise InvalidInput("path", f"{path.name} holds no text{hint}")
+    return Document(text, (title or path.stem).strip(), kind)
+
+
+def _markdown_title(text: str) -> str | None:
+    """YAML front matter's title, else the first level-one heading."""
+    if (front := _FRONT_MATTER.match(text)) and (title := _FRONT_TITLE.search(front.group(1))):
+        return title.group(1).strip("\"'")
+    heading = _HEADING.search(text)
+    return heading.group(1) if heading else None
+
+
+def _html(markup: str) -> tuple[str, str | None]:
+    """The page's readable text, one block a paragraph, and its <title> (else its first <h1>)."""
+    try:
+        from bs4 import BeautifulSoup
+    except ModuleNotFoundError as exc:
+        raise MissingExtra("adding an HTML file", "documents") from exc
+    soup = BeautifulSoup(markup, "html.parser")
+    for hidden in soup(["script", "style", "noscript", "template", "head"]):
+        title_tag = hidden.find("title") if hidden.name == "head" else None
+        if title_tag is not None:
+            hidden.insert_before(title_tag.extract())
+        hidden.decompose()
+    title = soup.find("title") or soup.find("h1")
+    name = title.get_text(" ", strip=True) if title is not None else None
+    if soup.title is not None:
+        soup.title.decompose()
+    # Blocks apart as paragraphs, inline elements (<b>, <a>) inside the sentence they are part of.
+    for br in soup.find_all("br"):
+        br.replace_with("\n")
+    for block in soup.find_all(_BLOCKS):
+        block.insert_before("\n\n")
+        block.insert_after("\n\n")
+    paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", soup.get_text()))
+    return "\n\n".join(p for p in paragraphs if p), name or None
+
+
+def _pdf(path: Path) -> tuple[str, str | None]:
+    """Each page's text, pages apart as paragraphs, and the title in the PDF's metadata."""
+    try:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+    except ModuleNotFoundError as exc:
+        raise MissingExtra("adding a PDF file", "documents") from exc
+    try:
+        reader = PdfReader(path)
+        pages = [page.extract_text() or "" for page in reader.pages]
+        title = reader.metadata.title if reader.metadata is not None else None
+    except (PdfReadError, ValueError, KeyError) as exc:
+        raise InvalidInput("path", f"{path.name} is not a readable PDF ({exc})") from None
+    return "\n\n".join(p.strip() for p in pages if p.strip()), title if isinstance(title, str) else None
+
+
+class DocumentStore(Meta, Rows, Protocol):
+    """Where a file's last version is found: its memory id under the file's path."""
+
+
+class Documents:
+    def __init__(self, store: DocumentStore, writer: Writer, editor: Editor) -> None:
+        self._store, self._writer, self._editor = store, writer, editor
+
+    def add_file(self, path: str | Path, fields: dict[str, Any]) -> AddedFile:
+        """Add one file as a document memory; `fields` (scope, scope_id, tags, ...) go to the memory."""
+        target = file_at(path, None, new=False).resolve()
+        document = read_document(target)
+        metadata = {
+            "title": document.title,
+            "source_path": str(target),
+            "source_type": document.type,
+            "document": True,
+        }
+        item = {
+            "kind": Kind.REFERENCE,
+            "type": MemoryType.CONTEXT,
+            "source_type": SourceType.FILE,
+            **fields,
+            "content": document.text,
+            "metadata": dict(fields.get("metadata") or {}) | metadata,
+        }
+        key = f"document:{target}"
+        previous = self._current(key)
+        try:
+            if previous is not None and previous.content_hash == content_hash(document.text):
+                outcome, memory_id, older = "unchanged", previous.id, None
+            elif previous is not None:
+                given = {k: v for k, v in item.items() if k != "content"}
+                result = self._editor.supersede(previous.id, document.text, given)
+                outcome, memory_id, older = "updated", result.id, previous.id
+            else:
+                result = self._writer.remember_many([item])[0]
+                outcome = {"duplicate": "unchanged"}.get(result.outcome, result.outcome)
+                memory_id, older = result.id, None
+        except InvalidInput as exc:
+            if exc.field != "content":
+                raise
+            raise InvalidInput(  # name the file, and the setting that bounds it
+                "path", f"{target.name}: its text {exc.problem} (ENGRAM_MAX_CONTENT_CHARS); split the file"
+            ) from None
+        self._store.set_meta(key, memory_id)
+        return {
+            "path": str(target),
+            "id": memory_id,
+            "title": document.title,
+            "type": document.type,
+            "outcome": outcome,
+            "passages": len(self._store.children(memory_id)) or 1,
+            "supersedes": older,
+        }
+
+    def _current(self, key: str) -> Any:
+        """The memory last added from this path, if it is still the current version."""
+        memory_id = self._store.get_meta(key)
+        record = self._store.get(memory_id) if memory_id else None
+        if record is None or record.status in (Status.SUPERSEDED, Status.REJECTED):
+            return None
+        return record
+
+
+__all__ = ["TYPES", "Document", "Documents", "read_document"]

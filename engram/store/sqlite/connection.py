@@ -1,0 +1,79 @@
+"""SQLite connections of the store, and how its writer waits for another process's write.
+
+SQLite's own busy handler waits by polling, at 100 ms intervals after the first few tries. A process that writes
+back to back (an import, a batch of remembers) frees the lock only for the short time between two transactions,
+so a writer waiting that way can miss every gap until its timeout ("database is locked"), the more so on a busy
+machine. The writer therefore waits for `BEGIN IMMEDIATE` itself, trying again every millisecond or two: it takes
+the lock in the first gap, and the timeout still bounds the wait.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+
+from engram.lang.text import unspaced_pairs
+
+# Between two tries for the write lock: short enough to take the lock between another process's transactions.
+_FIRST_PAUSE_S = 0.0005
+_LONGEST_PAUSE_S = 0.002
+
+
+def connect(target: str, timeout_ms: int, *, on_disk: bool, writer: bool) -> sqlite3.Connection:
+    """A connection with the store's settings. The writer's busy timeout is 0: `begin` waits for the write lock
+    (readers keep SQLite's, which WAL mode rarely needs)."""
+    db = sqlite3.connect(target, isolation_level=None, check_same_thread=False, timeout=timeout_ms / 1000)
+    db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten, not left in free space
+    # The full-text triggers index Chinese and Japanese as character pairs (engram.lang.text).
+    db.create_function("unspaced_pairs", 1, unspaced_pairs, deterministic=True)
+    if on_disk:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA mmap_size = 1073741824")
+    if writer:
+        db.execute("PRAGMA busy_timeout = 0")
+    return db
+
+
+def begin(db: sqlite3.Connection, timeout_ms: int, clock: Callable[[], float] = time.monotonic) -> None:
+    """BEGIN IMMEDIATE, waiting up to `timeout_ms` for another process's write transaction to end."""
+    deadline = clock() + timeout_ms / 1000
+    pause = _FIRST_PAUSE_S
+    while True:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY or clock() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, _LONGEST_PAUSE_S)
+
+
+def waiting(db: sqlite3.Connection, timeout_ms: int) -> _Waiting:
+    """The writer with SQLite's busy timeout for one statement that waits on its own (a checkpoint)."""
+    return _Waiting(db, timeout_ms)
+
+
+class _Waiting:
+    def __init__(self, db: sqlite3.Connection, timeout_ms: int) -> None:
+        self._db, self._timeout = db, timeout_ms
+
+    def __enter__(self) -> sqlite3.Connection:
+        self._db.execute(f"PRAGMA busy_timeout = {int(self._timeout)}")
+        return self._db
+
+    def __exit__(self, *_: object) -> None:
+        self._db.execute("PRAGMA busy_timeout = 0")
+
+
+def migrated(db: sqlite3.Connection, names: Iterable[str]) -> bool:
+    """Whether every migration is recorded already: then opening needs no write lock."""
+    try:
+        done = {str(n) for (n,) in db.execute("SELECT name FROM migrations")}
+    except sqlite3.OperationalError:
+        return False  # a new database: no migrations table yet
+    return done == set(names)  # one it does not know is refused by the migration itself

@@ -1,0 +1,34 @@
+"""Context tags: what kind of memory it is rather than what it is about (urgent, deadline, decision, how-to), each
+only when the text says so in as many words. A calm text that merely says "must" or "important" is not urgent,
+"due to" is no deadline, and "I run 5k" is no how-to."""
+
+from __future__ import annotations
+
+import re
+
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
+
+_URGENT = re.compile(
+    r"\b(urgent(?:ly)?|asap|emergency|immediately|right away|as soon as possible|top priority)\b"
+    r"|紧急|尽快|马上|立刻|立即|赶紧",
+    re.I,
+)
+_WHEN = rf"(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b\.?|tomorrow|tonight|today|noon|midnight|eod|\d)"
+_DEADLINE = re.compile(
+    rf"\b(?:deadlines?|due (?:on |by |date|{_WHEN})|is due\b|are due\b|(?:by|before|until|no later than) "
+    rf"(?:the )?(?:end of|next |this )?{_WHEN}|by (?:the )?end of)"
+    r"|截止|到期",
+    re.I,
+)
+_DECISION = re.compile(
+    r"\b(decided|decision|we(?:'ll| will)? go with|chose|agreed to|settled on)\b|决定|选择了|定下", re.I
+)
+_HOWTO = re.compile(r"\bhow to\b|\bsteps?\s*(?:\d|:)|^\s*(?:step\s*)?[2-9][.)]\s", re.I | re.M)
+
+CONTEXT_TAGS = ("urgent", "deadline", "decision", "how-to")
+
+
+def context_tags(text: str) -> tuple[str, ...]:
+    """The context tags `text` earns, in the order of CONTEXT_TAGS."""
+    said = (_URGENT.search(text), _DEADLINE.search(text), _DECISION.search(text), _HOWTO.search(text))
+    return tuple(tag for tag, found in zip(CONTEXT_TAGS, said, strict=True) if found)

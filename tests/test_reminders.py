@@ -1,0 +1,67 @@
+"""Reminders as a user meets them: a stated deadline makes a reminder whatever its text suggested, rules and habits
+are never due, and the "what's due" listing is the same with or without the reminders filter."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engram import Memory
+from engram.lang import due
+from engram.model.record import Category
+
+RULES_AND_HABITS = (
+    "We must not deploy on Fridays after 2pm, that's a team rule.",
+    "I run 5k every Tuesday",
+    "Every Monday I water the plants.",
+)
+
+
+def _soon(days: int) -> datetime:
+    return datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=days)
+
+
+def _dated(days: int) -> str:
+    day = _soon(days)
+    return f"Prepare the slides for my Berlin conference talk by {day.day} {day:%B}."
+
+
+def test_a_stated_deadline_makes_a_reminder_with_its_day(real: Memory) -> None:
+    text = _dated(9)
+    stored = real.get(real.store_memory(text)["memory_id"])
+    assert stored.category is Category.REMINDERS
+    listed = real.search_memory("what do I need to do?")["results"]
+    assert [(h["content"], h["due"]) for h in listed] == [(text, _soon(9).date().isoformat())]
+
+
+def test_a_forced_category_stays_even_with_a_deadline(real: Memory) -> None:
+    out = real.store_memory(_dated(9), {"force_category": "projects"})
+    assert real.get(out["memory_id"]).category is Category.PROJECTS
+
+
+def test_rules_and_habits_are_not_listed_as_due(real: Memory) -> None:
+    for text in RULES_AND_HABITS:
+        real.store_memory(text)
+    real.store_memory("Call the plumber tomorrow.")
+    for options in (None, {"content_type": "reminders"}):
+        listed = real.search_memory("what do I need to do?", options)["results"]
+        assert [h["content"] for h in listed] == ["Call the plumber tomorrow."], options
+
+
+@pytest.mark.parametrize("content_type", ["reminders", "reminder", "task"])
+def test_the_reminders_filter_lists_what_the_plain_question_lists(real: Memory, content_type: str) -> None:
+    for days in (0, 3, 9, 40):  # today's is due this week whatever day it is
+        real.store_memory(_dated(days))
+    real.store_memory("The gym is closed on Sundays.")
+    asked = "what's due this week?"
+    plain = real.search_memory(asked, touch=False)
+    filtered = real.search_memory(asked, {"content_type": content_type}, touch=False)
+    assert plain["results"]
+    assert [(h["id"], h["due"]) for h in filtered["results"]] == [
+        (h["id"], h["due"]) for h in plain["results"]
+    ]
+    week = due.window(asked, datetime.now(UTC))
+    assert week is not None
+    expected = {_soon(d).date().isoformat() for d in (0, 3, 9, 40) if week.contains(_soon(d))}
+    assert {h["due"] for h in plain["results"]} == expected
