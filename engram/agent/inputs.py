@@ -78,7 +78,9 @@ class OptimizeTagsArgs(Arguments):
 
 class RenameTagArgs(Arguments):
     old: str = Field(min_length=1, max_length=200, description="the tag to rename")
-    new: str = Field(min_length=1, max_length=200, description="its new name; a tag in use already: they merge")
+    new: str = Field(
+        min_length=1, max_length=200, description="its new name; a tag in use already: they merge"
+    )
 
 
 class MergeMemoriesArgs(Arguments):

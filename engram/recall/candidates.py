@@ -34,6 +34,9 @@ class QueryTerms:
     known: dict[str, float]
     unseen: float
     alternates: dict[str, float]
+    # The same two for the question without the words of a time it names, if it names one: how much of the
+    # question a memory says (`coverage`) leaves them out.
+    topic: tuple[dict[str, float], float] | None = None
 
 
 class Candidates:
@@ -127,6 +130,7 @@ class Candidates:
             query.period if profile.time else None,
             asked.unseen,
             asked.alternates,
+            asked.topic,
         )
         return ranked, vectors
 
@@ -142,8 +146,18 @@ class Candidates:
                 own = [s for s in own if s not in parts] + ([whole] if whole not in own else [])
         # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap. It
         # still tells how much of the question a memory answers (the `coverage` the relevance floor reads).
+        known = {s: idf(total, n) for s in own if (n := frequencies.get(s, 0)) > 0}
+        unseen = {s: idf(total, 0) for s in own if not frequencies.get(s)}
+        topic = None
+        if query.topic_stems:
+            untimed = set(query.topic_stems) | (set(own) - set(query.stems))  # a whole word found stays
+            topic = (
+                {s: w for s, w in known.items() if s in untimed},
+                sum(w for s, w in unseen.items() if s in untimed),
+            )
         return QueryTerms(
-            known={s: idf(total, n) for s in own if (n := frequencies.get(s, 0)) > 0},
-            unseen=sum(idf(total, 0) for s in own if not frequencies.get(s)),
+            known=known,
+            unseen=sum(unseen.values()),
             alternates={s: idf(total, n) for s in others if (n := frequencies.get(s, 0)) > 0},
+            topic=topic,
         )

@@ -57,6 +57,7 @@ class Query:
     counts: bool
     intent: str
     recent: bool = False
+    topic_stems: tuple[str, ...] = ()  # the stems without the named time's words, when it names one
     anchor: EventAnchor | None = None
     time: TimeClause | None = None
     due: TimeRange | None = None
@@ -154,14 +155,15 @@ def check_query(query: Any, longest: int) -> None:
 
 def _words(search: str, now: datetime) -> dict[str, Any]:
     """The parts of a query read from the text it searches. The words of a time it names ("last week", "in
-    June") are no topic: the time score weighs them, and a memory need not say them to answer."""
+    June") are searched, but a memory need not say them to answer: `topic_stems` leaves them out."""
     named = timewords.time_range(search, now)
+    found = tuple(terms(search))
     topic = search if named is None else re.sub(re.escape(named.phrase), " ", search, flags=re.IGNORECASE)
-    found = tuple(terms(topic)) or tuple(terms(search))
     return {
         "search": search,
         "terms": found,
         "stems": tuple(sorted(stems(" ".join(found)))),
+        "topic_stems": tuple(sorted(stems(" ".join(terms(topic))))) if named is not None else (),
         "named": named,
     }
 

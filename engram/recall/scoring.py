@@ -199,12 +199,14 @@ def score(
     period: Period | None = None,
     unseen: float = 0.0,
     alternates: Mapping[str, float] | None = None,
+    topic: tuple[dict[str, float], float] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
     episode, `episodes` a candidate to its episode (the parent, for a chunk). With `feedback`, the vector
     component is the cosine it returns (pseudo-relevance feedback); the others stay as they were. `period` is
     the time the query names, if any; `unseen` the IDF weight of the query's word stems no memory contains, and
-    `alternates` the IDF of the stems of its expansions (related tags) that are not its own."""
+    `alternates` the IDF of the stems of its expansions (related tags) that are not its own; `topic`, the first
+    and second of those for the query without the words of a time it names, which `coverage` reads if given."""
     records = [c.record for c in candidates]
     cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
     bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
@@ -215,9 +217,11 @@ def score(
     share, extra = overlaps(query_weights, [r.content for r in records], alternates)
     table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * share
     # An expansion's words stand in for the words they expand (k8s for kubernetes), up to the whole question.
-    asked = sum(query_weights.values()) + unseen
+    said, missing = topic if topic is not None else (query_weights, unseen)
+    part = overlaps(said, [r.content for r in records])[0] if topic is not None else share
+    asked = sum(said.values()) + missing
     table[:, _COL["coverage"]] = (
-        np.minimum(1.0, (share * (asked - unseen) + extra) / asked) if asked > 0 else 0.0
+        np.minimum(1.0, (part * (asked - missing) + extra) / asked) if asked > 0 else 0.0
     )
     importance = np.array([r.importance for r in records], dtype=np.float64)
     table[:, _COL["importance"]] = importance * decay.importance_daily**days

@@ -36,6 +36,7 @@ WEB = Path(__file__).resolve().parents[1] / "web"
 
 SESSION = "mcp-session-id"
 
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -53,6 +54,7 @@ class McpGate:
         self.app, self.keys, self.require_key = app, keys, require_key
 
         self.owners: dict[str, str] = {}  # session id -> the tenant that opened it
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -108,7 +110,7 @@ def build_app(
     require_key: bool = True,
     host: str = "127.0.0.1",
 ) -> FastAPI:
-    hosts: Iterable[str] = (),
+    hosts: Iterable[str] = ((),)
     """The whole server as one ASGI app (tests serve it with uvicorn exactly as `engram serve` does). In local
     mode it answers to loopback names, `host`, `hosts` and those in ENGRAM_ALLOWED_HOSTS (comma-separated)."""
     tenants = Tenants(settings, embedder=embedder, db=db)
