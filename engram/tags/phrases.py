@@ -26,11 +26,21 @@ _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS", "FW"})
 _PROPER = frozenset({"NNP", "NNPS"})
 # Adjectives that say how something was found or when, not which thing it is ("great idea", "next year").
 _PLAIN_ADJECTIVES = frozenset(
-    ["good", "great", "nice", "bad", "best", "better", "worse", "worst", "new", "old", "big", "small", "large", "little", "huge", "tiny", "next", "last", "other", "same", "first", "second", "third", "final", "few", "many", "much", "several", "more", "most", "less", "least", "whole", "own", "whole", "main", "real", "sure", "able", "happy", "glad", "sad", "awesome", "amazing", "cool", "fine", "okay", "ok", "lovely", "wonderful", "terrible", "awful", "interesting", "important", "urgent", "quick", "quickly", "early", "late", "recent", "current", "previous", "certain", "different", "various", "usual", "whole", "entire", "full", "short", "long", "easy", "hard", "simple", "several", "such", "only", "right", "wrong", "free", "busy", "open", "ready", "possible", "likely"]
+    """good great nice bad best better worse worst new old big small large little huge tiny next last other same
+    first second third final few many much several more most less least whole own whole main real sure able
+    happy glad sad awesome amazing cool fine okay ok lovely wonderful terrible awful interesting important
+    urgent quick quickly early late recent current previous certain different various usual whole entire full
+    short long easy hard simple several such only right wrong free busy open ready possible likely""".split()  # noqa: SIM905
 )
 # Nouns too general to name a topic on their own ("a lot of things", "the way", "some stuff").
 _VAGUE = frozenset(
-    ["thing", "things", "stuff", "lot", "lots", "way", "ways", "kind", "kinds", "sort", "sorts", "bit", "bits", "something", "anything", "everything", "nothing", "someone", "anyone", "everyone", "nobody", "somebody", "people", "person", "one", "ones", "part", "parts", "point", "points", "idea", "ideas", "fact", "facts", "case", "cases", "time", "times", "moment", "moments", "while", "number", "numbers", "amount", "amounts", "type", "types", "piece", "pieces", "place", "places", "reason", "reasons", "question", "questions", "problem", "problems", "issue", "issues", "end", "beginning", "start", "rest", "side", "sides", "matter", "matters", "situation", "example", "examples", "detail", "details", "use", "uses", "user", "users", "status", "hold", "none", "notes", "pm", "am", "minute", "minutes", "hour", "hours", "second", "seconds", "euro", "euros", "dollar", "dollars", "pound", "pounds", "percent", "km", "kilometres", "kilometers", "mile", "miles", "gram", "grams", "kilo", "kilos", "kilogram", "kilograms", "litre", "litres", "liter", "liters"]
+    """thing things stuff lot lots way ways kind kinds sort sorts bit bits something anything everything nothing
+    someone anyone everyone nobody somebody people person one ones part parts point points idea ideas fact facts
+    case cases time times moment moments while number numbers amount amounts type types piece pieces place
+    places reason reasons question questions problem problems issue issues end beginning start rest side sides
+    matter matters situation example examples detail details use uses user users status hold none notes pm am
+    minute minutes hour hours second seconds euro euros dollar dollars pound pounds percent km kilometres
+    kilometers mile miles gram grams kilo kilos kilogram kilograms litre litres liter liters""".split()  # noqa: SIM905
 )
 
 
@@ -39,11 +49,12 @@ _VAGUE = frozenset(
 _AFTER_A_VERB = frozenset({"NN", "NNS", "DT", "PRP$", "PRP", "JJ", "VBG", "RP", "RB"})
 # Words that say when (seasons, parts of the day, weekdays): a date is an entity, and as a tag it goes stale.
 _WHEN = frozenset(
-    ["spring", "summer", "autumn", "fall", "winter", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekday", "weekdays", "weekend", "weekends", "decade", "decades", "century", "daily", "weekly", "monthly", "yearly", "annually", "quarter"]
+    """spring summer autumn fall winter morning afternoon evening night noon midnight weekday weekdays weekend
+    weekends decade decades century daily weekly monthly yearly annually quarter""".split()  # noqa: SIM905
 )
 # Units of measure, which name an amount and no topic ("250 ml milk" is milk).
 _UNITS = frozenset(
-    ["g", "kg", "mg", "ml", "l", "cl", "dl", "km", "cm", "mm", "m", "lb", "lbs", "oz", "ft", "mph", "kph", "gb", "mb", "tb", "kb", "hz", "ghz", "kw", "kwh", "bar", "psi"]
+    """g kg mg ml l cl dl km cm mm m lb lbs oz ft mph kph gb mb tb kb hz ghz kw kwh bar psi""".split()  # noqa: SIM905
 )
 _PATH = re.compile(r"[/\\~@]|\.\w+\.|\.(?:com|org|net|pdf|txt|md|json|csv|html?|ovpn|conf|ya?ml)$")
 
