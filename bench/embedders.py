@@ -229,6 +229,10 @@ def markdown(results: dict[str, Any]) -> str:
             part = entry.get("quality", {}).get(dataset)
             if part is None:
                 continue
+            for surface in ("recall", "search_memory"):
+                if dataset.startswith("userlevel") and surface in part:
+                    for metric, value in part[surface].items():
+                        lines.append(f"| {model} | {surface} | {metric} | {value} | dev |")
             for retriever in RETRIEVERS:
                 if retriever not in part:
                     continue
