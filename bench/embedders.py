@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -32,7 +33,8 @@ from rich.console import Console
 from bench.embedcache import DiskCachedEmbedder
 from bench.retrieval import RUNNERS, make_retrievers
 from bench.retrievers import EngramRetriever
-from engram.embed.embedder import Embedder
+from engram.embed.embedder import Embedder, normalised
+from engram.model.vectors import Matrix
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 RETRIEVERS = ("dense", "engram-default")
@@ -60,12 +62,52 @@ def _e5_small(threads: int) -> Embedder:
     return E5Small(threads=threads)
 
 
-MODELS: dict[str, Callable[[int], Embedder]] = {"minilm": _minilm, "e5-small": _e5_small}
+class Centred:
+    """An embedder's vectors minus their mean over Engram's own classifier prototype sentences, renormalised.
+
+    E5's cosines crowd into 0.7-0.9 for related and unrelated texts alike, while Engram's fusion weights and
+    floors are set on MiniLM's scale; removing the shared direction spreads them back out. The mean comes from
+    Engram's prototype sentences, never from benchmark data."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.name = inner.name + "-centred"
+        self.dim = inner.dim
+        self._mean = inner.embed_batch(_prototypes()).mean(axis=0)
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        return self.inner.token_offsets(text)
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        vectors = self.inner.embed_batch(texts)
+        return normalised(vectors - self._mean) if len(texts) else vectors
 
 
-def quality(model: str, datasets: Sequence[str], limit: int | None, console: Console) -> dict[str, Any]:
+def _prototypes() -> list[str]:
+    root = Path(__file__).resolve().parent.parent / "engram" / "classify" / "data"
+    out: list[str] = []
+    for name in ("kinds.json", "categories.json"):
+        for label in json.loads((root / name).read_text())["labels"].values():
+            out += label.get("prototypes", [])
+    return out
+
+
+def _e5_small_centred(threads: int) -> Embedder:
+    return Centred(DiskCachedEmbedder(_e5_small(threads)))
+
+
+MODELS: dict[str, Callable[[int], Embedder]] = {
+    "minilm": _minilm,
+    "e5-small": _e5_small,
+    "e5-small-centred": _e5_small_centred,
+}
+
+
+def quality(
+    model: str, datasets: Sequence[str], limit: int | None, console: Console, threads: int = 2
+) -> dict[str, Any]:
     """Dense and engram-default on each dataset with `model`; embeddings come from the per-model disk cache."""
-    embedder = DiskCachedEmbedder(MODELS[model](2))
+    embedder = DiskCachedEmbedder(MODELS[model](threads))
     out: dict[str, Any] = {}
     try:
         for dataset in datasets:
@@ -85,16 +127,52 @@ def quality(model: str, datasets: Sequence[str], limit: int | None, console: Con
     return out
 
 
+def userlevel(model: str, threads: int = 2) -> dict[str, Any]:
+    """The user-level benchmark's dev questions on a store embedded with `model` (bench.userlevel's own run
+    uses the default model and keeps its results apart)."""
+    import tempfile
+
+    from bench.userlevel import SURFACES, Bench, load_memories, load_questions, run_split
+    from engram import Memory
+
+    embedder = DiskCachedEmbedder(MODELS[model](threads))
+    try:
+        with (
+            tempfile.TemporaryDirectory() as folder,
+            Memory(Path(folder) / "u.db", embedder=embedder) as memory,
+        ):
+            bench = Bench(memory, load_memories())
+            part = run_split(bench, load_questions("dev"), misses=False)
+    finally:
+        embedder.close()
+    keep = ("hit@1", "hit@3", "empty_when_answerable", "results_when_unanswerable")
+    return {surface: {k: v for k, v in part[surface].items() if k in keep} for surface in SURFACES}
+
+
 def speed(model: str, repeats: int = 15) -> dict[str, float]:
     """Load time, RSS and single-query p50 on one thread, measured in a fresh interpreter."""
     code = (
         "import json,sys;from bench.embedders import _speed_here;"
         f"json.dump(_speed_here({model!r},{repeats}),sys.stdout)"
     )
-    env = {"OMP_NUM_THREADS": "1"}
+    env = os.environ | {"OMP_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     result: dict[str, float] = json.loads(done.stdout)
     return result
+
+
+def alternated(models: Sequence[str], rounds: int) -> dict[str, dict[str, float]]:
+    """`speed` of each model `rounds` times, the models taking turns so a change in the machine's load falls on
+    all of them alike; each figure is the median over the rounds."""
+    runs: dict[str, list[dict[str, float]]] = {model: [] for model in models}
+    for _ in range(rounds):
+        for model in models:
+            runs[model].append(speed(model))
+    return {
+        model: {key: round(statistics.median(run[key] for run in found), 2) for key in found[0]}
+        | {"rounds": rounds}
+        for model, found in runs.items()
+    }
 
 
 def _speed_here(model: str, repeats: int) -> dict[str, float]:
@@ -151,6 +229,10 @@ def markdown(results: dict[str, Any]) -> str:
             part = entry.get("quality", {}).get(dataset)
             if part is None:
                 continue
+            for surface in ("recall", "search_memory"):
+                if dataset.startswith("userlevel") and surface in part:
+                    for metric, value in part[surface].items():
+                        lines.append(f"| {model} | {surface} | {metric} | {value} | dev |")
             for retriever in RETRIEVERS:
                 if retriever not in part:
                     continue
@@ -172,6 +254,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--dataset", choices=[*RUNNERS, "all", "none"], default="all")
     parser.add_argument("--limit-questions", type=int, default=None, metavar="N")
     parser.add_argument("--speed", action="store_true", help="measure load time, RSS and query p50 too")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="speed runs per model, alternated between models"
+    )
+    parser.add_argument(
+        "--userlevel", action="store_true", help="the user-level benchmark's dev questions too"
+    )
+    parser.add_argument("--threads", type=int, default=2, help="model threads for the quality runs")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR)
     args = parser.parse_args(argv)
     models = [m.strip() for m in args.model.split(",")]
@@ -182,13 +271,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     console = Console() if Console().is_terminal else Console(width=160)
     path = args.out / "embedders.json"
     results: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    costs = alternated(models, args.rounds) if args.speed else {}
     for model in models:
         entry = results.setdefault(model, {})
-        if args.speed:
-            entry["speed"] = speed(model)
+        if model in costs:
+            entry["speed"] = costs[model]
             console.print(model, entry["speed"])
+        if args.userlevel:
+            entry.setdefault("quality", {})["userlevel-dev"] = userlevel(model, args.threads)
         if datasets:
-            found = quality(model, datasets, args.limit_questions, console)
+            found = quality(model, datasets, args.limit_questions, console, args.threads)
             entry.setdefault("quality", {}).update(found)
         entry["date"] = datetime.now().isoformat(timespec="seconds")
         # re-read before writing: other runs of this module (other models) may have saved meanwhile

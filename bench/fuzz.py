@@ -161,11 +161,22 @@ def fuzz_rest(client: TestClient, gen: Hostile, count: int, deadline: float, por
         own = fields.get((method, path), [])
         tool = path.startswith("/v1/tools/") and path != "/v1/tools/{name}"
         body = gen.body(own, tool=tool) if method in ("POST", "PATCH", "PUT") else b""
-        response = client.request(method, concrete, params=query, content=body, headers=headers)
+        try:
+            response = client.request(method, concrete, params=query, content=body, headers=headers)
+        except (
+            Exception
+        ) as exc:  # the client cannot even send it (a URL too long): not the server's to answer
+            if "URL" not in type(exc).__name__:
+                raise
+            statuses[0] += 1
+            continue
         done += 1
         statuses[response.status_code] += 1
-        bad_type = response.status_code >= 400 and not response.headers.get("content-type", "").startswith(
-            "application/problem+json"
+        shodh_duplicate = response.status_code == 409 and path == "/api/remember"  # JSON by SHODH's spec
+        bad_type = (
+            response.status_code >= 400
+            and not shodh_duplicate
+            and not response.headers.get("content-type", "").startswith("application/problem+json")
         )
         if response.status_code >= 500 or bad_type:
             failures.append(
@@ -206,7 +217,7 @@ def route_fields(app: Any) -> dict[tuple[str, str], list[str]]:
 
 def _sendable(text: str) -> str:
     """Text a URL can carry (a lone surrogate cannot even be sent)."""
-    return text.encode("utf-8", "replace").decode()
+    return text.encode("utf-8", "replace").decode()[:2000]  # and that fits in a URL
 
 
 def _mcp_session(client: TestClient) -> dict[str, str]:
@@ -399,7 +410,7 @@ def main() -> None:
     logging.disable(logging.WARNING)  # the MCP SDK and httpx log every request; the hostile ones as warnings
     started = time.monotonic()
     # Shares of the budget: REST first (the target's volume), then MCP, stdio and the Python API.
-    budget = {"rest": 0.55, "mcp": 0.25, "stdio": 0.08, "python": 0.12}
+    budget = {"rest": 0.65, "mcp": 0.15, "stdio": 0.05, "python": 0.15}
     report: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",

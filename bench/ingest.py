@@ -6,6 +6,8 @@
    candidates a reader expects: kind and a phrase the candidate must contain; chit-chat expects none):
    precision and recall per kind. A candidate is right when its kind matches an expected one whose phrase it
    contains; an expected item is found when such a candidate exists.
+   Then on bench/data/extraction_chat_fresh.jsonl (218 messages written apart from the rules, each expecting one
+   kind or nothing): precision, recall, and every message read otherwise.
 2. Throughput: the LoCoMo dev conversations (both speakers are users) through `Memory.ingest` into a fresh
    file database with the real model: messages/s, candidates, approved / pending shares.
 Results: bench/results/ingest.json and ingest.md.
@@ -128,7 +130,7 @@ def throughput(conversations: int) -> dict[str, Any]:
 
 
 def render(result: dict[str, Any]) -> list[str]:
-    e, t = result["extraction"], result["throughput"]
+    e, t, c = result["extraction"], result["throughput"], result["chat"]
     lines = [
         "# Conversation ingestion",
         "",
@@ -144,6 +146,20 @@ def render(result: dict[str, Any]) -> list[str]:
     ]
     for kind, r in e["per_kind"].items():
         lines.append(f"| {kind} | {r['precision']} | {r['recall']} | {r['predicted']} | {r['expected']} |")
+    lines += [
+        "",
+        f"## Extraction on a fresh chat set ({c['messages']} user messages, bench/data/extraction_chat_fresh.jsonl)",
+        "",
+        "Written apart from the rules: each message expects one extracted kind, or nothing (chit-chat, questions). A",
+        "candidate is right when its kind is the one its message expects.",
+        "",
+        f"Precision {c['precision']}, recall {c['recall']}; candidates drawn from chit-chat: "
+        f"{c['candidates_from_chit_chat']}.",
+        "",
+        "| message | expected | candidates (kind, confidence) |",
+        "|---|---|---|",
+        *(f"| {w['text']} | {w['expected']} | {w['got']} |" for w in c["wrong"]),
+    ]
     lines += [
         "",
         f"## Throughput (LoCoMo dev, {t['conversations']} conversations, real model)",
@@ -168,6 +184,7 @@ def main() -> None:
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cpus",
         "extraction": extraction(),
+        "chat": chat_set(),
         "throughput": throughput(args.conversations),
     }
     lines = render(result)

@@ -28,6 +28,7 @@ def _arguments(mem: Memory, tmp_path: Path) -> dict[str, dict[str, Any]]:
     second = mem.store_memory("The deploy window is Thursday afternoon")["memory_id"]
     third = mem.store_memory("Renew the TLS certificate before 3 March", {"force_category": "reminders"})
     mem.search_memory("deploy")  # usage to report
+    mem.remember("The release checklist lives in the wiki", tags=["release-checklist"])
     export = tmp_path / "export.jsonl"
     return {
         "store_memory": {"content": "I prefer tea in the evening", "context": {"additional_tags": ["tea"]}},
@@ -41,6 +42,7 @@ def _arguments(mem: Memory, tmp_path: Path) -> dict[str, dict[str, Any]]:
         "recall": {"query": "deploy", "mode": "related"},
         "memory_stats": {},
         "optimize_tags": {"dry_run": True},
+        "rename_tag": {"old": "release-checklist", "new": "checklists"},
         "merge_memories": {"ids": [first, second]},
         "memory_timeline": {"granularity": "day"},
         "concept_network": {},

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram import FakeEmbedder, Memory
+from engram import FakeEmbedder, Memory, Settings
 from engram.classify.prototypes import (
     PrototypeSet,
     Rules,
@@ -94,6 +94,14 @@ def test_low_confidence_falls_back_and_high_confidence_learns() -> None:
     assert not should_learn(unsure, Rules())
     sure = classify(unit(1, 0, 0), PROTOS, [], TAX, Rules(temperature=0.05, prototype_top=1))
     assert sure.confidence > 0.9 and should_learn(sure, Rules())
+
+
+def test_a_winner_more_likely_than_not_is_kept_not_replaced_by_the_fallback() -> None:
+    # Between a and b, leaning to a: the winner is right more often than the fallback guess would be.
+    leaning = classify(unit(1, 0.95, 0), PROTOS, [], TAX, Rules(temperature=0.05, prototype_top=1))
+    assert leaning.label == "a" and leaning.method == "auto"
+    assert Rules().fallback_below <= leaning.confidence < 0.75  # the old threshold fell back here
+    assert Settings().kind_fallback_below == Rules().fallback_below
 
 
 def test_density_ignores_dissimilar_neighbours() -> None:

@@ -104,3 +104,19 @@ def test_a_date_said_on_its_own_day_is_due_that_day() -> None:
     assert found is not None and found.date().isoformat() == "2026-11-24"
     later = due.due_day("Send the slides by 23 November", SAID)  # past: next year's
     assert later is not None and later.date().isoformat() == "2027-11-23"
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Prepare the slides for my Berlin conference talk by 4 December.", "2026-12-04"),
+        ("Finish the grant application by the end of the month.", "2026-11-30"),
+        ("Send the report before Friday.", "2026-11-27"),
+        ("I'm training to run a marathon by October.", None),  # a month alone: a plan's horizon
+        ("The thesis is due next month.", None),
+        ("We must not deploy on Fridays after 2pm, that's a team rule.", None),
+    ],
+)
+def test_a_deadline_names_a_day_not_a_month_alone(text: str, day: str | None) -> None:
+    found = due.deadline_day(text, SAID)
+    assert (None if found is None else found.date().isoformat()) == day

@@ -91,6 +91,14 @@ def test_store_memory_gives_topic_tags_within_bounds(tmp_path: Path) -> None:
         assert {"a", "b", "c", "d", "e", "f"} <= set(given["analysis"]["generated_tags"])  # never cut
 
 
+def test_a_listed_variant_is_filed_under_the_tag_in_use(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path, tag_on_topic=-1.0)
+    with Memory(tmp_path / "v.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        mem.store_memory("The children start swimming lessons in May.")
+        later = mem.store_memory("The kids loved the aquarium.")["analysis"]["generated_tags"]
+        assert "children" in later and "kids" not in later
+
+
 @pytest.mark.parametrize(
     ("keep", "other", "similarity", "reason"),
     [

@@ -14,7 +14,6 @@ from engram.lang import due, pii
 from engram.model.answers import StoreMemoryResult
 from engram.model.record import (
     Category,
-    Kind,
     MemoryRecord,
     NewMemory,
     SourceType,
@@ -193,14 +192,15 @@ class StoreMemory:
         }
 
     def _as_reminder(self, record: MemoryRecord) -> MemoryRecord:
-        """A memory that says by when something is to be done ("by 4 December", "due Monday", "before the
-        trip in March") is a reminder with that due day, whatever category its text suggested; so is a task that
-        names a day. A rule or a habit is never one ("no deploys on Fridays", "I run 5k every Tuesday")."""
+        """A memory that says by which day something is to be done ("by 4 December", "due Monday", "before
+        Friday") is a reminder with that due day, whatever category its text suggested (a task that names a day
+        without such a word is listed as one by search_memory, in the category it has). A month alone is a plan's horizon ("a marathon by October"), and a rule or a habit is never due ("no
+        deploys on Fridays", "I run 5k every Tuesday")."""
         if record.category is Category.REMINDERS:
             return record
-        if not due.states_deadline(record.content) and record.kind is not Kind.TASK:
+        if not due.states_deadline(record.content):
             return record
-        if due.reminder_day(record.content, record.created_at) is None:
+        if due.deadline_day(record.content, record.created_at) is None:
             return record
         updated = record.model_copy(
             update={"category": Category.REMINDERS, "category_confidence": 1.0, "category_method": "deadline"}

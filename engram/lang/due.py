@@ -41,10 +41,32 @@ def _end_of(unit: str, day: datetime) -> datetime:
     return day.replace(day=calendar.monthrange(day.year, day.month)[1])
 
 
-@lru_cache(maxsize=4096)
 def due_day(text: str, said_at: datetime) -> datetime | None:
     """The UTC day `text` names as its due date, read forward from `said_at`: the first date it names that is
     not before the day it was said. None if it names none."""
+    found = _first_due(text, said_at)
+    return None if found is None else found[0]
+
+
+# A month alone ("by October", "due in May", "next month") is a horizon, not a day something is due on.
+_MONTH_ONLY = re.compile(rf"(?:{MONTHS}|next month)", re.IGNORECASE)
+
+
+def deadline_day(text: str, said_at: datetime) -> datetime | None:
+    """The day a statement is due when it names one (a date, a weekday, tomorrow, the end of a week or month),
+    not a month alone: "run a marathon by October" is a plan, "send the slides by 4 December" a reminder. None
+    for a rule or a habit."""
+    if standing(text):
+        return None
+    found = _first_due(text, said_at)
+    if found is None or _MONTH_ONLY.fullmatch(found[1]):
+        return None
+    return found[0]
+
+
+@lru_cache(maxsize=4096)
+def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
+    """The first date `text` names that is not before the day it was said, and the phrase that names it."""
     said = day_start(said_at.astimezone(UTC))
     settings: Any = {
         "PREFER_DATES_FROM": "future",
@@ -65,7 +87,7 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
             continue
         end = _END_OF.fullmatch(phrase)
         if end is not None:
-            return _end_of(end.group(1).lower(), said)
+            return _end_of(end.group(1).lower(), said), phrase
         parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
         if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
             # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
@@ -74,8 +96,8 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
                 said.day,
                 said.year + 1,
             ):
-                return said
-            return day
+                return said, phrase
+            return day, phrase
     return None
 
 

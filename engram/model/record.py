@@ -165,7 +165,7 @@ class _Shared(BaseModel):
     emotional_valence: float | None = Field(None, ge=-1, le=1)
     emotional_arousal: float | None = Field(None, ge=0, le=1)
     episode_id: str | None = Field(None, max_length=256)
-    sequence_number: int | None = Field(None, ge=0)
+    sequence_number: int | None = Field(None, ge=0, le=2**63 - 1)  # what a database integer holds
     quality_score: float | None = Field(None, ge=0, le=1)
     expires_at: datetime | None = None
     status: Status = Status.APPROVED

@@ -32,10 +32,10 @@ def plan_tags(
     out: dict[str, None] = {}
     mapped: dict[str, str] = {}
     new: list[str] = []
-    same_of = [vocabulary.spelled(c) for c in concepts]
-    # A concept already spelled as a tag takes it: only the others are looked up by meaning, and not those in
-    # scripts without spaces: the model knows too little Chinese to tell its words apart (无线网络, wireless
-    # network, came within 0.7 of 准时到达, arrive on time).
+    same_of = [vocabulary.spelled(c) or vocabulary.listed(c) for c in concepts]
+    # A concept already spelled as a tag, or listed as one with it (variants.txt), takes it: only the others are
+    # looked up by meaning, and not those in scripts without spaces: the model knows too little Chinese to tell
+    # its words apart (无线网络, wireless network, came within 0.7 of 准时到达, arrive on time).
     unknown = [i for i, same in enumerate(same_of) if same is None and not unspaced(concepts[i])]
     closest: list[tuple[str, float] | None] = [None] * len(concepts)
     for i, close in zip(unknown, vocabulary.closest_many(vectors[unknown]), strict=True):

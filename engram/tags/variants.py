@@ -77,6 +77,7 @@ def _form(tag: str) -> str:
     return "".join(str(simplemma.lemmatize(w, lang="en")).lower() if len(w) > 3 else w for w in words)
 
 
+@lru_cache(maxsize=65536)
 def group(tag: str) -> int | None:
     """The line of variants.txt the tag is a form of, if any."""
     groups = _groups()

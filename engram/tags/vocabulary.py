@@ -13,6 +13,7 @@ from engram.model.quantized import Encoded, bounds, encode, rescaled, shortlist
 from engram.model.vectors import Matrix, Vector
 from engram.store.values import TagRow
 from engram.tags.naming import inflected, key
+from engram.tags.variants import group
 
 PACK_AT = 2048  # tags from which the vocabulary keeps a packed 8-bit copy
 
@@ -30,8 +31,9 @@ class Vocabulary:
         )
         self._index = {t: i for i, t in enumerate(self.names)}
         self.by_key: dict[str, str] = {}
+        self.by_group: dict[int, str] = {}  # the tag in use for each line of variants.txt
         for t in self.names:
-            self.by_key.setdefault(key(t), t)
+            self._index_name(t)
         # An 8-bit copy of the first rows, packed, for `_approximate`; one tuple, so readers see a matching set.
         self._packed: tuple[Any, int, Encoded | None] = (None, 0, None)
 
@@ -57,12 +59,23 @@ class Vocabulary:
         self._rows[n] = vector
         self.names.append(tag)
         self._index[tag] = n
+        self._index_name(tag)
+
+    def _index_name(self, tag: str) -> None:
         self.by_key.setdefault(key(tag), tag)
+        number = group(tag)
+        if number is not None:
+            self.by_group.setdefault(number, tag)
 
     def spelled(self, tag: str) -> str | None:
         """The active tag that is `tag` spelled another way (hyphens, plural or another inflection), if any."""
         found = self.by_key.get(key(tag))
         return found if found is not None and inflected(found, tag) else None
+
+    def listed(self, tag: str) -> str | None:
+        """The active tag variants.txt lists as the same thing as `tag` (kids: children, app: application)."""
+        number = group(tag)
+        return None if number is None else self.by_group.get(number)
 
     def vector(self, tag: str) -> Vector | None:
         row = self._index.get(tag)

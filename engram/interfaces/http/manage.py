@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -21,10 +21,10 @@ from starlette.concurrency import run_in_threadpool
 from typing_extensions import TypedDict
 
 from engram import InvalidInput
+from engram.agent.registry import BY_NAME
 from engram.interfaces.http.bodies import _Body
 from engram.interfaces.http.caller import Caller, Who
 from engram.interfaces.tenants import Tenants
-from engram.model.answers import ImportAnswer
 
 # CommonMark with tables and strikethrough; raw HTML is escaped, never passed through, and markdown-it refuses
 # javascript:, vbscript:, file: and non-image data: links: memory text cannot run script in the page. Images are
@@ -131,8 +131,8 @@ def manage_router() -> APIRouter:
             headers={"Content-Disposition": f'attachment; filename="engram-export-{stamp}.jsonl"'},
         )
 
-    @v1.post("/import")
-    async def import_file(request: Request, who: Who) -> ImportAnswer:
+    @v1.post("/import", response_model=BY_NAME["import_memories"].answer)
+    async def import_file(request: Request, who: Who) -> Any:
         """Import an uploaded file of SHODH records (JSON Lines, as /v1/export gives), sent as the request body;
         one operation that rollback undoes."""
         data = await request.body()

@@ -33,7 +33,6 @@ from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.tenants import LOCAL, Keys, Tenants
 
 WEB = Path(__file__).resolve().parents[1] / "web"
-
 SESSION = "mcp-session-id"
 
 
@@ -52,7 +51,6 @@ class McpGate:
 
     def __init__(self, app: ASGIApp, keys: Keys | None, require_key: bool) -> None:
         self.app, self.keys, self.require_key = app, keys, require_key
-
         self.owners: dict[str, str] = {}  # session id -> the tenant that opened it
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -109,8 +107,8 @@ def build_app(
     embedder: Embedder | None = None,
     require_key: bool = True,
     host: str = "127.0.0.1",
+    hosts: Iterable[str] = (),
 ) -> FastAPI:
-    hosts: Iterable[str] = ((),)
     """The whole server as one ASGI app (tests serve it with uvicorn exactly as `engram serve` does). In local
     mode it answers to loopback names, `host`, `hosts` and those in ENGRAM_ALLOWED_HOSTS (comma-separated)."""
     tenants = Tenants(settings, embedder=embedder, db=db)

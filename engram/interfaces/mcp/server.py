@@ -28,6 +28,7 @@ from pydantic_core import ErrorDetails
 import engram
 from engram import EngramError, Memory
 from engram.agent.registry import TOOLS, Tool
+from engram.interfaces.mcp.stdio import serve as guarded_stdio
 
 # Resolves the Memory a call acts on from the request's context.
 Resolver = Callable[[Context], Memory]
@@ -271,7 +272,7 @@ def _strict(server: MCPServer) -> None:
 
 def stdio(memory: Memory) -> None:
     """Serve one Memory over stdio until the client closes the pipe."""
-    build(lambda ctx: memory).run("stdio")
+    guarded_stdio(build(lambda ctx: memory))  # each bad line answered with a JSON-RPC error
 
 
 __all__ = ["Resolver", "build", "stdio"]

@@ -1,0 +1,188 @@
+"""MCP over stdio with every line checked before the SDK reads it: a line that is not a JSON-RPC message Engram
+can serve is answered at once with a JSON-RPC error, and the server goes on with the next line.
+
+The SDK's own transport decodes stdin with U+FFFD for invalid UTF-8 (so such text was stored as U+FFFD) and, on a
+line it cannot read (malformed JSON, nesting deeper than its validator goes, a lone surrogate, an integer of
+thousands of digits), logs the error and answers nothing, so the agent waited for its own timeout. Here each line
+is decoded strictly, parsed once with bounds (`_checked`), and only a message that passed is handed on; the SDK's
+transport still runs the session, given these lines and a stdout shared with the error replies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import AsyncIterator
+from typing import Any, BinaryIO
+
+import anyio
+import mcp_types as types
+from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+MAX_LINE = 16 * 1024 * 1024  # bytes of one message
+MAX_DEPTH = (
+    64  # objects and arrays inside one message: a tool's arguments are bounded more tightly by the tool
+)
+MAX_INTEGER = 2**63  # no argument or id needs more; a 5,000-digit one is refused before anything reads it
+
+
+class Refused(ValueError):
+    def __init__(self, code: int, message: str, request_id: Any = None) -> None:
+        super().__init__(message)
+        self.code, self.request_id = code, request_id
+
+
+def _checked(raw: bytes) -> str:
+    """The line as text, or Refused: invalid UTF-8, not JSON, nested too deep, a lone surrogate, a huge number,
+    or not a JSON-RPC message."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(PARSE_ERROR, f"Parse error: not UTF-8 (byte {exc.start})") from None
+    depth = _nesting(text)
+    if depth > MAX_DEPTH:
+        raise Refused(INVALID_REQUEST, f"Invalid request: nested deeper than {MAX_DEPTH} levels")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit integer is a ValueError too
+        raise Refused(PARSE_ERROR, f"Parse error: {str(exc)[:120]}") from None
+    request_id = value.get("id") if isinstance(value, dict) else None
+    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+        request_id = None
+    if problem := _unservable(value):
+        raise Refused(INVALID_REQUEST, f"Invalid request: {problem}", request_id)
+    try:
+        types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+    except Exception as exc:  # the SDK's own validation: what it could not read it would not answer
+        first = str(exc).splitlines()
+        raise Refused(
+            INVALID_REQUEST, f"Invalid request: {first[0] if first else 'not JSON-RPC'}", request_id
+        ) from None
+    return text
+
+
+def _nesting(text: str) -> int:
+    """How deep objects and arrays nest, counted on the text (outside strings) before parsing it."""
+    depth = deepest = 0
+    inside = escaped = False
+    for char in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _unservable(value: Any) -> str | None:
+    """A lone surrogate in a string or key (no UTF-8 can carry it: storing or answering it fails), or an integer
+    past MAX_INTEGER."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if any("\ud800" <= c <= "\udfff" for c in item):
+                return "a string holds a lone surrogate (\\ud800-\\udfff), which is not text"
+        elif isinstance(item, bool | float) or item is None:
+            continue
+        elif isinstance(item, int):
+            if abs(item) >= MAX_INTEGER:
+                return f"an integer of {len(str(abs(item)))} digits is out of range"
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+class _Out:
+    """stdout for whole lines from two writers (the SDK's replies and these error replies)."""
+
+    def __init__(self, buffer: BinaryIO) -> None:
+        self._buffer, self._lock = buffer, threading.Lock()
+
+    async def write(self, text: str) -> None:
+        await anyio.to_thread.run_sync(self._put, text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        return None
+
+    def _put(self, data: bytes) -> None:
+        with self._lock:
+            self._buffer.write(data)
+            self._buffer.flush()
+
+
+class _Lines:
+    """stdin as the lines that passed `_checked`; each refused one is answered on stdout and skipped."""
+
+    def __init__(self, source: BinaryIO, out: _Out) -> None:
+        self._source, self._out = source, out
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        while True:
+            raw = await anyio.to_thread.run_sync(self._source.readline, MAX_LINE + 1)
+            if not raw:
+                return
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                while (
+                    rest := await anyio.to_thread.run_sync(self._source.readline, MAX_LINE)
+                ) and not rest.endswith(b"\n"):
+                    pass  # the rest of the oversized line
+                await self._refuse(
+                    Refused(INVALID_REQUEST, f"Invalid request: longer than {MAX_LINE:,} bytes")
+                )
+                continue
+            if not raw.strip():
+                continue
+            try:
+                yield _checked(raw.strip())
+            except Refused as refused:
+                await self._refuse(refused)
+
+    async def _refuse(self, refused: Refused) -> None:
+        error = {"code": refused.code, "message": str(refused)}
+        await self._out.write(json.dumps({"jsonrpc": "2.0", "id": refused.request_id, "error": error}) + "\n")
+
+
+def serve(server: MCPServer) -> None:
+    """Run `server` over this process's stdin and stdout until the client closes the pipe. Like the SDK's
+    transport, it keeps the wire to itself: fd 0 reads the null device and fd 1 writes to stderr meanwhile, so
+    stray output of anything it runs cannot corrupt a message."""
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    try:
+        source = os.fdopen(wire_in, "rb", closefd=False)
+        out = _Out(os.fdopen(wire_out, "wb", closefd=False))
+        anyio.run(_run, server, _Lines(source, out), out)
+    finally:
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
+        os.close(wire_in)
+        os.close(wire_out)
+
+
+async def _run(server: MCPServer, lines: _Lines, out: _Out) -> None:
+    lowlevel = server._lowlevel_server
+    async with stdio_server(stdin=lines, stdout=out) as (read_stream, write_stream):  # type: ignore[arg-type]
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
