@@ -56,10 +56,10 @@ except _metadata.PackageNotFoundError:  # run from a source tree that was never 
     __version__ = "0.0.0"
 
 __all__ = [
+    "DOCUMENT_TYPES",
     "AddedFile",
     "CachedEmbedder",
     "Category",
-    "DOCUMENT_TYPES",
     "DiscoverResult",
     "Embedder",
     "EngramError",

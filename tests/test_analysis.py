@@ -157,9 +157,13 @@ def test_tag_rules() -> None:
 
 def test_consolidation_keeps_apart_what_embeddings_only_relate() -> None:
     vocabulary = {"add", "max", "java"}.__contains__  # whole words of the model's vocabulary
-    assert same_tag("python", "py", 0.65, vocabulary) == "variant"  # a clip this far only as listed (variants.txt)
+    assert (
+        same_tag("python", "py", 0.65, vocabulary) == "variant"
+    )  # a clip this far only as listed (variants.txt)
     assert same_tag("configuration", "config", 0.88, vocabulary) == "abbreviation"
-    assert same_tag("functional", "func", 0.44, vocabulary) is None  # a clip fits many words: the model decides
+    assert (
+        same_tag("functional", "func", 0.44, vocabulary) is None
+    )  # a clip fits many words: the model decides
     assert same_tag("additional", "add", 0.65, vocabulary) is None  # a word of its own, not a clip
     assert same_tag("ending-points", "end", 0.65, vocabulary) is None  # a skeleton stands for one word
     assert same_tag("warm-ocean-currents", "cold-ocean-currents", 0.9) is None  # one word swapped in place

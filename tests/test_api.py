@@ -326,7 +326,9 @@ def test_shodh_memories_patch_forget_and_maintenance(alice: httpx.Client, spec: 
     assert got["content"] == "Deploys go out on Thursdays"
 
     context = alice.post("/api/context", json={"context": "When do deploys happen?", "max_results": 3}).json()
-    assert context["ingested"] is False and context["ingested_id"] is None  # a question is no memory unless asked
+    assert (
+        context["ingested"] is False and context["ingested_id"] is None
+    )  # a question is no memory unless asked
     check(spec, response_schema(spec, "/api/context", "post", "200"), context)
     asked = {"context": "We agreed to deploy on Thursdays", "auto_ingest": True}
     kept = alice.post("/api/context", json=asked).json()

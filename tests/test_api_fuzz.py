@@ -19,7 +19,10 @@ _home = Path(tempfile.mkdtemp(prefix="engram-fuzz-"))
 atexit.register(shutil.rmtree, _home, ignore_errors=True)
 # schemathesis calls the app as "testserver": a host name local mode must be told to answer to.
 app = create_app(
-    Tenants(Settings(home=_home), FakeEmbedder(), _home / "fuzz.db"), None, require_key=False, hosts=["testserver"]
+    Tenants(Settings(home=_home), FakeEmbedder(), _home / "fuzz.db"),
+    None,
+    require_key=False,
+    hosts=["testserver"],
 )
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
