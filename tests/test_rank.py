@@ -256,10 +256,10 @@ def test_the_episode_that_matches_best_lends_its_turns_its_relevance() -> None:
     assert out[in_trip.id].components["episode"] == pytest.approx((own * match) ** 0.5)
     assert out[best.id].components["episode"] == pytest.approx(match)  # it is its episode's best
     assert out[in_work.id].components["episode"] == pytest.approx((own * 0.6 * 0.4 / 0.8) ** 0.5)
-    # In no episode, it is its own episode and its own context: a memory that stands alone is not put under
-    # the turns and passages that have neighbours.
+    # In no episode, it is its own episode: a memory that stands alone is not put under the turns and passages
+    # of episodes. It has no neighbours to lend it context.
     assert out[loose.id].components["episode"] == pytest.approx(own)
-    assert out[loose.id].components["context"] == pytest.approx(own)
+    assert out[loose.id].components["context"] == 0.0
     assert out[in_trip.id].score == pytest.approx(alone[in_trip.id].score + 0.2 * (own * match) ** 0.5)
     assert alone[in_trip.id].score == pytest.approx(alone[in_work.id].score)
     assert out[in_trip.id].score > out[in_work.id].score

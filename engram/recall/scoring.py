@@ -15,7 +15,7 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
 - episode: for a memory in an episode (or a chunk), the geometric mean of its own relevance and the best
   relevance among the candidates of that episode (its own included): of two turns that match the query equally,
   the one from the conversation that matches it best is the likelier answer (passage retrieval's document-level
-  evidence). A memory in no episode is its own episode and context: both are its own relevance;
+  evidence). A memory in no episode is its own episode: this is its own relevance;
 - time: when the query names a time ("in June 2023", "last week", "on 7 July"), 1 for a memory created within
   that period, and outside it 0.5 ^ (days away / the period's length, at least a day; a day for an open period
   such as "since May"): "in June" still favours what was told on the 2nd of July. 0 for every memory when the
@@ -272,10 +272,9 @@ def _combined(
             np.maximum.at(table[:, _COL["neighbour"]], at, sure[beside])
     table[:, _EPISODE] = 0.0
     if episodes is not None:
-        # A memory in no episode is its own episode and its own context: scoring it 0 there ranked every
-        # passage of a long document, which has neighbours, over a short memory that answered better.
+        # A memory in no episode is its own episode: scoring it 0 there ranked the passages of a long document
+        # over a short memory that answered better. It has no neighbours to lend it context.
         alone = np.array([r.id not in episodes for r in records], dtype=bool)
-        table[alone, _CONTEXT] = match[alone]
         table[alone, _EPISODE] = match[alone]
     if episodes:
         placed = [(i, episodes[r.id]) for i, r in enumerate(records) if r.id in episodes]
