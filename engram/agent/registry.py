@@ -375,8 +375,7 @@ TOOLS: tuple[Tool, ...] = (
         "Read a conversation and keep what the user said that is worth remembering (facts about them, "
         "preferences, plans, decisions); the confident ones are stored at once, the others wait for review. "
         "Messages already read for the same conversation_id are skipped.",
-        'ingest_conversation(messages=[{"role": "user", "content": "I moved to Lisbon in May"}], '
-        'conversation_id="chat-42")',
+        'ingest_conversation(messages=[{"role": "user", "content": "I moved to Lisbon"}], conversation_id="c42")',
         IngestConversationArgs,
         IngestConversationAnswer,
         session=True,

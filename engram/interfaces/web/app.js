@@ -1485,7 +1485,7 @@
         ...merges.map((m) => h("li", { class: "merge" },
           h("span", { class: "chip tag" }, m.tag), h("span", { class: "arrow", "aria-label": "into" }, "→"),
           h("span", { class: "chip tag" }, m.into),
-          h("span", { class: "muted merge-why" }, m.reason))),
+          h("span", { class: "muted merge-why" }, m.why || m.reason))),
         ...(archived.length ? [h("li", { class: "merge" }, h("span", { class: "muted" },
           `Archive ${archived.length} unused tag${archived.length === 1 ? "" : "s"}: ${archived.slice(0, 12).join(", ")}${archived.length > 12 ? "…" : ""}`))] : []));
       status.textContent = merges.length || archived.length
