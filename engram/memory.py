@@ -23,8 +23,8 @@ from engram.agent.upkeep import Maintenance, store_stats
 from engram.classify.service import Classifiers
 from engram.config import Settings
 from engram.embed.blas import limit_blas
+from engram.embed.choice import embedder_named
 from engram.embed.embedder import Embedder
-from engram.embed.minilm import default_embedder
 from engram.errors import InvalidInput, ModelMismatch
 from engram.interop.backups import Backups
 from engram.interop.documents import Documents
@@ -84,7 +84,9 @@ class Memory(Tools):
         self.settings = settings = settings or Settings()
         limit_blas(settings.blas_threads)
         # not `or`: an embedder may define __len__ (a cache of vectors), and an empty one would be falsy
-        self.embedder = embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder = (
+            embedder if embedder is not None else embedder_named(settings.embedding_model)
+        )
         self.store = store = open_store(db if db is not None else settings.db_path, settings)
         stored = store.model()
         if stored is None:

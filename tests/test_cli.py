@@ -59,7 +59,8 @@ def test_profile_option_chooses_the_weights(db: str) -> None:
     assert code == 0
     c = json.loads(out)[0]["components"]
     assert c["recency"] > 0.9  # computed, but the timeless weights leave it out of the score
-    assert c["score"] == pytest.approx(0.6 * c["vector"] + 0.2 * c["lexical"] + 0.2 * c["context"], abs=1e-5)
+    weighed = 0.6 * c["vector"] + 0.2 * c["lexical"] + 0.2 * c["context"] + 0.2 * c["episode"]
+    assert c["score"] == pytest.approx(weighed, abs=1e-5)
     code, out = run(db, "recall", "sourdough", "--profile", "nonsense")
     assert code != 0 and "profile" in out
 

@@ -127,6 +127,8 @@ def test_readable_by_default_and_the_library_shapes_with_json(tmp_path: Path) ->
     code, out = run(db, "search", "passport renewal", "--json")
     assert set(json.loads(out)) == set(SearchMemoryResult.__annotations__)
     code, out = run(db, "search", "zebra migration patterns in Kenya")
+    assert code == 0 and out.startswith("nothing sure found for") and "low" in out  # guesses, marked so
+    code, out = run(db, "search", "zebra migration patterns in Kenya", "--min-confidence", "medium")
     assert code == 0 and out.startswith("nothing found for")
     code, out = run(db, "tools")
     assert code == 0 and "optimize_tags" in out and "total memories" in out

@@ -203,7 +203,8 @@ def test_timeline_labels_carry_the_full_year(tab: Tab) -> None:
         assert re.search(r"\b\d{4}\b", label), label
         assert not re.search(r", \d{2}$", label), label
     page.get_by_role("button", name="Month").click()
-    until(page, "engramUI.chart && /[A-Za-z]/.test(engramUI.chart.data.labels[0])")
+    # The chart is redrawn for months: wait for a month's label, not merely any label with letters (a day's).
+    until(page, "engramUI.chart && /^[A-Za-z]{3,} \\d{4}$/.test(engramUI.chart.data.labels[0])")
     assert all(re.fullmatch(r"[A-Za-z]{3,} \d{4}", x) for x in page.evaluate("engramUI.chart.data.labels"))
     assert tab.errors == []
 

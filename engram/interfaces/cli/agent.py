@@ -119,11 +119,16 @@ def search(
         print_json(result)
         return
     if not result["results"]:
-        out.print(f"nothing found for {query!r} (lower --min-relevance to see weaker matches)", markup=False)
+        out.print(f"nothing found for {query!r} (--min-confidence low shows every match)", markup=False)
         return
-    table = Table("id", "relevance", "category", "content", title=f"{result['total_found']} found")
+    title = f"{result['total_found']} found"
+    if all(hit["confidence"] == "low" for hit in result["results"]):
+        out.print(f"nothing sure found for {query!r}; the best guesses:", markup=False)
+        title = "guesses"
+    table = Table("id", "confidence", "relevance", "category", "content", title=title)
     for hit in result["results"]:
-        table.add_row(hit["id"][:8], f"{hit['relevance_score']:.2f}", hit["category"] or "-", snippet(hit))
+        row = (hit["id"][:8], hit["confidence"], f"{hit['relevance_score']:.2f}", hit["category"] or "-")
+        table.add_row(*row, snippet(hit))
     out.print(table)
 
 

@@ -69,8 +69,10 @@ def demo(
                 )
             for query in ("what interface style do I prefer", "when does the certificate expire", "who am I"):
                 out.print(f"\n[bold]recall[/bold] {query!r}")
-                for hit in memory.recall(query, mode=RecallMode.ACCURATE, touch=False):
-                    out.print(plain(f"  [{hit.record.bucket}] {hit.record.content}"))
+                for hit in memory.recall(query, mode=RecallMode.RELATED, touch=False):
+                    out.print(
+                        plain(f"  [{hit.record.bucket}] {hit.record.content} ({hit.confidence} confidence)")
+                    )
                     out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
     kept = f"stored in {db}" if db else "a temporary store, now deleted; your own store was not touched"
     out.print(plain(f"\n({kept}; {datetime.now():%Y-%m-%d %H:%M})"), soft_wrap=True)

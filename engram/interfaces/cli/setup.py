@@ -158,7 +158,7 @@ def session_start(
     """Print the session's context for Claude Code to read (its SessionStart hook); nothing when there is no
     database yet.
 
-    Example: echo '{"cwd": "/src/billing"}' | engram hook session-start
+    Example: engram hook session-start < hook-input.json   (Claude Code sends {"cwd": ...} on stdin)
     """
     data = _hook_input()
     path = locate(where())
@@ -176,7 +176,7 @@ def session_end() -> None:
     ingested as the project's conversation, so its decisions, preferences and tasks become memories (unsure
     ones wait for `engram review`). A message ingested before is skipped.
 
-    Example: echo '{"session_id": "s1", "transcript_path": "t.jsonl", "cwd": "/src/billing"}' | engram hook session-end
+    Example: engram hook session-end < hook-input.json   (Claude Code sends {"transcript_path": ...} on stdin)
     """
     data = _hook_input()
     transcript = data.get("transcript_path")
