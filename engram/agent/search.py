@@ -43,7 +43,6 @@ EXPANSION_AT = 0.6  # cosine at which a tag expands a query concept
 # every development set (docs/design/recall.md).
 PROFILE = "default"
 LISTED = 500  # reminders read for a question about things to do
-CONSIDERED = 50  # memories judged for confidence, however few are asked for
 GUESSES = 3  # best guesses (low confidence) returned when nothing is surer
 
 # Words an agent uses for a content type, beside the category and kind names themselves.
@@ -143,9 +142,9 @@ class SearchMemory:
         if not listing and query.asks_for_memories():
             shown, total, clause = _memories_of(query, where, clause, opts, ranked)
         elif not listing:
-            found, _ = ranked(where, False, max(opts.limit, CONSIDERED))
+            found, _ = ranked(where, False, opts.limit)
             shown = confident(found, opts.min_confidence)
-            shown, total = shown[: opts.limit], len(shown)
+            total = len(shown)
         if shown and touch:
             self._retriever.touch(shown, now)
         return {
