@@ -49,7 +49,8 @@ def test_a_paraphrase_is_answered_and_an_unrelated_question_gets_no_sure_answer(
         assert found and found[0]["content"] == JWT, question
     for question in ("quantum chromodynamics lattice", "Riemann hypothesis proof sketch"):
         found = real.search_memory(question, touch=False)["results"]
-        assert all(r["confidence"] == "low" for r in found), question
+        assert found and all(r["confidence"] == "low" for r in found), question
+        assert not any("jane.doe" in r["content"] for r in found), question  # no personal data as a guess
         assert real.recall(question, touch=False) == [], question  # no personal data as a best guess
         assert real.search_memory(question, {"min_confidence": "medium"}, touch=False)["results"] == []
 

@@ -184,12 +184,22 @@ class SearchMemory:
 
 def confident(hits: list[Hit], least: str) -> list[Hit]:
     """The hits at least as sure as `least`. "auto" keeps the medium and high ones or, with none, the best few
-    guesses: a question nothing stored answers gets guesses marked as such rather than an empty answer or
-    filler, and one that is answered gets no filler."""
+    guesses that hold no personal data: a question nothing stored answers gets guesses marked as such rather
+    than an empty answer or filler, and one that is answered gets no filler."""
     if least == "low":
         return hits
     sure = [h for h in hits if at_least(h.confidence, "high" if least == "high" else "medium")]
-    return sure if sure or least != "auto" else hits[:GUESSES]
+    if sure or least != "auto":
+        return sure
+    # A guess is no answer: one holding personal data (an e-mail address, a phone number) would put it into an
+    # agent's context for a question about something else.
+    return [h for h in hits if not _personal(h.record.metadata)][:GUESSES]
+
+
+def _personal(metadata: dict[str, Any]) -> bool:
+    """Whether a memory holds personal data, as the write path (`pii_found`) or ingest (`pii.kinds`) found it."""
+    found = metadata.get("pii")
+    return bool(metadata.get("pii_found")) or (isinstance(found, dict) and bool(found.get("kinds")))
 
 
 def _utc(moment: datetime | None) -> datetime | None:
