@@ -252,3 +252,11 @@ def test_rolling_back_an_import_keeps_a_tag_memories_stored_since_still_carry(
     gliding = mem.store.tag("gliding")
     assert gliding is not None and gliding.usage_count == 1 and gliding.status == "active"
     assert [r.id for r in mem.list()] == [later] and mem.validate_storage()["ok"]
+
+
+def test_a_number_too_long_to_read_is_refused_naming_its_line(mem: Memory, tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_text('{"limit": ' + "9" * 5000 + "}\n")
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_memories(str(path))
+    assert caught.value.field == "line 1" and "too long" in caught.value.problem

@@ -67,6 +67,8 @@ def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRec
             raise InvalidInput(f"line {number}", f"not JSON: {exc.msg}") from None
         except RecursionError:
             raise InvalidInput(f"line {number}", "is nested too deeply to read") from None
+        except ValueError:  # a number longer than Python converts (4,300 digits)
+            raise InvalidInput(f"line {number}", "holds a number too long to read") from None
         bounded(f"line {number}.metadata", data.get("metadata") if isinstance(data, dict) else None)
         if number == 1 and isinstance(data, dict) and "format" in data:
             header = data
