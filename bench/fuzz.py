@@ -220,19 +220,22 @@ def _sendable(text: str) -> str:
     return text.encode("utf-8", "replace").decode()[:2000]  # and that fits in a URL
 
 
+# The MCP handshake both the HTTP and the stdio fuzzers open with.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "fuzz", "version": "1"},
+    },
+}
+
+
 def _mcp_session(client: TestClient) -> dict[str, str]:
     accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    init = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "fuzz", "version": "1"},
-        },
-    }
-    r = client.post("/mcp", json=init, headers=accept)
+    r = client.post("/mcp", json=INITIALIZE, headers=accept)
     headers = accept | {"mcp-session-id": r.headers["mcp-session-id"]}
     client.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
     return headers
@@ -315,20 +318,10 @@ def fuzz_stdio(home: Path, gen: Hostile, count: int, deadline: float) -> dict[st
         env=env,
     )
     assert proc.stdin is not None and proc.stdout is not None
-    init = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "fuzz", "version": "1"},
-        },
-    }
     slow: list[str] = []
     done = 0
     try:
-        proc.stdin.write(json.dumps(init).encode() + b"\n")
+        proc.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
         proc.stdin.flush()
         if not _line(proc, 120):
             return {"lines": 0, "error": "engram mcp did not answer initialize"}
