@@ -80,3 +80,14 @@ def test_a_long_document_answers_once_and_a_short_answer_is_not_buried(real: Mem
     assert first.passage.heading is not None and "Reconciliation" in first.passage.heading
     answer = real.run_tool("recall", query="when does the nightly reconciliation job run", mode="related")
     assert answer["results"][0]["id"] == doc and answer["results"][0]["passage"]["document"] == doc
+
+
+def test_asking_for_memories_with_no_time_gives_guesses_without_personal_data(real: Memory) -> None:
+    """ "What did I tell you?" names neither a topic nor a time: the plain search runs, with its confidence cut,
+    so it is no list of everything ranked by chance and no guess holding an e-mail address."""
+    for text in ("My email is jane.doe@example.com", "Our cat Miso is scared of the vacuum cleaner", JWT):
+        real.store_memory(text)
+    found = real.search_memory("what did I tell you", touch=False)["results"]
+    assert found, "guesses, marked as such, rather than nothing"
+    assert all(r["confidence"] == "low" for r in found)
+    assert not any("jane.doe" in r["content"] for r in found)

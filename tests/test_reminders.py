@@ -65,3 +65,12 @@ def test_the_reminders_filter_lists_what_the_plain_question_lists(real: Memory, 
     assert week is not None
     expected = {_soon(d).date().isoformat() for d in (0, 3, 9, 40) if week.contains(_soon(d))}
     assert {h["due"] for h in plain["results"]} == expected
+
+
+@pytest.mark.parametrize("question", ["what should I do?", "what must I get done?", "what's on my plate?"])
+def test_other_ways_of_asking_for_things_to_do_list_the_reminders(real: Memory, question: str) -> None:
+    text = _dated(4)
+    real.store_memory(text)
+    real.store_memory("Lena prefers tea to coffee in the evening")
+    listed = real.search_memory(question, touch=False)["results"]
+    assert [(h["content"], h["due"]) for h in listed] == [(text, _soon(4).date().isoformat())], question

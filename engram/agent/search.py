@@ -238,8 +238,9 @@ def _memories_of(
         where = replace(where, created_after=clause.after, created_before=clause.before)
         clause = replace(clause, applied="filter")
     elif opts.time_range is None and not any(w in _LATEST for c in query.concepts for w in c.lower().split()):
-        shown, total = ranked(where, False, opts.limit)
-        return shown, total, clause
+        found, _ = ranked(where, False, opts.limit)
+        shown = confident(found, opts.min_confidence)
+        return shown, len(shown), clause
     shown, total = ranked(where, True, LISTED)
     return sorted(shown, key=lambda h: h.record.created_at, reverse=True)[: opts.limit], total, clause
 

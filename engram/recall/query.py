@@ -280,6 +280,12 @@ _ASKING_FOR_TASKS = frozenset(
         "all",
         "my",
         "outstanding",
+        "should",
+        "must",
+        "got",
+        "get",
+        "done",
+        "plate",
     }
 )
 
@@ -359,9 +365,11 @@ def counts(query: str) -> bool:
 def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()
-    if re.search(r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|need to do|have to do)\b", q) and not (
-        _RECALLING.search(q)
-    ):
+    if re.search(
+        r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done)|"
+        r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my plate)\b",
+        q,
+    ) and not (_RECALLING.search(q)):
         return "remind"
     if re.search(r"\b(similar to|like this|related to|more like)\b", q):
         return "show_similar"
