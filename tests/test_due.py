@@ -28,6 +28,9 @@ SAID = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
         ("Vet visit on Tuesday, Dec 8 at 5pm", "2026-12-08"),
         ("Book flights by Monday (14 December)", "2026-12-14"),
         ("Party on Saturday the 5th", "2026-11-28"),  # no date the pattern reads beside it: the next Saturday
+        ("Clean the garage this weekend", "2026-11-28"),  # a weekend is due its Saturday
+        ("Finish the draft by the weekend", "2026-11-27"),  # ... or, by it, the Friday before
+        ("Plan the trip next weekend", "2026-12-05"),  # not "next week" read inside "next weekend"
         ("Renew it before the end of January, it expires in March", "2027-01-31"),
         # Month first, as in the US: the day it names, not the month's first.
         ("Pay rent before December 10", "2026-12-10"),
@@ -51,6 +54,11 @@ def test_a_reminder_is_due_on_the_first_day_it_names_read_forward(text: str, day
         ("reminders in December", "2026-12-01", "2027-01-01"),
         ("reminders in March", "2027-03-01", "2027-04-01"),  # the next March
         ("this month's deadlines", "2026-11-01", "2026-12-01"),
+        ("what should I do this weekend", "2026-11-28", "2026-11-30"),
+        ("what is due before Friday", "2026-11-24", "2026-11-27"),  # from today up to it
+        ("what is due by Friday", "2026-11-24", "2026-11-28"),  # ... Friday included
+        ("anything to do before the weekend", "2026-11-24", "2026-11-28"),
+        ("what do I have to do before next week", "2026-11-24", "2026-11-30"),
     ],
 )
 def test_the_days_a_question_about_things_to_do_asks_for(query: str, after: str, before: str) -> None:
@@ -120,3 +128,21 @@ def test_a_date_said_on_its_own_day_is_due_that_day() -> None:
 def test_a_deadline_names_a_day_not_a_month_alone(text: str, day: str | None) -> None:
     found = due.deadline_day(text, SAID)
     assert (None if found is None else found.date().isoformat()) == day
+
+
+@pytest.mark.parametrize(
+    ("said", "phrase", "after", "before"),
+    [
+        (datetime(2026, 11, 23, 9, tzinfo=UTC), "what did I do over the weekend", "2026-11-21", "2026-11-23"),
+        (datetime(2026, 11, 26, 9, tzinfo=UTC), "plans for the weekend", "2026-11-28", "2026-11-30"),
+        (datetime(2026, 11, 29, 9, tzinfo=UTC), "this weekend", "2026-11-28", "2026-11-30"),  # said on Sunday
+        (datetime(2026, 11, 26, 9, tzinfo=UTC), "what did I do last weekend", "2026-11-21", "2026-11-23"),
+        (datetime(2026, 11, 26, 9, tzinfo=UTC), "next weekend", "2026-12-05", "2026-12-07"),
+    ],
+)
+def test_a_weekend_is_saturday_to_monday(said: datetime, phrase: str, after: str, before: str) -> None:
+    from engram.lang.timewords import time_range
+
+    span = time_range(phrase, said)
+    assert span is not None and span.after is not None and span.before is not None
+    assert (span.after.date().isoformat(), span.before.date().isoformat()) == (after, before)

@@ -74,3 +74,11 @@ def test_other_ways_of_asking_for_things_to_do_list_the_reminders(real: Memory, 
     real.store_memory("Lena prefers tea to coffee in the evening")
     listed = real.search_memory(question, touch=False)["results"]
     assert [(h["content"], h["due"]) for h in listed] == [(text, _soon(4).date().isoformat())], question
+
+
+def test_a_weekend_task_is_listed_for_the_weekend_and_a_later_one_is_not(real: Memory) -> None:
+    garage = "Clean out the garage this weekend"
+    real.store_memory(garage)
+    real.store_memory(_dated(12))
+    listed = real.search_memory("what should I do this weekend?", touch=False)["results"]
+    assert [h["content"] for h in listed] == [garage]

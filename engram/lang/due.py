@@ -20,7 +20,7 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
-from engram.lang.timewords import DATE, DAYS, MONTHS, TimeRange, day_start, month_after
+from engram.lang.timewords import DATE, DAYS, MONTHS, TimeRange, day_start, month_after, weekend
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
@@ -98,6 +98,9 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             ):
                 return said, phrase
             return day, phrase
+    # No date: a weekend ("clean the garage this weekend" is due that Saturday, "by the weekend" the Friday).
+    if (end := weekend(text, said)) is not None:
+        return (end.before - timedelta(days=1), end.phrase) if end.after is None else (end.after, end.phrase)
     return None
 
 
@@ -131,7 +134,31 @@ def reminder_day(text: str, said_at: datetime) -> datetime | None:
 
 def window(query: str, now: datetime) -> TimeRange | None:
     """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
-    Sunday) or month, a weekday (the next one, today included) or a month (the next one, this one included)."""
+    Sunday) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
+    included). "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
+    before Friday" lists Thursday's too)."""
+    span = _window(query, now)
+    if span is None or span.after is None:
+        return span
+    lead = query[: query.lower().rfind(span.phrase.lower())] if span.phrase else ""
+    found = _UP_TO.search(lead)
+    if found is None:
+        return span
+    today = day_start(now.astimezone(UTC))
+    end = span.after if found.group(1).lower() == "before" else span.before
+    return TimeRange(today, end, query[found.start() : len(lead) + len(span.phrase)])
+
+
+# "before Friday", "by the weekend", "until next week": the word that makes a window run from today.
+_UP_TO = re.compile(r"\b(before|by|until|till)\s+(?:the\s+|this\s+|next\s+)?$", re.IGNORECASE)
+
+
+def _window(query: str, now: datetime) -> TimeRange | None:
+    if (end := weekend(query, now)) is not None:
+        if end.after is None:  # "before the weekend": the weekend itself is the window here
+            assert end.before is not None
+            return TimeRange(end.before, end.before + timedelta(days=2), "weekend")
+        return TimeRange(end.after, end.before, "weekend")
     # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
     found = next(
         (

@@ -45,12 +45,12 @@ DATE = re.compile(
     rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b"
     rf"|(?:{MONTHS}|{SHORT_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
     rf"|(?:before|by|until|in|on|during)\s+(?:{MONTHS})(?!\.?\s+\d)"  # not "before April 10": that is April 10
-    rf"|next week|next month|end of (?:the )?(?:day|week|month|{MONTHS}))",
+    rf"|next week\b|next month|end of (?:the )?(?:day|week\b|month|{MONTHS}))",
     re.IGNORECASE,
 )
 _HAN = re.compile(f"[{HAN}]")
 _SCREEN = re.compile(
-    rf"\b(yesterday|today|tonight|week|month|year|recently|ago|since|before|after|during|in|on|past|last|this"
+    rf"\b(yesterday|today|tonight|week|weekend|month|year|recently|ago|since|before|after|during|in|on|past|last|this"
     rf"|{MONTHS}|{SHORT_MONTHS}|{DAYS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
     re.IGNORECASE,
 )
@@ -71,6 +71,33 @@ _PAST = re.compile(
 )
 _RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?:week|month|year))\b", re.I)
 _LAST_DAY = re.compile(rf"\b(?:last|previous)\s+({DAYS})\b", re.IGNORECASE)
+_WEEKEND = re.compile(
+    r"\b(?:(before|by|until|till|after|since)\s+)?(?:over\s+|on\s+|at\s+)?(the|this|last|previous|next)\s+weekend\b",
+    re.IGNORECASE,
+)
+
+
+def weekend(query: str, now: datetime) -> TimeRange | None:
+    """The weekend a phrase names, Saturday to Monday. "The weekend" on a Monday or Tuesday is the one just
+    past ("what did I do over the weekend?"), later in the week the coming one; "this weekend" is the current or
+    coming one; "last" and "next" the ones either side of it. "before" / "by" / "until" end at its Saturday,
+    "after" / "since" start at its Monday."""
+    m = _WEEKEND.search(query)
+    if m is None:
+        return None
+    today = day_start(now.astimezone(UTC))
+    which, relation = m.group(2).lower(), (m.group(1) or "").lower()
+    coming = today + timedelta(days=(5 - today.weekday()) % 7 if today.weekday() <= 5 else -1)
+    if which == "the" and not relation and today.weekday() in (0, 1):
+        coming -= timedelta(days=7)
+    shift = {"last": -7, "previous": -7, "next": 7}.get(which, 0)
+    saturday = coming + timedelta(days=shift)
+    monday = saturday + timedelta(days=2)
+    if relation in ("before", "by", "until", "till"):
+        return TimeRange(None, saturday, m.group(0))
+    if relation in ("after", "since"):
+        return TimeRange(monday, None, m.group(0))
+    return TimeRange(saturday, monday, m.group(0))
 
 
 def day_start(value: datetime) -> datetime:
@@ -254,6 +281,8 @@ def time_range(query: str, now: datetime) -> TimeRange | None:
             else (int(m.group(1)) if m.group(1).isdigit() else _NUM_WORDS[m.group(1).lower()])
         )
         return TimeRange(now - timedelta(days=n * _UNIT[m.group(2).lower()]), None, m.group(0))
+    if (span := weekend(query, now)) is not None:
+        return span
     m = _LAST_DAY.search(query)
     if m:
         # The latest such weekday before today: "last Saturday" said on a Sunday is yesterday.
