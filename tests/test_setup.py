@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import json5
 import pytest
 from typer.testing import CliRunner
 
@@ -138,12 +139,57 @@ def test_dry_run_prints_and_writes_nothing(home: Path, tmp_path: Path) -> None:
     assert not (home / ".claude.json").exists() and not (home / ".claude").exists()
 
 
+# (client, fixture, the keys to its servers, the other server): JSON with comments and trailing commas, as Zed's
+# settings.json and VS Code's mcp.json and settings.json are written (from their documentation)
+COMMENTED: list[tuple[str, str, list[str], str | None]] = [
+    ("zed", "zed_settings_with_comments.json", ["context_servers"], "some-context-server"),
+    ("zed", "zed_settings_initial.json", ["context_servers"], None),
+    ("vscode", "vscode_mcp_with_comments.json", ["servers"], "Perplexity"),
+    ("vscode", "vscode_settings_with_comments.json", ["mcp", "servers"], "my-mcp-server"),
+]
+
+
+def _at(data: Any, keys: list[str]) -> Any:
+    for key in keys:
+        data = data[key]
+    return data
+
+
+@pytest.mark.parametrize(("client", "fixture", "keys", "other"), COMMENTED)
+def test_merges_into_settings_with_comments_keeping_every_comment_and_line(
+    home: Path, tmp_path: Path, client: str, fixture: str, keys: list[str], other: str | None
+) -> None:
+    config = tmp_path / ("settings.json" if "settings" in fixture else "mcp.json")
+    shutil.copy(FIXTURES / fixture, config)
+    original = config.read_text(encoding="utf-8")
+    before = json5.loads(original)
+    db = tmp_path / "notes.db"
+    code, out = setup(client, "--config", str(config), "--db", str(db))
+    assert code == 0 and "updated" in out, out
+    text = config.read_text(encoding="utf-8")
+    after = json5.loads(text)
+    entry = _at(after, keys).pop("engram")
+    assert entry["args"] == ["--db", str(db), "mcp"]
+    if other is None:  # the file had no servers: their table was made for ours
+        assert after.pop(keys[0]) == {}
+    else:
+        assert other in _at(after, keys)
+    assert after == before  # the other servers and settings, as they were
+    # every line of the file is still there, in order, comments included (the member before ours gains a comma)
+    lines = iter(text.splitlines())
+    for line in original.splitlines():
+        assert any(new in (line, line + ",") for new in lines), line
+    assert [b.read_text(encoding="utf-8") for b in backups(config)] == [original]
+    code, out = setup(client, "--config", str(config), "--db", str(db))  # again: nothing to do
+    assert code == 0 and "unchanged" in out and config.read_text(encoding="utf-8") == text
+
+
 def test_a_file_it_cannot_parse_is_left_alone_with_a_clear_error(home: Path, tmp_path: Path) -> None:
     config = tmp_path / "settings.json"
-    shutil.copy(FIXTURES / "zed_settings_with_comments.json", config)
+    config.write_text('// mine\n{\n  "theme": "One Dark",\n  "context_servers": {\n}\n')  # a brace short
     before = config.read_text()
     code, out = setup("zed", "--config", str(config))
-    assert code == 2 and str(config) in out and "not valid JSON" in out and "comments" in out
+    assert code == 2 and str(config) in out and "not valid JSON" in out and "line" in out
     assert '"context_servers"' in out  # what to add by hand
     assert config.read_text() == before and not backups(config)
     (tmp_path / "list.json").write_text("[1, 2]")

@@ -1,9 +1,10 @@
 """Where each MCP client keeps its server list, in which format, and how Engram's entry is merged into it.
 
-Every client is a JSON file except Codex (TOML). A file is merged, never replaced: the other servers and every
-other key stay as they were, a copy of the old file is kept beside it (NAME.engram-backup-TIMESTAMP) before the
-first change, and a file that does not parse is left alone with an error that says how to add the entry by hand
-(Zed and VS Code settings are JSON with comments, which a rewrite would lose).
+Every client is a JSON file except Codex (TOML). A file is merged, never replaced: Engram's entry is spliced into
+the text, so the other servers, every other key and the comments and trailing commas of Zed's and VS Code's
+settings (JSON with comments) stay as they were; a copy of the old file is kept beside it
+(NAME.engram-backup-TIMESTAMP) before the first change, and a file that does not parse is left alone with an error
+that says how to add the entry by hand.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ class Client:
     where: Callable[[Path, Path], Path]  # (home, working directory) -> the file
     key: str  # the table of servers in that file
     entry: Callable[[list[str]], dict[str, Any]]  # the server's entry, from the command that starts it
+    settings: tuple[str, ...] = ()  # where the servers are when --config names the client's settings.json
+
+    def key_in(self, path: Path) -> list[str]:
+        """The keys leading to the table of servers in this file."""
+        return list(self.settings) if self.settings and path.name == "settings.json" else [self.key]
 
 
 def _plain(command: list[str]) -> dict[str, Any]:
@@ -69,8 +75,10 @@ CLIENTS: dict[str, Client] = {
     # Claude Code keeps user-scope servers in ~/.claude.json and its hooks in ~/.claude/settings.json.
     "claude-code": Client("Claude Code", lambda home, _: home / ".claude.json", "mcpServers", _typed),
     "cursor": Client("Cursor", lambda home, _: home / ".cursor" / "mcp.json", "mcpServers", _plain),
-    # VS Code reads a workspace's servers from .vscode/mcp.json, under "servers".
-    "vscode": Client("VS Code", lambda _, cwd: cwd / ".vscode" / "mcp.json", "servers", _typed),
+    # VS Code reads a workspace's servers from .vscode/mcp.json, under "servers" (user settings.json: "mcp").
+    "vscode": Client(
+        "VS Code", lambda _, cwd: cwd / ".vscode" / "mcp.json", "servers", _typed, ("mcp", "servers")
+    ),
     "windsurf": Client(
         "Windsurf", lambda home, _: home / ".codeium" / "windsurf" / "mcp_config.json", "mcpServers", _plain
     ),
@@ -138,10 +146,24 @@ def merge_server(client: Client, path: Path, command: list[str]) -> Change:
     entry = client.entry(command)
     if path.suffix == ".toml":
         return _merge_toml(path, client.key, entry)
-    snippet = json.dumps({client.key: {NAME: entry}}, indent=2)
-    data = read_json(path, snippet)
-    table_in(data, client.key, path, snippet)[NAME] = entry
-    return change(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    from engram.interfaces.cli import jsonc  # its parser is read only when a JSON file is merged
+
+    keys = client.key_in(path)
+    snippet = json.dumps(_nest([*keys, NAME], entry), indent=2)
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    try:
+        return change(path, jsonc.set_member(text, [*keys, NAME], entry))
+    except jsonc.NotAnObject as exc:
+        what = f'holds "{exc.where}" as a {exc.kind}' if exc.where else f"holds a JSON {exc.kind}"
+        raise _problem(path, f"{what}, not an object", snippet) from None
+    except ValueError as exc:
+        raise _problem(path, f"is not valid JSON: {exc}", snippet) from None
+
+
+def _nest(keys: list[str], value: Any) -> dict[str, Any]:
+    for key in reversed(keys[1:]):
+        value = {key: value}
+    return {keys[0]: value}
 
 
 def _merge_toml(path: Path, key: str, entry: dict[str, Any]) -> Change:
