@@ -4,9 +4,7 @@ One real uvicorn server per module on a free loopback port, the fake embedder, a
 
 from __future__ import annotations
 
-import socket
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +13,6 @@ from typing import Any
 import httpx
 import jsonschema
 import pytest
-import uvicorn
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,54 +20,20 @@ from hypothesis import strategies as st
 from engram import FakeEmbedder, Settings
 from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import Keys
+from tests.live import LiveServer, free_port
 
 SPEC = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "shodh-openapi.yaml"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Running:
-    def __init__(self, home: Path, *, require_key: bool, maintain_every_minutes: float = 0) -> None:
-        self.settings = Settings(home=home, maintain_every_minutes=maintain_every_minutes)
-        self.port = _free_port()
-        app = build_app(self.settings, db=home / "local.db", embedder=FakeEmbedder(), require_key=require_key)
-        self.server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("server did not start")
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def key(self, tenant: str) -> str:
-        keys = Keys(self.settings.home / "keys.db")
-        try:
-            return keys.create(tenant, "test")[1]
-        finally:
-            keys.close()
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-
 @pytest.fixture(scope="module")
-def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    server = Running(tmp_path_factory.mktemp("serve"), require_key=True)
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("serve"), require_key=True)
     yield server
     server.stop()
 
 
 @pytest.fixture(scope="module")
-def alice(running: Running) -> Iterator[httpx.Client]:
+def alice(running: LiveServer) -> Iterator[httpx.Client]:
     # A long timeout: the first store on a busy 2-core machine can take more than httpx's default 5 s.
     headers = {"Authorization": f"Bearer {running.key('alice')}"}
     with httpx.Client(timeout=30, base_url=running.url, headers=headers) as c:
@@ -78,7 +41,7 @@ def alice(running: Running) -> Iterator[httpx.Client]:
 
 
 @pytest.fixture(scope="module")
-def bob(running: Running) -> Iterator[httpx.Client]:
+def bob(running: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(timeout=30, base_url=running.url, headers={"X-API-Key": running.key("bob")}) as c:
         yield c
 
@@ -121,7 +84,7 @@ def response_schema(spec: dict[str, Any], path: str, method: str, status: str) -
 
 
 # ---- keys -----------------------------------------------------------------------------------------------
-def test_requests_without_a_valid_key_are_refused(running: Running) -> None:
+def test_requests_without_a_valid_key_are_refused(running: LiveServer) -> None:
     with httpx.Client(timeout=30, base_url=running.url) as anon:
         assert anon.get("/api/health").status_code == 200  # health needs no key (SHODH spec)
         for headers in ({}, {"Authorization": "Bearer engram_not-a-key"}, {"X-API-Key": "nope"}):
@@ -131,7 +94,7 @@ def test_requests_without_a_valid_key_are_refused(running: Running) -> None:
         assert anon.post("/mcp", json={}).status_code == 401
 
 
-def test_revoked_key_stops_working(running: Running) -> None:
+def test_revoked_key_stops_working(running: LiveServer) -> None:
     keys = Keys(running.settings.home / "keys.db")
     key, secret = keys.create("carol")
     with httpx.Client(timeout=30, base_url=running.url, headers={"Authorization": f"Bearer {secret}"}) as c:
@@ -234,7 +197,7 @@ def test_feedback_and_maintenance_endpoints(alice: httpx.Client) -> None:
 
 
 def test_serve_runs_maintenance_on_a_timer(tmp_path: Path) -> None:
-    server = Running(tmp_path, require_key=False, maintain_every_minutes=0.01)
+    server = LiveServer(tmp_path, require_key=False, maintain_every_minutes=0.01)
     try:
         with httpx.Client(timeout=30, base_url=server.url) as c:
             mid = c.post("/v1/store", json={"content": "Timer-driven upkeep check"}).json()["memory_id"]
@@ -439,7 +402,7 @@ async def _mcp_round_trip(client: Any, *, stateless: bool) -> None:
 
 
 @pytest.mark.anyio
-async def test_mcp_over_http_with_a_key(running: Running) -> None:
+async def test_mcp_over_http_with_a_key(running: LiveServer) -> None:
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -481,7 +444,7 @@ def test_serve_shuts_down_cleanly_on_sigterm_without_losing_writes(tmp_path: Pat
 
     from engram import Memory
 
-    port = _free_port()
+    port = free_port()
     env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home")}
     db = tmp_path / "served.db"
     proc = subprocess.Popen(

@@ -8,19 +8,17 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from engram import FakeEmbedder, InvalidInput, Memory, Settings
 from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import LOCAL, Keys
+from tests.live import LiveServer
 
 
 def _deep(levels: int, leaf: Any = "x") -> Any:
@@ -34,59 +32,22 @@ def _deep_text(levels: int) -> str:
     return '{"k":' * levels + "1" + "}" * levels
 
 
-class Server:
-    def __init__(self, home: Path, *, require_key: bool) -> None:
-        self.settings = Settings(home=home, maintain_every_minutes=0)
-        self.app = build_app(
-            self.settings, db=home / "local.db", embedder=FakeEmbedder(), require_key=require_key
-        )
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
-        self.server = uvicorn.Server(
-            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="critical")
-        )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("server did not start")
-            time.sleep(0.05)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def key(self, tenant: str) -> str:
-        keys = Keys(self.settings.home / "keys.db")
-        try:
-            return keys.create(tenant, "test")[1]
-        finally:
-            keys.close()
-
-    def client(self, tenant: str | None = None) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {self.key(tenant)}"} if tenant else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=60)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-
 @pytest.fixture(scope="module")
-def keyed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("keyed"), require_key=True)
+def keyed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("keyed"), require_key=True, log_level="critical")
     yield server
     server.stop()
 
 
 @pytest.fixture(scope="module")
-def local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("local"), require_key=False)
+def local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("local"), require_key=False, log_level="critical")
     yield server
     server.stop()
 
 
 @pytest.fixture(scope="module")
-def mallory(keyed: Server) -> Iterator[httpx.Client]:
+def mallory(keyed: LiveServer) -> Iterator[httpx.Client]:
     with keyed.client("mallory") as c:
         yield c
 
@@ -129,7 +90,9 @@ def test_deep_patches_and_tool_arguments_are_refused(mallory: httpx.Client) -> N
 
 
 @pytest.mark.parametrize("path", ["/v1/store", "/api/remember", "/v1/tools/remember", "/v1/recall", "/mcp"])
-def test_a_body_nested_1500_deep_is_a_4xx_on_a_connection_that_stays_open(keyed: Server, path: str) -> None:
+def test_a_body_nested_1500_deep_is_a_4xx_on_a_connection_that_stays_open(
+    keyed: LiveServer, path: str
+) -> None:
     key = keyed.key("deepbody")
     deep = _deep_text(900)  # parses; a validator recursing through it would not
     inside = {
@@ -259,7 +222,7 @@ def test_a_patch_takes_strict_booleans_too(mallory: httpx.Client) -> None:
 
 # ---- unexpected errors -----------------------------------------------------------------------------------------
 def test_an_unexpected_error_is_a_generic_problem_on_an_open_connection(
-    keyed: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    keyed: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     key = keyed.key("crashy")
     mem = keyed.app.state.tenants.memory("crashy")
@@ -286,7 +249,7 @@ def test_a_number_of_days_too_large_for_a_date_is_refused(mallory: httpx.Client)
 
 # ---- local mode: hosts and origins ------------------------------------------------------------------------
 @pytest.mark.parametrize("path", ["/v1/stats", "/api/memories", "/", "/docs", "/v1/memories"])
-def test_local_mode_answers_only_its_own_host_names(local: Server, path: str) -> None:
+def test_local_mode_answers_only_its_own_host_names(local: LiveServer, path: str) -> None:
     with httpx.Client(base_url=local.url, timeout=30) as c:
         foreign = c.get(path, headers={"Host": f"attacker.example:{local.port}"})
         assert foreign.status_code == 421
@@ -295,7 +258,7 @@ def test_local_mode_answers_only_its_own_host_names(local: Server, path: str) ->
             assert c.get(path, headers={"Host": host}).status_code == 200, host
 
 
-def test_local_mode_refuses_cross_site_changes_even_without_a_body(local: Server) -> None:
+def test_local_mode_refuses_cross_site_changes_even_without_a_body(local: LiveServer) -> None:
     with httpx.Client(base_url=local.url, timeout=30) as c:
         for headers in (
             {"Origin": "http://attacker.example"},
@@ -333,7 +296,7 @@ def test_extra_host_names_can_be_allowed(tmp_path: Path) -> None:
 
 # ---- tenants' files and MCP sessions ---------------------------------------------------------------------------
 def test_a_tenant_cannot_probe_or_reach_files_outside_its_folder(
-    keyed: Server, mallory: httpx.Client, tmp_path: Path
+    keyed: LiveServer, mallory: httpx.Client, tmp_path: Path
 ) -> None:
     victim = keyed.client("victim")
     victim.post("/v1/store", json={"content": "the victim's secret"})
@@ -362,7 +325,7 @@ def test_a_tenant_cannot_probe_or_reach_files_outside_its_folder(
     victim.close()
 
 
-def test_the_local_tenant_is_confined_too(local: Server) -> None:
+def test_the_local_tenant_is_confined_too(local: LiveServer) -> None:
     with httpx.Client(base_url=local.url, timeout=30) as c:
         c.post("/v1/store", json={"content": "local note"})
         outside = local.settings.home / "outside.jsonl"
@@ -374,7 +337,7 @@ def test_the_local_tenant_is_confined_too(local: Server) -> None:
         assert (local.settings.home / "files" / LOCAL / "mine.jsonl").is_file()
 
 
-def test_a_key_for_a_reserved_name_acts_for_nobody(keyed: Server) -> None:
+def test_a_key_for_a_reserved_name_acts_for_nobody(keyed: LiveServer) -> None:
     keys = Keys(keyed.settings.home / "keys.db")
     with pytest.raises(InvalidInput, match="reserved"):
         keys.create("local")
@@ -409,7 +372,7 @@ def _mcp_init(client: httpx.Client) -> str:
 
 
 def test_an_mcp_session_cannot_be_used_or_ended_with_another_tenants_key(
-    keyed: Server, mallory: httpx.Client
+    keyed: LiveServer, mallory: httpx.Client
 ) -> None:
     with keyed.client("owner") as owner:
         session = _mcp_init(owner)
@@ -423,7 +386,7 @@ def test_an_mcp_session_cannot_be_used_or_ended_with_another_tenants_key(
 
 
 # ---- the web UI's headers --------------------------------------------------------------------------------------
-def test_pages_cannot_be_framed_or_sniffed_and_run_only_their_own_scripts(local: Server) -> None:
+def test_pages_cannot_be_framed_or_sniffed_and_run_only_their_own_scripts(local: LiveServer) -> None:
     with httpx.Client(base_url=local.url, timeout=30) as c:
         for path in ("/", "/index.html", "/app.js", "/v1/stats", "/nowhere"):
             r = c.get(path)
