@@ -54,6 +54,7 @@ from engram.interfaces.http.guard import Guard
 from engram.interfaces.http.manage import manage_router
 from engram.interfaces.http.problems import (
     MAX_BODY_BYTES,
+    UPLOADS,
     docs_assets,
     document_problems,
     http_problem,
@@ -76,7 +77,7 @@ class BodyLimit:
         self.detail = f"the body is over {limit} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("path") in UPLOADS:  # an upload's route caps it
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")

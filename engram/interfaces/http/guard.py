@@ -22,7 +22,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from engram.interfaces.http.problems import problem
+from engram.interfaces.http.problems import UPLOADS, problem
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 MAX_BODY_DEPTH = (
@@ -130,7 +130,7 @@ class Guard:
                 await refusal(scope, receive, guarded)
                 return
             replay = receive
-            if scope.get("method") in CHANGES:
+            if scope.get("method") in CHANGES and scope.get("path") not in UPLOADS:  # an upload streams
                 body, early = await _read(receive, self.limit)
                 if early is None:
                     early = _body_problem(body)

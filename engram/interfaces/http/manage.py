@@ -24,6 +24,7 @@ from engram import InvalidInput
 from engram.agent.registry import BY_NAME
 from engram.interfaces.http.bodies import _Body
 from engram.interfaces.http.caller import Caller, Who
+from engram.interfaces.http.problems import MAX_UPLOAD_BYTES, problem
 from engram.interfaces.tenants import Tenants
 
 # CommonMark with tables and strikethrough; raw HTML is escaped, never passed through, and markdown-it refuses
@@ -91,6 +92,12 @@ def _scratch(request: Request, who: Caller, suffix: str) -> Iterator[tuple[str, 
         (root / name).unlink(missing_ok=True)
 
 
+def _too_large() -> Response:
+    limit = f"{MAX_UPLOAD_BYTES // 2**20} MiB"
+    detail = f"is over the {limit} an upload may be; import it with `engram import FILE` instead"
+    return problem(413, "Payload too large", detail, "file")
+
+
 def manage_router() -> APIRouter:
     v1 = APIRouter(prefix="/v1", tags=["engram"])
 
@@ -133,13 +140,21 @@ def manage_router() -> APIRouter:
 
     @v1.post("/import", response_model=BY_NAME["import_memories"].answer)
     async def import_file(request: Request, who: Who) -> Any:
-        """Import an uploaded file of SHODH records (JSON Lines, as /v1/export gives), sent as the request body;
-        one operation that rollback undoes."""
-        data = await request.body()
-        if not data.strip():
-            raise InvalidInput("file", "is empty")
+        """Import an uploaded file of SHODH records (JSON Lines, as /v1/export gives), sent as the request body
+        (at most 256 MiB, streamed to disk); one operation that rollback undoes."""
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
+            return _too_large()
         with _scratch(request, who, ".jsonl") as (name, path):
-            path.write_bytes(data)
+            size = 0
+            with path.open("wb") as file:
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > MAX_UPLOAD_BYTES:  # a body that did not say its length, or said it wrong
+                        return _too_large()
+                    file.write(chunk)
+            if size < 4096 and not path.read_bytes().strip():
+                raise InvalidInput("file", "is empty")
             return await run_in_threadpool(who.memory.import_memories, name)
 
     @v1.get("/memories/{memory_id}/rendered")

@@ -17,6 +17,10 @@ from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException
 
 MAX_BODY_BYTES = 1_000_000
+# Routes whose body is a file, streamed to disk by the route under its own cap rather than read into memory:
+# an export of a few thousand memories with their embeddings is tens of megabytes.
+UPLOADS = frozenset({"/v1/import"})
+MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 DOCS_ASSETS = "/docs-assets"  # Swagger UI and ReDoc, served here rather than from a CDN
 
 
@@ -147,6 +151,8 @@ def offline_docs(app: FastAPI, assets: Path) -> None:
 __all__ = [
     "DOCS_ASSETS",
     "MAX_BODY_BYTES",
+    "MAX_UPLOAD_BYTES",
+    "UPLOADS",
     "Problem",
     "docs_assets",
     "document_problems",

@@ -1559,7 +1559,7 @@
     const btn = $("#import-btn");
     btn.disabled = true;
     status.classList.remove("error");
-    status.textContent = `Importing ${file.name}…`;
+    status.textContent = `Importing ${file.name} (${bytes(file.size)})… a large file takes a minute or more.`;
     try {
       const out = await v1.importFile(file);
       const conflicts = out.conflicts || [];
@@ -1571,7 +1571,7 @@
       loadHistory();
       loadReviewCount();
     } catch (err) {
-      status.textContent = err.status === 413 ? `Import failed — the file is too large to upload (${bytes(file.size)}); export it without embeddings, or use engram import.`
+      status.textContent = err.status === 413 ? `Import failed — ${file.name} (${bytes(file.size)}) ${err.detail}.`
         : `Import failed — ${err.message}`;
       status.classList.add("error");
     } finally {
