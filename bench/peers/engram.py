@@ -1,0 +1,119 @@
+"""The scale bench's Engram worker: one phase on one store, in a process of its own (bench/scale.py runs it).
+
+    python -m bench.peers.engram build|serve --db PATH_OR_URL --data DIR --out FILE
+
+build: the data set's memories through the write path's batch API (`Memory.remember_many`, 1000 a call), each
+       with the vector given for it (`embedded`, by content hash), so the build measures the engine, not the
+       model; the openings the classifiers read come from the on-disk benchmark cache. Then the ingest texts
+       through the same API with the real model embedding them, slice by slice beside the bare model
+       embedding the same slice: the write path's throughput against the raw embedder's, at this size.
+serve: a fresh process opens the existing store and answers a first search (cold start: the parent times it
+       from the process's start), then each query is embedded alone by a bare MiniLM and searched (accurate,
+       limit 10, the query embedded inside the call).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.peers.data import (
+    INGEST,
+    INGEST_SLICE,
+    QUERIES,
+    WARM_UP,
+    batches,
+    count,
+    ingest_figures,
+    progress,
+    read_lines,
+    report,
+    search_figures,
+)
+
+
+def build(db: str, data: Path) -> dict[str, Any]:
+    from bench.embedcache import DiskCachedEmbedder
+    from engram import Memory, MiniLM, NewMemory
+    from engram.model.vectors import content_hash
+
+    total = count(data)
+    cache = DiskCachedEmbedder(MiniLM())
+    with Memory(db, embedder=cache) as mem:
+        t0 = time.perf_counter()
+        mem.remember("A first write of a new store fits the classifiers once: timed apart.")
+        first_write_s = time.perf_counter() - t0
+        started, done, step = time.perf_counter(), 0, max(total // 20, 1)
+        for texts, vectors in batches(data):
+            embedded = {content_hash(t): v for t, v in zip(texts, vectors, strict=True)}
+            mem.remember_many([NewMemory(content=t) for t in texts], embedded=embedded)
+            done += len(texts)
+            if done // step != (done - len(texts)) // step:
+                progress("build", done, total, started)
+        mem.recall("the vector index catches up before the first search", touch=False)
+        build_s = time.perf_counter() - started
+        stored = mem.stats()["memories"] - 1
+    cache.close()
+    return {
+        "loaded": total,
+        "memories": stored,
+        "first_write_s": round(first_write_s, 2),
+        "build_s": round(build_s, 1),
+        "build_memories_per_s": round(total / build_s, 1),
+        **ingest(db, read_lines(data / INGEST)),
+    }
+
+
+def ingest(db: str, texts: list[str]) -> dict[str, Any]:
+    from engram import Memory, MiniLM, NewMemory
+
+    raw = MiniLM()
+    raw.embed_batch(texts[-WARM_UP:])  # both models warmed up before timing (neither keeps a cache)
+    with Memory(db, embedder=MiniLM()) as mem:
+        mem.embedder.embed_batch(texts[-WARM_UP:])
+        raw_s = write_s = 0.0
+        # Slices alternate between the bare model and the write path, so both see the same machine moments.
+        for i in range(0, len(texts), INGEST_SLICE):
+            part = texts[i : i + INGEST_SLICE]
+            t0 = time.perf_counter()
+            raw.embed_batch(part)
+            t1 = time.perf_counter()
+            mem.remember_many([NewMemory(content=t) for t in part])
+            raw_s, write_s = raw_s + t1 - t0, write_s + time.perf_counter() - t1
+    return ingest_figures(len(texts), raw_s, write_s)
+
+
+def serve(db: str, data: Path) -> dict[str, Any]:
+    from engram import Memory, MiniLM, RecallMode
+
+    qs = read_lines(data / QUERIES)
+    model = MiniLM()
+    with Memory(db, embedder=model) as mem:
+        hits = mem.recall(qs[0], limit=10, mode=RecallMode.ACCURATE, touch=False)
+        first_answer_at = time.time()
+        from bench.speed import paired_times  # after the first answer: the bench's imports are not Engram's
+
+        embed_ms, search_ms = paired_times(mem, model, qs[1:])
+    return {
+        "first_answer_at": first_answer_at,
+        "first_hits": len(hits),
+        **search_figures(embed_ms, search_ms),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("phase", choices=("build", "serve"))
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    report(args.out, (build if args.phase == "build" else serve)(args.db, args.data))
+
+
+if __name__ == "__main__":
+    main()
