@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import typer.core
 from rich.table import Table
 from rich.text import Text
 
@@ -171,7 +172,22 @@ def tools(
         raise typer.Exit(1)
 
 
-import_app = typer.Typer(help="Import memories.", no_args_is_help=True)
+class _ImportGroup(typer.core.TyperGroup):
+    """`engram import FILE` is `engram import shodh FILE`: what `engram export` wrote comes back the way it went
+    out (a file name was taken for a command name: "No such command 'memories.jsonl'")."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["shodh", *args]
+        return super().resolve_command(ctx, args)
+
+
+import_app = typer.Typer(
+    cls=_ImportGroup,
+    help="Import memories: `engram import FILE` reads what `engram export` wrote; name a format first for "
+    "another system's export.\n\nExample: engram import memories.jsonl   or   engram import mem0 mem0.json",
+    no_args_is_help=True,
+)
 app.add_typer(import_app, name="import")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 import typer.core
+import typer.rich_utils
 from rich.console import Console
 
 import engram
@@ -25,6 +27,17 @@ def _flag_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
 
 _option_type = typer.core.TyperOption.display_type_rich
 typer.core.TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
+
+
+def _summary(*, help_text: str, markup_mode: Any) -> Any:
+    """A command's line in `engram --help`: its help's first paragraph as one flowing line (rich mode kept the
+    docstring's line breaks, so the list broke mid-sentence)."""
+    first, sep, rest = inspect.cleandoc(help_text).partition("\n\n")
+    return _command_help(help_text=" ".join(first.split("\n")) + sep + rest, markup_mode=markup_mode)
+
+
+_command_help = typer.rich_utils._make_command_help
+typer.rich_utils._make_command_help = _summary
 
 app = typer.Typer(
     help="Engram: a local-first memory engine for AI agents.\n\nExample: engram remember 'I prefer dark mode'",
@@ -83,7 +96,11 @@ def opened(db: str | Path | None = None, *, read: bool = False, **kwargs: Any) -
     try:
         path = locate(location)
         if read and isinstance(path, Path) and str(path) != ":memory:" and not path.is_file():
-            error(err, f"no database at {path}: check --db or ENGRAM_HOME (a read command creates nothing)")
+            error(
+                err,
+                f"no memories yet: there is no database at {path} (this command creates none). Store one with "
+                "`engram remember TEXT` or `engram add FILE`, or name your database with --db or ENGRAM_HOME.",
+            )
             raise typer.Exit(1)
         with Memory(location, settings=settings, **kwargs) as memory:
             yield memory
@@ -109,6 +126,7 @@ def _hit_dict(hit: Hit, explain: bool) -> dict[str, Any]:
         "scope": hit.record.scope.value,
         "content": hit.record.content,
         "score": round(hit.score, 4),
+        "confidence": hit.confidence,
     }
     if explain:
         data["components"] = {k: round(v, 6) for k, v in hit.components.items()}

@@ -96,7 +96,11 @@ def ingest(
     try:
         messages = read_messages(path)
     except (OSError, ValueError) as exc:
-        error(err, f"{path}: {exc}")
+        said: dict[type[Exception], str] = {
+            FileNotFoundError: "does not exist",
+            IsADirectoryError: "is a folder, not a file",
+        }
+        error(err, f"{path}: {said.get(type(exc)) or exc}")
         raise typer.Exit(2) from None
     with opened() as memory, progress(err, f"ingesting {path.name}", len(messages), quiet=as_json) as step:
         report = memory.ingest(messages, scope=scope, scope_id=scope_id, redact=redact or None, progress=step)
@@ -109,7 +113,7 @@ def ingest(
         f"{report.get('duplicate', 0)} already known"
     )
     if report.get("by_kind"):
-        out.print(fields_table(report["by_kind"], title="by kind"))
+        out.print(fields_table(report["by_kind"], title="what the messages said"))
     if report.get("pending"):
         out.print("review them with `engram review`")
 

@@ -70,7 +70,8 @@ def remember(
 def recall(
     query: Annotated[str, typer.Argument(help="what to look for, in words")],
     accurate: Annotated[bool, typer.Option("--accurate", help="few, confident results (default)")] = False,
-    related: Annotated[bool, typer.Option("--related", "--reelated", help="more, looser results")] = False,
+    related: Annotated[bool, typer.Option("--related", help="more, looser results")] = False,
+    reelated: Annotated[bool, typer.Option("--reelated", hidden=True, help="the same as --related")] = False,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="most results to return")] = 10,
     kind: Annotated[Kind | None, typer.Option(help="only this kind")] = None,
     scope: Annotated[Scope | None, typer.Option(help="only this scope")] = None,
@@ -85,6 +86,7 @@ def recall(
 
     Example: engram recall "what UI style do I like" --related --explain
     """
+    related = related or reelated
     if accurate and related:
         error(err, "--accurate and --related are exclusive: choose one")
         raise typer.Exit(2)
@@ -97,11 +99,15 @@ def recall(
         out.print_json(json.dumps([_hit_dict(h, explain) for h in hits]))
         return
     if not hits:
-        out.print("nothing found")
+        looser = "" if related else "; --related also shows looser matches"
+        out.print(
+            plain(f"nothing found for {query!r} that answers it with confidence{looser}"), soft_wrap=True
+        )
         return
     for hit in hits:
         # A passage of a long document can run to pages: its first lines are the hit, `show` has the rest.
-        out.print(plain(f"[{hit.record.bucket}] {shorten(hit.record.content, 400)}"))
+        guess = " (a guess: low confidence)" if hit.confidence == "low" else ""
+        out.print(plain(f"[{hit.record.bucket}] {shorten(hit.record.content, 400)}{guess}"), soft_wrap=True)
         if explain:
             out.print(f"    {explain_line(hit)}", markup=False, highlight=False)
 

@@ -1,0 +1,97 @@
+"""The command line as someone new to it uses it: the file `engram export` wrote goes back with `engram import
+FILE`, a folder of notes is added whole past a file that cannot be read, recall says where to look when nothing
+answers and marks its guesses, a missing store says how to make one, and help reads as sentences."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from engram.interfaces.cli.app import app
+
+runner = CliRunner()
+
+
+def run(db: str | Path, *args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["--db", str(db), *args])
+    return result.exit_code, result.output
+
+
+def _memories(db: Path) -> list[dict[str, Any]]:
+    code, out = run(db, "list", "--json", "--limit", "100")
+    assert code == 0, out
+    rows: list[dict[str, Any]] = json.loads(out)
+    return rows
+
+
+def test_import_takes_the_file_export_wrote(tmp_path: Path) -> None:
+    source, target = tmp_path / "a.db", tmp_path / "b.db"
+    assert run(source, "remember", "The spare key is under the blue flower pot")[0] == 0
+    assert run(source, "export", str(tmp_path / "memories.jsonl"))[0] == 0
+    code, out = run(target, "import", str(tmp_path / "memories.jsonl"), "--json")
+    assert code == 0 and json.loads(out)["imported"] == 1, out
+    assert [m["content"] for m in _memories(target)] == ["The spare key is under the blue flower pot"]
+    code, out = run(target, "import", str(tmp_path / "memories.jsnol"))  # a typo names the file
+    assert code != 0 and "No such command" not in out and "memories.jsnol" in out, out
+    code, out = run(target, "import", "mem0", str(tmp_path / "memories.jsonl"))  # a format still chooses
+    assert "No such command" not in out
+
+
+def test_a_folder_of_notes_is_added_past_a_file_that_cannot_be_read(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    (notes / "trips").mkdir(parents=True)
+    (notes / ".obsidian").mkdir()
+    (notes / "boiler.md").write_text("# Boiler\n\nServiced in October by Heatwell.\n", encoding="utf-8")
+    (notes / "trips" / "lisbon.txt").write_text("Hotel Casa do Bairro, check-in 15:00.\n", encoding="utf-8")
+    (notes / "broken.pdf").write_bytes(b"not a pdf at all")
+    (notes / "photo.jpg").write_bytes(b"\xff\xd8\xff")  # not a document: a folder's other files are skipped
+    (notes / ".obsidian" / "workspace.md").write_text("an editor's settings", encoding="utf-8")
+    db = tmp_path / "m.db"
+    code, out = run(db, "add", str(notes))
+    assert code == 1, out  # one file was not added: a script can tell
+    assert "2 files" in out and f"{notes / 'broken.pdf'}: not added" in out and "PDF" in out
+    assert "EOF marker" not in out and "invalid pdf header" not in out  # the reader's own warnings
+    titles = sorted(m["metadata"]["title"] for m in _memories(db))
+    assert titles == ["Boiler", "lisbon"]
+    code, out = run(db, "add", str(notes / "boiler.md"), str(notes))  # named twice: added once, unchanged
+    assert "2 files" in out and out.count("unchanged") == 2
+    (tmp_path / "empty").mkdir()
+    code, out = run(db, "add", str(tmp_path / "empty"))
+    assert code == 2 and "holds no Markdown, text, HTML or PDF file" in out
+
+
+def test_recall_says_where_to_look_and_marks_a_guess(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    assert run(db, "remember", "Sarah's birthday is on March 3rd; she likes orchids")[0] == 0
+    code, out = run(db, "recall", "zebra migration patterns in Kenya")
+    assert code == 0 and "nothing found for" in out and "--related" in out
+    code, out = run(db, "recall", "zebra migration patterns in Kenya", "--related")
+    assert code == 0 and "Sarah" in out and "(a guess: low confidence)" in out
+    code, out = run(db, "recall", "zebra migration patterns in Kenya", "--related", "--json")
+    assert [h["confidence"] for h in json.loads(out)] == ["low"]
+    code, out = run(db, "recall", "--help")
+    assert "--related" in out and "reelated" not in out  # the old spelling works, unlisted
+    assert run(db, "recall", "orchids", "--reelated")[0] == 0
+
+
+def test_a_new_user_is_told_how_to_start(tmp_path: Path) -> None:
+    code, out = run(tmp_path / "memories.db", "stats")
+    assert code == 1 and "no memories yet" in out and "engram remember" in out and "engram add" in out
+    code, out = run(tmp_path / "memories.db", "ingest", str(tmp_path / "chat.jsonl"))
+    assert code == 2 and "chat.jsonl: does not exist" in out and "Errno" not in out
+
+
+def test_help_lists_each_command_in_sentences(tmp_path: Path) -> None:
+    env = os.environ | {"COLUMNS": "300", "TERMINAL_WIDTH": "300"}
+    done = subprocess.run(
+        [sys.executable, "-m", "engram", "--help"], env=env, capture_output=True, text=True, check=True
+    )
+    add = next(line for line in done.stdout.splitlines() if line.lstrip("│ ").startswith("add "))
+    # the docstring's first paragraph, on one line: it broke where the source line ended
+    assert "recalled by its passages. A folder adds the documents in it. Adding a file again changes" in add
