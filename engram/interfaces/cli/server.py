@@ -53,7 +53,10 @@ def serve(
     if local:
         out.print("[yellow]local mode: no API keys; only this machine can connect[/yellow]")
     else:
-        out.print("API keys required: create one with `engram keys create <tenant>`")
+        out.print(
+            "API keys required: create one with `engram keys create <tenant>`, or serve yourself alone on this "
+            "machine with `engram serve --local`"
+        )
     run(settings, db=db, host=host, port=port, local=local)
 
 
