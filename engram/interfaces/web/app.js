@@ -237,13 +237,23 @@
       h("span", { title: fullDate(m.created_at) }, ago(m.created_at)),
     );
   }
-  function openButton(m, extraClass = "", text = preview(m.content)) {
+  function openButton(m, extraClass = "", text = preview(m.content, m.metadata)) {
     return h("button", { type: "button", class: `linklike ${extraClass}`, onclick: () => openDetail(m.parent_id || m.id),
       "aria-label": `Open memory: ${m.content.slice(0, 80)}` }, h("span", { class: "clamp" }, text));
   }
-  // A memory on one line: its lines joined, without the Markdown marks that would only be noise there.
-  const preview = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/^[\s|:-]*-{3,}[\s|:-]*$/gm, "")
+  // A memory on one line: its lines joined, without the Markdown marks that would only be noise there; a document's
+  // title (a file's, or its first heading) set apart from its text, which otherwise ran on from it.
+  const flatten = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/^[\s|:-]*-{3,}[\s|:-]*$/gm, "")
     .replace(/\*\*|`/g, "").replace(/\|/g, " ").replace(/\s+/g, " ").trim();
+  function preview(text, metadata) {
+    const given = metadata && typeof metadata.title === "string" ? metadata.title.trim() : "";
+    const heading = (/^\s{0,3}#{1,6}\s+(.+)$/m.exec(text.trimStart().split("\n", 1)[0]) || [])[1] || "";
+    const title = given || flatten(heading);
+    const flat = flatten(text);
+    if (!title || !text.includes("\n")) return flat;
+    const body = flat.startsWith(title) ? flat.slice(title.length).trim() : flat;
+    return body ? `${title} — ${body}` : title;
+  }
   function emptyState(text) { return h("li", { class: "empty" }, text); }
 
   // The same memory may be on screen in several lists: after an edit, redraw each copy in place.
@@ -1563,16 +1573,21 @@
     try {
       const out = await v1.importFile(file);
       const conflicts = out.conflicts || [];
-      status.replaceChildren(
+      // append skips a missing part; replaceChildren wrote each as the text "null"
+      status.replaceChildren();
+      append(status, [
         h("span", {}, `Imported ${out.imported}, skipped ${out.skipped} already here${out.reembedded ? `, ${out.reembedded} embedded again` : ""}.`),
         conflicts.length ? h("span", {}, ` ${conflicts.length} not imported: line ${conflicts[0].line}, ${conflicts[0].reason}${conflicts.length > 1 ? "…" : ""}`) : null,
-        out.imported ? h("button", { type: "button", class: "btn small inline-btn", onclick: () => undo(out.operation_id, () => { loadHistory(); status.textContent = "Import undone."; }) }, "Undo import") : null);
+        out.imported ? h("button", { type: "button", class: "btn small inline-btn", onclick: () => undo(out.operation_id, () => { loadHistory(); status.textContent = "Import undone."; }) }, "Undo import") : null]);
       $("#import-file").value = "";
       loadHistory();
       loadReviewCount();
     } catch (err) {
+      // A file of another kind (notes, a chat) fails on its first line: say what the import reads.
+      const what = err.status === 400 && /^line \d+\b/.test(err.message)
+        ? " This reads the JSON Lines file an export writes; notes are added with engram add, a conversation with engram ingest." : "";
       status.textContent = err.status === 413 ? `Import failed — ${file.name} (${bytes(file.size)}) ${err.detail}.`
-        : `Import failed — ${err.message}`;
+        : `Import failed — ${err.message}.${what}`;
       status.classList.add("error");
     } finally {
       btn.disabled = !$("#import-file").files.length;
