@@ -245,10 +245,13 @@
   // title (a file's, or its first heading) set apart from its text, which otherwise ran on from it.
   const flatten = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/^[\s|:-]*-{3,}[\s|:-]*$/gm, "")
     .replace(/\*\*|`/g, "").replace(/\|/g, " ").replace(/\s+/g, " ").trim();
-  function preview(text, metadata) {
+  function titleOf(text, metadata) {
     const given = metadata && typeof metadata.title === "string" ? metadata.title.trim() : "";
     const heading = (/^\s{0,3}#{1,6}\s+(.+)$/m.exec(text.trimStart().split("\n", 1)[0]) || [])[1] || "";
-    const title = given || flatten(heading);
+    return given || flatten(heading);
+  }
+  function preview(text, metadata) {
+    const title = titleOf(text, metadata);
     const flat = flatten(text);
     if (!title || !text.includes("\n")) return flat;
     const body = flat.startsWith(title) ? flat.slice(title.length).trim() : flat;
@@ -643,7 +646,7 @@
     remember([rec]);
     clearErrors("detail");
     $("#detail-eyebrow").textContent = `${rec.kind} · ${rec.scope}${rec.category ? ` · ${rec.category}` : ""}`;
-    const title = preview(rec.content);
+    const title = (rec.content.includes("\n") && titleOf(rec.content, rec.metadata)) || preview(rec.content);
     $("#detail-title").textContent = title.length > 60 ? `${title.slice(0, 57)}…` : title;
     $("#d-content").value = rec.content;
     $("#d-kind").value = rec.kind;
