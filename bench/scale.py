@@ -34,12 +34,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
+import numpy.typing as npt
 
 from bench.datasets import data_dir
 from bench.peers import data as files
@@ -53,6 +55,23 @@ ENGINES = ("engram-sqlite", "engram-postgresql", "mms-sqlite_vec")
 PEER = "mms-sqlite_vec"
 
 
+def copies(
+    texts: list[str], vectors: npt.NDArray[np.float32], size: int, seed: int = 38
+) -> Iterator[tuple[list[str], npt.NDArray[np.float32]]]:
+    """`size` distinct memories from the real ones, a block at a time: the real ones first, then copy k of
+    each (k = 1, 2, ...) as its text followed by " (note k)", with its vector plus gaussian noise of norm
+    NOISE_NORM, renormalised."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, size, len(texts)):
+        copy, n = start // len(texts), min(len(texts), size - start)
+        block = vectors[:n]
+        if copy:
+            noise = rng.normal(0.0, NOISE_NORM / np.sqrt(files.DIM), block.shape).astype(np.float32)
+            block = block + noise
+            block /= np.linalg.norm(block, axis=1, keepdims=True)
+        yield [t if not copy else f"{t} (note {copy})" for t in texts[:n]], block
+
+
 def prepare(size: int, into: Path, ingest: int, queries: int) -> Path:
     from bench.datasets import load_locomo
     from bench.embedcache import DiskCachedEmbedder
@@ -63,19 +82,12 @@ def prepare(size: int, into: Path, ingest: int, queries: int) -> Path:
     into.mkdir(parents=True, exist_ok=True)
     real = corpus(min(size, REAL))
     cache = DiskCachedEmbedder(MiniLM())
-    vectors = np.asarray(cache.embed_batch(real), dtype="<f4")
+    vectors = np.asarray(cache.embed_batch(real), dtype=np.float32)
     cache.close()
-    rng = np.random.default_rng(38)
-    with (into / files.TEXTS).open("w", encoding="utf-8") as texts, (into / files.VECTORS).open("wb") as out:
-        for start in range(0, size, len(real)):
-            copy, n = start // len(real), min(len(real), size - start)
-            block = vectors[:n]
-            if copy:
-                noise = rng.normal(0.0, NOISE_NORM / np.sqrt(files.DIM), block.shape).astype("<f4")
-                block = block + noise
-                block /= np.linalg.norm(block, axis=1, keepdims=True)
-            texts.writelines(json.dumps(t if not copy else f"{t} (note {copy})") + "\n" for t in real[:n])
-            out.write(np.ascontiguousarray(block, dtype="<f4").tobytes())
+    with (into / files.TEXTS).open("w", encoding="utf-8") as out, (into / files.VECTORS).open("wb") as raw:
+        for texts, block in copies(real, vectors, size):
+            out.writelines(json.dumps(t) + "\n" for t in texts)
+            raw.write(np.ascontiguousarray(block, dtype="<f4").tobytes())
     files.write_lines(into / files.INGEST, [u.text for c in load_locomo() for u in c.units][:ingest])
     files.write_lines(into / files.QUERIES, questions(queries + 1))
     return into
