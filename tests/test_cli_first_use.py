@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+import typer
 from typer.testing import CliRunner
 
 from engram.interfaces.cli.app import app
@@ -95,3 +97,61 @@ def test_help_lists_each_command_in_sentences(tmp_path: Path) -> None:
     add = next(line for line in done.stdout.splitlines() if line.lstrip("│ ").startswith("add "))
     # the docstring's first paragraph, on one line: it broke where the source line ended
     assert "recalled by its passages. A folder adds the documents in it. Adding a file again changes" in add
+
+
+# Commands that serve, show a demo, or answer a client's hook in the client's own format: no JSON to give.
+NOT_FOR_SCRIPTS = {("serve",), ("mcp",), ("demo",), ("hook", "session-start"), ("hook", "session-end")}
+
+
+def test_every_command_a_script_reads_has_json() -> None:
+    found: list[tuple[str, ...]] = []
+
+    def walk(command: Any, path: tuple[str, ...]) -> None:
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                walk(sub, (*path, name))
+        else:
+            found.append(path)
+
+    walk(typer.main.get_command(app), ())
+    assert ("keys", "create") in found and ("import", "mem0") in found
+    missing = [
+        " ".join(path)
+        for path in found
+        if path not in NOT_FOR_SCRIPTS and "--json" not in runner.invoke(app, [*path, "--help"]).output
+    ]
+    assert missing == []
+
+
+def test_keys_for_scripts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENGRAM_HOME", str(tmp_path / "home"))
+    result = runner.invoke(app, ["keys", "create", "alice", "--name", "laptop", "--json"])
+    created = json.loads(result.output)
+    assert created["tenant"] == "alice" and created["secret"] and created["revoked_at"] is None
+    listed = json.loads(runner.invoke(app, ["keys", "list", "--json"]).output)
+    assert [(k["id"], k["valid_tenant"]) for k in listed] == [(created["id"], True)]
+    assert created["secret"] not in json.dumps(listed)  # shown once, at creation
+    revoked = json.loads(runner.invoke(app, ["keys", "revoke", created["id"], "--json"]).output)
+    assert revoked["id"] == created["id"] and revoked["revoked_at"]
+
+
+def test_add_and_import_show_a_bar_on_a_terminal(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("# Boiler\n\nServiced in October.\n", encoding="utf-8")
+    env = os.environ | {"TTY_COMPATIBLE": "1", "ENGRAM_HOME": str(tmp_path / "h")}
+    db = str(tmp_path / "bar.db")
+    command = [sys.executable, "-m", "engram", "--db", db]
+    done = subprocess.run(
+        [*command, "add", str(tmp_path / "notes.md")], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "adding files" in done.stderr, done.stderr
+    subprocess.run(
+        [*command, "export", str(tmp_path / "all.jsonl")], env=env, check=True, capture_output=True
+    )
+    done = subprocess.run(
+        [*command, "import", str(tmp_path / "all.jsonl")], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "importing all.jsonl" in done.stderr, done.stderr
+    done = subprocess.run(
+        [*command, "import", str(tmp_path / "all.jsonl"), "--json"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "importing" not in done.stderr  # never with --json

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Any
 
 import typer
@@ -10,6 +11,7 @@ from rich.table import Table
 
 from engram.config import Settings
 from engram.errors import EngramError
+from engram.interfaces.cli.base import JsonOption, print_json
 from engram.interfaces.cli.terminal import error
 
 out = Console()
@@ -28,6 +30,7 @@ def _keys() -> Any:
 def keys_create(
     tenant: Annotated[str, typer.Argument(help="tenant (user or workspace) the key acts for")],
     name: Annotated[str, typer.Option(help="a label for the key")] = "",
+    as_json: JsonOption = False,
 ) -> None:
     """Create a key; the secret is printed once and only its hash is stored.
 
@@ -41,12 +44,15 @@ def keys_create(
         raise typer.Exit(2) from None
     finally:
         keys.close()
+    if as_json:  # a script keeps the secret from here: it is never shown again
+        print_json(asdict(key) | {"secret": secret})
+        return
     out.print(f"key {key.id} for tenant {key.tenant}: {secret}", markup=False, highlight=False)
     out.print("(shown once: store it now)")
 
 
 @keys_app.command("list")
-def keys_list() -> None:
+def keys_list(as_json: JsonOption = False) -> None:
     """Every key: id, tenant, name, created, last used, revoked.
 
     Example: engram keys list
@@ -54,19 +60,25 @@ def keys_list() -> None:
     from engram.interfaces.tenants import is_tenant
 
     keys = _keys()
+    listed = keys.list()
+    keys.close()
+    if as_json:
+        print_json([asdict(k) | {"valid_tenant": is_tenant(k.tenant)} for k in listed])
+        return
     table = Table("id", "tenant", "name", "created", "last used", "revoked")
-    for k in keys.list():
+    for k in listed:
         # A key an older version made for a name now refused (`local`) acts for nobody: say so.
         tenant = k.tenant if is_tenant(k.tenant) else f"{k.tenant} (not a valid tenant: refused)"
         table.add_row(
             k.id, tenant, k.name, k.created_at[:19], (k.last_used_at or "")[:19], (k.revoked_at or "")[:19]
         )
-    keys.close()
     out.print(table)
 
 
 @keys_app.command("revoke")
-def keys_revoke(key_id: Annotated[str, typer.Argument(help="the key's id (from keys list)")]) -> None:
+def keys_revoke(
+    key_id: Annotated[str, typer.Argument(help="the key's id (from keys list)")], as_json: JsonOption = False
+) -> None:
     """Revoke a key: requests with it are refused from now on.
 
     Example: engram keys revoke k_3f9a2c
@@ -79,4 +91,7 @@ def keys_revoke(key_id: Annotated[str, typer.Argument(help="the key's id (from k
         raise typer.Exit(2) from None
     finally:
         keys.close()
+    if as_json:
+        print_json(asdict(key))
+        return
     out.print(f"revoked {key.id} (tenant {key.tenant})")
