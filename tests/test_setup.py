@@ -280,3 +280,21 @@ def test_setup_as_a_real_command(tmp_path: Path) -> None:
     entry = json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["engram"]
     assert entry["args"][-1] == "mcp" and Path(entry["command"]).is_file()
     assert not (tmp_path / "x.db").exists()  # setting up creates no database
+
+
+def test_zed_with_comments_as_a_real_command(tmp_path: Path) -> None:
+    """Zed's own first settings file, where Zed keeps it, merged by a real `engram setup zed`."""
+    home = tmp_path / "home"
+    settings = home / ".config" / "zed" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    shutil.copy(FIXTURES / "zed_settings_initial.json", settings)
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "CODEX_HOME")} | {
+        "HOME": str(home)
+    }
+    command = [sys.executable, "-m", "engram", "setup", "zed", "--db", str(tmp_path / "x.db")]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and "updated" in done.stdout, done.stderr
+    text = settings.read_text(encoding="utf-8")
+    assert text.startswith("// Zed settings\n//\n// For information on how to configure Zed")
+    assert json5.loads(text)["context_servers"]["engram"]["args"][-1] == "mcp"
+    assert json5.loads(text)["theme"]["dark"] == "One Dark"
