@@ -104,7 +104,8 @@ def test_invalidate_stats_and_reembed(db: str) -> None:
     _, out = run(db, "remember", "The old office is on Baker Street", "--json")
     rid = json.loads(out)["id"]
     code, out = run(db, "invalidate", rid, "--negative")
-    assert code == 0 and "negative True" in out
+    assert code == 0 and "marked a negative statement" in out and "Baker Street" in out  # in words
+    assert "no longer true" in run(db, "invalidate", rid)[1]
     code, out = run(db, "stats", "--json")
     stats = json.loads(out)
     assert stats["memories"] == 1 and stats["model"] == "all-MiniLM-L6-v2" and stats["dim"] == 384

@@ -187,7 +187,12 @@ def invalidate(
             {"id": record.id, "validity_score": record.validity_score, "is_negative": record.is_negative}
         )
         return
-    out.print(f"{record.id}: validity {record.validity_score}, negative {record.is_negative}")
+    said = (
+        "marked a negative statement (ranked lower in recall)"
+        if negative
+        else "marked no longer true (validity 0: kept, ranked last in recall)"
+    )
+    out.print(plain(f"{record.id[:8]} {said}: {shorten(record.content, 80)}"), soft_wrap=True)
 
 
 @app.command()
