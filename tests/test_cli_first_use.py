@@ -155,3 +155,10 @@ def test_add_and_import_show_a_bar_on_a_terminal(tmp_path: Path) -> None:
         [*command, "import", str(tmp_path / "all.jsonl"), "--json"], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0 and "importing" not in done.stderr  # never with --json
+
+
+def test_a_tool_result_names_its_records_in_words(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    assert run(db, "remember", "The boiler was serviced in October")[0] == 0
+    code, out = run(db, "tools", "memory_timeline")
+    assert code == 0 and "The boiler was serviced" in out and '{"id"' not in out

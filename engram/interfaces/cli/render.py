@@ -23,7 +23,8 @@ def value_text(value: Any, width: int = CELL) -> Text:
     if isinstance(value, Mapping):
         shown = ", ".join(f"{k} {_short(v)}" for k, v in value.items()) or "none"
     elif isinstance(value, list | tuple):
-        shown = ", ".join(_short(v) for v in value) or "none"
+        between = " · " if any(isinstance(v, Mapping) for v in value) else ", "  # records hold commas
+        shown = between.join(_short(v) for v in value) or "none"
     elif value is None:
         shown = "-"
     elif isinstance(value, float):
@@ -33,8 +34,16 @@ def value_text(value: Any, width: int = CELL) -> Text:
     return plain(shorten(shown, width))
 
 
+# What names a record inside a cell (a timeline's memories, a network's concepts), in this order: its JSON was
+# unreadable there.
+_NAMES = ("content", "name", "tag", "title", "concept", "id")
+
+
 def _short(value: Any) -> str:
-    if isinstance(value, Mapping | list | tuple):
+    if isinstance(value, Mapping):
+        name = next((value[k] for k in _NAMES if isinstance(value.get(k), str) and value[k].strip()), None)
+        return headline(name) if name is not None else json.dumps(value, default=str)
+    if isinstance(value, list | tuple):
         return json.dumps(value, default=str)
     return f"{value:.3g}" if isinstance(value, float) else str(value)
 
