@@ -9,6 +9,7 @@ other members stay exactly as they were. Only the value being set is written by 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,13 +29,15 @@ class NotAnObject(ValueError):
 
 
 def parse(text: str) -> Any:
-    """The file's data; a ValueError naming the line when it is not JSON with comments."""
+    """The file's data; a ValueError naming the line and column when it is not JSON with comments."""
     try:
         return json5.loads(text)
     except ValueError as exc:  # JSON5DecodeError is a JSONDecodeError, so a ValueError
-        line = getattr(exc, "lineno", 0)
-        message = getattr(exc, "msg", str(exc)).split(" in or near token")[0]
-        raise ValueError(f"{message} at line {line}" if line else message) from None
+        # json-five's message may hold every error it met: the first is the one the reader needs
+        said = str(exc).split("The primary error was:", 1)[-1].strip().splitlines()[0]
+        where = re.search(r"line (\d+) column (\d+)", said)
+        what = re.split(r" in or near token | at: ", said)[0].removeprefix("Syntax Error. ").strip(" .")
+        raise ValueError(f"{what} at line {where[1]}, column {where[2]}" if where else what) from None
 
 
 def set_member(text: str, path: Sequence[str], value: Any) -> str:
