@@ -162,3 +162,14 @@ def test_a_tool_result_names_its_records_in_words(tmp_path: Path) -> None:
     assert run(db, "remember", "The boiler was serviced in October")[0] == 0
     code, out = run(db, "tools", "memory_timeline")
     assert code == 0 and "The boiler was serviced" in out and '{"id"' not in out
+
+
+def test_version_and_demo_as_real_commands(tmp_path: Path) -> None:
+    env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-m", "engram", "--version"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stdout.startswith("engram ")
+    done = subprocess.run([sys.executable, "-m", "engram", "demo"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and "your own store was not touched" in done.stdout, done.stderr
+    assert not (tmp_path / "home").exists()  # the made-up memories went to a temporary store
