@@ -122,6 +122,7 @@ def worker(engine: str, phase: str, db: str, data: Path, log: Path, tree: Path) 
         spawned = time.time()
         subprocess.run(command, cwd=tree, env=env, stdout=sink, stderr=subprocess.STDOUT, check=True)
     figures: dict[str, Any] = json.loads(out.read_text())
+    figures["load"] = round(os.getloadavg()[0], 1)  # the machine's 1-minute load as the phase ends
     if "first_answer_at" in figures:
         figures["cold_start_s"] = round(figures.pop("first_answer_at") - spawned, 2)
     return figures
@@ -172,6 +173,7 @@ def run_size(
         rows[engine]["disk_bytes"] = disk_bytes(dbs[engine])
         rows[engine]["build_wall_s"] = round(time.perf_counter() - started, 1)
         rows[engine]["build_peak_rss_mb"] = rows[engine].pop("peak_rss_mb")
+        rows[engine]["build_load"] = rows[engine].pop("load")
         rows[engine].pop("rss_mb")
     serves: dict[str, list[dict[str, Any]]] = {e: [] for e in engines}
     for round_ in range(args.rounds):
@@ -182,12 +184,13 @@ def run_size(
         rows[engine] |= {
             k: round(statistics.median(r[k] for r in runs), 2)
             for k in runs[0]
-            if k not in ("peak_rss_mb", "rss_mb", "first_hits", "queries")
+            if k not in ("peak_rss_mb", "rss_mb", "first_hits", "queries", "load")
         }
         rows[engine] |= {
             "queries": runs[0]["queries"],
             "rounds": len(runs),
             "serve_peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+            "serve_load": max(r["load"] for r in runs),
         }
         rows[engine] |= bytes_per_memory(rows[engine])
     return rows

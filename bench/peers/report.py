@@ -25,6 +25,7 @@ BUILD = (
     ("disk_bytes_per_memory", "disk B/memory"),
     ("disk_bytes_beyond_vector", "B/memory beyond a float32 vector"),
     ("marginal_bytes_beyond_vector", "the same, added since the size before"),
+    ("build_load", "machine load"),
 )
 SERVE = (
     ("cold_start_s", "cold start s"),
@@ -33,6 +34,7 @@ SERVE = (
     ("search_p95_ms", "search p95 ms"),
     ("search_minus_embed_p50_ms", "search - embed p50 ms"),
     ("serve_peak_rss_mb", "serve peak RSS MB"),
+    ("serve_load", "machine load"),
 )
 
 
@@ -105,7 +107,11 @@ def targets(runs: dict[str, Any]) -> list[str]:
 
 
 def side_by_side(runs: dict[str, Any]) -> list[str]:
-    keys = [k for k in BUILD + SERVE if k[0] not in ("memories", "disk_bytes_per_memory")]
+    keys = [
+        k
+        for k in BUILD + SERVE
+        if k[0] not in ("memories", "disk_bytes_per_memory", "build_load", "serve_load")
+    ]
     lines = [
         "| size | figure | Engram, SQLite | mcp-memory-service | Engram / peer |",
         "|---|---|---|---|---|",
@@ -169,7 +175,8 @@ def markdown(result: dict[str, Any]) -> str:
         "those sentences each with up to nine copies marked \" (note k)\", each copy's vector the sentence's real",
         "vector plus gaussian noise of norm 0.5, renormalised (see bench/scale.py). Peak RSS is the worker's",
         "VmHWM (PostgreSQL's server not counted). Cold start: from spawning the process to its first answered",
-        "search on the existing store (OS file cache warm).",
+        "search on the existing store (OS file cache warm). Machine load: the 1-minute load average as the",
+        "phase ended (2 cores; other work shares the machine).",
         "",
         "## Build",
         "",
