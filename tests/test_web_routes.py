@@ -10,7 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
-from test_api import Running
+
+from tests.live import LiveServer as Running
 
 
 @pytest.fixture(scope="module")
