@@ -298,3 +298,28 @@ def test_zed_with_comments_as_a_real_command(tmp_path: Path) -> None:
     assert text.startswith("// Zed settings\n//\n// For information on how to configure Zed")
     assert json5.loads(text)["context_servers"]["engram"]["args"][-1] == "mcp"
     assert json5.loads(text)["theme"]["dark"] == "One Dark"
+
+
+@pytest.mark.parametrize(
+    ("platform", "client", "where"),
+    [  # where each client's documentation puts the file on macOS and Windows
+        ("darwin", "claude-desktop", "Library/Application Support/Claude/claude_desktop_config.json"),
+        ("win32", "claude-desktop", "AppData/Roaming/Claude/claude_desktop_config.json"),
+        ("darwin", "zed", ".config/zed/settings.json"),
+        ("win32", "zed", "AppData/Roaming/Zed/settings.json"),
+        ("win32", "claude-code", ".claude.json"),
+        ("darwin", "cursor", ".cursor/mcp.json"),
+        ("win32", "windsurf", ".codeium/windsurf/mcp_config.json"),
+        ("darwin", "codex", ".codex/config.toml"),
+    ],
+)
+def test_the_file_each_client_reads_on_macos_and_windows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, platform: str, client: str, where: str
+) -> None:
+    from engram.interfaces.cli import clients
+
+    monkeypatch.setattr(clients.sys, "platform", platform)
+    monkeypatch.delenv("APPDATA", raising=False)  # Windows sets it to the home's AppData/Roaming
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    home = tmp_path / "home"
+    assert clients.CLIENTS[client].where(home, tmp_path) == home / where
