@@ -87,5 +87,6 @@ def test_a_document_is_listed_under_its_title(tab: Tab, server: Server, tmp_path
     item = page.locator(f"#browse-list [data-id='{added['id']}'] .clamp")
     sync_api.expect(item).to_contain_text("Trip to Lisbon — Flights booked with TAP, leaving 14 May. Hotel")
     item.click()
-    sync_api.expect(page.locator("#detail-title")).to_have_text("Trip to Lisbon")  # the dialog: its title alone
+    # the dialog: its title alone
+    sync_api.expect(page.locator("#detail-title")).to_have_text("Trip to Lisbon")
     assert tab.errors == []
