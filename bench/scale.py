@@ -108,13 +108,17 @@ def snapshot(into: Path) -> tuple[Path, str]:
     return into, head
 
 
-def worker(engine: str, phase: str, db: str, data: Path, log: Path, tree: Path) -> dict[str, Any]:
+def worker(
+    engine: str, phase: str, db: str, data: Path, log: Path, tree: Path, loader: str = "write"
+) -> dict[str, Any]:
     out = data / f"{engine}-{phase}.json"
     if engine == PEER:
         command = [str(VENV / "bin" / "python"), "-m", "bench.peers.mms"]
     else:
         command = [sys.executable, "-m", "bench.peers.engram"]
     command += [phase, "--db", db, "--data", str(data), "--out", str(out)]
+    if phase == "build" and engine != PEER:
+        command += ["--loader", loader]
     env = {**os.environ, "PYTHONPATH": str(tree), "ENGRAM_BENCH_DATA": str(data_dir())}
     with log.open("a") as sink:
         sink.write(f"--- {engine} {phase} {datetime.now(UTC):%H:%M:%S}\n")
@@ -169,7 +173,7 @@ def run_size(
             dbs[engine] = str(scratch / f"{engine}-{size}" / "memories.db")
         print(f"{datetime.now(UTC):%H:%M:%S} {size} {engine}: build", flush=True)
         started = time.perf_counter()
-        rows[engine] = worker(engine, "build", dbs[engine], data, log, tree[0]) | stamp
+        rows[engine] = worker(engine, "build", dbs[engine], data, log, tree[0], args.loader) | stamp
         rows[engine]["disk_bytes"] = disk_bytes(dbs[engine])
         rows[engine]["build_wall_s"] = round(time.perf_counter() - started, 1)
         rows[engine]["build_peak_rss_mb"] = rows[engine].pop("peak_rss_mb")
@@ -210,6 +214,12 @@ def main() -> None:
     parser.add_argument("--engines", nargs="+", choices=ENGINES, default=list(ENGINES))
     parser.add_argument("--peer-sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--ingest", type=int, default=1024, help="texts written with the real model")
+    parser.add_argument(
+        "--loader",
+        choices=("write", "store"),
+        default="write",
+        help="how Engram's build loads: the write path's batch API, or the store's bulk insert",
+    )
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2, help="serve processes per engine and size")
     parser.add_argument("--render", action="store_true", help="only write scale.md from scale.json")

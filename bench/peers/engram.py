@@ -7,6 +7,9 @@ build: the data set's memories through the write path's batch API (`Memory.remem
        model; the openings the classifiers read come from the on-disk benchmark cache. Then the ingest texts
        through the same API with the real model embedding them, slice by slice beside the bare model
        embedding the same slice: the write path's throughput against the raw embedder's, at this size.
+       With --loader store (for sizes the write path cannot build in the bench's time on this machine), the
+       memories go through the store's bulk insert instead (`Store.insert`: rows, full-text and vector index,
+       no classification or audit), and only the ingest texts take the write path.
 serve: a fresh process opens the existing store and answers a first search (cold start: the parent times it
        from the process's start), then each query is embedded alone by a bare MiniLM and searched (accurate,
        limit 10, the query embedded inside the call).
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +41,27 @@ if TYPE_CHECKING:
     from engram import MiniLM
 
 
-def build(db: str, data: Path) -> dict[str, Any]:
+def _records(texts: list[str], first: int) -> list[Any]:
+    """Rows as the store's bulk insert takes them (as bench.backends loads them): knowledge, one a minute."""
+    from engram.model.record import Kind, MemoryRecord, new_id
+    from engram.model.vectors import content_hash
+
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    return [
+        MemoryRecord(
+            id=new_id(),
+            content=t,
+            content_hash=content_hash(t),
+            kind=Kind.KNOWLEDGE,
+            kind_method="bulk",
+            created_at=start + timedelta(minutes=first + i),
+            updated_at=start + timedelta(minutes=first + i),
+        )
+        for i, t in enumerate(texts)
+    ]
+
+
+def build(db: str, data: Path, loader: str = "write") -> dict[str, Any]:
     from bench.embedcache import DiskCachedEmbedder
     from engram import Memory, MiniLM, NewMemory
     from engram.model.vectors import content_hash
@@ -51,8 +75,11 @@ def build(db: str, data: Path) -> dict[str, Any]:
         first_write_s = time.perf_counter() - t0
         started, done, step = time.perf_counter(), 0, max(total // 20, 1)
         for texts, vectors in batches(data):
-            embedded = {content_hash(t): v for t, v in zip(texts, vectors, strict=True)}
-            mem.remember_many([NewMemory(content=t) for t in texts], embedded=embedded)
+            if loader == "store":
+                mem.store.insert(_records(texts, done), list(vectors))
+            else:
+                embedded = {content_hash(t): v for t, v in zip(texts, vectors, strict=True)}
+                mem.remember_many([NewMemory(content=t) for t in texts], embedded=embedded)
             done += len(texts)
             if done // step != (done - len(texts)) // step:
                 progress("build", done, total, started)
@@ -62,6 +89,7 @@ def build(db: str, data: Path) -> dict[str, Any]:
     cache.close()
     return {
         "loaded": total,
+        "loader": loader,
         "memories": stored,
         "first_write_s": round(first_write_s, 2),
         "build_s": round(build_s, 1),
@@ -114,8 +142,12 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--loader", choices=("write", "store"), default="write")
     args = parser.parse_args()
-    report(args.out, (build if args.phase == "build" else serve)(args.db, args.data))
+    report(
+        args.out,
+        build(args.db, args.data, args.loader) if args.phase == "build" else serve(args.db, args.data),
+    )
 
 
 if __name__ == "__main__":

@@ -13,8 +13,10 @@ ENGINE_NAMES = {
     "engram-postgresql": "Engram, PostgreSQL",
     "mms-sqlite_vec": "mcp-memory-service, sqlite_vec",
 }
+LOADERS = {"write": "remember_many", "store": "Store.insert"}
 BUILD = (
     ("memories", "memories stored"),
+    ("loaded_through", "loaded through"),
     ("build_s", "build s"),
     ("build_memories_per_s", "build memories/s"),
     ("raw_embed_texts_per_s", "raw embedder texts/s"),
@@ -42,7 +44,8 @@ def _cells(rows: list[tuple[str, str, dict[str, Any]]], columns: tuple[tuple[str
     head = ["size", "engine", *(label for _, label in columns), "run"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for size, engine, row in rows:
-        row = row | {"disk_mb": round(row.get("disk_bytes", 0) / 2**20, 1)}
+        through = LOADERS.get(row.get("loader", ""), "store_batch" if engine == "mms-sqlite_vec" else "")
+        row = row | {"disk_mb": round(row.get("disk_bytes", 0) / 2**20, 1), "loaded_through": through}
         values = [
             f"{int(size):,}",
             ENGINE_NAMES.get(engine, engine),
@@ -107,11 +110,8 @@ def targets(runs: dict[str, Any]) -> list[str]:
 
 
 def side_by_side(runs: dict[str, Any]) -> list[str]:
-    keys = [
-        k
-        for k in BUILD + SERVE
-        if k[0] not in ("memories", "disk_bytes_per_memory", "build_load", "serve_load")
-    ]
+    skip = ("memories", "loaded_through", "disk_bytes_per_memory", "build_load", "serve_load")
+    keys = [k for k in BUILD + SERVE if k[0] not in skip]
     lines = [
         "| size | figure | Engram, SQLite | mcp-memory-service | Engram / peer |",
         "|---|---|---|---|---|",
