@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,9 @@ def test_version_and_demo_as_real_commands(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "engram", "demo"], env=env, capture_output=True, text=True)
     assert done.returncode == 0 and "your own store was not touched" in done.stdout, done.stderr
     assert not (tmp_path / "home").exists()  # the made-up memories went to a temporary store
+
+
+def test_a_repeated_value_is_shown_as_one() -> None:
+    out = runner.invoke(app, ["add", "--help"], terminal_width=200).output
+    assert "<list[" not in out and "--tag" in out and re.search(r"--tag\s+<str>", out), out
+    assert "<list[" not in runner.invoke(app, ["review", "--help"], terminal_width=200).output

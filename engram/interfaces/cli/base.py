@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,17 @@ def _flag_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
 
 _option_type = typer.core.TyperOption.display_type_rich
 typer.core.TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
+
+
+def _one_value(self: Any, ctx: Any) -> str:
+    """What one value of a parameter is: `--tag <str>` (repeated for more), `files... <Path>`; a type shown as
+    `<list[str]>` read as if it took a list."""
+    shown: str = _display_type(self, ctx)
+    return re.sub(r"^<list\[(.*)\]>$", r"<\1>", shown)
+
+
+_display_type = typer.core._TyperParameter.display_type
+typer.core._TyperParameter.display_type = _one_value  # type: ignore[method-assign]
 
 
 def _summary(*, help_text: str, markup_mode: Any) -> Any:
