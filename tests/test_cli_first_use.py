@@ -180,3 +180,11 @@ def test_a_repeated_value_is_shown_as_one() -> None:
     out = runner.invoke(app, ["add", "--help"], terminal_width=200).output
     assert "<list[" not in out and "--tag" in out and re.search(r"--tag\s+<str>", out), out
     assert "<list[" not in runner.invoke(app, ["review", "--help"], terminal_width=200).output
+
+
+def test_ingest_says_what_it_found_on_a_line(tmp_path: Path) -> None:
+    chat = tmp_path / "chat.jsonl"
+    lines = [{"role": "user", "content": "maybe we could move the standup to 10am", "conversation_id": "c"}]
+    chat.write_text("\n".join(json.dumps(m) for m in lines), encoding="utf-8")
+    code, out = run(tmp_path / "m.db", "ingest", str(chat))
+    assert code == 0 and re.search(r"^found: \w+ 1$", out, re.M), out

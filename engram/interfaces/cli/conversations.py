@@ -24,7 +24,6 @@ from engram.interfaces.cli.base import (
     out,
     print_json,
 )
-from engram.interfaces.cli.render import fields_table
 from engram.interfaces.cli.terminal import error, plain, progress, shorten
 
 DEMO = [
@@ -113,7 +112,8 @@ def ingest(
         f"{report.get('duplicate', 0)} already known"
     )
     if report.get("by_kind"):
-        out.print(fields_table(report["by_kind"], title="what the messages said"))
+        found = ", ".join(f"{kind} {n}" for kind, n in report["by_kind"].items())
+        out.print(plain(f"found: {found}"), soft_wrap=True)
     if report.get("pending"):
         out.print("review them with `engram review`")
 
