@@ -171,9 +171,10 @@ def run_size(
         else:
             (scratch / f"{engine}-{size}").mkdir()
             dbs[engine] = str(scratch / f"{engine}-{size}" / "memories.db")
+        loader = args.pg_loader if engine == "engram-postgresql" and args.pg_loader else args.loader
         print(f"{datetime.now(UTC):%H:%M:%S} {size} {engine}: build", flush=True)
         started = time.perf_counter()
-        rows[engine] = worker(engine, "build", dbs[engine], data, log, tree[0], args.loader) | stamp
+        rows[engine] = worker(engine, "build", dbs[engine], data, log, tree[0], loader) | stamp
         rows[engine]["disk_bytes"] = disk_bytes(dbs[engine])
         rows[engine]["build_wall_s"] = round(time.perf_counter() - started, 1)
         rows[engine]["build_peak_rss_mb"] = rows[engine].pop("peak_rss_mb")
@@ -220,6 +221,7 @@ def main() -> None:
         default="write",
         help="how Engram's build loads: the write path's batch API, or the store's bulk insert",
     )
+    parser.add_argument("--pg-loader", choices=("write", "store"), help="the same for PostgreSQL alone")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2, help="serve processes per engine and size")
     parser.add_argument("--render", action="store_true", help="only write scale.md from scale.json")
