@@ -2,6 +2,7 @@
 server errors.
 
     python -m bench.fuzz [--rest 100000] [--mcp 10000] [--stdio 500] [--python 5000] [--seconds 480] [--seed 0]
+                         [--workers 1]
 
 A local-mode server (no keys: every route open, the Host allow-list and Origin check on) in-process, the fake
 embedder (robustness does not depend on the model), a fresh store. Requests are drawn from a seeded generator:
@@ -10,7 +11,9 @@ NaN, booleans where numbers go, strings of 50,000 characters, bytes that are no 
 headers, hostile paths for the file tools. Targets: 0 server errors (5xx, or anything but problem+json on an
 error) over REST; every MCP request answered (a JSON-RPC result or error) within 1 s; the Python API raising only
 Engram's own errors. Each part stops at its count or when the time budget is spent, whichever comes first.
-Results: bench/results/fuzz.json and fuzz.md.
+With --workers N, N processes share the counts, each with its own server, store and seed (seed + i); their
+reports are summed (the MCP p50 is the highest of the workers' medians). Results: bench/results/fuzz.json and
+fuzz.md.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ class Hostile:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        self._deep: dict[tuple[int, str], Any] = {}
 
     def text(self) -> str:
         r = self.rng
@@ -97,10 +101,16 @@ class Hostile:
         return self.rng.choice(FIELDS) if self.rng.random() < 0.8 else self.text()
 
     def deep(self, levels: int) -> Any:
-        value: Any = 1
-        for _ in range(levels):
-            value = [value] if self.rng.random() < 0.5 else {"k": value}
-        return value
+        """A value nested `levels` deep: lists, objects or both in turn (built once per shape: building a
+        100,000-deep value for each request took most of the fuzzer's time)."""
+        shape = self.rng.choice(["list", "dict", "mixed"])
+        if (levels, shape) not in self._deep:
+            value: Any = 1
+            for i in range(levels):
+                as_list = shape == "list" or (shape == "mixed" and i % 2 == 0)
+                value = [value] if as_list else {"k": value}
+            self._deep[(levels, shape)] = value
+        return self._deep[(levels, shape)]
 
     def fields(self, own: list[str] | None = None) -> dict[str, Any]:
         """A body's fields: mostly the route's own (`own`), with hostile or plausible values."""
@@ -399,18 +409,95 @@ def main() -> None:
     parser.add_argument("--python", type=int, default=5_000)
     parser.add_argument("--seconds", type=float, default=480, help="time budget for all parts")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="processes sharing the counts")
+    parser.add_argument(
+        "--report-to", type=Path, default=None, help=argparse.SUPPRESS
+    )  # a worker's own report
     args = parser.parse_args()
-    logging.disable(logging.WARNING)  # the MCP SDK and httpx log every request; the hostile ones as warnings
     started = time.monotonic()
-    # Shares of the budget: REST first (the target's volume), then MCP, stdio and the Python API.
-    budget = {"rest": 0.65, "mcp": 0.15, "stdio": 0.05, "python": 0.15}
-    report: dict[str, Any] = {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "seed": args.seed,
-        "asked": {"rest": args.rest, "mcp": args.mcp, "stdio": args.stdio, "python": args.python},
-        "budget_seconds": args.seconds,
+    report = run_workers(args) if args.workers > 1 else run_one(args)
+    if args.report_to:
+        args.report_to.write_text(json.dumps(report))
+        return
+    report["date"] = datetime.now(UTC).isoformat(timespec="seconds")
+    report["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    report["asked"] = {"rest": args.rest, "mcp": args.mcp, "stdio": args.stdio, "python": args.python}
+    report["budget_seconds"] = args.seconds
+    report["workers"] = args.workers
+    report["seed"] = args.seed
+    report["seconds"] = round(time.monotonic() - started, 1)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "fuzz.json").write_text(json.dumps(report, indent=2, ensure_ascii=True) + "\n")
+    (RESULTS / "fuzz.md").write_text(render(report))
+
+
+def run_workers(args: argparse.Namespace) -> dict[str, Any]:
+    """Run `args.workers` fuzzing processes at once, each with a share of the counts, and sum their reports."""
+    n = args.workers
+    with tempfile.TemporaryDirectory(prefix="engram-fuzz-workers-") as tmp:
+        procs = []
+        for i in range(n):
+            share = {k: -(-getattr(args, k) // n) for k in ("rest", "mcp", "stdio", "python")}
+            command = [sys.executable, "-m", "bench.fuzz", "--seconds", str(args.seconds)]
+            command += ["--seed", str(args.seed + i), "--report-to", f"{tmp}/{i}.json"]
+            command += [x for k, v in share.items() for x in (f"--{k}", str(v))]
+            procs.append(subprocess.Popen(command))
+        for proc in procs:
+            proc.wait()
+        reports = [json.loads(Path(f"{tmp}/{i}.json").read_text()) for i in range(n)]
+    return merge(reports)
+
+
+def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """The workers' reports as one: counts summed, samples pooled, the worst latency kept."""
+
+    def total(part: str, key: str) -> int:
+        return sum((r[part] or {}).get(key, 0) for r in reports)
+
+    def statuses(part: str) -> dict[str, int]:
+        counts: Counter[str] = Counter()
+        for r in reports:
+            counts.update(r[part]["statuses"])
+        return dict(sorted(counts.items(), key=lambda kv: int(kv[0])))
+
+    def pooled(part: str, key: str) -> list[Any]:
+        return [s for r in reports for s in (r[part] or {}).get(key, [])][:20]
+
+    rest = {k: total("rest", k) for k in ("requests", "server_errors", "failures")}
+    rest |= {"seconds": max(r["rest"]["seconds"] for r in reports), "statuses": statuses("rest")}
+    rest["failure_samples"] = pooled("rest", "failure_samples")
+    mcp = {k: total("mcp_http", k) for k in ("calls", "server_errors", "unanswered", "over_1s")}
+    medians = [r["mcp_http"]["p50_ms"] for r in reports if r["mcp_http"]["p50_ms"] is not None]
+    maxima = [r["mcp_http"]["max_ms"] for r in reports if r["mcp_http"]["max_ms"] is not None]
+    mcp |= {"p50_ms": max(medians, default=None), "max_ms": max(maxima, default=None)}
+    mcp |= {"statuses": statuses("mcp_http"), "unanswered_samples": pooled("mcp_http", "unanswered_samples")}
+    stdio = None
+    if any(r["mcp_stdio"] for r in reports):
+        stdio = {k: total("mcp_stdio", k) for k in ("lines", "unanswered_within_1s")}
+        stdio |= {"samples": pooled("mcp_stdio", "samples")}
+        errors = [
+            r["mcp_stdio"].get("error") for r in reports if r["mcp_stdio"] and r["mcp_stdio"].get("error")
+        ]
+        if errors:
+            stdio["error"] = "; ".join(errors)
+    by_type: Counter[str] = Counter()
+    for r in reports:
+        by_type.update(r["python"]["by_type"])
+    python = {
+        "calls": total("python", "calls"),
+        "crashes": total("python", "crashes"),
+        "by_type": dict(by_type),
     }
+    python["samples"] = pooled("python", "samples")
+    return {"rest": rest, "mcp_http": mcp, "mcp_stdio": stdio, "python": python}
+
+
+def run_one(args: argparse.Namespace) -> dict[str, Any]:
+    """One process's fuzzing: REST, then MCP over HTTP, stdio, and the Python API, each in its share of the time."""
+    logging.disable(logging.WARNING)  # the MCP SDK and httpx log every request; the hostile ones as warnings
+    # Shares of the budget: REST first (the target's volume), then MCP, stdio and the Python API.
+    budget = {"rest": 0.75, "mcp": 0.12, "stdio": 0.03, "python": 0.10}
+    report: dict[str, Any] = {}
     gen = Hostile(args.seed)
     with tempfile.TemporaryDirectory(prefix="engram-fuzz-") as tmp:
         home = Path(tmp)
@@ -443,10 +530,7 @@ def main() -> None:
         end = time.monotonic() + args.seconds * budget["python"]
         report["python"] = fuzz_python(home, gen, args.python, end)
         print("python", {k: v for k, v in report["python"].items() if k != "samples"}, flush=True)
-    report["seconds"] = round(time.monotonic() - started, 1)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "fuzz.json").write_text(json.dumps(report, indent=2, ensure_ascii=True) + "\n")
-    (RESULTS / "fuzz.md").write_text(render(report))
+    return report
 
 
 def render(report: dict[str, Any]) -> str:
@@ -455,7 +539,7 @@ def render(report: dict[str, Any]) -> str:
         "# Fuzzing: hostile input at volume",
         "",
         f"{report['date']}, {report['machine']}, seed {report['seed']}, {report['seconds']} s in all "
-        f"(budget {report['budget_seconds']:.0f} s). `python -m bench.fuzz` (see its docstring for what is generated).",
+        f"(budget {report['budget_seconds']:.0f} s), {report.get('workers', 1)} worker(s). `python -m bench.fuzz` (see its docstring for what is generated).",
         "",
         "| surface | asked | done | server errors (5xx) | other failures | note |",
         "|---|---:|---:|---:|---:|---|",
