@@ -323,3 +323,25 @@ def test_the_file_each_client_reads_on_macos_and_windows(
     monkeypatch.delenv("CODEX_HOME", raising=False)
     home = tmp_path / "home"
     assert clients.CLIENTS[client].where(home, tmp_path) == home / where
+
+
+def test_plain_json_still_merges_without_the_comment_keeping_parser(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """json-five installs as `json5`, a name another package also uses: with it overwritten, a plain JSON file
+    is still merged (and a file with comments refused, untouched, with the entry to add by hand)."""
+    import engram.interfaces.cli
+
+    monkeypatch.setitem(sys.modules, "engram.interfaces.cli.jsonc", None)  # importing it now fails
+    monkeypatch.delattr(engram.interfaces.cli, "jsonc", raising=False)
+    config = tmp_path / "mcp.json"
+    shutil.copy(FIXTURES / "cursor_mcp.json", config)
+    before = json.loads(config.read_text())
+    code, out = setup("cursor", "--config", str(config))
+    after = json.loads(config.read_text())
+    assert code == 0 and after["mcpServers"].pop("engram")["args"][-1] == "mcp" and after == before
+    commented = tmp_path / "settings.json"
+    shutil.copy(FIXTURES / "zed_settings_initial.json", commented)
+    code, out = setup("zed", "--config", str(commented))
+    assert code == 2 and '"context_servers"' in out
+    assert commented.read_text() == (FIXTURES / "zed_settings_initial.json").read_text()

@@ -146,10 +146,18 @@ def merge_server(client: Client, path: Path, command: list[str]) -> Change:
     entry = client.entry(command)
     if path.suffix == ".toml":
         return _merge_toml(path, client.key, entry)
-    from engram.interfaces.cli import jsonc  # its parser is read only when a JSON file is merged
-
     keys = client.key_in(path)
     snippet = json.dumps(_nest([*keys, NAME], entry), indent=2)
+    try:
+        from engram.interfaces.cli import jsonc  # its parser is read only when a JSON file is merged
+    except (
+        ImportError
+    ):  # json-five's `json5` overwritten by another package of that name: plain JSON still merges
+        data = table = read_json(path, snippet)
+        for key in keys:
+            table = table_in(table, key, path, snippet)
+        table[NAME] = entry
+        return change(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     try:
         return change(path, jsonc.set_member(text, [*keys, NAME], entry))
