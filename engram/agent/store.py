@@ -193,12 +193,13 @@ class StoreMemory:
 
     def _as_reminder(self, record: MemoryRecord) -> MemoryRecord:
         """A memory that says by which day something is to be done ("by 4 December", "due Monday", "before
-        Friday") is a reminder with that due day, whatever category its text suggested (a task that names a day
-        without such a word is listed as one by search_memory, in the category it has). A month alone is a plan's horizon ("a marathon by October"), and a rule or a habit is never due ("no
-        deploys on Fridays", "I run 5k every Tuesday")."""
+        Friday"), or an instruction naming a day ("Prepare the slides for the review on 2 December"), is a
+        reminder with that due day, whatever category its text suggested. A month alone is a plan's horizon ("a
+        marathon by October"), and a rule or a habit is never due ("no deploys on Fridays", "I run 5k every
+        Tuesday")."""
         if record.category is Category.REMINDERS:
             return record
-        if not due.states_deadline(record.content):
+        if not due.to_do(record.content):
             return record
         if due.deadline_day(record.content, record.created_at) is None:
             return record

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import MAXYEAR, UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
+from lemminflect import getAllLemmas
 
-from engram.lang.timewords import DATE, DAYS, MONTHS, TimeRange, day_start, month_after, weekend
+from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
@@ -74,8 +75,18 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         "PREFER_DAY_OF_MONTH": "first",
         "RETURN_AS_TIMEZONE_AWARE": False,
     }
-    dates = list(DATE.finditer(text))
+    dates = sorted([*DATE.finditer(text), *_ORDINAL.finditer(text)], key=lambda m: m.start())
+    # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
+    # by 15 December."); without one, the first date named.
+    marked = [m for m in dates if _MARKS.search(text[: m.start()]) or _DEADLINE.match(m.group(0))]
+    if marked:
+        dates = [*marked, *(m for m in dates if m not in marked)]
     for found, following in zip(dates, [*dates[1:], None], strict=False):
+        if found.re is _ORDINAL:  # "before the 3rd", "due on the 28th": that day of this month or the next
+            try:
+                return _ordinal(int(found.group(1)), said), found.group(0)
+            except (ValueError, OverflowError):  # the 0th or the 99th, or a month past the year 9999
+                continue
         phrase = _LEADING.sub("", found.group(0).strip())
         # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
         # which (read forward from when it was said, the weekday alone was the next one).
@@ -99,8 +110,73 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
                 return said, phrase
             return day, phrase
     # No date: a weekend ("clean the garage this weekend" is due that Saturday, "by the weekend" the Friday).
-    if (end := weekend(text, said)) is not None:
-        return (end.before - timedelta(days=1), end.phrase) if end.after is None else (end.after, end.phrase)
+    if (span := weekend(text, said)) is not None:
+        if span.after is None:
+            assert span.before is not None
+            return span.before - timedelta(days=1), span.phrase
+        return span.after, span.phrase
+    return _german_or_chinese(text, said)
+
+
+def _ordinal(number: int, said: datetime) -> datetime:
+    """The day of the month `number` names, this month's or, once past, the next month that has it."""
+    month = said.replace(day=1) if number >= said.day else month_after(said.replace(day=1))
+    while number > calendar.monthrange(month.year, month.month)[1] and number <= 31:
+        month = month_after(month)  # "on the 31st" said in November: 31 December
+    return month.replace(day=number)
+
+
+_DE_MONTHS = "januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember"
+_DE_DATE = re.compile(rf"\b(\d{{1,2}})\.\s*({_DE_MONTHS})\b", re.IGNORECASE)
+_ZH_NUMBER = "一二三四五六七八九十"
+_ZH_DATE = re.compile(rf"([\d{_ZH_NUMBER}]{{1,3}})月([\d{_ZH_NUMBER}]{{1,3}})[日号]")
+_ZH_WEEKDAY = re.compile(r"(下|这|本)?个?(?:周|星期|礼拜)([一二三四五六日天])")
+_ZH_DAYS = {"今天": 0, "明天": 1, "后天": 2}
+
+
+def _zh_number(text: str) -> int:
+    """A number written in digits or in Chinese numerals up to 31 (十二 12, 二十一 21, 三十 30)."""
+    if text.isdigit():
+        return int(text)
+    tens, _, ones = text.rpartition("十")
+    try:
+        if "十" not in text:
+            return _ZH_NUMBER.index(text) + 1
+        return (_ZH_NUMBER.index(tens) + 1 if tens else 1) * 10 + (_ZH_NUMBER.index(ones) + 1 if ones else 0)
+    except ValueError:
+        return 0  # no number ("十十十"): no date
+
+
+def _forward(said: datetime, month: int, day: int) -> datetime | None:
+    """The day of that month and day that is not before `said`: this year's or next year's."""
+    for year in (said.year, min(said.year + 1, MAXYEAR)):
+        if (
+            1 <= day <= calendar.monthrange(year, month)[1]
+            and (found := said.replace(year, month, day)) >= said
+        ):
+            return found
+    return None
+
+
+def _german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
+    """A German date ("bis zum 31. Dezember") or a Chinese one ("3月12日", "下周五", "明天"), read forward."""
+    if (de := _DE_DATE.search(text)) is not None:
+        month = _DE_MONTHS.split("|").index(de.group(2).lower()) + 1
+        if (day := _forward(said, month, int(de.group(1)))) is not None:
+            return day, de.group(0)
+    if (zh := _ZH_DATE.search(text)) is not None:
+        month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
+        if 1 <= month <= 12 and (day := _forward(said, month, number)) is not None:
+            return day, zh.group(0)
+    if (week := _ZH_WEEKDAY.search(text)) is not None:
+        weekday = "一二三四五六日天".index(week.group(2))
+        monday = said - timedelta(days=said.weekday())
+        offset = min(weekday, 6) + (7 if week.group(1) == "下" else 0)
+        day = monday + timedelta(days=offset)
+        return (day if day >= said or week.group(1) else day + timedelta(days=7)), week.group(0)
+    for word, ahead in _ZH_DAYS.items():
+        if word in text:
+            return said + timedelta(days=ahead), word
     return None
 
 
@@ -110,21 +186,81 @@ _STANDING = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday"
     rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\b(?:weekends|weekdays|mornings|evenings|nights)\b"
     r"|\b(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually|always|never|usually|normally|typically"
-    r"|generally|whenever|rule|rules|policy|as a rule)\b",
+    r"|generally|whenever|rule|rules|policy|as a rule|immer|jeden|jede|jedes|täglich|wöchentlich|morgens"
+    r"|abends|nie|niemals)\b|每天|每周|每个|每月|每年|总是|从不",
     re.IGNORECASE,
 )
 # Words that state a deadline: with a date they make a reminder of any statement.
-_DEADLINE = re.compile(r"\b(?:by|before|due|until|till|deadline|no later than)\b", re.IGNORECASE)
+_DEADLINE = re.compile(
+    r"\b(?:by|before|due|until|till|deadline|no later than|bis|spätestens|fällig|nicht vergessen)\b"
+    r"|之前|以前|截止|到期|别忘|记得",
+    re.IGNORECASE,
+)
+# ... right before the date they introduce ("by 15 December", "due on the 28th", "deadline: 15 January").
+_MARKS = re.compile(
+    r"\b(?:by|before|due|until|till|deadline:?|no later than)\s+(?:on\s+|by\s+|the\s+)?$", re.IGNORECASE
+)
+# A day of the month alone, after a word that says it is one ("before the 3rd", "on the 28th").
+_ORDINAL = re.compile(
+    rf"\b(?:by|on|before|until|till|due)\s+(?:on\s+)?the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
+    rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b)",
+    re.IGNORECASE,
+)
+
+
+# A prohibition said as an instruction ("Don't book calls after 11am"): a rule, unless it is a reminder not to
+# forget something.
+_PROHIBITION = re.compile(r"(?:^|[.!?;:]\s+)(?:don['\u2019]?t|do not)\s+(?!forget\b|miss\b)", re.IGNORECASE)
+# What opens an instruction before its verb ("Remind me to ...", "Need to ...", "Please ...").
+_LEAD_IN = re.compile(
+    r"^(?:please|remember to|remind me to|(?:don['\u2019]?t|do not) forget to|need to|have to|must|todo:?"
+    r"|to-?do:?)\s+",
+    re.IGNORECASE,
+)
+# After an opening word that can be a noun too, what shows it is a verb: its object's determiner, a pronoun or
+# a particle ("Book the venue", "Hand in the form", "Call me").
+_OBJECT = frozenset(
+    """the a an my our your his her their its this that these those some all any me him them us it up in out
+    back off down over""".split()  # noqa: SIM905
+)
+_SENTENCE = re.compile(r"(?:^|(?<=[.!?;:])\s+)(\S.*?)(?=[.!?;:](?:\s|$)|$)", re.DOTALL)
 
 
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
-    return _STANDING.search(text) is not None
+    return _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None
+
+
+def instruction(text: str) -> bool:
+    """Whether a sentence of `text` opens with a verb in its base form, as an instruction does ("Prepare the
+    slides ...", "Book the venue ...", "Remind me to call ..."): a verb it can only be, or one that could be a
+    noun followed by its object. "Met Carla" (past) and "Design review on Friday" (a noun) are none."""
+    for sentence in _SENTENCE.finditer(text[:2000]):
+        opening = sentence.group(1).strip()
+        rest = _LEAD_IN.sub("", opening, count=1)
+        words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest)
+        if not words:
+            continue
+        first = words[0].lower()
+        readings = getAllLemmas(first)
+        if readings.get("VERB") != (first,) or first in {"be", "have", "do"}:
+            continue
+        if rest != opening or ("NOUN" not in readings and "ADJ" not in readings):
+            return True  # after "remind me to", "need to": a verb whatever else it can be
+        if len(words) > 1 and words[1].lower() in _OBJECT:
+            return True
+    return False
 
 
 def states_deadline(text: str) -> bool:
     """Whether `text` says by when ("by", "before", "due", "until", "deadline"): with a date, a reminder."""
     return _DEADLINE.search(text) is not None
+
+
+def to_do(text: str) -> bool:
+    """Whether `text` states a deadline or is an instruction: with a day it names, a reminder ("Prepare the
+    slides for the review on 2 December")."""
+    return states_deadline(text) or instruction(text)
 
 
 def reminder_day(text: str, said_at: datetime) -> datetime | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from engram.lang.due import standing
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 
 _URGENT = re.compile(
@@ -13,7 +14,8 @@ _URGENT = re.compile(
     r"|紧急|尽快|马上|立刻|立即|赶紧",
     re.I,
 )
-_WHEN = rf"(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b\.?|tomorrow|tonight|today|noon|midnight|eod|\d)"
+# A number is a day or a time, not an amount ("well before 90%" is no deadline).
+_WHEN = rf"(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b\.?|tomorrow|tonight|today|noon|midnight|eod|\d(?![\d.,]*\s*(?:%|percent)))"
 _DEADLINE = re.compile(
     rf"\b(?:deadlines?|due (?:on |by |date|{_WHEN})|is due\b|are due\b|(?:by|before|until|no later than) "
     rf"(?:the )?(?:end of|next |this )?{_WHEN}|by (?:the )?end of)"
@@ -30,5 +32,7 @@ CONTEXT_TAGS = ("urgent", "deadline", "decision", "how-to")
 
 def context_tags(text: str) -> tuple[str, ...]:
     """The context tags `text` earns, in the order of CONTEXT_TAGS."""
-    said = (_URGENT.search(text), _DEADLINE.search(text), _DECISION.search(text), _HOWTO.search(text))
+    # A rule or a habit has no deadline ("no meetings before 10am on Mondays", "on weekdays I finish by 5").
+    deadline = None if standing(text) else _DEADLINE.search(text)
+    said = (_URGENT.search(text), deadline, _DECISION.search(text), _HOWTO.search(text))
     return tuple(tag for tag, found in zip(CONTEXT_TAGS, said, strict=True) if found)

