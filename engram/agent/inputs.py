@@ -8,10 +8,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engram.agent.arguments import Count, Days, Examples, SearchOptions, Share, StoreContext
-from engram.model.record import Category, Kind
+from engram.model.record import Category, Kind, as_utc
 
 
 class Arguments(BaseModel):
@@ -218,6 +218,13 @@ class ChatMessage(BaseModel):
     role: str = Field(min_length=1, max_length=32, description="who said it: user, assistant, system ...")
     content: str = Field(max_length=MAX_MESSAGE_CHARS, description="what was said")
     timestamp: datetime | None = Field(None, description="when it was said (ISO); none: now")
+
+    @field_validator("timestamp")
+    @classmethod
+    def _in_utc_range(cls, value: datetime | None) -> datetime | None:
+        if value is not None:
+            as_utc(value)  # stored in UTC: one UTC cannot hold is refused here, its zone kept for reading
+        return value
 
 
 class IngestConversationArgs(Arguments):

@@ -257,6 +257,15 @@ def _chinese_time(query: str) -> tuple[str, str] | None:
 
 @lru_cache(maxsize=64)  # an agent asks the same question again; dateparser costs milliseconds
 def time_range(query: str, now: datetime) -> TimeRange | None:
+    """The period `query` names, if any. One past the dates Python holds (years 1 to 9999: "5000 years ago",
+    "in 9999", "the last 99999999999 days") names no time a memory can have been stored in: none."""
+    try:
+        return _time_range(query, now)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _time_range(query: str, now: datetime) -> TimeRange | None:
     if _HAN.search(query) is not None and (chinese := _chinese_time(query)) is not None:
         read = time_range(chinese[0], now)
         return None if read is None else TimeRange(read.after, read.before, chinese[1])

@@ -1,5 +1,6 @@
 """Bounds on the JSON a caller hands in (metadata, tool arguments, request bodies): how deep it nests, how many
-keys or items one object or array holds, how long one string is and how large the whole is.
+keys or items one object or array holds, how long one string is and how large the whole is; and that its text is
+Unicode UTF-8 can carry (no lone surrogate).
 
 Checked before anything is stored, by walking the value without recursion, so a hostile value is refused with
 the field named instead of failing later (a memory nested hundreds deep broke every listing, recall and export
@@ -31,6 +32,7 @@ def bounded(field: str, value: Any) -> None:
         if isinstance(item, str):
             if len(item) > MAX_STRING:
                 raise InvalidInput(field, f"holds a string longer than {MAX_STRING:,} characters")
+            _unicode(field, item)
             size += len(item) + 2
         elif isinstance(item, Mapping | list | tuple):
             if depth >= MAX_DEPTH:
@@ -42,6 +44,8 @@ def bounded(field: str, value: Any) -> None:
                 for key in item:
                     if isinstance(key, str) and len(key) > MAX_STRING:
                         raise InvalidInput(field, f"holds a key longer than {MAX_STRING:,} characters")
+                    if isinstance(key, str):
+                        _unicode(field, key)
                     size += len(key) + 3 if isinstance(key, str) else 8
                 stack.extend((v, depth + 1) for v in item.values())
             else:
@@ -60,7 +64,19 @@ def bounded_fields(fields: T) -> T:
         value = fields[name] if isinstance(fields, Mapping) else getattr(fields, name, None)
         if isinstance(value, Mapping | list | tuple):
             bounded(str(name), value)
+        elif isinstance(value, str):  # its length is the field's own to bound (content: max_content_chars)
+            _unicode(str(name), value)
     return fields
+
+
+def _unicode(field: str, text: str) -> None:
+    """Refuse a lone surrogate (JSON's "\\ud800" escape decodes to one): no UTF-8 store, index or answer can
+    carry it, so a search or listing given one failed deep in the store instead of naming the field."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidInput(field, "is not valid Unicode text (it holds a lone surrogate)") from None
 
 
 def readable(value: Any) -> Any:

@@ -89,8 +89,14 @@ def utcnow() -> datetime:
 
 
 def as_utc(value: datetime) -> datetime:
-    """Naive datetimes are taken as UTC."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    """Naive datetimes are taken as UTC. One that UTC cannot hold (9999-12-31 late in a zone behind it) is a
+    ValueError, which a validator reports as the field's problem."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("is out of range once converted to UTC (years 1 to 9999)") from None
 
 
 def tag_form(tag: str) -> str:
