@@ -9,7 +9,8 @@
 2. npm: the keywords real npm packages carry (bench/data/tags_npm.json), stored as tags; every merge of the plan is
    listed, and those judged by hand (the file's "same" and "different" pairs) counted.
 3. judged: the memories of bench/data/tags_judged_200.json ('memories'; apart, 'held_out', judged once the rules
-   were final) stored one after another into a fresh store; each
+   were final) and of bench/data/tags_judged_everyday.json (one user's everyday memories) stored one after
+   another into a fresh store; each
    automatic tag looked up in the file's hand judgements (on topic or not): share on topic, tags per memory, and
    tags whose last word the part-of-speech tagger reads as a verb in the text.
 4. cost: the CPU time the tagger's part-of-speech reading takes per memory.
@@ -41,6 +42,9 @@ ROOT = Path(__file__).resolve().parent
 LABELLED = ROOT / "data" / "tags_merges_labelled.json"
 REGISTRY = ROOT / "data" / "tags_npm.json"
 JUDGED = ROOT / "data" / "tags_judged_200.json"
+# Everyday memories of one user (bench/data/everyday_user.jsonl) with their tags judged, and the judgements of
+# tags later rules gave on the sets above that their judges had not seen (kept apart: those files stay as judged).
+EVERYDAY = ROOT / "data" / "tags_judged_everyday.json"
 RESULTS = ROOT / "results"
 console = Console()
 
@@ -151,6 +155,9 @@ def npm() -> dict[str, Any]:
 def judged(path: Path = JUDGED, part: str = "memories") -> dict[str, Any]:
     """The judged memories stored in order into a fresh store; their automatic tags against the judgements."""
     items = json.loads(path.read_text(encoding="utf-8"))[part]
+    if EVERYDAY.exists():
+        added = json.loads(EVERYDAY.read_text(encoding="utf-8"))["additions"]
+        items = [i | {"tags": i["tags"] | added.get(i["text"], {})} for i in items]
     with (
         tempfile.TemporaryDirectory() as tmp,
         Memory(Path(tmp) / "j.db", embedder=default_embedder(), settings=Settings(home=Path(tmp))) as mem,
@@ -273,12 +280,16 @@ def render(result: dict[str, Any]) -> list[str]:
             *[f"- {u}" for u in r["unjudged"]],
             "",
         ]
-    for name, title in (("judged", "judged memories"), ("held_out", "held-out judged memories")):
+    for name, title, source in (
+        ("judged", "judged memories", "tags_judged_200.json"),
+        ("held_out", "held-out judged memories", "tags_judged_200.json"),
+        ("everyday", "everyday memories of one user", "tags_judged_everyday.json"),
+    ):
         if name not in result:
             continue
         j, b = result[name], result[name]["before"]
         lines += [
-            f"## Tags of {j['memories']} {title} (bench/data/tags_judged_200.json, '{name}')",
+            f"## Tags of {j['memories']} {title} (bench/data/{source}, '{name}')",
             "",
             "| run | tags | judged on topic | share on topic | median per memory | mean | range | share with 2-6 "
             "| ending in a verb |",
@@ -326,6 +337,7 @@ def main() -> None:
             result[part] = run()
     if "judged" in args.parts:
         result["held_out"] = judged(part="held_out")
+        result["everyday"] = judged(EVERYDAY, part="memories")
     lines = render(result)
     console.print("\n".join(lines))
     if not args.no_write:

@@ -93,6 +93,11 @@ def test_an_instruction_is_told_from_a_statement(text: str, instruction: bool) -
         ("I go swimming every Wednesday evening.", {"swimming"}, set()),
         ("Dentist appointment on 12 Dec at 9:30.", {"Dentist appointment"}, {"Dec"}),
         ("Conference talk abstract due 8 Dec.", set(), {"Dec."}),
+        # A word that labels the statement is no topic; one the tagger misread keeps its phrase.
+        ("Goal for this year: save enough for a deposit on a flat.", {"deposit"}, {"Goal"}),
+        ("Lesson from the outage: alerts on disk usage need to fire early.", {"outage"}, {"Lesson"}),
+        ("Bin collection days: recycling Monday, general waste Thursday.", {"bin collection days"}, set()),
+        ("Mostly from lost retail accounts.", {"retail accounts"}, set()),
     ],
 )
 def test_tags_name_topics_not_verbs_or_dates(text: str, wanted: set[str], unwanted: set[str]) -> None:

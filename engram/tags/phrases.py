@@ -41,7 +41,9 @@ _VAGUE = frozenset(
     places reason reasons question questions problem problems issue issues end beginning start rest side sides
     matter matters situation example examples detail details use uses user users status hold none notes pm am
     minute minutes hour hours second seconds euro euros dollar dollars pound pounds percent km kilometres
-    kilometers mile miles gram grams kilo kilos kilogram kilograms litre litres liter liters""".split()  # noqa: SIM905
+    kilometers mile miles gram grams kilo kilos kilogram kilograms litre litres liter liters goal goals plan
+    plans mistake mistakes insight insights lesson lessons tip tips name names reminder reminders update updates
+    thought thoughts""".split()  # noqa: SIM905
 )
 
 
@@ -164,6 +166,7 @@ _OBJECT = frozenset(
 )
 _PARTICLE = frozenset(["up", "in", "out", "back", "off", "down", "over"])
 _CLAUSE = frozenset(".!?:;,")
+_LIST = frozenset(":;,")
 _GO = frozenset(["go", "goes", "went", "going", "gone"])
 
 
@@ -180,8 +183,15 @@ def _instructions(doc: Any) -> Any:
         if token.tag_ == "VBG" and previous in _GO:
             token.tag_ = "NN"  # an activity: "I go swimming every Wednesday"
             continue
-        if token.tag_ == "JJ" and "ADJ" not in readings and readings.get("VERB") == (word,):
-            token.tag_ = "VB"  # no adjective the dictionary knows: "fry onion and carrot"
+        if (
+            token.tag_ == "JJ"
+            and previous in _LIST
+            and "ADJ" not in readings
+            and readings.get("VERB") == (word,)
+        ):
+            token.tag_ = (
+                "VB"  # a step of a list, no adjective the dictionary knows: "soup: fry onion and carrot"
+            )
             continue
         after = doc[token.i + 1].text.lower()
         if previous not in _CLAUSE and not (previous in {"and", "then"} and after in _OBJECT):
