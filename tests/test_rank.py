@@ -205,7 +205,7 @@ def test_confidence_reads_only_how_the_memory_matches_the_question() -> None:
     assert confidence_of(base) == "high"
     # Importance, recency, usage and the episode's relevance change nothing.
     assert confidence_of({**base, "importance": 1.0, "recency": 1.0, "usage": 1.0, "episode": 1.0}) == "high"
-    assert confidence_of({**base, "cosine": 0.3, "coverage": 0.6}) == "medium"
+    assert confidence_of({**base, "cosine": 0.35, "coverage": 0.6}) == "medium"
     assert confidence_of({**base, "cosine": 0.2, "coverage": 0.1}) == "low"
     assert confidence_of({**base, "cosine": -0.5, "coverage": 0.0}) == "low"
     assert confidence_of({}) == "low"  # scored by hand: nothing known

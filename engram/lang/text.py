@@ -226,11 +226,20 @@ _stemmer = snowballstemmer.stemmer("porter")
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased words, apostrophes kept inside words; a run of Chinese or Japanese as its character pairs."""
-    found = [w.replace("’", "'") for w in _WORD.findall(text.lower())]
+    """Lower-cased words, apostrophes kept inside words but a possessive's "'s" dropped ("dad's" is "dad"); a
+    run of Chinese or Japanese as its character pairs."""
+    found = [bare(w.replace("’", "'")) for w in _WORD.findall(text.lower())]
     if text.isascii():
         return found
     return [pair for w in found for pair in (_pairs(w) if _UNSPACED.match(w) else [w])]
+
+
+def bare(word: str) -> str:
+    """A lower-cased word without a possessive's "'s": "dad's" is "dad", as the full-text index (which parts
+    words at apostrophes) reads it; a contraction that is a stopword ("it's", "what's") stays whole."""
+    if word.endswith("'s") and word not in STOPWORDS:
+        return word[:-2]
+    return word
 
 
 def _pairs(run: str) -> list[str]:
@@ -328,7 +337,7 @@ def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]
                 match, at = tail, after
             else:
                 continue
-        s = stem(match.group().replace("’", "'"))
+        s = stem(bare(match.group().replace("’", "'")))
         if s in want:
             out[bisect.bisect_right(starts, at) - 1].add(s)
     paired = {w for w in want if unspaced(w)}

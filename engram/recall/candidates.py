@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -37,6 +37,9 @@ class QueryTerms:
     # The same two for the question without the words of a time it names, if it names one: how much of the
     # question a memory says (`coverage`) leaves them out.
     topic: tuple[dict[str, float], float] | None = None
+    # For a stem of the question, the stems of each other word for it (father: dad): a memory that says all of
+    # one of them says it.
+    standins: dict[str, tuple[frozenset[str], ...]] = field(default_factory=dict)
 
 
 class Candidates:
@@ -68,7 +71,10 @@ class Candidates:
 
         def lexical() -> tuple[dict[str, float], QueryTerms]:
             also = query.expansion_terms
-            words = list(dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also]))
+            said_else = [w for _, alts in query.others for alt in alts for w in alt.split()]
+            words = list(
+                dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also, *said_else])
+            )
             return dict(store.text_search(words, wide, where)), self._term_weights(query, also)
 
         text_job: Future[tuple[dict[str, float], QueryTerms]] | None = None
@@ -131,6 +137,7 @@ class Candidates:
             asked.unseen,
             asked.alternates,
             asked.topic,
+            asked.standins,
         )
         return ranked, vectors
 
@@ -138,7 +145,14 @@ class Candidates:
         own = list(query.stems)
         others = sorted(stems(" ".join(expansions)) - set(own)) if expansions else []
         wholes = {said: stem(whole) for said, whole in query.spellings}
-        total, frequencies = self._store.document_frequencies([*own, *others, *wholes.values()])
+        standins: dict[str, list[frozenset[str]]] = {}
+        for said, alts in query.others:
+            for s in stems(said):
+                standins.setdefault(s, []).extend(stems(alt) for alt in alts)
+        instead = {s for alts in standins.values() for alt in alts for s in alt}
+        total, frequencies = self._store.document_frequencies(
+            [*own, *others, *wholes.values(), *(instead - set(own))]
+        )
         for said, whole in wholes.items():
             # The store writes it as one word ("email" for "e-mail"): that word is the question's, not its parts.
             if frequencies.get(whole, 0) > 0:
@@ -146,8 +160,17 @@ class Candidates:
                 own = [s for s in own if s not in parts] + ([whole] if whole not in own else [])
         # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap. It
         # still tells how much of the question a memory answers (the `coverage` the relevance floor reads).
-        known = {s: idf(total, n) for s in own if (n := frequencies.get(s, 0)) > 0}
-        unseen = {s: idf(total, 0) for s in own if not frequencies.get(s)}
+        # A word said otherwise counts as often as it or its most frequent other word is found (a memory that says
+        # dad says father); an other word is found where each of its words is.
+        found = {
+            s: max(
+                [frequencies.get(s, 0)]
+                + [min(frequencies.get(w, 0) for w in alt) for alt in standins.get(s, ()) if alt]
+            )
+            for s in own
+        }
+        known = {s: idf(total, n) for s in own if (n := found[s]) > 0}
+        unseen = {s: idf(total, 0) for s in own if not found[s]}
         topic = None
         if query.topic_stems:
             untimed = set(query.topic_stems) | (set(own) - set(query.stems))  # a whole word found stays
@@ -160,4 +183,5 @@ class Candidates:
             unseen=sum(unseen.values()),
             alternates={s: idf(total, n) for s in others if (n := frequencies.get(s, 0)) > 0},
             topic=topic,
+            standins={s: tuple(a for a in alts if a) for s, alts in standins.items() if s in known},
         )

@@ -14,7 +14,7 @@ Confidence = Literal["high", "medium", "low"]
 LEVELS: tuple[Confidence, ...] = ("low", "medium", "high")
 
 # The match strength at which a hit is a likely (medium) and an almost certain (high) answer.
-MEDIUM = 0.44
+MEDIUM = 0.46
 HIGH = 0.56
 COSINE_WEIGHT = 0.5  # of the strength; the rest is the share of the question's words the memory says
 # A memory beside a match in its episode is likely its answer or its question, less surely than the match.

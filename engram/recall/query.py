@@ -18,6 +18,7 @@ from engram.lang.text import words as words_of
 from engram.lang.timewords import EventAnchor, TimeRange
 from engram.model.record import text_problem
 from engram.recall.scoring import Period
+from engram.recall.synonyms import other_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,8 @@ class Query:
     expansions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Words it splits that people also write as one ("e-mail": "email"): the store's spelling is searched.
     spellings: tuple[tuple[str, str], ...] = ()
+    # Other words for its words and phrases (father: dad; spouse: husband, wife), which a memory may say instead.
+    others: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def period(self) -> Period | None:
@@ -115,6 +118,7 @@ def read_query(text: Any, now: datetime, *, longest: int) -> Query:
         recent=recent(text),
         topic=text,
         spellings=tuple(joined_spellings(text).items()),
+        others=tuple(other_words(text).items()),
     )
 
 
@@ -157,15 +161,29 @@ def _words(search: str, now: datetime) -> dict[str, Any]:
     """The parts of a query read from the text it searches. The words of a time it names ("last week", "in
     June") are searched, but a memory need not say them to answer: `topic_stems` leaves them out."""
     named = timewords.time_range(search, now)
-    found = tuple(terms(search))
+    found = topical(search)
     topic = search if named is None else re.sub(re.escape(named.phrase), " ", search, flags=re.IGNORECASE)
     return {
         "search": search,
         "terms": found,
         "stems": tuple(sorted(stems(" ".join(found)))),
-        "topic_stems": tuple(sorted(stems(" ".join(terms(topic))))) if named is not None else (),
+        "topic_stems": tuple(sorted(stems(" ".join(topical(topic))))) if named is not None else (),
         "named": named,
     }
+
+
+# Words that frame a question rather than name its topic: "tell me anything about the house" is about the house.
+# Searched as words, "anything" made a memory that says "anything over £50k" an answer.
+FRAMING = frozenset(
+    {"tell", "told", "say", "said", "mention", "mentioned", "anything", "something", "everything", "stuff"}
+    | {"remember", "know", "show", "find", "details"}
+)
+
+
+def topical(text: str) -> tuple[str, ...]:
+    """The content words of a question without those that frame it (all of them if nothing else is left)."""
+    found = terms(text)
+    return tuple([w for w in found if w not in FRAMING] or found)
 
 
 # ---- what a question asks, in words --------------------------------------------------------------------------

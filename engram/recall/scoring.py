@@ -117,15 +117,24 @@ def last_used(record: Scorable) -> datetime:
 
 
 def overlaps(
-    query_weights: dict[str, float], contents: Sequence[str], alternates: Mapping[str, float] | None = None
+    query_weights: dict[str, float],
+    contents: Sequence[str],
+    alternates: Mapping[str, float] | None = None,
+    standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """For each content, the IDF-weighted share of the query's word stems that it contains, and the summed
-    weight of the `alternates` (stems of the query's expansions) it contains."""
+    """For each content, the IDF-weighted share of the query's word stems that it contains (a stem counts as
+    contained where all the stems of one of its `standins`, the other words for it, are), and the summed weight
+    of the `alternates` (stems of the query's expansions) it contains."""
     total = sum(query_weights.values())
     others = alternates or {}
     if total <= 0 and not others:
         return np.zeros(len(contents)), np.zeros(len(contents))
-    present = stems_among(contents, frozenset(query_weights) | frozenset(others))
+    instead = {s: alts for s, alts in (standins or {}).items() if s in query_weights}
+    extra_stems = frozenset(w for alts in instead.values() for alt in alts for w in alt)
+    present = stems_among(contents, frozenset(query_weights) | frozenset(others) | extra_stems)
+    if instead:
+        for p in present:
+            p.update(s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts))
     share = [
         sum(w for stem, w in query_weights.items() if stem in p) / total if total > 0 else 0.0
         for p in present
@@ -200,6 +209,7 @@ def score(
     unseen: float = 0.0,
     alternates: Mapping[str, float] | None = None,
     topic: tuple[dict[str, float], float] | None = None,
+    standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
     episode, `episodes` a candidate to its episode (the parent, for a chunk). With `feedback`, the vector
@@ -214,11 +224,11 @@ def score(
     days = np.array([_days(now, last_used(r)) for r in records], dtype=np.float64)
     table = np.zeros((len(records), len(_COLUMNS)))
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
-    share, extra = overlaps(query_weights, [r.content for r in records], alternates)
+    share, extra = overlaps(query_weights, [r.content for r in records], alternates, standins)
     table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * share
     # An expansion's words stand in for the words they expand (k8s for kubernetes), up to the whole question.
     said, missing = topic if topic is not None else (query_weights, unseen)
-    part = overlaps(said, [r.content for r in records])[0] if topic is not None else share
+    part = overlaps(said, [r.content for r in records], None, standins)[0] if topic is not None else share
     asked = sum(said.values()) + missing
     table[:, _COL["coverage"]] = (
         np.minimum(1.0, (part * (asked - missing) + extra) / asked) if asked > 0 else 0.0
