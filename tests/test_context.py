@@ -106,3 +106,13 @@ def test_a_bad_budget_is_named(mem: Memory, given: object, says: str) -> None:
 
 def test_an_empty_store_gives_an_empty_context(mem: Memory) -> None:
     assert mem.session_context() == {"text": "", "ids": [], "sections": {}, "tokens": 0, "max_tokens": 1500}
+
+
+def test_personal_data_shows_as_its_marker_in_the_context(mem: Memory) -> None:
+    """A context goes into every session: the user's phone number or e-mail address is not repeated there."""
+    phone = mem.remember("My phone number is +49 151 23456789", kind="identity").id
+    mail = mem.remember("My work email is priya.n@example.com", kind="identity").id
+    context = mem.session_context()
+    assert {phone, mail} <= set(context["ids"])
+    assert "23456789" not in context["text"] and "priya.n@example.com" not in context["text"]
+    assert "[REDACTED_PHONE]" in context["text"] and "[REDACTED_EMAIL]" in context["text"]

@@ -6,7 +6,7 @@ Only approved, unexpired memories are shown (never pending, rejected, superseded
 scope, the project asked for (every project when none is named) and the session asking. Reading the context
 counts no use of a memory unless asked: a session start is no recall, and counting it would make the memories
 shown at every start the most used, so shown again. The sections share the budget by taking turns, one line
-each, so a long list of preferences cannot crowd out the tasks."""
+each, so a long list of preferences cannot crowd out the tasks. Personal data in a line shows as its marker."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from engram.agent.browse import shorten
 from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
-from engram.lang import analysis
+from engram.lang import analysis, pii
 from engram.lang.due import due_day
 from engram.model.agent_answers import SessionContextAnswer
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, as_utc, utcnow
@@ -191,7 +191,9 @@ def _fill(
                 del queues[title]
                 continue
             memory_id, text = queue.pop(0)
-            line = f"- {text}"
+            # A context goes into every session, whatever it is about: personal data (the user's phone number,
+            # an e-mail address) shows as its marker, and search_memory gives it when a session asks for it.
+            line = f"- {pii.redact(text)}"
             cost = count(line) + 1 + (0 if lines[title] else count(f"## {title}") + 2)
             if spent + cost > budget:
                 continue  # a shorter line further on may still fit
