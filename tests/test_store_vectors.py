@@ -98,3 +98,22 @@ def test_an_index_catches_up_with_many_writes_a_step_at_a_time(
         assert first.stats()["index"] == {"indexed": N + 1, "embedded": N + 1}
         q = emb.embed_batch(["note 123 about the garden and item 861"])[0]
         assert first.store.vector_search(q, 1, Filter(scope=None))[0][1] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_small_index_writes_no_file_and_is_read_from_the_database(tmp_path: Path) -> None:
+    path = tmp_path / "small.db"
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        ids = [mem.remember(f"memory about topic {i} and thing {i * 3}").id for i in range(20)]
+        mem.recall("topic 3", mode="ranked", touch=False)
+    assert not path.with_name(path.name + ".vectors").exists()  # the database holds the only copy
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        assert mem.stats()["index"] == {"indexed": 20, "embedded": 20}
+        assert mem.recall("topic 3 thing 9", mode="ranked", limit=1, touch=False)[0].record.id == ids[3]
+
+
+def test_a_new_database_has_pages_that_hold_several_memories(tmp_path: Path) -> None:
+    path = tmp_path / "pages.db"
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        mem.remember("one memory")
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA page_size").fetchone()[0] == 16384

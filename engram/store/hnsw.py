@@ -26,6 +26,7 @@ Keys = npt.NDArray[np.uint64]
 _COUNTS = struct.Struct("<QQ")  # slots, bytes of the faiss index
 RANGE_SLACK = 0.1
 TRAIN_MIN = 1000
+EXPANSION_FLOOR = 64
 
 
 class Graph:
@@ -128,7 +129,9 @@ class Graph:
             self._params = self._search_params()
 
     def search(self, q: Vectors, k: int) -> tuple[Keys, npt.NDArray[np.float32]]:
-        """Up to k (keys, inner products), best first."""
+        """Up to k (keys, inner products), best first. The walk widens with k, from a floor to the search width:
+        a few neighbours (the write path's duplicate check and votes) need no walk of hundreds of nodes."""
+        self._params.efSearch = max(EXPANSION_FLOOR, min(self._shape[2], 4 * k))
         sims, slots = self._index.search(q.reshape(1, -1), k, params=self._params)
         found = slots[0] >= 0
         return self._keys[slots[0][found]], sims[0][found]

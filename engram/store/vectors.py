@@ -87,6 +87,11 @@ class VectorIndex:
     def __len__(self) -> int:
         return len(self._small) if self._small is not None else len(self._index)
 
+    @property
+    def exact(self) -> bool:
+        """Small enough to be scanned exactly (its rows are all it holds)."""
+        return self._small is not None
+
     def __contains__(self, key: int) -> bool:
         if self._small is not None:
             return key in self._small

@@ -151,6 +151,12 @@ class IndexFile:
         model = self._model()
         if self._files is None or self._index is None or model is None:
             return
+        if self._index.exact:
+            # A small index is its rows, which the database holds already: it is read from there on open
+            # (about as fast as reading the file), and the disk keeps one copy of each vector, not two.
+            self._files[0].unlink(missing_ok=True)
+            self._files[1].unlink(missing_ok=True)
+            return
         self._index.save(self._files[0])
         tmp = self._files[1].with_suffix(".tmp")
         tmp.write_text(json.dumps({"seq": self._seq, "model": model[0], "dim": model[1]}))
