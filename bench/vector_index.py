@@ -36,7 +36,7 @@ DIM = 384
 K = 50
 N_CENTROIDS = 2048
 FRACTIONS = (0.001, 0.01, 0.10)
-ENGINES = ("numpy", "usearch", "faiss-hnsw", "faiss-flat", "sqlite-vec")
+ENGINES = ("numpy", "usearch", "faiss-hnsw", "faiss-flat", "sqlite-vec", "engram", "engram-served")
 M, EF_ADD = 32, 64  # HNSW connectivity and build expansion, the same for usearch and faiss
 EF_SEARCH = (64, 128, 256, 512)
 OVERSAMPLE = (2.0, 4.0)
@@ -164,7 +164,8 @@ def exact_keys(vectors: F32, keys: I64, q: F32, k: int) -> I64:
 
 def run_engine(engine: str, n: int, args: argparse.Namespace) -> dict[str, Any]:
     d = CACHE / str(n)
-    base: F32 = np.load(d / "base.npy")
+    # a served index never sees the data set: only the file its build wrote (the `engram` engine's)
+    base: F32 = np.load(d / "base.npy", mmap_mode="r" if engine == "engram-served" else None)
     queries: F32 = np.load(d / "queries.npy")
     truth: I64 = np.load(d / "truth.npy")
     subsets = {f: (np.load(d / f"subset_{f}.npy"), np.load(d / f"truth_{f}.npy")) for f in FRACTIONS}
@@ -287,6 +288,37 @@ def run_engine(engine: str, n: int, args: argparse.Namespace) -> dict[str, Any]:
                 params, label = faiss.SearchParameters(sel=sel), "faiss flat + IDSelector (exact)"
             lat, ans = timed(queries, lambda q, p=params: fsearch(q, params=p), budget, nf)
             res["filtered"].append(row(label, lat, ans, t, frac=f))
+
+    elif engine in ("engram", "engram-served"):
+        from engram.store.vectors import EXPANSION_SEARCH, VectorIndex
+
+        path = work.parent / "index-engram.vectors"
+        label = f"Engram VectorIndex (faiss HNSW, 8-bit codes) M={M} ef={EXPANSION_SEARCH}"
+        build = 0.0
+        if engine == "engram":  # built in batches, as the store catches up, then saved for `engram-served`
+            t0 = time.perf_counter()
+            vx = VectorIndex(DIM)
+            for lo in range(0, n, 65_536):
+                vx.upsert(keys[lo : lo + 65_536].tolist(), base[lo : lo + 65_536])
+            build = time.perf_counter() - t0
+            vx.save(path)
+            del vx
+        t0 = time.perf_counter()
+        vx = VectorIndex.load(path, DIM)
+        note(build, path, time.perf_counter() - t0)
+
+        def esearch(q: F32, allowed: I64 | None = None) -> I64:
+            return np.array([k for k, _ in vx.search(q, K, allowed=allowed)], dtype=np.int64)
+
+        lat, ans = timed(queries, esearch, budget, nq)
+        res["search"].append(
+            row(label + (" loaded alone" if engine == "engram-served" else ""), lat, ans, truth)
+        )
+        if engine == "engram-served":
+            for f, (sub, t) in subsets.items():
+                lat, ans = timed(queries, lambda q, s=sub: esearch(q, s), budget, nf)
+                res["filtered"].append(row("Engram VectorIndex, allowed keys", lat, ans, t, frac=f))
+            path.unlink()
 
     elif engine == "sqlite-vec":
         import apsw

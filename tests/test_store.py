@@ -12,6 +12,7 @@ import pytest
 
 from engram import FakeEmbedder, InvalidInput, Memory, Scope, Status, StoreError
 from engram.lang.text import terms
+from engram.store import vectors
 from engram.store.sqlite.schema import MIGRATIONS
 from engram.store.sqlite.store import SQLiteStore
 from engram.store.values import Filter
@@ -164,7 +165,11 @@ def test_bm25_weighs_tags_half_and_a_narrow_filter_keeps_the_same_scores(mem: Me
     assert narrow == [(in_content, pytest.approx(hits[in_content]))]
 
 
-def test_vector_index_is_rebuilt_when_missing_or_corrupt(tmp_path: Path) -> None:
+def test_vector_index_is_rebuilt_when_missing_or_corrupt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a graph is written to its file (a small index, rows the database holds, writes none)
+    monkeypatch.setattr(vectors, "EXACT_MAX", 10)
     path = tmp_path / "v.db"
     with Memory(path, embedder=FakeEmbedder()) as mem:
         ids = [mem.remember(f"memory about topic {i} and thing {i * 3}").id for i in range(20)]

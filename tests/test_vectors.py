@@ -29,6 +29,11 @@ def brute(
     return [int(keys[i]) for i in np.argsort(-scores, kind="stable")[:k]]
 
 
+def tolerance(index: VectorIndex) -> float:
+    """How far a reported similarity may be from the true cosine: the graph scores 8-bit codes."""
+    return 1e-5 if index._small is not None else 2e-2
+
+
 @pytest.fixture(scope="module")
 def data() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
     return np.arange(1, N + 1, dtype=np.int64) * 7, unit(N, 0)  # sparse rowids, as after deletions
@@ -83,15 +88,16 @@ def test_nearest_neighbours_match_brute_force(
         assert len(hits) == 10
         sims = [s for _, s in hits]
         assert sims == sorted(sims, reverse=True)
-        # the similarity reported is the true cosine of that key's vector
+        # the similarity reported is the true cosine of that key's vector (the graph's, from 8-bit codes, near
+        # it: the store scores its hits again from the float vectors)
         row = {int(k): i for i, k in enumerate(keys)}
         for key, sim in hits:
-            assert sim == pytest.approx(float(base[row[key]] @ q), abs=1e-5)
+            assert sim == pytest.approx(float(base[row[key]] @ q), abs=tolerance(built))
         overlap.append(len({k for k, _ in hits} & set(brute(base, keys, q, 10))) / 10)
     assert np.mean(overlap) >= 0.95
     # a stored vector is its own nearest neighbour
     assert built.search(base[123], 1)[0][0] == int(keys[123])
-    assert built.search(base[123], 1)[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert built.search(base[123], 1)[0][1] == pytest.approx(1.0, abs=tolerance(built))
 
 
 @pytest.mark.parametrize("quantized_from", [0, vectors.QUANTIZED_FROM])
@@ -133,13 +139,13 @@ def test_upsert_replaces_and_remove_forgets(exact_max: int, monkeypatch: pytest.
     index.upsert([5], moved[None, :])
     assert len(index) == 200
     [(key, sim)] = index.search(moved, 1)
-    assert key == 5 and sim == pytest.approx(1.0, abs=1e-5)
+    assert key == 5 and sim == pytest.approx(1.0, abs=tolerance(index))
     assert index.search(base[5], 1)[0][0] != 5
     # duplicates within one batch: the last one wins
     first, last = unit(2, 12)
     index.upsert([9, 9], np.stack([first, last]))
     [(key, sim)] = index.search(last, 1)
-    assert key == 9 and sim == pytest.approx(1.0, abs=1e-5)
+    assert key == 9 and sim == pytest.approx(1.0, abs=tolerance(index))
     assert len(index) == 200
 
     index.remove([5, 9, 10_000, -3])  # missing keys are ignored
@@ -169,20 +175,21 @@ def test_the_graph_skips_removed_slots_and_is_built_again_when_most_are_dead(
     assert len(graph) == 1_500 and graph._used == 1_500
     keys = np.array([*range(100), *range(1_600, 3_000)])
     alive = np.concatenate([-base[:100], base[1_600:]])
-    for q in unit(10, 15):
-        assert [k for k, _ in index.search(q, 10)] == brute(alive, keys, q, 10)
+    for q in unit(10, 15):  # the graph ranks by 8-bit codes: a near tie may swap places
+        assert len({k for k, _ in index.search(q, 10)} & set(brute(alive, keys, q, 10))) >= 9
 
 
-def test_an_index_file_of_the_earlier_usearch_format_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("earlier", [1, 3])  # a usearch graph, a faiss graph of float32 vectors
+def test_an_index_file_of_an_earlier_format_is_refused(tmp_path: Path, earlier: int) -> None:
     # The store rebuilds an index it cannot read from the database (tests/test_store.py).
     path = tmp_path / "memories.db.vectors"
     index = VectorIndex(DIM)
     index.upsert(list(range(10)), unit(10, 16))
     index.save(path)
     blob = bytearray(path.read_bytes())
-    blob[8] = 1  # the format number of a usearch graph
+    blob[8] = earlier
     path.write_bytes(bytes(blob))
-    with pytest.raises(StoreError, match="usearch"):
+    with pytest.raises(StoreError, match="earlier version"):
         VectorIndex.load(path, DIM)
 
 
@@ -279,8 +286,8 @@ def test_save_load_round_trip(tmp_path: Path, exact_max: int, monkeypatch: pytes
     index.save(path)  # replacing an existing file
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left behind
     assert path.read_bytes()[8] == (
-        2 if exact_max else 3
-    )  # a small index writes its rows, a large one its graph
+        2 if exact_max else 4
+    )  # a small index writes its rows, a large one its graph of 8-bit codes
     loaded = VectorIndex.load(path, DIM)
     assert len(loaded) == 498
     assert 10 not in loaded and 12 in loaded
@@ -333,5 +340,7 @@ def test_a_small_index_saved_as_a_graph_loads_as_rows(
     monkeypatch.undo()
     loaded = VectorIndex.load(path, DIM)
     assert loaded._small is not None and len(loaded) == 300 and len(loaded._index) == 0
+    # its rows are the graph's 8-bit codes decoded: near the vectors, so nearly the same answer
     for q in unit(5, 13):
-        assert [k for k, _ in loaded.search(q, 10)] == brute(base, np.arange(300), q, 10)
+        found = [k for k, _ in loaded.search(q, 10)]
+        assert len(set(found) & set(brute(base, np.arange(300), q, 10))) >= 9

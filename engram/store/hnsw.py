@@ -1,5 +1,10 @@
 """The graph of a large vector index: faiss HNSW (inner product over unit vectors) under uint64 keys.
 
+The graph keeps each vector as 8-bit codes (faiss's scalar quantiser, one range per dimension learnt from the
+vectors it is first built from): a quarter of float32's bytes, which is what lets a million vectors fit in memory.
+Its inner products are off by about 1e-3; the store scores the hits it keeps again from the float vectors in the
+database, so callers see exact cosines.
+
 faiss numbers its vectors 0, 1, 2, ... in the order they were added and cannot take one out of the graph, so a
 removed or replaced key leaves its slot behind as a tombstone that searches skip (an `IDSelectorBitmap` of the
 live slots); when the dead outnumber the living, the graph is built again from the live vectors.
@@ -8,6 +13,7 @@ live slots); when the dead outnumber the living, the graph is built again from t
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import faiss
@@ -18,6 +24,9 @@ Vectors = npt.NDArray[np.float32]
 Keys = npt.NDArray[np.uint64]
 
 _COUNTS = struct.Struct("<QQ")  # slots, bytes of the faiss index
+RANGE_SLACK = 0.1
+TRAIN_MIN = 1000
+EXPANSION_FLOOR = 64
 
 
 class Graph:
@@ -37,8 +46,13 @@ class Graph:
 
     def _new_index(self) -> Any:
         connectivity, expansion_add, _ = self._shape
-        index = faiss.IndexHNSWFlat(self.dim, connectivity, faiss.METRIC_INNER_PRODUCT)
+        # faiss's stubs type the quantiser kind as the class, the storage as a bare Index
+        eight_bit: Any = faiss.ScalarQuantizer.QT_8bit
+        index = faiss.IndexHNSWSQ(self.dim, eight_bit, connectivity, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = expansion_add
+        # each dimension's range is widened by a tenth on both sides, for later vectors a little outside it
+        storage: Any = faiss.downcast_index(index.storage)
+        storage.sq.rangestat_arg = RANGE_SLACK
         return index
 
     def _search_params(self) -> Any:
@@ -67,7 +81,13 @@ class Graph:
     def add(self, keys: Keys, vecs: Vectors) -> None:
         """Add vectors under keys the graph does not hold (the caller removes a key before replacing it)."""
         start, end = self._used, self._used + len(keys)
-        self._index.add(np.ascontiguousarray(vecs, dtype=np.float32))
+        vecs = np.ascontiguousarray(vecs, dtype=np.float32)
+        if not self._index.is_trained:  # the first vectors set the quantiser's ranges
+            # too few to show each dimension's range (a graph emptied by removals): the whole [-1, 1]
+            few = len(vecs) < TRAIN_MIN
+            eye = np.eye(self.dim, dtype=np.float32)
+            self._index.train(np.concatenate([vecs, eye, -eye]) if few else vecs)
+        self._index.add(vecs)
         if end > len(self._keys):
             size = max(1024, 2 * len(self._keys), end)
             self._keys = np.concatenate([self._keys, np.zeros(size - len(self._keys), dtype=np.uint64)])
@@ -109,7 +129,9 @@ class Graph:
             self._params = self._search_params()
 
     def search(self, q: Vectors, k: int) -> tuple[Keys, npt.NDArray[np.float32]]:
-        """Up to k (keys, inner products), best first."""
+        """Up to k (keys, inner products), best first. The walk widens with k, from a floor to the search width:
+        a few neighbours (the write path's duplicate check and votes) need no walk of hundreds of nodes."""
+        self._params.efSearch = max(EXPANSION_FLOOR, min(self._shape[2], 4 * k))
         sims, slots = self._index.search(q.reshape(1, -1), k, params=self._params)
         found = slots[0] >= 0
         return self._keys[slots[0][found]], sims[0][found]
@@ -120,36 +142,47 @@ class Graph:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.asarray(self._index.reconstruct_batch(slots), dtype=np.float32)
 
-    def to_bytes(self) -> bytes:
-        graph = faiss.serialize_index(self._index)
+    def write(self, out: Callable[[bytes], object]) -> None:
+        """Stream the graph to `out` in pieces: a second copy of a large graph in memory would double its cost."""
         used = self._used
-        head = _COUNTS.pack(used, len(graph))
-        keys, live = self._keys[:used].astype("<u8"), self._live[: (used + 7) // 8]
-        return head + keys.tobytes() + live.tobytes() + graph.tobytes()
+        out(_COUNTS.pack(used, 0))
+        out(self._keys[:used].astype("<u8").tobytes())
+        out(self._live[: (used + 7) // 8].tobytes())
+        writer = faiss.PyCallbackIOWriter(out)  # type: ignore[attr-defined]  # not in faiss's stubs
+        faiss.write_index(self._index, writer)
 
     @classmethod
-    def from_bytes(
-        cls, payload: memoryview, dim: int, connectivity: int, expansion_add: int, expansion_search: int
+    def read(
+        cls,
+        read: Callable[[int], bytes],
+        dim: int,
+        connectivity: int,
+        expansion_add: int,
+        expansion_search: int,
     ) -> Graph:
-        """A graph written by `to_bytes`; ValueError if the payload does not hold one of `dim` dimensions."""
-        if len(payload) < _COUNTS.size:
-            raise ValueError("too short for a graph")
-        slots, size = _COUNTS.unpack_from(payload)
-        live_at = _COUNTS.size + 8 * slots
-        graph_at = live_at + (slots + 7) // 8
-        if len(payload) != graph_at + size:
-            raise ValueError(f"the payload does not hold {slots} slots and a {size}-byte graph")
+        """A graph written by `write`, read in pieces; ValueError if it does not hold one of `dim` dimensions."""
+
+        def exactly(n: int) -> bytes:
+            got = read(n)
+            if len(got) != n:
+                raise ValueError("the graph is truncated")
+            return got
+
+        slots, _ = _COUNTS.unpack(exactly(_COUNTS.size))
+        keys = np.frombuffer(exactly(8 * slots), dtype="<u8").astype(np.uint64)
+        live_bits = np.frombuffer(exactly((slots + 7) // 8), dtype=np.uint8).copy()
+        try:
+            reader = faiss.PyCallbackIOReader(read)  # type: ignore[attr-defined]  # not in faiss's stubs
+            index = faiss.read_index(reader)
+        except RuntimeError as e:
+            raise ValueError(f"not a faiss index: {e}") from e
+        if not isinstance(index, faiss.IndexHNSWSQ) or index.d != dim or index.ntotal != slots:
+            raise ValueError(f"not a {dim}-d quantised HNSW graph of {slots} vectors")
         graph = cls(dim, connectivity, expansion_add, expansion_search)
-        index = faiss.deserialize_index(np.frombuffer(payload, dtype=np.uint8, offset=graph_at).copy())
-        if not isinstance(index, faiss.IndexHNSWFlat) or index.d != dim or index.ntotal != slots:
-            raise ValueError(f"not a {dim}-d HNSW graph of {slots} vectors")
         index.hnsw.efConstruction = expansion_add
-        graph._index = index
-        graph._keys = np.frombuffer(payload, dtype="<u8", count=slots, offset=_COUNTS.size).astype(np.uint64)
-        graph._live = np.frombuffer(payload, dtype=np.uint8, count=graph_at - live_at, offset=live_at).copy()
-        graph._used = slots
-        live = np.flatnonzero(np.unpackbits(graph._live, bitorder="little")[:slots])
-        graph._slot = dict(zip(graph._keys[live].tolist(), live.tolist(), strict=True))
+        graph._index, graph._keys, graph._live, graph._used = index, keys, live_bits, slots
+        live = np.flatnonzero(np.unpackbits(live_bits, bitorder="little")[:slots])
+        graph._slot = dict(zip(keys[live].tolist(), live.tolist(), strict=True))
         if len(graph._slot) != len(live):
             raise ValueError("a key is live in two slots")
         graph._params = graph._search_params()

@@ -10,7 +10,6 @@ docs/design/storage.md.
 from __future__ import annotations
 
 import math
-import mmap
 import os
 import struct
 import tempfile
@@ -44,10 +43,13 @@ EXACT_MAX = 20_000
 # From this many vectors the exact scan reads 8-bit codes first; below, the float rows are few enough to stay
 # in cache, and reading them directly is faster.
 QUANTIZED_FROM = 4096
+SCAN_BLOCK = 65_536
 
 _MAGIC = b"ENGRAMVX"
-# file formats: a usearch graph (no longer read: rebuilt from the database), a small index's rows, a faiss graph
-_USEARCH, _ROWS, _GRAPH = 1, 2, 3
+# file formats: a small index's rows, a faiss graph of 8-bit codes. Those of earlier versions (a usearch graph,
+# a faiss graph of float32 vectors) are not read: the index is rebuilt from the database.
+_ROWS, _GRAPH = 2, 4
+_EARLIER = (1, 3)
 _HEADER = struct.Struct("<8sIIQI")  # magic, format, dim, payload length, crc32 of the payload
 
 Vectors = npt.NDArray[np.float32]
@@ -84,6 +86,11 @@ class VectorIndex:
 
     def __len__(self) -> int:
         return len(self._small) if self._small is not None else len(self._index)
+
+    @property
+    def exact(self) -> bool:
+        """Small enough to be scanned exactly (its rows are all it holds)."""
+        return self._small is not None
 
     def __contains__(self, key: int) -> bool:
         if self._small is not None:
@@ -153,24 +160,39 @@ class VectorIndex:
         return self._exact(q, ukeys, k)
 
     def _exact(self, q: Vectors, ukeys: npt.NDArray[np.uint64], k: int) -> list[tuple[int, float]]:
-        return _scan(ukeys, self._index.get(ukeys), q, k)
+        # in blocks: every vector of a large graph decoded at once would take four times its codes' memory
+        best: list[tuple[int, float]] = []
+        for at in range(0, len(ukeys), SCAN_BLOCK):
+            part = ukeys[at : at + SCAN_BLOCK]
+            best = sorted([*best, *_scan(part, self._index.get(part), q, k)], key=lambda p: -p[1])[:k]
+        return best
 
     @_guarded
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file in the same directory, fsync, then rename over `path`. A small
-        index writes its rows (keys, then float32 vectors), a large one the graph."""
-        if self._small is not None:
-            keys, rows = self._small.all()
-            fmt, payload = _ROWS, len(keys).to_bytes(8, "little") + keys.astype("<u8").tobytes()
-            payload += rows.astype("<f4").tobytes()
-        else:
-            fmt, payload = _GRAPH, self._index.to_bytes()
-        header = _HEADER.pack(_MAGIC, fmt, self.dim, len(payload), zlib.crc32(payload))
+        index writes its rows (keys, then float32 vectors), a large one the graph, streamed: the header's
+        length and checksum are written last, over a placeholder."""
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(header)
-                f.write(payload)
+                f.write(bytes(_HEADER.size))
+                crc, length = 0, 0
+
+                def out(chunk: bytes) -> None:
+                    nonlocal crc, length
+                    f.write(chunk)
+                    crc, length = zlib.crc32(chunk, crc), length + len(chunk)
+
+                if self._small is not None:
+                    fmt = _ROWS
+                    keys, rows = self._small.all()
+                    out(len(keys).to_bytes(8, "little") + keys.astype("<u8").tobytes())
+                    out(rows.astype("<f4").tobytes())
+                else:
+                    fmt = _GRAPH
+                    self._index.write(out)
+                f.seek(0)
+                f.write(_HEADER.pack(_MAGIC, fmt, self.dim, length, crc))
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)
@@ -185,48 +207,57 @@ class VectorIndex:
 
     @classmethod
     def load(cls, path: Path, dim: int) -> VectorIndex:
-        """Read an index written by `save`; StoreError if it is missing, damaged or of another dimension."""
+        """Read an index written by `save`; StoreError if it is missing, damaged, of another dimension or of
+        an earlier format (the caller rebuilds it from the database)."""
         try:
             with open(path, "rb") as f:
                 size = os.fstat(f.fileno()).st_size
                 if size < _HEADER.size:
                     raise StoreError(f"vector index {path} is truncated")
-                # mapped, not read: the checksum pass needs no second buffer
-                with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                    return cls._from_buffer(mm, path, dim)
+                magic, fmt, stored_dim, length, crc = _HEADER.unpack(f.read(_HEADER.size))
+                if magic != _MAGIC or fmt not in (_GRAPH, _ROWS):
+                    old = " (of an earlier version)" if magic == _MAGIC and fmt in _EARLIER else ""
+                    raise StoreError(f"{path} is not a vector index of a known format{old}")
+                if stored_dim != dim:
+                    raise StoreError(f"vector index {path} holds {stored_dim}-d vectors, expected {dim}-d")
+                if length != size - _HEADER.size:
+                    raise StoreError(f"vector index {path} is truncated or has trailing bytes")
+                # Read in pieces, the checksum kept as they come: no copy of the whole file in memory.
+                seen, read = 0, 0
+
+                def piece(n: int) -> bytes:
+                    nonlocal seen, read
+                    chunk = f.read(min(n, length - read))
+                    seen, read = zlib.crc32(chunk, seen), read + len(chunk)
+                    return chunk
+
+                index = cls._read(piece, fmt, path, dim)
+                if read != length or f.read(1):
+                    raise StoreError(f"vector index {path} has bytes its content does not account for")
+                if seen != crc:
+                    raise StoreError(f"vector index {path} is corrupt (checksum mismatch)")
+                return index
         except OSError as e:
             raise StoreError(f"cannot read vector index {path}: {e}") from e
 
     @classmethod
-    def _from_buffer(cls, mm: mmap.mmap, path: Path, dim: int) -> VectorIndex:
-        magic, fmt, stored_dim, length, crc = _HEADER.unpack_from(mm)
-        if magic != _MAGIC or fmt not in (_GRAPH, _ROWS):
-            old = " (a usearch graph of an earlier version)" if magic == _MAGIC and fmt == _USEARCH else ""
-            raise StoreError(f"{path} is not a vector index of a known format{old}")
-        if stored_dim != dim:
-            raise StoreError(f"vector index {path} holds {stored_dim}-d vectors, expected {dim}-d")
-        if length != len(mm) - _HEADER.size:
-            raise StoreError(f"vector index {path} is truncated or has trailing bytes")
-        with memoryview(mm) as view, view[_HEADER.size :] as payload:
-            if zlib.crc32(payload) != crc:
-                raise StoreError(f"vector index {path} is corrupt (checksum mismatch)")
-            index = cls(dim)
-            if fmt == _ROWS:
-                n = int.from_bytes(payload[:8], "little")
-                if len(payload) != 8 + n * 8 + n * dim * 4:
-                    raise StoreError(f"vector index {path} does not hold {n} {dim}-d rows")
-                keys = np.frombuffer(payload, dtype="<u8", count=n, offset=8).astype(np.uint64)
-                rows = (
-                    np.frombuffer(payload, dtype="<f4", offset=8 + n * 8).reshape(n, dim).astype(np.float32)
-                )
-                small = ExactRows(dim)
-                small.upsert(keys, rows, unit=True)  # as written: normalising again would move the last bits
-                index._small = small
-                return index
-            try:
-                index._index = Graph.from_bytes(payload, dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
-            except (RuntimeError, ValueError) as e:
-                raise StoreError(f"vector index {path} cannot be loaded: {e}") from e
+    def _read(cls, piece: Callable[[int], bytes], fmt: int, path: Path, dim: int) -> VectorIndex:
+        index = cls(dim)
+        if fmt == _ROWS:
+            n = int.from_bytes(piece(8), "little")
+            keys_bytes, rows_bytes = piece(n * 8), piece(n * dim * 4)
+            if len(keys_bytes) != n * 8 or len(rows_bytes) != n * dim * 4:
+                raise StoreError(f"vector index {path} does not hold {n} {dim}-d rows")
+            keys = np.frombuffer(keys_bytes, dtype="<u8").astype(np.uint64)
+            rows = np.frombuffer(rows_bytes, dtype="<f4").reshape(n, dim).astype(np.float32)
+            small = ExactRows(dim)
+            small.upsert(keys, rows, unit=True)  # as written: normalising again would move the last bits
+            index._small = small
+            return index
+        try:
+            index._index = Graph.read(piece, dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
+        except (RuntimeError, ValueError) as e:
+            raise StoreError(f"vector index {path} cannot be loaded: {e}") from e
         if len(index._index) > EXACT_MAX:
             index._small = None
         elif len(index._index):  # a graph that removals (or a larger EXACT_MAX) brought under the limit

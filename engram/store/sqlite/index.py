@@ -22,6 +22,7 @@ from engram.store.sqlite.filter import in_slices
 from engram.store.vectors import VectorIndex
 
 Model = Callable[[], tuple[str, int] | None]
+_CATCH_UP_STEP = 8192
 
 
 class IndexFile:
@@ -132,20 +133,29 @@ class IndexFile:
         if changes[0] is None:
             return
         rids = [int(r) for r in str(changes[1]).split(",")]
-        present: dict[int, bytes] = {}
-        for part, marks in in_slices(rids):
-            sql = f"SELECT rid, embedding FROM memories WHERE rid IN ({marks}) AND embedding IS NOT NULL"
-            present.update(db.execute(sql + " AND searchable = 1", part).fetchall())
-        gone = [r for r in rids if r not in present]
-        if gone:
-            self._index.remove(gone)
-        if present:
-            self._index.upsert(list(present), np.stack([decode_vector(b) for b in present.values()]))
+        # A step at a time: a bulk load's million vectors read at once would hold them all twice in memory.
+        for at in range(0, len(rids), _CATCH_UP_STEP):
+            step = rids[at : at + _CATCH_UP_STEP]
+            present: dict[int, bytes] = {}
+            for part, marks in in_slices(step):
+                sql = f"SELECT rid, embedding FROM memories WHERE rid IN ({marks}) AND embedding IS NOT NULL"
+                present.update(db.execute(sql + " AND searchable = 1", part).fetchall())
+            gone = [r for r in step if r not in present]
+            if gone:
+                self._index.remove(gone)
+            if present:
+                self._index.upsert(list(present), np.stack([decode_vector(b) for b in present.values()]))
         self._seq = int(changes[0])
 
     def _save(self) -> None:
         model = self._model()
         if self._files is None or self._index is None or model is None:
+            return
+        if self._index.exact:
+            # A small index is its rows, which the database holds already: it is read from there on open
+            # (about as fast as reading the file), and the disk keeps one copy of each vector, not two.
+            self._files[0].unlink(missing_ok=True)
+            self._files[1].unlink(missing_ok=True)
             return
         self._index.save(self._files[0])
         tmp = self._files[1].with_suffix(".tmp")

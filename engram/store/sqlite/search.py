@@ -137,7 +137,7 @@ class Searches:
         older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
         newer = fresh.search(query, want)
         hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
-        result = self._kept(hits, sql, params, view, k)
+        result = self._kept(hits, sql, params, view, k, query)
         if len(result) < k and (len(older) < len(index) or len(fresh) > want):
             result = self._with_uncommitted(index, query, k, sql, params, view)
         return result
@@ -147,7 +147,7 @@ class Searches:
     ) -> list[tuple[str, float, P]]:
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
-        result = self._kept(hits, sql, params, view, k)
+        result = self._kept(hits, sql, params, view, k, query)
         if len(result) < k and len(hits) < len(index):
             allowed = np.array(
                 [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
@@ -155,7 +155,7 @@ class Searches:
             )
             if allowed.size == 0:
                 return []
-            result = self._kept(index.search(query, k, allowed=allowed), "1", [], view, k)
+            result = self._kept(index.search(query, k, allowed=allowed), "1", [], view, k, query)
         return result
 
     def _with_uncommitted(
@@ -167,7 +167,7 @@ class Searches:
         found = self._indexed_search(index, query, wanted, sql, params, view) if len(index) else []
         rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], _IDS)}
         merged = [hit for hit in found if hit[0] not in rewritten]
-        merged += self._kept(fresh.search(query, len(fresh)), sql, params, view)
+        merged += self._kept(fresh.search(query, len(fresh)), sql, params, view, None, query)
         return sorted(merged, key=lambda hit: -hit[1])[:k]
 
     def _kept(
@@ -177,25 +177,46 @@ class Searches:
         params: Sequence[Any],
         view: _View[P],
         limit: int | None = None,
+        query: Vector | None = None,
     ) -> list[tuple[str, float, P]]:
         """The first `limit` hits (rid, score) that pass the filter, in order, with their ids and what `view`
         reads (the write path's neighbour votes read labels, recall the facts: reading what nobody uses was a
-        large part of the query's cost)."""
+        large part of the query's cost). Given the query, the hits are scored again exactly from their stored
+        vectors and ranked by that: the graph's scores come from 8-bit codes."""
         if not hits:
             return []
         marks = ", ".join("?" for _ in hits)
+        exact = ", m.embedding" if query is not None else ""
         # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
         rows = (
             self._reader()
             .execute(
-                f"SELECT m.rid, m.id{view.columns} FROM memories m NOT INDEXED WHERE m.rid IN ({marks}) AND {sql}",
+                f"SELECT m.rid, m.id{view.columns}{exact} FROM memories m NOT INDEXED "
+                f"WHERE m.rid IN ({marks}) AND {sql}",
                 (*(r for r, _ in hits), *params),
             )
             .fetchall()
         )
         by_rid = {int(row[0]): row for row in rows}
-        passed = [(r, s) for r, s in hits if r in by_rid][:limit]
+        passed = [(r, s) for r, s in hits if r in by_rid]
+        if query is not None:
+            passed = _rescored(passed, [by_rid[r][-1] for r, _ in passed], query)
+            by_rid = {r: row[:-1] for r, row in by_rid.items()}
+        passed = passed[:limit]
         # Only the rows kept are decoded: the search asks for more hits than it keeps, in case some fail the filter.
         chosen = [by_rid[r] for r, _ in passed]
         values = view.build([row[1:] for row in chosen])
         return [(str(row[1]), s, value) for (_, s), row, value in zip(passed, chosen, values, strict=True)]
+
+
+def _rescored(
+    hits: list[tuple[int, float]], blobs: list[bytes | None], query: Vector
+) -> list[tuple[int, float]]:
+    """The hits with their exact cosine to the query (from the stored float vectors), best first."""
+    if not hits or any(b is None or len(b) != 4 * len(query) for b in blobs):
+        return hits
+    rows = np.frombuffer(b"".join(b for b in blobs if b is not None), dtype="<f4").reshape(len(hits), -1)
+    q = np.asarray(query, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1) * float(np.linalg.norm(q))
+    sims = np.clip((rows @ q) / np.where(norms > 0, norms, 1.0), -1.0, 1.0).astype(np.float64).tolist()
+    return sorted(zip((r for r, _ in hits), sims, strict=True), key=lambda p: -p[1])
