@@ -239,6 +239,11 @@ async def test_an_agent_reads_a_conversation_and_decides_on_what_waits(
         ("list_memories", {"bogus": 1}, "bogus: is not an argument this tool takes"),
         (
             "update_memory",
+            {"memory_id": "x", "content": "y"},
+            "memory_id: is not an argument this tool takes; id: is required",
+        ),  # a misnamed argument: both names, not "id is required" alone
+        (
+            "update_memory",
             {"id": "x", "expires_at": "soon"},
             "expires_at: must be an ISO date or date and time",
         ),

@@ -102,10 +102,14 @@ class EngramMCP(MCPServer):
 
 
 def readable(exc: ValidationError) -> str:
-    """A refused argument as one sentence: the field, what it must be, and what was given."""
-    errors = exc.errors()
-    more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-    return _sentence(errors[0]) + more
+    """A refused argument as one sentence: the field, what it must be, and what was given. An argument the tool
+    does not take comes first, then the next problem: a misnamed argument ("memory_id" for "id") reads as both
+    the name given and the one required, not as "id is required" alone."""
+    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+    shown = 2 if len(errors) > 1 and errors[0]["type"] == "extra_forbidden" else 1
+    rest = len(errors) - shown
+    more = f" (and {rest} more problem{'s' if rest > 1 else ''})" if rest else ""
+    return "; ".join(_sentence(e) for e in errors[:shown]) + more
 
 
 def _sentence(error: ErrorDetails) -> str:
