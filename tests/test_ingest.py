@@ -38,6 +38,10 @@ EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
         ("I think the leak is in the connection pool.", "hypothesis"),
         ("Keywords: retrieval, ranking, memory", "keyword_set"),
         ("Note: the spare key is under the blue pot.", "note"),
+        ("Please always answer me in British English.", "preference"),  # an instruction to the assistant
+        ("From now on, reply in bullet points.", "preference"),
+        ("以后请用中文回答我。", "preference"),
+        ("Never deploy on Fridays after 2pm.", "constraint"),  # a rule of the work, not of the assistant
     ],
 )
 def test_explicit_statements_in_english_and_chinese(sentence: str, kind: str) -> None:

@@ -60,7 +60,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "preference",
             r"\b(i (really )?(like|love|enjoy|prefer|hate|dislike|adore)|i don'?t (like|enjoy|care for)"
-            r"|my favou?rite)\b|我喜欢|我不喜欢|我爱|我讨厌|我偏好|我更喜欢",
+            r"|my favou?rite)\b|我喜欢|我不喜欢|我爱|我讨厌|我偏好|我更喜欢"
+            # A standing instruction to the assistant: how to answer, address or talk to the user.
+            r"|^\s*(?:please\s+)?(?:always|never|don'?t|do not|from now on,?)\s+(?:\w+\s+)?"
+            r"(?:answer|reply|respond|write|talk|speak|call|address)\b"
+            r"|\b(?:answer|reply|respond|write|talk|speak) to me in\b|\bfrom now on\b|以后请|请用",
         ),
         (
             "decision",
