@@ -209,6 +209,11 @@ def judged(path: Path = JUDGED, part: str = "memories") -> dict[str, Any]:
 def _ends_in_verb(tag: str, text: str) -> bool:
     """Whether the tagger reads the tag's last word as a verb wherever the text has the tag's words (a tag the text
     does not spell out, such as one mapped onto an existing tag, is read alone)."""
+    if any("\u4e00" <= c <= "\u9fff" for c in tag):  # Chinese: as jieba, which chose it, reads it
+        import jieba.posseg
+
+        flags = [w.flag for w in jieba.posseg.cut(text) if w.word == tag]
+        return bool(flags) and all(f.startswith("v") and f != "vn" for f in flags)
     doc = phrases._nlp()(text)
     words = tag.split("-")
     readings = [
