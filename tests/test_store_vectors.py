@@ -117,3 +117,19 @@ def test_a_new_database_has_pages_that_hold_several_memories(tmp_path: Path) -> 
         mem.remember("one memory")
     with closing(sqlite3.connect(path)) as db:
         assert db.execute("PRAGMA page_size").fetchone()[0] == 16384
+
+
+def test_a_graph_that_removals_made_small_is_rebuilt_with_exact_cosines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors, "EXACT_MAX", 100)
+    path = tmp_path / "shrunk.db"
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        fill(mem)
+        mem.recall("warm", touch=False)
+    monkeypatch.setattr(vectors, "EXACT_MAX", 1_000)  # as if most memories had been forgotten since
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        index = mem.store._vectors.synced()  # type: ignore[attr-defined]
+        assert index.exact and len(index) == N
+        q = mem.embedder.embed_batch(["note 4 about the kitchen and item 28"])[0]
+        assert mem.store.vector_search(q, 1, Filter(scope=None))[0][1] == pytest.approx(1.0, abs=1e-6)

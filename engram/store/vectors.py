@@ -258,13 +258,13 @@ class VectorIndex:
             index._index = Graph.read(piece, dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
         except (RuntimeError, ValueError) as e:
             raise StoreError(f"vector index {path} cannot be loaded: {e}") from e
-        if len(index._index) > EXACT_MAX:
-            index._small = None
-        elif len(index._index):  # a graph that removals (or a larger EXACT_MAX) brought under the limit
-            keys = index._index.keys()
-            rows = index._index.get(keys)
-            index = cls(dim)
-            index.upsert(keys.astype(np.int64).tolist(), rows)
+        if len(index._index) <= EXACT_MAX and len(index._index):
+            # removals (or a larger EXACT_MAX) brought the graph under the limit: its codes are not the vectors
+            # an exact scan needs, so the store reads them from the database again
+            raise StoreError(
+                f"vector index {path} is a graph small enough to scan: rebuilt from the database"
+            )
+        index._small = None
         return index
 
 

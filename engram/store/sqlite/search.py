@@ -137,7 +137,7 @@ class Searches:
         older = index.search(query, min(len(index), want + fresh.replaced)) if len(index) else []
         newer = fresh.search(query, want)
         hits = sorted([p for p in older if p[0] not in fresh] + newer, key=lambda p: -p[1])[:want]
-        result = self._kept(hits, sql, params, view, k, query)
+        result = self._kept(hits, sql, params, view, k, _approximate(index, query))
         if len(result) < k and (len(older) < len(index) or len(fresh) > want):
             result = self._with_uncommitted(index, query, k, sql, params, view)
         return result
@@ -147,7 +147,7 @@ class Searches:
     ) -> list[tuple[str, float, P]]:
         # Most searches allow most of the store: search wide, then filter; else search only the allowed keys.
         hits = index.search(query, min(len(index), math.ceil(k * _OVERSAMPLE)))
-        result = self._kept(hits, sql, params, view, k, query)
+        result = self._kept(hits, sql, params, view, k, _approximate(index, query))
         if len(result) < k and len(hits) < len(index):
             allowed = np.array(
                 [r for (r,) in self._reader().execute(f"SELECT m.rid FROM memories m WHERE {sql}", params)],
@@ -155,7 +155,8 @@ class Searches:
             )
             if allowed.size == 0:
                 return []
-            result = self._kept(index.search(query, k, allowed=allowed), "1", [], view, k, query)
+            found = index.search(query, k, allowed=allowed)
+            result = self._kept(found, "1", [], view, k, _approximate(index, query))
         return result
 
     def _with_uncommitted(
@@ -167,7 +168,7 @@ class Searches:
         found = self._indexed_search(index, query, wanted, sql, params, view) if len(index) else []
         rewritten = {i for i, _, _ in self._kept([(r, 0.0) for r in fresh.rids()], "1", [], _IDS)}
         merged = [hit for hit in found if hit[0] not in rewritten]
-        merged += self._kept(fresh.search(query, len(fresh)), sql, params, view, None, query)
+        merged += self._kept(fresh.search(query, len(fresh)), sql, params, view)  # scored exactly
         return sorted(merged, key=lambda hit: -hit[1])[:k]
 
     def _kept(
@@ -207,6 +208,12 @@ class Searches:
         chosen = [by_rid[r] for r, _ in passed]
         values = view.build([row[1:] for row in chosen])
         return [(str(row[1]), s, value) for (_, s), row, value in zip(passed, chosen, values, strict=True)]
+
+
+def _approximate(index: VectorIndex, query: Vector) -> Vector | None:
+    """The query, for hits to be scored again, if the index scored them from codes (its graph): a small index
+    scans the float vectors themselves."""
+    return None if index.exact else query
 
 
 def _rescored(
