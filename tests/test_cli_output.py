@@ -292,3 +292,16 @@ def test_serve_logs_each_request_without_query_or_body(tmp_path: Path) -> None:
     assert out.startswith(f"Engram on http://127.0.0.1:{port}/"), out
     assert "GET /api/health 200" in err and "POST /v1/store 200" in err and "GET /v1/memories 200" in err
     assert "secret" not in err and "private-words" not in err and "limit=5" not in err
+
+
+def test_a_reminder_shows_its_due_day_when_stored_and_listed(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    day = datetime.now(UTC) + timedelta(days=10)
+    db = tmp_path / "due.db"
+    code, out = run(db, "store", f"Send the grant report to the board by {day.day} {day:%B}")
+    assert code == 0 and "due" in out and day.date().isoformat() in out
+    code, out = run(db, "store", "The boiler was serviced in October", "--json")
+    assert json.loads(out)["analysis"]["due_date"] is None
+    code, out = run(db, "search", "what do I need to do?")
+    assert code == 0 and "due" in out and day.date().isoformat() in out

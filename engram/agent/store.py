@@ -14,6 +14,7 @@ from engram.lang import due, pii
 from engram.model.answers import StoreMemoryResult
 from engram.model.record import (
     Category,
+    Kind,
     MemoryRecord,
     NewMemory,
     SourceType,
@@ -182,6 +183,7 @@ class StoreMemory:
                 "kind": record.kind.value,
                 "needs_category": record.category is None,
                 "pii": report.summary(self._settings.redact_pii),
+                "due_date": _due_date(record),
             },
             "recommendations": {
                 "similar_memories": [i for i, _ in similar],
@@ -234,3 +236,11 @@ class StoreMemory:
             return []
         where = Filter(scope=record.scope, scope_id=record.scope_id)
         return [(i, s) for i, s in self._store.vector_search(vector, 6, where) if s >= SIMILAR_AT]
+
+
+def _due_date(record: MemoryRecord) -> str | None:
+    """The day a reminder or a task is due, as search_memory's list of things to do shows it."""
+    if record.category is not Category.REMINDERS and record.kind is not Kind.TASK:
+        return None
+    day = due.reminder_day(record.content, record.created_at)
+    return None if day is None else day.date().isoformat()

@@ -31,6 +31,7 @@ class StoreAnalysis(TypedDict):
     kind: str
     needs_category: bool
     pii: PiiSummary
+    due_date: NotRequired[str | None]  # a reminder's or a task's due day (ISO date)
 
 
 @with_config(_EXACT)

@@ -70,6 +70,8 @@ def store(
         "tags": analysis["generated_tags"],
         "concepts": analysis["concepts_extracted"],
     }
+    if analysis.get("due_date"):
+        shown["due"] = analysis["due_date"]
     if analysis["pii"]["kinds"]:
         how = "redacted" if analysis["pii"]["redacted"] else "stored as given"
         shown["personal data"] = f"{', '.join(analysis['pii']['kinds'])}, {how}"
@@ -126,10 +128,13 @@ def search(
     if all(hit["confidence"] == "low" for hit in result["results"]):
         out.print(f"nothing sure found for {query!r}; the best guesses:", markup=False)
         title = "guesses"
-    table = Table("id", "confidence", "relevance", "category", "content", title=title)
+    listing = any("due" in hit for hit in result["results"])  # a list of things to do: each one's due day
+    table = Table(
+        "id", "confidence", "relevance", "category", *(["due"] if listing else []), "content", title=title
+    )
     for hit in result["results"]:
         row = (hit["id"][:8], hit["confidence"], f"{hit['relevance_score']:.2f}", hit["category"] or "-")
-        table.add_row(*row, snippet(hit))
+        table.add_row(*row, *([hit.get("due") or "-"] if listing else []), snippet(hit))
     out.print(table)
 
 
