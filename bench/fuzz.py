@@ -54,6 +54,8 @@ TEXTS = [
     "<script>alert(1)</script>", "'; DROP TABLE memories;--", "\u202e", "NaN", "true", "0", "-1", "1e999", "",
     " ", "global", "session", "project", "fact", "Fact", "backup", "restore", "daily", "accurate", "x" * 50_000,
     "remember the deploy on Friday", "tenant_a", "%00", "é", "日本語のテキスト",
+    "what happened 5000 years ago", "in 9999", "the last 99999999999 days", "on 31 December 9999",
+    "9999-12-31T23:59:59-12:00", "0001-01-01T00:00:00+14:00",
 ]  # fmt: skip
 
 
