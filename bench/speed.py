@@ -10,7 +10,8 @@
    the on-disk benchmark cache, so building the store measures the engine, not the model), then recall p50/p95 for
    real questions with the query embedded by a bare MiniLM inside the call, each beside the same query embedded
    alone just before it.
-Peak RSS is the process's high-water mark after each phase.
+Peak RSS is the process's high-water mark after each phase. Disk is the database, its WAL and the vector index
+file after the build; "beyond the vector" takes away the float32 vector each memory keeps in the database.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ import json
 import platform
 import re
 import resource
+import sqlite3
 import statistics
 import tempfile
 import time
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -128,6 +131,11 @@ def scale(size: int, n_queries: int, cache: DiskCachedEmbedder) -> dict[str, Any
                 mem.remember_many([NewMemory(content=t) for t in texts[i : i + 1000]])
             build_s = time.perf_counter() - start
             stored = mem.stats()["memories"]
+        disk = sum(p.stat().st_size for p in Path(tmp).iterdir() if p.name.startswith(path.name))
+        with closing(sqlite3.connect(path)) as db:
+            vector_bytes = int(
+                db.execute("SELECT coalesce(sum(length(embedding)), 0) FROM memories").fetchone()[0]
+            )
         model = MiniLM()
         with Memory(path, embedder=model, settings=Settings()) as mem:
             embed_ms, search_ms = paired_times(mem, model, qs)
@@ -141,6 +149,8 @@ def scale(size: int, n_queries: int, cache: DiskCachedEmbedder) -> dict[str, Any
         "search_p95_ms": round(pct(search_ms, 0.95), 2),
         "search_minus_embed_p50_ms": round(statistics.median(search_ms) - statistics.median(embed_ms), 2),
         "peak_rss_mb": round(peak_rss_mb(), 1),
+        "disk_mb": round(disk / 1e6, 1),
+        "disk_beyond_vector_kb_per_memory": round((disk - vector_bytes) / stored / 1000, 2),
     }
 
 
@@ -222,14 +232,14 @@ def main() -> None:
             f"{ing['ratio']:.0%} | {ing['first_write_s']} | {ing['peak_rss_mb']} |",
             "",
             "| memories | build s | query embed p50 ms | search p50 ms | search p95 ms | search - embed p50 ms "
-            "| peak RSS MB | run |",
-            "|---|---|---|---|---|---|---|---|",
+            "| peak RSS MB | disk MB | disk beyond the vector KB/memory | run |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for row in result["scale"].values():
             lines.append(
                 f"| {row['memories']} | {row['build_s']} | {row['embed_p50_ms']} | {row['search_p50_ms']} | "
                 f"{row['search_p95_ms']} | {row['search_minus_embed_p50_ms']} | {row['peak_rss_mb']} | "
-                f"{row['date']} |"
+                f"{row.get('disk_mb', '-')} | {row.get('disk_beyond_vector_kb_per_memory', '-')} | {row['date']} |"
             )
         (RESULTS / "speed.md").write_text("\n".join(lines) + "\n")
 
