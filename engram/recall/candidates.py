@@ -21,6 +21,8 @@ from engram.recall.scoring import Candidate, Decay, feedback_query, score
 from engram.store.roles import SearchIndex, Transactions
 from engram.store.values import Facts, Filter
 
+SEARCHED_OTHERS = 2  # other words for a question's word that the text search looks for
+
 
 class CandidateStore(Transactions, SearchIndex, Protocol):
     """What gathering candidates reads."""
@@ -71,7 +73,10 @@ class Candidates:
 
         def lexical() -> tuple[dict[str, float], QueryTerms]:
             also = query.expansion_terms
-            said_else = [w for _, alts in query.others for alt in alts for w in alt.split()]
+            # The first few other words for each of the question's words (father: dad) are searched too; all of
+            # them count in the overlap of every candidate. A broad word's many other words ("family": every kin
+            # word) made the text search several times slower, and the vector search finds most such memories.
+            said_else = [w for _, alts in query.others for alt in alts[:SEARCHED_OTHERS] for w in alt.split()]
             words = list(
                 dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also, *said_else])
             )

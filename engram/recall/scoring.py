@@ -27,6 +27,7 @@ query as asked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,6 +40,8 @@ from engram.lang.text import stems_among
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.confidence import strengths
+
+SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
 
 
 class Scorable(Protocol):
@@ -131,7 +134,16 @@ def overlaps(
         return np.zeros(len(contents)), np.zeros(len(contents))
     instead = {s: alts for s, alts in (standins or {}).items() if s in query_weights}
     extra_stems = frozenset(w for alts in instead.values() for alt in alts for w in alt)
-    present = stems_among(contents, frozenset(query_weights) | frozenset(others) | extra_stems)
+    # A short stem ("dad", "son") is looked for as the word itself: `stems_among` would stem every word that
+    # starts with its first letter, and a broad word's short other words (every kin word) tripled its time.
+    short = frozenset(
+        w for w in extra_stems if len(w) <= SHORT and w not in query_weights and w not in others
+    )
+    present = stems_among(contents, frozenset(query_weights) | frozenset(others) | (extra_stems - short))
+    if short:
+        said = re.compile(rf"\b({'|'.join(sorted(map(re.escape, short)))})(?:s|['\u2019]s)?\b")
+        for text, p in zip(contents, present, strict=True):
+            p.update(m.group(1) for m in said.finditer(text.lower()))
     if instead:
         for p in present:
             p.update(s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts))
