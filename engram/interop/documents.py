@@ -164,9 +164,9 @@ class Documents:
         except InvalidInput as exc:
             if exc.field != "content":
                 raise
-            raise InvalidInput(  # name the file, and the setting that bounds it
-                "path", f"{target.name}: its text {exc.problem} (ENGRAM_MAX_CONTENT_CHARS); split the file"
-            ) from None
+            # Name the file; a text too long also names the setting that bounds it (not a NUL in it).
+            hint = " (ENGRAM_MAX_CONTENT_CHARS); split the file" if "maximum" in exc.problem else ""
+            raise InvalidInput("path", f"{target.name}: its text {exc.problem}{hint}") from None
         self._store.set_meta(key, memory_id)
         return {
             "path": str(target),
