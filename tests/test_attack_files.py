@@ -44,3 +44,26 @@ def test_a_link_to_a_device_or_a_folder_is_not_read(mem: Memory, tmp_path: Path,
     with pytest.raises(InvalidInput, match="is not a file"):
         mem.add_file(link)  # /dev/zero read whole would never end
     assert mem.count() == 0
+
+
+def test_a_page_nested_200000_deep_is_added_not_hung(mem: Memory, tmp_path: Path) -> None:
+    """Reading it once took hours (each break inserted after a block walked down to its last descendant). The
+    alarm is a guard that fails the test instead of hanging the suite, far above the seconds it takes."""
+    import signal
+
+    depth = 200_000
+    page = "<html><head><title>Deep</title></head><body>" + "<div>" * depth + "hello there" + "</div>" * depth
+    (tmp_path / "deep.html").write_text(page + "<p>after</p></body></html>", encoding="utf-8")
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError("adding a deeply nested page did not finish")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(300)
+    try:
+        added = mem.add_file(tmp_path / "deep.html")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert added["title"] == "Deep"
+    assert mem.get(added["id"]).content == "hello there\n\nafter"
