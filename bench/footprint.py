@@ -1,0 +1,372 @@
+"""Footprint: the resident memory of a process serving a 10k store, and where it goes.
+
+    python -m bench.footprint [--size 10000] [--seconds 60]
+
+1. Build: `size` unique LongMemEval_S sentences bulk-loaded (as bench.backends, vectors from the on-disk
+   benchmark cache), then one write through the write path, as any store that has been written to has had.
+2. Serve: a real `engram serve --local` process on that store, driven for `--seconds` over REST (search, store,
+   a page of the list, the web UI's page) and MCP over streamable HTTP (search_memory, store_memory), then one
+   maintenance pass (`serve` runs one every 10 minutes). Its VmRSS is sampled from /proc every 0.2 s; its
+   VmHWM (peak) is read before it stops. Also: seconds from start to the first answer, and the first search's
+   and first store's latency (what lazily loaded parts cost a user).
+3. Library: a process that opens the store with `Memory`, recalls, searches and remembers; VmRSS after each
+   step and VmHWM at the end. Then a new, empty store's first write (which sets up the classifiers).
+4. Breakdown: VmRSS added by each import (in the order `engram` loads them), by the embedding model, by the
+   spaCy pipeline and by the server's libraries, each measured in a fresh process.
+Results: bench/results/footprint.json and footprint.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+TARGET_MB = 300
+
+
+def status_mb(pid: int | str = "self") -> dict[str, float]:
+    """VmRSS and VmHWM of a process, in MB."""
+    out: dict[str, float] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            out[name] = round(int(value.split()[0]) / 1024, 1)
+    return out
+
+
+def _child(stage: str, *args: str) -> dict[str, Any]:
+    """Run one stage of this module in a fresh process; its last stdout line is its JSON result."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.footprint", "--stage", stage, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+# -- stages that run in their own process ---------------------------------------------------------------------
+
+
+def _steps() -> tuple[dict[str, float], Callable[[str, Callable[[], Any]], None]]:
+    steps: dict[str, float] = {"python": status_mb()["VmRSS"]}
+
+    def step(name: str, fn: Callable[[], Any]) -> None:
+        before = status_mb()["VmRSS"]
+        t0 = time.perf_counter()
+        fn()
+        steps[name] = round(status_mb()["VmRSS"] - before, 1)
+        steps[f"{name} s"] = round(time.perf_counter() - t0, 2)
+
+    return steps, step
+
+
+def stage_breakdown() -> dict[str, Any]:
+    """The RSS each part adds, in the order a serving process loads them."""
+    steps, step = _steps()
+    for name in ("numpy", "onnxruntime", "faiss", "spacy", "lemminflect", "yake", "engram"):
+        step(f"import {name}", lambda name=name: __import__(name))
+    step("import server (fastapi, uvicorn, mcp)", lambda: __import__("engram.interfaces.http.serve"))
+    step("import sklearn.linear_model", lambda: __import__("sklearn.linear_model"))
+    from engram.embed.minilm import MiniLM
+
+    model: list[Any] = []
+    step("MiniLM loaded", lambda: model.append(MiniLM()))
+    step("MiniLM first query", lambda: model[0].embed_batch(["what did I say about the garden?"]))
+    step(
+        "MiniLM batch of 256",
+        lambda: model[0].embed_batch([f"sentence number {i} of a batch" for i in range(256)]),
+    )
+    from engram.tags import phrases
+
+    step("spaCy pipeline loaded", lambda: phrases.phrases("The garden needs new tomato plants."))
+    steps["VmHWM"] = status_mb()["VmHWM"]
+    return steps
+
+
+def stage_library(db: str, home: str) -> dict[str, Any]:
+    """A library process on an existing store: open, recall, search, remember."""
+    steps, step = _steps()
+    step("import engram", lambda: __import__("engram"))
+    from engram import Memory, Settings
+
+    mem: list[Any] = []
+    step("Memory opened", lambda: mem.append(Memory(db, settings=Settings(home=Path(home)))))
+    m = mem[0]
+    step("first recall (model loads)", lambda: m.recall("what do I know about cooking?"))
+    step("20 recalls", lambda: [m.recall(f"question {i} about travel plans") for i in range(20)])
+    step("20 search_memory", lambda: [m.search_memory(f"what happened last week {i}") for i in range(20)])
+    step("first remember", lambda: m.remember("The footprint bench wrote this memory first."))
+    step(
+        "20 remember", lambda: [m.remember(f"Note {i}: the garden needs water on Sunday.") for i in range(20)]
+    )
+    m.close()
+    steps["VmRSS"] = status_mb()["VmRSS"]
+    steps["VmHWM"] = status_mb()["VmHWM"]
+    return steps
+
+
+def stage_new_store(home: str) -> dict[str, Any]:
+    """A new store's first write: the classifiers' seeds embedded and their read-outs set up."""
+    from engram import Memory, Settings
+
+    with Memory(Path(home) / "new.db", settings=Settings(home=Path(home))) as mem:
+        mem.recall("load the model first")
+        before = status_mb()["VmRSS"]
+        t0 = time.perf_counter()
+        mem.remember("The first write of a new store sets its classifiers up.")
+        first = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        mem.remember("The second write of a new store is an ordinary write.")
+        second = time.perf_counter() - t0
+    return {
+        "first write s": round(first, 2),
+        "second write s": round(second, 3),
+        "first write MB": round(status_mb()["VmRSS"] - before, 1),
+        "sklearn imported": "sklearn" in sys.modules,
+        "VmHWM": status_mb()["VmHWM"],
+    }
+
+
+# -- the serving process ----------------------------------------------------------------------------------
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _mcp_calls(url: str, queries: list[str], texts: list[str], stop_at: float) -> int:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    calls = 0
+    async with (
+        httpx2.AsyncClient(timeout=60) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,  # type: ignore[arg-type]
+    ):
+        while time.monotonic() < stop_at:
+            if calls % 4 == 3:
+                await client.call_tool("store_memory", {"content": texts[calls % len(texts)]})
+            else:
+                await client.call_tool("search_memory", {"query": queries[calls % len(queries)]})
+            calls += 1
+    return calls
+
+
+def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: float) -> dict[str, Any]:
+    import httpx
+
+    port = _port()
+    url = f"http://127.0.0.1:{port}"
+    env = os.environ | {"ENGRAM_HOME": str(home)}
+    started = time.perf_counter()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "engram", "--db", str(db), "serve", "--local", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(home / "serve.log").open("wb"),
+    )
+    samples: list[tuple[float, float]] = []
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.wait(0.2):
+            try:
+                samples.append((round(time.perf_counter() - started, 1), status_mb(server.pid)["VmRSS"]))
+            except (FileNotFoundError, KeyError):
+                return
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        with httpx.Client(base_url=url, timeout=120) as http:
+            while True:
+                try:
+                    if http.get("/api/health").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if server.poll() is not None or time.perf_counter() - started > 120:
+                    raise RuntimeError(
+                        f"engram serve did not start: {(home / 'serve.log').read_text()[-2000:]}"
+                    )
+                time.sleep(0.1)
+            ready_s = time.perf_counter() - started
+            idle = status_mb(server.pid)["VmRSS"]
+            t0 = time.perf_counter()
+            http.post("/v1/search", json={"query": queries[0]}).raise_for_status()
+            first_search_ms = (time.perf_counter() - t0) * 1000
+            after_search = status_mb(server.pid)["VmRSS"]
+            t0 = time.perf_counter()
+            http.post("/v1/store", json={"content": texts[0]}).raise_for_status()
+            first_store_ms = (time.perf_counter() - t0) * 1000
+            after_store = status_mb(server.pid)["VmRSS"]
+
+            stop_at = time.monotonic() + seconds
+            mcp: dict[str, int] = {}
+            worker = threading.Thread(
+                target=lambda: mcp.update(calls=asyncio.run(_mcp_calls(url, queries, texts[1::2], stop_at)))
+            )
+            worker.start()
+            rest, search_ms, store_ms = 0, [], []
+            while time.monotonic() < stop_at:
+                t0 = time.perf_counter()
+                match rest % 8:
+                    case 5:
+                        http.post(
+                            "/v1/store", json={"content": texts[2 + rest % (len(texts) - 2)]}
+                        ).raise_for_status()
+                        store_ms.append((time.perf_counter() - t0) * 1000)
+                    case 6:
+                        http.get("/v1/memories", params={"limit": 50}).raise_for_status()
+                    case 7:
+                        http.get("/").raise_for_status()
+                    case _:
+                        http.post(
+                            "/v1/search", json={"query": queries[rest % len(queries)]}
+                        ).raise_for_status()
+                        search_ms.append((time.perf_counter() - t0) * 1000)
+                rest += 1
+            worker.join()
+            after_traffic = status_mb(server.pid)
+            t0 = time.perf_counter()
+            http.post("/v1/maintain", json={}).raise_for_status()
+            maintain_s = time.perf_counter() - t0
+            final = status_mb(server.pid)
+    finally:
+        sampling.set()
+        server.terminate()
+        server.wait(60)
+    return {
+        "ready_s": round(ready_s, 2),
+        "first_search_ms": round(first_search_ms, 1),
+        "first_store_ms": round(first_store_ms, 1),
+        "rest_requests": rest,
+        "mcp_calls": mcp.get("calls", 0),
+        "search_p50_ms": round(statistics.median(search_ms), 1),
+        "store_p50_ms": round(statistics.median(store_ms), 1),
+        "maintain_s": round(maintain_s, 2),
+        "rss_idle_mb": idle,
+        "rss_after_first_search_mb": after_search,
+        "rss_after_first_store_mb": after_store,
+        "rss_after_traffic_mb": after_traffic["VmRSS"],
+        "hwm_after_traffic_mb": after_traffic["VmHWM"],
+        "rss_final_mb": final["VmRSS"],
+        "peak_rss_mb": final["VmHWM"],
+        "samples": samples[:: max(1, len(samples) // 120)],
+    }
+
+
+def build(db: Path, home: Path, size: int) -> list[str]:
+    """The store, and the texts the run writes later (not in the store)."""
+    from bench.backends import bulk_load
+    from bench.embedcache import DiskCachedEmbedder
+    from bench.speed import corpus
+    from engram import Memory, MiniLM, Settings
+
+    texts = corpus(size + 2000)
+    cache = DiskCachedEmbedder(MiniLM())
+    with Memory(db, embedder=cache, settings=Settings(home=home)) as mem:
+        bulk_load(mem, texts[:size], cache)
+        mem.remember("A first write sets the store's classifiers up, as any store that was written to has.")
+    cache.close()
+    return texts[size:]
+
+
+def render(result: dict[str, Any]) -> list[str]:
+    s, lib, new, parts = result["serve"], result["library"], result["new_store"], result["breakdown"]
+    verdict = "meets" if s["peak_rss_mb"] <= TARGET_MB else "misses"
+    lines = [
+        "# Footprint: resident memory of a process serving a 10k store",
+        "",
+        f"Generated by `python -m bench.footprint` on {result['date']} ({result['machine']}): {result['size']} "
+        f"memories, {result['seconds']} s of traffic. One run on a shared machine; RSS read from /proc.",
+        "",
+        "## `engram serve --local`",
+        "",
+        f"Peak RSS (VmHWM) **{s['peak_rss_mb']} MB**, which {verdict} the {TARGET_MB} MB target.",
+        "",
+        "| measure | value |",
+        "|---|---|",
+    ]
+    lines += [f"| {k} | {v} |" for k, v in s.items() if k != "samples"]
+    lines += ["", "## Library process (`Memory` on the same store)", "", "| step | MB (s) |", "|---|---|"]
+    lines += [f"| {k} | {v} ({lib.get(k + ' s', '')}) |" for k, v in lib.items() if not k.endswith(" s")]
+    lines += ["", "## A new store's first write", "", "| measure | value |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in new.items()]
+    lines += [
+        "",
+        "## Breakdown (RSS added by each step, fresh process)",
+        "",
+        "| step | MB | s |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {k} | {v} | {parts.get(k + ' s', '')} |" for k, v in parts.items() if not k.endswith(" s")]
+    return [*lines, ""]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--stage", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.stage:
+        name, *rest = args.stage
+        stages: dict[str, Callable[..., dict[str, Any]]] = {
+            "breakdown": stage_breakdown,
+            "library": stage_library,
+            "new_store": stage_new_store,
+        }
+        print(json.dumps(stages[name](*rest)))
+        return
+
+    from bench.speed import queries
+
+    result: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} cpus",
+        "size": args.size,
+        "seconds": args.seconds,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        db = home / "footprint.db"
+        texts = build(db, home, args.size)
+        result["serve"] = serve(db, home, queries(200), texts, args.seconds)
+        print(json.dumps({k: v for k, v in result["serve"].items() if k != "samples"}, indent=1))
+        result["library"] = _child("library", str(db), str(home))
+        result["new_store"] = _child("new_store", str(home))
+    result["breakdown"] = _child("breakdown")
+    lines = render(result)
+    print("\n".join(lines))
+    if not args.no_write:
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "footprint.json").write_text(json.dumps(result, indent=2) + "\n")
+        (RESULTS / "footprint.md").write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
