@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import platform
@@ -81,7 +82,7 @@ def stage_breakdown() -> dict[str, Any]:
     """The RSS each part adds, in the order a serving process loads them."""
     steps, step = _steps()
     for name in ("numpy", "onnxruntime", "faiss", "spacy", "lemminflect", "yake", "engram"):
-        step(f"import {name}", lambda name=name: __import__(name))
+        step(f"import {name}", functools.partial(__import__, name))
     step("import server (fastapi, uvicorn, mcp)", lambda: __import__("engram.interfaces.http.serve"))
     step("import sklearn.linear_model", lambda: __import__("sklearn.linear_model"))
     from engram.embed.minilm import MiniLM
@@ -161,7 +162,7 @@ async def _mcp_calls(url: str, queries: list[str], texts: list[str], stop_at: fl
     calls = 0
     async with (
         httpx2.AsyncClient(timeout=60) as http,
-        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,  # type: ignore[arg-type]
+        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
     ):
         while time.monotonic() < stop_at:
             if calls % 4 == 3:
