@@ -82,3 +82,12 @@ def test_a_weekend_task_is_listed_for_the_weekend_and_a_later_one_is_not(real: M
     real.store_memory(_dated(12))
     listed = real.search_memory("what should I do this weekend?", touch=False)["results"]
     assert [h["content"] for h in listed] == [garage]
+
+
+def test_an_undated_task_worded_as_one_is_listed_and_a_statement_is_not(real: Memory) -> None:
+    plumber = "Call the plumber about the boiler"
+    real.store_memory(plumber)
+    statement = "Ollie in finance handles expense claims."
+    real.remember(statement, kind="task")  # a statement the kind classifier may call a task
+    listed = [h["content"] for h in real.search_memory("what do I need to do?", touch=False)["results"]]
+    assert plumber in listed and statement not in listed

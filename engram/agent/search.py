@@ -253,10 +253,16 @@ def _things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[lis
     reminders, _ = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
     tasks, _ = ranked(replace(where, kinds=(Kind.TASK,)), True, LISTED)
     seen = {h.record.id for h in reminders}
+    # A task joins when it names a day or is worded as one ("Call the plumber about the boiler"): the kind alone
+    # also fell on statements ("Ollie in finance handles expense claims").
     dated = [
         h
         for h in tasks
-        if h.record.id not in seen and due.reminder_day(h.record.content, h.record.created_at) is not None
+        if h.record.id not in seen
+        and (
+            due.reminder_day(h.record.content, h.record.created_at) is not None
+            or due.instruction(h.record.content)
+        )
     ]
     return [h for h in [*reminders, *dated] if not due.standing(h.record.content)]
 
