@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,27 +40,8 @@ if TYPE_CHECKING:
     from engram import MiniLM
 
 
-def _records(texts: list[str], first: int) -> list[Any]:
-    """Rows as the store's bulk insert takes them (as bench.backends loads them): knowledge, one a minute."""
-    from engram.model.record import Kind, MemoryRecord, new_id
-    from engram.model.vectors import content_hash
-
-    start = datetime(2025, 1, 1, tzinfo=UTC)
-    return [
-        MemoryRecord(
-            id=new_id(),
-            content=t,
-            content_hash=content_hash(t),
-            kind=Kind.KNOWLEDGE,
-            kind_method="bulk",
-            created_at=start + timedelta(minutes=first + i),
-            updated_at=start + timedelta(minutes=first + i),
-        )
-        for i, t in enumerate(texts)
-    ]
-
-
 def build(db: str, data: Path, loader: str = "write") -> dict[str, Any]:
+    from bench.backends import bulk_records
     from bench.embedcache import DiskCachedEmbedder
     from engram import Memory, MiniLM, NewMemory
     from engram.model.vectors import content_hash
@@ -76,7 +56,7 @@ def build(db: str, data: Path, loader: str = "write") -> dict[str, Any]:
         started, done, step = time.perf_counter(), 0, max(total // 20, 1)
         for texts, vectors in batches(data):
             if loader == "store":
-                mem.store.insert(_records(texts, done), list(vectors))
+                mem.store.insert(bulk_records(texts, done), list(vectors))
             else:
                 embedded = {content_hash(t): v for t, v in zip(texts, vectors, strict=True)}
                 mem.remember_many([NewMemory(content=t) for t in texts], embedded=embedded)
