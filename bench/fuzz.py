@@ -261,7 +261,7 @@ def _answered(response: Any, request_id: int) -> bool:
     try:
         message = json.loads(text)
     except ValueError:
-        return response.status_code < 500 and response.headers.get("content-type", "").startswith(
+        return bool(response.status_code < 500) and response.headers.get("content-type", "").startswith(
             "application/problem+json"
         )
     if isinstance(message, dict) and ("result" in message or "error" in message):
@@ -274,6 +274,7 @@ def fuzz_mcp(client: TestClient, gen: Hostile, count: int, deadline: float) -> d
     headers = _mcp_session(client)
     names = [t.name for t in TOOLS] + ["no_such_tool", ""]
     unanswered: list[dict[str, Any]] = []
+    slow: list[dict[str, Any]] = []
     latencies: list[float] = []
     statuses: Counter[int] = Counter()
     done = 0
@@ -297,6 +298,8 @@ def fuzz_mcp(client: TestClient, gen: Hostile, count: int, deadline: float) -> d
         started = time.perf_counter()
         response = client.post("/mcp", content=raw, headers=headers)
         latencies.append(time.perf_counter() - started)
+        if latencies[-1] > 1.0:  # which calls were slow, to find why
+            slow.append({"ms": round(1000 * latencies[-1], 1), "request": raw[:200].decode("latin-1")})
         statuses[response.status_code] += 1
         if response.status_code >= 500 or not _answered(response, done):
             unanswered.append(
@@ -313,6 +316,7 @@ def fuzz_mcp(client: TestClient, gen: Hostile, count: int, deadline: float) -> d
         "unanswered": len(unanswered),
         "unanswered_samples": unanswered[:20],
         "over_1s": sum(1 for t in latencies if t > 1.0),
+        "slow_samples": slow[:20],
         "p50_ms": round(1000 * latencies[len(latencies) // 2], 2) if latencies else None,
         "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
@@ -465,15 +469,18 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
     def pooled(part: str, key: str) -> list[Any]:
         return [s for r in reports for s in (r[part] or {}).get(key, [])][:20]
 
-    rest = {k: total("rest", k) for k in ("requests", "server_errors", "failures")}
+    rest: dict[str, Any] = {k: total("rest", k) for k in ("requests", "server_errors", "failures")}
     rest |= {"seconds": max(r["rest"]["seconds"] for r in reports), "statuses": statuses("rest")}
     rest["failure_samples"] = pooled("rest", "failure_samples")
-    mcp = {k: total("mcp_http", k) for k in ("calls", "server_errors", "unanswered", "over_1s")}
+    mcp: dict[str, Any] = {
+        k: total("mcp_http", k) for k in ("calls", "server_errors", "unanswered", "over_1s")
+    }
     medians = [r["mcp_http"]["p50_ms"] for r in reports if r["mcp_http"]["p50_ms"] is not None]
     maxima = [r["mcp_http"]["max_ms"] for r in reports if r["mcp_http"]["max_ms"] is not None]
     mcp |= {"p50_ms": max(medians, default=None), "max_ms": max(maxima, default=None)}
     mcp |= {"statuses": statuses("mcp_http"), "unanswered_samples": pooled("mcp_http", "unanswered_samples")}
-    stdio = None
+    mcp["slow_samples"] = pooled("mcp_http", "slow_samples")
+    stdio: dict[str, Any] | None = None
     if any(r["mcp_stdio"] for r in reports):
         stdio = {k: total("mcp_stdio", k) for k in ("lines", "unanswered_within_1s")}
         stdio |= {"samples": pooled("mcp_stdio", "samples")}
@@ -520,7 +527,9 @@ def run_one(args: argparse.Namespace) -> dict[str, Any]:
             end = time.monotonic() + args.seconds * budget["mcp"]
             report["mcp_http"] = fuzz_mcp(client, gen, args.mcp, end)
             print(
-                "mcp", {k: v for k, v in report["mcp_http"].items() if k != "unanswered_samples"}, flush=True
+                "mcp",
+                {k: v for k, v in report["mcp_http"].items() if not k.endswith("_samples")},
+                flush=True,
             )
         end = time.monotonic() + args.seconds * budget["stdio"]
         report["mcp_stdio"] = fuzz_stdio(home, gen, args.stdio, end) if args.stdio else None

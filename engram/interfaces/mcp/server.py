@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import typing
 import uuid
 from collections.abc import Callable
@@ -81,6 +82,12 @@ class EngramMCP(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context | None = None
     ) -> CallToolResult | InputRequiredResult:
+        if long := _long_name(arguments):
+            # Refused before validation: the SDK logs every refused argument's name, and writing a 50,000-character
+            # one to the terminal took longer than a bad request may wait; the answer would have echoed it too.
+            where, size = long
+            what = "an argument name" if where == "arguments" else "a field name"
+            raise ToolError(f"{where}: {what} of {size:,} characters is not one this tool takes")
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
@@ -99,6 +106,25 @@ class EngramMCP(MCPServer):
             uri=CONTEXT_URI, name="session_context", description=CONTEXT_ABOUT, mime_type="text/markdown"
         )
         return [*await super().list_resources(), listed]
+
+
+MAX_NAME = 64  # characters of an argument's or a nested field's name: no tool's is half as long
+
+
+def _long_name(arguments: Any) -> tuple[str, int] | None:
+    """Where the first object key past MAX_NAME is in the arguments (the path of the object holding it, whose
+    own keys are short) and its length, or None."""
+    stack: list[tuple[str, Any]] = [("", arguments)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if isinstance(key, str) and len(key) > MAX_NAME:
+                    return path or "arguments", len(key)
+                stack.append((f"{path}.{key}".lstrip("."), value))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(item))
+    return None
 
 
 def readable(exc: ValidationError) -> str:
@@ -276,6 +302,7 @@ def _strict(server: MCPServer) -> None:
 
 def stdio(memory: Memory) -> None:
     """Serve one Memory over stdio until the client closes the pipe."""
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # as `engram serve`: the SDK logs each call at INFO
     guarded_stdio(build(lambda ctx: memory))  # each bad line answered with a JSON-RPC error
 
 

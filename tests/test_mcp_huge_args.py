@@ -1,0 +1,66 @@
+"""An MCP call carrying a huge argument name or value (50,000 characters) is refused with a short answer that does
+not echo it, and nothing logs it: the SDK logged every refused argument's name at INFO, and formatting a 50,000-
+character name for the terminal took longer than any bad request may wait."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram import FakeEmbedder, Memory, Settings
+from engram.interfaces.mcp.server import build
+
+HUGE = "x" * 50_000
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
+    from mcp import Client
+
+    with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        async with Client(build(lambda ctx: mem)) as c:
+            yield c
+
+
+def _text(result: Any) -> str:
+    assert result.is_error
+    return str(result.content[0].text)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "arguments", "says"),
+    [
+        ("operations", {"touch": "é", HUGE: 1}, "an argument name of 50,000 characters"),
+        ("recall", {"query": "x", HUGE: HUGE}, "an argument name of 50,000 characters"),
+        ("search_memory", {"query": "x", "options": {HUGE: 1}}, "options: a field name of 50,000"),
+        ("memory_timeline", {"granularity": HUGE}, "granularity: must be"),
+        ("rename_tag", {"old": "a", "new": "b", "extra": HUGE}, "extra: is not an argument"),
+    ],
+)
+async def test_a_huge_argument_is_refused_in_a_short_answer_that_does_not_echo_it(
+    client: Any, tool: str, arguments: dict[str, Any], says: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    text = _text(await client.call_tool(tool, arguments))
+    assert says in text
+    assert len(text) < 400, text[:200]
+    assert "x" * 100 not in text
+    logged = [r.getMessage() for r in caplog.records]
+    assert all("x" * 100 not in line for line in logged), max(logged, key=len)[:200]
+
+
+@pytest.mark.anyio
+async def test_a_call_after_a_refused_huge_one_is_served(client: Any) -> None:
+    await client.call_tool("remember", {"content": "the deploy is on Friday", HUGE: 1})
+    answer = await client.call_tool("remember", {"content": "the deploy is on Friday"})
+    assert not answer.is_error
