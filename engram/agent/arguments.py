@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from engram.agent import refusal
 from engram.errors import InvalidInput
 from engram.model.record import Category, as_utc, invalid_from, plain_text, through_day
 
@@ -108,5 +109,10 @@ def validated(model: type[BaseModel], data: dict[str, Any] | None, name: str) ->
     try:
         return model.model_validate(data or {})
     except ValidationError as exc:
-        err = invalid_from(exc)
-        raise InvalidInput(f"{name}.{err.field}", err.problem) from None
+        first = exc.errors()[0]
+        if first["type"] == "extra_forbidden":  # named by what it is not: "is not a search option"
+            err = invalid_from(exc)
+            raise InvalidInput(f"{name}.{err.field}", err.problem) from None
+        loc = [name, *first["loc"]]
+        problem = refusal.problem(first, refusal.path(loc[:-1]), "a field here")
+        raise InvalidInput(refusal.path(loc), problem) from None

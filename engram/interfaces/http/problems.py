@@ -4,6 +4,7 @@ and the API's documentation pages (/docs, /redoc) served with their own assets."
 from __future__ import annotations
 
 import importlib.util
+import typing
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException
+
+from engram.agent import refusal
+from engram.agent.registry import BY_NAME
 
 MAX_BODY_BYTES = 1_000_000
 # Routes whose body is a file, streamed to disk by the route under its own cap rather than read into memory:
@@ -40,20 +44,36 @@ _LOCATIONS = ("body", "query", "path", "header", "cookie")
 _TITLES = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}
 
 
-def _field(error: ErrorDetails) -> str:
-    """The field an error is about: its location less the leading part that says where it came in."""
-    loc = [str(part) for part in error["loc"]]
-    return ".".join(loc[1:] if loc and loc[0] in _LOCATIONS else loc) or "body"
+# search_memory's option names, as its registry entry types them.
+_SEARCH_OPTIONS = frozenset(
+    name
+    for model in typing.get_args(BY_NAME["search_memory"].arguments.model_fields["options"].annotation)
+    if isinstance(model, type) and issubclass(model, BaseModel)
+    for name in model.model_fields
+)
 
 
-def validation_problem(errors: list[ErrorDetails]) -> JSONResponse:
+def validation_problem(errors: list[ErrorDetails], route: str = "") -> JSONResponse:
+    """The first refused value as the sentence MCP gives (refusal.problem), its field relative to the body. A
+    name sent at the top of a body that belongs inside it (a tool's argument outside "arguments", a search
+    option outside "options") says where it goes: "limit" at the top of a search answered only that extra
+    inputs are not permitted."""
     if not errors:
         return problem(400, "Invalid input", "invalid", "body")
     first = errors[0]
     if first["type"] == "json_invalid":
         reason = (first.get("ctx") or {}).get("error", "")
         return problem(400, "Invalid input", f"is not valid JSON ({reason})".replace(" ()", ""), "body")
-    return problem(400, "Invalid input", first["msg"], _field(first))
+    loc = list(first["loc"])
+    inner = loc[1:] if loc and loc[0] in _LOCATIONS else loc
+    field = refusal.path(inner) or "body"
+    detail = refusal.problem(first, refusal.path(inner[:-1]), "a field of this request")
+    if first["type"] == "extra_forbidden" and loc[:1] == ["body"] and len(inner) == 1:
+        if route.startswith("/v1/tools/"):
+            detail += '; a tool\'s arguments go in "arguments"'
+        elif route == "/v1/search" and field in _SEARCH_OPTIONS:
+            detail += f'; search options go in "options" (options.{field})'
+    return problem(400, "Invalid input", detail, field)
 
 
 def http_problem(request: Request, exc: HTTPException) -> JSONResponse:

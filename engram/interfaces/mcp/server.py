@@ -11,7 +11,6 @@ An argument the tool's schema refuses is answered in one sentence naming it ("li
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 import typing
 import uuid
@@ -28,6 +27,7 @@ from pydantic_core import ErrorDetails
 
 import engram
 from engram import EngramError, Memory
+from engram.agent import refusal
 from engram.agent.registry import TOOLS, Tool
 from engram.interfaces.mcp.stdio import serve as guarded_stdio
 
@@ -140,53 +140,10 @@ def readable(exc: ValidationError) -> str:
 
 def _sentence(error: ErrorDetails) -> str:
     field, inside = _path(error["loc"]) or "arguments", _path(error["loc"][:-1])
-    kind, ctx = error["type"], error.get("ctx", {})
-    if kind == "missing":
-        return f"{field}: is required"
-    if kind == "extra_forbidden":
-        return f"{field}: is not " + (f"a field of {inside}" if inside else "an argument this tool takes")
-    if kind == "value_error":  # a check of Engram's own, which says what was wrong
-        return f"{field}: {error['msg'].removeprefix('Value error, ')}"
-    bounds = {
-        "less_than_equal": "must be at most {le}",
-        "less_than": "must be less than {lt}",
-        "greater_than_equal": "must be at least {ge}",
-        "greater_than": "must be more than {gt}",
-        "too_short": "must hold at least {min_length} item(s)",
-        "too_long": "must hold at most {max_length} item(s)",
-        "string_too_short": "must be at least {min_length} character(s) long",
-        "string_too_long": "must be at most {max_length} characters long",
-        "literal_error": "must be {expected}",
-        "enum": "must be {expected}",
-    }
-    types = {
-        "int": "a whole number",
-        "float": "a number",
-        "bool": "true or false",
-        "string": "text",
-        "list": "a list",
-        "dict": "an object",
-        "model": "an object",
-        "datetime": "an ISO date or date and time",
-        "date": "an ISO date",
-    }
-    if kind in bounds:
-        problem = bounds[kind].format(**ctx)
-    elif (base := kind.split("_")[0]) in types:
-        problem = f"must be {types[base]}"
-    else:
-        problem = error["msg"][:1].lower() + error["msg"][1:]
-    return f"{field}: {problem}, got {_shown(error.get('input'))}"
+    return f"{field}: {refusal.problem(error, inside, 'an argument this tool takes')}"
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
-    """messages[0].content, as the agent wrote it."""
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
-
-
-def _shown(value: Any) -> str:
-    text = json.dumps(value, default=str, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
+_path, _shown = refusal.path, refusal.shown
 
 
 def build(resolve: Resolver) -> MCPServer:

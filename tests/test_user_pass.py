@@ -1,0 +1,84 @@
+"""What a new user met through the REST API and found wrong or confusing, each kept as a check: a refused
+request is answered in the sentence MCP gives (the field, what it must be, what was given), not the validator's
+wording; a tool's argument sent outside "arguments", or a search option outside "options", says where it goes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engram import FakeEmbedder, Settings
+from engram.interfaces.http.serve import build_app
+
+
+@pytest.fixture
+def api(tmp_path: Path) -> Iterator[TestClient]:
+    app = build_app(
+        Settings(home=tmp_path, maintain_every_minutes=0),
+        db=tmp_path / "local.db",
+        embedder=FakeEmbedder(),
+        require_key=False,
+    )
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        yield client
+
+
+def _refused(response: Any) -> tuple[str, str]:
+    assert response.status_code == 400, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body = response.json()
+    return body["field"], body["detail"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field", "says"),
+    [
+        (
+            "/v1/search",
+            {"query": "x", "options": {"limit": 500}},
+            "options.limit",
+            "must be at most 100, got 500",
+        ),
+        ("/v1/recall", {"query": "x", "limit": 5000}, "limit", "must be at most 1000, got 5000"),
+        ("/v1/recall", {"query": "x", "limit": "5"}, "limit", 'must be a whole number, got "5"'),
+        ("/v1/recall", {"query": "x", "mode": "fast"}, "mode", "must be 'accurate', 'related' or 'ranked'"),
+        ("/v1/recall", {}, "query", "is required"),
+        ("/v1/search", {"query": 5}, "query", "must be text, got 5"),
+        (
+            "/v1/store",
+            {"content": "x", "context": {"force_importance": 9}},
+            "context.force_importance",
+            "at most 5",
+        ),
+        ("/v1/review", {"action": "delete", "ids": []}, "action", "must be 'approve' or 'reject'"),
+    ],
+)
+def test_a_refused_body_reads_as_the_mcp_sentence(
+    api: TestClient, path: str, body: dict[str, Any], field: str, says: str
+) -> None:
+    got_field, detail = _refused(api.post(path, json=body))
+    assert got_field == field
+    assert says in detail
+    assert "Input should" not in detail and "Extra inputs" not in detail
+
+
+def test_a_search_option_at_the_top_says_it_goes_in_options(api: TestClient) -> None:
+    field, detail = _refused(api.post("/v1/search", json={"query": "x", "limit": 5}))
+    assert field == "limit"
+    assert "options.limit" in detail
+
+
+def test_a_tool_argument_outside_arguments_says_where_it_goes(api: TestClient) -> None:
+    field, detail = _refused(api.post("/v1/tools/recall", json={"query": "x"}))
+    assert field == "query"
+    assert '"arguments"' in detail
+
+
+def test_an_unknown_body_field_is_named_as_not_one_of_the_route(api: TestClient) -> None:
+    field, detail = _refused(api.post("/v1/store", json={"content": "x", "importance": 9}))
+    assert field == "importance"
+    assert "is not a field" in detail
