@@ -82,3 +82,26 @@ def test_an_unknown_body_field_is_named_as_not_one_of_the_route(api: TestClient)
     field, detail = _refused(api.post("/v1/store", json={"content": "x", "importance": 9}))
     assert field == "importance"
     assert "is not a field" in detail
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_mcp_search_with_limit_beside_the_query_says_it_goes_in_options(
+    tmp_path: Path, settings: Settings
+) -> None:
+    from mcp import Client
+
+    from engram import Memory
+    from engram.interfaces.mcp.server import build
+
+    with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        async with Client(build(lambda ctx: mem)) as client:
+            answer = await client.call_tool("search_memory", {"query": "who is my boss", "limit": 3})
+    assert answer.is_error
+    text = answer.content[0].text
+    assert text.startswith("limit: is not an argument this tool takes")
+    assert "options.limit" in text

@@ -61,3 +61,13 @@ def shown(value: Any) -> str:
     """A given value, cut short: an answer never echoes a long input."""
     text = json.dumps(value, default=str, ensure_ascii=False)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def misplaced(tool: str, name: str) -> str:
+    """Where an argument a tool does not take belongs when it is one of the tool's options ("" otherwise): a
+    search's `limit` is an option, and "limit is not an argument" alone sent the caller looking."""
+    from engram.agent.arguments import SearchOptions  # which imports this module
+
+    if tool == "search_memory" and name in SearchOptions.model_fields:
+        return f'; it is a search option: give it in "options" (options.{name})'
+    return ""

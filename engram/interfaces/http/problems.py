@@ -4,7 +4,6 @@ and the API's documentation pages (/docs, /redoc) served with their own assets."
 from __future__ import annotations
 
 import importlib.util
-import typing
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException
 
 from engram.agent import refusal
-from engram.agent.registry import BY_NAME
 
 MAX_BODY_BYTES = 1_000_000
 # Routes whose body is a file, streamed to disk by the route under its own cap rather than read into memory:
@@ -44,15 +42,6 @@ _LOCATIONS = ("body", "query", "path", "header", "cookie")
 _TITLES = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}
 
 
-# search_memory's option names, as its registry entry types them.
-_SEARCH_OPTIONS = frozenset(
-    name
-    for model in typing.get_args(BY_NAME["search_memory"].arguments.model_fields["options"].annotation)
-    if isinstance(model, type) and issubclass(model, BaseModel)
-    for name in model.model_fields
-)
-
-
 def validation_problem(errors: list[ErrorDetails], route: str = "") -> JSONResponse:
     """The first refused value as the sentence MCP gives (refusal.problem), its field relative to the body. A
     name sent at the top of a body that belongs inside it (a tool's argument outside "arguments", a search
@@ -71,8 +60,8 @@ def validation_problem(errors: list[ErrorDetails], route: str = "") -> JSONRespo
     if first["type"] == "extra_forbidden" and loc[:1] == ["body"] and len(inner) == 1:
         if route.startswith("/v1/tools/"):
             detail += '; a tool\'s arguments go in "arguments"'
-        elif route == "/v1/search" and field in _SEARCH_OPTIONS:
-            detail += f'; search options go in "options" (options.{field})'
+        elif route == "/v1/search":
+            detail += refusal.misplaced("search_memory", field)
     return problem(400, "Invalid input", detail, field)
 
 

@@ -94,7 +94,10 @@ class EngramMCP(MCPServer):
             raise
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
-                raise ToolError(readable(exc.__cause__)) from exc.__cause__
+                said, first = readable(exc.__cause__), _first(exc.__cause__)
+                if first["type"] == "extra_forbidden" and len(first["loc"]) == 1:
+                    said += refusal.misplaced(name, str(first["loc"][0]))
+                raise ToolError(said) from exc.__cause__
             if isinstance(exc.__cause__, _Refused):
                 raise ToolError(str(exc.__cause__)) from exc.__cause__.__cause__
             raise
@@ -125,6 +128,11 @@ def _long_name(arguments: Any) -> tuple[str, int] | None:
         elif isinstance(item, list):
             stack.extend((f"{path}[{i}]", v) for i, v in enumerate(item))
     return None
+
+
+def _first(exc: ValidationError) -> ErrorDetails:
+    """The problem an answer names first: an argument the tool does not take, else the first."""
+    return sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
 
 
 def readable(exc: ValidationError) -> str:
