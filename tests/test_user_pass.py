@@ -105,3 +105,18 @@ async def test_mcp_search_with_limit_beside_the_query_says_it_goes_in_options(
     text = answer.content[0].text
     assert text.startswith("limit: is not an argument this tool takes")
     assert "options.limit" in text
+
+
+@pytest.mark.parametrize("content", [b"", b"  \n\n"])
+def test_importing_an_empty_file_says_it_is_empty(tmp_path: Path, content: bytes) -> None:
+    """`engram import empty.jsonl` printed "imported 0" as if it had worked (the web import says "is empty")."""
+    from typer.testing import CliRunner
+
+    from engram.interfaces.cli.app import app
+
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(content)
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "cli.db"), "import", str(empty)])
+    assert result.exit_code != 0
+    assert "is empty" in result.output
+    assert "imported" not in result.output

@@ -12,7 +12,7 @@ import typer.core
 from rich.table import Table
 from rich.text import Text
 
-from engram import Category
+from engram import Category, InvalidInput
 from engram.interfaces.cli.base import (
     JsonOption,
     app,
@@ -197,7 +197,11 @@ app.add_typer(import_app, name="import")
 
 
 def _imported(source: str, path: Path, as_json: bool) -> None:
-    """Run one import with a bar while it works, then print what it did."""
+    """Run one import with a bar while it works, then print what it did. An empty file is said to be one: it
+    read as an import of nothing ("imported 0"), as if the right file had been given."""
+    if source == "shodh" and path.is_file() and path.stat().st_size < 4096 and not path.read_bytes().strip():
+        error(err, InvalidInput("path", f"{path} is empty: it holds no records to import"))
+        raise typer.Exit(2)
     with opened() as memory, progress(err, f"importing {path.name}", None, quiet=as_json):
         if source == "tinydb":
             result: dict[str, Any] = dict(memory.import_tinydb(path))
