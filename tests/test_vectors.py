@@ -179,6 +179,38 @@ def test_the_graph_skips_removed_slots_and_is_built_again_when_most_are_dead(
         assert len({k for k, _ in index.search(q, 10)} & set(brute(alive, keys, q, 10))) >= 9
 
 
+def test_the_graph_knows_which_keys_it_holds_after_removals_and_a_reload(tmp_path: Path) -> None:
+    # the graph finds a key's slot in an array indexed by the key: keys far apart, removed, replaced, unknown
+    from engram.store.hnsw import Graph
+
+    graph = Graph(DIM, 8, 32, 64)
+    keys = np.array([3, 70_000, 9, 1_234_567], dtype=np.uint64)
+    base = unit(4, 21)
+    graph.add(keys, base)
+    graph.remove(np.array([9, 9, 5, 99_999_999], dtype=np.uint64))  # twice, never held, past every key
+    graph.add(np.array([9], dtype=np.uint64), base[:1])  # back, in a new slot
+    assert len(graph) == 4 and graph._used == 5
+    held = np.array([3, 9, 5, 70_000, 1_234_567, 1_234_568], dtype=np.uint64)
+    assert graph.contains(held).tolist() == [True, True, False, True, True, False]
+    assert 9 in graph and 5 not in graph and 10**12 not in graph
+    assert sorted(graph.keys().tolist()) == [3, 9, 70_000, 1_234_567]
+    assert np.allclose(graph.get(np.array([9, 3], dtype=np.uint64)), base[[0, 0]], atol=2e-2)
+    with pytest.raises(KeyError):
+        graph.get(np.array([5], dtype=np.uint64))
+    chunks: list[bytes] = []
+    graph.write(chunks.append)
+    data, at = b"".join(chunks), 0
+
+    def read(n: int) -> bytes:
+        nonlocal at
+        at += n
+        return data[at - n : at]
+
+    again = Graph.read(read, DIM, 8, 32, 64)
+    assert sorted(again.keys().tolist()) == [3, 9, 70_000, 1_234_567] and 5 not in again
+    assert again.search(base[3], 1)[0].tolist() == [1_234_567]
+
+
 @pytest.mark.parametrize("earlier", [1, 3])  # a usearch graph, a faiss graph of float32 vectors
 def test_an_index_file_of_an_earlier_format_is_refused(tmp_path: Path, earlier: int) -> None:
     # The store rebuilds an index it cannot read from the database (tests/test_store.py).

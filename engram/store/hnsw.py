@@ -41,7 +41,10 @@ class Graph:
         self._keys = np.zeros(0, dtype=np.uint64)
         self._live = np.zeros(0, dtype=np.uint8)
         self._used = 0
-        self._slot: dict[int, int] = {}  # live key -> slot
+        # Live key -> slot, as an array indexed by the key (-1: none): keys are SQLite rowids, dense from 1. A
+        # dict of a million Python ints cost about 100 MB; this costs 4 bytes per rowid ever given.
+        self._slot = np.full(0, -1, dtype=np.int32)
+        self._count = 0  # live keys
         self._params = self._search_params()
 
     def _new_index(self) -> Any:
@@ -59,24 +62,34 @@ class Graph:
         """The walk's width, and the live slots as its filter once any slot has died (none: no filter)."""
         params = faiss.SearchParametersHNSW()  # type: ignore[attr-defined]  # missing from faiss's stubs
         params.efSearch = self._shape[2]
-        if len(self._slot) < self._used:
+        if self._count < self._used:
             # faiss keeps a pointer to the bitmap, not a copy: the selector lives as long as these params
             self._selector = faiss.IDSelectorBitmap(self._used, faiss.swig_ptr(self._live))
             params.sel = self._selector
         return params
 
     def __len__(self) -> int:
-        return len(self._slot)
+        return self._count
 
     def __contains__(self, key: int) -> bool:
-        return key in self._slot
+        return 0 <= key < len(self._slot) and bool(self._slot[key] >= 0)
 
     def contains(self, keys: Keys) -> npt.NDArray[np.bool_]:
-        slot = self._slot
-        return np.fromiter((k in slot for k in keys.tolist()), dtype=bool, count=len(keys))
+        return self._slots_of(keys) >= 0
+
+    def _slots_of(self, keys: Keys) -> npt.NDArray[np.int64]:
+        """Each key's slot, -1 for a key the graph does not hold."""
+        at = np.asarray(keys, dtype=np.uint64)
+        inside = at < len(self._slot)
+        out = np.full(len(at), -1, dtype=np.int64)
+        out[inside] = self._slot[at[inside].astype(np.int64)]
+        return out
 
     def keys(self) -> Keys:
-        return np.fromiter(self._slot, dtype=np.uint64, count=len(self._slot))
+        """The live keys, in slot order."""
+        live = np.unpackbits(self._live[: (self._used + 7) // 8], bitorder="little")[: self._used]
+        kept: Keys = self._keys[: self._used][live.astype(bool)]
+        return kept
 
     def add(self, keys: Keys, vecs: Vectors) -> None:
         """Add vectors under keys the graph does not hold (the caller removes a key before replacing it)."""
@@ -98,16 +111,30 @@ class Graph:
         at = np.arange(start, end)
         np.bitwise_or.at(self._live, at >> 3, (1 << (at & 7)).astype(np.uint8))
         self._used = end
-        self._slot.update(zip(keys.tolist(), range(start, end), strict=True))
+        self._place(keys, np.arange(start, end, dtype=np.int32))
         self._params = self._search_params()
 
-    def remove(self, keys: Keys) -> None:
-        slots = [s for s in (self._slot.pop(k, None) for k in keys.tolist()) if s is not None]
-        if not slots:
+    def _place(self, keys: Keys, slots: npt.NDArray[np.int32]) -> None:
+        """Record `keys` (not held yet) at `slots`, growing the key -> slot array by doubling."""
+        if not len(keys):
             return
-        at = np.array(slots, dtype=np.int64)
+        top = int(keys.max()) + 1
+        if top > len(self._slot):
+            grown = np.full(max(top, 2 * len(self._slot), 1024), -1, dtype=np.int32)
+            grown[: len(self._slot)] = self._slot
+            self._slot = grown
+        self._slot[keys.astype(np.int64)] = slots
+        self._count += len(keys)
+
+    def remove(self, keys: Keys) -> None:
+        found = self._slots_of(np.unique(np.asarray(keys, dtype=np.uint64)))
+        at = found[found >= 0]
+        if not len(at):
+            return
+        self._slot[self._keys[at].astype(np.int64)] = -1
+        self._count -= len(at)
         np.bitwise_and.at(self._live, at >> 3, ~(1 << (at & 7)).astype(np.uint8))
-        if self._used - len(self._slot) > max(len(self._slot), 1024):
+        if self._used - self._count > max(self._count, 1024):
             self._compact()
         else:
             self._params = self._search_params()
@@ -116,13 +143,8 @@ class Graph:
         """Build the graph again from the live vectors only."""
         keys = self.keys()
         rows = self.get(keys)
-        self._index, self._keys, self._live, self._used, self._slot = (
-            self._new_index(),
-            self._keys[:0],
-            self._live[:0],
-            0,
-            {},
-        )
+        self._index, self._keys, self._live, self._used = self._new_index(), self._keys[:0], self._live[:0], 0
+        self._slot, self._count = np.full(0, -1, dtype=np.int32), 0
         if len(keys):
             self.add(keys, rows)
         else:
@@ -137,7 +159,9 @@ class Graph:
         return self._keys[slots[0][found]], sims[0][found]
 
     def get(self, keys: Keys) -> Vectors:
-        slots = np.array([self._slot[k] for k in keys.tolist()], dtype=np.int64)
+        slots = self._slots_of(keys)
+        if (slots < 0).any():
+            raise KeyError(int(np.asarray(keys)[slots < 0][0]))
         if not len(slots):
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.asarray(self._index.reconstruct_batch(slots), dtype=np.float32)
@@ -182,8 +206,8 @@ class Graph:
         index.hnsw.efConstruction = expansion_add
         graph._index, graph._keys, graph._live, graph._used = index, keys, live_bits, slots
         live = np.flatnonzero(np.unpackbits(live_bits, bitorder="little")[:slots])
-        graph._slot = dict(zip(keys[live].tolist(), live.tolist(), strict=True))
-        if len(graph._slot) != len(live):
+        if len(np.unique(keys[live])) != len(live):
             raise ValueError("a key is live in two slots")
+        graph._place(keys[live], live.astype(np.int32))
         graph._params = graph._search_params()
         return graph

@@ -10,6 +10,7 @@ from typing import Any
 from engram.model.limits import readable
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, SourceType, Status, Tier
 from engram.model.vectors import decode_vectors
+from engram.store import scores
 from engram.store.values import Facts
 
 COLUMNS: tuple[str, ...] = (
@@ -104,11 +105,14 @@ JSON_COLUMNS = frozenset(_JSON)
 
 def record_to_row(record: MemoryRecord, *, native: bool = False) -> tuple[Any, ...]:
     """The row's values in COLUMNS order. SQLite keeps times as ISO text and booleans as integers; a `native`
-    backend (PostgreSQL) takes datetimes and booleans as they are. JSON columns are JSON text either way."""
+    backend (PostgreSQL) takes datetimes and booleans as they are. JSON columns are JSON text either way, but
+    SQLite's kind_scores, a small blob where it can be (`engram.store.scores`)."""
     out: list[Any] = []
     for column in COLUMNS:
         value = getattr(record, column)
-        if column in _JSON:
+        if column == "kind_scores" and not native:
+            value = scores.encode(value)
+        elif column in _JSON:
             value = json.dumps(list(value) if column == "tags" else value, ensure_ascii=False, sort_keys=True)
         elif column in _TIMES:
             value = value if value is None or native else ts(value)
@@ -124,7 +128,9 @@ def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord
     """A record from a row in COLUMNS order; `native`: JSON already decoded and times already datetimes."""
     data: dict[str, Any] = {}
     for column, value in zip(COLUMNS, row, strict=True):
-        if column in _JSON:
+        if column == "kind_scores" and not native:
+            value = scores.decode(value)
+        elif column in _JSON:
             value = value if native else json.loads(value)
             value = readable(value) if column == "metadata" else value  # deeper than writes now allow: shown
             if column == "tags":

@@ -1,0 +1,113 @@
+"""A memory's classifier scores (`kind_scores`) as the embedded store keeps them: a small blob instead of JSON.
+
+The classifier writes about 25 scores a memory, "part.label" -> a value rounded to 4 decimals. As JSON that is
+about 800 bytes, which pushed a short memory's row past half a database page (two rows no longer shared a page).
+The blob names each part and label once (a byte for the usual names, from `NAMES`) and gives each value as a
+16-bit integer of ten-thousandths: about 60 bytes. Scores the blob cannot hold exactly (more decimals, a value
+past +-3.2767, an integer, a key without a part) stay JSON; rows written before the blob stay JSON and read as
+before. Either way the record read back is the one written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from typing import Any
+
+FORMAT = 1
+# Append only: a stored blob names these by their place in the tuple.
+NAMES = (
+    "opening",
+    "probability",
+    "prototype",
+    "readout",
+    "whole",
+    "density",
+    "identity",
+    "task",
+    "knowledge",
+    "reference",
+    "note",
+    "unclassified",
+    "contexts",
+    "projects",
+    "learnings",
+    "reminders",
+    "references",
+    "interactions",
+    "system",
+)
+_CODE = {name: i for i, name in enumerate(NAMES)}
+_INLINE = 255  # then the name's length and its UTF-8 bytes
+_SCALE = 10_000
+_ABSENT = -32768  # a part and label pair the scores do not have
+
+
+def encode(scores: dict[str, Any]) -> str | bytes:
+    """The stored form: a blob when it holds `scores` exactly, else JSON text."""
+    blob = _packed(scores) if scores else None
+    return blob if blob is not None else json.dumps(scores, ensure_ascii=False, sort_keys=True)
+
+
+def decode(stored: str | bytes) -> dict[str, Any]:
+    """The scores from either stored form, keys sorted (as the JSON was written)."""
+    if isinstance(stored, str):
+        loaded: dict[str, Any] = json.loads(stored)
+        return loaded
+    if not stored or stored[0] != FORMAT:
+        raise ValueError("kind_scores: not a blob of a known format")
+    parts, at = _names(stored, 1)
+    labels, at = _names(stored, at)
+    values = struct.unpack_from(f"<{len(parts) * len(labels)}h", stored, at)
+    pairs = zip(((p, label) for p in parts for label in labels), values, strict=True)
+    return dict(sorted((f"{p}.{label}", v / _SCALE) for (p, label), v in pairs if v != _ABSENT))
+
+
+def _packed(scores: dict[str, Any]) -> bytes | None:
+    grid: dict[tuple[str, str], int] = {}
+    for key, value in scores.items():
+        part, dot, label = key.partition(".")
+        if not dot or type(value) is not float or not math.isfinite(value):
+            return None
+        code = round(value * _SCALE)
+        if not -32767 <= code <= 32767 or repr(code / _SCALE) != repr(value):
+            return None
+        grid[(part, label)] = code
+    parts = list(dict.fromkeys(p for p, _ in grid))
+    labels = list(dict.fromkeys(label for _, label in grid))
+    head = [_name_bytes(p) for p in parts] + [_name_bytes(label) for label in labels]
+    if len(parts) > 255 or len(labels) > 255 or any(h is None for h in head):
+        return None
+    named = b"".join(h for h in head if h is not None)
+    cut = sum(len(h) for h in head[: len(parts)] if h is not None)
+    values = [grid.get((p, label), _ABSENT) for p in parts for label in labels]
+    return (
+        bytes([FORMAT, len(parts)])
+        + named[:cut]
+        + bytes([len(labels)])
+        + named[cut:]
+        + struct.pack(f"<{len(values)}h", *values)
+    )
+
+
+def _name_bytes(name: str) -> bytes | None:
+    code = _CODE.get(name)
+    if code is not None:
+        return bytes([code])
+    raw = name.encode()
+    return bytes([_INLINE, len(raw)]) + raw if len(raw) <= 255 else None
+
+
+def _names(blob: bytes, at: int) -> tuple[list[str], int]:
+    count, at = blob[at], at + 1
+    names: list[str] = []
+    for _ in range(count):
+        code, at = blob[at], at + 1
+        if code == _INLINE:
+            size = blob[at]
+            names.append(blob[at + 1 : at + 1 + size].decode())
+            at += 1 + size
+        else:
+            names.append(NAMES[code])
+    return names, at
