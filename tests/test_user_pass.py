@@ -120,3 +120,29 @@ def test_importing_an_empty_file_says_it_is_empty(tmp_path: Path, content: bytes
     assert result.exit_code != 0
     assert "is empty" in result.output
     assert "imported" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "field"),
+    [
+        ("/v1/memories", {"category": "reminders"}, "category"),
+        ("/v1/memories", {"kind": "task", "q": "dentist"}, "q"),
+        ("/v1/audit", {"memory": "x"}, "memory"),
+        ("/v1/export", {"embeddings": "true"}, "embeddings"),
+    ],
+)
+def test_a_filter_a_list_does_not_take_is_refused_not_ignored(
+    api: TestClient, path: str, query: dict[str, str], field: str
+) -> None:
+    """`GET /v1/memories?category=reminders` listed every memory, as if filtered."""
+    api.post("/v1/store", json={"content": "Dentist appointment on Tuesday"})
+    got_field, detail = _refused(api.get(path, params=query))
+    assert got_field == field
+    assert "is not a parameter" in detail
+
+
+def test_the_filters_a_list_takes_still_work(api: TestClient) -> None:
+    api.post("/v1/store", json={"content": "Dentist appointment on Tuesday"})
+    page = api.get("/v1/memories", params={"limit": 5, "status": "approved", "kind": "task", "tag": ""})
+    assert page.status_code == 200, page.text
+    assert api.get("/v1/export", params={"with_embeddings": "false"}).status_code == 200

@@ -17,7 +17,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
@@ -58,6 +58,7 @@ from engram.interfaces.http.problems import (
     docs_assets,
     document_problems,
     http_problem,
+    known_query,
     offline_docs,
     problem,
     validation_problem,
@@ -226,7 +227,7 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
 
-    v1 = APIRouter(prefix="/v1", tags=["engram"])
+    v1 = APIRouter(prefix="/v1", tags=["engram"], dependencies=[Depends(known_query)])
 
     @v1.post("/store")
     def store(body: StoreBody, who: Who) -> StoreMemoryResult:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from markdown_it import MarkdownIt
 from pydantic import Field
@@ -24,7 +24,7 @@ from engram import InvalidInput
 from engram.agent.registry import BY_NAME
 from engram.interfaces.http.bodies import _Body
 from engram.interfaces.http.caller import Caller, Who
-from engram.interfaces.http.problems import MAX_UPLOAD_BYTES, problem
+from engram.interfaces.http.problems import MAX_UPLOAD_BYTES, known_query, problem
 from engram.interfaces.tenants import Tenants
 
 # CommonMark with tables and strikethrough; raw HTML is escaped, never passed through, and markdown-it refuses
@@ -99,7 +99,7 @@ def _too_large() -> Response:
 
 
 def manage_router() -> APIRouter:
-    v1 = APIRouter(prefix="/v1", tags=["engram"])
+    v1 = APIRouter(prefix="/v1", tags=["engram"], dependencies=[Depends(known_query)])
 
     @v1.post("/review")
     def review(body: ReviewBody, who: Who) -> ReviewAnswer:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException
 
+from engram import InvalidInput
 from engram.agent import refusal
 
 MAX_BODY_BYTES = 1_000_000
@@ -63,6 +64,27 @@ def validation_problem(errors: list[ErrorDetails], route: str = "") -> JSONRespo
         elif route == "/v1/search":
             detail += refusal.misplaced("search_memory", field)
     return problem(400, "Invalid input", detail, field)
+
+
+def known_query(request: Request) -> None:
+    """Refuse a query parameter the route does not take (a router dependency): a list asked with a filter it
+    does not have (`?category=reminders`) answered every memory, as if filtered."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return
+    taken: set[str] = set()
+    stack = [dependant]
+    while stack:  # the route's own parameters and those of its dependencies
+        each = stack.pop()
+        taken.update(p.alias for p in each.query_params)
+        stack.extend(each.dependencies)
+    for name in request.query_params:
+        if name not in taken:
+            listed = ", ".join(sorted(taken)) or "none"
+            raise InvalidInput(
+                refusal.shown(name).strip('"'), f"is not a parameter of this route (it takes {listed})"
+            )
 
 
 def http_problem(request: Request, exc: HTTPException) -> JSONResponse:
@@ -166,6 +188,7 @@ __all__ = [
     "docs_assets",
     "document_problems",
     "http_problem",
+    "known_query",
     "offline_docs",
     "problem",
     "validation_problem",
