@@ -4,6 +4,7 @@ was given ("must be at most 100, got 500"), not the validator's report. MCP and 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic_core import ErrorDetails
@@ -71,3 +72,13 @@ def misplaced(tool: str, name: str) -> str:
     if tool == "search_memory" and name in SearchOptions.model_fields:
         return f'; it is a search option: give it in "options" (options.{name})'
     return ""
+
+
+_LONG_RUN = re.compile(r"\S{81,}")
+
+
+def brief(message: str, longest: int = 500) -> str:
+    """An error's text as an answer carries it: a quoted value past 80 characters (an id, a path, a name) cut to
+    its start and its length, and the whole at most `longest` characters. An answer never echoes a huge input."""
+    said = _LONG_RUN.sub(lambda m: f"{m.group()[:57]}… ({len(m.group()):,} characters)", message)
+    return said if len(said) <= longest else said[: longest - 1] + "…"

@@ -28,6 +28,9 @@ DOCS_ASSETS = "/docs-assets"  # Swagger UI and ReDoc, served here rather than fr
 
 
 def problem(status: int, title: str, detail: str, field: str | None = None, code: str = "") -> JSONResponse:
+    # Every answer's text cut short: a message may quote what was given, and that may be 60,000 characters.
+    detail = refusal.brief(detail)
+    field = None if field is None else refusal.brief(field, 120)
     body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail}
     if field is not None:
         body["field"] = field

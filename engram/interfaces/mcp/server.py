@@ -192,7 +192,7 @@ def _register(server: MCPServer, tool: Tool, resolve: Resolver, session: Callabl
         except EngramError as exc:
             # Engram's own errors reach the agent with their text (the field and the problem); the SDK shows any
             # other exception as a bare "Error executing tool", and logs it as a crash with its traceback.
-            raise _Refused(str(exc)) from exc
+            raise _Refused(refusal.brief(str(exc))) from exc
         return dict(answer)
 
     call.__name__ = tool.name
@@ -231,7 +231,7 @@ def _context(server: MCPServer, resolve: Resolver, asking: Callable[[Context], s
                 max_tokens=budget, scope_id=scope_id or None, query=query or None, session=asking(ctx)
             )
         except EngramError as exc:
-            raise MCPError(INVALID_PARAMS, str(exc)) from exc
+            raise MCPError(INVALID_PARAMS, refusal.brief(str(exc))) from exc
         return answer["text"] or "Nothing is remembered yet about the user or this project."
 
     @server.prompt(name="session_context", title="Session context", description=CONTEXT_ABOUT)

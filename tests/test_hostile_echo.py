@@ -1,0 +1,88 @@
+"""An answer never echoes a huge input: a 60,000-character id, path or tag comes back cut short in the error, over
+REST and MCP, whichever layer named it. (The messages quote what was given, which is right for a short value.)"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engram import FakeEmbedder, Memory, Settings
+from engram.interfaces.http.serve import build_app
+from engram.interfaces.mcp.server import build
+
+HUGE = "a" * 60_000
+LONGEST = 600  # characters of an answer's text: room for a sentence and a quoted value cut short
+
+
+@pytest.fixture
+def api(tmp_path: Path) -> Iterator[TestClient]:
+    app = build_app(
+        Settings(home=tmp_path, maintain_every_minutes=0),
+        db=tmp_path / "local.db",
+        embedder=FakeEmbedder(),
+        require_key=False,
+    )
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        client.post("/v1/store", json={"content": "a first memory"})
+        yield client
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", f"/v1/memories/{HUGE}", None),
+        ("DELETE", f"/v1/memories/{HUGE}", None),
+        ("POST", "/v1/tools/export_memories", {"arguments": {"path": "a/" * 30_000 + "x.jsonl"}}),
+        ("POST", "/v1/tools/import_memories", {"arguments": {"path": HUGE}}),
+        ("POST", "/v1/tools/merge_memories", {"arguments": {"ids": [HUGE, HUGE + "b"]}}),
+        ("POST", "/v1/review", {"action": "approve", "ids": [HUGE]}),
+        ("POST", "/v1/tools/rollback", {"arguments": {"operation_id": HUGE}}),
+    ],
+)
+def test_a_rest_error_never_echoes_a_huge_input(
+    api: TestClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    response = api.request(method, path, json=body)
+    assert 400 <= response.status_code < 500, response.text[:200]
+    problem = response.json()
+    assert len(problem["detail"]) <= LONGEST, problem["detail"][:120]
+    assert len(problem["error"]) <= LONGEST + 80
+    assert "a" * 200 not in response.text
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
+    from mcp import Client
+
+    with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        async with Client(build(lambda ctx: mem)) as c:
+            yield c
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("forget", {"id": HUGE}),
+        ("export_memories", {"path": "a/" * 30_000 + "x.jsonl"}),
+        ("rollback", {"operation_id": HUGE}),
+        ("merge_memories", {"ids": [HUGE, HUGE + "b"]}),
+    ],
+)
+async def test_an_mcp_error_never_echoes_a_huge_input(
+    client: Any, tool: str, arguments: dict[str, Any]
+) -> None:
+    answer = await client.call_tool(tool, arguments)
+    assert answer.is_error
+    text = answer.content[0].text
+    assert len(text) <= LONGEST, text[:120]
+    assert "a" * 200 not in text
