@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -71,7 +71,38 @@ class Rules:
     quality_floor: float = 0.1
 
 
-def lifecycle_category(record: MemoryRecord) -> str:
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """The part of a memory the policy reads and plans: a pass over a large store holds this, a tenth of the
+    record (no text, tags, metadata or classifier scores), for every memory at once."""
+
+    id: str
+    scope: Scope
+    scope_id: str | None
+    status: Status
+    tier: Tier
+    kind: Kind
+    category: Category | None
+    created_at: datetime
+    last_accessed_at: datetime | None
+    access_count: int
+    base_relevance: float
+    user_marked_important: bool
+    cluster_size: int
+    priority: float | None
+    quality_score: float | None
+
+    @classmethod
+    def of(cls, record: MemoryRecord | Standing) -> Standing:
+        if isinstance(record, Standing):
+            return record
+        return cls(**{name: getattr(record, name) for name in cls.__slots__})
+
+
+AnyRecord = MemoryRecord | Standing
+
+
+def lifecycle_category(record: AnyRecord) -> str:
     if record.category is not None:
         return _OF_CATEGORY[record.category]
     return _OF_KIND.get(record.kind, "general")
@@ -89,14 +120,14 @@ def _hours(later: datetime, earlier: datetime) -> float:
     return max(0.0, (later - earlier).total_seconds() / 3600)
 
 
-def used_at(record: MemoryRecord, stored_at: datetime | None) -> datetime:
+def used_at(record: AnyRecord, stored_at: datetime | None) -> datetime:
     """When Engram last stored or used the memory; `stored_at` None: a record on its own (created_at)."""
     stored = record.created_at if stored_at is None else stored_at
     last = record.last_accessed_at
     return stored if last is None or last < stored else last
 
 
-def priority(record: MemoryRecord, now: datetime, stored_at: datetime | None = None) -> float:
+def priority(record: AnyRecord, now: datetime, stored_at: datetime | None = None) -> float:
     days = max(1.0, _hours(now, record.created_at if stored_at is None else stored_at) / 24)
     last = used_at(record, stored_at)
     value = (
@@ -110,7 +141,7 @@ def priority(record: MemoryRecord, now: datetime, stored_at: datetime | None = N
     return min(10.0, value)
 
 
-def promoted(record: MemoryRecord, rules: Rules) -> bool:
+def promoted(record: AnyRecord, rules: Rules) -> bool:
     return (
         record.access_count >= rules.promote_accesses
         or record.user_marked_important
@@ -132,7 +163,7 @@ class Plan:
     changes: dict[str, dict[str, Any]] = field(default_factory=dict)
     reasons: dict[str, list[str]] = field(default_factory=dict)
 
-    def set(self, record: MemoryRecord, reason: str, **fields: Any) -> None:
+    def set(self, record: AnyRecord, reason: str, **fields: Any) -> None:
         current = self.changes.setdefault(record.id, {})
         current.update(fields)
         self.reasons.setdefault(record.id, []).append(reason)
@@ -147,12 +178,12 @@ class _Draft:
     """One scope's memories as the pass goes: each step sees the earlier steps' results, and only the net
     change is planned (a promotion that pruning takes back is no change)."""
 
-    live: dict[str, MemoryRecord]
-    gone: dict[str, MemoryRecord] = field(default_factory=dict)  # archived by this pass
+    live: dict[str, Standing]
+    gone: dict[str, Standing] = field(default_factory=dict)  # archived by this pass
     why: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def set(self, memory_id: str, reason: str, **fields: Any) -> None:
-        self.live[memory_id] = self.live[memory_id].model_copy(update=fields)
+        self.live[memory_id] = replace(self.live[memory_id], **fields)
         self.why.setdefault(memory_id, {}).update(dict.fromkeys(fields, reason))
 
     def archive(self, memory_id: str, reason: str) -> None:
@@ -160,7 +191,7 @@ class _Draft:
         self.gone[memory_id] = self.live.pop(memory_id)
 
 
-def _since_counted(record: MemoryRecord, now: datetime, last_run: datetime | None) -> float:
+def _since_counted(record: AnyRecord, now: datetime, last_run: datetime | None) -> float:
     """Days of this pass that count towards decay. A memory no pass has seen yet (no priority: it is set on
     every live memory a pass sees, and rollback clears it with the decay) counts its whole disuse; one seen
     counts the time since the last pass, none when `now` is before it (that time was counted already)."""
@@ -170,7 +201,7 @@ def _since_counted(record: MemoryRecord, now: datetime, last_run: datetime | Non
 
 
 def plan(
-    records: Iterable[MemoryRecord],
+    records: Iterable[AnyRecord],
     clusters: dict[str, int],
     now: datetime,
     rules: Rules,
@@ -180,13 +211,13 @@ def plan(
     """The changes for one scope's live memories (approved, top level): cluster sizes, priorities, quality
     decay and archiving below the floor, tiers and, in persona mode, capacity pruning. `stored_at`: when Engram
     stored each memory (the store keeps it); a memory missing from it counts from its `created_at`."""
-    stored = {r.id: r for r in records if r.status == Status.APPROVED}
+    stored = {r.id: Standing.of(r) for r in records if r.status == Status.APPROVED}
     kept = stored_at or {}
     draft = _Draft(live={})
     for r in stored.values():
-        current = r.model_copy(update={"cluster_size": clusters.get(r.id, r.cluster_size)})
+        current = replace(r, cluster_size=clusters.get(r.id, r.cluster_size))
         value = priority(current, now, kept.get(r.id))
-        draft.live[r.id] = current.model_copy(update={"priority": round(value, 6)})
+        draft.live[r.id] = replace(current, priority=round(value, 6))
         draft.why[r.id] = dict.fromkeys(("cluster_size", "priority"), "priority")
 
     # Quality before tiers: a memory archived here leaves the short-term window and the capacities to the rest.

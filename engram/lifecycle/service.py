@@ -4,16 +4,17 @@ policy itself is engram.lifecycle.policy."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Protocol, cast
 
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lifecycle.policy import Plan, Rules, plan
+from engram.lifecycle.policy import Plan, Rules, Standing, plan
 from engram.model.answers import MaintainAnswer
 from engram.model.record import MemoryRecord, Scope, Status, Tier, as_utc, utcnow
 from engram.store.roles import AuditLog, Meta, Rows, SearchIndex
-from engram.store.values import Filter
+from engram.store.values import Filter, Position
 from engram.write.edit import fetch
 from engram.write.operations import Operations
 
@@ -26,33 +27,60 @@ class LifecycleStore(Meta, Rows, SearchIndex, AuditLog, Protocol):
 
 
 _NEAR = 21  # neighbours looked at per memory: itself and 20 others
+# Memories read (and their vectors searched) per step: a pass holds one step's records and vectors at a time,
+# and for every memory only what the policy reads (`Standing`) and the neighbours close enough to count.
+BATCH = 512
 
 
 class _Neighbours:
     """Per memory, its nearest memories of its scope, searched once; a pass that archives some counts
-    clusters again without them (after it they are not live), searching again only where they were near."""
+    clusters again without them (after it they are not live).
 
-    def __init__(self, store: LifecycleStore, records: list[MemoryRecord], rules: Rules) -> None:
-        self.store, self.records, self.rules = store, records, rules
-        self.vectors = store.vectors([r.id for r in records])
-        self.near = {r.id: self._search(r, set()) for r in records if r.id in self.vectors}
+    Only what a cluster counts is kept: the neighbours within `cluster_cosine`. When fewer than `_NEAR` were,
+    the list holds every such memory of the scope and one archived is simply not counted; a memory whose
+    `_NEAR` nearest are all that close (`full`) may have more beyond them, so it is searched again without the
+    archived ones, as it would be found after the pass."""
 
-    def _search(self, record: MemoryRecord, leave_out: set[str]) -> list[tuple[str, float]]:
-        where = Filter(scope=record.scope, scope_id=record.scope_id, include_expired=True)
-        near = self.store.vector_search(self.vectors[record.id], _NEAR + len(leave_out), where)
-        return [(i, cos) for i, cos in near if i not in leave_out][:_NEAR]
+    def __init__(self, store: LifecycleStore, rules: Rules) -> None:
+        self.store, self.rules = store, rules
+        self.close: dict[str, tuple[str, ...]] = {}  # memory -> the others within cluster_cosine
+        self.full: set[str] = set()
+        self.where: dict[str, Filter] = {}  # memory -> its scope's filter, for the ones searched again
+
+    def add(self, records: list[Standing]) -> None:
+        """Search the neighbours of one batch of memories."""
+        vectors = self.store.vectors([r.id for r in records])
+        for r in records:
+            vector = vectors.get(r.id)
+            if vector is None:
+                continue
+            where = Filter(scope=r.scope, scope_id=r.scope_id, include_expired=True)
+            near = self.store.vector_search(vector, _NEAR, where)
+            self._keep(r.id, near, where)
+
+    def _keep(self, memory_id: str, near: list[tuple[str, float]], where: Filter) -> None:
+        close = tuple(i for i, cos in near if cos >= self.rules.cluster_cosine and i != memory_id)
+        self.close[memory_id] = close
+        if len(near) >= _NEAR and near[-1][1] >= self.rules.cluster_cosine:
+            self.full.add(memory_id)
+            self.where[memory_id] = where
 
     def cluster_sizes(self, leave_out: set[str]) -> dict[str, int]:
         """Per memory, how many other live memories of its scope lie within `cluster_cosine`."""
-        out: dict[str, int] = {}
-        for r in self.records:
-            near = self.near.get(r.id)
-            if near is None:
-                continue
-            if any(i in leave_out for i, _ in near):
-                near = self._search(r, leave_out)
-            out[r.id] = sum(1 for i, cos in near if i != r.id and cos >= self.rules.cluster_cosine)
-        return out
+        again = [i for i in self.full if i in leave_out or any(j in leave_out for j in self.close[i])]
+        sizes = {i: sum(1 for j in close if j not in leave_out) for i, close in self.close.items()}
+        for start in range(0, len(again), BATCH):
+            part = again[start : start + BATCH]
+            vectors = self.store.vectors(part)
+            for memory_id in part:
+                near = self.store.vector_search(
+                    vectors[memory_id], _NEAR + len(leave_out), self.where[memory_id]
+                )
+                kept = [(i, cos) for i, cos in near if i not in leave_out][:_NEAR]
+                sizes[memory_id] = sum(
+                    1 for i, cos in kept if i != memory_id and cos >= self.rules.cluster_cosine
+                )
+        return sizes
 
 
 class Lifecycle:
@@ -74,14 +102,16 @@ class Lifecycle:
         rules = self.rules()
         stamp = self._store.get_meta(_LAST_RUN)
         last = None if stamp is None else datetime.fromisoformat(stamp)
-        records = self._store.select(
-            Filter(statuses=(Status.APPROVED,), include_expired=True), limit=10_000_000
-        )
-        scopes: dict[tuple[Scope, str | None], list[MemoryRecord]] = {}
-        for r in records:
-            scopes.setdefault((r.scope, r.scope_id), []).append(r)
-        stored_at = self._store.stored_times([r.id for r in records])
-        neighbours = _Neighbours(self._store, records, rules)
+        scopes: dict[tuple[Scope, str | None], list[Standing]] = {}
+        stored_at: dict[str, datetime] = {}
+        neighbours = _Neighbours(self._store, rules)
+        processed = 0
+        for batch in self._batches():
+            processed += len(batch)
+            for r in batch:
+                scopes.setdefault((r.scope, r.scope_id), []).append(r)
+            stored_at |= self._store.stored_times([r.id for r in batch])
+            neighbours.add(batch)
         # Clusters count live memories, so they are counted without the ones this pass archives, until that set
         # settles; else the next pass would find smaller clusters and change priorities and tiers again.
         leave_out: set[str] = set()
@@ -96,14 +126,13 @@ class Lifecycle:
             if archived == leave_out:
                 break
             leave_out = archived
-        by_id = {r.id: r for r in records}
+        del scopes, neighbours
         counts = {"promoted": 0, "archived": 0, "short": 0, "quality_decayed": 0}
         operation_id = None
         if changes.changes:
             with self._operations.run("maintain") as op:
                 operation_id = op.id
-                for memory_id, fields in changes.changes.items():
-                    before = by_id[memory_id]
+                for memory_id, fields, before in self._whole(changes):
                     op.before_memory(memory_id, before)
                     self._store.update(before.model_copy(update=fields))
                     if fields.get("tier") == Tier.LONG:
@@ -126,7 +155,7 @@ class Lifecycle:
         if last is None or now > last:  # the clock only moves on: time counted once is not counted again
             self._store.set_meta(_LAST_RUN, now.isoformat())
         report = {
-            "processed": len(records),
+            "processed": processed,
             "changed": len(changes.changes),
             **counts,
             "mode": rules.mode,
@@ -135,6 +164,21 @@ class Lifecycle:
         }
         self._store.audit("maintain", None, report)
         return cast(MaintainAnswer, report)
+
+    def _batches(self) -> Iterator[list[Standing]]:
+        """Every approved top-level memory, newest first, `BATCH` at a time, as the policy reads it."""
+        where = Filter(statuses=(Status.APPROVED,), include_expired=True)
+        after: Position | None = None
+        while page := self._store.select(where, limit=BATCH, after=after):
+            after = (page[-1].created_at, page[-1].id)
+            yield [Standing.of(r) for r in page]
+
+    def _whole(self, changes: Plan) -> Iterator[tuple[str, dict[str, object], MemoryRecord]]:
+        """Each change with the whole record it changes, read `BATCH` at a time."""
+        ids = list(changes.changes)
+        for start in range(0, len(ids), BATCH):
+            for record in self._store.get_many(ids[start : start + BATCH]):
+                yield record.id, changes.changes[record.id], record
 
     def feedback(self, memory_id: str, helpful: bool) -> MemoryRecord:
         """Thumbs up or down: quality moves by 0.1 (from 1.0 when it has none yet). Below the floor, the next
