@@ -23,9 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import yake  # type: ignore[import-untyped]
-from lemminflect import getAllLemmas
-
+from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.lang.text import words as words_of
@@ -109,6 +107,8 @@ _HOWTO = re.compile(
 
 @lru_cache(maxsize=1)
 def _extractor() -> Any:
+    import yake  # type: ignore[import-untyped]  # loaded when a text is first read for keyphrases
+
     return yake.KeywordExtractor(lan="en", n=3, top=12, dedupLim=0.7)
 
 

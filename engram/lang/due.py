@@ -19,8 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
-from lemminflect import getAllLemmas
 
+from engram.lang.lemmas import getAllLemmas
 from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)

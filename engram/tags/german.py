@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
-
+from engram.lang.lemmas import getAllLemmas
 from engram.lang.text import STOPWORDS
 
 # Words that say when, which name no topic (as the English reading leaves out months, days and parts of the day).

@@ -11,9 +11,9 @@ from functools import lru_cache
 
 import simplemma
 from jellyfish import levenshtein_distance
-from lemminflect import getAllLemmas
 from snowballstemmer import stemmer
 
+from engram.lang.lemmas import getAllLemmas
 from engram.tags.variants import class_repeat, initials, listed_together, suffixed, vowel_spelling
 
 MAP_THRESHOLD = 0.7

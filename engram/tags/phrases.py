@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from lemminflect import getAllLemmas
-
 from engram.lang import analysis
+from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.tags import german
