@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from engram.classify import fitted
 from engram.classify import readout as linear
 from engram.classify.prototypes import (
     SUBJECT_WORDS,
@@ -59,16 +60,15 @@ class Classifier:
         self._set: PrototypeSet | None = None
         self._unsaved: list[Prototype] = []
         self.readout: LinearReadout | None = None  # with `rules.readout`, set with the prototypes
+        self.use_shipped = True  # a read-out shipped for these seeds and model is taken instead of fitting
 
     def prototypes(self) -> PrototypeSet:
         store, embedder = self.store, self.embedder
         if self._set is None:
             name, rules = self.taxonomy.name, self.rules
             key, t_key = f"prototypes:{name}", f"temperature:{name}"
-            seeds = [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
-            opened = (rules.opening_words, rules.opening_weight, "centred", sorted(SUBJECT_WORDS))
-            made_by = (embedder.name, rules.prototype_top, opened, seeds)
-            digest = hashlib.sha256(repr(made_by).encode()).hexdigest()
+            seeds = self.seeds()
+            digest = self.seed_digest()
             if store.get_meta(key) != digest:
                 if digest not in _SEEDED:  # every new database (a tenant's, say) would embed the same seeds
                     _SEEDED[digest] = self._embedded(embedder, seeds)
@@ -89,6 +89,20 @@ class Classifier:
                 self.readout = self._readout(store, digest, self._set.items)
         return self._set
 
+    def seeds(self) -> list[tuple[str, str]]:
+        return [(label, text) for label, texts in self.taxonomy.prototypes.items() for text in texts]
+
+    def seed_digest(self) -> str:
+        """What the seed prototypes were made from: the model, the seeds and the rules that embed them."""
+        rules = self.rules
+        opened = (rules.opening_words, rules.opening_weight, "centred", sorted(SUBJECT_WORDS))
+        made_by = (self.embedder.name, rules.prototype_top, opened, self.seeds())
+        return hashlib.sha256(repr(made_by).encode()).hexdigest()
+
+    def readout_digest(self) -> str:
+        """What a read-out is fitted from: the seeds' digest and the fitting's version."""
+        return f"{self.seed_digest()}/{linear.FITTED_BY}"
+
     def _readout(self, store: Prototypes, digest: str, items: Sequence[Prototype]) -> LinearReadout | None:
         """The read-out of this database's seeds: kept in its meta, fitted again when the seeds or model
         change (and once for a database made before read-outs). None when a label has too few seeds to
@@ -101,6 +115,11 @@ class Classifier:
         counts = Counter(p.label for p in seeds)
         if len(counts) < 2 or min(counts.values()) < linear.FOLDS:
             return None
+        if digest not in _READOUTS and self.use_shipped:
+            # Built-in seeds with the default model: fitted ahead, so scikit-learn is never loaded.
+            ready = fitted.shipped(self.taxonomy.name, digest, self.rules.temperature)
+            if ready is not None:
+                _READOUTS[digest] = ready
         if digest not in _READOUTS:
             vectors = np.stack([p.vector for p in seeds])
             opened = self.rules.opening_weight > 0 and all(p.opening is not None for p in seeds)
