@@ -64,3 +64,56 @@ async def test_a_call_after_a_refused_huge_one_is_served(client: Any) -> None:
     await client.call_tool("remember", {"content": "the deploy is on Friday", HUGE: 1})
     answer = await client.call_tool("remember", {"content": "the deploy is on Friday"})
     assert not answer.is_error
+
+
+@pytest.mark.anyio
+async def test_a_huge_tool_name_is_refused_in_a_short_answer(client: Any) -> None:
+    text = _text(await client.call_tool(HUGE, {}))
+    assert "50,000 characters" in text and len(text) < 200
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [(HUGE, {}), ("session_context", {HUGE: "1"})],
+)
+async def test_a_huge_prompt_name_or_argument_name_is_refused_in_a_short_error(
+    client: Any, name: str, arguments: dict[str, str]
+) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as refused:
+        await client.get_prompt(name, arguments)
+    assert "50,000 characters" in str(refused.value) and len(str(refused.value)) < 200
+
+
+@pytest.mark.anyio
+async def test_a_huge_resource_address_is_refused_in_a_short_error(client: Any) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as refused:
+        await client.read_resource("engram://" + HUGE)
+    assert len(str(refused.value)) < 200 and len(repr(refused.value.error)) < 400
+
+
+@pytest.mark.anyio
+async def test_a_max_tokens_of_thousands_of_digits_is_named_not_an_internal_error(client: Any) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as refused:
+        await client.read_resource("engram://context?max_tokens=" + "9" * 4000)
+    assert str(refused.value).startswith("max_tokens: must be at most")
+    assert len(str(refused.value)) < 200
+
+
+def test_the_server_logs_plain_lines_cut_short(tmp_path: Path) -> None:
+    """The SDK installs a rich terminal handler that wraps a long message into a narrow column: writing one
+    50,000-character name took most of a minute. Building the server replaces it with plain, bounded lines."""
+    with Memory(tmp_path / "log.db", embedder=FakeEmbedder()) as mem:
+        build(lambda ctx: mem)
+    handlers = logging.getLogger().handlers
+    assert not [h for h in handlers if type(h).__name__ == "RichHandler"]
+    ours = [h for h in handlers if getattr(h, "engram_plain", False)]
+    assert ours
+    record = logging.LogRecord("mcp", logging.ERROR, __file__, 1, "Unknown prompt: %s", (HUGE,), None)
+    assert len(ours[0].format(record)) < 2_200

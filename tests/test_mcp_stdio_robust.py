@@ -91,6 +91,10 @@ BAD = {
     "invalid UTF-8": remember(12, "caf-").replace(b"caf-", b"caf\xe9 au lait"),
     "not a JSON-RPC message": b'{"hello": "world"}',
     "an array of numbers": b"[1, 2, 3]",
+    # A method or an id of 50,000 characters: the SDK answers "Method not found" quoting the method whole, and
+    # every answer repeats the id.
+    "a 50,000-character method": request(13, "x" * 50_000),
+    "a 50,000-character id": b'{"jsonrpc": "2.0", "id": "' + b"x" * 50_000 + b'", "method": "ping"}',
 }
 
 

@@ -14,21 +14,30 @@ import inspect
 import logging
 import typing
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, CallToolResult, InputRequiredResult, Resource, ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    GetPromptResult,
+    InputRequiredResult,
+    Resource,
+    ToolAnnotations,
+)
+from pydantic import AnyUrl, BaseModel, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 import engram
 from engram import EngramError, Memory
 from engram.agent import refusal
 from engram.agent.registry import TOOLS, Tool
+from engram.interfaces.mcp import logs
 from engram.interfaces.mcp.stdio import serve as guarded_stdio
 
 # Resolves the Memory a call acts on from the request's context.
@@ -82,6 +91,8 @@ class EngramMCP(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context | None = None
     ) -> CallToolResult | InputRequiredResult:
+        if len(name) > MAX_NAME:
+            raise ToolError(f"name: no tool has a name of {len(name):,} characters")
         if long := _long_name(arguments):
             # Refused before validation: the SDK logs every refused argument's name, and writing a 50,000-character
             # one to the terminal took longer than a bad request may wait; the answer would have echoed it too.
@@ -102,6 +113,26 @@ class EngramMCP(MCPServer):
                 raise ToolError(str(exc.__cause__)) from exc.__cause__.__cause__
             raise
 
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        if len(name) > MAX_NAME:
+            raise MCPError(INVALID_PARAMS, f"name: no prompt has a name of {len(name):,} characters")
+        if long := _long_name(arguments or {}):
+            raise MCPError(
+                INVALID_PARAMS, f"arguments: no prompt takes an argument name of {long[1]:,} characters"
+            )
+        return await super().get_prompt(name, arguments, context)
+
+    async def read_resource(
+        self, uri: AnyUrl | str, context: Context | None = None
+    ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        if (
+            len(str(uri)) > MAX_URI
+        ):  # refused as an MCPError: a ResourceError's answer quotes the address whole
+            raise MCPError(INVALID_PARAMS, f"uri: no resource has an address of {len(str(uri)):,} characters")
+        return await super().read_resource(uri, context)
+
     async def list_resources(self) -> list[Resource]:
         """The session context is a template (it takes options and the request's context) that a client reads
         as engram://context, so it is listed as a resource too."""
@@ -111,7 +142,8 @@ class EngramMCP(MCPServer):
         return [*await super().list_resources(), listed]
 
 
-MAX_NAME = 64  # characters of an argument's or a nested field's name: no tool's is half as long
+MAX_NAME = 64  # characters of a tool's, a prompt's or an argument's name: no name here is half as long
+MAX_URI = 4096  # characters of a resource address: engram://context with its three options is far shorter
 
 
 def _long_name(arguments: Any) -> tuple[str, int] | None:
@@ -157,6 +189,7 @@ _path, _shown = refusal.path, refusal.shown
 def build(resolve: Resolver) -> MCPServer:
     """The MCP server over whatever Memory `resolve` returns for each call."""
     server: MCPServer = EngramMCP("engram", version=engram.__version__, instructions=INSTRUCTIONS)
+    logs.plain()  # the SDK's constructor installed its rich handler
     process_session = f"local-{uuid.uuid4().hex[:12]}"
 
     def asking(ctx: Context) -> str:
@@ -221,7 +254,10 @@ def _context(server: MCPServer, resolve: Resolver, asking: Callable[[Context], s
     def context(ctx: Context, max_tokens: str | None, query: str | None, scope_id: str | None) -> str:
         budget: Any = 1500
         if max_tokens is not None and max_tokens.strip():
-            budget = int(max_tokens) if max_tokens.strip().isdigit() else max_tokens
+            digits = max_tokens.strip()
+            if digits.isdigit() and len(digits) > 9:  # past what int() reads quickly, and any budget
+                raise MCPError(INVALID_PARAMS, f"max_tokens: must be at most 20000, got {_shown(digits)}")
+            budget = int(digits) if digits.isdigit() else max_tokens
             if not isinstance(budget, int):
                 raise MCPError(
                     INVALID_PARAMS, f"max_tokens: must be a whole number, got {_shown(max_tokens)}"
