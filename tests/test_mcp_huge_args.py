@@ -117,3 +117,34 @@ def test_the_server_logs_plain_lines_cut_short(tmp_path: Path) -> None:
     assert ours
     record = logging.LogRecord("mcp", logging.ERROR, __file__, 1, "Unknown prompt: %s", (HUGE,), None)
     assert len(ours[0].format(record)) < 2_200
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"jsonrpc": "2.0", "id": 5, "method": HUGE, "params": {}},
+        {"jsonrpc": "2.0", "id": HUGE, "method": "ping"},
+    ],
+    ids=["method", "id"],
+)
+def test_over_http_a_huge_method_or_id_is_refused_without_echoing_it(
+    tmp_path: Path, message: dict[str, Any]
+) -> None:
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from engram.interfaces.http.serve import build_app
+
+    app = build_app(
+        Settings(home=tmp_path, maintain_every_minutes=0),
+        db=tmp_path / "l.db",
+        embedder=FakeEmbedder(),
+        require_key=False,
+    )
+    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        answer = client.post("/mcp", content=json.dumps(message).encode(), headers=accept)
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == -32600
+    assert len(answer.content) < 300

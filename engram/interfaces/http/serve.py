@@ -9,6 +9,7 @@ when its call returns, so nothing acknowledged is lost).
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 import os
 import signal
@@ -19,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from mcp.server.mcpserver import Context
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -30,6 +32,7 @@ from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
 from engram.interfaces.http.problems import problem
 from engram.interfaces.mcp import server as mcp_server
+from engram.interfaces.mcp import stdio
 from engram.interfaces.tenants import LOCAL, Keys, Tenants
 
 WEB = Path(__file__).resolve().parents[1] / "web"
@@ -84,7 +87,50 @@ class McpGate:
                     self.owners.pop(session, None)
             await send(message)
 
-        await self.app(scope, receive, noted)
+        replay = receive
+        if scope.get("method") == "POST":
+            body, replay = await _buffered(receive)
+            if (refused := _refused(body)) is not None:
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, replay, noted)
+
+
+async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
+    """The request's body (the Guard has bounded it) and a receive that hands it on again."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body, sent = b"".join(chunks), False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return body, replay
+
+
+def _refused(body: bytes) -> ASGIApp | None:
+    """A JSON-RPC error for a message whose id or method name is huge (as over stdio), else None: the SDK
+    answered a 50,000-character method's "Method not found" quoting it whole, and repeats any id."""
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # the SDK's transport names it
+    try:
+        stdio.oversized(value)
+    except stdio.Refused as refused:
+        error = {"code": refused.code, "message": str(refused)}
+        return JSONResponse({"jsonrpc": "2.0", "id": refused.request_id, "error": error}, status_code=400)
+    return None
 
 
 def _maintain_every(tenants: Tenants, settings: Settings, stop: threading.Event) -> None:

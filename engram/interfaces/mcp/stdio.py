@@ -53,20 +53,7 @@ def _checked(raw: bytes) -> str:
         value = json.loads(text)
     except (ValueError, RecursionError) as exc:  # a 5,000-digit integer is a ValueError too
         raise Refused(PARSE_ERROR, f"Parse error: {str(exc)[:120]}") from None
-    request_id = value.get("id") if isinstance(value, dict) else None
-    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
-        request_id = None
-    if isinstance(request_id, str) and len(request_id) > MAX_ID:
-        raise Refused(
-            INVALID_REQUEST, f"Invalid request: an id of {len(request_id):,} characters (at most {MAX_ID})"
-        )
-    method = value.get("method") if isinstance(value, dict) else None
-    if isinstance(method, str) and len(method) > MAX_METHOD:
-        raise Refused(
-            INVALID_REQUEST,
-            f"Invalid request: no method has a name of {len(method):,} characters",
-            request_id,
-        )
+    request_id = oversized(value)
     if problem := _unservable(value):
         raise Refused(INVALID_REQUEST, f"Invalid request: {problem}", request_id)
     try:
@@ -83,6 +70,26 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes incl
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _INNERMOST = re.compile(r"\[\]|\{\}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def oversized(value: Any) -> str | int | None:
+    """The message's id (None when it has none usable), or Refused: a string id past MAX_ID characters (each
+    answer repeats it) or a method name past MAX_METHOD (the SDK's "Method not found" quotes it whole)."""
+    request_id = value.get("id") if isinstance(value, dict) else None
+    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+        request_id = None
+    if isinstance(request_id, str) and len(request_id) > MAX_ID:
+        raise Refused(
+            INVALID_REQUEST, f"Invalid request: an id of {len(request_id):,} characters (at most {MAX_ID})"
+        )
+    method = value.get("method") if isinstance(value, dict) else None
+    if isinstance(method, str) and len(method) > MAX_METHOD:
+        raise Refused(
+            INVALID_REQUEST,
+            f"Invalid request: no method has a name of {len(method):,} characters",
+            request_id,
+        )
+    return request_id
 
 
 def _nesting(text: str) -> int:
