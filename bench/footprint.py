@@ -40,12 +40,16 @@ RESULTS = Path(__file__).resolve().parent / "results"
 TARGET_MB = 300
 
 
+HEAVY = ("spacy", "sklearn", "yake", "fastapi", "uvicorn", "mcp", "pandas", "torch")
+
+
 def status_mb(pid: int | str = "self") -> dict[str, float]:
-    """VmRSS and VmHWM of a process, in MB."""
+    """VmRSS and VmHWM of a process, in MB, and VmRSS split into anonymous memory and mapped files (the
+    model's and the SQLite database's pages, which the kernel can drop and read again)."""
     out: dict[str, float] = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         name, _, value = line.partition(":")
-        if name in ("VmRSS", "VmHWM"):
+        if name in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
             out[name] = round(int(value.split()[0]) / 1024, 1)
     return out
 
@@ -118,9 +122,8 @@ def stage_library(db: str, home: str) -> dict[str, Any]:
         "20 remember", lambda: [m.remember(f"Note {i}: the garden needs water on Sunday.") for i in range(20)]
     )
     m.close()
-    steps["VmRSS"] = status_mb()["VmRSS"]
-    steps["VmHWM"] = status_mb()["VmHWM"]
-    return steps
+    loaded = " ".join(m for m in HEAVY if m in sys.modules) or "none"
+    return {**steps, **status_mb(), "loaded": loaded}
 
 
 def stage_new_store(home: str) -> dict[str, Any]:
@@ -141,6 +144,7 @@ def stage_new_store(home: str) -> dict[str, Any]:
         "second write s": round(second, 3),
         "first write MB": round(status_mb()["VmRSS"] - before, 1),
         "sklearn imported": "sklearn" in sys.modules,
+        "loaded": " ".join(m for m in HEAVY if m in sys.modules) or "none",
         "VmHWM": status_mb()["VmHWM"],
     }
 
@@ -272,6 +276,8 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
         "rss_after_traffic_mb": after_traffic["VmRSS"],
         "hwm_after_traffic_mb": after_traffic["VmHWM"],
         "rss_final_mb": final["VmRSS"],
+        "rss_final_anon_mb": final["RssAnon"],
+        "rss_final_file_mb": final["RssFile"],
         "peak_rss_mb": final["VmHWM"],
         "samples": samples[:: max(1, len(samples) // 120)],
     }
