@@ -10,7 +10,9 @@ Everything is chosen on the seeds themselves, never on a labelled test set: the 
 and the softmax temperature by the lowest log-loss over five stratified folds, then the read-out's share in the
 fused distribution (`weight * read-out + (1 - weight) * prototype softmax`) by the lowest log-loss of the two fused,
 each seed scored by a model that had not seen it (five folds for the regression, leave-one-out for the prototypes).
-Fitting takes well under a second; the fitted model is kept with the database and scored with numpy alone.
+Fitting takes well under a second; the fitted model is kept with the database and scored with numpy alone. The
+built-in taxonomies' read-outs for the default model ship fitted (engram.classify.fitted), so only a custom taxonomy
+or another model imports scikit-learn.
 """
 
 from __future__ import annotations
