@@ -250,7 +250,9 @@ class Searches:
         if not hits:
             return []
         marks = ", ".join("?" for _ in hits)
-        exact = ", m.embedding" if query is not None else ""
+        # the stored vector last, for scoring again: read once when the view reads it too (recall's facts)
+        read = query is not None and not view.columns.endswith("m.embedding")
+        exact = ", m.embedding" if read else ""
         # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
         rows = (
             self._reader()
@@ -265,7 +267,8 @@ class Searches:
         passed = [(r, s) for r, s in hits if r in by_rid]
         if query is not None:
             passed = _rescored(passed, [by_rid[r][-1] for r, _ in passed], query)
-            by_rid = {r: row[:-1] for r, row in by_rid.items()}
+            if read:
+                by_rid = {r: row[:-1] for r, row in by_rid.items()}
         passed = passed[:limit]
         # Only the rows kept are decoded: the search asks for more hits than it keeps, in case some fail the filter.
         chosen = [by_rid[r] for r, _ in passed]
