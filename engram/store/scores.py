@@ -71,7 +71,12 @@ def _packed(scores: dict[str, Any]) -> bytes | None:
         if not dot or type(value) is not float or not math.isfinite(value):
             return None
         code = round(value * _SCALE)
-        if not -32767 <= code <= 32767 or repr(code / _SCALE) != repr(value):
+        # equal floats are the same float, but for the sign of a zero
+        if (
+            not -32767 <= code <= 32767
+            or code / _SCALE != value
+            or (code == 0 and math.copysign(1, value) < 0)
+        ):
             return None
         grid[(part, label)] = code
     parts = list(dict.fromkeys(p for p, _ in grid))
