@@ -30,7 +30,7 @@ _BM25 = "bm25(memories_fts, 1.0, 0.5)"  # content weighted 1, tags 0.5
 _TOP = f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MATCH ? "
 # From this many memories the text search's bm25 over every matching row is split in two by rowid, the halves
 # on two threads: FTS5 scores every row a word of the query matches before it can keep the best, and a common
-# word matches tens of thousands of rows in a large store. Each row's score is the same in either half (the
+# word matches a large share of a large store. Each row's score is the same in either half (the
 # term statistics are the whole index's), so the best of both halves are the best of all.
 SPLIT_FROM = 150_000
 _SPLITTING = threading.Lock()
