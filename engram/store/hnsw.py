@@ -41,8 +41,8 @@ class Graph:
         self._keys = np.zeros(0, dtype=np.uint64)
         self._live = np.zeros(0, dtype=np.uint8)
         self._used = 0
-        # Live key -> slot, as an array indexed by the key (-1: none): keys are SQLite rowids, dense from 1. A
-        # dict of a million Python ints cost about 100 MB; this costs 4 bytes per rowid ever given.
+        # Live key -> slot, as an array indexed by the key (-1: none): keys are SQLite rowids, dense from 1, and a
+        # dict of Python ints costs many times the array's 4 bytes per rowid.
         self._slot = np.full(0, -1, dtype=np.int32)
         self._count = 0  # live keys
         self._params = self._search_params()

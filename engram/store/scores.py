@@ -1,9 +1,8 @@
 """A memory's classifier scores (`kind_scores`) as the embedded store keeps them: a small blob instead of JSON.
 
-The classifier writes about 25 scores a memory, "part.label" -> a value rounded to 4 decimals. As JSON that is
-about 800 bytes, which pushed a short memory's row past half a database page (two rows no longer shared a page).
-The blob names each part and label once (a byte for the usual names, from `NAMES`) and gives each value as a
-16-bit integer of ten-thousandths: about 60 bytes. Scores the blob cannot hold exactly (more decimals, a value
+The classifier writes a few dozen scores a memory, "part.label" -> a value rounded to 4 decimals: as JSON, a third
+of a short memory's row (docs/design/storage.md). The blob names each part and label once (a byte for the usual
+names, from `NAMES`) and gives each value as a 16-bit integer of ten-thousandths, a tenth of the JSON. Scores the blob cannot hold exactly (more decimals, a value
 past +-3.2767, an integer, a key without a part) stay JSON; rows written before the blob stay JSON and read as
 before. Either way the record read back is the one written.
 """
@@ -71,7 +70,12 @@ def _packed(scores: dict[str, Any]) -> bytes | None:
         if not dot or type(value) is not float or not math.isfinite(value):
             return None
         code = round(value * _SCALE)
-        if not -32767 <= code <= 32767 or repr(code / _SCALE) != repr(value):
+        # equal floats are the same float, but for the sign of a zero
+        if (
+            not -32767 <= code <= 32767
+            or code / _SCALE != value
+            or (code == 0 and math.copysign(1, value) < 0)
+        ):
             return None
         grid[(part, label)] = code
     parts = list(dict.fromkeys(p for p, _ in grid))

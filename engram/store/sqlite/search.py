@@ -11,6 +11,7 @@ import math
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -26,6 +27,13 @@ from engram.store.vectors import VectorIndex
 
 _OVERSAMPLE = 1.5
 _BM25 = "bm25(memories_fts, 1.0, 0.5)"  # content weighted 1, tags 0.5
+_TOP = f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MATCH ? "
+# From this many memories the text search's bm25 over every matching row is split in two by rowid, the halves
+# on two threads: FTS5 scores every row a word of the query matches before it can keep the best, and a common
+# word matches a large share of a large store. Each row's score is the same in either half (the
+# term statistics are the whole index's), so the best of both halves are the best of all.
+SPLIT_FROM = 150_000
+_SPLITTING = threading.Lock()
 _UNLABELLED = Label("", "", False)  # for hits whose labels nobody reads
 
 P = TypeVar("P")
@@ -49,14 +57,51 @@ _LABELS: _View[Label] = _View(
 _FACTS: _View[Facts] = _View(", " + FACT_COLUMNS.removeprefix("m.id, "), facts_from_rows)
 
 
+class _OtherHalf:
+    """A thread with a read connection of its own, for the half of a large text search it runs."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
+        self._connect = connect
+        self._db: sqlite3.Connection | None = None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="engram-text-half")
+
+    def submit(self, sql: str, params: Sequence[Any]) -> Future[list[Any]]:
+        return self._pool.submit(self._run, sql, params)
+
+    def _run(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        if self._db is None:
+            self._db = self._connect()
+            self._db.execute("PRAGMA query_only = ON")
+        return self._db.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        self._pool.shutdown()
+        if self._db is not None:
+            self._db.close()
+
+
 class Searches:
     _writer: sqlite3.Connection
     _vectors: IndexFile
     _fresh: FreshVectors
     _owner: int | None
+    _half: _OtherHalf | None = None
 
     def _reader(self) -> sqlite3.Connection:
         raise NotImplementedError
+
+    def _connect(self, writer: bool = False) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def reads_anywhere(self) -> bool:
+        raise NotImplementedError
+
+    def _close_reads(self) -> None:
+        """Release the vector index file and the text search's second thread."""
+        self._vectors.close()
+        if self._half is not None:
+            self._half.close()
+            self._half = None
 
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
         """bm25 over content (weight 1) and tags (weight 0.5); each term quoted, so user text is never syntax.
@@ -69,11 +114,7 @@ class Searches:
         # FTS5 alone, then the filter: cheap when most rows pass. bm25() sorted by SQLite's top-k sort, which
         # is faster than ORDER BY rank (FTS5's own sorter of the same scores).
         wide = math.ceil(k * _OVERSAMPLE)
-        rows = db.execute(
-            f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MATCH ? "
-            "ORDER BY score, rowid LIMIT ?",
-            (match, wide),
-        ).fetchall()
+        rows = self._best_matches(db, match, wide)
         result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, _IDS, k)]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
@@ -83,6 +124,28 @@ class Searches:
             ).fetchall()
             result = [(memory_id, -float(score)) for memory_id, score in rows]
         return result
+
+    def _best_matches(self, db: sqlite3.Connection, match: str, wide: int) -> list[Any]:
+        """The `wide` best (rowid, bm25) of a MATCH, best first (rowid breaks ties); a large store's in two halves
+        at once. Only where every read sees committed data: inside a write the writer's connection reads."""
+        total = int(db.execute("SELECT n FROM counts WHERE name = 'memories'").fetchone()[0])
+        if total < SPLIT_FROM or not self.reads_anywhere():
+            return db.execute(_TOP + "ORDER BY score, rowid LIMIT ?", (match, wide)).fetchall()
+        # Apart: SQLite reads min() or max() alone from the key's ends, both in one select by scanning the table.
+        low, high = db.execute(
+            "SELECT (SELECT min(rid) FROM memories), (SELECT max(rid) FROM memories)"
+        ).fetchone()
+        middle = (int(low) + int(high) + 1) // 2
+        with _SPLITTING:
+            if self._half is None:
+                self._half = _OtherHalf(self._connect)
+        upper = self._half.submit(
+            _TOP + "AND rowid >= ? ORDER BY score, rowid LIMIT ?", (match, middle, wide)
+        )
+        lower = db.execute(
+            _TOP + "AND rowid < ? ORDER BY score, rowid LIMIT ?", (match, middle, wide)
+        ).fetchall()
+        return sorted([*lower, *upper.result()], key=lambda row: (row[1], row[0]))[:wide]
 
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of memories, documents containing each porter stem) from the FTS index."""
@@ -187,7 +250,9 @@ class Searches:
         if not hits:
             return []
         marks = ", ".join("?" for _ in hits)
-        exact = ", m.embedding" if query is not None else ""
+        # the stored vector last, for scoring again: read once when the view reads it too (recall's facts)
+        read = query is not None and not view.columns.endswith("m.embedding")
+        exact = ", m.embedding" if read else ""
         # NOT INDEXED keeps rowid lookups: the scope index would scan every memory in the scope.
         rows = (
             self._reader()
@@ -202,7 +267,8 @@ class Searches:
         passed = [(r, s) for r, s in hits if r in by_rid]
         if query is not None:
             passed = _rescored(passed, [by_rid[r][-1] for r, _ in passed], query)
-            by_rid = {r: row[:-1] for r, row in by_rid.items()}
+            if read:
+                by_rid = {r: row[:-1] for r, row in by_rid.items()}
         passed = passed[:limit]
         # Only the rows kept are decoded: the search asks for more hits than it keeps, in case some fail the filter.
         chosen = [by_rid[r] for r, _ in passed]

@@ -161,7 +161,7 @@ class SQLiteStore(Searches, Upkeeping, Erasure, SideTables):
                     db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, ts(utcnow())))
 
     def close(self) -> None:
-        self._vectors.close()
+        self._close_reads()
         if getattr(self._local, "db", None) is not None:
             self._local.db.close()
             self._local.db = None
