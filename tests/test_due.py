@@ -81,6 +81,9 @@ def test_the_days_a_question_about_things_to_do_asks_for(query: str, after: str,
         "The gym is closed on Sundays.",
         "I usually pay the rent by the 1st.",
         "Backups run nightly at 2am.",
+        "Team rule: no meetings before 10am on Mondays.",
+        "Company policy: expenses are filed within 30 days.",
+        "The rule is that nobody merges on a red build before Friday.",
     ],
 )
 def test_a_rule_or_a_habit_is_never_due(text: str) -> None:
@@ -146,3 +149,18 @@ def test_a_weekend_is_saturday_to_monday(said: datetime, phrase: str, after: str
     span = time_range(phrase, said)
     assert span is not None and span.after is not None and span.before is not None
     assert (span.after.date().isoformat(), span.before.date().isoformat()) == (after, before)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Review the travel policy by 3 March.", "2027-03-03"),
+        ("Ask HR about the parental leave policy by Friday.", "2026-11-27"),
+        ("Read the new house rules before the 5th.", "2026-12-05"),
+    ],
+)
+def test_a_task_about_a_rule_or_policy_is_due(text: str, day: str) -> None:
+    """A policy or a rule as the task's topic does not make the task a standing rule."""
+    assert not due.standing(text)
+    found = due.reminder_day(text, SAID)
+    assert found is not None and found.date().isoformat() == day

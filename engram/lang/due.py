@@ -186,8 +186,12 @@ _STANDING = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday"
     rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\b(?:weekends|weekdays|mornings|evenings|nights)\b"
     r"|\b(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually|always|never|usually|normally|typically"
-    r"|generally|whenever|rule|rules|policy|as a rule|immer|jeden|jede|jedes|täglich|wöchentlich|morgens"
-    r"|abends|nie|niemals)\b|每天|每周|每个|每月|每年|总是|从不",
+    r"|generally|whenever|as a rule|immer|jeden|jede|jedes|täglich|wöchentlich|morgens"
+    r"|abends|nie|niemals)\b|每天|每周|每个|每月|每年|总是|从不"
+    # A rule or policy the text states ("Team rule: ...", "that's company policy", "the rule is ..."); a task
+    # about one ("Review the travel policy by 3 March") is still due.
+    r"|\b(?:rules?|polic(?:y|ies))\s*:|\b(?:rule|policy)\s+is\b"
+    r"|(?:\bis|\bare|['\u2019]s)\s+(?:(?:a|an|the|our|my|their)\s+)?(?:[a-z-]+\s+)?(?:rules?|polic(?:y|ies))\b",
     re.IGNORECASE,
 )
 # Words that state a deadline: with a date they make a reminder of any statement.
