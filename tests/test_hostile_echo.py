@@ -86,3 +86,12 @@ async def test_an_mcp_error_never_echoes_a_huge_input(
     text = answer.content[0].text
     assert len(text) <= LONGEST, text[:120]
     assert "a" * 200 not in text
+
+
+def test_a_refused_value_holding_a_lone_surrogate_is_answered_not_a_server_error(api: TestClient) -> None:
+    """A body that is a bare JSON string holding a lone surrogate (the guard reads only objects and arrays): the
+    answer quoting the refused value could not be encoded, and the server answered 500."""
+    for path in ("/v1/recall", "/api/context", "/v1/tools/recall"):
+        response = api.post(path, content=b'"\\ud800"', headers={"content-type": "application/json"})
+        assert response.status_code == 400, response.text[:200]
+        assert response.headers["content-type"].startswith("application/problem+json")

@@ -102,7 +102,7 @@ async def test_mcp_search_with_limit_beside_the_query_says_it_goes_in_options(
         async with Client(build(lambda ctx: mem)) as client:
             answer = await client.call_tool("search_memory", {"query": "who is my boss", "limit": 3})
     assert answer.is_error
-    text = answer.content[0].text
+    text = str(getattr(answer.content[0], "text", ""))
     assert text.startswith("limit: is not an argument this tool takes")
     assert "options.limit" in text
 

@@ -61,7 +61,13 @@ def problem(error: ErrorDetails, inside: str, top: str) -> str:
 def shown(value: Any) -> str:
     """A given value, cut short: an answer never echoes a long input."""
     text = json.dumps(value, default=str, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "..."
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return _encodable(text)
+
+
+def _encodable(text: str) -> str:
+    """`text` as UTF-8 can carry it: a lone surrogate (from a query string) written as its escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def misplaced(tool: str, name: str) -> str:
@@ -80,5 +86,6 @@ _LONG_RUN = re.compile(r"\S{81,}")
 def brief(message: str, longest: int = 500) -> str:
     """An error's text as an answer carries it: a quoted value past 80 characters (an id, a path, a name) cut to
     its start and its length, and the whole at most `longest` characters. An answer never echoes a huge input."""
-    said = _LONG_RUN.sub(lambda m: f"{m.group()[:57]}… ({len(m.group()):,} characters)", message)
+    said = _encodable(message)
+    said = _LONG_RUN.sub(lambda m: f"{m.group()[:57]}… ({len(m.group()):,} characters)", said)
     return said if len(said) <= longest else said[: longest - 1] + "…"
