@@ -20,6 +20,8 @@ def _seed(mem: Memory) -> dict[str, str]:
         "tea": ("I prefer short answers with code first", {"kind": "identity"}),
         "style": ("Always write commit messages in English", {"category": Category.SYSTEM}),
         "cert": ("Renew the TLS certificate by tomorrow", {"kind": "task"}),
+        # a rule given the task kind: it holds every time, so it is no open task
+        "rule": ("Never deploy to production on Fridays after 2pm", {"kind": "task"}),
         "decided": (
             "We decided to go with PostgreSQL for the billing service",
             {"scope": "project", "scope_id": "billing", "type": MemoryType.DECISION},

@@ -19,7 +19,7 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.lang import analysis, pii
-from engram.lang.due import due_day
+from engram.lang.due import due_day, standing
 from engram.model.agent_answers import SessionContextAnswer
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, as_utc, utcnow
 from engram.recall.modes import RecallMode
@@ -147,10 +147,13 @@ def _unique(records: list[MemoryRecord]) -> list[MemoryRecord]:
 
 
 def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str, str]]:
-    """Tasks with a due day, soonest first (overdue ones too, for a week), then the undated, newest first."""
+    """Tasks with a due day, soonest first (overdue ones too, for a week), then the undated, newest first; never
+    a rule or a habit."""
     dated: list[tuple[datetime, MemoryRecord]] = []
     undated: list[MemoryRecord] = []
     for record in tasks:
+        if standing(record.content):
+            continue  # a rule or a habit the classifier called a task: nothing to complete
         day = due_day(record.content, record.created_at)
         if day is None:
             undated.append(record)
