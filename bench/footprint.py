@@ -54,6 +54,20 @@ def status_mb(pid: int | str = "self") -> dict[str, float]:
     return out
 
 
+def mapped_mb(pid: int, path: Path) -> tuple[int, float]:
+    """How many times a process maps `path` (SQLite maps the database once per connection) and the resident MB
+    of those mappings together, which RSS counts once per mapping."""
+    count, kb, inside = 0, 0, False
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split(maxsplit=5)
+        if head and "-" in head[0] and len(head) >= 5 and ":" not in head[0]:
+            inside = len(head) == 6 and head[5] == str(path)
+            count += inside
+        elif inside and head and head[0] == "Rss:":
+            kb += int(head[1])
+    return count, round(kb / 1024, 1)
+
+
 def _child(stage: str, *args: str) -> dict[str, Any]:
     """Run one stage of this module in a fresh process; its last stdout line is its JSON result."""
     done = subprocess.run(
@@ -257,6 +271,7 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
             http.post("/v1/maintain", json={}).raise_for_status()
             maintain_s = time.perf_counter() - t0
             final = status_mb(server.pid)
+            maps, mapped = mapped_mb(server.pid, db.resolve())
     finally:
         sampling.set()
         server.terminate()
@@ -278,6 +293,8 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
         "rss_final_mb": final["VmRSS"],
         "rss_final_anon_mb": final["RssAnon"],
         "rss_final_file_mb": final["RssFile"],
+        "database_mappings": maps,
+        "database_mapped_mb": mapped,
         "peak_rss_mb": final["VmHWM"],
         "samples": samples[:: max(1, len(samples) // 120)],
     }
