@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,12 +19,12 @@ from engram.embed.minilm import MINILM_NAME
 SERVERS = ("fastapi", "uvicorn", "starlette", "mcp")
 
 
-def _loaded(script: str, *args: str) -> dict[str, list[str]]:
+def _loaded(script: str, *args: str) -> dict[str, Any]:
     """Run `script` in a fresh interpreter; it prints {step: top-level modules loaded} as its last line."""
     done = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True, timeout=600
     )
-    result: dict[str, list[str]] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -49,6 +50,17 @@ with Memory(home / "lib.db", settings=Settings(home=home)) as mem:
     steps["search"] = loaded()
 print(json.dumps(steps))
 """
+
+
+def test_importing_engram_loads_no_spacy_scikit_learn_or_server() -> None:
+    script = (
+        "import json, sys\nimport engram\nfrom engram.lang.lemmas import getAllLemmas\n"
+        "print(json.dumps({'import': sorted({m.split('.')[0] for m in sys.modules}),"
+        " 'lemmas': getAllLemmas('running', 'VERB')}))"
+    )
+    steps = _loaded(script)
+    assert sorted({"spacy", "sklearn", "yake", "pandas", *SERVERS} & set(steps["import"])) == []
+    assert steps["lemmas"] == {"VERB": ["run"]}  # lemminflect works with spaCy out of its sight
 
 
 @pytest.mark.model
