@@ -95,6 +95,8 @@ BAD = {
     # every answer repeats the id.
     "a 50,000-character method": request(13, "x" * 50_000),
     "a 50,000-character id": b'{"jsonrpc": "2.0", "id": "' + b"x" * 50_000 + b'", "method": "ping"}',
+    "arguments that are a list": request(14, "tools/call", {"name": "recall", "arguments": [1, 2]}),
+    "arguments that are text": request(15, "tools/call", {"name": "recall", "arguments": "q"}),
 }
 
 
@@ -111,7 +113,7 @@ def test_every_bad_line_gets_an_error_and_the_server_goes_on(tmp_path: Path) -> 
         server.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
         for name, raw in BAD.items():
             answer = server.send(raw)
-            assert "error" in answer and answer["error"]["code"] in (-32700, -32600), name
+            assert "error" in answer and answer["error"]["code"] in (-32700, -32600, -32602), name
         # the ids that could be read are answered with their id
         assert server.send(BAD["a lone surrogate"])["id"] == 9
         # the first write loads the classifiers: as slow as the start on a busy machine

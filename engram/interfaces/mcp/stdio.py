@@ -24,6 +24,7 @@ from mcp.server.stdio import stdio_server
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
 MAX_LINE = 16 * 1024 * 1024  # bytes of one message
 MAX_DEPTH = (
     64  # objects and arrays inside one message: a tool's arguments are bounded more tightly by the tool
@@ -89,6 +90,12 @@ def oversized(value: Any) -> str | int | None:
             f"Invalid request: no method has a name of {len(method):,} characters",
             request_id,
         )
+    params = value.get("params") if isinstance(value, dict) else None
+    arguments = params.get("arguments") if isinstance(params, dict) else None
+    if method == "tools/call" and arguments is not None and not isinstance(arguments, dict):
+        # The SDK answered "Invalid request parameters" with nothing said about which.
+        given = "a list" if isinstance(arguments, list) else type(arguments).__name__.replace("str", "text")
+        raise Refused(INVALID_PARAMS, f"params.arguments: must be an object, got {given}", request_id)
     return request_id
 
 
