@@ -164,3 +164,32 @@ def test_a_task_about_a_rule_or_policy_is_due(text: str, day: str) -> None:
     assert not due.standing(text)
     found = due.reminder_day(text, SAID)
     assert found is not None and found.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We replaced the old cron jobs with Temporal workflows in October.",
+        "I met Carla on 3 November.",
+        "We finally went to the dentist on Monday.",
+    ],
+)
+def test_an_account_of_what_was_done_is_never_due(text: str) -> None:
+    """Its date says when it happened: read forward it became a due day a year away."""
+    assert due.told_as_past(text)
+    assert due.due_day(text, SAID) is None
+    assert due.reminder_day(text, SAID) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("I promised to send the report by Friday.", "2026-11-27"),  # told in the past, due ahead
+        ("Meeting scheduled for December 3.", "2026-12-03"),  # a participle, no one's past deed
+        ("We have moved the review to Friday.", "2026-11-27"),
+        ("They put the bins out on Thursday.", "2026-11-26"),  # "put" may be present
+    ],
+)
+def test_a_past_form_that_still_names_a_day_ahead(text: str, day: str) -> None:
+    found = due.due_day(text, SAID)
+    assert found is not None and found.date().isoformat() == day

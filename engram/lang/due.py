@@ -20,7 +20,7 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
-from engram.lang.lemmas import getAllLemmas
+from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
@@ -65,9 +65,27 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
     return found[0]
 
 
+# A person said to have done something: the pronoun, an adverb perhaps, then the verb ("We replaced ...").
+_DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)?([a-z]+)\b", re.IGNORECASE)
+
+
+def told_as_past(text: str) -> bool:
+    """Whether `text` tells what someone did ("We replaced the cron jobs in October"): a pronoun followed by a
+    verb in its simple past, a form no present tense shares ("put" and "read" are left out)."""
+    for found in _DONE.finditer(text[:2000]):
+        word = found.group(1).lower()
+        for lemma in getAllLemmas(word).get("VERB", ()):
+            if lemma != word and word in getInflection(lemma, "VBD"):
+                return True
+    return False
+
+
 @lru_cache(maxsize=4096)
 def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
-    """The first date `text` names that is not before the day it was said, and the phrase that names it."""
+    """The first date `text` names that is not before the day it was said, and the phrase that names it. None
+    for what was done: a date in an account of the past is when it happened, not a day something is due."""
+    if told_as_past(text) and _DEADLINE.search(text) is None:
+        return None
     said = day_start(said_at.astimezone(UTC))
     settings: Any = {
         "PREFER_DATES_FROM": "future",

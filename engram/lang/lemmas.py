@@ -37,6 +37,6 @@ def _import_lemminflect() -> None:
 
 _import_lemminflect()
 
-from lemminflect import getAllLemmas  # noqa: E402
+from lemminflect import getAllLemmas, getInflection  # noqa: E402
 
-__all__ = ["getAllLemmas"]
+__all__ = ["getAllLemmas", "getInflection"]
