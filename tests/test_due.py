@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -193,3 +193,31 @@ def test_an_account_of_what_was_done_is_never_due(text: str) -> None:
 def test_a_past_form_that_still_names_a_day_ahead(text: str, day: str) -> None:
     found = due.due_day(text, SAID)
     assert found is not None and found.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Book the train to Hamburg for Christmas.", "2026-12-25"),
+        ("Buy the presents before Christmas Eve.", "2026-12-24"),
+        ("Plan the egg hunt for Easter.", "2027-03-28"),
+    ],
+)
+def test_a_holiday_names_its_next_day(text: str, day: str) -> None:
+    found = due.reminder_day(text, SAID)
+    assert found is not None and found.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("what is due on 24 December?", "2026-12-24", "2026-12-24"),
+        ("what do I have to do before Christmas?", "2026-11-24", "2026-12-24"),
+        ("anything due by Dec 3rd?", "2026-11-24", "2026-12-03"),
+    ],
+)
+def test_a_question_naming_a_date_or_holiday_asks_for_its_days(question: str, first: str, last: str) -> None:
+    span = due.window(question, SAID)
+    assert span is not None and span.after is not None and span.before is not None
+    assert span.after.date().isoformat() == first
+    assert (span.before - timedelta(days=1)).date().isoformat() == last

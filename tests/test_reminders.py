@@ -91,3 +91,13 @@ def test_an_undated_task_worded_as_one_is_listed_and_a_statement_is_not(real: Me
     real.remember(statement, kind="task")  # a statement the kind classifier may call a task
     listed = [h["content"] for h in real.search_memory("what do I need to do?", touch=False)["results"]]
     assert plumber in listed and statement not in listed
+
+
+def test_a_question_up_to_a_date_lists_what_is_due_before_it(real: Memory) -> None:
+    soon, later = _dated(2), f"Renew the car insurance by {_soon(12).day} {_soon(12):%B}."
+    real.store_memory(soon)
+    real.store_memory(later)
+    limit = _soon(6)
+    asked = f"what do I have to do before {limit.day} {limit:%B}?"
+    listed = [h["content"] for h in real.search_memory(asked, touch=False)["results"]]
+    assert soon in listed and later not in listed

@@ -21,7 +21,17 @@ from typing import Any
 import dateparser  # type: ignore[import-untyped]
 
 from engram.lang.lemmas import getAllLemmas, getInflection
-from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
+from engram.lang.timewords import (
+    DATE,
+    DAYS,
+    MONTHS,
+    SHORT_MONTHS,
+    TimeRange,
+    day_start,
+    holiday,
+    month_after,
+    weekend,
+)
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
@@ -127,7 +137,10 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             ):
                 return said, phrase
             return day, phrase
-    # No date: a weekend ("clean the garage this weekend" is due that Saturday, "by the weekend" the Friday).
+    # No date: a holiday ("book the train for Christmas"), then a weekend ("clean the garage this weekend" is due
+    # that Saturday, "by the weekend" the Friday).
+    if (named := holiday(text, said)) is not None:
+        return named
     if (span := weekend(text, said)) is not None:
         if span.after is None:
             assert span.before is not None
@@ -311,12 +324,41 @@ def window(query: str, now: datetime) -> TimeRange | None:
 _UP_TO = re.compile(r"\b(before|by|until|till)\s+(?:the\s+|this\s+|next\s+)?$", re.IGNORECASE)
 
 
+# A day of a month in a question ("on 24 December", "before Dec 3rd"): that day, read forward.
+_CALENDAR_DAY = re.compile(
+    rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTHS}|{SHORT_MONTHS})|({MONTHS}|{SHORT_MONTHS})\.?\s+"
+    rf"(\d{{1,2}})(?:st|nd|rd|th)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _calendar_day(query: str, now: datetime) -> tuple[datetime, str] | None:
+    """The day a question names by its date or a holiday, the next one (today included)."""
+    today = day_start(now.astimezone(UTC))
+    found = _CALENDAR_DAY.search(query)
+    if found is None:
+        return holiday(query, now)
+    name = (found.group(2) or found.group(3)).lower()
+    number = int(found.group(1) or found.group(4))
+    month = next(i for i, m in enumerate(MONTHS.split("|"), 1) if m.startswith(name[:3]))
+    for year in (today.year, today.year + 1):
+        try:
+            day = datetime(year, month, number, tzinfo=UTC)
+        except ValueError:  # the 31st of a shorter month
+            return None
+        if day >= today:
+            return day, found.group(0)
+    return None
+
+
 def _window(query: str, now: datetime) -> TimeRange | None:
     if (end := weekend(query, now)) is not None:
         if end.after is None:  # "before the weekend": the weekend itself is the window here
             assert end.before is not None
             return TimeRange(end.before, end.before + timedelta(days=2), "weekend")
         return TimeRange(end.after, end.before, "weekend")
+    if (named := _calendar_day(query, now)) is not None:
+        return TimeRange(named[0], named[0] + timedelta(days=1), named[1])
     # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
     found = next(
         (
