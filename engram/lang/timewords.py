@@ -128,7 +128,7 @@ def holiday(text: str, now: datetime) -> tuple[datetime, str] | None:
     m = _HOLIDAY.search(text)
     if m is None:
         return None
-    from dateutil.easter import easter  # dateparser's own dependency
+    from dateutil.easter import easter  # type: ignore[import-untyped]  # dateparser's own dependency
 
     name = m.group(1).lower().replace("\u2019", "'")
     today = day_start(now.astimezone(UTC))
