@@ -15,11 +15,6 @@ from engram.errors import InvalidInput
 MARK = "qzvjkwpx4417"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="forget erases a memory's text from the conversation sources only as the memory reads now: once "
-    "edited, the message it came from stays in sources.content (store/lifecycle)",
-)
 def test_forget_after_an_edit_leaves_no_trace_of_the_message(tmp_path: Path, settings: Settings) -> None:
     db = tmp_path / "f.db"
     with Memory(db, embedder=FakeEmbedder(), settings=settings) as mem:

@@ -164,7 +164,12 @@ class Editor:
                 self._store.update(record, vectors[0] if vectors else None)
             if record.parent_id is None and record.tags != old.tags:
                 self._tags.retag(old.tags, record.tags)
-            self._store.audit("update", memory_id, {"fields": sorted(fields)} | _decided(old, record))
+            # The wording it replaced, as a merge keeps it: a forget erases it wherever it was copied (the
+            # message it was drawn from stays in the sources until then).
+            replaced = {"old_content": old.content} if rewritten else {}
+            self._store.audit(
+                "update", memory_id, {"fields": sorted(fields)} | replaced | _decided(old, record)
+            )
         return record
 
     def invalidate(self, memory_id: str, *, negative: bool = False) -> MemoryRecord:
