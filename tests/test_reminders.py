@@ -101,3 +101,16 @@ def test_a_question_up_to_a_date_lists_what_is_due_before_it(real: Memory) -> No
     asked = f"what do I have to do before {limit.day} {limit:%B}?"
     listed = [h["content"] for h in real.search_memory(asked, touch=False)["results"]]
     assert soon in listed and later not in listed
+
+
+def test_a_holiday_in_a_request_for_things_to_do_is_no_topic(real: Memory) -> None:
+    """'before Christmas' says which days; searched as a topic, only a memory naming Christmas answered."""
+    bill = f"Pay the electricity bill by {_soon(1).day} {_soon(1):%B}."
+    asked = "what do I have to do before Christmas?"
+    span = due.window(asked, _soon(0))
+    if span is None or span.before is None or not span.contains(_soon(1)):
+        pytest.skip("tomorrow is not before the next Christmas")
+    real.store_memory(bill)
+    real.store_memory("I love the Christmas markets in Vienna.")
+    listed = [h["content"] for h in real.search_memory(asked, touch=False)["results"]]
+    assert listed == [bill]

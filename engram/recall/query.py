@@ -142,7 +142,11 @@ def read_search(
         if not (clause and clause.phrase)
         else re.sub(re.escape(str(clause.phrase)), " ", text, flags=re.I)
     )
-    return replace(query, time=clause, anchor=anchor, due=due.window(text, now), topic=topic)
+    window = due.window(text, now)
+    if window is not None and window.phrase and query.intent == "remind":
+        # The days a request for things to do names ("before Christmas") are no topic either.
+        topic = re.sub(re.escape(window.phrase), " ", topic, flags=re.I)
+    return replace(query, time=clause, anchor=anchor, due=window, topic=topic)
 
 
 def check_query(query: Any, longest: int) -> None:
