@@ -46,6 +46,7 @@ def test_other_words_for_kin_roles_abbreviations_and_categories() -> None:
     assert other_words("who is the chief financial officer") == {"chief financial officer": ("cfo",)}
     assert "manager" in other_words("my bosses")["bosses"]  # looked up by stem
     assert "dentist" in other_words("anything about my health")["health"]
+    assert {"jwt", "login"} <= set(other_words("what did we decide about auth")["auth"])
     # One way only: a husband is a spouse, but a question about a husband is not about every wife.
     assert "wife" not in other_words("my husband").get("husband", ())
     assert other_words("the weather in Leeds") == {}
@@ -81,3 +82,11 @@ def test_search_finds_a_memory_through_another_word_for_what_was_asked(real: Mem
     assert found["results"][0]["id"] == dad.id
     hits = real.recall("which whisky does my father like", now=NOW)
     assert hits and hits[0].record.id == dad.id
+
+
+def test_a_decision_about_auth_is_found_with_confidence(real: Memory) -> None:
+    jwt = real.remember("We decided to use JWT tokens with 24h expiry for the mobile app", created_at=NOW)
+    real.remember("The nightly reconciliation job runs at 02:00 UTC", created_at=NOW)
+    real.remember("I prefer tea in the evening, usually chamomile", created_at=NOW)
+    found = real.search_memory("what did we decide about auth", now=NOW)["results"]
+    assert found[0]["id"] == jwt.id and found[0]["confidence"] != "low"
