@@ -43,16 +43,13 @@ def _shodh(path: Path, records: list[dict[str, object]]) -> Path:
     return path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an import takes any id: one with '/', a tab or thousands of characters is stored, and no REST "
-    "route or web page can then show or forget that memory by its id (interop)",
-)
 @pytest.mark.parametrize("memory_id", ["../../etc/passwd", "tab\tid", "x" * 5000, "a\x00b"])
 def test_an_import_refuses_an_id_no_route_can_address(mem: Memory, tmp_path: Path, memory_id: str) -> None:
     file = _shodh(tmp_path / "in.jsonl", [{"id": memory_id, "content": "imported with a hostile id"}])
-    with pytest.raises(InvalidInput):
+    with pytest.raises(InvalidInput) as refused:
         mem.import_memories(file)
+    assert refused.value.field == "line 2.id" and "an id every route can address" in refused.value.problem
+    assert mem.stats()["memories"] == 0  # nothing of a refused file is stored
 
 
 @pytest.mark.xfail(
@@ -64,3 +61,13 @@ def test_an_import_refuses_a_nul_in_content_as_a_write_does(mem: Memory, tmp_pat
     file = _shodh(tmp_path / "in.jsonl", [{"id": "nul-1", "content": "a\x00b"}])
     with pytest.raises(InvalidInput):
         mem.import_memories(file)
+
+
+def test_a_tinydb_import_refuses_an_id_no_route_can_address(mem: Memory, tmp_path: Path) -> None:
+    (tmp_path / "tinydb_memories.json").write_text(
+        json.dumps({"memories": {"1": {"id": "../../etc/passwd", "content": "an old memory"}}})
+    )
+    with pytest.raises(InvalidInput) as refused:
+        mem.import_tinydb(tmp_path)
+    assert refused.value.field == "tinydb_memories.json[1].id"
+    assert mem.stats()["memories"] == 0

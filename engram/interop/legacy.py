@@ -25,6 +25,7 @@ from tinydb import TinyDB
 from tinydb.storages import JSONStorage
 
 from engram.errors import InvalidInput
+from engram.interop.ids import addressable
 from engram.model.record import Category, as_utc
 
 _KEYWORDS: tuple[tuple[Category, tuple[str, ...]], ...] = (
@@ -183,7 +184,7 @@ def read_tinydb(directory: Path) -> LegacyStore:
         extra = {k: v for k, v in doc.items() if k not in known}
         memories.append(
             LegacyMemory(
-                id=str(old_id or doc_id),
+                id=addressable(str(old_id or doc_id), f"{where}.id"),
                 content=content,
                 created_at=_time(doc.get("created_at"), f"{where}.created_at"),
                 updated_at=_time(doc.get("last_modified"), f"{where}.last_modified"),

@@ -16,6 +16,7 @@ from typing import Any
 import pydantic
 
 from engram.errors import InvalidInput
+from engram.interop.ids import addressable
 from engram.interop.typemap import KIND_OF_TYPE
 from engram.model.record import Kind, MemoryRecord, MemoryType, invalid_from, utcnow
 from engram.model.vectors import content_hash
@@ -77,6 +78,9 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
         record = MemoryRecord.model_validate(extension | fields | {"metadata": metadata})
     except pydantic.ValidationError as exc:
         raise invalid_from(exc) from None
+    addressable(record.id, "id")
+    if record.parent_id is not None:
+        addressable(record.parent_id, "parent_id")
     # The hash is the dedup key: one the file gives (another algorithm, or edited) would let copies in.
     update: dict[str, Any] = {"content_hash": content_hash(record.content)}
     if record.updated_at is None:
