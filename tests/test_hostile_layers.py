@@ -52,15 +52,64 @@ def test_an_import_refuses_an_id_no_route_can_address(mem: Memory, tmp_path: Pat
     assert mem.stats()["memories"] == 0  # nothing of a refused file is stored
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an import stores a NUL in content, which every other write refuses (interop)"
-)
 def test_an_import_refuses_a_nul_in_content_as_a_write_does(mem: Memory, tmp_path: Path) -> None:
     with pytest.raises(InvalidInput):
         mem.remember("a\x00b")
     file = _shodh(tmp_path / "in.jsonl", [{"id": "nul-1", "content": "a\x00b"}])
     with pytest.raises(InvalidInput):
         mem.import_memories(file)
+
+
+def _engram(**fields: object) -> dict[str, object]:
+    """Engram's own fields of a record, where export writes them."""
+    return {"metadata": {"engram": {"kind": "note", **fields}}}
+
+
+@pytest.mark.parametrize(
+    ("records", "header", "field", "problem"),
+    [
+        (
+            [{"id": "s-1", "content": "scoped", **_engram(scope_id="x" * 60_000)}],
+            None,
+            "line 2.scope_id",
+            "256",
+        ),
+        ([{"id": "e-1", "content": "evil"}], {"format": "evil"}, "line 1.format", "'shodh-memory+jsonl'"),
+        (
+            [{"id": "c-1", "content": "self", **_engram(parent_id="c-1", chunk_index=0)}],
+            None,
+            "line 2.parent_id",
+            "own id",
+        ),
+        (
+            [
+                {"id": "l-1", "content": "loop a", **_engram(parent_id="l-2", chunk_index=0)},
+                {"id": "l-2", "content": "loop b", **_engram(parent_id="l-1", chunk_index=0)},
+            ],
+            None,
+            "line 2.parent_id",
+            "is itself a chunk",
+        ),
+        ([{"id": "t-1", "content": "tagged", "tags": ["a\x00b"]}], None, "line 2.tags", "NUL"),
+    ],
+    ids=["long scope_id", "unknown format", "own parent", "parent loop", "NUL in a tag"],
+)
+def test_an_import_refuses_what_a_write_refuses(
+    mem: Memory,
+    tmp_path: Path,
+    records: list[dict[str, object]],
+    header: dict[str, object] | None,
+    field: str,
+    problem: str,
+) -> None:
+    file = _shodh(tmp_path / "in.jsonl", records)
+    if header is not None:
+        lines = file.read_text().splitlines()
+        file.write_text("\n".join([json.dumps(header), *lines[1:]]))
+    with pytest.raises(InvalidInput) as refused:
+        mem.import_memories(file)
+    assert refused.value.field.startswith(field) and problem in refused.value.problem
+    assert mem.stats()["memories"] == 0
 
 
 def test_a_tinydb_import_refuses_an_id_no_route_can_address(mem: Memory, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import pydantic
 from engram.errors import InvalidInput
 from engram.interop.ids import addressable
 from engram.interop.typemap import KIND_OF_TYPE
-from engram.model.record import Kind, MemoryRecord, MemoryType, invalid_from, utcnow
+from engram.model.record import Kind, MemoryRecord, MemoryType, NewMemory, invalid_from, parse, utcnow
 from engram.model.vectors import content_hash
 
 EXTENSION = "engram"
@@ -81,6 +81,11 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     addressable(record.id, "id")
     if record.parent_id is not None:
         addressable(record.parent_id, "parent_id")
+        if record.parent_id == record.id:
+            raise InvalidInput("parent_id", "is the record's own id: a chunk's parent is another record")
+    # What every write refuses an import refuses too (a NUL or a lone surrogate in any text, a scope id too long,
+    # metadata JSON cannot hold): the write path's own check of a new memory.
+    parse(NewMemory, record.model_dump(include=set(NewMemory.model_fields)))
     # The hash is the dedup key: one the file gives (another algorithm, or edited) would let copies in.
     update: dict[str, Any] = {"content_hash": content_hash(record.content)}
     if record.updated_at is None:

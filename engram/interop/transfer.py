@@ -40,6 +40,7 @@ class TransferStore(Meta, Rows, TagRegistry, AuditLog, Protocol):
     """What export reads and import writes."""
 
 
+FORMAT = "shodh-memory+jsonl"  # the header line's format: the one this module writes and reads
 _EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 
 
@@ -72,6 +73,9 @@ def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRec
         bounded(f"line {number}.metadata", data.get("metadata") if isinstance(data, dict) else None)
         if number == 1 and isinstance(data, dict) and "format" in data:
             header = data
+            if header["format"] != FORMAT:
+                shown = str(header["format"])[:40]
+                raise InvalidInput("line 1.format", f"must be {FORMAT!r} (what export writes), not {shown!r}")
             if not isinstance(header.get("model"), str | None):
                 raise InvalidInput("line 1.model", "must be the embedding model's name, or null")
             dim = header.get("dim")
@@ -136,9 +140,9 @@ class Transfer:
         model = self._store.model()
         count = chunks = 0
         with path.open("w", encoding="utf-8") as out:
-            header = {"format": "shodh-memory+jsonl", "model": model and model[0], "dim": model and model[1]}
+            header = {"format": FORMAT, "model": model and model[0], "dim": model and model[1]}
             if not with_embeddings:
-                header = {"format": "shodh-memory+jsonl", "model": None, "dim": None}
+                header = {"format": FORMAT, "model": None, "dim": None}
             out.write(json.dumps(header) + "\n")
             for batch in self._store.iter_all():
                 vectors = self._store.vectors([r.id for r in batch]) if with_embeddings else {}
@@ -156,8 +160,8 @@ class Transfer:
     def import_memories(self, path: str | Path) -> ImportAnswer:
         """Read SHODH records from `path`, as one operation that rollback undoes. The whole file is checked
         before anything is stored: one bad record refuses the import and the database stays as it was."""
-        path = file_at(path, self.files, new=False)
-        header, lines = _read_records(path)
+        target = file_at(path, self.files, new=False)
+        header, lines = _read_records(target)
         same_model = (header.get("model"), header.get("dim")) == (self._embedder.name, self._embedder.dim)
         first: dict[str, int] = {}
         for number, record, vector in lines:
@@ -174,11 +178,19 @@ class Transfer:
             for number, r, _ in lines
             if r.id in stored and stored[r.id].content_hash != r.content_hash
         ]
+        in_file = {r.id: r for _, r, _ in lines}
         for number, record, _ in lines:
             parent = record.parent_id
             if parent is not None and parent not in first and parent not in present:
                 raise InvalidInput(
                     f"line {number}.parent_id", f"{parent} is a memory neither in the file nor stored"
+                )
+            # A chunk's parent is a memory, never another chunk: a chain or a loop of parents is no memory.
+            above = in_file.get(parent or "")  # a parent not in the file was refused above
+            if above is not None and above.parent_id is not None:
+                raise InvalidInput(
+                    f"line {number}.parent_id",
+                    f"{parent} is itself a chunk (of {above.parent_id}), not a memory",
                 )
         parsed = [(r, v) for _, r, v in lines]
         fresh = [(r, v) for r, v in parsed if r.id not in present]
@@ -244,7 +256,9 @@ class Transfer:
                 "skipped": len(parsed) - len(fresh),
                 "reembedded": len(new_vectors),
             }
-            op.audit("import_memories", None, {"path": str(path), **op.summary, "conflicts": len(conflicts)})
+            op.audit(
+                "import_memories", None, {"path": str(target), **op.summary, "conflicts": len(conflicts)}
+            )
         self._tags.reload()
         return cast(ImportAnswer, {"operation_id": op.id, **op.summary, "conflicts": conflicts})
 
