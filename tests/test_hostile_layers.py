@@ -112,6 +112,13 @@ def test_an_import_refuses_what_a_write_refuses(
     assert mem.stats()["memories"] == 0
 
 
+def test_an_import_reads_a_file_that_starts_with_a_byte_order_mark(mem: Memory, tmp_path: Path) -> None:
+    file = _shodh(tmp_path / "in.jsonl", [{"id": "bom-1", "content": "saved by a Windows editor"}])
+    file.write_bytes(b"\xef\xbb\xbf" + file.read_bytes())
+    assert mem.import_memories(file)["imported"] == 1
+    assert mem.get("bom-1").content == "saved by a Windows editor"
+
+
 def test_a_tinydb_import_refuses_an_id_no_route_can_address(mem: Memory, tmp_path: Path) -> None:
     (tmp_path / "tinydb_memories.json").write_text(
         json.dumps({"memories": {"1": {"id": "../../etc/passwd", "content": "an old memory"}}})

@@ -3,6 +3,7 @@ work starts, and read as UTF-8 text."""
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 from engram.errors import InvalidInput
@@ -54,8 +55,11 @@ def _parent(shown: str) -> str:
 
 
 def utf8_text(raw: bytes) -> str:
-    """A file's bytes as text; a file that is not UTF-8 text is named as such, at the first bad byte."""
+    """A file's bytes as text; a file that is not UTF-8 text is named as such, at the first bad byte. A byte
+    order mark (what Windows editors write first) is no part of the text: JSON's reader refused the file for it."""
+    mark = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
     try:
-        return raw.decode("utf-8")
+        return raw[mark:].decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start})") from None
+        raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start + mark})") from None
+
