@@ -119,6 +119,19 @@ def test_an_import_reads_a_file_that_starts_with_a_byte_order_mark(mem: Memory, 
     assert mem.get("bom-1").content == "saved by a Windows editor"
 
 
+@pytest.mark.parametrize("text", [b"", b"\n  \n", b"\xef\xbb\xbf\n"])
+def test_an_empty_import_file_is_said_to_be_empty(mem: Memory, tmp_path: Path, text: bytes) -> None:
+    file = tmp_path / "empty.jsonl"
+    file.write_bytes(text)
+    with pytest.raises(InvalidInput, match="is empty: it holds no records to import"):
+        mem.import_memories(file)
+    with pytest.raises(InvalidInput, match="is empty"):
+        mem.import_from("mem0", file)
+    # A file holding only the header is an export of an empty store: an import of nothing, said as such.
+    file.write_text(json.dumps({"format": "shodh-memory+jsonl", "model": None, "dim": None}))
+    assert mem.import_memories(file)["imported"] == 0
+
+
 def test_a_tinydb_import_refuses_an_id_no_route_can_address(mem: Memory, tmp_path: Path) -> None:
     (tmp_path / "tinydb_memories.json").write_text(
         json.dumps({"memories": {"1": {"id": "../../etc/passwd", "content": "an old memory"}}})

@@ -63,3 +63,14 @@ def utf8_text(raw: bytes) -> str:
     except UnicodeDecodeError as exc:
         raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start + mark})") from None
 
+
+def not_empty(path: Path, shown: str | Path) -> None:
+    """Refuse a file that holds nothing but white space (or a byte order mark); `shown` names it as the caller
+    wrote it. An import of one answered "imported 0", as if the right file had been given."""
+    with path.open("rb") as file:
+        chunk = file.read(65536).removeprefix(codecs.BOM_UTF8)
+        while chunk:
+            if chunk.strip():
+                return
+            chunk = file.read(65536)
+    raise InvalidInput("path", f"{shown} is empty: it holds no records to import")

@@ -21,7 +21,7 @@ from engram.classify.service import Classifiers
 from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
-from engram.interop.files import file_at, utf8_text
+from engram.interop.files import file_at, not_empty, utf8_text
 from engram.interop.shodh import from_shodh, to_shodh
 from engram.lang import pii
 from engram.model.answers import ExportAnswer, ImportAnswer
@@ -161,6 +161,7 @@ class Transfer:
         """Read SHODH records from `path`, as one operation that rollback undoes. The whole file is checked
         before anything is stored: one bad record refuses the import and the database stays as it was."""
         target = file_at(path, self.files, new=False)
+        not_empty(target, path)
         header, lines = _read_records(target)
         same_model = (header.get("model"), header.get("dim")) == (self._embedder.name, self._embedder.dim)
         first: dict[str, int] = {}
