@@ -71,8 +71,9 @@ class Candidates:
         profile = profile.weighing(query.about_time)
         wide = max(50, 8 * limit)
 
-        def lexical() -> tuple[dict[str, float], QueryTerms]:
-            also = query.expansion_terms
+        also = query.expansion_terms
+
+        def lexical() -> dict[str, float]:
             # The first few other words for each of the question's words (father: dad) are searched too; all of
             # them count in the overlap of every candidate. A broad word's many other words ("family": every kin
             # word) made the text search several times slower, and the vector search finds most such memories.
@@ -80,17 +81,25 @@ class Candidates:
             words = list(
                 dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also, *said_else])
             )
-            return dict(store.text_search(words, wide, where)), self._term_weights(query, also)
+            return dict(store.text_search(words, wide, where))
 
-        text_job: Future[tuple[dict[str, float], QueryTerms]] | None = None
+        def weights() -> QueryTerms:
+            return self._term_weights(query, also)
+
+        # The words' weights are read on a reader of their own: after the text search, on its thread, they
+        # lengthened the longest of the searches.
+        text_job: Future[dict[str, float]] | None = None
+        weights_job: Future[QueryTerms] | None = None
         if store.reads_anywhere():
             text_job = self._readers.submit(lexical)
+            weights_job = self._readers.submit(weights)
         qvec = self._embedder.embed_batch([query.search])[0]
         # The vector hits come with what scoring reads of them, while the text search is often still running.
         found = store.vector_facts(qvec, wide, where)
         by_vector = {f.id: cosine for f, cosine in found}
         facts = [f for f, _ in found]
-        by_text, asked = text_job.result() if text_job is not None else lexical()
+        by_text = text_job.result() if text_job is not None else lexical()
+        asked = weights_job.result() if weights_job is not None else weights()
         text_only = [i for i in by_text if i not in by_vector]
         facts += store.facts(text_only) if text_only else []
         beside: dict[str, list[str]] = {}

@@ -44,7 +44,8 @@ def mmr(
     if lam >= 1 or len(pool) <= 1:
         return pool[:k]
     dim = next(iter(vectors.values())).shape[0] if vectors else 1
-    mats = np.stack([vectors.get(s.record.id, np.zeros(dim, dtype=np.float32)) for s in pool])
+    none = np.zeros(dim, dtype=np.float32)
+    mats = np.stack([vectors.get(s.record.id, none) for s in pool])
     relevance = np.array([s.score for s in pool])
     spread = float(relevance.max() - relevance.min())
     relevance = (relevance - relevance.min()) / spread if spread > 0 else np.zeros(len(pool))

@@ -40,6 +40,7 @@ from engram.lang.text import stems_among
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.confidence import strengths
+from engram.recall.contained import Contained
 
 SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
 
@@ -119,11 +120,16 @@ def last_used(record: Scorable) -> datetime:
     return record.updated_at
 
 
+# For each text, the stems of its words among the wanted ones (`stems_among`, or what it found before).
+Contains = Callable[[Sequence[str], frozenset[str]], list[set[str]]]
+
+
 def overlaps(
     query_weights: dict[str, float],
     contents: Sequence[str],
     alternates: Mapping[str, float] | None = None,
     standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
+    contains: Contains = stems_among,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each content, the IDF-weighted share of the query's word stems that it contains (a stem counts as
     contained where all the stems of one of its `standins`, the other words for it, are), and the summed weight
@@ -139,7 +145,7 @@ def overlaps(
     short = frozenset(
         w for w in extra_stems if len(w) <= SHORT and w not in query_weights and w not in others
     )
-    present = stems_among(contents, frozenset(query_weights) | frozenset(others) | (extra_stems - short))
+    present = contains(contents, frozenset(query_weights) | frozenset(others) | (extra_stems - short))
     if short:
         said = re.compile(rf"\b({'|'.join(sorted(map(re.escape, short)))})(?:s|['\u2019]s)?\b")
         for text, p in zip(contents, present, strict=True):
@@ -242,11 +248,12 @@ def score(
     days = np.array([_days(now, last_used(r)) for r in records], dtype=np.float64)
     table = np.zeros((len(records), len(_COLUMNS)))
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
-    share, extra = overlaps(query_weights, [r.content for r in records], alternates, standins)
+    contents, contains = [r.content for r in records], Contained()
+    share, extra = overlaps(query_weights, contents, alternates, standins, contains)
     table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * share
     # An expansion's words stand in for the words they expand (k8s for kubernetes), up to the whole question.
     said, missing = topic if topic is not None else (query_weights, unseen)
-    part = overlaps(said, [r.content for r in records], None, standins)[0] if topic is not None else share
+    part = overlaps(said, contents, None, standins, contains)[0] if topic is not None else share
     asked = sum(said.values()) + missing
     table[:, _COL["coverage"]] = (
         np.minimum(1.0, (part * (asked - missing) + extra) / asked) if asked > 0 else 0.0

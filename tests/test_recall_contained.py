@@ -1,0 +1,52 @@
+"""Which of a query's stems each candidate says, read once per query (engram.recall.contained)."""
+
+from __future__ import annotations
+
+from engram.lang.text import stems_among
+from engram.recall.contained import Contained
+from engram.recall.scoring import overlaps
+
+TEXTS = [
+    "My dad's birthday party is at the lake house in June.",
+    "We moved the fishing trip to the lake; father drove.",
+    "Nothing about it here, only e-mail and wi-fi troubles.",
+    "用PostgreSQL 存储 party photos",
+]
+
+
+def test_a_narrower_ask_of_the_same_texts_answers_as_a_fresh_read() -> None:
+    contained = Contained()
+    wide = frozenset({"parti", "lake", "june", "father", "dad", "fish"})
+    assert contained(TEXTS, wide) == stems_among(TEXTS, wide)
+    for narrow in (frozenset({"lake"}), frozenset({"parti", "june"}), frozenset()):
+        assert contained(TEXTS, narrow) == stems_among(TEXTS, narrow)
+
+
+def test_stems_beyond_the_first_read_or_other_texts_are_read_anew() -> None:
+    contained = Contained()
+    contained(TEXTS, frozenset({"lake"}))
+    assert contained(TEXTS, frozenset({"lake", "june"})) == [{"lake", "june"}, {"lake"}, set(), set()]
+    assert contained(TEXTS[:1], frozenset({"lake"})) == [{"lake"}]
+
+
+def test_what_a_caller_adds_to_an_answer_does_not_change_the_next() -> None:
+    contained = Contained()
+    wanted = frozenset({"lake", "father"})
+    first = contained(TEXTS, wanted)
+    first[0].add("father")  # `overlaps` adds the words a memory says otherwise
+    assert contained(TEXTS, wanted)[0] == {"lake"}
+
+
+def test_overlaps_read_through_it_equal_overlaps_read_directly() -> None:
+    weights = {"lake": 1.5, "father": 2.0, "parti": 0.7}
+    standins = {"father": [frozenset({"dad"})]}
+    contained = Contained()
+    through = overlaps(weights, TEXTS, {"fish": 0.4}, standins, contained)
+    direct = overlaps(weights, TEXTS, {"fish": 0.4}, standins)
+    assert through[0].tolist() == direct[0].tolist() and through[1].tolist() == direct[1].tolist()
+    topic = {"lake": 1.5, "father": 2.0}
+    assert (
+        overlaps(topic, TEXTS, None, standins, contained)[0].tolist()
+        == overlaps(topic, TEXTS, None, standins)[0].tolist()
+    )
+    assert direct[0][0] > 0  # "dad" stands in for father there
