@@ -1,0 +1,172 @@
+"""Where a recall's time goes above embedding the query, stage by stage, for two versions of the code side by side.
+
+A fixed store (the LongMemEval sentences of bench/speed.py, bulk-loaded as bench/backends.py does, vectors from
+the on-disk embedding cache) and a fixed list of questions. Two worker processes open copies of the same store:
+one imports `engram` from a baseline tree (`--base`, a checkout of an earlier commit), the other from this one.
+The driver sends them the questions one at a time, alternating, so both see the same moments of a shared
+machine; each answers with its ranked ids and scores (accurate and ranked recall) and the milliseconds of each
+stage. The ids and scores must be identical; the stage times are compared by median.
+
+    git -C . worktree add --detach /tmp/engram-base <commit>
+    .venv/bin/python -m bench.recall_profile --base /tmp/engram-base --size 20000 --queries 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+NOW = datetime(2026, 1, 1, tzinfo=UTC)  # fixed, so recency scores the same in both workers
+STAGES = ("read", "text_search", "weights", "score", "overlaps", "mmr", "full", "recall_minus_embed")
+
+
+def build(path: Path, size: int) -> None:
+    from bench.backends import bulk_load
+    from bench.embedcache import DiskCachedEmbedder
+    from bench.speed import corpus
+    from engram import Memory, MiniLM
+
+    cache = DiskCachedEmbedder(MiniLM())
+    with Memory(path, embedder=cache) as mem:
+        bulk_load(mem, corpus(size), cache)
+
+
+def _timed(owner: Any, name: str, stage: str, spent: dict[str, float]) -> None:
+    """Wrap `owner.name` so each call adds its milliseconds to `spent[stage]`."""
+    inner: Callable[..., Any] = getattr(owner, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent[stage] += (time.perf_counter() - t0) * 1000
+
+    setattr(owner, name, wrapper)
+
+
+def worker(db: Path, questions: list[str]) -> None:
+    """Answer question numbers from stdin, one JSON line each, with the results and the time of each stage."""
+    import engram.memory
+    import engram.recall.candidates as candidates
+    import engram.recall.retriever as retriever
+    import engram.recall.scoring as scoring
+    from bench.embedcache import DiskCachedEmbedder
+    from engram import Memory, MiniLM, RecallMode, Settings
+
+    spent: dict[str, float] = defaultdict(float)
+    cache = DiskCachedEmbedder(MiniLM())
+    cache.embed_batch(questions)  # every question's vector is cached before timing: the model is not measured
+    with Memory(db, embedder=cache, settings=Settings()) as mem:
+        store_type = type(mem.store)
+        _timed(engram.memory, "read_query", "read", spent)
+        _timed(store_type, "text_search", "text_search", spent)
+        _timed(candidates.Candidates, "_term_weights", "weights", spent)
+        _timed(candidates, "score", "score", spent)
+        _timed(scoring, "overlaps", "overlaps", spent)
+        _timed(retriever, "mmr", "mmr", spent)
+        _timed(retriever.Retriever, "_full", "full", spent)
+        _timed(DiskCachedEmbedder, "embed_batch", "embed", spent)
+        mem.recall("warm up the index", touch=False)
+        print(json.dumps({"engram": engram.memory.__file__}), flush=True)
+        for line in sys.stdin:
+            q = questions[int(line)]
+            spent.clear()
+            t0 = time.perf_counter()
+            hits = mem.recall(q, limit=10, mode=RecallMode.ACCURATE, touch=False, now=NOW)
+            total = (time.perf_counter() - t0) * 1000
+            ranked = mem.recall(q, limit=10, mode=RecallMode.RANKED, touch=False, now=NOW)
+            stages = {k: v for k, v in spent.items()}
+            stages["recall_minus_embed"] = total - stages.get("embed", 0.0) / 2  # two recalls embedded it
+            out = {
+                "accurate": [[h.record.id, h.score] for h in hits],
+                "ranked": [[h.record.id, h.score] for h in ranked],
+                "stages": stages,
+            }
+            print(json.dumps(out), flush=True)
+
+
+def _start(tree: Path, db: Path, size: int, count: int) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(db), "--size", str(size)]
+    cmd += ["--queries", str(count)]
+    proc = subprocess.Popen(cmd, cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    print(f"{tree.name}: {json.loads(proc.stdout.readline())['engram']}", file=sys.stderr)
+    return proc
+
+
+def _ask(proc: subprocess.Popen[str], i: int) -> dict[str, Any]:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(f"{i}\n")
+    proc.stdin.flush()
+    answer: dict[str, Any] = json.loads(proc.stdout.readline())
+    return answer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--base", type=Path, help="a checkout of the code to compare against")
+    parser.add_argument("--after", type=Path, default=ROOT, help="the code compared (this tree by default)")
+    parser.add_argument("--size", type=int, default=20000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    from bench.speed import queries
+
+    questions = queries(args.queries)
+    if args.worker:
+        worker(args.worker, questions)
+        return
+    stored = ROOT / "bench" / ".cache" / f"recall-profile-{args.size}.db"
+    if not stored.exists():
+        build(stored, args.size)
+    with tempfile.TemporaryDirectory() as tmp:
+        sides = {"before": args.base or args.after, "after": args.after}
+        procs = {}
+        for side, tree in sides.items():
+            db = Path(tmp) / f"{side}.db"
+            for part in stored.parent.glob(f"{stored.name}*"):  # the database and the files beside it
+                shutil.copy(part, Path(tmp) / part.name.replace(stored.name, db.name))
+            procs[side] = _start(Path(tree), db, args.size, args.queries)
+        times: dict[str, dict[str, list[float]]] = {s: defaultdict(list) for s in sides}
+        differ = 0
+        for i in range(len(questions)):
+            answers = {side: _ask(procs[side], i) for side in (sides if i % 2 else reversed(sides))}
+            for side, answer in answers.items():
+                for stage in STAGES:
+                    times[side][stage].append(answer["stages"].get(stage, 0.0))
+            a, b = answers["before"], answers["after"]
+            if (a["accurate"], a["ranked"]) != (b["accurate"], b["ranked"]):
+                differ += 1
+                print(f"differs: {questions[i]!r}", file=sys.stderr)
+        for proc in procs.values():
+            assert proc.stdin is not None
+            proc.stdin.close()
+            proc.wait()
+    print(f"{len(questions)} questions over {args.size} memories; results differ for {differ}")
+    print("| stage | before p50 ms | after p50 ms |")
+    print("|---|---|---|")
+    for stage in STAGES:
+        before = statistics.median(times["before"][stage])
+        after = statistics.median(times["after"][stage])
+        print(f"| {stage} | {before:.2f} | {after:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
