@@ -239,7 +239,7 @@ class Tools:
         if session is not None and not tool.session:
             raise InvalidInput("session", "Unexpected keyword argument")
         if session is not None and not isinstance(session, str):
-            raise InvalidInput("session", "Input should be a valid string")
+            raise InvalidInput("session", "must be text, a session's name")
         args = _checked(_shallow(tool.arguments), bounded_fields(arguments))
         values = {f: getattr(args, f) for f in tool.arguments.model_fields}
         call = functools.partial(_TOOLS[name], self, **values)

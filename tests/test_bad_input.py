@@ -18,15 +18,15 @@ from engram.model.record import utcnow
 @pytest.mark.parametrize(
     ("tool", "arguments", "field", "problem"),
     [
-        ("memory_timeline", {"examples": "abc"}, "examples", "valid integer"),
-        ("memory_timeline", {"examples": -1}, "examples", "greater than or equal to 0"),
+        ("memory_timeline", {"examples": "abc"}, "examples", "must be a whole number"),
+        ("memory_timeline", {"examples": -1}, "examples", "must be at least 0"),
         ("memory_timeline", {"granularity": "fortnight"}, "granularity", "'day', 'month' or 'year'"),
         ("memory_timeline", {"bogus": 1}, "bogus", "Unexpected keyword argument"),
-        ("concept_network", {"similarity": 5}, "similarity", "less than or equal to 1"),
-        ("usage_patterns", {"top": -3}, "top", "greater than or equal to 1"),
-        ("optimize_tags", {"archive_after_days": 0}, "archive_after_days", "greater than or equal to 1"),
-        ("merge_memories", {"ids": "abc"}, "ids", "valid list"),
-        ("operations", {"limit": "x"}, "limit", "valid integer"),
+        ("concept_network", {"similarity": 5}, "similarity", "must be at most 1"),
+        ("usage_patterns", {"top": -3}, "top", "must be at least 1"),
+        ("optimize_tags", {"archive_after_days": 0}, "archive_after_days", "must be at least 1"),
+        ("merge_memories", {"ids": "abc"}, "ids", "must be a list"),
+        ("operations", {"limit": "x"}, "limit", "must be a whole number"),
         ("backup_restore", {"action": "explode", "path": "x.db"}, "action", "'backup' or 'restore'"),
     ],
 )

@@ -140,3 +140,22 @@ def test_a_tinydb_import_refuses_an_id_no_route_can_address(mem: Memory, tmp_pat
         mem.import_tinydb(tmp_path)
     assert refused.value.field == "tinydb_memories.json[1].id"
     assert mem.stats()["memories"] == 0
+
+
+def test_the_library_words_a_refusal_as_rest_and_mcp_do(mem: Memory) -> None:
+    """A write, an edit and a tool call refused by the schema say what the field must be and what was given, as
+    REST and MCP say it, not the validator's report ("String should have at most 256 characters")."""
+    with pytest.raises(InvalidInput) as refused:
+        mem.remember("a memory with a long scope id", scope_id="x" * 300)
+    assert refused.value.field == "scope_id"
+    assert refused.value.problem.startswith('must be at most 256 characters long, got "xxx')
+    memory_id = mem.remember("a memory to edit").id
+    with pytest.raises(InvalidInput) as refused:
+        mem.update(memory_id, importance=3)
+    assert (refused.value.field, refused.value.problem) == ("importance", "must be at most 1.0, got 3")
+    with pytest.raises(InvalidInput) as refused:
+        mem.run_tool("memory_timeline", examples=-1)
+    assert (refused.value.field, refused.value.problem) == ("examples", "must be at least 0, got -1")
+    with pytest.raises(InvalidInput) as refused:
+        mem.run_tool("search_memory", session=7, query="edit")  # type: ignore[arg-type]
+    assert (refused.value.field, refused.value.problem) == ("session", "must be text, a session's name")

@@ -13,6 +13,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engram.errors import InvalidInput
+from engram.model import refusal
 
 
 class Kind(StrEnum):
@@ -299,10 +300,11 @@ _UNKNOWN = {
 
 
 def invalid_from(exc: pydantic.ValidationError) -> InvalidInput:
+    """The first refused value in the words REST and MCP use ("must be at most 256 characters long, got ..."),
+    not pydantic's ("String should have at most 256 characters")."""
     first = exc.errors()[0]
     field = ".".join(str(part) for part in first["loc"]) or "input"
-    message = first["msg"]
     if first["type"] == "extra_forbidden":
-        message = f"is not {_UNKNOWN.get(exc.title, 'a field here')}"
-    message = message.removeprefix("Value error, ")
-    return InvalidInput(field, message)
+        return InvalidInput(field, f"is not {_UNKNOWN.get(exc.title, 'a field here')}")
+    inside = ".".join(str(part) for part in first["loc"][:-1])
+    return InvalidInput(field, refusal.problem(first, inside, "a field here"))

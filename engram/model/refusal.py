@@ -1,0 +1,71 @@
+"""A value the schema refused, as one sentence an agent or a person can act on: what the field must be and what
+was given ("must be at most 100, got 500"), not the validator's report. Every layer words it alike: the library's
+own checks (`record.invalid_from`), MCP and REST.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic_core import ErrorDetails
+
+_BOUNDS = {
+    "less_than_equal": "must be at most {le}",
+    "less_than": "must be less than {lt}",
+    "greater_than_equal": "must be at least {ge}",
+    "greater_than": "must be more than {gt}",
+    "too_short": "must hold at least {min_length} item(s)",
+    "too_long": "must hold at most {max_length} item(s)",
+    "string_too_short": "must be at least {min_length} character(s) long",
+    "string_too_long": "must be at most {max_length} characters long",
+    "literal_error": "must be {expected}",
+    "enum": "must be {expected}",
+}
+_TYPES = {
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "string": "text",
+    "list": "a list",
+    "dict": "an object",
+    "model": "an object",
+    "datetime": "an ISO date or date and time",
+    "date": "an ISO date",
+}
+
+
+def path(loc: tuple[int | str, ...] | list[int | str]) -> str:
+    """messages[0].content, as the caller wrote it."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def problem(error: ErrorDetails, inside: str, top: str) -> str:
+    """What is wrong with the value at the error's location; `inside` is the path of the object holding it
+    ("" at the top, where an unknown name "is not `top`")."""
+    kind, ctx = error["type"], error.get("ctx", {})
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        return "is not " + (f"a field of {inside}" if inside else top)
+    if kind == "value_error":  # a check of Engram's own, which says what was wrong
+        return str(error["msg"]).removeprefix("Value error, ")
+    if kind in _BOUNDS:
+        said = _BOUNDS[kind].format(**ctx)
+    elif (base := kind.split("_")[0]) in _TYPES:
+        said = f"must be {_TYPES[base]}"
+    else:
+        said = error["msg"][:1].lower() + error["msg"][1:]
+    return f"{said}, got {shown(error.get('input'))}"
+
+
+def shown(value: Any) -> str:
+    """A given value, cut short: an answer never echoes a long input."""
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return encodable(text)
+
+
+def encodable(text: str) -> str:
+    """`text` as UTF-8 can carry it: a lone surrogate (from a query string) written as its escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
