@@ -159,3 +159,10 @@ def test_the_library_words_a_refusal_as_rest_and_mcp_do(mem: Memory) -> None:
     with pytest.raises(InvalidInput) as refused:
         mem.run_tool("search_memory", session=7, query="edit")  # type: ignore[arg-type]
     assert (refused.value.field, refused.value.problem) == ("session", "must be text, a session's name")
+
+
+def test_a_write_refuses_an_id_no_route_can_address_as_an_import_does(mem: Memory) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        mem.remember("a memory naming its own id", id="../../etc/passwd")
+    assert refused.value.field == "id" and "an id every route can address" in refused.value.problem
+    assert mem.remember("a memory with a plain id", id="note-2026.1").id == "note-2026.1"

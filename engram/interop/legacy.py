@@ -25,7 +25,7 @@ from tinydb import TinyDB
 from tinydb.storages import JSONStorage
 
 from engram.errors import InvalidInput
-from engram.interop.ids import addressable
+from engram.model.ids import addressable
 from engram.model.record import Category, as_utc
 
 _KEYWORDS: tuple[tuple[Category, tuple[str, ...]], ...] = (

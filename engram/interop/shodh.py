@@ -16,8 +16,8 @@ from typing import Any
 import pydantic
 
 from engram.errors import InvalidInput
-from engram.interop.ids import addressable
 from engram.interop.typemap import KIND_OF_TYPE
+from engram.model.ids import addressable
 from engram.model.record import Kind, MemoryRecord, MemoryType, NewMemory, invalid_from, parse, utcnow
 from engram.model.vectors import content_hash
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engram.errors import InvalidInput
 from engram.model import refusal
+from engram.model.ids import id_problem
 
 
 class Kind(StrEnum):
@@ -233,6 +234,13 @@ class NewMemory(_Shared):
             json.dumps(value, allow_nan=False)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"must hold only JSON values ({exc})") from None
+        return value
+
+    @field_validator("id")
+    @classmethod
+    def _addressable(cls, value: str | None) -> str | None:
+        if value is not None and (problem := id_problem(value)):
+            raise ValueError(problem)
         return value
 
     @field_validator("content")
