@@ -4,6 +4,8 @@ downloaded."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +21,10 @@ from engram.model.vectors import Matrix
 MINILM_NAME = "all-MiniLM-L6-v2"
 MINILM_DIM = 384
 _MAX_TOKENS = 256  # the model's max_seq_length; longer texts are chunked before they get here
+# After a batch this large, and once no other has come for a while, the allocator is asked to give its freed
+# activations back to the system.
+_LARGE_BATCH_TOKENS = 512
+_RELEASE_AFTER_S = 1.0
 
 
 class MiniLM:
@@ -44,13 +50,17 @@ class MiniLM:
                 # Idle worker threads sleep instead of spinning: a spinning pool kept both cores busy after
                 # each call and starved the work that follows it (tag lookup, SQLite, vector search) of CPU.
                 options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                # No memory arena: an arena keeps the largest batch's activations for the life of the process,
+                # several times the model's own size, and gives no speed back on these inputs.
+                options.enable_cpu_mem_arena = False
                 return ort.InferenceSession(
                     str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
                 )
 
             # One text runs on all the threads; several are split into groups that run side by side, one
             # thread each: a short input parallelises poorly inside the model, so a text and its tag phrases
-            # embed faster at once than one after the other.
+            # embed faster at once than one after the other. Two runs side by side on the one multi-thread
+            # session were slower: each tries to spread its operators over threads the other is using.
             self._session = session(threads)
             self._single = session(1) if threads > 1 else self._session
             self._tokenizer = Tokenizer.from_file(str(tokenizer_file))
@@ -62,11 +72,14 @@ class MiniLM:
             ) from exc
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(_MAX_TOKENS)
+        _release_free_memory()  # the parsed model file and the int8 weights that constant folding replaced
         self._threads = threads
         self._batch_size = batch_size
         self._helpers = ThreadPoolExecutor(max(1, threads - 1), thread_name_prefix="engram-embed")
         # an InferenceSession run is thread-safe, the tokenizer's settings are not
         self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._timer_lock = threading.Lock()
 
     def token_offsets(self, text: str) -> list[tuple[int, int]]:
         with self._lock:
@@ -88,12 +101,26 @@ class MiniLM:
         groups = _balanced([len(encodings[i]) for i in order], order, self._threads)
         if len(groups) == 1:
             self._embed_group(self._session, encodings, order, out)
-            return out
-        side = [self._helpers.submit(self._embed_group, self._single, encodings, g, out) for g in groups[1:]]
-        self._embed_group(self._single, encodings, groups[0], out)
-        for job in side:
-            job.result()
+        else:
+            side = [
+                self._helpers.submit(self._embed_group, self._single, encodings, g, out) for g in groups[1:]
+            ]
+            self._embed_group(self._single, encodings, groups[0], out)
+            for job in side:
+                job.result()
+        if sum(len(e) for e in encodings) > _LARGE_BATCH_TOKENS:
+            self._release_when_idle()
         return out
+
+    def _release_when_idle(self) -> None:
+        """Release the freed activations once large batches stop coming: released after each one, their pages
+        would be faulted in again by the next, and a bulk load would slow down."""
+        with self._timer_lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(_RELEASE_AFTER_S, _release_free_memory)
+            self._timer.daemon = True
+            self._timer.start()
 
     def _embed_group(self, session: Any, encodings: list[list[int]], order: list[int], out: Matrix) -> None:
         """Embed the texts at `order` (shortest first) into their rows of `out`, a batch at a time."""
@@ -112,6 +139,25 @@ class MiniLM:
             weights = mask[:, :, None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             out[idx] = normalised(pooled)
+
+
+def _release_free_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc only; elsewhere nothing happens). Without the
+    arena, onnxruntime frees a batch's activations, but glibc keeps most of them mapped in case they are asked
+    for again."""
+    if _libc is not None:
+        _libc.malloc_trim(0)
+
+
+def _load_libc() -> Any:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:
+        return None
+
+
+_libc = _load_libc()
 
 
 def _balanced(lengths: list[int], order: list[int], parts: int) -> list[list[int]]:
