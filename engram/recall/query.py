@@ -191,33 +191,9 @@ def topical(text: str) -> tuple[str, ...]:
 
 
 # ---- what a question asks, in words --------------------------------------------------------------------------
-_QUESTION = {
-    "what",
-    "when",
-    "where",
-    "who",
-    "whom",
-    "which",
-    "why",
-    "how",
-    "did",
-    "do",
-    "does",
-    "is",
-    "are",
-    "was",
-    "were",
-    "can",
-    "could",
-    "should",
-    "would",
-    "tell",
-    "show",
-    "find",
-    "remember",
-    "me",
-    "about",
-}
+_QUESTION = frozenset({"what", "when", "where", "who", "whom", "which", "why", "how", "did", "do"})
+_QUESTION |= {"does", "is", "are", "was", "were", "can", "could", "should", "would", "tell", "show"}
+_QUESTION |= {"find", "remember", "me", "about"}
 
 
 def query_concepts(query: str) -> tuple[str, ...]:
