@@ -20,6 +20,7 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
+from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import (
     DATE,
@@ -28,7 +29,6 @@ from engram.lang.timewords import (
     SHORT_MONTHS,
     TimeRange,
     day_start,
-    holiday,
     month_after,
     weekend,
 )
