@@ -34,6 +34,16 @@ NEW_TOOLS = {
 }
 
 
+def _unique(prefix: str) -> str:
+    """A name no other test of the module uses, in letters: a long run of digits reads as a card number, which
+    the store redacts."""
+    n, letters = time.monotonic_ns(), ""
+    while n:
+        n, digit = divmod(n, 26)
+        letters += chr(ord("a") + digit)
+    return f"{prefix}-{letters}"
+
+
 @pytest.fixture(scope="module")
 def anyio_backend() -> str:
     return "asyncio"
@@ -131,7 +141,7 @@ async def test_the_tools_are_described_in_plain_words(agent: Any) -> None:
 
 @pytest.mark.anyio
 async def test_an_agent_browses_edits_and_forgets_by_tag(agent: Any) -> None:
-    tag = f"trip-{time.monotonic_ns()}"  # one HTTP server serves the module: this test's own memories
+    tag = _unique("trip")  # one HTTP server serves the module: this test's own memories
     ids = []
     for text in (
         "Book the train to Porto",
@@ -179,7 +189,7 @@ async def test_an_agent_browses_edits_and_forgets_by_tag(agent: Any) -> None:
 async def test_an_agent_reads_a_conversation_and_decides_on_what_waits(
     agent: Any, request: pytest.FixtureRequest
 ) -> None:
-    chat = f"chat-{time.monotonic_ns()}"
+    chat = _unique("chat")
     messages = [
         {"role": "user", "content": "I moved to Lisbon in May and I work as a data engineer."},
         {"role": "assistant", "content": "Nice, Lisbon is lovely."},
@@ -265,7 +275,7 @@ async def test_a_refused_argument_is_one_sentence_naming_it(
 async def test_the_session_context_as_tool_prompt_and_resource(agent: Any) -> None:
     from mcp.shared.exceptions import MCPError
 
-    name = f"Ines-{time.monotonic_ns()}"
+    name = _unique("Ines")
     await _call(
         agent, "remember", content=f"My name is {name} and I maintain the billing service", kind="identity"
     )
@@ -292,7 +302,7 @@ def test_the_new_tools_run_over_rest_too(http_url: str) -> None:
     with httpx.Client(
         base_url=http_url, timeout=120
     ) as rest:  # a busy machine: the first write loads the classifiers
-        tag = f"rest-{time.monotonic_ns()}"
+        tag = _unique("rest")
         made = rest.post(
             "/v1/tools/remember", json={"arguments": {"content": "Lunch is at noon", "tags": [tag]}}
         )
