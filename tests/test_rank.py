@@ -201,14 +201,11 @@ def test_accurate_keeps_its_best_hit_only_when_it_is_at_least_of_medium_confiden
 
 
 def test_confidence_reads_only_how_the_memory_matches_the_question() -> None:
-    base = {"cosine": 0.7, "coverage": 0.6, "standout": 0.2, "importance": 0.0, "recency": 0.0, "usage": 0.0}
+    base = {"cosine": 0.7, "coverage": 0.6, "importance": 0.0, "recency": 0.0, "usage": 0.0, "episode": 0.0}
     assert confidence_of(base) == "high"
     # Importance, recency, usage and the episode's relevance change nothing.
     assert confidence_of({**base, "importance": 1.0, "recency": 1.0, "usage": 1.0, "episode": 1.0}) == "high"
-    # As close a match that does not stand out from the other candidates is less sure.
-    assert confidence_of({**base, "standout": 0.0}) == "medium"
-    assert confidence_of({**base, "cosine": 0.45, "coverage": 0.7, "standout": 0.1}) == "medium"
-    assert confidence_of({**base, "cosine": 0.45, "coverage": 0.7, "standout": -0.1}) == "low"
+    assert confidence_of({**base, "cosine": 0.35, "coverage": 0.6}) == "medium"
     assert confidence_of({**base, "cosine": 0.2, "coverage": 0.1}) == "low"
     assert confidence_of({**base, "cosine": -0.5, "coverage": 0.0}) == "low"
     assert confidence_of({}) == "low"  # scored by hand: nothing known

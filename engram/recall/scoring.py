@@ -182,13 +182,7 @@ _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "e
 # how much of what was asked a memory says, for `shortfall`'s floor.
 # "neighbour": the best match strength (engram.recall.confidence) among the memories just before and after it in
 # its episode: a reply ("yes, last Friday") is as sure an answer as the question before it is a match.
-# "standout": how far its cosine to the query as asked stands above the median of the candidates' best cosines
-# (`STANDOUT_POOL`): an answer stands out from the rest of the store, a near miss of a question nothing answers
-# resembles many memories about as much (engram.recall.confidence reads it).
-_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage", "neighbour", "standout")
-STANDOUT_POOL = 10  # the best cosines whose median is the bar; fixed, so the bar does not move with `limit`
-# The cosine an unrelated memory typically has to a question: a small store's missing candidates count as that.
-UNRELATED_COSINE = 0.1
+_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage", "neighbour")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
 _SHOWN_AT = {name: i for i, name in enumerate(_SHOWN)}
@@ -267,10 +261,6 @@ def score(
     # The cosine to the query itself, kept when feedback moves the vector component: `shortfall` judges by it
     # whether a memory matches what was asked (moved toward the best few, the query matched whatever they were).
     table[:, _COSINE] = cosine
-    if len(cosine):
-        best = np.sort(cosine)[-STANDOUT_POOL:]
-        pool = np.concatenate([best, np.full(STANDOUT_POOL - len(best), UNRELATED_COSINE)])
-        table[:, _COL["standout"]] = cosine - float(np.median(pool))
     if feedback is not None and records:
         # Only the relevance picks what feedback starts from: nothing else of a first pass is needed.
         moved = feedback(records, _match(table, profile))
@@ -307,7 +297,7 @@ def _combined(
         if pairs:
             at, beside = np.array(pairs).T
             np.maximum.at(table[:, _CONTEXT], at, match[beside])
-            sure = strengths(table[:, _COSINE], table[:, _COL["coverage"]], table[:, _COL["standout"]])
+            sure = strengths(table[:, _COSINE], table[:, _COL["coverage"]])
             np.maximum.at(table[:, _COL["neighbour"]], at, sure[beside])
     table[:, _EPISODE] = 0.0
     if episodes is not None:
