@@ -11,6 +11,9 @@ from engram.config import with_schema
 from engram.embed.embedder import CachedEmbedder
 from engram.embed.minilm import default_embedder
 
+# client (MCP in process), api (REST) and anyio_backend: for the modules that do not make their own
+pytest_plugins = ["tests.clients"]
+
 
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,16 +3,15 @@ REST and MCP, whichever layer named it. (The messages quote what was given, whic
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from engram import FakeEmbedder, Memory, Settings
+from engram import FakeEmbedder, Settings
 from engram.interfaces.http.serve import build_app
-from engram.interfaces.mcp.server import build
 
 HUGE = "a" * 60_000
 LONGEST = 600  # characters of an answer's text: room for a sentence and a quoted value cut short
@@ -52,20 +51,6 @@ def test_a_rest_error_never_echoes_a_huge_input(
     assert len(problem["detail"]) <= LONGEST, problem["detail"][:120]
     assert len(problem["error"]) <= LONGEST + 80
     assert "a" * 200 not in response.text
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
-    from mcp import Client
-
-    with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        async with Client(build(lambda ctx: mem)) as c:
-            yield c
 
 
 @pytest.mark.anyio

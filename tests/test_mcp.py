@@ -5,7 +5,6 @@ and what a tool does can be undone or deleted through MCP itself."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,20 +12,6 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.interfaces.mcp.server import NO_SESSION, build, session_id
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
-    from mcp import Client
-
-    with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        async with Client(build(lambda ctx: mem)) as c:
-            yield c
 
 
 @pytest.mark.anyio

@@ -5,7 +5,6 @@ character name for the terminal took longer than any bad request may wait."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,20 +14,6 @@ from engram import FakeEmbedder, Memory, Settings
 from engram.interfaces.mcp.server import build
 
 HUGE = "x" * 50_000
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def client(tmp_path: Path, settings: Settings) -> AsyncIterator[Any]:
-    from mcp import Client
-
-    with Memory(tmp_path / "mcp.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        async with Client(build(lambda ctx: mem)) as c:
-            yield c
 
 
 def _text(result: Any) -> str:

@@ -4,7 +4,6 @@ wording; a tool's argument sent outside "arguments", or a search option outside 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,19 +11,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engram import FakeEmbedder, Settings
-from engram.interfaces.http.serve import build_app
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    app = build_app(
-        Settings(home=tmp_path, maintain_every_minutes=0),
-        db=tmp_path / "local.db",
-        embedder=FakeEmbedder(),
-        require_key=False,
-    )
-    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
-        yield client
 
 
 def _refused(response: Any) -> tuple[str, str]:
