@@ -137,7 +137,7 @@ class Guard:
                 if early is not None:
                     await early(scope, receive, guarded)
                     return
-                replay = _replaying(body, receive)
+                replay = replaying(body, receive)
             await self.app(scope, replay, guarded)
         except Exception as exc:  # the last line: whatever was not foreseen is a 500 like any other error
             _log(scope, exc)
@@ -205,7 +205,8 @@ def _body_problem(body: bytes) -> Any:
     return None
 
 
-def _replaying(body: bytes, receive: Receive) -> Receive:
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A receive that hands on `body`, already read, then whatever comes after it."""
     sent = False
 
     async def replay() -> Message:

@@ -30,6 +30,7 @@ from engram.config import Settings
 from engram.interfaces.http.access import RequestLog
 from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
+from engram.interfaces.http.guard import replaying
 from engram.interfaces.http.problems import problem
 from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.mcp import stdio
@@ -106,16 +107,8 @@ async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             break
-    body, sent = b"".join(chunks), False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return body, replay
+    body = b"".join(chunks)
+    return body, replaying(body, receive)
 
 
 def _refused(body: bytes) -> ASGIApp | None:
