@@ -3,31 +3,20 @@ REST and MCP, whichever layer named it. (The messages quote what was given, whic
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-
-from engram import FakeEmbedder, Settings
-from engram.interfaces.http.serve import build_app
 
 HUGE = "a" * 60_000
 LONGEST = 600  # characters of an answer's text: room for a sentence and a quoted value cut short
 
 
 @pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    app = build_app(
-        Settings(home=tmp_path, maintain_every_minutes=0),
-        db=tmp_path / "local.db",
-        embedder=FakeEmbedder(),
-        require_key=False,
-    )
-    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
-        client.post("/v1/store", json={"content": "a first memory"})
-        yield client
+def api(api: TestClient) -> TestClient:
+    """The shared local REST client, over a store holding one memory."""
+    api.post("/v1/store", json={"content": "a first memory"})
+    return api
 
 
 @pytest.mark.parametrize(

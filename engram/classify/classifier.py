@@ -101,13 +101,13 @@ class Classifier:
 
     def readout_digest(self) -> str:
         """What a read-out is fitted from: the seeds' digest and the fitting's version."""
-        return f"{self.seed_digest()}/{linear.FITTED_BY}"
+        return linear.fitted_digest(self.seed_digest())
 
     def _readout(self, store: Prototypes, digest: str, items: Sequence[Prototype]) -> LinearReadout | None:
         """The read-out of this database's seeds: kept in its meta, fitted again when the seeds or model
         change (and once for a database made before read-outs). None when a label has too few seeds to
         hold any out."""
-        key, digest = f"readout:{self.taxonomy.name}", f"{digest}/{linear.FITTED_BY}"
+        key, digest = f"readout:{self.taxonomy.name}", linear.fitted_digest(digest)
         raw = store.get_meta(key)
         if raw and (kept := LinearReadout.from_json(raw)).digest == digest:
             return kept

@@ -35,6 +35,11 @@ FOLDS = 5
 FITTED_BY = "logistic/1"  # changes when fitting does, so a kept read-out is fitted again
 
 
+def fitted_digest(seeds: str) -> str:
+    """The digest a read-out is kept under: its seeds' digest and the fitting's version."""
+    return f"{seeds}/{FITTED_BY}"
+
+
 @dataclass(frozen=True, slots=True)
 class LinearReadout:
     labels: tuple[str, ...]

@@ -83,23 +83,20 @@ class Candidates:
             )
             return dict(store.text_search(words, wide, where))
 
-        def weights() -> QueryTerms:
-            return self._term_weights(query, also)
-
         # The words' weights are read on a reader of their own: after the text search, on its thread, they
         # lengthened the longest of the searches.
         text_job: Future[dict[str, float]] | None = None
         weights_job: Future[QueryTerms] | None = None
         if store.reads_anywhere():
             text_job = self._readers.submit(lexical)
-            weights_job = self._readers.submit(weights)
+            weights_job = self._readers.submit(self._term_weights, query, also)
         qvec = self._embedder.embed_batch([query.search])[0]
         # The vector hits come with what scoring reads of them, while the text search is often still running.
         found = store.vector_facts(qvec, wide, where)
         by_vector = {f.id: cosine for f, cosine in found}
         facts = [f for f, _ in found]
         by_text = text_job.result() if text_job is not None else lexical()
-        asked = weights_job.result() if weights_job is not None else weights()
+        asked = weights_job.result() if weights_job is not None else self._term_weights(query, also)
         text_only = [i for i in by_text if i not in by_vector]
         facts += store.facts(text_only) if text_only else []
         beside: dict[str, list[str]] = {}

@@ -127,9 +127,8 @@ class EngramMCP(MCPServer):
     async def read_resource(
         self, uri: AnyUrl | str, context: Context | None = None
     ) -> Iterable[ReadResourceContents] | InputRequiredResult:
-        if (
-            len(str(uri)) > MAX_URI
-        ):  # refused as an MCPError: a ResourceError's answer quotes the address whole
+        # Refused as an MCPError: a ResourceError's answer quotes the address whole.
+        if len(str(uri)) > MAX_URI:
             raise MCPError(INVALID_PARAMS, f"uri: no resource has an address of {len(str(uri)):,} characters")
         return await super().read_resource(uri, context)
 
