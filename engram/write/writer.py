@@ -17,7 +17,7 @@ from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.lang.chunk import chunk
 from engram.model.limits import bounded_fields
-from engram.model.record import Category, Kind, MemoryRecord, NewMemory, Tier, new_id, parse, utcnow
+from engram.model.record import Category, Kind, MemoryRecord, NewMemory, new_id, parse, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
 from engram.store.roles import AuditLog, Rows, SearchIndex, Transactions
@@ -26,7 +26,7 @@ from engram.tags.service import TagService
 from engram.write.duplicates import Duplicates
 from engram.write.operations import Operation
 from engram.write.pending import Pending, scope_filter, whole_vector
-from engram.write.rules import LIVE, check_length, expired, flatten, redacted, same_particulars
+from engram.write.rules import LIVE, check_length, expired, flatten, redacted
 from engram.write.slices import Held, scope_of
 
 WRITE_SLICE = 64  # memories per write transaction in remember_many
@@ -242,7 +242,7 @@ class Writer:
                 vector, k, scope_of(item)
             )
             hits = sorted(hits, key=lambda hit: -hit[1])[:k]
-            if len(p.pieces) == 1 and hits and hits[0][1] >= self._merge_threshold():
+            if len(p.pieces) == 1 and hits and hits[0][1] >= self._duplicates.threshold():
                 held.write(store)
                 written.append(self._write(p, operation))  # searches again, the held rows in the store
                 continue
@@ -270,7 +270,8 @@ class Writer:
         hits = store.labelled_search(vector, self._settings.kind_neighbours, scope_filter(item))
         near = [(i, s) for i, s, _ in hits]
         voters = {i: label for i, _, label in hits}
-        merged = self._merged(p, vector, near, voters, operation)
+        wording = (p.content, p.hash, p.tokens)
+        merged = self._duplicates.folded(item, wording, len(p.pieces), vector, near, voters, operation)
         if merged is not None:
             return merged
         decision = self._decide(p, vector, near, voters)
@@ -281,45 +282,6 @@ class Writer:
         self._store.insert(records, vectors)
         self._store.audit("create", result.id, audit)
         return result
-
-    def _merge_threshold(self) -> float:
-        """The cosine from which a memory may be folded into a neighbour. Persona mode: a mid-term slot
-        absorbs anything within 0.85, not only near-copies."""
-        settings = self._settings
-        persona = settings.lifecycle_mode == "persona"
-        return min(settings.near_duplicate, 0.85) if persona else settings.near_duplicate
-
-    def _merged(
-        self,
-        p: Pending,
-        vector: Vector,
-        near: Sequence[tuple[str, float]],
-        voters: dict[str, Label],
-        operation: Operation | None,
-    ) -> RememberResult | None:
-        """The closest near-copy (in persona mode, mid-term slot) that names the same particulars merged
-        with: of "on 3 March" and "on 4 March", the one the new wording repeats; a changed date or number is a
-        new fact. A chunk is part of a longer text: a short memory never replaces it."""
-        item, store, settings = p.item, self._store, self._settings
-        threshold = self._merge_threshold()
-        for memory_id, cosine in near if len(p.pieces) == 1 else ():
-            if cosine < threshold:
-                break
-            closest = voters.get(memory_id)
-            target = None if closest is None or closest.is_chunk else store.get(memory_id)
-            # A pending candidate never rewrites an approved memory (nor an approved one a pending): review decides.
-            if (
-                target is None
-                or target.status != item.status
-                or not same_particulars(p.content, target.content)
-            ):
-                continue
-            wording = (p.content, p.hash, p.tokens)
-            if cosine >= settings.near_duplicate:
-                return self._duplicates.merge(target, cosine, item, wording, vector, operation)
-            if settings.lifecycle_mode == "persona" and target.tier == Tier.MID:
-                return self._duplicates.merge(target, cosine, item, wording, vector, operation, slot=True)
-        return None
 
     def _built(
         self,
