@@ -154,3 +154,15 @@ def test_new_stores_have_no_index_that_no_query_reads(tmp_path: Path) -> None:
     assert "WHERE parent_id IS NOT NULL" in indexes["memories_parent"]
     assert indexes["memories_hash"].endswith("(content_hash)")
     assert indexes["memories_scope"].endswith("(scope, scope_id)")
+
+
+def test_the_bench_parts_of_a_store_add_up_to_its_files(tmp_path: Path) -> None:
+    from bench.scale import disk_bytes, disk_parts
+
+    db = tmp_path / "store" / "m.db"
+    with Memory(db, embedder=FakeEmbedder()) as mem:
+        for text in TEXTS:
+            mem.remember(text)
+    parts = disk_parts(str(db))
+    assert sum(parts.values()) == disk_bytes(str(db))
+    assert parts["memories"] > 0 and parts["memories_fts"] > 0 and "memories_tier" not in parts
