@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 import time_machine
 
 from engram import Memory
 from engram.model.record import Category, Kind
+from engram.tags import phrases
 
 SAID = datetime(2026, 11, 24, 8, 0, tzinfo=UTC)  # a Tuesday
 
@@ -36,3 +38,20 @@ def test_a_weekday_said_on_that_weekday_is_today(real: Memory) -> None:
     thursday = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)
     haircut = _stored(real, "Haircut on Thursday", thursday)
     assert _this_week(real, thursday).get(haircut) == "2026-11-26"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "unwanted"),
+    [
+        # A verb-led fragment: the instruction's verb is no topic, whatever noun it can also be.
+        ("Tag memories about clients", {"clients"}, {"tag memories", "tag"}),
+        ("Group notes by client", {"client"}, {"group notes", "group"}),
+        # A noun in front of its noun, and a sentence whose verb comes later, keep the phrase.
+        ("Design reviews happen on Fridays.", {"design reviews"}, set()),
+        ("Meeting notes from the offsite are in the shared drive.", {"meeting notes"}, set()),
+    ],
+)
+def test_a_verb_leading_a_fragment_is_no_topic(text: str, wanted: set[str], unwanted: set[str]) -> None:
+    found = {t.lower() for t in phrases.topics(text)}
+    assert wanted <= found, found
+    assert not unwanted & found, found
