@@ -20,7 +20,7 @@ def _stored(memory: Memory, text: str, at: datetime) -> str:
         return str(memory.store_memory(text)["memory_id"])
 
 
-def _this_week(memory: Memory, day: datetime) -> dict[str, str]:
+def _this_week(memory: Memory, day: datetime) -> dict[str, str | None]:
     with time_machine.travel(day, tick=False):
         listed = memory.search_memory("what do I have to do this week?", {"limit": 50}, now=day)
     return {h["id"]: h["due"] for h in listed["results"]}
