@@ -27,7 +27,7 @@ from engram.write.duplicates import Duplicates
 from engram.write.operations import Operation
 from engram.write.pending import Pending, scope_filter, whole_vector
 from engram.write.rules import LIVE, check_length, expired, flatten, redacted
-from engram.write.slices import Held, scope_of
+from engram.write.slices import BatchSearch, Held, scope_of
 
 WRITE_SLICE = 64  # memories per write transaction in remember_many
 
@@ -126,7 +126,14 @@ class Writer:
         return records, [None, *vectors]
 
     def decided_again(
-        self, old: MemoryRecord, vector: Vector, opening: Vector | None, *, kind: bool, category: bool
+        self,
+        old: MemoryRecord,
+        vector: Vector,
+        opening: Vector | None,
+        *,
+        kind: bool,
+        category: bool,
+        text: str | None = None,
     ) -> dict[str, Any]:
         """The kind and category (each when asked) new content of `old` gets, as record fields: decided as a
         new memory's are, by prototypes and the votes of its nearest memories in its scope, leaving out its own
@@ -145,7 +152,7 @@ class Writer:
         fields: dict[str, Any] = {}
         if kind:
             votes = [(label.kind, s) for _, s, label in hits if label.method != "fallback"]
-            decision = self._classifiers.decide_kind(vector, votes, opening)
+            decision = self._classifiers.decide_kind(vector, votes, opening, text)
             fields |= {
                 "kind": Kind(decision.label),
                 "kind_confidence": decision.confidence,
@@ -224,9 +231,16 @@ class Writer:
         held written and then takes the write of its own (`_write`)."""
         held, store, k = Held(), self._store, self._settings.kind_neighbours
         written: list[RememberResult] = []
-        for p in part:
+        # A store that answers many searches at once is asked once for the slice; what it answered holds until
+        # a row is written (then each memory asks on its own).
+        ahead = None
+        if isinstance(store, BatchSearch):
+            wheres = [scope_filter(p.item) for p in part]
+            ahead = store.labelled_search_many(np.stack([whole_vector(p) for p in part]), k, wheres)
+        for at, p in enumerate(part):
             item = p.item
             if held.holds(item, p.hash) or expired(item) or item.status not in LIVE:
+                ahead = None
                 held.write(store)
                 written.append(self._write(p, operation))
                 continue
@@ -234,15 +248,16 @@ class Writer:
                 raise InvalidInput("id", f"a memory with id {item.id} already exists")
             existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
             if existing is not None:
+                ahead = None
                 held.write(store)
                 written.append(self._duplicates.said_again(existing, item, operation))
                 continue
             vector = whole_vector(p)
-            hits = store.labelled_search(vector, k, scope_filter(item)) + held.search(
-                vector, k, scope_of(item)
-            )
+            found = ahead[at] if ahead is not None else store.labelled_search(vector, k, scope_filter(item))
+            hits = found + held.search(vector, k, scope_of(item))
             hits = sorted(hits, key=lambda hit: -hit[1])[:k]
             if len(p.pieces) == 1 and hits and hits[0][1] >= self._duplicates.threshold():
+                ahead = None
                 held.write(store)
                 written.append(self._write(p, operation))  # searches again, the held rows in the store
                 continue
@@ -348,7 +363,7 @@ class Writer:
             return Decision(p.kind.value, 1.0, p.method)
         # Fallbacks do not vote: they record that no decision was possible, not a kind.
         neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector)
+        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content)
 
     def _categorise(
         self, p: Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
