@@ -11,6 +11,15 @@
 2. Throughput: the LoCoMo dev conversations (both speakers are users) through `Memory.ingest` into a fresh
    file database with the real model: messages/s, candidates, approved / pending shares.
 Results: bench/results/ingest.json and ingest.md.
+
+    python -m bench.ingest --bulk [--sizes 10000 100000] [--before COMMIT] [--rounds 2]
+
+3. Bulk writes (`--bulk`): the write path's batch API against the raw embedder, on a store of N memories (unique
+   LongMemEval_S sentences with their cached MiniLM vectors, loaded through the store's bulk insert), as the
+   scale bench measures it: LoCoMo turns, 256 at a time, the bare model embedding a slice and then
+   `remember_many` (real model) writing it; the ratio is the bare model's seconds over the write path's. Each
+   round runs the `--before` commit and this one (HEAD), alternating, each in a process of its own on its own
+   copy of the store, so both see the same machine. Results: bench/results/ingest_bulk.json and .md.
 """
 
 from __future__ import annotations
@@ -173,13 +182,160 @@ def render(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+BULK_TEXTS = 1024
+
+
+def bulk_worker(db: Path, out: Path) -> None:
+    """One process: the ratio on `db` with whichever engram is first on the path (old and new take this)."""
+    from bench.datasets import load_locomo
+    from bench.peers.data import INGEST_SLICE, WARM_UP
+    from engram import MiniLM, NewMemory
+
+    texts = [u.text for c in load_locomo() for u in c.units][:BULK_TEXTS]
+    model = MiniLM()
+    model.embed_batch(texts[-WARM_UP:])
+    with Memory(db, embedder=model) as mem:
+        mem.remember("warm up the model and the classifiers")
+        raw_s = write_s = 0.0
+        for i in range(0, len(texts), INGEST_SLICE):
+            part = texts[i : i + INGEST_SLICE]
+            t0 = time.perf_counter()
+            model.embed_batch(part)
+            t1 = time.perf_counter()
+            mem.remember_many([NewMemory(content=t) for t in part])
+            raw_s, write_s = raw_s + t1 - t0, write_s + time.perf_counter() - t1
+        stored = mem.stats()["memories"]
+    out.write_text(json.dumps({"raw_s": raw_s, "write_s": write_s, "memories": stored}))
+
+
+def bulk_store(size: int, db: Path) -> None:
+    from bench.backends import bulk_records
+    from bench.embedcache import DiskCachedEmbedder
+    from bench.speed import corpus
+    from engram import MiniLM
+
+    texts = corpus(size)
+    cache = DiskCachedEmbedder(MiniLM())
+    vectors = cache.embed_batch(texts)
+    cache.close()
+    with Memory(db, embedder=default_embedder()) as mem:
+        for i in range(0, size, 5000):
+            mem.store.insert(bulk_records(texts[i : i + 5000], i), list(vectors[i : i + 5000]))
+        mem.recall("the vector index catches up", touch=False)
+
+
+def bulk(sizes: list[int], before: str, rounds: int) -> dict[str, Any]:
+    import shutil
+    import statistics
+    import subprocess
+    import sys
+
+    from bench.datasets import data_dir
+    from bench.scale import snapshot
+
+    git = ["git", "-C", str(ROOT.parent)]
+    base = subprocess.run([*git, "rev-parse", "--short", before], check=True, capture_output=True, text=True)
+    result: dict[str, Any] = {"before": base.stdout.strip(), "texts": BULK_TEXTS, "sizes": {}}
+    with tempfile.TemporaryDirectory(prefix="bulk-") as tmp:
+        scratch = Path(tmp)
+        after, head = snapshot(scratch / "after")
+        old = scratch / "before"
+        old.mkdir()
+        archive = subprocess.run([*git, "archive", result["before"]], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        result["after"] = head
+        trees = {"before": old, "after": after}
+        for size in sizes:
+            store = scratch / f"store-{size}" / "memories.db"
+            store.parent.mkdir()
+            bulk_store(size, store)
+            runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+            for round_ in range(rounds):
+                for name in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+                    copy = scratch / f"{name}-{size}-{round_}"
+                    shutil.copytree(store.parent, copy)
+                    out = copy / "figures.json"
+                    # this file, run with the other tree's engram first on the path
+                    env = {
+                        **__import__("os").environ,
+                        "PYTHONPATH": str(trees[name]),
+                        "ENGRAM_BENCH_DATA": str(data_dir()),
+                    }
+                    command = [sys.executable, str(Path(__file__).resolve()), "--bulk-worker"]
+                    subprocess.run([*command, str(copy / "memories.db"), str(out)], env=env, check=True)
+                    runs[name].append(json.loads(out.read_text()))
+                    shutil.rmtree(copy)
+                    console.print(f"{size} {name} round {round_ + 1}: {runs[name][-1]}")
+            result["sizes"][str(size)] = {
+                "date": datetime.now(UTC).isoformat(timespec="seconds"),
+                "commits": {"before": result["before"], "after": head},
+                "load": round(__import__("os").getloadavg()[0], 1),
+            } | {
+                name: {
+                    "ratio": round(statistics.median(r["raw_s"] / r["write_s"] for r in rs), 3),
+                    "ratios": [round(r["raw_s"] / r["write_s"], 3) for r in rs],
+                    "raw_texts_per_s": round(statistics.median(BULK_TEXTS / r["raw_s"] for r in rs), 1),
+                    "write_texts_per_s": round(statistics.median(BULK_TEXTS / r["write_s"] for r in rs), 1),
+                }
+                for name, rs in runs.items()
+            }
+    return result
+
+
+def render_bulk(result: dict[str, Any]) -> list[str]:
+    lines = [
+        "# Bulk writes against the raw embedder",
+        "",
+        f"Generated by `python -m bench.ingest --bulk` ({result['machine']}), one run per size on a shared, noisy",
+        "machine. Per size: a store of that many memories (LongMemEval_S sentences, cached vectors, the store's bulk",
+        f"insert); {result['texts']} LoCoMo turns written 256 at a time through `remember_many` with the real model,",
+        "each slice first embedded by the bare model; ratio = the bare model's seconds over the write path's",
+        "(median of the rounds). The code before and after alternate within a run, each round in processes of",
+        "their own. Machine load: the 1-minute load average as the run ended (2 cores).",
+        "",
+        "| memories in the store | code | write / raw | each round | raw texts/s | write path texts/s | run | load |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for size, run in sorted(result["sizes"].items(), key=lambda item: int(item[0])):
+        for name in ("before", "after"):
+            r = run[name]
+            lines.append(
+                f"| {int(size):,} | {name} ({run['commits'][name]}) | {r['ratio']} | {r['ratios']} | "
+                f"{r['raw_texts_per_s']} | {r['write_texts_per_s']} | {run['date'][:16]} | {run['load']} |"
+            )
+    return [*lines, ""]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--conversations", type=int, default=4)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--bulk", action="store_true", help="only the bulk write ratio, before and after")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--before", default="HEAD~1", help="the commit to compare with")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--bulk-worker", nargs=2, type=Path, metavar=("DB", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bulk_worker:
+        bulk_worker(*args.bulk_worker)
+        return
+    if args.bulk:
+        stamp = {
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "machine": f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cpus",
+        }
+        figures = stamp | bulk(args.sizes, args.before, args.rounds)
+        kept = RESULTS / "ingest_bulk.json"
+        if kept.exists():  # the sizes not run this time keep their last figures
+            figures["sizes"] = json.loads(kept.read_text())["sizes"] | figures["sizes"]
+        lines = render_bulk(figures)
+        console.print("\n".join(lines))
+        if not args.no_write:
+            (RESULTS / "ingest_bulk.json").write_text(json.dumps(figures, indent=2) + "\n")
+            (RESULTS / "ingest_bulk.md").write_text("\n".join(lines))
+        return
     result: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cpus",

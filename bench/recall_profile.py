@@ -5,7 +5,9 @@ the on-disk embedding cache) and a fixed list of questions. Two worker processes
 one imports `engram` from a baseline tree (`--base`, a checkout of an earlier commit), the other from this one.
 The driver sends them the questions one at a time, alternating, so both see the same moments of a shared
 machine; each answers with its ranked ids and scores (accurate and ranked recall) and the milliseconds of each
-stage. The ids and scores must be identical; the stage times are compared by median.
+stage. The stage times are compared by median. Where the ids or scores differ (a change of which candidates are
+found), what the results are worth is compared too: for each LongMemEval question with a sentence of an answer
+turn (`has_answer`) in the store, whether the ten results hold one (accurate and ranked).
 
     git -C . worktree add --detach /tmp/engram-base <commit>
     .venv/bin/python -m bench.recall_profile --base /tmp/engram-base --size 20000 --queries 200
@@ -94,9 +96,31 @@ def worker(db: Path, questions: list[str]) -> None:
             out = {
                 "accurate": [[h.record.id, h.score] for h in hits],
                 "ranked": [[h.record.id, h.score] for h in ranked],
+                "texts": [[h.record.content for h in hits], [h.record.content for h in ranked]],
                 "stages": stages,
             }
             print(json.dumps(out), flush=True)
+
+
+def evidence(questions: list[str], stored: set[str]) -> dict[str, set[str]]:
+    """For each LongMemEval question among `questions`, the sentences of its answer turns that are stored."""
+    from bench.datasets import load_longmemeval
+    from bench.speed import _SENTENCE
+
+    asked = set(questions)
+    out: dict[str, set[str]] = {}
+    for q in load_longmemeval(scored_only=False):
+        if q.question in asked:
+            said = {
+                part.strip()
+                for session in q.sessions
+                for turn in session.turns
+                if turn.has_answer
+                for part in _SENTENCE.split(turn.content)
+            }
+            if found := said & stored:
+                out[q.question] = found
+    return out
 
 
 def _start(tree: Path, db: Path, size: int, count: int) -> subprocess.Popen[str]:
@@ -127,7 +151,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    from bench.speed import queries
+    from bench.speed import corpus, queries
 
     questions = queries(args.queries)
     if args.worker:
@@ -145,12 +169,16 @@ def main() -> None:
                 shutil.copy(part, Path(tmp) / part.name.replace(stored.name, db.name))
             procs[side] = _start(Path(tree), db, args.size, args.queries)
         times: dict[str, dict[str, list[float]]] = {s: defaultdict(list) for s in sides}
+        answers_in = evidence(questions, set(corpus(args.size)))
+        found: dict[str, list[int]] = {s: [0, 0] for s in sides}
         differ = 0
         for i in range(len(questions)):
             answers = {side: _ask(procs[side], i) for side in (sides if i % 2 else reversed(sides))}
             for side, answer in answers.items():
                 for stage in STAGES:
                     times[side][stage].append(answer["stages"].get(stage, 0.0))
+                for way, texts in enumerate(answer["texts"]):
+                    found[side][way] += bool(answers_in.get(questions[i], set()) & set(texts))
             a, b = answers["before"], answers["after"]
             if (a["accurate"], a["ranked"]) != (b["accurate"], b["ranked"]):
                 differ += 1
@@ -160,6 +188,10 @@ def main() -> None:
             proc.stdin.close()
             proc.wait()
     print(f"{len(questions)} questions over {args.size} memories; results differ for {differ}")
+    print(
+        f"{len(answers_in)} questions with an answer's sentence stored; results holding one (accurate, ranked):"
+    )
+    print(", ".join(f"{side} {a}, {r}" for side, (a, r) in found.items()))
     print("| stage | before p50 ms | after p50 ms |")
     print("|---|---|---|")
     for stage in STAGES:

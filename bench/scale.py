@@ -146,6 +146,25 @@ def disk_bytes(db: str) -> int:
     return sum(p.stat().st_size for p in Path(db).parent.iterdir() if p.is_file())
 
 
+def disk_parts(db: str) -> dict[str, int]:
+    """An SQLite store's bytes by part (`dbstat`: each table and index with its pages' slack; the full-text index's
+    tables as one), with the vector index file and the write-ahead log beside them. What decides the disk figure
+    (docs/design/storage.md, *Scale*)."""
+    import sqlite3
+
+    if db.startswith("postgresql://"):
+        return {}
+    parts: dict[str, int] = {}
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        for name, size in conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"):
+            key = "memories_fts" if name.startswith("memories_fts") else name
+            parts[key] = parts.get(key, 0) + int(size)
+    for path in Path(db).parent.iterdir():
+        if path.is_file() and path.name != Path(db).name:
+            parts[f"file {path.name.removeprefix(Path(db).name)}"] = path.stat().st_size
+    return dict(sorted(parts.items(), key=lambda kv: -kv[1]))
+
+
 def pg_database(server_uri: str, name: str) -> str:
     import psycopg
 
@@ -176,6 +195,8 @@ def run_size(
         started = time.perf_counter()
         rows[engine] = worker(engine, "build", dbs[engine], data, log, tree[0], loader) | stamp
         rows[engine]["disk_bytes"] = disk_bytes(dbs[engine])
+        if parts := disk_parts(dbs[engine]):
+            rows[engine]["disk_parts_bytes"] = parts
         rows[engine]["build_wall_s"] = round(time.perf_counter() - started, 1)
         rows[engine]["build_peak_rss_mb"] = rows[engine].pop("peak_rss_mb")
         rows[engine]["build_load"] = rows[engine].pop("load")
@@ -266,7 +287,41 @@ def main() -> None:
 def render(result: dict[str, Any]) -> None:
     from bench.peers.report import markdown
 
-    (RESULTS / "scale.md").write_text(markdown(result))
+    (RESULTS / "scale.md").write_text(markdown(result) + disk_table(result))
+
+
+def disk_table(result: dict[str, Any]) -> str:
+    """Bytes per stored memory by part of the store, for each size whose row has them."""
+    rows = [
+        (int(size), row)
+        for size, engines in result.get("runs", {}).items()
+        for engine, row in engines.items()
+        if engine == "engram-sqlite" and "disk_parts_bytes" in row
+    ]
+    if not rows:
+        return ""
+    lines = [
+        "",
+        "## Engram's SQLite disk by part",
+        "",
+        "Bytes per stored memory (memories plus ingest texts) of each table and index (`dbstat`: its pages, slack",
+        "included; the full-text index's tables as one) and of the files beside the database. The `memories`",
+        f"table holds each memory's float32 vector ({files.DIM * 4} B).",
+        "",
+        "| size | part | B/memory | run |",
+        "|---|---|---|---|",
+    ]
+    for size, row in sorted(rows, key=lambda r: r[0]):
+        stored = row["memories"] + row["ingest_texts"]
+        run = f"{row['date'][:16]} {row['commit']}"
+        rest = 0
+        for part, size_bytes in row["disk_parts_bytes"].items():
+            if size_bytes / stored >= 5:
+                lines.append(f"| {size:,} | {part} | {size_bytes / stored:.0f} | {run} |")
+            else:
+                rest += size_bytes
+        lines.append(f"| {size:,} | the rest (small tables and indexes) | {rest / stored:.0f} | {run} |")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import pydantic
 from engram.errors import InvalidInput
 from engram.interop.typemap import KIND_OF_TYPE
 from engram.model.ids import addressable
+from engram.model.limits import bounded
 from engram.model.record import Kind, MemoryRecord, MemoryType, NewMemory, invalid_from, parse, utcnow
 from engram.model.vectors import content_hash
 
@@ -62,6 +63,7 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     if not isinstance(given, dict):
         raise InvalidInput("metadata", "must be an object")
     metadata = dict(given)
+    _keep_unknown(data, metadata)
     extension = metadata.pop(EXTENSION, None) or {}
     if not isinstance(extension, dict):
         raise InvalidInput(f"metadata.{EXTENSION}", "must be an object")
@@ -91,6 +93,27 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     if record.updated_at is None:
         update["updated_at"] = utcnow()
     return record.model_copy(update=update), embedding
+
+
+# Engram's own fields (kind, scope, scope_id, importance, status ...): their place in a record is metadata.engram.
+_OWN = frozenset(MemoryRecord.model_fields) - set(_SHARED) - {"metadata"}
+
+
+def _keep_unknown(data: dict[str, Any], metadata: dict[str, Any]) -> None:
+    """The schema's rule for a field an implementation does not support: kept in `metadata`, under its own name
+    (one metadata already holds with another value is refused, so nothing is dropped unseen). One of Engram's own
+    fields at the top level is refused naming where it goes: taking it there would guess what it meant."""
+    for name, value in data.items():
+        if name in _SHARED or name in ("embedding", "metadata"):
+            continue
+        if name in _OWN or name == EXTENSION:
+            raise InvalidInput(
+                name, f"is one of Engram's own fields, which a SHODH record carries in metadata.{EXTENSION}"
+            )
+        bounded(name, value)
+        if name in metadata and metadata[name] != value:
+            raise InvalidInput(name, "is not a SHODH field and metadata holds another value under its name")
+        metadata[name] = value
 
 
 def _vector(value: Any) -> list[float] | None:

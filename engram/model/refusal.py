@@ -35,6 +35,13 @@ _TYPES = {
 }
 
 
+# Importance has two scales: a memory's own and store_memory's / search_memory's. A value refused on one names
+# both, since the usual mistake is a value meant for the other.
+_ONE = "0 (trivial) to 1 (critical); store_memory's force_importance and search_memory's importance_min take 1 to 5"
+_FIVE = "a whole number from 1 (trivial) to 5 (critical); a memory's own importance (remember, update) takes 0 to 1"
+_SCALES = {"importance": _ONE, "force_importance": _FIVE, "importance_min": _FIVE}
+
+
 def path(loc: tuple[int | str, ...] | list[int | str]) -> str:
     """messages[0].content, as the caller wrote it."""
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
@@ -56,7 +63,9 @@ def problem(error: ErrorDetails, inside: str, top: str) -> str:
         said = f"must be {_TYPES[base]}"
     else:
         said = error["msg"][:1].lower() + error["msg"][1:]
-    return f"{said}, got {shown(error.get('input'))}"
+    given = f"{said}, got {shown(error.get('input'))}"
+    scale = _SCALES.get(str(error["loc"][-1])) if error.get("loc") else None
+    return given if scale is None else f"{given}: importance here is {scale}"
 
 
 def shown(value: Any) -> str:

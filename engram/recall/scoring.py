@@ -39,7 +39,7 @@ from engram.config import RankingProfile
 from engram.lang.text import stems_among
 from engram.model.results import Scored
 from engram.model.vectors import Vector
-from engram.recall.confidence import strengths
+from engram.recall.confidence import leads, strengths
 from engram.recall.contained import Contained
 
 SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
@@ -182,7 +182,9 @@ _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "e
 # how much of what was asked a memory says, for `shortfall`'s floor.
 # "neighbour": the best match strength (engram.recall.confidence) among the memories just before and after it in
 # its episode: a reply ("yes, last Friday") is as sure an answer as the question before it is a match.
-_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage", "neighbour")
+# "lead": its cosine to the query as asked over the best of every other memory's (a document's passages are one
+# memory): how clearly the question is about this memory rather than any other (engram.recall.confidence).
+_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage", "neighbour", "lead")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
 _SHOWN_AT = {name: i for i, name in enumerate(_SHOWN)}
@@ -261,6 +263,7 @@ def score(
     # The cosine to the query itself, kept when feedback moves the vector component: `shortfall` judges by it
     # whether a memory matches what was asked (moved toward the best few, the query matched whatever they were).
     table[:, _COSINE] = cosine
+    table[:, _COL["lead"]] = leads(cosine, [getattr(r, "parent", None) or r.id for r in records])
     if feedback is not None and records:
         # Only the relevance picks what feedback starts from: nothing else of a first pass is needed.
         moved = feedback(records, _match(table, profile))

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from importlib.resources import files
 
-from engram.lang.text import STOPWORDS, stem, words
+from engram.lang.text import STOPWORDS, words
 
 _LONGEST = 3  # words in the longest phrase looked up
 
@@ -21,8 +21,19 @@ def _phrase(text: str) -> str:
 
 
 def _key(phrase: str) -> str:
-    """A phrase as looked up: its words' stems ("parents" finds "parent")."""
-    return " ".join(stem(w) for w in phrase.split())
+    """A phrase as looked up: its words in the singular ("parents" finds "parent"). Not their stems: Porter
+    makes "doctorate" "doctor", and every doctor was then a PhD."""
+    return " ".join(_singular(w) for w in phrase.split())
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 @lru_cache(maxsize=1)

@@ -82,6 +82,8 @@ class ReviewQueue:
             raise InvalidInput("content", "is required to edit a memory")
         if action not in (*BULK_ACTIONS, "edit"):
             raise InvalidInput("action", "must be approve, reject or edit")
+        if self._decided(record, action, "id") and content is None:
+            return record
         return self._decide(record, action, content)
 
     def review_many(
@@ -122,6 +124,7 @@ class ReviewQueue:
             confidence = extraction_confidence(record)
             return confidence is not None and confidence < below_confidence
 
+        done: set[str] = set()  # decided so already in review: answered as they are
         if ids:
             chosen = []
             for i, memory_id in enumerate(dict.fromkeys(ids)):
@@ -129,13 +132,15 @@ class ReviewQueue:
                     raise InvalidInput(f"ids[{i}]", "must be a memory id")
                 record = fetch(self._store, memory_id)
                 self._reviewable(record, f"ids[{i}]")
+                if self._decided(record, action, f"ids[{i}]"):
+                    done.add(record.id)
                 chosen.append(record)
             chosen = [r for r in chosen if keeps(r)][:limit]
         else:
             chosen = self._pending_where(keeps, limit)
         # Checked before anything changes, and one transaction: a failure leaves every memory as it was.
         with self._store.atomic():
-            return [self._decide(record, action, None) for record in chosen]
+            return [r if r.id in done else self._decide(r, action, None) for r in chosen]
 
     def _pending_where(self, keeps: Any, limit: int) -> list[MemoryRecord]:
         """Pending memories `keeps` accepts, newest first, read page by page."""
@@ -155,6 +160,26 @@ class ReviewQueue:
         if record.status in (Status.SUPERSEDED, Status.ARCHIVED):
             # Approving a superseded memory would make it live beside the one that replaced it.
             raise InvalidInput(field, f"is {record.status.value}, not a memory to review")
+
+    def _decided(self, record: MemoryRecord, action: str, field: str) -> bool:
+        """Whether a person already made this decision on the memory in review (nothing to do again). The
+        opposite of a decision still standing is refused: a reject from a stale page or a second tab would undo
+        an approval unseen. A memory ingest approved on its own, which nobody reviewed, can still be rejected."""
+        last = next((e for e in self._store.audit_log(record.id, 200) if e["action"] == "review"), None)
+        if last is None:
+            return False
+        before = Status.REJECTED if last["detail"].get("action") == "reject" else Status.APPROVED
+        if record.status != before:  # changed since (an edit of its status): the review no longer stands
+            return False
+        now = Status.REJECTED if action == "reject" else Status.APPROVED
+        if now == before:
+            return True
+        take_back = (
+            "forget it, or invalidate it, to take it back"
+            if before == Status.APPROVED
+            else "edit its status to approved to keep it after all"
+        )
+        raise InvalidInput(field, f"was {before.value} in review on {str(last['at'])[:10]}; {take_back}")
 
     def _decide(self, record: MemoryRecord, action: str, content: str | None) -> MemoryRecord:
         status = Status.REJECTED if action == "reject" else Status.APPROVED

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from engram.store import entries
+
 # What stands where a forgotten text or tag was: the entry stays, so that the history still shows something
 # happened there.
 FORGOTTEN = "[forgotten]"
@@ -38,15 +40,17 @@ class Erasure:
             return
         with self.atomic():
             marks = ", ".join("?" for _ in ids)
-            own = self._read(f"SELECT id, detail FROM audit_log WHERE memory_id IN ({marks})", list(ids))
+            own = self._read(
+                f"SELECT id, action, detail FROM audit_log WHERE memory_id IN ({marks})", list(ids)
+            )
             befores = self._read(
                 f"SELECT before FROM operation_changes WHERE entity = 'memory' AND key IN ({marks}) "
                 "AND before IS NOT NULL",
                 list(ids),
             )
             every = set(texts)
-            for _, detail in own:
-                every |= _texts_in(json.loads(detail))
+            for _, action, detail in own:
+                every |= _texts_in(entries.decode(action, detail))
             for (before,) in befores:
                 content = json.loads(before).get("content")
                 if isinstance(content, str):
@@ -76,19 +80,20 @@ class Erasure:
             self._erased()
 
     def _scrub_audit(self, own: list[tuple[Any, ...]], texts: set[str], tags: set[str]) -> None:
-        found = {int(i): d for i, d in own}
+        found = {int(i): (a, d) for i, a, d in own}
         for needle in [*texts, *tags]:
             escaped = json.dumps(needle)[1:-1]  # as the JSON of an entry spells it
-            for i, detail in self._read(
-                "SELECT id, detail FROM audit_log WHERE detail LIKE ? ESCAPE '\\'", (_like(escaped),)
+            for i, action, detail in self._read(
+                "SELECT id, action, detail FROM audit_log WHERE detail LIKE ? ESCAPE '\\'", (_like(escaped),)
             ):
-                found[int(i)] = detail
-        owned = {int(i) for i, _ in own}
-        for i, detail in found.items():
-            scrubbed = _scrub(json.loads(detail), texts, tags, whole=i in owned)
-            if json.dumps(scrubbed, default=str) != detail:
+                found[int(i)] = (action, detail)
+        owned = {int(i) for i, _, _ in own}
+        for i, (action, detail) in found.items():
+            entry = entries.decode(action, detail)
+            scrubbed = _scrub(entry, texts, tags, whole=i in owned)
+            if scrubbed != entry:
                 self._run(
-                    "UPDATE audit_log SET detail = ? WHERE id = ?", (json.dumps(scrubbed, default=str), i)
+                    "UPDATE audit_log SET detail = ? WHERE id = ?", (entries.encode(action, scrubbed), i)
                 )
 
     def _erased(self) -> None:

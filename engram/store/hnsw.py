@@ -153,10 +153,15 @@ class Graph:
     def search(self, q: Vectors, k: int) -> tuple[Keys, npt.NDArray[np.float32]]:
         """Up to k (keys, inner products), best first. The walk widens with k, from a floor to the search width:
         a few neighbours (the write path's duplicate check and votes) need no walk of hundreds of nodes."""
+        return self.search_many(q.reshape(1, -1), k)[0]
+
+    def search_many(self, queries: Vectors, k: int) -> list[tuple[Keys, npt.NDArray[np.float32]]]:
+        """`search` for each row of `queries`, in one call: faiss walks the graph for them on every core, and
+        each query's walk is the one it takes alone."""
         self._params.efSearch = max(EXPANSION_FLOOR, min(self._shape[2], 4 * k))
-        sims, slots = self._index.search(q.reshape(1, -1), k, params=self._params)
-        found = slots[0] >= 0
-        return self._keys[slots[0][found]], sims[0][found]
+        sims, slots = self._index.search(np.ascontiguousarray(queries), k, params=self._params)
+        found = slots >= 0
+        return [(self._keys[slots[i][found[i]]], sims[i][found[i]]) for i in range(len(queries))]
 
     def get(self, keys: Keys) -> Vectors:
         slots = self._slots_of(keys)

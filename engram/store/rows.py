@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -95,6 +96,19 @@ _ENUMS: dict[str, Any] = {
 }
 
 
+_HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+def stored_hash(digest: str) -> str | bytes:
+    """How SQLite keeps a content hash: a SHA-256 hex digest as its 32 bytes (half its row's and index's bytes),
+    any other hash (an imported one, a test's) as its text. Rows written as text before stay text."""
+    return bytes.fromhex(digest) if _HEX_DIGEST.fullmatch(digest) else digest
+
+
+def read_hash(stored: str | bytes) -> str:
+    return stored.hex() if isinstance(stored, bytes) else stored
+
+
 def ts(value: datetime) -> str:
     """Timestamps are stored as fixed-width UTC ISO text, so they sort as strings."""
     return value.isoformat(timespec="microseconds")
@@ -106,12 +120,14 @@ JSON_COLUMNS = frozenset(_JSON)
 def record_to_row(record: MemoryRecord, *, native: bool = False) -> tuple[Any, ...]:
     """The row's values in COLUMNS order. SQLite keeps times as ISO text and booleans as integers; a `native`
     backend (PostgreSQL) takes datetimes and booleans as they are. JSON columns are JSON text either way, but
-    SQLite's kind_scores, a small blob where it can be (`engram.store.scores`)."""
+    SQLite's kind_scores, a small blob where it can be (`engram.store.scores`); SQLite's content hash is bytes."""
     out: list[Any] = []
     for column in COLUMNS:
         value = getattr(record, column)
         if column == "kind_scores" and not native:
             value = scores.encode(value)
+        elif column == "content_hash" and not native:
+            value = stored_hash(value)
         elif column in _JSON:
             value = json.dumps(list(value) if column == "tags" else value, ensure_ascii=False, sort_keys=True)
         elif column in _TIMES:
@@ -130,6 +146,8 @@ def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord
     for column, value in zip(COLUMNS, row, strict=True):
         if column == "kind_scores" and not native:
             value = scores.decode(value)
+        elif column == "content_hash" and not native:
+            value = read_hash(value)
         elif column in _JSON:
             value = value if native else json.loads(value)
             value = readable(value) if column == "metadata" else value  # deeper than writes now allow: shown

@@ -16,6 +16,7 @@ from typing import Any
 
 from engram.model.record import utcnow
 from engram.model.vectors import Vector, decode_vector, encode_vector
+from engram.store import entries
 from engram.store.rows import ts
 from engram.store.values import Change, Prototype, TagRow
 
@@ -273,7 +274,7 @@ class SideTables:
     ) -> None:
         self._run(
             "INSERT INTO audit_log(at, memory_id, action, detail, operation_id) VALUES (?, ?, ?, ?, ?)",
-            (ts(utcnow()), memory_id, action, json.dumps(detail, default=str), operation_id),
+            (ts(utcnow()), memory_id, action, entries.encode(action, detail), operation_id),
         )
 
     def audit_log(
@@ -296,7 +297,7 @@ class SideTables:
                 "at": at,
                 "memory_id": mid,
                 "action": action,
-                "detail": json.loads(detail),
+                "detail": entries.decode(action, detail),
                 "operation_id": op,
             }
             for i, at, mid, action, detail, op in rows

@@ -26,6 +26,9 @@ import numpy.typing as npt
 from engram.errors import StoreError
 from engram.model.quantized import bounds, encode, rescaled, shortlist
 from engram.store.hnsw import Graph
+from engram.store.scan import pairs as _pairs
+from engram.store.scan import scan as _scan
+from engram.store.scan import unit as _unit
 
 # HNSW: M=32 with a build walk of 64 built faster and recalled more than M=16 with 128; a search walk of 256
 # finds nearly all of the exact top 50 and stays far cheaper than a scan.
@@ -136,17 +139,14 @@ class VectorIndex:
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         if q.shape != (self.dim,):
             raise ValueError(f"expected a query of dimension {self.dim}, got shape {np.shape(query)}")
+        if allowed is None:
+            return self.search_many(q.reshape(1, -1), k)[0]
         size = len(self)
         if k <= 0 or size == 0:
             return []
         if self._small is not None:
-            return self._small.search(q, k, None if allowed is None else _keys(allowed, strict=False))
+            return self._small.search(q, k, _keys(allowed, strict=False))
         unit = _unit(q.reshape(1, -1))[0]
-        if allowed is None:
-            keys, sims = self._index.search(unit, k)
-            if len(keys) < min(k, size):  # the dead can cut a few live nodes off the graph: scan them all
-                return self._exact(q, self._index.keys(), k)
-            return _pairs(keys, sims)
         ukeys = np.unique(_keys(allowed, strict=False))
         ukeys = ukeys[self._index.contains(ukeys)] if len(ukeys) else ukeys
         if not len(ukeys):
@@ -158,6 +158,25 @@ class VectorIndex:
             if keep.sum() >= min(k, len(ukeys)):
                 return _pairs(keys[keep][:k], sims[keep][:k])
         return self._exact(q, ukeys, k)
+
+    @_guarded
+    def search_many(self, queries: Vectors, k: int) -> list[list[tuple[int, float]]]:
+        """Unfiltered `search` of each row of `queries` in one pass: one product of their codes with every row's
+        (a small index), or one call of the graph. Each query gets what it would alone."""
+        qs = np.asarray(queries, dtype=np.float32)
+        if qs.ndim != 2 or qs.shape[1] != self.dim:
+            raise ValueError(f"expected queries of dimension {self.dim}, got shape {qs.shape}")
+        size = len(self)
+        if k <= 0 or size == 0 or not len(qs):
+            return [[] for _ in qs]
+        if self._small is not None:
+            return self._small.search_many(qs, k)
+        found = self._index.search_many(_unit(qs), k)
+        # the dead can cut a few live nodes off the graph: such a query scans them all
+        return [
+            self._exact(q, self._index.keys(), k) if len(keys) < min(k, size) else _pairs(keys, sims)
+            for q, (keys, sims) in zip(qs, found, strict=True)
+        ]
 
     def _exact(self, q: Vectors, ukeys: npt.NDArray[np.uint64], k: int) -> list[tuple[int, float]]:
         # in blocks: every vector of a large graph decoded at once would take four times its codes' memory
@@ -328,35 +347,41 @@ class ExactRows:
                 self._row[moved] = row
 
     def search(self, q: Vectors, k: int, allowed: npt.NDArray[np.uint64] | None) -> list[tuple[int, float]]:
-        n = len(self._row)
-        if allowed is None and n < QUANTIZED_FROM:
-            return _scan(self._keys[:n], self._matrix[:n], q, k) if n else []
-        rows = np.arange(n) if allowed is None else np.flatnonzero(np.isin(self._keys[:n], allowed))
+        if allowed is None:
+            return self.search_many(q.reshape(1, -1), k)[0]
+        rows = np.flatnonzero(np.isin(self._keys[: len(self._row)], allowed))
         if len(rows) < max(k + 1, QUANTIZED_FROM):
             return _scan(self._keys[rows], self._matrix[rows], q, k) if len(rows) else []
-        norm = float(np.linalg.norm(q))
-        unit = (q / norm if norm > 0 else q).reshape(1, -1)
-        mine = encode(unit)
-        codes = self._codes[:n] if allowed is None else self._codes[rows]
-        scales, l1 = self._scales[rows], self._l1[rows]
+        return self._shortlisted(q.reshape(1, -1), k, rows)[0]
+
+    def search_many(self, qs: Vectors, k: int) -> list[list[tuple[int, float]]]:
+        """`search` (unfiltered) for each row of `qs`: past QUANTIZED_FROM rows, the codes of all the queries
+        meet every row's in one product (of integers: each query's are those it gets alone)."""
+        n = len(self._row)
+        if n < max(k + 1, QUANTIZED_FROM):
+            return [_scan(self._keys[:n], self._matrix[:n], q, k) if n else [] for q in qs]
+        return self._shortlisted(qs, k, None)
+
+    def _shortlisted(
+        self, qs: Vectors, k: int, rows: npt.NDArray[np.intp] | None
+    ) -> list[list[tuple[int, float]]]:
+        """The best k of `rows` (None: all) for each query: the rows its codes' products can place there, scored
+        again at full precision."""
+        n = len(self._row)
+        norms = [float(np.linalg.norm(q)) for q in qs]
+        mine = encode(np.stack([q / norm if norm > 0 else q for q, norm in zip(qs, norms, strict=True)]))
+        codes = self._codes[:n] if rows is None else self._codes[rows]
+        scales, l1 = (
+            (self._scales[:n], self._l1[:n]) if rows is None else (self._scales[rows], self._l1[rows])
+        )
         approx = rescaled(np.asarray(nk.cdist(mine.codes, codes, metric="dot")), mine, scales)
-        kept = rows[shortlist(approx[0], bounds(mine, scales, l1, unit.shape[1])[0], k)]
-        return _scan(self._keys[kept], self._matrix[kept], q, k)
-
-
-def _scan(keys: npt.NDArray[np.uint64], rows: Vectors, q: Vectors, k: int) -> list[tuple[int, float]]:
-    """The k rows closest to q, best first, by an exact scan; rows are unit length, so dot = cosine."""
-    norm = float(np.linalg.norm(q))
-    scores = rows @ (q / norm if norm > 0 else q)
-    top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-    top = top[np.argsort(-scores[top], kind="stable")]
-    return _pairs(keys[top], scores[top])
-
-
-def _unit(vecs: Vectors) -> Vectors:
-    """Rows scaled to length 1 (zero rows stay zero): the graph ranks by inner product."""
-    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-    return np.ascontiguousarray(vecs / np.where(norms > 0, norms, 1.0), dtype=np.float32)
+        reach = bounds(mine, scales, l1, qs.shape[1])
+        found = []
+        for i, q in enumerate(qs):
+            kept = shortlist(approx[i], reach[i], k)
+            kept = kept if rows is None else rows[kept]
+            found.append(_scan(self._keys[kept], self._matrix[kept], q, k))
+        return found
 
 
 def _keys(keys: Sequence[int] | Keys, strict: bool = True) -> npt.NDArray[np.uint64]:
@@ -364,8 +389,3 @@ def _keys(keys: Sequence[int] | Keys, strict: bool = True) -> npt.NDArray[np.uin
     if strict and len(arr) and int(arr.min()) < 0:
         raise ValueError("keys must be non-negative rowids")
     return arr[arr >= 0].astype(np.uint64)
-
-
-def _pairs(keys: npt.NDArray[np.uint64], sims: npt.NDArray[np.floating[Any]]) -> list[tuple[int, float]]:
-    clipped = np.clip(sims.astype(np.float64), -1.0, 1.0)
-    return [(int(key), float(sim)) for key, sim in zip(keys.tolist(), clipped.tolist(), strict=True)]

@@ -4,16 +4,18 @@ mid-term slot absorbs it)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 from engram.config import Settings
-from engram.model.record import MemoryRecord, NewMemory, Status, utcnow
+from engram.model.record import MemoryRecord, NewMemory, Status, Tier, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector
 from engram.store.roles import AuditLog, Rows
+from engram.store.values import Label
 from engram.write.operations import Operation
-from engram.write.rules import LIVE, changed_at, expired
+from engram.write.rules import LIVE, changed_at, expired, same_particulars
 
 
 class DuplicateStore(Rows, AuditLog, Protocol):
@@ -43,6 +45,47 @@ class Duplicates:
             kind=existing.kind,
             confidence=existing.kind_confidence,
         )
+
+    def threshold(self) -> float:
+        """The cosine from which a new memory may be folded into a neighbour. Persona mode: a mid-term slot
+        absorbs anything within 0.85, not only near-copies."""
+        settings = self._settings
+        persona = settings.lifecycle_mode == "persona"
+        return min(settings.near_duplicate, 0.85) if persona else settings.near_duplicate
+
+    def folded(
+        self,
+        item: NewMemory,
+        wording: tuple[str, str, int],
+        pieces: int,
+        vector: Vector,
+        near: Sequence[tuple[str, float]],
+        voters: Mapping[str, Label],
+        operation: Operation | None,
+    ) -> RememberResult | None:
+        """The new memory (its `wording`: content, hash, tokens) merged into the closest near-copy (in persona
+        mode, mid-term slot) among its `near` neighbours that names the same particulars: of "on 3 March" and
+        "on 4 March", the one the new wording repeats; a changed date or number is a new fact. None when there
+        is none. A chunk is part of a longer text: a short memory never replaces it, nor does a long one
+        (`pieces` > 1) replace anything."""
+        settings, threshold = self._settings, self.threshold()
+        for memory_id, cosine in near if pieces == 1 else ():
+            if cosine < threshold:
+                break
+            closest = voters.get(memory_id)
+            target = None if closest is None or closest.is_chunk else self._store.get(memory_id)
+            # A pending candidate never rewrites an approved memory (nor an approved one a pending): review decides.
+            if (
+                target is None
+                or target.status != item.status
+                or not same_particulars(wording[0], target.content)
+            ):
+                continue
+            if cosine >= settings.near_duplicate:
+                return self.merge(target, cosine, item, wording, vector, operation)
+            if settings.lifecycle_mode == "persona" and target.tier == Tier.MID:
+                return self.merge(target, cosine, item, wording, vector, operation, slot=True)
+        return None
 
     def merge(
         self,

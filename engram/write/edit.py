@@ -149,7 +149,7 @@ class Editor:
             # What the classifiers decided of the old text is decided again, unless it was said by hand.
             again = {n: n not in fields and getattr(old, f"{n}_method") in _DECIDED for n in _DECIDED_FIELDS}
             change |= self._writer.decided_again(
-                old, mean(vectors), batch[len(texts)] if opening else None, **again
+                old, mean(vectors), batch[len(texts)] if opening else None, **again, text=merged.content
             )
         try:
             record = MemoryRecord.model_validate(old.model_dump() | change)

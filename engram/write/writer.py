@@ -5,7 +5,6 @@ entry and any learned prototype."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -18,7 +17,7 @@ from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.lang.chunk import chunk
 from engram.model.limits import bounded_fields
-from engram.model.record import Category, Kind, MemoryRecord, NewMemory, Tier, new_id, parse, utcnow
+from engram.model.record import Category, Kind, MemoryRecord, NewMemory, new_id, parse, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
 from engram.store.roles import AuditLog, Rows, SearchIndex, Transactions
@@ -26,27 +25,15 @@ from engram.store.values import Filter, Label
 from engram.tags.service import TagService
 from engram.write.duplicates import Duplicates
 from engram.write.operations import Operation
-from engram.write.rules import LIVE, check_length, flatten, mean, redacted, same_particulars
+from engram.write.pending import Pending, scope_filter, whole_vector
+from engram.write.rules import LIVE, check_length, expired, flatten, redacted
+from engram.write.slices import BatchSearch, Held, scope_of
 
 WRITE_SLICE = 64  # memories per write transaction in remember_many
 
 
 class WriteStore(Transactions, Rows, SearchIndex, AuditLog, Protocol):
     """What the write path reads and writes."""
-
-
-@dataclass(slots=True)
-class _Pending:
-    item: NewMemory
-    content: str
-    hash: str
-    kind: Kind | None
-    method: str
-    tokens: int
-    pieces: list[str]
-    opening: str | None = None  # what the classifiers read beside the whole text (Classifiers.opening)
-    vectors: list[Vector] = field(default_factory=list)
-    opening_vector: Vector | None = None
 
 
 class Writer:
@@ -96,7 +83,7 @@ class Writer:
             try:
                 with self._store.atomic():
                     part = prepared[start : start + WRITE_SLICE]
-                    written = [self._write(p, operation) for p in part]
+                    written = self._write_slice(part, operation)
                     pairs = zip(part, written, strict=True)
                     created = [t for p, r in pairs if r.created for t in p.item.tags] if count_tags else []
                     self._tags.count_uses([*created, *(t for r in written for t in r.tags_added)])
@@ -139,7 +126,14 @@ class Writer:
         return records, [None, *vectors]
 
     def decided_again(
-        self, old: MemoryRecord, vector: Vector, opening: Vector | None, *, kind: bool, category: bool
+        self,
+        old: MemoryRecord,
+        vector: Vector,
+        opening: Vector | None,
+        *,
+        kind: bool,
+        category: bool,
+        text: str | None = None,
     ) -> dict[str, Any]:
         """The kind and category (each when asked) new content of `old` gets, as record fields: decided as a
         new memory's are, by prototypes and the votes of its nearest memories in its scope, leaving out its own
@@ -158,7 +152,7 @@ class Writer:
         fields: dict[str, Any] = {}
         if kind:
             votes = [(label.kind, s) for _, s, label in hits if label.method != "fallback"]
-            decision = self._classifiers.decide_kind(vector, votes, opening)
+            decision = self._classifiers.decide_kind(vector, votes, opening, text)
             fields |= {
                 "kind": Kind(decision.label),
                 "kind_confidence": decision.confidence,
@@ -176,7 +170,7 @@ class Writer:
         return fields
 
     # ---- the steps of remember_many ---------------------------------------------------------------------
-    def _prepare(self, item: NewMemory) -> _Pending:
+    def _prepare(self, item: NewMemory) -> Pending:
         if self._settings.redact_pii:
             item = redacted(item)
         kind, content = item.kind, item.content
@@ -189,7 +183,7 @@ class Writer:
         pieces = chunk(content, offsets, self._settings.chunk_tokens, self._settings.chunk_overlap)
         # Both classifiers read the same opening; none is needed when both labels are given.
         decides = kind is None or item.category is None
-        return _Pending(
+        return Pending(
             item,
             content,
             content_hash(content),
@@ -200,7 +194,7 @@ class Writer:
             self._classifiers.opening(content) if decides else None,
         )
 
-    def _embed(self, prepared: Sequence[_Pending], embedded: Mapping[str, Vector]) -> None:
+    def _embed(self, prepared: Sequence[Pending], embedded: Mapping[str, Vector]) -> None:
         """One batch for every text neither already embedded in this database nor in `embedded` (by hash), and
         for the openings the classifiers read that their cache does not hold yet."""
         texts: dict[str, str] = {}
@@ -230,63 +224,90 @@ class Writer:
             p.vectors = [known[content_hash(t)] for t in p.pieces]
             p.opening_vector = None if p.opening is None else opened[p.opening]
 
-    def _write(self, p: _Pending, operation: Operation | None) -> RememberResult:
+    def _write_slice(self, part: Sequence[Pending], operation: Operation | None) -> list[RememberResult]:
+        """Decide a slice's memories in order, each seeing the ones before it as its own write would, and
+        write their new rows at once. A memory that meets a held one word for word or by id, or is close
+        enough to merge with something, or that no search would find (expired, set aside), first has what is
+        held written and then takes the write of its own (`_write`)."""
+        held, store, k = Held(), self._store, self._settings.kind_neighbours
+        written: list[RememberResult] = []
+        # A store that answers many searches at once is asked once for the slice; what it answered holds until
+        # a row is written (then each memory asks on its own).
+        ahead = None
+        if isinstance(store, BatchSearch):
+            wheres = [scope_filter(p.item) for p in part]
+            ahead = store.labelled_search_many(np.stack([whole_vector(p) for p in part]), k, wheres)
+        for at, p in enumerate(part):
+            item = p.item
+            if held.holds(item, p.hash) or expired(item) or item.status not in LIVE:
+                ahead = None
+                held.write(store)
+                written.append(self._write(p, operation))
+                continue
+            if item.id is not None and store.get(item.id) is not None:
+                raise InvalidInput("id", f"a memory with id {item.id} already exists")
+            existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
+            if existing is not None:
+                ahead = None
+                held.write(store)
+                written.append(self._duplicates.said_again(existing, item, operation))
+                continue
+            vector = whole_vector(p)
+            found = ahead[at] if ahead is not None else store.labelled_search(vector, k, scope_filter(item))
+            hits = found + held.search(vector, k, scope_of(item))
+            hits = sorted(hits, key=lambda hit: -hit[1])[:k]
+            if len(p.pieces) == 1 and hits and hits[0][1] >= self._duplicates.threshold():
+                ahead = None
+                held.write(store)
+                written.append(self._write(p, operation))  # searches again, the held rows in the store
+                continue
+            near = [(i, s) for i, s, _ in hits]
+            voters = {i: label for i, _, label in hits}
+            decision = self._decide(p, vector, near, voters)
+            category = self._categorise(p, vector, near, voters)
+            records, vectors, audit, result = self._built(p, vector, decision, category, near)
+            held.add(records, vectors, audit)
+            written.append(result)
+        held.write(store)
+        return written
+
+    def _write(self, p: Pending, operation: Operation | None) -> RememberResult:
         """Write one prepared memory inside the caller's write transaction (`remember_many` commits a slice at
         once): nothing can slip the same memory in between the duplicate checks and the insert, the checks read
         from the writer's warm cache, and a failure undoes the whole slice."""
-        item, store, settings = p.item, self._store, self._settings
+        item, store = p.item, self._store
         if item.id is not None and store.get(item.id) is not None:
             raise InvalidInput("id", f"a memory with id {item.id} already exists")
         existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
         if existing is not None:
             return self._duplicates.said_again(existing, item, operation)
-        vector = p.vectors[0] if len(p.vectors) == 1 else mean(p.vectors)
-        scope_filter = Filter(
-            scope=item.scope,
-            scope_id=item.scope_id,
-            statuses=LIVE,
-            user_id=item.user_id,
-            workspace_id=item.workspace_id,
-            owner_exact=True,
-        )
-        hits = store.labelled_search(vector, settings.kind_neighbours, scope_filter)
+        vector = whole_vector(p)
+        hits = store.labelled_search(vector, self._settings.kind_neighbours, scope_filter(item))
         near = [(i, s) for i, s, _ in hits]
         voters = {i: label for i, _, label in hits}
-        # Persona mode: a mid-term slot absorbs anything within 0.85, not only near-copies.
-        persona = settings.lifecycle_mode == "persona"
-        threshold = min(settings.near_duplicate, 0.85) if persona else settings.near_duplicate
-        # The closest near-copy (in persona mode, mid-term slot) that names the same particulars: of "on 3
-        # March" and "on 4 March", the one the new wording repeats; a changed date or number is a new fact.
-        # A chunk is part of a longer text: a short memory never replaces it.
-        for memory_id, cosine in near if len(p.pieces) == 1 else ():
-            if cosine < threshold:
-                break
-            closest = voters.get(memory_id)
-            target = None if closest is None or closest.is_chunk else store.get(memory_id)
-            # A pending candidate never rewrites an approved memory (nor an approved one a pending): review decides.
-            if (
-                target is None
-                or target.status != item.status
-                or not same_particulars(p.content, target.content)
-            ):
-                continue
-            wording = (p.content, p.hash, p.tokens)
-            if cosine >= settings.near_duplicate:
-                return self._duplicates.merge(target, cosine, item, wording, vector, operation)
-            if persona and target.tier == Tier.MID:
-                return self._duplicates.merge(target, cosine, item, wording, vector, operation, slot=True)
+        wording = (p.content, p.hash, p.tokens)
+        merged = self._duplicates.folded(item, wording, len(p.pieces), vector, near, voters, operation)
+        if merged is not None:
+            return merged
         decision = self._decide(p, vector, near, voters)
         category = self._categorise(p, vector, near, voters)
-        return self._insert(p, vector, decision, category, near)
+        records, vectors, audit, result = self._built(p, vector, decision, category, near)
+        # The memory, its chunks, its audit entry and the prototypes it teaches commit together (in the caller's
+        # transaction).
+        self._store.insert(records, vectors)
+        self._store.audit("create", result.id, audit)
+        return result
 
-    def _insert(
+    def _built(
         self,
-        p: _Pending,
+        p: Pending,
         vector: Vector,
         decision: Decision,
         category: Decision,
         near: Sequence[tuple[str, float]],
-    ) -> RememberResult:
+    ) -> tuple[list[MemoryRecord], list[Vector | None], dict[str, Any], RememberResult]:
+        """A new memory's rows with their vectors, its audit entry and its result; a confident decision joins
+        its label's prototypes now (saved with the slice)."""
         item = p.item
         created = item.created_at or utcnow()
         fields = item.model_dump(exclude={"id", "content", "kind", "importance", "created_at", "category"})
@@ -310,28 +331,21 @@ class Writer:
             }
         )
         records, vectors = self.with_chunks(parent, p.pieces, p.vectors, vector)
-        # The memory, its chunks, its audit entry and the prototypes it teaches commit together (in the caller's
-        # transaction).
-        self._store.insert(records, vectors)
         learned = self._classifiers.learn(
             decision, category, vector, parent.content, parent.id, p.opening_vector
         )
-        self._store.audit(
-            "create",
-            parent.id,
-            {
-                "kind": parent.kind.value,
-                "kind_method": decision.method,
-                "confidence": decision.confidence,
-                "category": None if parent.category is None else parent.category.value,
-                "category_confidence": category.confidence,
-                "status": parent.status.value,
-                "scope": parent.scope.value,
-                "chunks": len(records) - 1,
-                "joined_prototypes": learned,
-            },
-        )
-        return RememberResult(
+        audit = {
+            "kind": parent.kind.value,
+            "kind_method": decision.method,
+            "confidence": decision.confidence,
+            "category": None if parent.category is None else parent.category.value,
+            "category_confidence": category.confidence,
+            "status": parent.status.value,
+            "scope": parent.scope.value,
+            "chunks": len(records) - 1,
+            "joined_prototypes": learned,
+        }
+        result = RememberResult(
             parent.id,
             True,
             kind=parent.kind,
@@ -340,18 +354,19 @@ class Writer:
             chunks=len(records) - 1,
             neighbours=tuple(near),
         )
+        return records, vectors, audit, result
 
     def _decide(
-        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
+        self, p: Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
     ) -> Decision:
         if p.kind is not None:
             return Decision(p.kind.value, 1.0, p.method)
         # Fallbacks do not vote: they record that no decision was possible, not a kind.
         neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector)
+        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content)
 
     def _categorise(
-        self, p: _Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
+        self, p: Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
     ) -> Decision:
         if p.item.category is not None:
             return Decision(p.item.category.value, 1.0, "explicit")

@@ -359,3 +359,24 @@ def m015_stored_at(db: sqlite3.Connection) -> None:
         "AND a.memory_id = coalesce(memories.parent_id, memories.id)), ?)",
         (ts(utcnow()),),
     )
+
+
+@migration
+def m016_smaller_indexes(db: sqlite3.Connection) -> None:
+    """Fewer index bytes a memory (docs/design/storage.md, *Disk*): the hash index holds the hash alone (a hash
+    names one text: the scope never narrowed it); the chunk index holds chunks alone (a memory without any had an
+    entry of NULLs there, and listings walked it for `parent_id IS NULL` rather than the table); one scope index
+    on (scope, scope_id) replaces the one with the kind and the tier index of top-level memories (no query filters
+    on tier, and with the kind after the scope a scope's rows were read kind by kind, out of order)."""
+    run_script(
+        db,
+        """
+        DROP INDEX memories_hash;
+        CREATE INDEX memories_hash ON memories(content_hash);
+        DROP INDEX memories_parent;
+        CREATE INDEX memories_parent ON memories(parent_id, chunk_index) WHERE parent_id IS NOT NULL;
+        DROP INDEX memories_tier;
+        DROP INDEX memories_scope;
+        CREATE INDEX memories_scope ON memories(scope, scope_id);
+        """,
+    )

@@ -8,6 +8,7 @@ A mixin of `SQLiteStore`, which supplies the connections (`_reader`, `_writer`),
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -17,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from engram.lang.text import stem
 from engram.model.vectors import Vector
 from engram.store.rows import FACT_COLUMNS, facts_from_rows
 from engram.store.sqlite.filter import in_slices, where_sql
@@ -33,7 +35,15 @@ _TOP = f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MAT
 # word matches a large share of a large store. Each row's score is the same in either half (the
 # term statistics are the whole index's), so the best of both halves are the best of all.
 SPLIT_FROM = 150_000
+# bm25 costs a look-up of each row's length for every row a searched word is in: the text search looks for the
+# query's words from the rarest on while they are in at most this many memories in all, and leaves out the
+# commoner ones (the rarest is always searched). They weigh little in bm25, and scoring still counts them in
+# every candidate's word overlap.
+ROWS_SCORED = 2000
+_TOKEN = re.compile(r"[^\W_]+")  # the parts the full-text index reads a quoted word as (its tokenizer's)
 _SPLITTING = threading.Lock()
+_READ = threading.local()  # each reader thread's cache of document frequencies (`Searches._frequencies`)
+_CACHED_WORDS = 100_000
 _UNLABELLED = Label("", "", False)  # for hits whose labels nobody reads
 
 P = TypeVar("P")
@@ -108,9 +118,9 @@ class Searches:
         Scores are returned positive: higher is better."""
         if not terms:
             return []
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        sql, params = where_sql(where, searchable=True)
         db = self._reader()
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in self._searched(terms))
+        sql, params = where_sql(where, searchable=True)
         # FTS5 alone, then the filter: cheap when most rows pass. bm25() sorted by SQLite's top-k sort, which
         # is faster than ORDER BY rank (FTS5's own sorter of the same scores).
         wide = math.ceil(k * _OVERSAMPLE)
@@ -124,6 +134,22 @@ class Searches:
             ).fetchall()
             result = [(memory_id, -float(score)) for memory_id, score in rows]
         return result
+
+    def _searched(self, terms: Sequence[str]) -> list[str]:
+        """The terms worth scoring by bm25, in their order: from the rarest on, while the memories holding them
+        number at most `ROWS_SCORED` in all; the rarest always. A quoted term is found where all its parts are:
+        no more often than its rarest part."""
+        parts = {t: [stem(w) for w in _TOKEN.findall(t.lower())] for t in terms}
+        _, frequency = self.document_frequencies(sorted({s for stems in parts.values() for s in stems}))
+        rows = {t: min((frequency.get(s, 0) for s in stems), default=0) for t, stems in parts.items()}
+        kept: set[str] = set()
+        scored = 0
+        for term in sorted(terms, key=lambda t: rows[t]):
+            if kept and scored + rows[term] > ROWS_SCORED:
+                break
+            kept.add(term)
+            scored += rows[term]
+        return [t for t in terms if t in kept]
 
     def _best_matches(self, db: sqlite3.Connection, match: str, wide: int) -> list[Any]:
         """The `wide` best (rowid, bm25) of a MATCH, best first (rowid breaks ties); a large store's in two halves
@@ -154,9 +180,27 @@ class Searches:
         total = int(db.execute("SELECT n FROM counts WHERE name = 'memories'").fetchone()[0])
         if not stems:
             return total, {}
-        marks = ", ".join("?" for _ in stems)
-        rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", list(stems))
-        return total, {str(term): int(doc) for term, doc in rows}
+        known = self._frequencies(db)
+        missing = [s for s in dict.fromkeys(stems) if s not in known]
+        if missing:
+            marks = ", ".join("?" for _ in missing)
+            rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", missing)
+            known.update(dict.fromkeys(missing, 0) | {str(term): int(doc) for term, doc in rows})
+        return total, {s: n for s in stems if (n := known[s]) > 0}
+
+    def _frequencies(self, db: sqlite3.Connection) -> dict[str, int]:
+        """The document frequencies this thread's read connection has read since the database last changed:
+        the vocabulary table counts a word's memories by reading its whole list of them, which for a common
+        word is most of a search's time in a large store. A write transaction's own reads are not kept."""
+        if not self.reads_anywhere():
+            return {}
+        cached: tuple[sqlite3.Connection, int, dict[str, int]] | None = getattr(_READ, "frequencies", None)
+        # Changes whenever another connection commits (this one only reads).
+        version = int(db.execute("PRAGMA data_version").fetchone()[0])
+        if cached is None or cached[0] is not db or cached[1] != version or len(cached[2]) > _CACHED_WORDS:
+            cached = (db, version, {})
+            _READ.frequencies = cached
+        return cached[2]
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
         sql, params = where_sql(where, searchable=True)

@@ -26,6 +26,7 @@ from engram.store.rows import (
     facts_from_rows,
     record_from_row,
     record_to_row,
+    stored_hash,
     ts,
 )
 from engram.store.side_tables import SideTables
@@ -263,9 +264,10 @@ class SQLiteStore(Searches, Upkeeping, Erasure, SideTables):
         row = (
             self._reader()
             .execute(
-                f"{self._SELECT} WHERE content_hash = ? AND scope = ? AND scope_id IS ? AND user_id IS ? "
-                "AND workspace_id IS ? AND parent_id IS NULL",
-                (content_hash, scope.value, scope_id, user_id, workspace_id),
+                # A row written before keeps its hash as text. Pinned: the planner would rather read the scope.
+                f"{self._SELECT} INDEXED BY memories_hash WHERE content_hash IN (?, ?) AND scope = ? "
+                "AND scope_id IS ? AND user_id IS ? AND workspace_id IS ? AND parent_id IS NULL",
+                (stored_hash(content_hash), content_hash, scope.value, scope_id, user_id, workspace_id),
             )
             .fetchone()
         )
@@ -312,14 +314,9 @@ class SQLiteStore(Searches, Upkeeping, Erasure, SideTables):
         return out
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:
-        row = (
-            self._reader()
-            .execute(
-                "SELECT embedding FROM memories WHERE content_hash = ? AND embedding IS NOT NULL LIMIT 1",
-                (content_hash,),
-            )
-            .fetchone()
-        )
+        sql = "SELECT embedding FROM memories INDEXED BY memories_hash WHERE content_hash IN (?, ?) "
+        sql += "AND embedding IS NOT NULL LIMIT 1"
+        row = self._reader().execute(sql, (stored_hash(content_hash), content_hash)).fetchone()
         return None if row is None else decode_vector(row[0])
 
     def select(

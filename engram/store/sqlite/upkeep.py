@@ -27,6 +27,7 @@ class Upkeeping:
     _timeout: int
     _depth: int
     _local: threading.local
+    _lock: threading.RLock  # the store's write lock (SQLiteStore.atomic): the writer is used under it only
 
     def _committed(self) -> sqlite3.Connection:
         raise NotImplementedError
@@ -55,10 +56,12 @@ class Upkeeping:
 
     def settle(self) -> None:
         # The write-ahead log still holds the pages as they were before the forget: checkpointed into the
-        # database (whose freed space secure_delete zeroed) and truncated.
-        if not self._memory and self._depth == 0:
-            with waiting(self._writer, self._timeout) as db:
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        # database (whose freed space secure_delete zeroed) and truncated. Under the write lock: a search's touch
+        # in another thread may be mid-transaction on the same connection.
+        with self._lock:
+            if not self._memory and self._depth == 0:
+                with waiting(self._writer, self._timeout) as db:
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     # ---- the vector index -------------------------------------------------------------------------------
     def rebuild_index(self) -> int:
@@ -121,9 +124,10 @@ class Upkeeping:
         src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
         try:
             checked = verify(src)
-            if self._depth:
-                raise StoreError("cannot restore inside a transaction")
-            src.backup(self._writer)
+            with self._lock:  # no other thread's transaction is open on the writer while it is replaced
+                if self._depth:
+                    raise StoreError("cannot restore inside a transaction")
+                src.backup(self._writer)
         finally:
             src.close()
         if getattr(self._local, "db", None) is not None:

@@ -1,0 +1,109 @@
+"""The new memories of a bulk write's slice that are decided but not written yet.
+
+A slice is decided in order, each memory seeing the ones before it as a write of its own would, but its new rows
+go to the store at once (one insert of every row, then the audit entries), not a statement or two per memory.
+Meanwhile the store does not hold them, so they are searched here: per owner and scope, the vectors each
+search would find among the transaction's own rows, scored the same way (the stored float32 vector against the
+query, both unit length)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from engram.model.record import MemoryRecord, NewMemory
+from engram.model.vectors import Matrix, Vector, decode_vector, encode_vector
+from engram.store.roles import AuditLog, Rows
+from engram.store.values import Filter, Label
+from engram.store.vectors import ExactRows
+
+
+class HeldStore(Rows, AuditLog, Protocol):
+    """Where held rows go."""
+
+
+@runtime_checkable
+class BatchSearch(Protocol):
+    """A store that answers the neighbour searches of a whole slice at once (one k-NN query of the vector index
+    for all of them): each answer is `labelled_search`'s for that query and filter. None when it cannot answer
+    so now (its transaction has written vectors the index does not hold)."""
+
+    def labelled_search_many(
+        self, queries: Matrix, k: int, wheres: Sequence[Filter]
+    ) -> list[list[tuple[str, float, Label]]] | None: ...
+
+
+Scope = tuple[str, str | None, str | None, str | None]  # scope, scope id, user, workspace
+
+
+def scope_of(item: NewMemory | MemoryRecord) -> Scope:
+    return (item.scope.value, item.scope_id, item.user_id, item.workspace_id)
+
+
+@dataclass(slots=True)
+class _Searchable:
+    rows: ExactRows
+    hits: list[tuple[str, Label]] = field(default_factory=list)  # by row number
+
+
+@dataclass(slots=True)
+class Held:
+    """Rows decided in this slice and not yet in the store."""
+
+    records: list[MemoryRecord] = field(default_factory=list)
+    vectors: list[Vector | None] = field(default_factory=list)
+    audits: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
+    hashes: set[tuple[str, Scope]] = field(default_factory=set)
+    _searchable: dict[Scope, _Searchable] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.audits)
+
+    def holds(self, item: NewMemory, digest: str) -> bool:
+        """Whether a held memory has this item's id or its text in its scope: then the item is the store's to
+        check (after `write`), as a duplicate or a refused id."""
+        return (item.id is not None and item.id in self.ids) or (digest, scope_of(item)) in self.hashes
+
+    def add(self, records: list[MemoryRecord], vectors: list[Vector | None], audit: dict[str, Any]) -> None:
+        """A new memory's rows (itself, then its chunks) with their vectors, and its audit entry."""
+        parent = records[0]
+        self.records += records
+        self.vectors += vectors
+        self.audits.append((parent.id, audit))
+        self.ids.add(parent.id)
+        self.hashes.add((parent.content_hash, scope_of(parent)))
+        label = Label(parent.kind.value, parent.kind_method, False, None)
+        for record, vector in zip(records, vectors, strict=True):
+            if vector is None:
+                continue
+            group = self._searchable.get(scope_of(record))
+            if group is None:
+                group = self._searchable[scope_of(record)] = _Searchable(ExactRows(len(vector)))
+            # scored from the vector as the store keeps it, as a search of the transaction's rows would be
+            stored = decode_vector(encode_vector(vector))
+            group.rows.upsert(np.array([len(group.hits)], dtype=np.uint64), stored[None, :])
+            category = None if record.category is None else record.category.value
+            chunk = record.parent_id is not None
+            group.hits.append((record.id, Label(label.kind, label.method, chunk, category)))
+
+    def search(self, query: Vector, k: int, scope: Scope) -> list[tuple[str, float, Label]]:
+        """Up to k held rows of `scope` closest to `query`, best first (memories live and unexpired: the write
+        path holds no others)."""
+        group = self._searchable.get(scope)
+        if group is None:
+            return []
+        found = group.rows.search(np.asarray(query, dtype=np.float32), k, None)
+        return [(group.hits[row][0], score, group.hits[row][1]) for row, score in found]
+
+    def write(self, store: HeldStore) -> None:
+        """Every held row in one insert, then the audit entries in order; nothing is held after."""
+        if self.audits:
+            store.insert(self.records, self.vectors)
+            for memory_id, entry in self.audits:
+                store.audit("create", memory_id, entry)
+        self.records, self.vectors, self.audits = [], [], []
+        self.ids, self.hashes, self._searchable = set(), set(), {}

@@ -1,0 +1,90 @@
+"""Fields of an import record the SHODH schema does not name. The schema's rule for a field an implementation does
+not support is to keep it in `metadata`: a foreign record's own fields are kept there, not dropped unseen. One of
+Engram's own fields written at the top level (scope_id, kind, importance ...) is refused naming it, since its place
+is `metadata.engram` and taking it at the top would guess what it meant."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram import FakeEmbedder, Memory, Status
+from engram.errors import InvalidInput
+from engram.model.vectors import content_hash
+from engram.store.values import Filter
+
+EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
+
+
+def _record(content: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": f"rec-{content_hash(content)[:12]}",
+        "content": content,
+        "content_hash": content_hash(content),
+        "created_at": "2024-12-30T10:00:00Z",
+    } | extra
+
+
+def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_a_foreign_records_own_fields_are_kept_in_its_metadata(mem: Memory, tmp_path: Path) -> None:
+    row = _record(
+        "Use JWT tokens with 24h expiry",
+        project="mobile-app",
+        reviewer={"team": "security"},
+        metadata={"a": 1},
+    )
+    report = mem.import_memories(_write(tmp_path / "in.jsonl", [row]))
+    assert report["imported"] == 1
+    stored = mem.get(row["id"])
+    assert stored.metadata == {"a": 1, "project": "mobile-app", "reviewer": {"team": "security"}}
+    # And they travel on: exported and imported elsewhere, the record is the same.
+    mem.export_memories(tmp_path / "out.jsonl")
+    with Memory(tmp_path / "again.db", embedder=FakeEmbedder()) as again:
+        again.import_memories(tmp_path / "out.jsonl")
+        assert again.get(row["id"]).metadata == stored.metadata
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("scope_id", "project-x"),
+        ("kind", "task"),
+        ("importance", 0.9),
+        ("status", "pending"),
+        ("engram", {"scope_id": "project-x"}),
+    ],
+)
+def test_an_engram_field_at_the_top_level_is_refused_naming_where_it_goes(
+    mem: Memory, tmp_path: Path, field: str, value: Any
+) -> None:
+    rows = [_record("Sailing boats need a keel"), _record("Apples grow in the orchard", **{field: value})]
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_memories(_write(tmp_path / "in.jsonl", rows))
+    assert caught.value.field == f"line 2.{field}" and "metadata.engram" in caught.value.problem
+    assert mem.store.count(EVERYTHING) == 0
+
+
+def test_a_kept_field_that_metadata_holds_otherwise_is_refused(mem: Memory, tmp_path: Path) -> None:
+    row = _record("Sailing boats need a keel", project="boat", metadata={"project": "orchard"})
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_memories(_write(tmp_path / "in.jsonl", [row]))
+    assert caught.value.field == "line 1.project" and "metadata" in caught.value.problem
+    same = _record("Sailing boats need a keel", project="boat", metadata={"project": "boat"})
+    assert mem.import_memories(_write(tmp_path / "same.jsonl", [same]))["imported"] == 1
+
+
+def test_a_kept_field_is_bounded_as_metadata_is(mem: Memory, tmp_path: Path) -> None:
+    deep: Any = "bottom"
+    for _ in range(100):
+        deep = {"d": deep}
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_memories(_write(tmp_path / "in.jsonl", [_record("Sailing boats need a keel", extra=deep)]))
+    assert caught.value.field == "line 1.extra" and "nested deeper" in caught.value.problem
+    assert mem.store.count(EVERYTHING) == 0

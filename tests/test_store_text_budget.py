@@ -1,0 +1,74 @@
+"""The SQLite text search scores by bm25 only the rows of a query's rarer words (`search.ROWS_SCORED` in all,
+the rarest always), and the document frequencies it and recall read are cached per reader until the database
+changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.backends import bulk_records
+from engram import FakeEmbedder, Memory
+from engram.store.sqlite import search
+from engram.store.values import Filter
+
+
+def _store(mem: Memory, texts: list[str], start: int = 0) -> list[str]:
+    records = bulk_records(texts, start)
+    store: Any = mem.store
+    store.insert(records, list(FakeEmbedder().embed_batch(texts)))
+    return [r.id for r in records]
+
+
+def test_the_commonest_words_are_left_out_past_the_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        common = _store(mem, [f"the weather report number {i}" for i in range(40)])
+        rare = _store(mem, ["a zeppelin report", "the zeppelin landed"], 40)
+        both = ["report", "zeppelin"]
+        found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
+        assert found == set(common) | set(rare)  # within the budget: every word searched
+        monkeypatch.setattr(search, "ROWS_SCORED", 10)
+        found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
+        assert found == set(rare)  # "report" (41 memories) is past it; "zeppelin" (2) is not
+        # the rarest word is searched whatever its count
+        assert {i for i, _ in mem.store.text_search(["weather", "report"], 100, Filter())} == set(common)
+        # a word no memory holds costs nothing and stays in the search
+        assert {i for i, _ in mem.store.text_search(["blimp", "zeppelin"], 100, Filter())} == set(rare)
+
+
+def test_a_quoted_word_counts_as_often_as_its_rarest_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        _store(mem, [f"report {i} filed" for i in range(30)])
+        pair = _store(mem, ["the wi-fi report"], 30)
+        monkeypatch.setattr(search, "ROWS_SCORED", 5)
+        # "wi-fi" is read as the phrase "wi fi": one memory, so it is searched and "report" (31) is not
+        assert [i for i, _ in mem.store.text_search(["report", "wi-fi"], 100, Filter())] == pair
+
+
+def test_document_frequencies_follow_every_commit(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        store: Any = mem.store
+        (first,) = _store(mem, ["a zeppelin over the garden"])
+        assert store.document_frequencies(["zeppelin", "garden", "blimp"]) == (
+            1,
+            {"zeppelin": 1, "garden": 1},
+        )
+        _store(mem, ["a blimp over the garden"], 1)  # committed by the writer, another connection
+        assert store.document_frequencies(["zeppelin", "garden", "blimp"]) == (
+            2,
+            {"zeppelin": 1, "garden": 2, "blimp": 1},
+        )
+        with store.atomic():
+            _store(mem, ["a garden shed"], 2)
+            # inside the write its own reads see what it has not committed, and are not kept
+            assert store.document_frequencies(["garden"]) == (3, {"garden": 3})
+            assert store.document_frequencies(["shed"]) == (3, {"shed": 1})
+        assert store.document_frequencies(["garden", "shed"]) == (3, {"garden": 3, "shed": 1})
+        mem.forget(first)
+        assert store.document_frequencies(["zeppelin", "garden"]) == (2, {"garden": 2})

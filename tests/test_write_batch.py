@@ -1,0 +1,129 @@
+"""The write path's batch API decides as one write after another would: the same texts stored by one
+`remember_many` call and one `remember` at a time give the same memories (kinds, categories, tags, duplicates,
+merges, chunks, neighbours)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram import FakeEmbedder, Memory, Settings
+from engram.model.results import RememberResult
+from engram.model.vectors import Matrix
+from engram.store.sqlite.store import SQLiteStore
+from engram.store.values import Filter, Label
+
+SUBJECTS = [
+    "the bank meeting",
+    "my dentist appointment",
+    "the team review",
+    "our trip to Lisbon",
+    "the launch",
+]
+TIMES = ["on 3 March", "on 4 March", "tomorrow morning", "on Friday evening", "next week"]
+STATEMENTS = [
+    "I prefer green tea over coffee in the morning",
+    "I am allergic to peanuts",
+    "We decided to use PostgreSQL for the billing service",
+    "Remember to renew the passport before the trip",
+    "The deploy failed because the certificate expired",
+    "I think the new design is easier to read",
+    "The user likes short answers with examples",
+    "Alice moved to the data team last month",
+    "Always run the migrations before the tests",
+    "I never drink coffee after noon",
+]
+
+
+def _items() -> list[dict[str, Any]]:
+    """Texts that meet each other inside one batch: exact repeats, near copies (merged), close wordings naming
+    other particulars (kept apart), kind prefixes, a long text in chunks, other scopes and owners, tags."""
+    rng = random.Random(38)
+    items: list[dict[str, Any]] = []
+    for i in range(150):
+        roll = rng.random()
+        if roll < 0.35:
+            text = f"{rng.choice(SUBJECTS).capitalize()} is {rng.choice(TIMES)}"
+        elif roll < 0.7:
+            text = rng.choice(STATEMENTS)
+        elif roll < 0.8:
+            text = f"task: {rng.choice(STATEMENTS).lower()}"
+        else:
+            text = f"Note {i}: {rng.choice(STATEMENTS)} and {rng.choice(SUBJECTS)} is {rng.choice(TIMES)}"
+        text += rng.choice(["", "", ".", "!"])  # the same words: a near copy, merged
+        item: dict[str, Any] = {"content": text}
+        if rng.random() < 0.2:
+            item["tags"] = rng.sample(["work", "health", "travel", "food"], 2)
+        if rng.random() < 0.15:
+            item |= {"scope": "project", "scope_id": rng.choice(["p1", "p2"])}
+        if rng.random() < 0.1:
+            item["user_id"] = "ann"
+        items.append(item)
+    long_text = " ".join(f"{rng.choice(STATEMENTS)} ({n})." for n in range(40))  # past one chunk
+    items[40:40] = [{"content": long_text}, {"content": long_text}]
+    return items
+
+
+def _stored(mem: Memory, results: list[RememberResult]) -> list[dict[str, Any]]:
+    """Each write's outcome and the memory it ended in, with ids named by the write that made them."""
+    names: dict[str, Any] = {r.id: i for i, r in enumerate(results) if r.created}
+    for r in results:
+        names |= {c.id: (names.get(r.id), c.chunk_index) for c in mem.store.children(r.id)}
+    rows = []
+    for r in results:
+        record = mem.get(r.id)
+        assert record is not None
+        rows.append(
+            {
+                "outcome": r.outcome,
+                "memory": names.get(r.id),
+                "neighbours": [(names.get(i, i), round(s, 4)) for i, s in r.neighbours],
+                "content": record.content,
+                "kind": record.kind,
+                "kind_method": record.kind_method,
+                "kind_confidence": record.kind_confidence,
+                "category": record.category,
+                "category_method": record.category_method,
+                "category_confidence": record.category_confidence,
+                "tags": sorted(record.tags),
+                "importance": round(record.importance, 6),
+                "chunks": len(mem.store.children(record.id)),
+                "scope": (record.scope, record.scope_id, record.user_id),
+            }
+        )
+    return rows
+
+
+@pytest.mark.parametrize(("mode", "at_once"), [("store", False), ("persona", False), ("store", True)])
+def test_one_batch_stores_what_one_write_at_a_time_stores(
+    tmp_path: Path, mode: str, at_once: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`at_once`: the store answers a slice's neighbour searches in one call (asked before any row is written:
+    what it answered must not be read once a row is)."""
+    if at_once:
+
+        def labelled_search_many(
+            store: SQLiteStore, queries: Matrix, k: int, wheres: Sequence[Filter]
+        ) -> list[list[tuple[str, float, Label]]]:
+            return [store.labelled_search(q, k, w) for q, w in zip(queries, wheres, strict=True)]
+
+        monkeypatch.setattr(SQLiteStore, "labelled_search_many", labelled_search_many, raising=False)
+    items = _items()
+    settings = Settings(home=tmp_path / "home", tag_on_topic=-1, lifecycle_mode=mode)
+    with Memory(tmp_path / "batch.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        batch = _stored(mem, mem.remember_many(items))
+        audit = [(e["action"], e["detail"].get("kind")) for e in mem.store.audit_log(limit=1000)]
+    with Memory(tmp_path / "single.db", embedder=FakeEmbedder(), settings=settings) as mem:
+        single = _stored(mem, [mem.remember(**item) for item in items])
+        audit_single = [(e["action"], e["detail"].get("kind")) for e in mem.store.audit_log(limit=1000)]
+    outcomes = {row["outcome"] for row in batch}
+    assert outcomes == {"created", "duplicate", "merged"}  # the batch met each case
+    assert any(row["chunks"] for row in batch)
+    assert any(row["kind_method"] == "prefix" for row in batch)
+    for i, (got, expected) in enumerate(zip(batch, single, strict=True)):
+        assert got == expected, f"write {i}: {items[i]['content']!r}"
+    assert audit == audit_single
