@@ -73,12 +73,14 @@ class Phrase:
 @lru_cache(maxsize=1)
 def _nlp() -> Any:
     """The tagger alone (no parser, entities or lemmas): it is all the chunking below reads, at under half the
-    cost of the whole pipeline. Loaded on first use (about a second)."""
+    cost of the whole pipeline. Loaded on first use (about a second). Nor the 85k strings of the model's
+    vocabulary (about 15 MB): features are hashed and the tags' own labels load with the tagger, so the tags
+    are the same without them; the strings of the texts read are added as they come."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import spacy
 
-        return spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter"])
+        return spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter", "strings"])
 
 
 def phrases(text: str) -> list[Phrase]:
