@@ -17,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engram import FakeEmbedder, Settings
+from engram import FORGET_NOTE, FakeEmbedder, Settings
 from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import Keys
 from tests.live import LiveServer, free_port
@@ -135,7 +135,7 @@ def test_store_search_recall_and_crud(alice: httpx.Client) -> None:
     assert patched.status_code == 200 and patched.json()["tags"] == ["billing", "db"]
     assert alice.get(f"/v1/memories/{mid}").json()["user_marked_important"] is True
 
-    assert alice.delete(f"/v1/memories/{mid}").json() == {"deleted": True, "id": mid}
+    assert alice.delete(f"/v1/memories/{mid}").json() == {"deleted": True, "id": mid, "note": FORGET_NOTE}
     missing = alice.get(f"/v1/memories/{mid}")
     assert missing.status_code == 404 and mid in missing.json()["detail"]
 

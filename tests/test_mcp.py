@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engram import FakeEmbedder, Memory, Settings
+from engram import FORGET_NOTE, FakeEmbedder, Memory, Settings
 from engram.interfaces.mcp.server import NO_SESSION, build, session_id
 
 
@@ -106,7 +106,7 @@ async def test_an_agent_can_undo_a_merge_and_forget_a_memory(client: Any) -> Non
     found = await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}})
     assert set(ids) <= {r["id"] for r in found.structured_content["results"]}
     gone = (await client.call_tool("forget", {"id": ids[0]})).structured_content
-    assert gone == {"deleted": True, "id": ids[0]}
+    assert gone == {"deleted": True, "id": ids[0], "note": FORGET_NOTE}
     found = await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}})
     assert ids[0] not in {r["id"] for r in found.structured_content["results"]}
 
