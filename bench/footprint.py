@@ -54,6 +54,15 @@ def status_mb(pid: int | str = "self") -> dict[str, float]:
     return out
 
 
+def pss_mb(pid: int) -> float:
+    """Proportional set size in MB: each resident page counted once however many times the process maps it
+    (SQLite's per-connection maps of one database file) and shared ones split among the processes sharing them."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
 def mapped_mb(pid: int, path: Path) -> tuple[int, float]:
     """How many times a process maps `path` (SQLite maps the database once per connection) and the resident MB
     of those mappings together, which RSS counts once per mapping."""
@@ -272,6 +281,7 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
             maintain_s = time.perf_counter() - t0
             final = status_mb(server.pid)
             maps, mapped = mapped_mb(server.pid, db.resolve())
+            pss = pss_mb(server.pid)
     finally:
         sampling.set()
         server.terminate()
@@ -295,6 +305,7 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
         "rss_final_file_mb": final["RssFile"],
         "database_mappings": maps,
         "database_mapped_mb": mapped,
+        "pss_final_mb": pss,
         "peak_rss_mb": final["VmHWM"],
         "samples": samples[:: max(1, len(samples) // 120)],
     }

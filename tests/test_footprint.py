@@ -124,3 +124,36 @@ def test_the_wheel_carries_the_shipped_read_outs() -> None:
         path = f"{fitted.FOLDER}/{name}.json"
         assert (Path(fitted.__file__).parent / path).is_file()
         assert any(fnmatch.fnmatch(path, p) for p in patterns), (path, patterns)
+
+
+def test_the_wheel_carries_the_embedders_graph() -> None:
+    import fnmatch
+    import tomllib
+
+    from engram.embed import minilm
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = project["tool"]["setuptools"]["package-data"]["engram.embed"]
+    assert minilm._GRAPH.is_file()
+    assert any(fnmatch.fnmatch(minilm._GRAPH.name, p) for p in patterns), patterns
+
+
+@pytest.mark.model
+def test_the_tagger_loads_without_the_models_strings_and_tags_the_same() -> None:
+    import warnings
+
+    import spacy
+
+    from engram.tags import phrases
+
+    nlp = phrases._nlp()
+    assert len(nlp.vocab.strings) < 20_000  # the model's vocabulary holds 85k
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        full = spacy.load(phrases.MODEL, exclude=["parser", "ner", "lemmatizer", "senter"])
+    for text in (
+        "My sister Clara lives in Zürich and runs the billing service's on-call rota since 2021.",
+        "Don't deploy on Fridays; the staging cluster's Postgres database batches writes at 3am.",
+        "Remind me to water the tomato plants, email Dr. O'Neil re: the Q3 invoice #4471 & call mum!!",
+    ):
+        assert [(t.text, t.tag_, t.pos_) for t in nlp(text)] == [(t.text, t.tag_, t.pos_) for t in full(text)]

@@ -1,5 +1,6 @@
 """Other words for kin: a grandparent's pet names, in-laws said as "my brother's wife", and a doctor said as GP or
-Dr; and a word is looked up as itself in the singular, not by its stem (a doctorate is no doctor)."""
+Dr; a link is said by its address; and a word is looked up as itself in the singular, not by its stem (a doctorate
+is no doctor)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,17 @@ def test_a_relative_said_otherwise_is_found_first(real: Memory) -> None:
     ):
         found = real.search_memory(question, touch=False)["results"]
         assert found and found[0]["id"] == wanted, question
+
+
+def test_a_question_for_links_finds_the_memory_that_holds_one(real: Memory) -> None:
+    board = real.store_memory("Payments dashboard in Grafana: https://grafana.example.net/d/pay-01")[
+        "memory_id"
+    ]
+    for text in (
+        "I don't read work Slack after 7pm.",
+        "My work email is sam@example.io and I check it twice a day.",
+        "The team prefers short pull requests.",
+    ):
+        real.store_memory(text)
+    found = real.search_memory("useful links for work", touch=False)["results"]
+    assert found and found[0]["id"] == board

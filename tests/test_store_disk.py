@@ -166,3 +166,20 @@ def test_the_bench_parts_of_a_store_add_up_to_its_files(tmp_path: Path) -> None:
     parts = disk_parts(str(db))
     assert sum(parts.values()) == disk_bytes(str(db))
     assert parts["memories"] > 0 and parts["memories_fts"] > 0 and "memories_tier" not in parts
+
+
+def test_the_disk_bench_compares_parts_beyond_the_vector() -> None:
+    from bench.disk import markdown, per_memory
+
+    before = per_memory({"memories": 2000 * 10, "audit_log": 300 * 10, "memories_tier": 20 * 10}, 10)
+    after = per_memory({"memories": 1900 * 10, "audit_log": 160 * 10}, 10)
+    assert before == {"memories": 2000 - 1536, "audit_log": 300, "memories_tier": 20}
+    page = markdown(
+        {
+            "size": 10,
+            "date": "2026-11-27T00:00:00+00:00",
+            "before": {"commit": "a", "parts": before, "total": sum(before.values())},
+            "after": {"commit": "b", "parts": after, "total": sum(after.values())},
+        }
+    )
+    assert "| memories_tier | 20 | 0 |" in page and "| **784** | **524** |" in page

@@ -72,3 +72,15 @@ def test_document_frequencies_follow_every_commit(tmp_path: Path) -> None:
         assert store.document_frequencies(["garden", "shed"]) == (3, {"garden": 3, "shed": 1})
         mem.forget(first)
         assert store.document_frequencies(["zeppelin", "garden"]) == (2, {"garden": 2})
+
+
+def test_only_a_search_of_many_rows_is_split_in_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        store: Any = mem.store
+        _store(mem, [f"the weather report number {i}" for i in range(40)] + ["a zeppelin report"])
+        monkeypatch.setattr(search, "SPLIT_FROM", 30)
+        monkeypatch.setattr(search, "ROWS_SCORED", 10)
+        assert len(store.text_search(["report", "zeppelin"], 100, Filter())) == 1  # one row: one thread
+        assert store._half is None
+        # the rarest word is searched whatever its count: 41 rows, split
+        assert len(store.text_search(["report"], 100, Filter())) == 41 and store._half is not None

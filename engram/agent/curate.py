@@ -18,6 +18,7 @@ from engram.model.agent_answers import (
     ReviewMemoriesAnswer,
     UpdateMemoryAnswer,
 )
+from engram.model.answers import FORGET_NOTE
 from engram.model.record import Kind, MemoryRecord, Status, invalid_from, tag_form
 from engram.review.extract import KINDS
 from engram.review.ingest import Ingestor
@@ -78,7 +79,7 @@ class Curation:
             for record in batch:
                 self._editor.forget(record.id)
                 ids.append(record.id)
-        return {"tag": wanted, "deleted": len(ids), "ids": ids}
+        return {"tag": wanted, "deleted": len(ids), "ids": ids, "note": FORGET_NOTE}
 
     def review_memories(
         self,

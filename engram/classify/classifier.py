@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from engram.classify import fitted
+from engram.classify import fitted, forms
 from engram.classify import readout as linear
 from engram.classify.prototypes import (
     SUBJECT_WORDS,
@@ -101,13 +101,13 @@ class Classifier:
 
     def readout_digest(self) -> str:
         """What a read-out is fitted from: the seeds' digest and the fitting's version."""
-        return linear.fitted_digest(self.seed_digest())
+        return linear.fitted_digest(self.seed_digest(), self.rules.forms)
 
     def _readout(self, store: Prototypes, digest: str, items: Sequence[Prototype]) -> LinearReadout | None:
         """The read-out of this database's seeds: kept in its meta, fitted again when the seeds or model
         change (and once for a database made before read-outs). None when a label has too few seeds to
         hold any out."""
-        key, digest = f"readout:{self.taxonomy.name}", linear.fitted_digest(digest)
+        key, digest = f"readout:{self.taxonomy.name}", linear.fitted_digest(digest, self.rules.forms)
         raw = store.get_meta(key)
         if raw and (kept := LinearReadout.from_json(raw)).digest == digest:
             return kept
@@ -137,7 +137,10 @@ class Classifier:
             left_out = linear.softmax_rows(scores / self.rules.temperature)
             mean = opening_mean(openings if openings is not None else [], vectors.shape[1])
             weight = self.rules.opening_weight if openings is not None else 0.0
-            _READOUTS[digest] = linear.fit(vectors, openings, labels, mean, weight, left_out, digest)
+            marks = forms.marks([forms.read(p.text or "") for p in seeds], self.rules.forms)
+            _READOUTS[digest] = linear.fit(
+                vectors, openings, labels, mean, weight, left_out, digest, marks, self.rules.forms
+            )
         store.set_meta(key, _READOUTS[digest].to_json())
         return _READOUTS[digest]
 
@@ -177,12 +180,18 @@ class Classifier:
         return items
 
     def decide(
-        self, vector: Vector, neighbours: Sequence[tuple[str, float]], opening: Vector | None = None
+        self,
+        vector: Vector,
+        neighbours: Sequence[tuple[str, float]],
+        opening: Vector | None = None,
+        text: str | None = None,
     ) -> Decision:
         """`neighbours` are the labels of the stored memories closest to it, with their cosines; `opening` is
-        the embedding of `self.opening(text)`."""
+        the embedding of `self.opening(text)`; `text`, when given, is read for the marks of form the read-out
+        reads (`rules.forms`)."""
         protos = self.prototypes()
-        return classify(vector, protos, neighbours, self.taxonomy, self.rules, opening, self.readout)
+        found = forms.read(text) if text and self.readout is not None and self.readout.forms else frozenset()
+        return classify(vector, protos, neighbours, self.taxonomy, self.rules, opening, self.readout, found)
 
     def learn(
         self,

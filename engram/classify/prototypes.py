@@ -58,6 +58,7 @@ class Rules:
     readout: bool = (
         False  # fuse a linear read-out of the seeds into the prototype distribution (engram.classify.readout)
     )
+    forms: tuple[str, ...] = ()  # marks of a text's form the read-out reads beside it (engram.classify.forms)
 
 
 # Who a statement is about says nothing of what kind of statement it is. Memories an agent writes often begin
@@ -249,9 +250,11 @@ def classify(
     rules: Rules,
     opening: Vector | None = None,
     readout: LinearReadout | None = None,
+    found: frozenset[str] = frozenset(),
 ) -> Decision:
     """Decide a label for a memory's `vector` (and its `opening`'s vector: see the module's docstring), with
-    the `readout`'s probabilities fused into the prototype distribution when one is given."""
+    the `readout`'s probabilities fused into the prototype distribution when one is given (reading `found`, the
+    marks of form the text carries, if it reads any)."""
     labels = taxonomy.learnable
     views: dict[str, dict[str, float]] = {}
     proto = prototypes.scores(vector, labels, rules.prototype_top, opening, rules.opening_weight, views)
@@ -266,6 +269,10 @@ def classify(
         by_prototype = {
             k: readout.weight * read.get(k, 0.0) + (1 - readout.weight) * p for k, p in by_prototype.items()
         }
+        if readout.forms:
+            by_prototype = readout.with_marks(by_prototype, found) | {
+                k: 0.0 for k in by_prototype if k not in readout.labels
+            }
     probs = {label: w * by_prototype[label] + (1 - w) * density.get(label, 0.0) for label in labels}
     winner = max(probs, key=lambda k: probs[k])
     confidence = probs[winner]

@@ -6,6 +6,14 @@ over many topics is found only near one of them. A logistic regression fitted on
 weighs each dimension of the embedding by how well it separates the labels. Its features are the two views the
 prototype score reads, weighted the same: the whole text and its centred opening words.
 
+A read-out may also read marks of the text's form (engram.classify.forms). The fused distribution is then weighed
+by each mark the text carries, naive-Bayes fashion: a label's probability times the share of its seeds that carry
+the mark (one added to each count), renormalised. A mark the text lacks says nothing: the readers find a deadline
+or a phone number in some texts only ("today" with no deadline word, a local number). Read beside the embedding as
+features of the regression, or by a second regression over the held-out distribution and the marks, the marks
+took over part of what the embedding said of tasks and references on the seeds, where both agree, and labelled
+statements whose mark went unread lost their kind (docs/design/classification.md).
+
 Everything is chosen on the seeds themselves, never on a labelled test set: the regularisation from a small grid
 and the softmax temperature by the lowest log-loss over five stratified folds, then the read-out's share in the
 fused distribution (`weight * read-out + (1 - weight) * prototype softmax`) by the lowest log-loss of the two fused,
@@ -32,12 +40,12 @@ REGULARISATION = (1.0, 4.0, 16.0, 64.0)  # inverse strengths tried (scikit-learn
 TEMPERATURES = tuple(round(0.1 + 0.05 * i, 2) for i in range(59))  # 0.1 .. 3.0
 WEIGHTS = tuple(round(0.05 * i, 2) for i in range(21))  # 0 .. 1
 FOLDS = 5
-FITTED_BY = "logistic/1"  # changes when fitting does, so a kept read-out is fitted again
+FITTED_BY = "logistic/2"  # changes when fitting does, so a kept read-out is fitted again
 
 
-def fitted_digest(seeds: str) -> str:
-    """The digest a read-out is kept under: its seeds' digest and the fitting's version."""
-    return f"{seeds}/{FITTED_BY}"
+def fitted_digest(seeds: str, forms: Sequence[str] = ()) -> str:
+    """The digest a read-out is kept under: its seeds' digest, the forms it reads and the fitting's version."""
+    return f"{seeds}/{FITTED_BY}" + (f"/{'+'.join(forms)}" if forms else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,8 @@ class LinearReadout:
     regularisation: float
     held_out_accuracy: float  # of the fused distribution, each seed scored without itself
     digest: str = ""  # the seeds and model it was fitted on
+    forms: tuple[str, ...] = ()  # the marks of form it reads (engram.classify.forms)
+    likelihoods: Matrix | None = None  # labels x forms: the share of each label's seeds that carry the mark
 
     def probabilities(self, vector: Vector, opening: Vector | None) -> dict[str, float]:
         logits = (
@@ -60,6 +70,16 @@ class LinearReadout:
         if len(self.labels) == 2:  # one logit: the second label's log-odds
             logits = np.array([0.0, logits[0]])
         return dict(zip(self.labels, softmax_rows(logits / self.temperature).tolist(), strict=True))
+
+    def with_marks(self, fused: dict[str, float], found: frozenset[str]) -> dict[str, float]:
+        """The fused distribution weighed by the marks of form the text carries (`found`): each label's
+        probability times the share of its seeds that carry each mark, renormalised."""
+        if self.likelihoods is None or not found & set(self.forms):
+            return fused
+        carried = np.array([[float(f in found) for f in self.forms]])
+        row = np.array([[fused.get(k, 0.0) for k in self.labels]])
+        p = _weighed(row, self.likelihoods.astype(np.float64), carried)[0]
+        return dict(zip(self.labels, p.tolist(), strict=True))
 
     def to_json(self) -> str:
         return json.dumps(
@@ -75,6 +95,8 @@ class LinearReadout:
                 "regularisation": self.regularisation,
                 "held_out_accuracy": self.held_out_accuracy,
                 "digest": self.digest,
+                "forms": list(self.forms),
+                "likelihoods": None if self.likelihoods is None else _encode(self.likelihoods),
             }
         )
 
@@ -92,6 +114,10 @@ class LinearReadout:
             regularisation=float(raw["regularisation"]),
             held_out_accuracy=float(raw["held_out_accuracy"]),
             digest=str(raw["digest"]),
+            forms=tuple(raw.get("forms", ())),
+            likelihoods=None
+            if raw.get("likelihoods") is None
+            else _decode(raw["likelihoods"]).reshape(len(raw["labels"]), -1),
         )
 
 
@@ -117,9 +143,11 @@ def fit(
     opening_weight: float,
     left_out_prototype: npt.NDArray[np.float64],
     digest: str = "",
+    marks: Matrix | None = None,
+    forms: Sequence[str] = (),
 ) -> LinearReadout:
     """Fit on the seed sentences. `left_out_prototype` is each seed's prototype softmax (columns in sorted label
-    order) with that seed left out of the prototypes."""
+    order) with that seed left out of the prototypes; `marks` (seeds x `forms`) the marks of form each carries."""
     # Imported here: scikit-learn loads in most of a second, and only a new database fits a read-out.
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
@@ -150,6 +178,11 @@ def fit(
         fitted = model(c).fit(x, target)
     weight = min(WEIGHTS, key=lambda w: _log_loss(w * held_out + (1 - w) * left_out_prototype, target))
     fused = weight * held_out + (1 - weight) * left_out_prototype
+    likelihoods: Matrix | None = None
+    if forms:
+        assert marks is not None and marks.shape == (len(labels), len(forms))
+        likelihoods, left_out = _mark_likelihoods(marks, target, len(names))
+        fused = _weighed(fused, left_out, np.asarray(marks, dtype=np.float64))
     return LinearReadout(
         labels=names,
         coef=np.asarray(fitted.coef_, dtype=np.float32),
@@ -161,7 +194,37 @@ def fit(
         regularisation=c,
         held_out_accuracy=round(float(np.mean(fused.argmax(axis=1) == target)), 4),
         digest=digest,
+        forms=tuple(forms),
+        likelihoods=likelihoods,
     )
+
+
+def _mark_likelihoods(
+    marks: Matrix, target: npt.NDArray[np.int64], labels: int
+) -> tuple[Matrix, npt.NDArray[np.float64]]:
+    """Per label and mark, the share of the label's seeds that carry it (one added to each count, so no share is
+    0 or 1); and the same with each seed itself left out, per seed (seeds x labels x marks)."""
+    carried = np.asarray(marks, dtype=np.float64)
+    counts = np.stack([carried[target == k].sum(axis=0) for k in range(labels)])  # labels x marks
+    sizes = np.bincount(target, minlength=labels).astype(np.float64)[:, None]
+    shares: Matrix = ((counts + 1) / (sizes + 2)).astype(np.float32)
+    own = np.zeros((len(target), labels, carried.shape[1]))
+    own[np.arange(len(target)), target] = carried
+    alone = np.zeros((len(target), labels, 1))
+    alone[np.arange(len(target)), target] = 1.0
+    left_out: npt.NDArray[np.float64] = (counts[None] - own + 1) / (sizes[None] - alone + 2)
+    return shares, left_out
+
+
+def _weighed(
+    fused: npt.NDArray[np.float64], likelihoods: npt.NDArray[np.float64], carried: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Each row of `fused` times the likelihoods (rows x labels x marks, or labels x marks) of the marks its
+    text carries (rows x marks), renormalised: a mark the text lacks says nothing."""
+    factors = np.where(carried[:, None, :] > 0, likelihoods, 1.0).prod(axis=2)
+    weighed = fused * factors
+    out: npt.NDArray[np.float64] = weighed / weighed.sum(axis=1, keepdims=True)
+    return out
 
 
 def softmax_rows(z: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:

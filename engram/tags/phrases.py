@@ -73,12 +73,14 @@ class Phrase:
 @lru_cache(maxsize=1)
 def _nlp() -> Any:
     """The tagger alone (no parser, entities or lemmas): it is all the chunking below reads, at under half the
-    cost of the whole pipeline. Loaded on first use (about a second)."""
+    cost of the whole pipeline. Loaded on first use (about a second). Nor the 85k strings of the model's
+    vocabulary (about 15 MB): features are hashed and the tags' own labels load with the tagger, so the tags
+    are the same without them; the strings of the texts read are added as they come."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import spacy
 
-        return spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter"])
+        return spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter", "strings"])
 
 
 def phrases(text: str) -> list[Phrase]:
@@ -195,11 +197,28 @@ def _instructions(doc: Any) -> Any:
         after = doc[token.i + 1].text.lower()
         if previous not in _CLAUSE and not (previous in {"and", "then"} and after in _OBJECT):
             continue
-        if after not in _OBJECT and after not in _PARTICLE:
+        if after not in _OBJECT and after not in _PARTICLE and not _fragment_verb(token):
             continue
         if token.tag_ in _NOUN | {"JJ"} and readings.get("VERB") == (word,):
             token.tag_ = "VB"
     return doc
+
+
+def _fragment_verb(token: Any) -> bool:
+    """Whether `token`, opening a clause, leads a fragment as its verb: a bare plural noun follows as its object
+    and the clause has no verb of its own ("Tag memories about clients"; not "Design reviews happen on
+    Fridays")."""
+    doc = token.doc
+    if token.i != 0 and doc[token.i - 1].text not in _CLAUSE:
+        return False  # only a text's or a sentence's first word: an instruction opens with its verb
+    if doc[token.i + 1].tag_ != "NNS":
+        return False
+    for other in doc[token.i + 1 :]:
+        if other.text in _CLAUSE:
+            break
+        if other.tag_.startswith("VB") or other.tag_ == "MD":
+            return False
+    return True
 
 
 def _joined(doc: Any) -> Any:

@@ -108,6 +108,15 @@ class Editor:
             raise InvalidInput(
                 "status", f"memory {old.id} is superseded by {newer}; roll back or supersede that one"
             )
+        if str(fields.get("status", "")) == Status.SUPERSEDED.value and old.status is not Status.SUPERSEDED:
+            successor = fields.get("metadata") if isinstance(fields.get("metadata"), dict) else {}
+            if not (successor.get("superseded_by") or successor.get("merged_into")):
+                # Superseded by nothing, the memory would be stranded: no edit nor review makes it live again.
+                raise InvalidInput(
+                    "status",
+                    "superseded is set by supersede or a merge, which name the memory that replaces it; "
+                    "archive, reject or forget this one instead",
+                )
         if isinstance(fields.get("content"), str) and "kind" not in fields:
             # "task: ..." names its kind, as when it was first written; the prefix is not part of the text.
             prefixed, text = split_prefix(fields["content"], [k.value for k in Kind])
@@ -149,7 +158,7 @@ class Editor:
             # What the classifiers decided of the old text is decided again, unless it was said by hand.
             again = {n: n not in fields and getattr(old, f"{n}_method") in _DECIDED for n in _DECIDED_FIELDS}
             change |= self._writer.decided_again(
-                old, mean(vectors), batch[len(texts)] if opening else None, **again
+                old, mean(vectors), batch[len(texts)] if opening else None, **again, text=merged.content
             )
         try:
             record = MemoryRecord.model_validate(old.model_dump() | change)

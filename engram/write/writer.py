@@ -126,7 +126,14 @@ class Writer:
         return records, [None, *vectors]
 
     def decided_again(
-        self, old: MemoryRecord, vector: Vector, opening: Vector | None, *, kind: bool, category: bool
+        self,
+        old: MemoryRecord,
+        vector: Vector,
+        opening: Vector | None,
+        *,
+        kind: bool,
+        category: bool,
+        text: str | None = None,
     ) -> dict[str, Any]:
         """The kind and category (each when asked) new content of `old` gets, as record fields: decided as a
         new memory's are, by prototypes and the votes of its nearest memories in its scope, leaving out its own
@@ -145,7 +152,7 @@ class Writer:
         fields: dict[str, Any] = {}
         if kind:
             votes = [(label.kind, s) for _, s, label in hits if label.method != "fallback"]
-            decision = self._classifiers.decide_kind(vector, votes, opening)
+            decision = self._classifiers.decide_kind(vector, votes, opening, text)
             fields |= {
                 "kind": Kind(decision.label),
                 "kind_confidence": decision.confidence,
@@ -356,7 +363,7 @@ class Writer:
             return Decision(p.kind.value, 1.0, p.method)
         # Fallbacks do not vote: they record that no decision was possible, not a kind.
         neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector)
+        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content)
 
     def _categorise(
         self, p: Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from engram import Kind, RecallMode, Scope, Status
+from engram import FORGET_NOTE, Kind, RecallMode, Scope, Status
 from engram.interfaces.cli.base import (
     IdArgument,
     JsonOption,
@@ -211,9 +211,9 @@ def forget(
             raise typer.Exit(1)
         memory.forget(record.id)
     if as_json:
-        print_json({"deleted": True, "id": record.id})
+        print_json({"deleted": True, "id": record.id, "note": FORGET_NOTE})
         return
-    out.print(f"forgot {record.id}")
+    out.print(f"forgot {record.id}: {FORGET_NOTE}", soft_wrap=True)
 
 
 @app.command()

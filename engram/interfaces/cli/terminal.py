@@ -13,8 +13,12 @@ from rich.text import Text
 
 # Control characters a terminal acts on (escape sequences, carriage return, backspace) are shown as escapes;
 # tab and newline stay.
+# So are the bidi controls, which reorder what follows them on the line (an override shows "\u202efdp.exe" as
+# "exe.pdf", and the id and columns beside it in reverse).
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _VISIBLE = str.maketrans(
     {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
+    | {c: f"\\u{c:04x}" for c in _BIDI}
 )
 # Markdown's marks at the start of a line: a heading, a quote, a list item.
 _LINE_MARKS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")

@@ -26,6 +26,7 @@ from typing_extensions import TypedDict
 
 import engram
 from engram import (
+    FORGET_NOTE,
     DiscoverResult,
     EngramError,
     ForgetAnswer,
@@ -292,7 +293,7 @@ def create_app(
     def delete_memory(memory_id: str, who: Who) -> ForgetAnswer:
         """Delete a memory and its chunks: explicit, audited."""
         who.memory.forget(memory_id)
-        return {"deleted": True, "id": memory_id}
+        return {"deleted": True, "id": memory_id, "note": FORGET_NOTE}
 
     @v1.post("/memories/{memory_id}/feedback")
     def feedback(memory_id: str, body: FeedbackBody, who: Who) -> MemoryRecord:

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 import engram
-from engram import Memory, MemoryRecord, MemoryType, to_shodh
+from engram import FORGET_NOTE, Memory, MemoryRecord, MemoryType, to_shodh
 from engram.interfaces.http.bodies import (
     ConsolidateBody,
     ContextBody,
@@ -107,7 +107,7 @@ def shodh_router(started: float) -> APIRouter:
     def forget(memory_id: str, who: Who) -> dict[str, Any]:
         """Delete a memory and its chunks: explicit, audited."""
         who.memory.forget(memory_id)
-        return {"success": True, "deleted": True}
+        return {"success": True, "deleted": True, "note": FORGET_NOTE}
 
     @api.post("/forget/by-tags")
     def forget_by_tags(body: ForgetTagsBody, who: Who) -> dict[str, Any]:
@@ -117,7 +117,7 @@ def shodh_router(started: float) -> APIRouter:
             for record in batch:
                 who.memory.forget(record.id)
                 deleted += 1
-        return {"success": True, "deleted_count": deleted}
+        return {"success": True, "deleted_count": deleted, "note": FORGET_NOTE}
 
     @api.get("/memories")
     def memories(

@@ -30,11 +30,11 @@ from engram.store.vectors import VectorIndex
 _OVERSAMPLE = 1.5
 _BM25 = "bm25(memories_fts, 1.0, 0.5)"  # content weighted 1, tags 0.5
 _TOP = f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MATCH ? "
-# From this many memories the text search's bm25 over every matching row is split in two by rowid, the halves
-# on two threads: FTS5 scores every row a word of the query matches before it can keep the best, and a common
-# word matches a large share of a large store. Each row's score is the same in either half (the
-# term statistics are the whole index's), so the best of both halves are the best of all.
-SPLIT_FROM = 150_000
+# From this many rows to score (the rarest word alone can pass `ROWS_SCORED`) the text search's bm25 is split in
+# two by rowid, the halves on two threads: FTS5 scores every row a searched word matches before it can keep the
+# best. Each row's score is the same in either half (the term statistics are the whole index's), so the best of
+# both halves are the best of all. Below it the second thread costs more than it saves.
+SPLIT_FROM = 10_000
 # bm25 costs a look-up of each row's length for every row a searched word is in: the text search looks for the
 # query's words from the rarest on while they are in at most this many memories in all, and leaves out the
 # commoner ones (the rarest is always searched). They weigh little in bm25, and scoring still counts them in
@@ -119,12 +119,13 @@ class Searches:
         if not terms:
             return []
         db = self._reader()
-        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in self._searched(terms))
+        searched, scored = self._searched(terms)
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in searched)
         sql, params = where_sql(where, searchable=True)
         # FTS5 alone, then the filter: cheap when most rows pass. bm25() sorted by SQLite's top-k sort, which
         # is faster than ORDER BY rank (FTS5's own sorter of the same scores).
         wide = math.ceil(k * _OVERSAMPLE)
-        rows = self._best_matches(db, match, wide)
+        rows = self._best_matches(db, match, wide, scored)
         result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, _IDS, k)]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
@@ -135,10 +136,10 @@ class Searches:
             result = [(memory_id, -float(score)) for memory_id, score in rows]
         return result
 
-    def _searched(self, terms: Sequence[str]) -> list[str]:
-        """The terms worth scoring by bm25, in their order: from the rarest on, while the memories holding them
-        number at most `ROWS_SCORED` in all; the rarest always. A quoted term is found where all its parts are:
-        no more often than its rarest part."""
+    def _searched(self, terms: Sequence[str]) -> tuple[list[str], int]:
+        """The terms worth scoring by bm25, in their order, and how many rows they match at most: from the
+        rarest on, while the memories holding them number at most `ROWS_SCORED` in all; the rarest always. A
+        quoted term is found where all its parts are: no more often than its rarest part."""
         parts = {t: [stem(w) for w in _TOKEN.findall(t.lower())] for t in terms}
         _, frequency = self.document_frequencies(sorted({s for stems in parts.values() for s in stems}))
         rows = {t: min((frequency.get(s, 0) for s in stems), default=0) for t, stems in parts.items()}
@@ -149,13 +150,13 @@ class Searches:
                 break
             kept.add(term)
             scored += rows[term]
-        return [t for t in terms if t in kept]
+        return [t for t in terms if t in kept], scored
 
-    def _best_matches(self, db: sqlite3.Connection, match: str, wide: int) -> list[Any]:
-        """The `wide` best (rowid, bm25) of a MATCH, best first (rowid breaks ties); a large store's in two halves
-        at once. Only where every read sees committed data: inside a write the writer's connection reads."""
-        total = int(db.execute("SELECT n FROM counts WHERE name = 'memories'").fetchone()[0])
-        if total < SPLIT_FROM or not self.reads_anywhere():
+    def _best_matches(self, db: sqlite3.Connection, match: str, wide: int, scored: int) -> list[Any]:
+        """The `wide` best (rowid, bm25) of a MATCH, best first (rowid breaks ties); in two halves at once when it
+        matches `SPLIT_FROM` rows or more (`scored`, from the words' document frequencies). Only where every read
+        sees committed data: inside a write the writer's connection reads."""
+        if scored < SPLIT_FROM or not self.reads_anywhere():
             return db.execute(_TOP + "ORDER BY score, rowid LIMIT ?", (match, wide)).fetchall()
         # Apart: SQLite reads min() or max() alone from the key's ends, both in one select by scanning the table.
         low, high = db.execute(

@@ -1,0 +1,48 @@
+"""What a statement's form says of its kind, beside what it is about: marks read by the project's own readers of
+dates and addresses, given to the kinds' linear read-out as features next to the embedding.
+
+- `deadline`: the statement is something to do by a day, as store_memory reads a reminder: it states a deadline
+  or is worded as an instruction, and names a day ("Conference talk abstract due 8 Dec.", "下周五之前把报告发给王经理").
+- `address`: it holds a way to reach someone or something: a URL, an e-mail address or a phone number.
+
+The embedding of a short text is mostly its topic: "Conference talk abstract due 8 Dec." sat among meeting notes,
+"Good article on Postgres index types: https://..." among statements about the user. The read-out learns how
+much each mark weighs from the seed sentences, as it learns the embedding's dimensions (never from a labelled
+set), so a mark moves a decision only as far as the seeds show it should (docs/design/classification.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+
+from engram.lang import analysis, due, pii
+from engram.lang.timewords import day_start
+from engram.model.vectors import Matrix
+
+FORMS = ("deadline", "address")
+_ADDRESSES = frozenset({"url", "email"})
+
+
+def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
+    """The marks `text` carries, read as if said at `said_at` (now by default: a due day is read forward)."""
+    said = day_start((said_at or datetime.now(UTC)).astimezone(UTC))
+    found = set()
+    if due.to_do(text) and due.deadline_day(text, said) is not None:
+        found.add("deadline")
+    if any(e.kind in _ADDRESSES for e in analysis.entities(text)) or any(
+        f.kind is pii.PiiKind.PHONE for f in pii.detect(text)
+    ):
+        found.add("address")
+    return frozenset(found)
+
+
+def marks(found: Sequence[frozenset[str]], forms: Sequence[str]) -> Matrix:
+    """One row per text, one column per form in `forms`: 1 where the text carries it."""
+    out = np.zeros((len(found), len(forms)), dtype=np.float32)
+    for row, carried in enumerate(found):
+        for column, form in enumerate(forms):
+            out[row, column] = float(form in carried)
+    return out

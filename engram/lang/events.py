@@ -1,0 +1,64 @@
+"""Events on a day: "Mia's school play is on December 12", "Haircut on Thursday at 4pm". Something a person goes
+to on a day is on the list of things to do that day, as a deadline is (engram.lang.due reads the day)."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from engram.lang.lemmas import getAllLemmas
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
+
+SENTENCE = re.compile(r"(?:^|(?<=[.!?;:])\s+)(\S.*?)(?=[.!?;:](?:\s|$)|$)", re.DOTALL)
+# After an opening word that can be a noun too, what shows it is a verb: its object's determiner, a pronoun or
+# a particle ("Book the venue", "Hand in the form", "Call me").
+OBJECT = frozenset(
+    """the a an my our your his her their its this that these those some all any me him them us it up in out
+    back off down over""".split()  # noqa: SIM905
+)
+
+# An event and the day it is on: "<what> is on <day>", "<what> takes place on <day>", or a fragment that names
+# only the event ("Haircut on Thursday", "Dentist check-up on 17 December at 8:40am").
+_EVENT = re.compile(
+    r"^\s*(?P<what>[^.!?;:]{2,80}?)\s+(?:(?P<verb>is|are|['\u2019]s|takes place|take place|starts|begins)\s+)?on\s+"
+    rf"(?:(?:this|next)\s+)?(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b|the\s+\d|\d)",
+    re.IGNORECASE,
+)
+# A date that comes back every year is a fact about someone, not an event to go to.
+_RECURRING = re.compile(r"\b(?:birthdays?|anniversar(?:y|ies)|name ?days?)\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
+
+
+def event(text: str) -> bool:
+    """Whether a sentence of `text` tells of an event on a day, something a person goes to: "<what> is on
+    <day>", or a fragment naming only what (nouns and names) and the day. A birthday or an anniversary recurs
+    and is a fact; "Mia turns seven on 6 December" has a verb of its own, "The play was on Saturday" is past."""
+    for sentence in SENTENCE.finditer(text[:2000]):
+        found = _EVENT.match(sentence.group(1))
+        if found is None or _RECURRING.search(found.group("what")):
+            continue
+        if found.group("verb") is not None:
+            return True
+        words = _WORD.findall(found.group("what"))
+        if words and all(_names_a_thing(w) for w in words) and not _said_of(words):
+            return True
+    return False
+
+
+def _said_of(words: list[str]) -> bool:
+    """Whether a verb follows a name or pronoun ("Mia turns seven", "Tom arrives"): a clause, no fragment."""
+    return any(
+        (not getAllLemmas(before.lower()) or before.lower() in {"he", "she", "it"})
+        and word.lower().endswith("s")
+        and "VERB" in getAllLemmas(word.lower())
+        for before, word in pairwise(words)
+    )
+
+
+def _names_a_thing(word: str) -> bool:
+    """A word that can be a noun or a name (unknown to the dictionary), or a determiner before one."""
+    lowered = word.lower().removesuffix("'s").removesuffix("\u2019s")
+    if lowered in OBJECT:
+        return True
+    readings = getAllLemmas(lowered)
+    return not readings or "NOUN" in readings or "PROPN" in readings

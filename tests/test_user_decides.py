@@ -1,0 +1,57 @@
+"""What store_memory decides on its own, as a user reads it: an event on a day is due that day and a task, a
+weekday said on that weekday is today, and memories written with `remember` or `engram add` get tags."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+
+from engram import Memory
+from engram.model.record import Category, Kind
+from engram.tags import phrases
+
+SAID = datetime(2026, 11, 24, 8, 0, tzinfo=UTC)  # a Tuesday
+
+
+def _stored(memory: Memory, text: str, at: datetime) -> str:
+    with time_machine.travel(at, tick=False):
+        return str(memory.store_memory(text)["memory_id"])
+
+
+def _this_week(memory: Memory, day: datetime) -> dict[str, str | None]:
+    with time_machine.travel(day, tick=False):
+        listed = memory.search_memory("what do I have to do this week?", {"limit": 50}, now=day)
+    return {h["id"]: h["due"] for h in listed["results"]}
+
+
+def test_an_event_a_person_goes_to_is_due_on_its_day(real: Memory) -> None:
+    play = _stored(real, "Mia's school play is on December 12", SAID)
+    stored = real.get(play)
+    assert stored.category is Category.REMINDERS and stored.kind is Kind.TASK
+    shown = _this_week(real, datetime(2026, 12, 8, 9, 0, tzinfo=UTC))
+    assert shown.get(play) == "2026-12-12"
+
+
+def test_a_weekday_said_on_that_weekday_is_today(real: Memory) -> None:
+    thursday = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)
+    haircut = _stored(real, "Haircut on Thursday", thursday)
+    assert _this_week(real, thursday).get(haircut) == "2026-11-26"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "unwanted"),
+    [
+        # A verb-led fragment: the instruction's verb is no topic, whatever noun it can also be.
+        ("Tag memories about clients", {"clients"}, {"tag memories", "tag"}),
+        ("Group notes by client", {"client"}, {"group notes", "group"}),
+        # A noun in front of its noun, and a sentence whose verb comes later, keep the phrase.
+        ("Design reviews happen on Fridays.", {"design reviews"}, set()),
+        ("Meeting notes from the offsite are in the shared drive.", {"meeting notes"}, set()),
+    ],
+)
+def test_a_verb_leading_a_fragment_is_no_topic(text: str, wanted: set[str], unwanted: set[str]) -> None:
+    found = {t.lower() for t in phrases.topics(text)}
+    assert wanted <= found, found
+    assert not unwanted & found, found
