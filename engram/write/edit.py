@@ -109,7 +109,8 @@ class Editor:
                 "status", f"memory {old.id} is superseded by {newer}; roll back or supersede that one"
             )
         if str(fields.get("status", "")) == Status.SUPERSEDED.value and old.status is not Status.SUPERSEDED:
-            successor = fields.get("metadata") if isinstance(fields.get("metadata"), dict) else {}
+            given = fields.get("metadata")
+            successor = given if isinstance(given, dict) else {}
             if not (successor.get("superseded_by") or successor.get("merged_into")):
                 # Superseded by nothing, the memory would be stranded: no edit nor review makes it live again.
                 raise InvalidInput(
