@@ -99,7 +99,7 @@ class Memory(Tools):
         tags = TagService(store, embedder)
         self._classifiers, self._tags = classifiers, tags
         self._writer = writer = Writer(settings, store, embedder, classifiers, tags)
-        tagger = Tagger(settings, embedder, store, classifiers, tags)
+        self._tagger = tagger = Tagger(settings, embedder, store, classifiers, tags)
         self._editor = editor = Editor(settings, store, embedder, classifiers, tags, tagger, writer)
         self._operations = operations = Operations(store, tags)
         self._retriever = retriever = Retriever(settings, store, embedder)
@@ -112,7 +112,7 @@ class Memory(Tools):
         self._health = Health(store, tags)
         self._transfer = Transfer(settings, store, embedder, writer, classifiers, tags, operations, files)
         self._backups = Backups(store, tags, classifiers, files)
-        self._documents = Documents(store, writer, editor)
+        self._documents = Documents(store, writer, editor, tagger.tag_item)
         self._foreign = ForeignImport(store, writer, operations, files)
         self._tinydb = TinyDbImport(store, operations, tags, self._store_memory)
         self._ingestor = Ingestor(settings, store, embedder, classifiers, writer)
@@ -135,8 +135,9 @@ class Memory(Tools):
     # ---- write and recall --------------------------------------------------------------------------------
     @writes
     def remember(self, content: str, **fields: Any) -> RememberResult:
-        """Store one memory; any record field (kind, scope, scope_id, importance, tags, ...) may be given."""
-        return self._writer.remember_many([{"content": content, **fields}])[0]
+        """Store one memory; any record field (kind, scope, scope_id, importance, tags, ...) may be given. Given
+        no tags, it gets the tags its text names, as store_memory gives them (engram.tags)."""
+        return self._writer.remember_many([self._tagger.tag_item({"content": content, **fields})])[0]
 
     @writes
     def remember_many(

@@ -44,9 +44,32 @@ def test_rest_and_the_cli_say_it_too(api: TestClient, tmp_path: Path) -> None:
 
     db = str(tmp_path / "cli.db")
     runner = CliRunner()
-    made = [runner.invoke(app, ["--db", db, "remember", f"note {i} holds {MARK}", "--json"]) for i in range(2)]
+    made = [
+        runner.invoke(app, ["--db", db, "remember", f"note {i} holds {MARK}", "--json"]) for i in range(2)
+    ]
     first, second = (json.loads(m.output)["id"] for m in made)
     said = runner.invoke(app, ["--db", db, "forget", first, "--yes"])
     assert said.exit_code == 0 and "backups and exports" in " ".join(said.output.split())
     said = runner.invoke(app, ["--db", db, "forget", second, "--yes", "--json"])
     assert said.exit_code == 0 and "backups and exports" in json.loads(said.output)["note"]
+
+
+def test_a_tag_only_the_forgotten_memory_carried_is_gone_from_tag_history_too(
+    db_location: str | Path, settings: Settings
+) -> None:
+    """A tag is read from the text (a keyphrase of it) or given with it; renamed or folded by optimize_tags, its
+    name stayed in the operation's summary and in the old name's pointer to it after the memory was forgotten."""
+    from tests.test_forget_trace import traces
+
+    with Memory(db_location, embedder=FakeEmbedder(), settings=settings) as mem:
+        mem.remember("note about the garden and the kitchen", tags=["garden"])
+        memory = mem.remember(f"the vault code is {MARK}", tags=["vault"]).id
+        mem.run_tool("rename_tag", old="vault", new=f"vault-{MARK}")
+        mem.run_tool("rename_tag", old="garden", new="the-garden")
+        assert traces(mem, db_location, MARK)
+        mem.forget(memory)
+        assert traces(mem, db_location, MARK) == []
+        # The history of other tags stays as it was.
+        renames = [o for o in mem.store.operations(50) if o["name"] == "rename_tag"]
+        assert any("the-garden" in json.dumps(o) for o in renames)
+        assert mem.tag_counts() == {"the-garden": 1}

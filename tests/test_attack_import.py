@@ -88,3 +88,28 @@ def test_a_kept_field_is_bounded_as_metadata_is(mem: Memory, tmp_path: Path) -> 
         mem.import_memories(_write(tmp_path / "in.jsonl", [_record("Sailing boats need a keel", extra=deep)]))
     assert caught.value.field == "line 1.extra" and "nested deeper" in caught.value.problem
     assert mem.store.count(EVERYTHING) == 0
+
+
+def test_a_server_refuses_a_file_of_more_records_than_it_holds_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every record is checked in memory before any is stored, at about 25 times its line: an upload of tiny
+    records within the upload limit took gigabytes. A server counts them first; the CLI, where the database is,
+    imports any file."""
+    from engram.interop import transfer
+
+    monkeypatch.setattr(transfer, "MAX_SERVER_RECORDS", 50)
+    rows = [{"format": "shodh-memory+jsonl", "model": None, "dim": None}]
+    rows += [_record(f"note number {i} about the garden") for i in range(51)]
+    files = tmp_path / "files"
+    files.mkdir()
+    _write(files / "many.jsonl", rows)
+    _write(files / "enough.jsonl", rows[:51])
+    with Memory(tmp_path / "server.db", embedder=FakeEmbedder(), files=files) as server:
+        with pytest.raises(InvalidInput) as caught:
+            server.import_memories("many.jsonl")
+        assert caught.value.field == "file" and "engram import" in caught.value.problem
+        assert server.store.count(EVERYTHING) == 0
+        assert server.import_memories("enough.jsonl")["imported"] == 50
+    with Memory(tmp_path / "local.db", embedder=FakeEmbedder()) as local:
+        assert local.import_memories(files / "many.jsonl")["imported"] == 51

@@ -100,3 +100,20 @@ def test_store_memory_reads_the_marks_of_the_kinds_read_out(tmp_path: Path) -> N
         unmarked = kinds.decide(vector, [], opening)
     assert marked.probabilities["task"] > unmarked.probabilities["task"]
     assert stored.kind_confidence == pytest.approx(max(marked.probabilities.values()), abs=1e-3)
+
+
+def test_the_shipped_kinds_read_out_weighs_the_marks_the_seeds_carry_now() -> None:
+    # The marks are read by code (engram.lang.due, analysis, pii), not by the seeds' digest: a reader changed
+    # since `python -m engram.classify.fitted` leaves the shipped shares stale.
+    from engram.classify import fitted
+    from engram.classify.taxonomy import load_taxonomy
+
+    shipped = fitted._shipped("kinds")
+    assert shipped is not None
+    readout = shipped[1]
+    assert readout.forms == forms.FORMS and readout.likelihoods is not None
+    taxonomy = load_taxonomy("kinds", fallback="knowledge")
+    for row, label in enumerate(readout.labels):
+        seeds = taxonomy.prototypes[label]
+        carried = forms.marks([forms.read(t) for t in seeds], forms.FORMS).sum(axis=0)
+        assert readout.likelihoods[row] == pytest.approx((carried + 1) / (len(seeds) + 2)), label

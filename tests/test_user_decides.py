@@ -4,11 +4,12 @@ weekday said on that weekday is today, and memories written with `remember` or `
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import time_machine
 
-from engram import Memory
+from engram import FakeEmbedder, Memory
 from engram.model.record import Category, Kind
 from engram.tags import phrases
 
@@ -55,3 +56,21 @@ def test_a_verb_leading_a_fragment_is_no_topic(text: str, wanted: set[str], unwa
     found = {t.lower() for t in phrases.topics(text)}
     assert wanted <= found, found
     assert not unwanted & found, found
+
+
+def test_remember_and_documents_get_the_tags_of_their_text(tmp_path: Path) -> None:
+    note = tmp_path / "boiler.md"
+    note.write_text("# Boiler service\n\nThe boiler service is booked with Heatwise for the spring.\n")
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as m:
+        remembered = m.remember("The staging database runs Postgres 16 until the migration.")
+        given = m.remember("The k8s cluster needs more nodes", tags=["k8s"])
+        added = m.add_file(note)
+        tags = m.get(remembered.id).tags
+        assert "staging database" in {t.replace("-", " ") for t in tags}
+        assert m.get(given.id).tags == ("k8s",)  # a caller who names tags gets those
+        assert m.get(added["id"]).tags
+        # `list --tag` finds them, as it finds store_memory's.
+        assert [r.id for r in m.list(tag=tags[0])] == [remembered.id]
+        # The text's tags follow it when it is edited, as store_memory's do.
+        m.update(remembered.id, content="The payroll export runs every Friday night.")
+        assert tags[0] not in m.get(remembered.id).tags

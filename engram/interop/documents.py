@@ -10,6 +10,7 @@ nothing else in it is the same. PDF and HTML need the `documents` extra (pypdf, 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -148,8 +149,16 @@ class DocumentStore(Meta, Rows, Protocol):
 
 
 class Documents:
-    def __init__(self, store: DocumentStore, writer: Writer, editor: Editor) -> None:
+    def __init__(
+        self,
+        store: DocumentStore,
+        writer: Writer,
+        editor: Editor,
+        tagged: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> None:
+        """`tagged` gives an item the tags of its text when its caller gave none (Memory.remember's)."""
         self._store, self._writer, self._editor = store, writer, editor
+        self._tagged = tagged
 
     def add_file(self, path: str | Path, fields: dict[str, Any]) -> AddedFile:
         """Add one file as a document memory; `fields` (scope, scope_id, tags, ...) go to the memory."""
@@ -175,11 +184,11 @@ class Documents:
             if previous is not None and previous.content_hash == content_hash(document.text):
                 outcome, memory_id, older = "unchanged", previous.id, None
             elif previous is not None:
-                given = {k: v for k, v in item.items() if k != "content"}
+                given = {k: v for k, v in self._tagged(item).items() if k != "content"}
                 result = self._editor.supersede(previous.id, document.text, given)
                 outcome, memory_id, older = "updated", result.id, previous.id
             else:
-                result = self._writer.remember_many([item])[0]
+                result = self._writer.remember_many([self._tagged(item)])[0]
                 outcome = {"duplicate": "unchanged"}.get(result.outcome, result.outcome)
                 memory_id, older = result.id, None
         except InvalidInput as exc:

@@ -41,6 +41,10 @@ class TransferStore(Meta, Rows, TagRegistry, AuditLog, Protocol):
 
 
 FORMAT = "shodh-memory+jsonl"  # the header line's format: the one this module writes and reads
+# Records a server imports from one file. Each is held checked in memory before any is stored (about 2.4 KB a
+# small record, 25 times its line): a 256 MiB upload of tiny records took 6 GB. An export of that many memories
+# with their embeddings is about 1 GB.
+MAX_SERVER_RECORDS = 250_000
 _EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 
 
@@ -90,6 +94,20 @@ def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRec
             raise InvalidInput(f"line {number}.{exc.field}", exc.problem) from None
         records.append((number, record, vector))
     return header, records
+
+
+def _few_enough(path: Path) -> None:
+    """Refuse a file of more records than a server imports at once, counted before any is read."""
+    count = 0
+    with path.open("rb") as file:
+        for line in file:
+            count += bool(line.strip())
+            if count > MAX_SERVER_RECORDS + 1:  # the header line is not a record
+                raise InvalidInput(
+                    "file",
+                    f"holds more than {MAX_SERVER_RECORDS:,} records, more than a server imports at once: "
+                    "split it, or import it with `engram import` where the database is",
+                )
 
 
 def _check_vector(vector: list[float], where: str, header: dict[str, Any], *, stored: bool) -> None:
@@ -162,6 +180,8 @@ class Transfer:
         before anything is stored: one bad record refuses the import and the database stays as it was."""
         target = file_at(path, self.files, new=False)
         not_empty(target, path)
+        if self.files is not None:  # a server's tenant: its memory is the server's
+            _few_enough(target)
         header, lines = _read_records(target)
         same_model = (header.get("model"), header.get("dim")) == (self._embedder.name, self._embedder.dim)
         first: dict[str, int] = {}

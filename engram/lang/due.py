@@ -6,8 +6,9 @@ deadline ("by", "before", "due", "until" and a date) makes a statement a reminde
 
 A reminder's due day is the first date it names ("by Friday", "next Tuesday at 3pm", "before the trip in
 March", "end of the month"), resolved by dateparser toward the future from the memory's creation: "Friday" said on
-a Tuesday is that week's Friday, "March" said in November is next March (its first day). A reminder naming no
-date has no due day. Days are UTC calendar days.
+a Tuesday is that week's Friday, "Thursday" said on a Thursday that day, "March" said in November is next March (its
+first day). An event on a day is due that day (engram.lang.events). A reminder naming no date has no due day.
+Days are UTC calendar days.
 """
 
 from __future__ import annotations

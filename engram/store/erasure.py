@@ -67,6 +67,11 @@ class Erasure:
             for tag in tags:
                 self._run("DELETE FROM tags WHERE tag = ?", (tag,))
                 self._run("DELETE FROM operation_changes WHERE entity = 'tag' AND key = ?", (tag,))
+                # An old name folded or renamed into it no longer points at it (no memory carries either).
+                self._run(
+                    "UPDATE tags SET merged_into = NULL, status = 'archived' WHERE merged_into = ?", (tag,)
+                )
+            self._scrub_operations(every, set(tags))
             for text in sorted(every, key=len, reverse=True):
                 rows = self._read(
                     "SELECT seq, content FROM sources WHERE content LIKE ? ESCAPE '\\'", (_like(text),)
@@ -95,6 +100,18 @@ class Erasure:
                 self._run(
                     "UPDATE audit_log SET detail = ? WHERE id = ?", (entries.encode(action, scrubbed), i)
                 )
+
+    def _scrub_operations(self, texts: set[str], tags: set[str]) -> None:
+        """An operation's summary names the tags it renamed or folded (and may quote a text): those are gone."""
+        for needle in [*texts, *tags]:
+            escaped = json.dumps(needle)[1:-1]
+            for i, summary in self._read(
+                "SELECT id, summary FROM operations WHERE summary LIKE ? ESCAPE '\\'", (_like(escaped),)
+            ):
+                value = json.loads(summary)
+                scrubbed = _scrub(value, texts, tags, whole=False)
+                if scrubbed != value:
+                    self._run("UPDATE operations SET summary = ? WHERE id = ?", (json.dumps(scrubbed), i))
 
     def _erased(self) -> None:
         """What the backend's own storage keeps of deleted text, cleared inside the transaction."""

@@ -13,7 +13,9 @@ import numpy as np
 from engram.classify.service import Classifiers
 from engram.config import Settings
 from engram.embed.embedder import Embedder
+from engram.errors import InvalidInput
 from engram.lang import analysis, pii
+from engram.model.record import NewMemory, parse
 from engram.model.vectors import Vector, content_hash
 from engram.tags import phrases
 from engram.tags.context import context_tags
@@ -95,6 +97,24 @@ class Tagger:
             off_topic,
             tuple(t for t in plan.tags if t not in spelled),
         )
+
+    def tag_item(self, item: dict[str, Any]) -> dict[str, Any]:
+        """A memory to write (`remember`'s, a document's) with the tags of its text when its caller gave none,
+        kept as automatic so that a content edit replaces them, as it replaces store_memory's; as it is
+        otherwise. store_memory alone also reads importance and context from the analysis."""
+        content = item.get("content")
+        if item.get("tags") or not isinstance(content, str):
+            return item
+        try:
+            parse(NewMemory, {"content": content})
+        except InvalidInput:
+            return item  # bad text is refused by the write, naming the field, before anything reads it
+        tagging = self.tagged(content, [])
+        metadata = dict(item.get("metadata") or {})
+        # The importance is the caller's (or the default), not the analysis': an edit keeps it.
+        overridden = [*(metadata.get("overridden") or []), "importance"]
+        metadata |= {"auto_tags": list(tagging.automatic), "overridden": list(dict.fromkeys(overridden))}
+        return item | {"tags": list(tagging.plan.tags), "metadata": metadata}
 
     def _tag_vectors(
         self, concepts: tuple[str, ...], extra: list[str], content: str

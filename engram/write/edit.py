@@ -110,7 +110,7 @@ class Editor:
             )
         if str(fields.get("status", "")) == Status.SUPERSEDED.value and old.status is not Status.SUPERSEDED:
             given = fields.get("metadata")
-            successor = given if isinstance(given, dict) else {}
+            successor: dict[str, Any] = given if isinstance(given, dict) else {}
             if not (successor.get("superseded_by") or successor.get("merged_into")):
                 # Superseded by nothing, the memory would be stranded: no edit nor review makes it live again.
                 raise InvalidInput(

@@ -805,12 +805,13 @@
       armed = null;
       btn.textContent = "Delete";
       try {
-        await v1.remove(current.id);
+        const answer = await v1.remove(current.id);
         const gone = CSS.escape(current.id);
         for (const li of $$(`[data-id="${gone}"], [data-parent="${gone}"]`)) li.remove();
         searchState.hits = searchState.hits.filter((x) => x.memory.id !== current.id && x.memory.parent_id !== current.id);
         dlg.close();
-        toast("Memory deleted.");
+        // What a delete cannot reach, as the server says it: copies made before (backups, exports) keep the text.
+        toast(answer && answer.note ? `Memory deleted: ${answer.note}.` : "Memory deleted.", { ms: 9000 });
         loadReviewCount();
       } catch (err) {
         showError("detail", err);
