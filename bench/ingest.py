@@ -224,7 +224,7 @@ def bulk_store(size: int, db: Path) -> None:
         mem.recall("the vector index catches up", touch=False)
 
 
-def bulk(sizes: list[int], before: str, rounds: int) -> dict[str, Any]:
+def bulk(sizes: list[int], before: str, rounds: int, paths: list[str]) -> dict[str, Any]:
     import shutil
     import statistics
     import subprocess
@@ -241,8 +241,26 @@ def bulk(sizes: list[int], before: str, rounds: int) -> dict[str, Any]:
         after, head = snapshot(scratch / "after")
         old = scratch / "before"
         old.mkdir()
-        archive = subprocess.run([*git, "archive", result["before"]], check=True, capture_output=True).stdout
+        # The whole tree of `before`, or HEAD's with only `paths` as they were at `before` (the change measured
+        # alone, on the same store schema and everything else)
+        archive = subprocess.run(
+            [*git, "archive", result["before"] if not paths else head], check=True, capture_output=True
+        ).stdout
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        for path in paths:
+            shutil.rmtree(old / path) if (old / path).is_dir() else (old / path).unlink(missing_ok=True)
+        if paths:
+            listed = subprocess.run(
+                [*git, "ls-tree", "-r", "--name-only", result["before"], "--", *paths],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.split()
+            archive = subprocess.run(
+                [*git, "archive", result["before"], *listed], check=True, capture_output=True
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        result["paths"] = paths
         result["after"] = head
         trees = {"before": old, "after": after}
         for size in sizes:
@@ -269,6 +287,7 @@ def bulk(sizes: list[int], before: str, rounds: int) -> dict[str, Any]:
             result["sizes"][str(size)] = {
                 "date": datetime.now(UTC).isoformat(timespec="seconds"),
                 "commits": {"before": result["before"], "after": head},
+                "before_paths": paths,
                 "load": round(__import__("os").getloadavg()[0], 1),
             } | {
                 name: {
@@ -280,6 +299,13 @@ def bulk(sizes: list[int], before: str, rounds: int) -> dict[str, Any]:
                 for name, rs in runs.items()
             }
     return result
+
+
+def _code(run: dict[str, Any], name: str) -> str:
+    paths = run.get("before_paths") if name == "before" else None
+    if paths:
+        return f"before: {', '.join(paths)} as at {run['commits']['before']}, the rest as after"
+    return f"{name} ({run['commits'][name]})"
 
 
 def render_bulk(result: dict[str, Any]) -> list[str]:
@@ -300,7 +326,7 @@ def render_bulk(result: dict[str, Any]) -> list[str]:
         for name in ("before", "after"):
             r = run[name]
             lines.append(
-                f"| {int(size):,} | {name} ({run['commits'][name]}) | {r['ratio']} | {r['ratios']} | "
+                f"| {int(size):,} | {_code(run, name)} | {r['ratio']} | {r['ratios']} | "
                 f"{r['raw_texts_per_s']} | {r['write_texts_per_s']} | {run['date'][:16]} | {run['load']} |"
             )
     return [*lines, ""]
@@ -316,6 +342,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--before", default="HEAD~1", help="the commit to compare with")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--paths", nargs="*", default=[], help="only these paths as they were at --before")
     parser.add_argument("--bulk-worker", nargs=2, type=Path, metavar=("DB", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bulk_worker:
@@ -326,7 +353,7 @@ def main() -> None:
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cpus",
         }
-        figures = stamp | bulk(args.sizes, args.before, args.rounds)
+        figures = stamp | bulk(args.sizes, args.before, args.rounds, args.paths)
         kept = RESULTS / "ingest_bulk.json"
         if kept.exists():  # the sizes not run this time keep their last figures
             figures["sizes"] = json.loads(kept.read_text())["sizes"] | figures["sizes"]

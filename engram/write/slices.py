@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
 from engram.model.record import MemoryRecord, NewMemory
 from engram.model.vectors import Matrix, Vector, decode_vector, encode_vector
 from engram.store.roles import AuditLog, Rows
+from engram.store.scan import scan, unit
 from engram.store.values import Filter, Label
-from engram.store.vectors import ExactRows
 
 
 class HeldStore(Rows, AuditLog, Protocol):
@@ -45,8 +46,18 @@ def scope_of(item: NewMemory | MemoryRecord) -> Scope:
 
 @dataclass(slots=True)
 class _Searchable:
-    rows: ExactRows
-    hits: list[tuple[str, Label]] = field(default_factory=list)  # by row number
+    """One scope's held rows: unit vectors in a buffer that doubles when full, and each row's id and label."""
+
+    rows: npt.NDArray[np.float32]
+    hits: list[tuple[str, Label]] = field(default_factory=list)
+
+    def add(self, vector: Vector, hit: tuple[str, Label]) -> None:
+        if len(self.hits) == len(self.rows):
+            grown = np.zeros((max(16, 2 * len(self.rows)), self.rows.shape[1]), dtype=np.float32)
+            grown[: len(self.rows)] = self.rows
+            self.rows = grown
+        self.rows[len(self.hits)] = unit(vector[None, :])[0]
+        self.hits.append(hit)
 
 
 @dataclass(slots=True)
@@ -82,13 +93,14 @@ class Held:
                 continue
             group = self._searchable.get(scope_of(record))
             if group is None:
-                group = self._searchable[scope_of(record)] = _Searchable(ExactRows(len(vector)))
-            # scored from the vector as the store keeps it, as a search of the transaction's rows would be
-            stored = decode_vector(encode_vector(vector))
-            group.rows.upsert(np.array([len(group.hits)], dtype=np.uint64), stored[None, :])
+                group = self._searchable[scope_of(record)] = _Searchable(
+                    np.zeros((0, len(vector)), np.float32)
+                )
             category = None if record.category is None else record.category.value
             chunk = record.parent_id is not None
-            group.hits.append((record.id, Label(label.kind, label.method, chunk, category)))
+            # scored from the vector as the store keeps it, as a search of the transaction's rows would be
+            stored = decode_vector(encode_vector(vector))
+            group.add(stored, (record.id, Label(label.kind, label.method, chunk, category)))
 
     def search(self, query: Vector, k: int, scope: Scope) -> list[tuple[str, float, Label]]:
         """Up to k held rows of `scope` closest to `query`, best first (memories live and unexpired: the write
@@ -96,7 +108,8 @@ class Held:
         group = self._searchable.get(scope)
         if group is None:
             return []
-        found = group.rows.search(np.asarray(query, dtype=np.float32), k, None)
+        n = len(group.hits)
+        found = scan(np.arange(n, dtype=np.uint64), group.rows[:n], np.asarray(query, dtype=np.float32), k)
         return [(group.hits[row][0], score, group.hits[row][1]) for row, score in found]
 
     def write(self, store: HeldStore) -> None:
