@@ -133,7 +133,8 @@ def test_a_store_indexed_before_character_pairs_is_indexed_again(
         before = [m for m in module.MIGRATIONS if m[0] not in ("m012_unspaced_pairs", "m003_unspaced_pairs")]
         old.setattr(module, "MIGRATIONS", before)  # the store as it was before character pairs
         with Memory(location, embedder=FakeEmbedder()) as mem:
-            rid = mem.remember("我们明天上午在北京开会。").id
+            # a tag of its own: the tags of its text (北京) would be found by the old index too
+            rid = mem.remember("我们明天上午在北京开会。", tags=["meeting"]).id
             if backend == "postgres":  # stems were computed in Python: write those of the old words
                 with mem.store.atomic() as db:  # type: ignore[attr-defined]
                     db.execute(
