@@ -267,13 +267,13 @@ def test_a_new_database_reuses_the_seed_vectors_this_process_embedded(tmp_path: 
 
     embedder = Counting(dim=48, name="counting-fake")
     with Memory(tmp_path / "a.db", embedder=embedder) as first:
-        first.remember("I prefer tea in the morning")
+        first.remember_many([{"content": "I prefer tea in the morning"}])  # untagged: no tag phrases embedded
     kind_seeds = sum(len(t) for t in first._classifiers.kinds.taxonomy.prototypes.values())
     category_seeds = sum(len(t) for t in first._classifiers.categories.taxonomy.prototypes.values())
     # Each seed and the memory are embedded whole and by their opening words.
     assert Counting.texts == 2 * (kind_seeds + category_seeds + 1)
     with Memory(tmp_path / "b.db", embedder=embedder) as second:
-        second.remember("I prefer tea in the morning")
+        second.remember_many([{"content": "I prefer tea in the morning"}])  # untagged: no tag phrases embedded
         seeded = [p for p in second.store.prototypes("kinds") if p.source == "seed"]
         assert len(seeded) == kind_seeds
     assert Counting.texts == 2 * (
