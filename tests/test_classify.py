@@ -273,7 +273,7 @@ def test_a_new_database_reuses_the_seed_vectors_this_process_embedded(tmp_path: 
     # Each seed and the memory are embedded whole and by their opening words.
     assert Counting.texts == 2 * (kind_seeds + category_seeds + 1)
     with Memory(tmp_path / "b.db", embedder=embedder) as second:
-        second.remember_many([{"content": "I prefer tea in the morning"}])  # untagged: no tag phrases embedded
+        second.remember_many([{"content": "I prefer tea in the morning"}])  # untagged
         seeded = [p for p in second.store.prototypes("kinds") if p.source == "seed"]
         assert len(seeded) == kind_seeds
     assert Counting.texts == 2 * (
