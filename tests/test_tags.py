@@ -36,6 +36,12 @@ def _last_word_is_a_verb(phrase: str, text: str) -> bool:
         ),
         ("Send the signed contract to the landlord before Friday.", {"contract", "landlord"}, {"Friday"}),
         ("Our neighbour Ingrid waters the plants while we are away.", {"Ingrid", "plants"}, {"waters"}),
+        (
+            "Our staging cluster runs on k3s in the Hetzner Falkenstein region",
+            {"staging cluster", "k3s", "Hetzner Falkenstein"},
+            {"staging cluster runs"},
+        ),
+        ("I prefer aisle seats on long flights.", {"aisle seats", "flights"}, {"aisle"}),
         ("The gym membership costs 45 euros a month.", {"gym membership"}, {"costs", "euros", "month"}),
         ("Reply to the recruiter by Wednesday.", {"recruiter"}, {"Reply"}),
         ("Met Dr. Okafor at the conference, she works on protein folding.", {"protein folding"}, {"Met"}),

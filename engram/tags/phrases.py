@@ -49,6 +49,7 @@ _VAGUE = frozenset(
 # What follows a verb and never a noun phrase's last word: an object, a particle, an adverb (not a preposition:
 # "aisle seats on long flights" as often as "checklist lives in the wiki").
 _AFTER_A_VERB = frozenset({"NN", "NNS", "DT", "PRP$", "PRP", "JJ", "VBG", "RP", "RB"})
+_STOPS = frozenset({".", ":"})  # the tagger's marks for sentence ends, colons and semicolons
 # Words that say when (seasons, parts of the day, weekdays): a date is an entity, and as a tag it goes stale.
 _WHEN = frozenset(
     """spring summer autumn fall winter morning afternoon evening night noon midnight weekday weekdays weekend
@@ -253,7 +254,23 @@ def _clause_verb(before: Any, token: Any) -> bool:
     if token.tag_ != "NNS" or before.tag_ != "NN" or token.i + 1 >= len(token.doc):
         return False
     after = token.doc[token.i + 1]  # "checklist lives in", "gateway times out", "service batches writes"
-    return after.tag_ in _AFTER_A_VERB and "VERB" in getAllLemmas(token.text.lower())
+    if "VERB" not in getAllLemmas(token.text.lower()):
+        return False
+    # Before a preposition it is the verb only when its clause opens with a subject's determiner and has no other
+    # verb: "Our staging cluster runs on k3s" (the tagger's plural noun), not "aisle seats on long flights".
+    return after.tag_ in _AFTER_A_VERB or (after.tag_ == "IN" and _verbless_statement(token))
+
+
+def _verbless_statement(token: Any) -> bool:
+    """Whether `token`'s clause (between stops, colons and semicolons) opens with a determiner or a possessive and
+    has no word tagged a verb."""
+    doc, start, end = token.doc, token.i, token.i
+    while start > 0 and doc[start - 1].tag_ not in _STOPS:
+        start -= 1
+    while end + 1 < len(doc) and doc[end + 1].tag_ not in _STOPS:
+        end += 1
+    clause = doc[start : end + 1]
+    return clause[0].tag_ in {"DT", "PRP$"} and not any(t.pos_ in {"VERB", "AUX"} for t in clause)
 
 
 def _activity(token: Any) -> bool:
