@@ -82,6 +82,8 @@ def search_figures(embed_ms: list[float], search_ms: list[float]) -> dict[str, f
 
 
 def ingest_figures(texts: int, raw_s: float, write_s: float) -> dict[str, float]:
+    if not texts:  # `--ingest 0`: a build measured without the write path's comparison
+        return {"ingest_texts": 0}
     return {
         "ingest_texts": texts,
         "raw_embed_texts_per_s": round(texts / raw_s, 1),
