@@ -188,22 +188,15 @@ BULK_TEXTS = 1024
 def bulk_worker(db: Path, out: Path) -> None:
     """One process: the ratio on `db` with whichever engram is first on the path (old and new take this)."""
     from bench.datasets import load_locomo
-    from bench.peers.data import INGEST_SLICE, WARM_UP
-    from engram import MiniLM, NewMemory
+    from bench.peers.data import WARM_UP, alternating
+    from engram import MiniLM
 
     texts = [u.text for c in load_locomo() for u in c.units][:BULK_TEXTS]
     model = MiniLM()
     model.embed_batch(texts[-WARM_UP:])
     with Memory(db, embedder=model) as mem:
         mem.remember("warm up the model and the classifiers")
-        raw_s = write_s = 0.0
-        for i in range(0, len(texts), INGEST_SLICE):
-            part = texts[i : i + INGEST_SLICE]
-            t0 = time.perf_counter()
-            model.embed_batch(part)
-            t1 = time.perf_counter()
-            mem.remember_many([NewMemory(content=t) for t in part])
-            raw_s, write_s = raw_s + t1 - t0, write_s + time.perf_counter() - t1
+        raw_s, write_s = alternating(mem, model, texts)
         stored = mem.stats()["memories"]
     out.write_text(json.dumps({"raw_s": raw_s, "write_s": write_s, "memories": stored}))
 

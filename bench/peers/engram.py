@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from bench.peers.data import (
     INGEST,
-    INGEST_SLICE,
     QUERIES,
     WARM_UP,
+    alternating,
     batches,
     count,
     ingest_figures,
@@ -80,19 +80,11 @@ def build(db: str, data: Path, loader: str = "write") -> dict[str, Any]:
 
 def ingest(db: str, texts: list[str], model: MiniLM) -> dict[str, Any]:
     """The write path with `model` embedding, beside `model` called bare on the same texts."""
-    from engram import Memory, NewMemory
+    from engram import Memory
 
     model.embed_batch(texts[-WARM_UP:])  # warmed up before timing; it keeps no cache
     with Memory(db, embedder=model) as mem:
-        raw_s = write_s = 0.0
-        # Slices alternate between the bare model and the write path, so both see the same machine moments.
-        for i in range(0, len(texts), INGEST_SLICE):
-            part = texts[i : i + INGEST_SLICE]
-            t0 = time.perf_counter()
-            model.embed_batch(part)
-            t1 = time.perf_counter()
-            mem.remember_many([NewMemory(content=t) for t in part])
-            raw_s, write_s = raw_s + t1 - t0, write_s + time.perf_counter() - t1
+        raw_s, write_s = alternating(mem, model, texts)
     return ingest_figures(len(texts), raw_s, write_s)
 
 

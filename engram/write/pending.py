@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engram.model.record import Kind, NewMemory
+from engram.model.record import Kind, MemoryRecord, NewMemory
 from engram.model.vectors import Vector
 from engram.store.values import Filter
 from engram.write.rules import LIVE, mean
@@ -30,8 +30,9 @@ def whole_vector(p: Pending) -> Vector:
     return p.vectors[0] if len(p.vectors) == 1 else mean(p.vectors)
 
 
-def scope_filter(item: NewMemory) -> Filter:
-    """The memories a new one is checked against and voted on by: live, in its scope, of exactly its owner."""
+def scope_filter(item: NewMemory | MemoryRecord) -> Filter:
+    """The memories a new one (or a stored one's new content) is checked against and voted on by: live, in its
+    scope, of exactly its owner."""
     return Filter(
         scope=item.scope,
         scope_id=item.scope_id,

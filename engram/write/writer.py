@@ -21,7 +21,7 @@ from engram.model.record import Category, Kind, MemoryRecord, NewMemory, new_id,
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
 from engram.store.roles import AuditLog, Rows, SearchIndex, Transactions
-from engram.store.values import Filter, Label
+from engram.store.values import Label
 from engram.tags.service import TagService
 from engram.write.duplicates import Duplicates
 from engram.write.operations import Operation
@@ -139,14 +139,7 @@ class Writer:
         new memory's are, by prototypes and the votes of its nearest memories in its scope, leaving out its own
         rows."""
         own = {old.id, *(c.id for c in self._store.children(old.id))}
-        where = Filter(
-            scope=old.scope,
-            scope_id=old.scope_id,
-            statuses=LIVE,
-            user_id=old.user_id,
-            workspace_id=old.workspace_id,
-            owner_exact=True,
-        )
+        where = scope_filter(old)
         k = self._settings.kind_neighbours
         hits = [h for h in self._store.labelled_search(vector, k + len(own), where) if h[0] not in own][:k]
         fields: dict[str, Any] = {}
