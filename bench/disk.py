@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.peers import data as files
-from bench.scale import ROOT, disk_parts, prepare
+from bench.scale import ROOT, disk_parts, prepare, tree_of
 
 RESULTS = ROOT / "bench" / "results"
 
@@ -68,19 +68,6 @@ with Memory(db, embedder=FakeEmbedder(dim=vectors.shape[1])) as mem:
                 mem.store.audit("create", r.id, detail)
     mem.store.vector_search(vectors[0], 5, Filter())  # the vector index catches up and is saved
 """
-
-
-def tree_of(commit: str, into: Path) -> str:
-    """The tree of `commit` extracted to `into`; its short hash."""
-    short = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", commit], check=True, capture_output=True, text=True
-    ).stdout.strip()
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", short], check=True, capture_output=True
-    ).stdout
-    into.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return short
 
 
 def build(tree: Path, db: Path, data: Path) -> None:

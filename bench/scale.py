@@ -93,17 +93,23 @@ def prepare(size: int, into: Path, ingest: int, queries: int) -> Path:
     return into
 
 
-def snapshot(into: Path) -> tuple[Path, str]:
-    """The committed tree (HEAD) copied to `into`, and its commit: every worker of a run runs the same code, however
-    the working tree changes meanwhile."""
-    head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], check=True, capture_output=True, text=True
+def tree_of(commit: str, into: Path) -> str:
+    """The tree of `commit` extracted to `into`; its short hash."""
+    short = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", commit], check=True, capture_output=True, text=True
     ).stdout.strip()
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", head], check=True, capture_output=True
+        ["git", "-C", str(ROOT), "archive", short], check=True, capture_output=True
     ).stdout
     into.mkdir(parents=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return short
+
+
+def snapshot(into: Path) -> tuple[Path, str]:
+    """The committed tree (HEAD) copied to `into`, and its commit: every worker of a run runs the same code, however
+    the working tree changes meanwhile."""
+    head = tree_of("HEAD", into)
     (into / "bench" / ".cache").symlink_to(ROOT / "bench" / ".cache", target_is_directory=True)
     return into, head
 

@@ -4,13 +4,10 @@ approved by ingest on its own, which no person has decided on, can still be reje
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from fastapi.testclient import TestClient
 
-from engram import FakeEmbedder, InvalidInput, Memory, Settings
-from engram.interfaces.http.serve import build_app
+from engram import InvalidInput, Memory
 from engram.model.record import Status
 
 
@@ -59,17 +56,10 @@ def test_a_memory_no_person_decided_on_can_still_be_rejected(mem: Memory) -> Non
     assert mem.review(memory, "reject").status == Status.REJECTED
 
 
-def test_a_stale_page_cannot_reject_over_rest_what_was_approved(tmp_path: Path) -> None:
-    app = build_app(
-        Settings(home=tmp_path, maintain_every_minutes=0),
-        db=tmp_path / "local.db",
-        embedder=FakeEmbedder(),
-        require_key=False,
-    )
-    with TestClient(app, base_url="http://127.0.0.1:8765") as api:
-        stored = api.post("/v1/store", json={"content": "The fridge in room 4 is ours."}).json()["memory_id"]
-        api.patch(f"/v1/memories/{stored}", json={"status": "pending"})
-        assert api.post("/v1/review", json={"action": "approve", "ids": [stored]}).status_code == 200
-        refused = api.post("/v1/review", json={"action": "reject", "ids": [stored]})
-        assert refused.status_code == 400 and refused.json()["field"] == "ids[0]"
-        assert api.get(f"/v1/memories/{stored}").json()["status"] == "approved"
+def test_a_stale_page_cannot_reject_over_rest_what_was_approved(api: TestClient) -> None:
+    stored = api.post("/v1/store", json={"content": "The fridge in room 4 is ours."}).json()["memory_id"]
+    api.patch(f"/v1/memories/{stored}", json={"status": "pending"})
+    assert api.post("/v1/review", json={"action": "approve", "ids": [stored]}).status_code == 200
+    refused = api.post("/v1/review", json={"action": "reject", "ids": [stored]})
+    assert refused.status_code == 400 and refused.json()["field"] == "ids[0]"
+    assert api.get(f"/v1/memories/{stored}").json()["status"] == "approved"
