@@ -5,7 +5,6 @@ merges, chunks, neighbours)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +12,6 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.model.results import RememberResult
-from engram.model.vectors import Matrix
-from engram.store.sqlite.store import SQLiteStore
-from engram.store.values import Filter, Label
 
 SUBJECTS = [
     "the bank meeting",
@@ -98,20 +94,8 @@ def _stored(mem: Memory, results: list[RememberResult]) -> list[dict[str, Any]]:
     return rows
 
 
-@pytest.mark.parametrize(("mode", "at_once"), [("store", False), ("persona", False), ("store", True)])
-def test_one_batch_stores_what_one_write_at_a_time_stores(
-    tmp_path: Path, mode: str, at_once: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`at_once`: the store answers a slice's neighbour searches in one call (asked before any row is written:
-    what it answered must not be read once a row is)."""
-    if at_once:
-
-        def labelled_search_many(
-            store: SQLiteStore, queries: Matrix, k: int, wheres: Sequence[Filter]
-        ) -> list[list[tuple[str, float, Label]]]:
-            return [store.labelled_search(q, k, w) for q, w in zip(queries, wheres, strict=True)]
-
-        monkeypatch.setattr(SQLiteStore, "labelled_search_many", labelled_search_many, raising=False)
+@pytest.mark.parametrize("mode", ["store", "persona"])
+def test_one_batch_stores_what_one_write_at_a_time_stores(tmp_path: Path, mode: str) -> None:
     items = _items()
     settings = Settings(home=tmp_path / "home", tag_on_topic=-1, lifecycle_mode=mode)
     with Memory(tmp_path / "batch.db", embedder=FakeEmbedder(), settings=settings) as mem:

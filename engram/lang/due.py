@@ -59,7 +59,7 @@ def _end_of(unit: str, day: datetime) -> datetime:
 def due_day(text: str, said_at: datetime) -> datetime | None:
     """The UTC day `text` names as its due date, read forward from `said_at`: the first date it names that is
     not before the day it was said. None if it names none."""
-    found = _first_due(text, said_at)
+    found = _first_due(text, day_start(said_at.astimezone(UTC)))
     return None if found is None else found[0]
 
 
@@ -73,7 +73,7 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
     for a rule or a habit."""
     if standing(text):
         return None
-    found = _first_due(text, said_at)
+    found = _first_due(text, day_start(said_at.astimezone(UTC)))
     if found is None or _MONTH_ONLY.fullmatch(found[1]):
         return None
     return found[0]
@@ -97,7 +97,8 @@ def told_as_past(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     """The first date `text` names that is not before the day it was said, and the phrase that names it. None
-    for what was done: a date in an account of the past is when it happened, not a day something is due."""
+    for what was done: a date in an account of the past is when it happened, not a day something is due.
+    Callers pass the day (UTC midnight), so that the kind's read and the due day's of one write share a result."""
     if told_as_past(text) and _DEADLINE.search(text) is None:
         return None
     said = day_start(said_at.astimezone(UTC))

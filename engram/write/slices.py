@@ -8,33 +8,21 @@ query, both unit length)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from engram.model.record import MemoryRecord, NewMemory
-from engram.model.vectors import Matrix, Vector, decode_vector, encode_vector
+from engram.model.vectors import Vector, decode_vector, encode_vector
 from engram.store.roles import AuditLog, Rows
 from engram.store.scan import scan, unit
-from engram.store.values import Filter, Label
+from engram.store.values import Label
 
 
 class HeldStore(Rows, AuditLog, Protocol):
     """Where held rows go."""
-
-
-@runtime_checkable
-class BatchSearch(Protocol):
-    """A store that answers the neighbour searches of a whole slice at once (one k-NN query of the vector index
-    for all of them): each answer is `labelled_search`'s for that query and filter. None when it cannot answer
-    so now (its transaction has written vectors the index does not hold)."""
-
-    def labelled_search_many(
-        self, queries: Matrix, k: int, wheres: Sequence[Filter]
-    ) -> list[list[tuple[str, float, Label]]] | None: ...
 
 
 Scope = tuple[str, str | None, str | None, str | None]  # scope, scope id, user, workspace

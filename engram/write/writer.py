@@ -27,7 +27,7 @@ from engram.write.duplicates import Duplicates
 from engram.write.operations import Operation
 from engram.write.pending import Pending, scope_filter, whole_vector
 from engram.write.rules import LIVE, check_length, expired, flatten, redacted
-from engram.write.slices import BatchSearch, Held, scope_of
+from engram.write.slices import Held, scope_of
 
 WRITE_SLICE = 64  # memories per write transaction in remember_many
 
@@ -224,16 +224,9 @@ class Writer:
         held written and then takes the write of its own (`_write`)."""
         held, store, k = Held(), self._store, self._settings.kind_neighbours
         written: list[RememberResult] = []
-        # A store that answers many searches at once is asked once for the slice; what it answered holds until
-        # a row is written (then each memory asks on its own).
-        ahead = None
-        if isinstance(store, BatchSearch):
-            wheres = [scope_filter(p.item) for p in part]
-            ahead = store.labelled_search_many(np.stack([whole_vector(p) for p in part]), k, wheres)
-        for at, p in enumerate(part):
+        for p in part:
             item = p.item
             if held.holds(item, p.hash) or expired(item) or item.status not in LIVE:
-                ahead = None
                 held.write(store)
                 written.append(self._write(p, operation))
                 continue
@@ -241,16 +234,15 @@ class Writer:
                 raise InvalidInput("id", f"a memory with id {item.id} already exists")
             existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
             if existing is not None:
-                ahead = None
                 held.write(store)
                 written.append(self._duplicates.said_again(existing, item, operation))
                 continue
             vector = whole_vector(p)
-            found = ahead[at] if ahead is not None else store.labelled_search(vector, k, scope_filter(item))
-            hits = found + held.search(vector, k, scope_of(item))
+            hits = store.labelled_search(vector, k, scope_filter(item)) + held.search(
+                vector, k, scope_of(item)
+            )
             hits = sorted(hits, key=lambda hit: -hit[1])[:k]
             if len(p.pieces) == 1 and hits and hits[0][1] >= self._duplicates.threshold():
-                ahead = None
                 held.write(store)
                 written.append(self._write(p, operation))  # searches again, the held rows in the store
                 continue
