@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engram.lang.text import stems_among
-from engram.recall.contained import Contained
-from engram.recall.scoring import overlaps
+from engram.recall.contained import Contained, overlap_stems, overlaps
 
 TEXTS = [
     "My dad's birthday party is at the lake house in June.",
@@ -50,3 +51,49 @@ def test_overlaps_read_through_it_equal_overlaps_read_directly() -> None:
         == overlaps(topic, TEXTS, None, standins)[0].tolist()
     )
     assert direct[0][0] > 0  # "dad" stands in for father there
+
+
+def test_texts_read_ahead_and_the_rest_answer_as_one_read_of_all() -> None:
+    wanted = frozenset({"parti", "lake", "father", "dad"})
+    contained = Contained()
+    contained.read_ahead([TEXTS[1], TEXTS[3]], wanted)
+    texts = [*TEXTS, TEXTS[1]]
+    assert contained(texts, wanted) == stems_among(texts, wanted)
+    assert contained(texts, frozenset({"lake"})) == stems_among(texts, frozenset({"lake"}))
+
+
+def test_texts_read_ahead_for_other_stems_are_read_again() -> None:
+    contained = Contained()
+    contained.read_ahead(TEXTS, frozenset({"lake"}))
+    assert contained(TEXTS, frozenset({"june", "lake"})) == stems_among(TEXTS, frozenset({"june", "lake"}))
+
+
+def test_overlaps_ask_for_the_stems_read_ahead() -> None:
+    weights = {"lake": 1.5, "father": 2.0, "parti": 0.7}
+    standins = {"father": [frozenset({"dad"}), frozenset({"papa", "bear"})]}
+    asked: list[frozenset[str]] = []
+
+    def contains(texts: object, wanted: frozenset[str]) -> list[set[str]]:
+        asked.append(wanted)
+        return stems_among(TEXTS, wanted)
+
+    overlaps(weights, TEXTS, {"fish": 0.4}, standins, contains)
+    assert asked == [overlap_stems(weights, {"fish": 0.4}, standins)]
+    assert "dad" not in asked[0] and "papa" in asked[0]  # a short other word is looked for as itself
+
+
+def test_a_text_read_ahead_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engram.recall.contained as contained_module
+
+    read: list[list[str]] = []
+
+    def counted(texts: list[str], wanted: frozenset[str]) -> list[set[str]]:
+        read.append(list(texts))
+        return stems_among(texts, wanted)
+
+    monkeypatch.setattr(contained_module, "stems_among", counted)
+    wanted = frozenset({"lake", "parti"})
+    contained = Contained()
+    contained.read_ahead([TEXTS[1], TEXTS[3]], wanted)
+    contained([*TEXTS, TEXTS[0]], wanted)
+    assert read == [[TEXTS[1], TEXTS[3]], [TEXTS[0], TEXTS[2]]]

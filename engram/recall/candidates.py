@@ -16,6 +16,7 @@ from engram.embed.embedder import Embedder
 from engram.lang.text import idf, stem, stems
 from engram.model.results import Scored
 from engram.model.vectors import Vector
+from engram.recall.contained import Contained, overlap_stems
 from engram.recall.query import Query
 from engram.recall.scoring import Candidate, Decay, feedback_query, score
 from engram.store.roles import SearchIndex, Transactions
@@ -73,7 +74,10 @@ class Candidates:
 
         also = query.expansion_terms
 
-        def lexical() -> dict[str, float]:
+        def lexical() -> tuple[dict[str, float], list[Facts], QueryTerms, Contained]:
+            # The words' weights first: they read the document frequencies the text search reads too, which
+            # this reader then has. The hits' facts and stems are read here as well, while the query is embedded.
+            asked = self._term_weights(query, also)
             # The first few other words for each of the question's words (father: dad) are searched too; all of
             # them count in the overlap of every candidate. A broad word's many other words ("family": every kin
             # word) made the text search several times slower, and the vector search finds most such memories.
@@ -81,24 +85,23 @@ class Candidates:
             words = list(
                 dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also, *said_else])
             )
-            return dict(store.text_search(words, wide, where))
+            by_text = dict(store.text_search(words, wide, where))
+            found = store.facts(list(by_text)) if by_text else []
+            contained = Contained()
+            wanted = overlap_stems(asked.known, asked.alternates, asked.standins)
+            contained.read_ahead([f.content for f in found], wanted)
+            return by_text, found, asked, contained
 
-        # The words' weights are read on a reader of their own: after the text search, on its thread, they
-        # lengthened the longest of the searches.
-        text_job: Future[dict[str, float]] | None = None
-        weights_job: Future[QueryTerms] | None = None
+        text_job: Future[tuple[dict[str, float], list[Facts], QueryTerms, Contained]] | None = None
         if store.reads_anywhere():
             text_job = self._readers.submit(lexical)
-            weights_job = self._readers.submit(self._term_weights, query, also)
         qvec = self._embedder.embed_batch([query.search])[0]
         # The vector hits come with what scoring reads of them, while the text search is often still running.
         found = store.vector_facts(qvec, wide, where)
         by_vector = {f.id: cosine for f, cosine in found}
         facts = [f for f, _ in found]
-        by_text = text_job.result() if text_job is not None else lexical()
-        asked = weights_job.result() if weights_job is not None else self._term_weights(query, also)
-        text_only = [i for i in by_text if i not in by_vector]
-        facts += store.facts(text_only) if text_only else []
+        by_text, text_facts, asked, contained = text_job.result() if text_job is not None else lexical()
+        facts += [f for f in text_facts if f.id not in by_vector]
         beside: dict[str, list[str]] = {}
         # Only memories in an episode, or chunks, have neighbours to look for; those found join the candidates.
         placed = [f.id for f in facts if f.placed] if profile.context else []
@@ -149,6 +152,7 @@ class Candidates:
             asked.alternates,
             asked.topic,
             asked.standins,
+            contained,
         )
         return ranked, vectors
 

@@ -1,27 +1,121 @@
 """Which of a query's word stems each candidate says, read once per query: scoring asks it for the whole question
-and again for the question without the words of a time it names, of the same candidates."""
+and again for the question without the words of a time it names, of the same candidates. The text search's hits
+can be read ahead, on the reader thread that found them, while the query is embedded."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
 
 from engram.lang.text import stems_among
+
+SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
 
 
 class Contained:
     """`stems_among` that keeps its first answer: asked again of the same texts for stems among those it read
     (the question's words without its time words are some of its words), it narrows that answer instead of
-    reading every text again. Each text's answer depends on that text alone, so the narrowed one is the same."""
+    reading every text again. Each text's answer depends on that text alone, so the narrowed one is the same,
+    and so is one put together from texts read ahead (`read_ahead`) and the rest read then."""
 
     def __init__(self) -> None:
         self._texts: Sequence[str] | None = None
         self._wanted: frozenset[str] = frozenset()
         self._found: list[set[str]] = []
+        self._ahead: dict[str, set[str]] = {}
+        self._ahead_wanted: frozenset[str] | None = None
+
+    def read_ahead(self, texts: Sequence[str], wanted: frozenset[str]) -> None:
+        """Read `texts` for `wanted` now: a first ask for the same stems reads only the texts not among them."""
+        self._ahead = dict(zip(texts, stems_among(texts, wanted), strict=True))
+        self._ahead_wanted = wanted
 
     def __call__(self, texts: Sequence[str], wanted: frozenset[str]) -> list[set[str]]:
         if self._texts is not None and texts == self._texts and wanted <= self._wanted:
             return [found & wanted for found in self._found]
-        found = stems_among(texts, wanted)
+        if self._texts is None and wanted == self._ahead_wanted:
+            ahead = self._ahead
+            rest = [t for t in dict.fromkeys(texts) if t not in ahead]
+            read = dict(zip(rest, stems_among(rest, wanted), strict=True)) if rest else {}
+            found = [set(ahead[t]) if t in ahead else set(read[t]) for t in texts]
+        else:
+            found = stems_among(texts, wanted)
         if self._texts is None:
             self._texts, self._wanted, self._found = texts, wanted, [set(f) for f in found]
         return found
+
+
+# For each text, the stems of its words among the wanted ones (`stems_among`, or what it found before).
+Contains = Callable[[Sequence[str], frozenset[str]], list[set[str]]]
+
+
+def overlaps(
+    query_weights: dict[str, float],
+    contents: Sequence[str],
+    alternates: Mapping[str, float] | None = None,
+    standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
+    contains: Contains = stems_among,
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each content, the IDF-weighted share of the query's word stems that it contains (a stem counts as
+    contained where all the stems of one of its `standins`, the other words for it, are), and the summed weight
+    of the `alternates` (stems of the query's expansions) it contains."""
+    total = sum(query_weights.values())
+    others = alternates or {}
+    if total <= 0 and not others:
+        return np.zeros(len(contents)), np.zeros(len(contents))
+    instead = {s: alts for s, alts in (standins or {}).items() if s in query_weights}
+    short, wanted = _looked_for(query_weights, others, instead)
+    present = contains(contents, wanted)
+    if short:
+        said = re.compile(rf"\b({'|'.join(sorted(map(re.escape, short)))})(?:s|['\u2019]s)?\b")
+        for text, p in zip(contents, present, strict=True):
+            p.update(m.group(1) for m in said.finditer(text.lower()))
+    if instead:
+        for p in present:
+            p.update(s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts))
+    share = _weighed(query_weights, present) / total if total > 0 else np.zeros(len(present))
+    return share, _weighed(others, present)
+
+
+def overlap_stems(
+    query_weights: Mapping[str, float],
+    alternates: Mapping[str, float] | None = None,
+    standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
+) -> frozenset[str]:
+    """The stems `overlaps` asks `contains` about, given the same weights: for reading candidates ahead."""
+    instead = {s: alts for s, alts in (standins or {}).items() if s in query_weights}
+    return _looked_for(query_weights, alternates or {}, instead)[1]
+
+
+def _looked_for(
+    query_weights: Mapping[str, float],
+    others: Mapping[str, float],
+    instead: Mapping[str, Sequence[frozenset[str]]],
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The other words' stems looked for as words themselves, and the stems looked for by stemming."""
+    extra_stems = frozenset(w for alts in instead.values() for alt in alts for w in alt)
+    # A short stem ("dad", "son") is looked for as the word itself: `stems_among` would stem every word that
+    # starts with its first letter, and a broad word's short other words (every kin word) tripled its time.
+    short = frozenset(
+        w for w in extra_stems if len(w) <= SHORT and w not in query_weights and w not in others
+    )
+    return short, frozenset(query_weights) | frozenset(others) | (extra_stems - short)
+
+
+def _weighed(weights: Mapping[str, float], present: Sequence[set[str]]) -> np.ndarray:
+    """For each set, the summed weight of the stems it holds, added in the weights' order. Many candidates hold
+    the same few stems (or none): each distinct set is summed once."""
+    out = np.zeros(len(present))
+    if not weights:
+        return out
+    items = list(weights.items())
+    sums: dict[frozenset[str], float] = {}
+    for i, p in enumerate(present):
+        if p:
+            key = frozenset(p)
+            if (total := sums.get(key)) is None:
+                total = sums[key] = sum([w for stem, w in items if stem in p])
+            out[i] = total
+    return out

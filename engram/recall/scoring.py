@@ -27,7 +27,6 @@ query as asked.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,13 +35,10 @@ from typing import Generic, Protocol, TypeVar
 import numpy as np
 
 from engram.config import RankingProfile
-from engram.lang.text import stems_among
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.confidence import leads, strengths
-from engram.recall.contained import Contained
-
-SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
+from engram.recall.contained import Contained, overlaps
 
 
 class Scorable(Protocol):
@@ -120,49 +116,10 @@ def last_used(record: Scorable) -> datetime:
     return record.updated_at
 
 
-# For each text, the stems of its words among the wanted ones (`stems_among`, or what it found before).
-Contains = Callable[[Sequence[str], frozenset[str]], list[set[str]]]
-
-
-def overlaps(
-    query_weights: dict[str, float],
-    contents: Sequence[str],
-    alternates: Mapping[str, float] | None = None,
-    standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
-    contains: Contains = stems_among,
-) -> tuple[np.ndarray, np.ndarray]:
-    """For each content, the IDF-weighted share of the query's word stems that it contains (a stem counts as
-    contained where all the stems of one of its `standins`, the other words for it, are), and the summed weight
-    of the `alternates` (stems of the query's expansions) it contains."""
-    total = sum(query_weights.values())
-    others = alternates or {}
-    if total <= 0 and not others:
-        return np.zeros(len(contents)), np.zeros(len(contents))
-    instead = {s: alts for s, alts in (standins or {}).items() if s in query_weights}
-    extra_stems = frozenset(w for alts in instead.values() for alt in alts for w in alt)
-    # A short stem ("dad", "son") is looked for as the word itself: `stems_among` would stem every word that
-    # starts with its first letter, and a broad word's short other words (every kin word) tripled its time.
-    short = frozenset(
-        w for w in extra_stems if len(w) <= SHORT and w not in query_weights and w not in others
-    )
-    present = contains(contents, frozenset(query_weights) | frozenset(others) | (extra_stems - short))
-    if short:
-        said = re.compile(rf"\b({'|'.join(sorted(map(re.escape, short)))})(?:s|['\u2019]s)?\b")
-        for text, p in zip(contents, present, strict=True):
-            p.update(m.group(1) for m in said.finditer(text.lower()))
-    if instead:
-        for p in present:
-            p.update(s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts))
-    share = [
-        sum(w for stem, w in query_weights.items() if stem in p) / total if total > 0 else 0.0
-        for p in present
-    ]
-    extra = (
-        [sum(w for stem, w in others.items() if stem in p) for p in present]
-        if others
-        else [0.0] * len(present)
-    )
-    return np.array(share, dtype=np.float64), np.array(extra, dtype=np.float64)
+def _ages(now: datetime, records: Sequence[Scorable]) -> np.ndarray:
+    """`_days` from each record's `last_used` to `now`, in one pass (a call of each per candidate cost more)."""
+    seconds = [(now - max(r.updated_at, r.last_accessed_at or r.updated_at)).total_seconds() for r in records]
+    return np.maximum(0.0, np.array(seconds, dtype=np.float64) / 86400)
 
 
 def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vector:
@@ -230,21 +187,24 @@ def score(
     alternates: Mapping[str, float] | None = None,
     topic: tuple[dict[str, float], float] | None = None,
     standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
+    contained: Contained | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
     episode, `episodes` a candidate to its episode (the parent, for a chunk). With `feedback`, the vector
     component is the cosine it returns (pseudo-relevance feedback); the others stay as they were. `period` is
     the time the query names, if any; `unseen` the IDF weight of the query's word stems no memory contains, and
     `alternates` the IDF of the stems of its expansions (related tags) that are not its own; `topic`, the first
-    and second of those for the query without the words of a time it names, which `coverage` reads if given."""
+    and second of those for the query without the words of a time it names, which `coverage` reads if given;
+    `contained`, the candidates' stems as far as read ahead."""
     records = [c.record for c in candidates]
     cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
     bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
     top_bm25 = float(bm25.max()) if len(bm25) else 0.0
-    days = np.array([_days(now, last_used(r)) for r in records], dtype=np.float64)
+    days = _ages(now, records)
     table = np.zeros((len(records), len(_COLUMNS)))
     table[:, _VECTOR] = np.maximum(cosine, 0.0)
-    contents, contains = [r.content for r in records], Contained()
+    contents = [r.content for r in records]
+    contains = contained if contained is not None else Contained()
     share, extra = overlaps(query_weights, contents, alternates, standins, contains)
     table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * share
     # An expansion's words stand in for the words they expand (k8s for kubernetes), up to the whole question.
