@@ -68,7 +68,9 @@ class Retriever:
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
-        hits = apply_mode(self._full(picked, query), mode, limit, thresholds.get(mode), self.profile(profile))
+        # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
+        sure = [Scored(s.record, s.score, s.components, s.why, confidence_of(s.components)) for s in picked]
+        hits = self._full(apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile)), query)
         if touch and hits:
             self.touch(hits, query.now)
         return hits
