@@ -91,6 +91,8 @@ def worker(db: Path, questions: list[str], clocks: str, model: bool = False) -> 
         store_type = type(mem.store)
         _timed(engram.memory, "read_query", "read", spent, stage_clock)
         _timed(store_type, "text_search", "text_search", spent, stage_clock)
+        if hasattr(store_type, "text_facts"):  # the text search with its hits' facts, where a store has it
+            _timed(store_type, "text_facts", "text_search", spent, stage_clock)
         _timed(candidates.Candidates, "_term_weights", "weights", spent, stage_clock)
         _timed(candidates, "score", "score", spent, stage_clock)
         _timed(scoring, "overlaps", "overlaps", spent, stage_clock)

@@ -11,6 +11,7 @@ import pytest
 
 from bench.backends import bulk_records
 from engram import FakeEmbedder, Memory
+from engram.model.record import Status
 from engram.store.sqlite import search
 from engram.store.values import Filter
 
@@ -84,3 +85,23 @@ def test_only_a_search_of_many_rows_is_split_in_two(tmp_path: Path, monkeypatch:
         assert store._half is None
         # the rarest word is searched whatever its count: 41 rows, split
         assert len(store.text_search(["report"], 100, Filter())) == 41 and store._half is not None
+
+
+def test_the_text_search_with_facts_finds_what_it_finds_with_the_facts_read_by_id(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        ids = _store(mem, [f"the weather report number {i}" for i in range(40)])
+        store: Any = mem.store
+        for record in store.get_many(ids[::2]):  # the default filter leaves half of them out
+            store.update(record.model_copy(update={"status": Status.REJECTED}))
+        # the best few; more than pass the filter among the first read (the second query); more than there are
+        for k in (5, 18, 100):
+            plain = store.text_search(["weather", "report"], k, Filter())
+            with_facts = store.text_facts(["weather", "report"], k, Filter())
+            assert [(f.id, s) for f, s in with_facts] == plain
+            by_id = {f.id: f for f in store.facts([i for i, _ in plain])}
+            for facts, _ in with_facts:
+                expected = by_id[facts.id]
+                assert facts.content == expected.content and facts.created_at == expected.created_at
+                assert facts.vector is not None and expected.vector is not None
+                assert facts.vector.tolist() == expected.vector.tolist()
+            assert len(with_facts) == min(k, 20) and not {f.id for f, _ in with_facts} & set(ids[::2])

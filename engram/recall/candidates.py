@@ -85,8 +85,14 @@ class Candidates:
             words = list(
                 dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also, *said_else])
             )
-            by_text = dict(store.text_search(words, wide, where))
-            found = store.facts(list(by_text)) if by_text else []
+            # A store that reads the hits' facts with the text search saves a query by id for them.
+            with_facts = getattr(store, "text_facts", None)
+            if with_facts is not None:
+                hits: list[tuple[Facts, float]] = with_facts(words, wide, where)
+                by_text, found = {f.id: s for f, s in hits}, [f for f, _ in hits]
+            else:
+                by_text = dict(store.text_search(words, wide, where))
+                found = store.facts(list(by_text)) if by_text else []
             contained = Contained()
             wanted = overlap_stems(asked.known, asked.alternates, asked.standins)
             contained.read_ahead([f.content for f in found], wanted)

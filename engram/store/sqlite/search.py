@@ -116,6 +116,16 @@ class Searches:
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
         """bm25 over content (weight 1) and tags (weight 0.5); each term quoted, so user text is never syntax.
         Scores are returned positive: higher is better."""
+        return [(i, s) for i, s, _ in self._text_search(terms, k, where, _IDS)]
+
+    def text_facts(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[Facts, float]]:
+        """`text_search` with each hit's `facts`, read with it: the filter reads each hit's row already, and a
+        second query by id for what recall scores cost more than the columns."""
+        return [(facts, s) for _, s, facts in self._text_search(terms, k, where, _FACTS)]
+
+    def _text_search(
+        self, terms: Sequence[str], k: int, where: Filter, view: _View[P]
+    ) -> list[tuple[str, float, P]]:
         if not terms:
             return []
         db = self._reader()
@@ -126,14 +136,16 @@ class Searches:
         # is faster than ORDER BY rank (FTS5's own sorter of the same scores).
         wide = math.ceil(k * _OVERSAMPLE)
         rows = self._best_matches(db, match, wide, scored)
-        result = [(i, -float(score)) for i, score, _ in self._kept(rows, sql, params, _IDS, k)]
+        result = [(i, -float(score), value) for i, score, value in self._kept(rows, sql, params, view, k)]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
-                f"SELECT m.id, {_BM25} AS score FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
+                f"SELECT m.id, {_BM25} AS score{view.columns} FROM memories_fts "
+                f"JOIN memories m ON m.rid = memories_fts.rowid "
                 f"WHERE memories_fts MATCH ? AND {sql} ORDER BY score, m.rid LIMIT ?",
                 (match, *params, k),
             ).fetchall()
-            result = [(memory_id, -float(score)) for memory_id, score in rows]
+            values = view.build([(row[0], *row[2:]) for row in rows])
+            result = [(row[0], -float(row[1]), v) for row, v in zip(rows, values, strict=True)]
         return result
 
     def _searched(self, terms: Sequence[str]) -> tuple[list[str], int]:
