@@ -16,6 +16,9 @@ with `--clock cpu`, the processor time of every thread above the model's).
 
     git -C . worktree add --detach /tmp/engram-base <commit>
     .venv/bin/python -m bench.recall_profile --base /tmp/engram-base --size 20000 --queries 200
+
+`--store` copies an existing store for each side instead (the scale bench's 1M one, say); the answers' check is
+then left out, and `--size` only names it.
 """
 
 from __future__ import annotations
@@ -174,6 +177,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--clock", choices=tuple(CLOCKS), default="wall", help="what a stage's time is")
     parser.add_argument("--model", action="store_true", help="recall embeds with the real model (see above)")
+    parser.add_argument(
+        "--store",
+        type=Path,
+        help="an existing store (its database file) to copy for each side, e.g. the scale bench's",
+    )
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     from bench.speed import corpus, queries
@@ -182,7 +190,7 @@ def main() -> None:
     if args.worker:
         worker(args.worker, questions, args.clock, args.model)
         return
-    stored = ROOT / "bench" / ".cache" / f"recall-profile-{args.size}.db"
+    stored = args.store or ROOT / "bench" / ".cache" / f"recall-profile-{args.size}.db"
     if not stored.exists():
         build(stored, args.size)
     with tempfile.TemporaryDirectory() as tmp:
@@ -194,7 +202,7 @@ def main() -> None:
                 shutil.copy(part, Path(tmp) / part.name.replace(stored.name, db.name))
             procs[side] = _start(Path(tree), db, args.size, args.queries, args.clock, args.model)
         times: dict[str, dict[str, list[float]]] = {s: defaultdict(list) for s in sides}
-        answers_in = evidence(questions, set(corpus(args.size)))
+        answers_in = {} if args.store else evidence(questions, set(corpus(args.size)))
         found: dict[str, list[int]] = {s: [0, 0] for s in sides}
         differ = 0
         for i in range(len(questions)):

@@ -89,7 +89,8 @@ class Candidates:
             with_facts = getattr(store, "text_facts", None)
             if with_facts is not None:
                 hits: list[tuple[Facts, float]] = with_facts(words, wide, where)
-                by_text, found = {f.id: s for f, s in hits}, [f for f, _ in hits]
+                # In id order, as a read by id returns them: the candidates' order breaks ties in scoring.
+                by_text, found = {f.id: s for f, s in hits}, sorted((f for f, _ in hits), key=lambda f: f.id)
             else:
                 by_text = dict(store.text_search(words, wide, where))
                 found = store.facts(list(by_text)) if by_text else []
