@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engram.errors import InvalidInput
 from engram.model import refusal
 from engram.model.ids import id_problem
+from engram.model.names import mixed_script_problem
 
 
 class Kind(StrEnum):
@@ -209,6 +210,8 @@ class _Shared(BaseModel):
                 raise ValueError("tags must not be empty")
             if len(clean) > 64:
                 raise ValueError(f"tag {clean[:20]!r}... is longer than 64 characters")
+            if problem := mixed_script_problem(clean, "tag"):  # a look-alike of another tag
+                raise ValueError(problem)
             seen[clean] = None
         return tuple(seen)
 
