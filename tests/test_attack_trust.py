@@ -94,8 +94,10 @@ def test_a_tag_mixing_scripts_in_one_word_is_refused_naming_the_scripts(mem: Mem
         mem.store_memory("the refund is sent", {"additional_tags": [SPOOFED_PAYMENT]})
     with pytest.raises(InvalidInput):
         mem.update(mem.list()[0].id, tags=["invoice", SPOOFED_PAYMENT])
-    with pytest.raises(InvalidInput):
-        mem.run_tool("rename_tag", old="payment", new=SPOOFED_PAYMENT)
+    for rename in (mem.rename_tag, lambda **names: mem.run_tool("rename_tag", **names)):
+        with pytest.raises(InvalidInput) as renamed:
+            rename(old="payment", new=SPOOFED_PAYMENT)
+        assert renamed.value.field == "new" and "Cyrillic" in renamed.value.problem
     assert mem.tag_counts() == {"payment": 1}
 
 

@@ -280,9 +280,9 @@ class MemoryRecord(_Shared):
     kind: Kind
     importance: float = Field(0.5, ge=0, le=1)
     parent_id: str | None = None
-    chunk_index: int | None = None
-    token_count: int = 0
-    access_count: int = 0
+    chunk_index: int | None = Field(None, ge=0, le=2**31 - 1)
+    token_count: int = Field(0, ge=0, le=2**63 - 1)
+    access_count: int = Field(0, ge=0, le=2**63 - 1)  # what a database integer holds: an import may say more
     last_accessed_at: datetime | None = None
     created_at: datetime
     updated_at: datetime
