@@ -12,14 +12,14 @@
    file database with the real model: messages/s, candidates, approved / pending shares.
 Results: bench/results/ingest.json and ingest.md.
 
-    python -m bench.ingest --bulk [--sizes 10000 100000] [--before COMMIT] [--rounds 2]
+    python -m bench.ingest --bulk [--sizes 10000 100000] [--before COMMIT] [--rounds 2] [--call 256]
 
 3. Bulk writes (`--bulk`): the write path's batch API against the raw embedder, on a store of N memories (unique
    LongMemEval_S sentences with their cached MiniLM vectors, loaded through the store's bulk insert), as the
-   scale bench measures it: LoCoMo turns, 256 at a time, the bare model embedding a slice and then
-   `remember_many` (real model) writing it; the ratio is the bare model's seconds over the write path's. Each
-   round runs the `--before` commit and this one (HEAD), alternating, each in a process of its own on its own
-   copy of the store, so both see the same machine. Results: bench/results/ingest_bulk.json and .md.
+   scale bench measures it: LoCoMo turns, 256 at a time (`--call`), the bare model embedding a slice and then
+   `remember_many` (real model) writing it; the ratio is the bare model's seconds over the write path's, in wall
+   and in processor time. Each round runs the `--before` commit and this one (HEAD), alternating, each in a
+   process of its own on its own copy of the store, so both see the same machine. Results: bench/results/ingest_bulk.json and .md.
 """
 
 from __future__ import annotations
@@ -185,20 +185,43 @@ def render(result: dict[str, Any]) -> list[str]:
 BULK_TEXTS = 1024
 
 
-def bulk_worker(db: Path, out: Path) -> None:
+def paired(mem: Memory, model: Any, texts: list[str], call: int) -> dict[str, float]:
+    """As bench.peers.data.alternating (the bare model on `call` texts, then `remember_many` on them, in turn),
+    in `call` texts a call, timing processor seconds (every thread of the process) beside wall seconds."""
+    from engram import NewMemory
+
+    raw = [0.0, 0.0]
+    write = [0.0, 0.0]
+    for i in range(0, len(texts), call):
+        part = texts[i : i + call]
+        t0, c0 = time.perf_counter(), time.process_time()
+        model.embed_batch(part)
+        t1, c1 = time.perf_counter(), time.process_time()
+        mem.remember_many([NewMemory(content=t) for t in part])
+        t2, c2 = time.perf_counter(), time.process_time()
+        raw[0], raw[1] = raw[0] + t1 - t0, raw[1] + c1 - c0
+        write[0], write[1] = write[0] + t2 - t1, write[1] + c2 - c1
+    return {"raw_s": raw[0], "write_s": write[0], "raw_cpu_s": raw[1], "write_cpu_s": write[1]}
+
+
+def bulk_worker(db: Path, out: Path, call: int) -> None:
     """One process: the ratio on `db` with whichever engram is first on the path (old and new take this)."""
     from bench.datasets import load_locomo
-    from bench.peers.data import WARM_UP, alternating
-    from engram import MiniLM
+    from bench.peers.data import WARM_UP
+    from engram import MiniLM, NewMemory
 
-    texts = [u.text for c in load_locomo() for u in c.units][:BULK_TEXTS]
+    turns = [u.text for c in load_locomo() for u in c.units]
+    texts, warm = turns[:BULK_TEXTS], turns[BULK_TEXTS : BULK_TEXTS + WARM_UP]
     model = MiniLM()
     model.embed_batch(texts[-WARM_UP:])
     with Memory(db, embedder=model) as mem:
+        # Warm as bench.scale's writer is (it has built the store in the same process): a process's first
+        # writes load the readers of dates and word forms, seconds that the texts timed here would carry.
         mem.remember("warm up the model and the classifiers")
-        raw_s, write_s = alternating(mem, model, texts)
+        mem.remember_many([NewMemory(content=t) for t in warm])
+        figures = paired(mem, model, texts, call)
         stored = mem.stats()["memories"]
-    out.write_text(json.dumps({"raw_s": raw_s, "write_s": write_s, "memories": stored}))
+    out.write_text(json.dumps(figures | {"memories": stored}))
 
 
 def bulk_store(size: int, db: Path) -> None:
@@ -217,13 +240,14 @@ def bulk_store(size: int, db: Path) -> None:
         mem.recall("the vector index catches up", touch=False)
 
 
-def bulk(sizes: list[int], before: str, rounds: int, paths: list[str]) -> dict[str, Any]:
+def bulk(sizes: list[int], before: str, rounds: int, paths: list[str], call: int) -> dict[str, Any]:
     import shutil
     import statistics
     import subprocess
     import sys
 
     from bench.datasets import data_dir
+    from bench.peers.data import INGEST_SLICE
     from bench.scale import snapshot
 
     git = ["git", "-C", str(ROOT.parent)]
@@ -272,13 +296,21 @@ def bulk(sizes: list[int], before: str, rounds: int, paths: list[str]) -> dict[s
                         "PYTHONPATH": str(trees[name]),
                         "ENGRAM_BENCH_DATA": str(data_dir()),
                     }
-                    command = [sys.executable, str(Path(__file__).resolve()), "--bulk-worker"]
+                    command = [
+                        sys.executable,
+                        str(Path(__file__).resolve()),
+                        "--call",
+                        str(call),
+                        "--bulk-worker",
+                    ]
                     subprocess.run([*command, str(copy / "memories.db"), str(out)], env=env, check=True)
                     runs[name].append(json.loads(out.read_text()))
                     shutil.rmtree(copy)
                     console.print(f"{size} {name} round {round_ + 1}: {runs[name][-1]}")
-            result["sizes"][str(size)] = {
+            key = str(size) if call == INGEST_SLICE else f"{size}x{call}"
+            result["sizes"][key] = {
                 "date": datetime.now(UTC).isoformat(timespec="seconds"),
+                "call": call,
                 "commits": {"before": result["before"], "after": head},
                 "before_paths": paths,
                 "load": round(__import__("os").getloadavg()[0], 1),
@@ -286,12 +318,20 @@ def bulk(sizes: list[int], before: str, rounds: int, paths: list[str]) -> dict[s
                 name: {
                     "ratio": round(statistics.median(r["raw_s"] / r["write_s"] for r in rs), 3),
                     "ratios": [round(r["raw_s"] / r["write_s"], 3) for r in rs],
+                    "cpu_ratio": round(statistics.median(r["raw_cpu_s"] / r["write_cpu_s"] for r in rs), 3),
+                    "cpu_ratios": [round(r["raw_cpu_s"] / r["write_cpu_s"], 3) for r in rs],
                     "raw_texts_per_s": round(statistics.median(BULK_TEXTS / r["raw_s"] for r in rs), 1),
                     "write_texts_per_s": round(statistics.median(BULK_TEXTS / r["write_s"] for r in rs), 1),
                 }
                 for name, rs in runs.items()
             }
     return result
+
+
+def _order(key: str) -> tuple[int, int]:
+    """A result's store size and texts a call, from its key ("100000", or "100000x1024" for another call size)."""
+    size, _, call = key.partition("x")
+    return int(size), int(call or 256)
 
 
 def _code(run: dict[str, Any], name: str) -> str:
@@ -307,19 +347,23 @@ def render_bulk(result: dict[str, Any]) -> list[str]:
         "",
         f"Generated by `python -m bench.ingest --bulk` ({result['machine']}), one run per size on a shared, noisy",
         "machine. Per size: a store of that many memories (LongMemEval_S sentences, cached vectors, the store's bulk",
-        f"insert); {result['texts']} LoCoMo turns written 256 at a time through `remember_many` with the real model,",
-        "each slice first embedded by the bare model; ratio = the bare model's seconds over the write path's",
-        "(median of the rounds). The code before and after alternate within a run, each round in processes of",
-        "their own. Machine load: the 1-minute load average as the run ended (2 cores).",
+        f"insert); {result['texts']} LoCoMo turns written a call at a time (256 texts, as bench.scale writes, unless",
+        "said) through `remember_many` with the real model, each call's texts first embedded by the bare model;",
+        "write / raw = the bare model's seconds over the write path's (median of the rounds), in wall time and in",
+        "processor time (every thread of the process). The code before and after alternate within a run, each",
+        "round in processes of their own. Machine load: the 1-minute load average as the run ended (2 cores).",
         "",
-        "| memories in the store | code | write / raw | each round | raw texts/s | write path texts/s | run | load |",
-        "|---|---|---|---|---|---|---|---|",
+        "| memories in the store | texts a call | code | write / raw | each round | write / raw, processor time "
+        "| each round | raw texts/s | write path texts/s | run | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for size, run in sorted(result["sizes"].items(), key=lambda item: int(item[0])):
+    for _, run in sorted(result["sizes"].items(), key=lambda item: _order(item[0])):
+        size, call = _order(_)
         for name in ("before", "after"):
             r = run[name]
             lines.append(
-                f"| {int(size):,} | {_code(run, name)} | {r['ratio']} | {r['ratios']} | "
+                f"| {size:,} | {call} | {_code(run, name)} | {r['ratio']} | {r['ratios']} | "
+                f"{r.get('cpu_ratio', '')} | {r.get('cpu_ratios', '')} | "
                 f"{r['raw_texts_per_s']} | {r['write_texts_per_s']} | {run['date'][:16]} | {run['load']} |"
             )
     return [*lines, ""]
@@ -336,17 +380,19 @@ def main() -> None:
     parser.add_argument("--before", default="HEAD~1", help="the commit to compare with")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--paths", nargs="*", default=[], help="only these paths as they were at --before")
+    parser.add_argument("--call", type=int, default=256, help="texts a `remember_many` call (--bulk)")
     parser.add_argument("--bulk-worker", nargs=2, type=Path, metavar=("DB", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bulk_worker:
-        bulk_worker(*args.bulk_worker)
+        db, out = args.bulk_worker
+        bulk_worker(db, out, args.call)
         return
     if args.bulk:
         stamp = {
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cpus",
         }
-        figures = stamp | bulk(args.sizes, args.before, args.rounds, args.paths)
+        figures = stamp | bulk(args.sizes, args.before, args.rounds, args.paths, args.call)
         kept = RESULTS / "ingest_bulk.json"
         if kept.exists():  # the sizes not run this time keep their last figures
             figures["sizes"] = json.loads(kept.read_text())["sizes"] | figures["sizes"]

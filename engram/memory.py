@@ -34,6 +34,7 @@ from engram.interop.transfer import Transfer
 from engram.lang import pii
 from engram.lifecycle.service import Lifecycle
 from engram.model.answers import AddedFile, MaintainAnswer, PiiSummary, StatsAnswer
+from engram.model.names import visible_names
 from engram.model.record import (
     Kind,
     MemoryRecord,
@@ -173,6 +174,7 @@ class Memory(Tools):
             raise InvalidInput("limit", "must be between 1 and 1000")
         mode = _enum(RecallMode, mode, "mode")
         self._profile(profile)
+        visible_names({"scope_id": scope_id, "user_id": user_id, "workspace_id": workspace_id})
         where = Filter(
             scope=None if scope is None else _enum(Scope, scope, "scope"),
             scope_id=scope_id,
@@ -314,6 +316,7 @@ class Memory(Tools):
         """Top-level memories, newest first (an owner's and the shared ones when `user_id` / `workspace_id`);
         `after` a listed memory's (created_at, id): only those past it, as a stable page cursor; only these
         SHODH memory types when `types` are given."""
+        visible_names({"scope_id": scope_id, "user_id": user_id, "workspace_id": workspace_id})
         where = Filter(
             scope=None if scope is None else _enum(Scope, scope, "scope"),
             scope_id=scope_id,

@@ -5,6 +5,8 @@ merges, chunks, neighbours)."""
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,8 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.model.results import RememberResult
+from engram.model.vectors import Matrix
+from engram.write import writer
 
 SUBJECTS = [
     "the bank meeting",
@@ -94,13 +98,35 @@ def _stored(mem: Memory, results: list[RememberResult]) -> list[dict[str, Any]]:
     return rows
 
 
+class _Threads(FakeEmbedder):
+    """The fake embedder, noting which threads called the model."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: set[str] = set()
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        self.threads.add(threading.current_thread().name)
+        return super().embed_batch(texts)
+
+
+@pytest.mark.parametrize("unit", [None, 48])
 @pytest.mark.parametrize("mode", ["store", "persona"])
-def test_one_batch_stores_what_one_write_at_a_time_stores(tmp_path: Path, mode: str) -> None:
+def test_one_batch_stores_what_one_write_at_a_time_stores(
+    tmp_path: Path, mode: str, unit: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`unit`: memories per model call, so that the next unit embeds on a thread of its own while one is
+    written (engram.write.embedding); None: the default, one call for these 152 texts."""
     items = _items()
     settings = Settings(home=tmp_path / "home", tag_on_topic=-1, lifecycle_mode=mode)
-    with Memory(tmp_path / "batch.db", embedder=FakeEmbedder(), settings=settings) as mem:
+    embedder = _Threads()
+    if unit is not None:
+        monkeypatch.setattr(writer, "EMBED_UNIT", unit)
+    with Memory(tmp_path / "batch.db", embedder=embedder, settings=settings) as mem:
         batch = _stored(mem, mem.remember_many(items))
         audit = [(e["action"], e["detail"].get("kind")) for e in mem.store.audit_log(limit=1000)]
+    pipelined = any(name.startswith("engram-write-embed") for name in embedder.threads)
+    assert pipelined == (unit is not None)
     with Memory(tmp_path / "single.db", embedder=FakeEmbedder(), settings=settings) as mem:
         # one call, one write: `remember` would also tag a text given no tags
         single = _stored(mem, [mem.remember_many([item])[0] for item in items])

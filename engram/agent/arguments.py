@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engram.agent import refusal
 from engram.errors import InvalidInput
+from engram.model.names import mixed_script_problem
 from engram.model.record import Category, as_utc, invalid_from, plain_text, through_day
 
 # The advanced tools' numeric arguments, by what they count.
@@ -53,6 +54,15 @@ class StoreContext(BaseModel):
     @classmethod
     def _through_day(cls, value: Any) -> Any:
         return through_day(value)
+
+    @field_validator("additional_tags")
+    @classmethod
+    def _one_script(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        # As a memory's tags: a word in two look-alike alphabets is refused, not dropped unseen.
+        for tag in value:
+            if problem := mixed_script_problem(tag, "tag"):
+                raise ValueError(problem)
+        return value
 
 
 class TimeRangeOption(BaseModel):

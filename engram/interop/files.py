@@ -4,10 +4,10 @@ work starts, and read as UTF-8 text."""
 from __future__ import annotations
 
 import codecs
-import unicodedata
 from pathlib import Path
 
 from engram.errors import InvalidInput
+from engram.model.names import hidden_problem
 
 
 def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
@@ -53,16 +53,10 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
 
 
 def _plain_name(text: str, *, confined: bool) -> None:
-    """A new file's name shows as what it is: no control character (a line break lists one file as two) and no
-    invisible one (a bidi override, U+202E, shows "ldnoj.x" as "x.jsonl", a zero-width space makes two names look
-    one); on a server no backslash, which is a folder separator where the server may run on Windows."""
-    for char in text:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cf"):
-            what = "a control character" if category == "Cc" else "an invisible formatting character"
-            raise InvalidInput(
-                "path", f"must not contain {what} (U+{ord(char):04X}): the name would show as another"
-            )
+    """A new file's name shows as what it is (engram.model.names: no control or invisible character); on a
+    server no backslash, which is a folder separator where the server may run on Windows."""
+    if problem := hidden_problem(text):
+        raise InvalidInput("path", problem)
     if confined and "\\" in text:
         raise InvalidInput("path", "must not contain a backslash: write folders with /")
 

@@ -4,7 +4,8 @@ SHODH's fields map one to one onto ours (id, content, content_hash, type, tags, 
 emotional_valence, emotional_arousal, episode_id, sequence_number, created_at, updated_at, last_accessed_at,
 quality_score, access_count, embedding, metadata). Fields SHODH does not have (kind, scope, importance, status,
 tier, validity, chunking, category, classifier confidences ...) travel in `metadata["engram"]`, the schema's
-place for implementation-specific data, so a record that leaves Engram comes back unchanged. A record from
+place for implementation-specific data, so a record that leaves Engram comes back unchanged. A caller's own
+`metadata["engram"]` travels inside that entry (as `metadata_engram`) and comes back where it was. A record from
 another system has no such entry and gets Engram's defaults.
 """
 
@@ -19,10 +20,14 @@ from engram.errors import InvalidInput
 from engram.interop.typemap import KIND_OF_TYPE
 from engram.model.ids import addressable
 from engram.model.limits import bounded
+from engram.model.names import IDENTIFIERS, visible_names
 from engram.model.record import Kind, MemoryRecord, MemoryType, NewMemory, invalid_from, parse, utcnow
 from engram.model.vectors import content_hash
 
 EXTENSION = "engram"
+# Where a record's own metadata.engram (the caller's, not Engram's) travels in an export: inside Engram's entry,
+# so that neither overwrites the other and the caller's value cannot pass for Engram's fields.
+_USERS = "metadata_engram"
 _SHARED = (
     "id",
     "content",
@@ -49,7 +54,10 @@ def to_shodh(record: MemoryRecord, embedding: list[float] | None = None) -> dict
     out = {name: data[name] for name in _SHARED}
     extension = {k: v for k, v in data.items() if k not in _SHARED and k != "metadata"}
     out["embedding"] = embedding
-    out["metadata"] = data["metadata"] | {EXTENSION: extension}
+    metadata = dict(data["metadata"])
+    if EXTENSION in metadata:  # the caller's own value under Engram's name: carried inside Engram's entry
+        extension[_USERS] = metadata.pop(EXTENSION)
+    out["metadata"] = metadata | {EXTENSION: extension}
     return out
 
 
@@ -67,6 +75,9 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     extension = metadata.pop(EXTENSION, None) or {}
     if not isinstance(extension, dict):
         raise InvalidInput(f"metadata.{EXTENSION}", "must be an object")
+    extension = dict(extension)
+    if _USERS in extension:  # back where the caller put it; Engram's fields come from Engram's entry alone
+        metadata[EXTENSION] = extension.pop(_USERS)
     fields = {name: data[name] for name in _SHARED if data.get(name) is not None}
     if not extension:  # a foreign record: Engram's defaults, the kind from the SHODH type
         try:
@@ -88,6 +99,7 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     # What every write refuses an import refuses too (a NUL or a lone surrogate in any text, a scope id too long,
     # metadata JSON cannot hold): the write path's own check of a new memory.
     parse(NewMemory, record.model_dump(include=set(NewMemory.model_fields)))
+    visible_names(record.model_dump(include=set(IDENTIFIERS)))  # a scope or owner that shows as another
     # The hash is the dedup key: one the file gives (another algorithm, or edited) would let copies in.
     update: dict[str, Any] = {"content_hash": content_hash(record.content)}
     if record.updated_at is None:

@@ -28,6 +28,7 @@ from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.lang.text import words as words_of
 from engram.lang.timewords import DATE, DAYS, MONTHS
+from engram.model.names import mixed_script_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +116,9 @@ def _extractor() -> Any:
 def normalize_tag(text: str) -> str:
     """Lowercase-hyphenated: "React Hooks" -> "react-hooks"; keeps + and # (c++, c#)."""
     cleaned = re.sub(r"[^\w+#]+", " ", text.lower()).replace("_", " ")
-    return "-".join(cleaned.split())[:64].strip("-")
+    tag = "-".join(cleaned.split())[:64].strip("-")
+    # A word in two look-alike alphabets ("payment" with Cyrillic letters) is no tag: it mimics one.
+    return "" if mixed_script_problem(tag) else tag
 
 
 # Nouns, names, places, organisations, verbal nouns, Latin words and set phrases (jieba's part-of-speech tags):

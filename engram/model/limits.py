@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from engram.errors import InvalidInput
+from engram.model.names import IDENTIFIERS, visible
 
 T = TypeVar("T")
 
@@ -66,6 +67,8 @@ def bounded_fields(fields: T) -> T:
             bounded(str(name), value)
         elif isinstance(value, str):  # its length is the field's own to bound (content: max_content_chars)
             _unicode(str(name), value)
+            if name in IDENTIFIERS:  # a scope, owner or episode that shows as another is refused
+                visible(str(name), value)
     return fields
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engram.errors import InvalidInput
 from engram.model import refusal
 from engram.model.ids import id_problem
+from engram.model.names import mixed_script_problem
 
 
 class Kind(StrEnum):
@@ -209,6 +210,8 @@ class _Shared(BaseModel):
                 raise ValueError("tags must not be empty")
             if len(clean) > 64:
                 raise ValueError(f"tag {clean[:20]!r}... is longer than 64 characters")
+            if problem := mixed_script_problem(clean, "tag"):  # a look-alike of another tag
+                raise ValueError(problem)
             seen[clean] = None
         return tuple(seen)
 
@@ -277,9 +280,9 @@ class MemoryRecord(_Shared):
     kind: Kind
     importance: float = Field(0.5, ge=0, le=1)
     parent_id: str | None = None
-    chunk_index: int | None = None
-    token_count: int = 0
-    access_count: int = 0
+    chunk_index: int | None = Field(None, ge=0, le=2**31 - 1)
+    token_count: int = Field(0, ge=0, le=2**63 - 1)
+    access_count: int = Field(0, ge=0, le=2**63 - 1)  # what a database integer holds: an import may say more
     last_accessed_at: datetime | None = None
     created_at: datetime
     updated_at: datetime

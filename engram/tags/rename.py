@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from engram.errors import InvalidInput, NotFound
 from engram.lang.analysis import normalize_tag
 from engram.model.answers import RenameTagAnswer
+from engram.model.names import mixed_script_problem
 from engram.model.record import MemoryRecord, Status
 from engram.store.roles import Rows, TagRegistry
 from engram.store.values import Filter, TagRow
@@ -79,6 +80,8 @@ class TagRenamer:
         source = self._store.tag(old) or self._store.tag(normalize_tag(old))
         if source is None or source.status == "merged":
             raise NotFound(old, "tag")
+        if problem := mixed_script_problem(new, "tag"):  # normalize_tag would make it no name at all
+            raise InvalidInput("new", problem)
         name = normalize_tag(new)
         if not name:
             raise InvalidInput(

@@ -166,6 +166,12 @@ class Editor:
         except ValidationError as exc:
             raise invalid_from(exc) from None
         with self._store.atomic():
+            # Read again under the write lock: another process may have forgotten or changed it since (the
+            # edit would write a forgotten memory back, or drop the other change unseen).
+            if (now := self._store.get(old.id)) is None:
+                raise NotFound(memory_id)
+            if now.updated_at != old.updated_at:
+                raise InvalidInput("id", f"{memory_id} was changed while this edit was made; edit it again")
             if len(texts) > 1 or (texts and self._store.children(old.id)):
                 # Chunked before or after: the memory's rows are written again, with its new passages.
                 self._store.delete(old.id)

@@ -23,6 +23,7 @@ class Pending:
     opening: str | None = None  # what the classifiers read beside the whole text (Classifiers.opening)
     vectors: list[Vector] = field(default_factory=list)
     opening_vector: Vector | None = None
+    piece_tokens: list[int] = field(default_factory=list)  # each piece's token count, when there are several
 
 
 def whole_vector(p: Pending) -> Vector:

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-import numpy as np
-
 from engram.classify.prototypes import Decision
 from engram.classify.service import Classifiers
 from engram.classify.taxonomy import split_prefix
@@ -24,12 +22,14 @@ from engram.store.roles import AuditLog, Rows, SearchIndex, Transactions
 from engram.store.values import Label
 from engram.tags.service import TagService
 from engram.write.duplicates import Duplicates
+from engram.write.embedding import units
 from engram.write.operations import Operation
 from engram.write.pending import Pending, scope_filter, whole_vector
 from engram.write.rules import LIVE, check_length, expired, flatten, redacted
 from engram.write.slices import Held, scope_of
 
 WRITE_SLICE = 64  # memories per write transaction in remember_many
+EMBED_UNIT = 4 * WRITE_SLICE  # memories per model call in remember_many
 
 
 class WriteStore(Transactions, Rows, SearchIndex, AuditLog, Protocol):
@@ -71,28 +71,32 @@ class Writer:
         for i, item in enumerate(parsed):
             self.check_length(item.content, "content" if len(parsed) == 1 else f"items[{i}].content")
         prepared = [self._prepare(item) for item in parsed]
-        self._embed(prepared, embedded or {})
         # A database's first write loads the classifiers, fitting their read-out (seconds, a minute on a busy
         # machine): done before the write lock, which another process's writer waits for only so long.
         self._classifiers.kinds.prototypes()
         self._classifiers.categories.prototypes()
         results: list[RememberResult] = []
-        # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
-        # pages again for every one of them. Slices keep other writers from waiting long for the lock.
-        for start in range(0, len(prepared), WRITE_SLICE):
-            try:
-                with self._store.atomic():
-                    part = prepared[start : start + WRITE_SLICE]
-                    written = self._write_slice(part, operation)
-                    pairs = zip(part, written, strict=True)
-                    created = [t for p, r in pairs if r.created for t in p.item.tags] if count_tags else []
-                    self._tags.count_uses([*created, *(t for r in written for t in r.tags_added)])
-                    results += written
-                    self._classifiers.save_learned()
-            except BaseException:
-                # The slice rolled back, prototypes it taught included: the classifiers reload theirs.
-                self._classifiers.forget_cache()
-                raise
+        # The next unit's model call runs while this one's slices are written (engram.write.embedding).
+        openings = self._classifiers.openings
+        for unit in units(prepared, EMBED_UNIT, self._embedder, openings, self._store, embedded or {}):
+            # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
+            # pages again for every one of them. Slices keep other writers from waiting long for the lock.
+            for start in range(0, len(unit), WRITE_SLICE):
+                part = unit[start : start + WRITE_SLICE]
+                try:
+                    with self._store.atomic():
+                        written = self._write_slice(part, operation)
+                        pairs = zip(part, written, strict=True)
+                        created = (
+                            [t for p, r in pairs if r.created for t in p.item.tags] if count_tags else []
+                        )
+                        self._tags.count_uses([*created, *(t for r in written for t in r.tags_added)])
+                        results += written
+                        self._classifiers.save_learned()
+                except BaseException:
+                    # The slice rolled back, prototypes it taught included: the classifiers reload theirs.
+                    self._classifiers.forget_cache()
+                    raise
         return results
 
     def check_length(self, content: str, where: str = "content") -> None:
@@ -106,24 +110,35 @@ class Writer:
         ]
 
     def with_chunks(
-        self, parent: MemoryRecord, pieces: Sequence[str], vectors: Sequence[Vector], whole: Vector
+        self,
+        parent: MemoryRecord,
+        pieces: Sequence[str],
+        vectors: Sequence[Vector],
+        whole: Vector,
+        counts: Sequence[int] | None = None,
     ) -> tuple[list[MemoryRecord], list[Vector | None]]:
         """The rows of a memory: itself, searched by `whole` when it is one piece; else unsearched, with a chunk
-        per piece (its own text, searched by its own vector) sharing every other field."""
+        per piece (its own text, searched by its own vector) sharing every other field. `counts`: the pieces'
+        token counts, when already made."""
         if len(pieces) == 1:
             return [parent], [whole]
+        if not counts:
+            counts = self.token_counts(pieces)
         records: list[MemoryRecord] = [parent]
-        for index, text in enumerate(pieces):
+        for index, (text, tokens) in enumerate(zip(pieces, counts, strict=True)):
             update = {
                 "id": new_id(),
                 "parent_id": parent.id,
                 "chunk_index": index,
                 "content": text,
                 "content_hash": content_hash(text),
-                "token_count": len(self._embedder.token_offsets(text)),
+                "token_count": tokens,
             }
             records.append(parent.model_copy(update=update))
         return records, [None, *vectors]
+
+    def token_counts(self, pieces: Sequence[str]) -> list[int]:
+        return [len(self._embedder.token_offsets(text)) for text in pieces]
 
     def decided_again(
         self,
@@ -176,6 +191,7 @@ class Writer:
         pieces = chunk(content, offsets, self._settings.chunk_tokens, self._settings.chunk_overlap)
         # Both classifiers read the same opening; none is needed when both labels are given.
         decides = kind is None or item.category is None
+        texts = [c.text for c in pieces]
         return Pending(
             item,
             content,
@@ -183,39 +199,11 @@ class Writer:
             kind,
             method,
             len(offsets),
-            [c.text for c in pieces],
+            texts,
             self._classifiers.opening(content) if decides else None,
+            # counted now: while the write runs, the model embeds the next unit (engram.write.embedding)
+            piece_tokens=self.token_counts(texts) if len(texts) > 1 else [],
         )
-
-    def _embed(self, prepared: Sequence[Pending], embedded: Mapping[str, Vector]) -> None:
-        """One batch for every text neither already embedded in this database nor in `embedded` (by hash), and
-        for the openings the classifiers read that their cache does not hold yet."""
-        texts: dict[str, str] = {}
-        for p in prepared:
-            for text in p.pieces:
-                texts.setdefault(content_hash(text), text)
-        known = {
-            h: v
-            for h in texts
-            if (v := embedded.get(h)) is not None or (v := self._store.vector_for_hash(h)) is not None
-        }
-        todo = [h for h in texts if h not in known]
-        # Openings repeat ("i think", "remind me"): most are in the cache (store_memory puts its own there).
-        openings = self._classifiers.openings
-        wanted = list(dict.fromkeys(p.opening for p in prepared if p.opening is not None))
-        opened = openings.known(wanted)
-        fresh = [o for o in wanted if o not in opened]
-        head = [texts[h] for h in todo]
-        # One memory's opening runs beside it, in one model call. In bulk the openings (a few tokens each) get
-        # a call of their own: mixed into the batches sorted by length they cost more of the ingest.
-        runs = [head + fresh] if len(prepared) == 1 else [head, fresh]
-        none = np.zeros((0, self._embedder.dim), dtype=np.float32)
-        vectors = np.concatenate([self._embedder.embed_batch(run) if run else none for run in runs])
-        known.update(zip(todo, vectors[: len(todo)], strict=True))
-        opened |= dict(zip(fresh, openings.keep(fresh, vectors[len(todo) :]), strict=True))
-        for p in prepared:
-            p.vectors = [known[content_hash(t)] for t in p.pieces]
-            p.opening_vector = None if p.opening is None else opened[p.opening]
 
     def _write_slice(self, part: Sequence[Pending], operation: Operation | None) -> list[RememberResult]:
         """Decide a slice's memories in order, each seeing the ones before it as its own write would, and
@@ -315,7 +303,7 @@ class Writer:
                 "category_method": category.method,
             }
         )
-        records, vectors = self.with_chunks(parent, p.pieces, p.vectors, vector)
+        records, vectors = self.with_chunks(parent, p.pieces, p.vectors, vector, p.piece_tokens)
         learned = self._classifiers.learn(
             decision, category, vector, parent.content, parent.id, p.opening_vector
         )

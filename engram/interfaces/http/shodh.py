@@ -21,8 +21,7 @@ from engram.interfaces.http.bodies import (
     ShodhRecallBody,
     TagsBody,
 )
-from engram.interfaces.http.caller import Who
-from engram.interfaces.tenants import Tenants
+from engram.interfaces.http.caller import Who, caller
 
 _HORIZON_DAYS = {"daily": 1, "weekly": 7, "monthly": 30, "quarterly": 91, "yearly": 365}
 # SHODH's three recall modes on Engram's profiles: episode context is part of the default (hybrid) profile.
@@ -183,10 +182,14 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.get("/health")
     def health(request: Request) -> dict[str, Any]:
-        """No key needed. Degraded when an open store's vector index disagrees with its rows."""
-        tenants: Tenants = request.app.state.tenants
-        with tenants.each() as open_:
-            bad = any(not m.index_in_step() for m in open_.values())
+        """No key needed, and without one it tells only that the server answers. With a key, degraded when the
+        caller's own store's vector index disagrees with its rows: another tenant's state is not the caller's to
+        learn, and an anonymous request must not make the server read every open store."""
+        try:
+            asking = caller(request)
+        except PermissionError:  # no key, or a wrong one: nothing about any store
+            asking = None
+        bad = asking is not None and not asking.memory.index_in_step()
         return {
             "status": "degraded" if bad else "healthy",
             "version": engram.__version__,

@@ -1,0 +1,112 @@
+"""The model calls of a bulk write, a unit of memories at a time, so that the next unit embeds while this one is
+written.
+
+What is embedded is decided once for the whole call, before anything is written: every passage neither already
+in the store nor handed in by the caller (by content hash), each once, in the first unit that holds it, and each
+opening the classifiers read that their cache does not hold yet, likewise. A unit's model call then runs on a
+thread of its own (the model releases the interpreter while it computes) while the memories before it are
+decided and written; nothing on that thread reads or writes the store.
+
+A unit is four write slices: a model call sorts its texts by length and pads each batch only to its longest, so
+smaller calls pad more (a quarter of the texts per call cost more model time than the pipeline hides).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Protocol
+
+import numpy as np
+
+from engram.embed.embedder import CachedEmbedder, Embedder
+from engram.model.vectors import Matrix, Vector, content_hash
+from engram.write.pending import Pending
+
+
+class VectorsByHash(Protocol):
+    def vector_for_hash(self, digest: str) -> Vector | None: ...
+
+
+_Job = tuple[list[str], list[str]]  # the passages and the openings of one unit's model call
+
+
+def units(
+    prepared: Sequence[Pending],
+    size: int,
+    embedder: Embedder,
+    openings: CachedEmbedder,
+    store: VectorsByHash,
+    embedded: Mapping[str, Vector],
+) -> Iterator[Sequence[Pending]]:
+    """`prepared`, `size` memories at a time, each unit's vectors and opening vectors set when it is yielded;
+    the next unit's model call runs while the caller writes this one."""
+    known: dict[str, Vector] = {}
+    opened = openings.known([p.opening for p in prepared if p.opening is not None])
+    parts = [prepared[i : i + size] for i in range(0, len(prepared), size)]
+    jobs: list[_Job] = []
+    seen: set[str] = set()
+    claimed = set(opened)  # openings cached or embedded by an earlier unit
+    for part in parts:
+        head: list[str] = []
+        for p in part:
+            for text in p.pieces:
+                digest = content_hash(text)
+                if digest in seen:
+                    continue
+                seen.add(digest)
+                vector = embedded.get(digest)
+                if vector is None:
+                    vector = store.vector_for_hash(digest)
+                if vector is None:
+                    head.append(text)
+                else:
+                    known[digest] = vector
+        fresh = [o for o in dict.fromkeys(p.opening for p in part) if o is not None and o not in claimed]
+        claimed.update(fresh)
+        jobs.append((head, fresh))
+    if not parts:
+        return
+    if len(parts) == 1:
+        vectors = _run(embedder, jobs[0], alone=len(prepared) == 1)
+        _take(parts[0], jobs[0], vectors, known, opened, openings)
+        yield parts[0]
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="engram-write-embed") as pool:
+        running: Future[tuple[Matrix, Matrix]] = pool.submit(_run, embedder, jobs[0])
+        try:
+            for n, part in enumerate(parts):
+                vectors = running.result()
+                if n + 1 < len(parts):
+                    running = pool.submit(_run, embedder, jobs[n + 1])
+                _take(part, jobs[n], vectors, known, opened, openings)
+                yield part
+        finally:
+            running.cancel()  # a write failed: the next unit is not needed
+
+
+def _run(embedder: Embedder, job: _Job, alone: bool = False) -> tuple[Matrix, Matrix]:
+    """A unit's passages in one model call and its openings (a few tokens each) in another: mixed into the
+    batches sorted by length they cost more of the ingest. One memory (`alone`) runs beside its opening, in one
+    call."""
+    head, fresh = job
+    runs = [head + fresh] if alone else [head, fresh]
+    none = np.zeros((0, embedder.dim), dtype=np.float32)
+    vectors = np.concatenate([embedder.embed_batch(run) if run else none for run in runs])
+    return vectors[: len(head)], vectors[len(head) :]
+
+
+def _take(
+    part: Sequence[Pending],
+    job: _Job,
+    vectors: tuple[Matrix, Matrix],
+    known: dict[str, Vector],
+    opened: dict[str, Vector],
+    openings: CachedEmbedder,
+) -> None:
+    head, fresh = job
+    known.update(zip(map(content_hash, head), vectors[0], strict=True))
+    opened |= dict(zip(fresh, openings.keep(fresh, vectors[1]), strict=True))
+    for p in part:
+        p.vectors = [known[content_hash(t)] for t in p.pieces]
+        p.opening_vector = None if p.opening is None else opened[p.opening]
