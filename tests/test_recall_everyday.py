@@ -27,6 +27,8 @@ NOTES = (
     "我妈妈的生日是五月三号，她喜欢兰花。",  # noqa: RUF001 (Chinese punctuation, as written)
     "我的中文老师是陈老师，每周四晚上上课。",  # noqa: RUF001
     "邻居张叔叔会帮我们喂猫。",
+    "Team decided to move from Jenkins to GitHub Actions for CI by end of Q1.",
+    "During each step we compare the top ten results of both systems for a sample of 2,000 real queries.",
 )
 
 
@@ -54,6 +56,7 @@ def notes(real: Memory) -> Memory:
         ("does anyone in the family have a food allergy", "peanuts"),  # was: Ingrid's mother
         ("when is my Mandarin lesson", "陈老师"),  # was: the Spanish course
         ("what does my neighbour help with", "邻居"),
+        ("which CI system are we switching to", "GitHub Actions"),  # was: "both systems"
     ],
 )
 def test_a_thing_named_by_another_word_is_found_first(notes: Memory, question: str, answer: str) -> None:
