@@ -24,10 +24,16 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("Good article on Postgres index types: https://example.com/blog/pg", {"address"}),
         ("Anna's email is anna@example.org.", {"address"}),
         ("The landlord can be reached on +49 170 5550192.", {"address"}),
-        # A rule is never due, a month is a horizon, and a past day is when it happened.
+        # A rule is never due, a month is a horizon, and a past day is when it happened; the speaker's own words
+        # for themself are a mark of their own.
         ("Never deploy to production on Fridays after 2pm.", set()),
-        ("I want to run a marathon by October.", set()),
+        ("No meetings before 10am on Mondays.", set()),
+        ("I want to run a marathon by October.", {"speaker"}),
+        ("Ich trinke morgens immer zwei Tassen Tee.", {"speaker"}),
+        ("Remind me to water Oskar's plants on Sunday.", {"deadline", "speaker"}),
         ("We replaced the cron jobs last Tuesday.", set()),
+        ("The user lives in Lisbon.", set()),
+        ("Imagine the mirrors in the hall.", set()),
         ("Flutter's hot reload keeps the app state.", set()),
     ],
 )

@@ -13,6 +13,7 @@ set), so a mark moves a decision only as far as the seeds show it should (docs/d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -22,8 +23,13 @@ from engram.lang import analysis, due, pii
 from engram.lang.timewords import day_start
 from engram.model.vectors import Matrix
 
-FORMS = ("deadline", "address")
+FORMS = ("deadline", "address", "speaker")
 _ADDRESSES = frozenset({"url", "email"})
+# The speaker's own words for themself, English and German: closed-class words, not topics.
+_SPEAKER = re.compile(
+    r"(?i)(?<![\w'\u2019])(i|me|my|mine|myself|i['\u2019](?:m|ve|d|ll)|"
+    r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)(?![\w'\u2019])"
+)
 
 
 def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
@@ -36,6 +42,8 @@ def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
         f.kind is pii.PiiKind.PHONE for f in pii.detect(text)
     ):
         found.add("address")
+    if _SPEAKER.search(text):
+        found.add("speaker")
     return frozenset(found)
 
 
