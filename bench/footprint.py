@@ -282,6 +282,7 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
             final = status_mb(server.pid)
             maps, mapped = mapped_mb(server.pid, db.resolve())
             pss = pss_mb(server.pid)
+            threads = len(os.listdir(f"/proc/{server.pid}/task"))
     finally:
         sampling.set()
         server.terminate()
@@ -306,6 +307,7 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
         "database_mappings": maps,
         "database_mapped_mb": mapped,
         "pss_final_mb": pss,
+        "threads_final": threads,
         "peak_rss_mb": final["VmHWM"],
         "samples": samples[:: max(1, len(samples) // 120)],
     }

@@ -96,9 +96,11 @@ def mcp() -> None:
     Example: engram --db ~/notes.db mcp
     """
     try:
+        from engram.interfaces.http.heap import limit_arenas
         from engram.interfaces.mcp.server import stdio
     except ModuleNotFoundError:
         error(err, MissingExtra("engram mcp", "server"))
         raise typer.Exit(1) from None
+    limit_arenas()  # a serving process, as `engram serve` (engram.interfaces.http.heap)
     with opened() as memory:
         stdio(memory)

@@ -31,6 +31,7 @@ from engram.interfaces.http.access import RequestLog
 from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
 from engram.interfaces.http.guard import replaying
+from engram.interfaces.http.heap import limit_arenas, limit_workers
 from engram.interfaces.http.problems import problem
 from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.mcp import stdio
@@ -165,6 +166,7 @@ def build_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        limit_workers()
         stop = threading.Event()
         upkeep = threading.Thread(target=_maintain_every, args=(tenants, settings, stop), daemon=True)
         if settings.maintain_every_minutes > 0:
@@ -204,6 +206,7 @@ def serve(
 
     if local and not is_loopback(host):
         raise ValueError(f"local mode (no API keys) only binds to loopback, not {host}")
+    limit_arenas()  # before the server's threads allocate
     app = build_app(settings, db=db, require_key=not local, host=host)
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every session at INFO
 

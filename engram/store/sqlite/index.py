@@ -8,11 +8,14 @@ database.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +26,23 @@ from engram.store.vectors import VectorIndex
 
 Model = Callable[[], tuple[str, int] | None]
 _CATCH_UP_STEP = 8192
+
+
+def _libc() -> Any:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _libc()
+
+
+def _give_back() -> None:
+    """Hand the C heap's free pages back to the system (glibc only; elsewhere nothing happens)."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
 
 
 class IndexFile:
@@ -106,6 +126,14 @@ class IndexFile:
         return len(index)
 
     def _open(self) -> None:
+        try:
+            self._load()
+        finally:
+            # Loading read every vector of the store (its rows, their copies, the batches): freed, but kept
+            # mapped by the C heap, they stayed in the resident set beside the index for the process's life.
+            _give_back()
+
+    def _load(self) -> None:
         model = self._model()
         dim = model[1] if model else 0
         if self._files is not None and self._files[0].exists() and self._files[1].exists():

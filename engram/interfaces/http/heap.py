@@ -1,0 +1,51 @@
+"""A serving process's C heap and worker threads, bounded at start.
+
+glibc gives each thread that allocates while another holds the heap's lock an arena of its own (up to 8 per
+core), and memory freed in one arena serves only the threads on it: a server whose request threads, reader
+threads and model threads allocate side by side holds each arena's high-water mark at once. Two arenas keep the
+freed memory shared; the heap's lock is held only for the allocation itself, and Python's own small objects never
+take it (they come from its pools, under the interpreter's lock).
+
+Every worker thread of the server reads on its own SQLite connection (with its page cache) and stack, so the
+pool that runs blocking calls (REST endpoints, MCP tools, static files) is bounded too: on a small machine a few
+threads keep every core busy, and a request beyond them waits its turn instead of adding a thread.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from typing import Any
+
+_M_ARENA_MAX = -8  # mallopt's parameter number (malloc.h)
+ARENAS = 2
+# Blocking calls at once: twice the cores (a call may wait on the disk or the write lock), at least 4.
+WORKERS = max(4, 2 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 4)
+
+
+def _libc() -> Any:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "mallopt") else None
+
+
+def limit_arenas(arenas: int = ARENAS) -> bool:
+    """Cap glibc's arenas for this process (elsewhere nothing happens); whether it took. `MALLOC_ARENA_MAX` in
+    the environment wins: whoever runs the server has chosen."""
+    libc = _libc()
+    if libc is None or "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    return bool(libc.mallopt(_M_ARENA_MAX, arenas))
+
+
+def limit_workers(workers: int = WORKERS) -> None:
+    """Bound the thread pool that runs blocking calls in this event loop (anyio's default is 40 threads)."""
+    import anyio.to_thread
+
+    anyio.to_thread.current_default_thread_limiter().total_tokens = workers
+
+
+__all__ = ["ARENAS", "WORKERS", "limit_arenas", "limit_workers"]
