@@ -57,6 +57,7 @@ TEXTS = [
     "remember the deploy on Friday", "tenant_a", "%00", "é", "日本語のテキスト",
     "what happened 5000 years ago", "in 9999", "the last 99999999999 days", "on 31 December 9999",
     "9999-12-31T23:59:59-12:00", "0001-01-01T00:00:00+14:00",
+    "te\u200bam", "\u2066team\u2069", "de\u00adploy", "\ufeffx", "a\u2028b", "\u0440\u0430yment", "pr\u043eject",
 ]  # fmt: skip
 
 
@@ -416,9 +417,17 @@ def fuzz_python(home: Path, gen: Hostile, count: int, deadline: float) -> dict[s
                 crashes[type(exc).__name__] += 1
                 if len(samples) < 20:
                     samples.append(
-                        {"tool": name, "error": type(exc).__name__, "arguments": repr(arguments)[:200]}
+                        {"tool": name, "error": type(exc).__name__, "arguments": _repr(arguments)[:200]}
                     )
     return {"calls": done, "crashes": sum(crashes.values()), "by_type": dict(crashes), "samples": samples}
+
+
+def _repr(value: Any) -> str:
+    """A value as Python writes it, or what it is when Python will not (an integer of 5,000 digits)."""
+    try:
+        return repr(value)
+    except ValueError:
+        return f"<{type(value).__name__} holding an integer too long to write>"
 
 
 def main() -> None:

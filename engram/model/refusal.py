@@ -6,6 +6,7 @@ own checks (`record.invalid_from`), MCP and REST.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from pydantic_core import ErrorDetails
@@ -70,7 +71,10 @@ def problem(error: ErrorDetails, inside: str, top: str) -> str:
 
 def shown(value: Any) -> str:
     """A given value, cut short: an answer never echoes a long input."""
-    text = json.dumps(value, default=str, ensure_ascii=False)
+    try:
+        text = json.dumps(value, default=str, ensure_ascii=False)
+    except ValueError:  # an integer longer than Python writes as text (4,300 digits): said by its size
+        text = f"a number of more than {sys.get_int_max_str_digits():,} digits"
     text = text if len(text) <= 60 else text[:57] + "..."
     return encodable(text)
 

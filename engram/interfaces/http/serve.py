@@ -32,6 +32,7 @@ from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
 from engram.interfaces.http.guard import replaying
 from engram.interfaces.http.heap import limit_arenas, limit_workers
+from engram.interfaces.http.lines import OneLine
 from engram.interfaces.http.problems import problem
 from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.mcp import stdio
@@ -187,7 +188,7 @@ def build_app(
         app.router.routes.append(route)
         endpoint = getattr(route, "app", None)
         if endpoint is not None:
-            route.app = McpGate(endpoint, keys, require_key)  # type: ignore[attr-defined]
+            route.app = McpGate(OneLine(endpoint), keys, require_key)  # type: ignore[attr-defined]
     if WEB.is_dir():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
