@@ -16,7 +16,6 @@ from engram.embed.embedder import Embedder
 from engram.lang.text import idf, stem, stems
 from engram.model.results import Scored
 from engram.model.vectors import Vector
-from engram.recall.feedback import term_feedback
 from engram.recall.query import Query
 from engram.recall.scoring import Candidate, Decay, feedback_query, score
 from engram.store.roles import SearchIndex, Transactions
@@ -151,9 +150,6 @@ class Candidates:
             asked.topic,
             asked.standins,
         )
-        if wanted:
-            # The same few best candidates stand for what the question means in words (RM3).
-            ranked = term_feedback(ranked, query.stems, profile, settings.feedback_docs)
         return ranked, vectors
 
     def _term_weights(self, query: Query, expansions: Sequence[str]) -> QueryTerms:

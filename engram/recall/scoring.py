@@ -184,9 +184,7 @@ _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "e
 # its episode: a reply ("yes, last Friday") is as sure an answer as the question before it is a match.
 # "lead": its cosine to the query as asked over the best of every other memory's (a document's passages are one
 # memory): how clearly the question is about this memory rather than any other (engram.recall.confidence).
-# "terms": what pseudo-relevance feedback on words added to its score (engram.recall.feedback), kept apart so the
-# mode thresholds can judge the score as the query was asked.
-_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage", "neighbour", "lead", "terms")
+_COLUMNS = (*_SIGNALS, "cosine", "bm25", "coverage", "neighbour", "lead")
 _SHOWN = (*_COLUMNS, "base", "validity", "negative_penalty", "score")
 _COL = {name: i for i, name in enumerate(_COLUMNS)}
 _SHOWN_AT = {name: i for i, name in enumerate(_SHOWN)}
@@ -384,21 +382,9 @@ def shortfall(s: Scored[R], floor: float, profile: RankingProfile) -> str | None
 
 
 def as_asked(s: Scored[R], profile: RankingProfile) -> float:
-    """The score without the lift pseudo-relevance feedback gave its vector component and its words."""
+    """The score without the lift pseudo-relevance feedback gave its vector component."""
     c = s.components
     if not isinstance(c, Components):
         return s.score
     lift = max(0.0, c["vector"] - max(c["cosine"], 0.0))
-    return max(0.0, s.score - profile.vector * lift * c["validity"] - c["terms"] * c["validity"])
-
-
-def with_term_lift(s: Scored[R], lift: float) -> Scored[R]:
-    """`s` with `lift` (before validity) added to its score, recorded as its `terms` component."""
-    if lift <= 0 or not isinstance(s.components, Components):
-        return s
-    row = list(s.components.row)
-    row[_COL["terms"]] = lift
-    row[_SHOWN_AT["base"]] += lift
-    final = max(0.0, row[_SHOWN_AT["base"]] * row[_SHOWN_AT["validity"]] - row[_SHOWN_AT["negative_penalty"]])
-    row[_SHOWN_AT["score"]] = final
-    return Scored(s.record, final, Components(row), s.why)
+    return max(0.0, s.score - profile.vector * lift * c["validity"])
