@@ -138,3 +138,33 @@ def test_one_batch_stores_what_one_write_at_a_time_stores(
     for i, (got, expected) in enumerate(zip(batch, single, strict=True)):
         assert got == expected, f"write {i}: {items[i]['content']!r}"
     assert audit == audit_single
+
+
+class _FailsAfter(FakeEmbedder):
+    """The fake embedder, failing from its `ok + 1`-th call on."""
+
+    def __init__(self, ok: int) -> None:
+        super().__init__()
+        self.ok = ok
+
+    def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        self.ok -= 1
+        if self.ok < 0:
+            raise RuntimeError("the model is gone")
+        return super().embed_batch(texts)
+
+
+def test_a_unit_whose_model_call_fails_stops_the_write_after_the_units_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer, "EMBED_UNIT", 10)
+    texts = [f"{subject} is {when}" for subject in SUBJECTS for when in TIMES]
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        mem.remember("warm up: the classifiers load before the model is counted")
+    embedder = _FailsAfter(ok=2)  # the first unit's passages and its openings
+    with Memory(tmp_path / "m.db", embedder=embedder) as mem:
+        with pytest.raises(RuntimeError, match="the model is gone"):
+            mem.remember_many([{"content": t} for t in texts])
+        stored = {r.content for r in mem.list(limit=100)}
+    assert set(texts[:10]) <= stored
+    assert not stored & set(texts[10:])
