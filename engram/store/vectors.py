@@ -322,7 +322,8 @@ class ExactRows:
                 row = self._row[key] = len(self._row)
             rows.append(row)
         if len(self._row) > len(self._keys):
-            self._grow(max(64, 2 * len(self._keys), len(self._row)))
+            # A quarter more room, not double: the rows are a serving process's largest array after the model.
+            self._grow(max(64, len(self._keys) + len(self._keys) // 4, len(self._row)))
         at, encoded = np.array(rows, dtype=np.intp), encode(vecs)
         self._keys[at], self._matrix[at], self._codes[at] = ukeys, vecs, encoded.codes
         self._scales[at], self._l1[at] = encoded.scales, encoded.l1
