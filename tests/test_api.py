@@ -34,15 +34,16 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def alice(running: LiveServer) -> Iterator[httpx.Client]:
-    # A long timeout: the first store on a busy 2-core machine can take more than httpx's default 5 s.
+    # A long timeout: the first store on a busy 2-core machine fits the fake embedder's read-outs, which has
+    # taken more than 30 s under load.
     headers = {"Authorization": f"Bearer {running.key('alice')}"}
-    with httpx.Client(timeout=30, base_url=running.url, headers=headers) as c:
+    with httpx.Client(timeout=120, base_url=running.url, headers=headers) as c:
         yield c
 
 
 @pytest.fixture(scope="module")
 def bob(running: LiveServer) -> Iterator[httpx.Client]:
-    with httpx.Client(timeout=30, base_url=running.url, headers={"X-API-Key": running.key("bob")}) as c:
+    with httpx.Client(timeout=120, base_url=running.url, headers={"X-API-Key": running.key("bob")}) as c:
         yield c
 
 
