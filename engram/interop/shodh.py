@@ -21,7 +21,16 @@ from engram.interop.typemap import KIND_OF_TYPE
 from engram.model.ids import addressable
 from engram.model.limits import bounded
 from engram.model.names import IDENTIFIERS, visible_names
-from engram.model.record import Kind, MemoryRecord, MemoryType, NewMemory, invalid_from, parse, utcnow
+from engram.model.record import (
+    Kind,
+    MemoryRecord,
+    MemoryType,
+    NewMemory,
+    Status,
+    invalid_from,
+    parse,
+    utcnow,
+)
 from engram.model.vectors import content_hash
 
 EXTENSION = "engram"
@@ -92,6 +101,13 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     except pydantic.ValidationError as exc:
         raise invalid_from(exc) from None
     addressable(record.id, "id")
+    if record.status is Status.SUPERSEDED and not (
+        record.metadata.get("superseded_by") or record.metadata.get("merged_into")
+    ):  # stranded: no edit nor review makes it live again, as an edit refuses to make one so
+        raise InvalidInput(
+            "status",
+            "superseded needs metadata.superseded_by or merged_into naming the memory that replaces it",
+        )
     if record.parent_id is not None:
         addressable(record.parent_id, "parent_id")
         if record.parent_id == record.id:
