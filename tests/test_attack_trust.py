@@ -210,3 +210,14 @@ def test_an_import_naming_a_scope_that_shows_as_another_is_refused_naming_it(
         mem.import_memories(path)
     assert "scope_id" in caught.value.field
     assert [m.content for m in mem.list()] == ["the invoice is paid"]
+
+
+@pytest.mark.parametrize("field", ["conversation_id", "message_id"])
+def test_an_ingested_message_naming_its_conversation_with_a_hidden_character_is_refused(
+    mem: Memory, field: str
+) -> None:
+    message = {"role": "user", "content": "I prefer green tea in the morning.", field: "chat\u202e1"}
+    with pytest.raises(InvalidInput) as caught:
+        mem.ingest([message])
+    assert caught.value.field == f"messages[0].{field}" and "U+202E" in caught.value.problem
+    assert mem.stats()["memories"] == 0

@@ -18,6 +18,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from engram.lang.pii import PiiKind, scan
 from engram.lang.text import FULL_STOPS
+from engram.model.names import hidden_problem, mixed_script_problem
 from engram.model.record import plain_text
 
 # The starting confidence of an explicit statement of each kind.
@@ -120,6 +121,14 @@ class Message(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     _plain = field_validator("*", mode="before")(plain_text)
+
+    @field_validator("conversation_id", "message_id")
+    @classmethod
+    def _shown(cls, value: str) -> str:
+        # A conversation is a scope, a message a source's key: one that shows as another is refused (model.names).
+        if problem := hidden_problem(value) or mixed_script_problem(value):
+            raise ValueError(problem)
+        return value
 
 
 @dataclass(frozen=True, slots=True)
