@@ -221,3 +221,14 @@ def test_an_ingested_message_naming_its_conversation_with_a_hidden_character_is_
         mem.ingest([message])
     assert caught.value.field == f"messages[0].{field}" and "U+202E" in caught.value.problem
     assert mem.stats()["memories"] == 0
+
+
+def test_a_shodh_listing_asked_with_a_filter_it_does_not_have_is_refused(api: TestClient) -> None:  # noqa: F811
+    """`/api/memories?user_id=alice` answered every memory, as if filtered to alice's: a caller who believed it
+    had asked for one owner's memories got everyone's. /v1 refuses such a parameter; /api does too."""
+    api.post("/api/remember", json={"content": "alice deploys on Fridays"})
+    for path, name in (("/api/memories", "user_id"), ("/api/memories", "tags"), ("/api/stats", "user_id")):
+        answer = api.get(path, params={name: "alice"})
+        assert answer.status_code == 400 and answer.json()["field"] == name, answer.text
+    assert api.get("/api/memories", params={"limit": 5, "type": "Observation"}).status_code == 200
+    assert api.get("/api/health", params={"ts": "1"}).status_code == 200  # a monitor's cache-buster

@@ -7,7 +7,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 
 import engram
@@ -22,6 +22,7 @@ from engram.interfaces.http.bodies import (
     TagsBody,
 )
 from engram.interfaces.http.caller import Who, caller
+from engram.interfaces.http.problems import known_query
 
 _HORIZON_DAYS = {"daily": 1, "weekly": 7, "monthly": 30, "quarterly": 91, "yearly": 365}
 # SHODH's three recall modes on Engram's profiles: episode context is part of the default (hybrid) profile.
@@ -37,7 +38,8 @@ def _by_tags(mem: Memory, tags: list[str], limit: int) -> list[MemoryRecord]:
 
 
 def shodh_router(started: float) -> APIRouter:
-    api = APIRouter(prefix="/api", tags=["shodh"])
+    # A query parameter a route does not take is refused, as on /v1 (`?user_id=alice` answered everyone's).
+    api = APIRouter(prefix="/api", tags=["shodh"], dependencies=[Depends(known_query)])
 
     @api.post("/remember", status_code=201, response_model=None)
     def remember(body: RememberBody, who: Who) -> dict[str, Any] | JSONResponse:
