@@ -381,13 +381,13 @@ def test_text_search_runs_beside_the_query_embedding_with_the_same_result(tmp_pa
     with Memory(tmp_path / "t.db", embedder=FakeEmbedder()) as mem:
         mem.remember_many([{"content": f"the ferry to island {i} leaves at {i} am"} for i in range(30)])
         threads: set[str] = set()
-        search = mem.store.text_search
+        search = mem.store.text_facts  # SQLite reads the hits' facts with the text search
 
-        def seen(*args: Any) -> list[tuple[str, float]]:
+        def seen(*args: Any) -> Any:
             threads.add(threading.current_thread().name)
             return search(*args)
 
-        mem.store.text_search = seen  # type: ignore[method-assign]
+        mem.store.text_facts = seen  # type: ignore[method-assign]
         now = datetime.now(UTC)
         beside = [(h.record.id, h.score) for h in mem.recall("ferry to island 7", now=now, touch=False)]
         assert threads and all(name.startswith("engram-text-search") for name in threads)
