@@ -7,6 +7,7 @@ import json
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -220,14 +221,14 @@ def test_query_expansions_reach_the_text_search(tmp_path: Path, monkeypatch: pyt
         def expansions(self: SearchMemory, concepts: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
             return {"kubernetes": ("k8s",)} if "kubernetes" in concepts else {}
 
-        text_search = memory.store.text_search
+        text_facts = memory.store.text_facts  # SQLite reads the hits' facts with the text search
 
-        def spy(words: list[str], k: int, where: object) -> list[tuple[str, float]]:
+        def spy(words: list[str], k: int, where: object) -> Any:
             searched.append(list(words))
-            return text_search(words, k, where)  # type: ignore[arg-type]
+            return text_facts(words, k, where)  # type: ignore[arg-type]
 
         monkeypatch.setattr(SearchMemory, "_expansions", expansions)
-        monkeypatch.setattr(memory.store, "text_search", spy)
+        monkeypatch.setattr(memory.store, "text_facts", spy)
         # Every result, however sure: the fake embedder's cosines say nothing about how sure a match is.
         found = memory.search_memory("kubernetes", {"min_confidence": "low"})
         assert found["query_analysis"]["semantic_expansions"] == {"kubernetes": ["k8s"]}
