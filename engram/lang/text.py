@@ -293,73 +293,49 @@ def stems(text: str) -> frozenset[str]:
 def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
     """The words that could stem to one of `wanted`. Porter rewrites at most the last two letters of what it
     keeps of a word, so such a word starts with the stem less those two; one search for these prefixes skips
-    the other words of a text without a Python loop. The pattern also matches inside words: `stems_among`
-    drops those matches (a lookbehind for the start of a word, tried at every position, was slower)."""
-    # (Character pairs are looked for apart, in `stems_among`.) The letters are [^\W_], not `_LETTER`: a
+    the other words of a text without a Python loop. Only where a word may start: after no letter or digit,
+    looked behind after the prefix (before it, the search could not skip ahead to the letters a prefix starts
+    with, and was slower)."""
+    # (Chinese and Japanese are read apart, in `stems_among`.) The letters are [^\W_], not `_LETTER`: a
     # pattern is compiled for each query, and the Chinese ranges are slow to compile.
     prefixes = sorted(
         {s[: max(1, len(s) - 2)] for s in wanted if s and not unspaced(s)}, key=len, reverse=True
     )
-    alternatives = "|".join(re.escape(p) for p in prefixes) or "(?!)"
-    return re.compile(rf"(?:{alternatives})[^\W_]*(['’][^\W_]+)?", re.UNICODE)
+    starting = "|".join(rf"{re.escape(p)}(?<![^\W_].{{{len(p)}}})" for p in prefixes) or "(?!)"
+    return re.compile(rf"(?:{starting})[^\W_]*(?:['’][^\W_]+)?", re.UNICODE)
 
 
 def stems_among(texts: Sequence[str], wanted: Collection[str]) -> list[set[str]]:
-    """For each text, the stems of its words that are in `wanted`. Recall asks this of every candidate: only
-    the words that could stem to one of them are stemmed, found by one search over all the texts (a search
-    per text cost more)."""
+    """For each text, the stems of its words that are in `wanted`: `stems(text) & wanted`. Recall asks this of
+    every candidate: only the words that could stem to one of them are stemmed, found by one search over all
+    the texts (a search per text cost more)."""
     want = wanted if isinstance(wanted, frozenset) else frozenset(wanted)
-    lowered = [t.lower() for t in texts]
+    # A text with Chinese or Japanese is read word by word (`_WORD` parts the scripts: "代替mongodb"), and so
+    # is one where a wanted word may follow an apostrophe: a word starts there or not ("it's" is one word; in
+    # "1'1'a", "a" is one), which only reading the text from its start tells.
+    exact = {i for i, t in enumerate(texts) if unspaced(t)}
+    lowered = ["" if i in exact else t.lower() for i, t in enumerate(texts)]
     # A newline ends a word, so no match spans two texts.
     starts = list(itertools.accumulate((len(t) + 1 for t in lowered[:-1]), initial=0))
     joined = "\n".join(lowered)
     out: list[set[str]] = [set() for _ in texts]
-    pattern = _could_stem_to(want)
-    exact: set[int] = set()  # texts read word by word: a match touched Chinese or Japanese
-    for match in pattern.finditer(joined):
+    seen: dict[str, str | None] = {}  # each word read: its stem if wanted
+    for match in _could_stem_to(want).finditer(joined):
         at = match.start()
-        before = joined[at - 1] if at else ""
-        found = match.group()
-        # Inline ASCII test first: this loop runs for every candidate word of every recall.
-        if not (before.isascii() and found.isascii()) and (unspaced(before) or unspaced(found)):
-            exact.add(bisect.bisect_right(starts, at) - 1)  # `_WORD` parts the scripts: "代替mongodb"
+        if at and joined[at - 1] in "'’":
+            exact.add(bisect.bisect_right(starts, at) - 1)
             continue
-        # Where `_WORD` starts a word: not after a letter or digit (`isalnum` is the patterns' [^\W_]), nor
-        # as the part after a word's one apostrophe. A match inside a word is dropped; the search goes on after
-        # it, so what follows an apostrophe within it, which may start a word ("b'1'1": "1"), is read here.
-        if at and (before.isalnum() or (before in "'’" and not _word_starts_at(joined, at))):
-            after = match.start(1) + 1  # 0 when the match has no apostrophe
-            if (
-                after
-                and _word_starts_at(joined, after)
-                and (tail := pattern.match(joined, after)) is not None
-            ):
-                match, at = tail, after
-            else:
-                continue
-        s = stem(bare(match.group().replace("’", "'")))
-        if s in want:
+        word = match.group()
+        if word in seen:
+            s = seen[word]
+        else:
+            s = stem(bare(word.replace("’", "'")))
+            s = seen[word] = s if s in want else None
+        if s is not None:
             out[bisect.bisect_right(starts, at) - 1].add(s)
-    paired = {w for w in want if unspaced(w)}
-    if not (exact or paired):  # the usual case: nothing in Chinese or Japanese
-        return out
-    for i, text in enumerate(texts):
-        if i in exact:
-            out[i] = set(stems(text) & want)
-        elif paired and unspaced(
-            text
-        ):  # character pairs start inside runs of Chinese, where the search above
-            out[i] |= stems(text) & paired  # sees no word start
+    for i in exact:
+        out[i] = set(stems(texts[i]) & want)
     return out
-
-
-def _word_starts_at(text: str, at: int) -> bool:
-    """Whether `_WORD` starts a word at `at` (just after an apostrophe: "it's" is one word, but in "1'1'a" the
-    second apostrophe ends "1'1" and "a" is a word of its own). Rare, so read again from the run's start."""
-    start = at
-    while start and (text[start - 1].isalnum() or text[start - 1] in "'’"):
-        start -= 1
-    return any(m.start() == at for m in _WORD.finditer(text, start, at + 1))
 
 
 def idf(documents: int, frequency: int) -> float:

@@ -22,6 +22,15 @@ class Searches:
 
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
         """BM25 (engram.store.postgres.text) over the memories holding any query stem, found by the GIN index. Higher is better."""
+        return [(str(row[1]), row[0]) for row in self._text_rows(terms, k, where, "m.id")]
+
+    def text_facts(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[Facts, float]]:
+        """`text_search` with each hit's `facts`, read by the same query: recall reads them all, and a second
+        query by id would find the same rows again."""
+        return [(facts_of(row[1:]), row[0]) for row in self._text_rows(terms, k, where, FACT_COLUMNS)]
+
+    def _text_rows(self, terms: Sequence[str], k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
+        """The k best allowed text hits, best first: (score, *columns) per row."""
         stems = pg_text.query_stems(terms)
         if not stems or k <= 0:
             return []
@@ -32,11 +41,12 @@ class Searches:
         score, params, match = pg_text.bm25(present, frequencies, docs, length)
         clause, filters = where_sql(where, searchable=True)
         rows = self._all(
-            f"SELECT m.id, {score} AS score FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} "
+            f"SELECT {score} AS score, {columns} FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} "
             "ORDER BY score DESC, m.rid LIMIT %s",
             (*params, match, *filters, k),
+            binary=True,
         )
-        return [(str(i), float(s)) for i, s in rows]
+        return [(float(row[0]), *row[1:]) for row in rows]
 
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of searchable memories, documents containing each porter stem)."""
