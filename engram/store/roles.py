@@ -5,6 +5,7 @@ Transactions  one writer's atomic block, and whether another thread may read now
 Meta          the embedding model recorded for the database, and small settings it keeps
 Rows          memories: write, read, list, count
 SearchIndex   vector and full-text search, and what recall scores a candidate by
+BatchSearch   a slice's neighbour searches in one pass (a backend may offer it; the write path asks per memory if not)
 Prototypes    the classifiers' prototypes (their digests live in Meta)
 TagRegistry   tags with their usage counts and embeddings
 OperationLog  bulk operations and the before-images their rollback restores
@@ -19,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from engram.model.record import MemoryRecord, Scope
 from engram.model.vectors import Matrix, Vector
@@ -85,6 +86,15 @@ class Rows(Protocol):
     def stats(self) -> StoreStats: ...
     def histogram(self, column: str, width: int, where: Filter) -> dict[str, int]:
         """Top-level memories counted by the first `width` characters of a timestamp column (10: per day)."""
+        ...
+
+
+@runtime_checkable
+class BatchSearch(Protocol):
+    def labelled_search_many(
+        self, queries: Sequence[Vector], k: int, wheres: Sequence[Filter]
+    ) -> list[list[tuple[str, float, Label]]]:
+        """`labelled_search` of each query with its filter, the same answers, the index searched once."""
         ...
 
 

@@ -18,7 +18,7 @@ from engram.model.limits import bounded_fields
 from engram.model.record import Category, Kind, MemoryRecord, NewMemory, new_id, parse, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
-from engram.store.roles import AuditLog, Rows, SearchIndex, Transactions
+from engram.store.roles import AuditLog, BatchSearch, Rows, SearchIndex, Transactions
 from engram.store.values import Label
 from engram.tags.service import TagService
 from engram.write.duplicates import Duplicates
@@ -212,11 +212,15 @@ class Writer:
         held written and then takes the write of its own (`_write`)."""
         held, store, k = Held(), self._store, self._settings.kind_neighbours
         written: list[RememberResult] = []
-        for p in part:
+        # The slice's searches of the store, made at once while the store is as the slice found it (the held
+        # rows are searched apart); once something is written to it, each memory searches it alone.
+        ahead: dict[int, list[tuple[str, float, Label]]] | None = None
+        for at, p in enumerate(part):
             item = p.item
             if held.holds(item, p.hash) or expired(item) or item.status not in LIVE:
                 held.write(store)
                 written.append(self._write(p, operation))
+                ahead = {}
                 continue
             if item.id is not None and store.get(item.id) is not None:
                 raise InvalidInput("id", f"a memory with id {item.id} already exists")
@@ -224,15 +228,20 @@ class Writer:
             if existing is not None:
                 held.write(store)
                 written.append(self._duplicates.said_again(existing, item, operation))
+                ahead = {}
                 continue
             vector = whole_vector(p)
-            hits = store.labelled_search(vector, k, scope_filter(item)) + held.search(
-                vector, k, scope_of(item)
-            )
+            if ahead is None:
+                ahead = self._searched_ahead(part, at)
+            stored = ahead.pop(at, None)
+            if stored is None:
+                stored = store.labelled_search(vector, k, scope_filter(item))
+            hits = stored + held.search(vector, k, scope_of(item))
             hits = sorted(hits, key=lambda hit: -hit[1])[:k]
             if len(p.pieces) == 1 and hits and hits[0][1] >= self._duplicates.threshold():
                 held.write(store)
                 written.append(self._write(p, operation))  # searches again, the held rows in the store
+                ahead = {}
                 continue
             near = [(i, s) for i, s, _ in hits]
             voters = {i: label for i, _, label in hits}
@@ -243,6 +252,21 @@ class Writer:
             written.append(result)
         held.write(store)
         return written
+
+    def _searched_ahead(
+        self, part: Sequence[Pending], start: int
+    ) -> dict[int, list[tuple[str, float, Label]]]:
+        """The store's neighbours of each memory of `part` from `start` on that may search it, by position, in
+        one pass of its vector index (when the store offers one)."""
+        if not isinstance(self._store, BatchSearch):
+            return {}
+        at = [i for i in range(start, len(part)) if part[i].item.status in LIVE and not expired(part[i].item)]
+        found = self._store.labelled_search_many(
+            [whole_vector(part[i]) for i in at],
+            self._settings.kind_neighbours,
+            [scope_filter(part[i].item) for i in at],
+        )
+        return dict(zip(at, found, strict=True))
 
     def _write(self, p: Pending, operation: Operation | None) -> RememberResult:
         """Write one prepared memory inside the caller's write transaction (`remember_many` commits a slice at

@@ -30,18 +30,18 @@ from engram.store.rows import (
     ts,
 )
 from engram.store.side_tables import SideTables
+from engram.store.sqlite.batched import BatchedSearches
 from engram.store.sqlite.connection import begin, connect, migrated
 from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
 from engram.store.sqlite.integrity import refuse_foreign
 from engram.store.sqlite.schema import MIGRATIONS
-from engram.store.sqlite.search import Searches
 from engram.store.sqlite.upkeep import Upkeeping
 from engram.store.values import Facts, Filter, Position, StoreStats
 
 
-class SQLiteStore(Searches, Upkeeping, Erasure, SideTables):
+class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
         self._memory = str(path) == ":memory:"
         self.path = None if self._memory else Path(path)
