@@ -184,14 +184,9 @@ FRAMING = frozenset(
 )
 
 
-# "How much", "how many": the word after "how" asks for an amount, it names no topic; counted as a topic word,
-# "much" was a word that the answer to "how much do we pay for the apartment" does not say.
-_HOW = re.compile(r"\bhow\s+(?:much|many)\b", re.IGNORECASE)
-
-
 def topical(text: str) -> tuple[str, ...]:
     """The content words of a question without those that frame it (all of them if nothing else is left)."""
-    found = terms(_HOW.sub("how", text)) or terms(text)
+    found = terms(text)
     return tuple([w for w in found if w not in FRAMING] or found)
 
 
