@@ -4,8 +4,6 @@ downloaded."""
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import logging
 import threading
 from collections.abc import Sequence
@@ -17,6 +15,7 @@ import numpy as np
 
 from engram.embed.embedder import CachedEmbedder, normalised
 from engram.errors import ModelUnavailable
+from engram.model import heap
 from engram.model.vectors import Matrix
 
 _log = logging.getLogger(__name__)
@@ -78,7 +77,7 @@ class MiniLM:
             ) from exc
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(_MAX_TOKENS)
-        _release_free_memory()  # the parsed model and the int8 weights that constant folding replaced
+        heap.give_back()  # the parsed model and the int8 weights that constant folding replaced
         self._threads = threads
         self._batch_size = batch_size
         self._helpers = ThreadPoolExecutor(max(1, threads - 1), thread_name_prefix="engram-embed")
@@ -124,7 +123,7 @@ class MiniLM:
         with self._timer_lock:
             if self._timer is not None:
                 self._timer.cancel()
-            self._timer = threading.Timer(_RELEASE_AFTER_S, _release_free_memory)
+            self._timer = threading.Timer(_RELEASE_AFTER_S, heap.give_back)
             self._timer.daemon = True
             self._timer.start()
 
@@ -159,25 +158,6 @@ def _model(export: Any) -> tuple[str | bytes, dict[str, str]]:
         "%s: the int8 export is not the one %s was built for; loading it as it is", MINILM_NAME, _GRAPH
     )
     return str(source), {}
-
-
-def _release_free_memory() -> None:
-    """Hand the C heap's free pages back to the system (glibc only; elsewhere nothing happens). Without the
-    arena, onnxruntime frees a batch's activations, but glibc keeps most of them mapped in case they are asked
-    for again."""
-    if _libc is not None:
-        _libc.malloc_trim(0)
-
-
-def _load_libc() -> Any:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc if hasattr(libc, "malloc_trim") else None
-    except OSError:
-        return None
-
-
-_libc = _load_libc()
 
 
 def _balanced(lengths: list[int], order: list[int], parts: int) -> list[list[int]]:

@@ -13,32 +13,19 @@ threads keep every core busy, and a request beyond them waits its turn instead o
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
-from typing import Any
 
-_M_ARENA_MAX = -8  # mallopt's parameter number (malloc.h)
+from engram.model import heap
+
 ARENAS = 2
 # Blocking calls at once: twice the cores (a call may wait on the disk or the write lock), at least 4.
 WORKERS = max(4, 2 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 4)
 
 
-def _libc() -> Any:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-    except OSError:
-        return None
-    return libc if hasattr(libc, "mallopt") else None
-
-
 def limit_arenas(arenas: int = ARENAS) -> bool:
     """Cap glibc's arenas for this process (elsewhere nothing happens); whether it took. `MALLOC_ARENA_MAX` in
     the environment wins: whoever runs the server has chosen."""
-    libc = _libc()
-    if libc is None or "MALLOC_ARENA_MAX" in os.environ:
-        return False
-    return bool(libc.mallopt(_M_ARENA_MAX, arenas))
+    return "MALLOC_ARENA_MAX" not in os.environ and heap.cap_arenas(arenas)
 
 
 def limit_workers(workers: int = WORKERS) -> None:

@@ -8,41 +8,22 @@ database.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import json
 import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from engram.errors import StoreError
+from engram.model import heap
 from engram.model.vectors import decode_vector
 from engram.store.sqlite.filter import in_slices
 from engram.store.vectors import VectorIndex
 
 Model = Callable[[], tuple[str, int] | None]
 _CATCH_UP_STEP = 8192
-
-
-def _libc() -> Any:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-    except OSError:
-        return None
-    return libc if hasattr(libc, "malloc_trim") else None
-
-
-_LIBC = _libc()
-
-
-def _give_back() -> None:
-    """Hand the C heap's free pages back to the system (glibc only; elsewhere nothing happens)."""
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
 
 
 class IndexFile:
@@ -131,7 +112,7 @@ class IndexFile:
         finally:
             # Loading read every vector of the store (its rows, their copies, the batches): freed, but kept
             # mapped by the C heap, they stayed in the resident set beside the index for the process's life.
-            _give_back()
+            heap.give_back()
 
     def _load(self) -> None:
         model = self._model()
