@@ -14,7 +14,7 @@ import numpy as np
 
 from engram.model.vectors import Vector
 from engram.store.sqlite.filter import in_slices, where_sql
-from engram.store.sqlite.search import _LABELS, _OVERSAMPLE, Searches, _approximate, _rescored
+from engram.store.sqlite.search import _LABELS, _OVERSAMPLE, Searches, _approximate, _chosen
 from engram.store.values import Filter, Label
 
 Hits = list[tuple[int, float]]
@@ -43,7 +43,8 @@ class BatchedSearches(Searches):
         rows = self._rows_of(merged, filters)
         answers = []
         for query, older, hits, (sql, params) in zip(queries, found, merged, filters, strict=True):
-            result = _kept(hits, rows[(sql, tuple(params))], k, _approximate(index, query))
+            by_rid = rows[(sql, tuple(params))]
+            result = _chosen(hits, by_rid, _LABELS, k, _approximate(index, query), trailing_vector=True)
             if len(result) < k and (len(older) < len(index) or len(fresh) > want):
                 result = self._with_uncommitted(index, query, k, sql, params, _LABELS)
             answers.append(result)
@@ -69,16 +70,3 @@ class BatchedSearches(Searches):
                 ):
                     got[int(row[0])] = row
         return out
-
-
-def _kept(
-    hits: Hits, by_rid: dict[int, Any], limit: int, query: Vector | None
-) -> list[tuple[str, float, Label]]:
-    """`Searches._kept` with the labels view, given the rows already read."""
-    passed = [(r, s) for r, s in hits if r in by_rid]
-    if query is not None:
-        passed = _rescored(passed, [by_rid[r][-1] for r, _ in passed], query)
-    passed = passed[:limit]
-    chosen = [by_rid[r][:-1] for r, _ in passed]
-    labels = _LABELS.build([row[1:] for row in chosen])
-    return [(str(row[1]), s, label) for (_, s), row, label in zip(passed, chosen, labels, strict=True)]

@@ -320,17 +320,29 @@ class Searches:
             )
             .fetchall()
         )
-        by_rid = {int(row[0]): row for row in rows}
-        passed = [(r, s) for r, s in hits if r in by_rid]
-        if query is not None:
-            passed = _rescored(passed, [by_rid[r][-1] for r, _ in passed], query)
-            if read:
-                by_rid = {r: row[:-1] for r, row in by_rid.items()}
-        passed = passed[:limit]
-        # Only the rows kept are decoded: the search asks for more hits than it keeps, in case some fail the filter.
-        chosen = [by_rid[r] for r, _ in passed]
-        values = view.build([row[1:] for row in chosen])
-        return [(str(row[1]), s, value) for (_, s), row, value in zip(passed, chosen, values, strict=True)]
+        return _chosen(hits, {int(row[0]): row for row in rows}, view, limit, query, trailing_vector=read)
+
+
+def _chosen(
+    hits: Sequence[tuple[int, float]],
+    by_rid: dict[int, Any],
+    view: _View[P],
+    limit: int | None,
+    query: Vector | None,
+    *,
+    trailing_vector: bool,
+) -> list[tuple[str, float, P]]:
+    """The hits whose rows passed the filter (`by_rid`: rid, id, the view's columns, and the stored vector last
+    when `trailing_vector`), scored again exactly given the query, the first `limit` with their ids and what
+    `view` reads."""
+    passed = [(r, s) for r, s in hits if r in by_rid]
+    if query is not None:
+        passed = _rescored(passed, [by_rid[r][-1] for r, _ in passed], query)
+    passed = passed[:limit]
+    # Only the rows kept are decoded: the search asks for more hits than it keeps, in case some fail the filter.
+    chosen = [by_rid[r][:-1] if trailing_vector else by_rid[r] for r, _ in passed]
+    values = view.build([row[1:] for row in chosen])
+    return [(str(row[1]), s, value) for (_, s), row, value in zip(passed, chosen, values, strict=True)]
 
 
 def _approximate(index: VectorIndex, query: Vector) -> Vector | None:
