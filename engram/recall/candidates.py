@@ -85,15 +85,10 @@ class Candidates:
             words = list(
                 dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also, *said_else])
             )
-            # A store that reads the hits' facts with the text search saves a query by id for them.
-            with_facts = getattr(store, "text_facts", None)
-            if with_facts is not None:
-                hits: list[tuple[Facts, float]] = with_facts(words, wide, where)
-                # In id order, as a read by id returns them: the candidates' order breaks ties in scoring.
-                by_text, found = {f.id: s for f, s in hits}, sorted((f for f, _ in hits), key=lambda f: f.id)
-            else:
-                by_text = dict(store.text_search(words, wide, where))
-                found = store.facts(list(by_text)) if by_text else []
+            # The hits' facts come with the text search: no second query by id for them.
+            hits = store.text_facts(words, wide, where)
+            # In id order, as a read by id returns them: the candidates' order breaks ties in scoring.
+            by_text, found = {f.id: s for f, s in hits}, sorted((f for f, _ in hits), key=lambda f: f.id)
             contained = Contained()
             wanted = overlap_stems(asked.known, asked.alternates, asked.standins)
             contained.read_ahead([f.content for f in found], wanted)
