@@ -6,14 +6,12 @@ search that found the memory went unanswered."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from httpx._decoders import LineDecoder
 
-from engram import FakeEmbedder, Settings
-from engram.interfaces.http.serve import build_app
+from tests.clients import api  # noqa: F401 (a fixture)
 
 ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 INITIALIZE = {
@@ -36,26 +34,19 @@ def _events(body: str) -> list[object]:
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])
-def test_a_memory_with_a_line_separator_is_answered_over_mcp_http(tmp_path: Path, separator: str) -> None:
-    app = build_app(
-        Settings(home=tmp_path, maintain_every_minutes=0),
-        db=tmp_path / "l.db",
-        embedder=FakeEmbedder(),
-        require_key=False,
-    )
-    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
-        stored = client.post("/v1/store", json={"content": f"the deploy runs on Fridays{separator}at nine"})
-        assert stored.status_code == 200, stored.text
-        opened = client.post("/mcp", json=INITIALIZE, headers=ACCEPT)
-        headers = ACCEPT | {"mcp-session-id": opened.headers["mcp-session-id"]}
-        client.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
-        call = {
-            "jsonrpc": "2.0",
-            "id": 7,
-            "method": "tools/call",
-            "params": {"name": "recall", "arguments": {"query": "deploy Fridays"}},
-        }
-        answer = client.post("/mcp", json=call, headers=headers)
+def test_a_memory_with_a_line_separator_is_answered_over_mcp_http(api: TestClient, separator: str) -> None:  # noqa: F811
+    stored = api.post("/v1/store", json={"content": f"the deploy runs on Fridays{separator}at nine"})
+    assert stored.status_code == 200, stored.text
+    opened = api.post("/mcp", json=INITIALIZE, headers=ACCEPT)
+    headers = ACCEPT | {"mcp-session-id": opened.headers["mcp-session-id"]}
+    api.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    call = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "recall", "arguments": {"query": "deploy Fridays"}},
+    }
+    answer = api.post("/mcp", json=call, headers=headers)
     assert answer.status_code == 200
     (event,) = _events(answer.text)
     assert event["id"] == 7  # type: ignore[index]
