@@ -191,11 +191,20 @@ def run_size(
     dbs: dict[str, str] = {}
     rows: dict[str, dict[str, Any]] = {}
     for engine in engines:
+        kept = args.keep / f"{engine}-{size}" if args.keep and engine != "engram-postgresql" else None
+        if kept is not None and (kept / "build.json").exists():
+            # Built by an earlier run with --keep: serve that store (its build figures are that run's).
+            dbs[engine] = str(kept / "memories.db")
+            built = json.loads((kept / "build.json").read_text())
+            rows[engine] = built | {"built": f"{built['date'][:16]} {built['commit']}"} | stamp
+            print(f"{datetime.now(UTC):%H:%M:%S} {size} {engine}: kept store {kept}", flush=True)
+            continue
         if engine == "engram-postgresql":
             dbs[engine] = pg_database(pg.get_uri(), f"scale_{size}")
         else:
-            (scratch / f"{engine}-{size}").mkdir()
-            dbs[engine] = str(scratch / f"{engine}-{size}" / "memories.db")
+            home = kept or scratch / f"{engine}-{size}"
+            home.mkdir(parents=True)
+            dbs[engine] = str(home / "memories.db")
         loader = args.pg_loader if engine == "engram-postgresql" and args.pg_loader else args.loader
         print(f"{datetime.now(UTC):%H:%M:%S} {size} {engine}: build", flush=True)
         started = time.perf_counter()
@@ -207,9 +216,14 @@ def run_size(
         rows[engine]["build_peak_rss_mb"] = rows[engine].pop("peak_rss_mb")
         rows[engine]["build_load"] = rows[engine].pop("load")
         rows[engine].pop("rss_mb")
+        if kept is not None:
+            (kept / "build.json").write_text(json.dumps(rows[engine]))
+    if args.build_only:
+        return rows
     serves: dict[str, list[dict[str, Any]]] = {e: [] for e in engines}
     for round_ in range(args.rounds):
         for engine in engines if round_ % 2 == 0 else engines[::-1]:
+            quiet(args.quiet_load)
             print(f"{datetime.now(UTC):%H:%M:%S} {size} {engine}: serve {round_ + 1}", flush=True)
             serves[engine].append(worker(engine, "serve", dbs[engine], data, log, tree[0]))
     for engine, runs in serves.items():
@@ -226,6 +240,15 @@ def run_size(
         }
         rows[engine] |= bytes_per_memory(rows[engine])
     return rows
+
+
+def quiet(load: float | None, longest_s: float = 3 * 3600) -> None:
+    """Wait until the machine's 1-minute load is at most `load` (a serve phase measures wall time)."""
+    if load is None:
+        return
+    waited = time.monotonic()
+    while os.getloadavg()[0] > load and time.monotonic() - waited < longest_s:
+        time.sleep(15)
 
 
 def bytes_per_memory(row: dict[str, Any]) -> dict[str, Any]:
@@ -251,6 +274,19 @@ def main() -> None:
     parser.add_argument("--pg-loader", choices=("write", "store"), help="the same for PostgreSQL alone")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2, help="serve processes per engine and size")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="build SQLite stores in this folder and keep them; a store already built there is served",
+    )
+    parser.add_argument(
+        "--build-only", action="store_true", help="build (and keep, with --keep); serve nothing"
+    )
+    parser.add_argument(
+        "--quiet-load",
+        type=float,
+        help="before each serve phase, wait until the 1-minute load average is this or less",
+    )
     parser.add_argument("--render", action="store_true", help="only write scale.md from scale.json")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
@@ -281,12 +317,12 @@ def main() -> None:
                 if path.exists():
                     result["runs"] = json.loads(path.read_text()).get("runs", {})
                 result["runs"].setdefault(str(size), {}).update(rows)
-                if not args.no_write:
+                if not (args.no_write or args.build_only):
                     path.write_text(json.dumps(result, indent=2) + "\n")
     finally:
         if pg is not None:
             pg.cleanup()
-    if not args.no_write:
+    if not (args.no_write or args.build_only):
         render(result)
 
 
