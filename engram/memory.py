@@ -145,7 +145,8 @@ class Memory(Tools):
         self, items: Iterable[NewMemory | dict[str, Any]], *, embedded: Mapping[str, Vector] | None = None
     ) -> builtins.list[RememberResult]:
         """Store many memories, embedding them in batches; each is validated before anything is written.
-        `embedded` holds vectors the caller already has, by content hash."""
+        `embedded` holds vectors the caller already has, by content hash. Items are stored with the tags they
+        bring (a bulk load or import keeps its own): unlike `remember`, none are read from the text."""
         return self._writer.remember_many(items, embedded=embedded)
 
     def recall(
