@@ -143,12 +143,16 @@ class Insight:
         }
 
 
-def _next(start: datetime, granularity: str) -> datetime:
-    if granularity == "day":
-        return start + timedelta(days=1)
-    if granularity == "month":
-        return start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
-    return start.replace(year=start.year + 1)
+def _next(start: datetime, granularity: str) -> datetime | None:
+    """The next period's start; None past the calendar's last (an import may date a memory 9999-12-31)."""
+    try:
+        if granularity == "day":
+            return start + timedelta(days=1)
+        if granularity == "month":
+            return start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
+        return start.replace(year=start.year + 1)
+    except (OverflowError, ValueError):
+        return None
 
 
 def _seen_by(record: MemoryRecord, session: str | None) -> bool:

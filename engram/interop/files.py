@@ -4,7 +4,9 @@ work starts, and read as UTF-8 text."""
 from __future__ import annotations
 
 import codecs
+import json
 from pathlib import Path
+from typing import Any
 
 from engram.errors import InvalidInput
 from engram.model.names import hidden_problem
@@ -74,6 +76,46 @@ def utf8_text(raw: bytes) -> str:
         return raw[mark:].decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start + mark})") from None
+
+
+def json_lines(text: str) -> list[str]:
+    """A JSON Lines text's lines, cut at line feeds alone (a carriage return before one is dropped). JSON leaves
+    U+2028, U+2029 and NEL unescaped inside a string, and `str.splitlines` cut a record's text there: an export
+    of a memory holding one did not import again."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+class _Twice:
+    """Marks the value of a key an object gives twice (see `json_record`)."""
+
+
+_TWICE = _Twice()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        out[key] = _TWICE if key in out else value
+    return out
+
+
+def json_record(line: str) -> Any:
+    """One JSON value, refused naming the key when an object in it gives one twice: Python keeps the last value
+    and other readers the first, so a file a person checked in a viewer would store something else. Parse errors
+    (json.JSONDecodeError, RecursionError, ValueError) are the caller's to name."""
+    value = json.loads(line, object_pairs_hook=_pairs)
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, at = stack.pop()
+        children = (
+            item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+        )
+        for key, child in children:
+            where = f"{at}[{key}]" if isinstance(key, int) else f"{at}.{key}" if at else key
+            if child is _TWICE:
+                raise InvalidInput(where, "is given twice in one object: keep one")
+            stack.append((child, where))
+    return value
 
 
 def not_empty(path: Path, shown: str | Path) -> None:

@@ -21,7 +21,7 @@ from engram.classify.service import Classifiers
 from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
-from engram.interop.files import file_at, not_empty, utf8_text
+from engram.interop.files import file_at, json_lines, json_record, not_empty, utf8_text
 from engram.interop.shodh import from_shodh, to_shodh
 from engram.lang import pii
 from engram.model.answers import ExportAnswer, ImportAnswer
@@ -63,11 +63,13 @@ def _read_records(path: Path) -> tuple[dict[str, Any], list[tuple[int, MemoryRec
     """The header line (format, model, dim) if there is one, and every record with its line number."""
     header: dict[str, Any] = {}
     records: list[tuple[int, MemoryRecord, list[float] | None]] = []
-    for number, line in enumerate(utf8_text(path.read_bytes()).splitlines(), 1):
+    for number, line in enumerate(json_lines(utf8_text(path.read_bytes())), 1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = json_record(line)
+        except InvalidInput as exc:
+            raise InvalidInput(f"line {number}.{exc.field}", exc.problem) from None
         except json.JSONDecodeError as exc:
             raise InvalidInput(f"line {number}", f"not JSON: {exc.msg}") from None
         except RecursionError:

@@ -16,7 +16,7 @@ import dateparser  # type: ignore[import-untyped]
 import pydantic
 
 from engram.errors import InvalidInput
-from engram.interop.files import utf8_text
+from engram.interop.files import json_lines, utf8_text
 from engram.model.record import invalid_from
 from engram.review.extract import Message
 
@@ -69,7 +69,7 @@ def _load(path: Path) -> Any:
     if not path.name.endswith((".jsonl", ".jsonl.gz")):
         return json.loads(text)
     rows = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(json_lines(text), 1):
         try:
             rows += [json.loads(line)] if line.strip() else []
         except json.JSONDecodeError as exc:  # its own "line 1" is the line's: say which line of the file

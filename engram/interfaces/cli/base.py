@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
+import pydantic
 import typer
 import typer.core
 import typer.rich_utils
@@ -91,6 +92,20 @@ def main(
 ) -> None:
     """Engram stores memories with their kind and scope and recalls them by meaning and by words."""
     _state["db"] = db
+    _check_environment()
+
+
+def _check_environment() -> None:
+    """An ENGRAM_* variable that holds no value its setting takes is named, with what it holds, before any
+    command runs: each command read the settings on its own and failed with pydantic's traceback."""
+    try:
+        Settings()
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        name = f"ENGRAM_{str(first['loc'][0]).upper()}" if first["loc"] else "an ENGRAM_* variable"
+        said = first["msg"][:1].lower() + first["msg"][1:]
+        error(err, f"{name}: {said}, not {str(first.get('input'))[:60]!r}")
+        raise typer.Exit(2) from None
 
 
 def where(db: str | Path | None = None) -> str | Path:

@@ -195,7 +195,9 @@ def transcript_messages(path: Path, session: str) -> list[dict[str, Any]]:
     """The user's own words in a Claude Code transcript (JSON Lines): text they typed, not tool results or
     the commands and reminders the client inserts."""
     messages = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    # Cut at line feeds alone: Node's JSON leaves U+2028, U+2029 and NEL unescaped in a string, where
+    # `splitlines` cut the line and the message was dropped as unreadable.
+    for line in path.read_text(encoding="utf-8", errors="replace").split("\n"):
         try:
             row = json.loads(line)
         except json.JSONDecodeError:

@@ -1,0 +1,99 @@
+"""Files of records under attack, and what a stored record does to the views after it: a line separator inside a
+record's text (U+2028, U+2029, NEL, which JSON leaves unescaped and Python's `splitlines` cuts at), a key given
+twice in one record (two readers of the file see two different records), and a date at the end of the calendar
+that every view computing the next period from it failed on."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engram import FakeEmbedder, InvalidInput, Memory, Settings
+from engram.interfaces.cli.setup import transcript_messages
+from engram.model.vectors import content_hash
+from tests.clients import api  # noqa: F401 (a fixture)
+
+SEPARATORS = ["\u2028", "\u2029", "\x85"]
+
+
+def _record(content: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": f"rec-{content_hash(content)[:12]}",
+        "content": content,
+        "content_hash": content_hash(content),
+        "created_at": "2024-12-30T10:00:00Z",
+    } | extra
+
+
+@pytest.mark.parametrize("separator", SEPARATORS)
+def test_an_export_of_a_text_holding_a_line_separator_imports_again(
+    mem: Memory, tmp_path: Path, settings: Settings, separator: str
+) -> None:
+    kept = mem.remember(f"the first step{separator}then the second step", tags=["steps"])
+    mem.remember("a plain memory beside it")
+    mem.export_memories(tmp_path / "out.jsonl")
+    with Memory(tmp_path / "again.db", embedder=FakeEmbedder(), settings=settings) as again:
+        answer = again.import_memories(tmp_path / "out.jsonl")
+        assert answer["imported"] == 2
+        assert again.get(kept.id).content == f"the first step{separator}then the second step"
+
+
+@pytest.mark.parametrize("separator", SEPARATORS)
+def test_a_message_holding_a_line_separator_is_ingested_from_json_lines(
+    tmp_path: Path, separator: str
+) -> None:
+    from engram.review.messages import read_messages
+
+    line = json.dumps({"role": "user", "content": f"I moved to Lisbon{separator}in May"}, ensure_ascii=False)
+    for name, data in (("chat.jsonl", line.encode()), ("chat.jsonl.gz", gzip.compress(line.encode()))):
+        (tmp_path / name).write_bytes(data)
+        [message] = read_messages(tmp_path / name)
+        assert message.content == f"I moved to Lisbon{separator}in May"
+
+
+def test_a_transcript_message_holding_a_line_separator_is_not_dropped(tmp_path: Path) -> None:
+    # Node's JSON.stringify (what writes a Claude Code transcript) leaves U+2028 unescaped.
+    typed = "deploy on Fridays\u2028never on Mondays"
+    row = {"type": "user", "message": {"role": "user", "content": typed}}
+    (tmp_path / "t.jsonl").write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert [m["content"] for m in transcript_messages(tmp_path / "t.jsonl", "s1")] == [typed]
+
+
+def test_a_record_giving_a_key_twice_is_refused_naming_it(mem: Memory, tmp_path: Path) -> None:
+    """Python keeps the last value of a repeated key, other readers the first: a file that shows one text in a
+    viewer would store another."""
+    before = mem.remember("a memory stored before the import")
+    body = json.dumps(_record("shown text"))[:-1] + ', "content": "stored text"}'
+    (tmp_path / "twice.jsonl").write_text(body + "\n", encoding="utf-8")
+    with pytest.raises(InvalidInput) as caught:
+        mem.import_memories(tmp_path / "twice.jsonl")
+    assert caught.value.field == "line 1.content" and "twice" in caught.value.problem
+    nested = _record("nested text", metadata={"engram": {"kind": "note"}})
+    text = json.dumps(nested).replace('"kind": "note"', '"kind": "note", "kind": "task"')
+    (tmp_path / "nested.jsonl").write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(InvalidInput) as inner:
+        mem.import_memories(tmp_path / "nested.jsonl")
+    assert inner.value.field == "line 1.metadata.engram.kind"
+    assert [r.id for r in mem.list()] == [before.id]
+
+
+@pytest.mark.parametrize("when", ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z"])
+def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_timeline_working(
+    api: TestClient,  # noqa: F811
+    when: str,
+) -> None:
+    api.post("/api/remember", json={"content": "a memory of today"})
+    body = json.dumps(_record("a memory from the calendar's edge", created_at=when))
+    assert api.post("/v1/import", content=body.encode()).status_code == 200
+    for granularity in ("day", "month", "year"):
+        answer = api.post("/v1/tools/memory_timeline", json={"arguments": {"granularity": granularity}})
+        assert answer.status_code == 200, answer.text
+        periods = answer.json()["periods"]
+        assert answer.json()["total"] == 2
+        edge = [p for p in periods if p["period"].startswith(when[:4])]
+        assert [m["content"] for m in edge[0]["memories"]] == ["a memory from the calendar's edge"]
