@@ -41,6 +41,7 @@ class EventAnchor:
 MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 SHORT_MONTHS = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+SEASONS = "spring|summer|autumn|fall|winter"
 DATE = re.compile(
     rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b"
     rf"|(?:{MONTHS}|{SHORT_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
@@ -51,7 +52,7 @@ DATE = re.compile(
 _HAN = re.compile(f"[{HAN}]")
 _SCREEN = re.compile(
     rf"\b(yesterday|today|tonight|week|weekend|month|year|recently|ago|since|before|after|during|in|on|past|last|this"
-    rf"|{MONTHS}|{SHORT_MONTHS}|{DAYS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
+    rf"|{MONTHS}|{SHORT_MONTHS}|{DAYS}|{SEASONS}|\d{{4}}|\d{{1,2}}/\d{{1,2}})\b",
     re.IGNORECASE,
 )
 _UNIT = {"day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30, "months": 30, "year": 365, "years": 365}
@@ -75,6 +76,47 @@ _WEEKEND = re.compile(
     r"\b(?:(before|by|until|till|after|since)\s+)?(?:over\s+|on\s+|at\s+)?(the|this|last|previous|next)\s+weekend\b",
     re.IGNORECASE,
 )
+
+
+# "last summer", "this winter", "in the spring", "during the autumn of 2023", "summer 2021": the seasons of the
+# northern hemisphere by month (spring March to May, summer June to August, autumn September to November, winter
+# December to February). "fall" only after a word that makes it a season ("in the fall", "last fall").
+_SEASON = re.compile(
+    r"\b(?:(this|last|previous)\s+|(?:in|during|over|through)\s+(?:the\s+)?)(spring|summer|autumn|fall|winter)"
+    r"(?:\s+(?:of\s+)?(\d{4}))?\b|\b(spring|summer|autumn|winter)(?:\s+of)?\s+(\d{4})\b",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"[A-Z]\w*\s+[A-Z]")
+_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+
+
+def season(query: str, now: datetime) -> TimeRange | None:
+    """The season a phrase names, three months. With a year, that year's (winter: the one its January is in);
+    "last" the latest one that has ended; otherwise the latest one begun by now (memories are of the past)."""
+    # A capitalised season before another capitalised word is a name ("the Spring Fling Market").
+    m = next((m for m in _SEASON.finditer(query) if not _NAME.match(query, m.start(2 if m[2] else 4))), None)
+    if m is None:
+        return None
+    which = (m.group(1) or "").lower()
+    name = (m.group(2) or m.group(4)).lower()
+    year = m.group(3) or m.group(5)
+    month = _SEASON_START[name]
+
+    def starting(in_year: int) -> datetime:
+        return datetime(in_year, month, 1, tzinfo=UTC)
+
+    def ending(start: datetime) -> datetime:
+        return month_after(month_after(month_after(start)))
+
+    if year is not None:
+        start = starting(int(year) - 1 if month == 12 else int(year))
+    else:
+        start = starting(now.year)
+        if start > now:
+            start = starting(now.year - 1)
+        if which in ("last", "previous") and ending(start) > now:
+            start = starting(start.year - 1)
+    return TimeRange(start, ending(start), m.group(0))
 
 
 def weekend(query: str, now: datetime) -> TimeRange | None:
@@ -145,19 +187,7 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
 
 
 # Chinese time words, as the English phrase the grammar below reads.
-_CN_DIGITS = {
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
+_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
 _CN_NUMBER = r"(?<!\d)\d{1,3}|[零一二两三四五六七八九十]{1,3}"  # (not the end of a year: 2024年以前)
 _CN_UNIT = {
     "天": "day",
@@ -168,16 +198,7 @@ _CN_UNIT = {
     "月": "month",
     "年": "year",
 }
-_CN_WEEKDAY = {
-    "一": "monday",
-    "二": "tuesday",
-    "三": "wednesday",
-    "四": "thursday",
-    "五": "friday",
-    "六": "saturday",
-    "日": "sunday",
-    "天": "sunday",
-}
+_CN_WEEKDAY = dict(zip("一二三四五六日", DAYS.split("|"), strict=True)) | {"天": "sunday"}
 _CN_SPANS = {
     "昨天": "yesterday",
     "前天": "2 days ago",
@@ -291,6 +312,8 @@ def _time_range(query: str, now: datetime) -> TimeRange | None:
         )
         return TimeRange(now - timedelta(days=n * _UNIT[m.group(2).lower()]), None, m.group(0))
     if (span := weekend(query, now)) is not None:
+        return span
+    if (span := season(query, now)) is not None:
         return span
     m = _LAST_DAY.search(query)
     if m:

@@ -365,7 +365,11 @@ def intent(query: str) -> str:
     q = query.lower()
     if re.search(
         r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done)|"
-        r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my plate)\b",
+        r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my plate|"
+        # What a diary holds: "what do I have on in December", "what's coming up next week".
+        r"(?:do|have) (?:i|we) (?:have|got) (?:on|coming up)|"
+        r"(?:what'?s|what is|anything|something) coming up|coming up (?:this|next|in|soon|today|tomorrow)|"
+        r"what'?s on (?:this|next|in|for|today|tomorrow|tonight))\b",
         q,
     ) and not (_RECALLING.search(q)):
         return "remind"

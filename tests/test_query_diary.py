@@ -1,0 +1,52 @@
+"""A question about what a diary holds ("what do I have on in December", "what's coming up next week") asks for
+things to do, as "what do I need to do" does: read as a plain search, "in December" named last December (a month
+in the future is last year's when memories are searched) and its filter returned nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+
+from engram import Memory
+from engram.recall.query import intent
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what do I have on in December",
+        "what have we got on tomorrow",
+        "what's coming up next week",
+        "anything coming up?",
+        "what have I got coming up",
+        "what's on this weekend",
+    ],
+)
+def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
+    assert intent(question) == "remind"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what did I have on my sandwich",  # the past: no diary
+        "what is on the menu",
+        "what happened to the coming up project",
+        "the game is on in June",
+    ],
+)
+def test_other_questions_with_on_or_coming_up_do_not(question: str) -> None:
+    assert intent(question) != "remind"
+
+
+def test_what_is_on_in_a_month_lists_what_is_due_then(mem: Memory) -> None:
+    now = datetime(2026, 11, 27, 9, tzinfo=UTC)
+    with time_machine.travel(now, tick=False):
+        due = mem.store_memory("Self-assessment for the performance review is due 4 December.")
+        mem.store_memory("Self-assessment for the annual tax return is due 31 January.")
+    found = mem.search_memory("what do I have on in December", now=now, touch=False)
+    assert found["query_analysis"]["intent"] == "remind"
+    assert [r["id"] for r in found["results"]] == [due["memory_id"]]
+    assert found["results"][0]["due"] == "2026-12-04"
