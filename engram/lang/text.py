@@ -301,7 +301,15 @@ def _could_stem_to(wanted: frozenset[str]) -> re.Pattern[str]:
     prefixes = sorted(
         {s[: max(1, len(s) - 2)] for s in wanted if s and not unspaced(s)}, key=len, reverse=True
     )
-    starting = "|".join(rf"{re.escape(p)}(?<![^\W_].{{{len(p)}}})" for p in prefixes) or "(?!)"
+    # One look-behind per length, not per prefix: the same alternatives in the same order, and a third less to
+    # compile (the compile is most of a short call's time).
+    starting = (
+        "|".join(
+            "(?:" + "|".join(map(re.escape, same)) + rf")(?<![^\W_].{{{size}}})"
+            for size, same in itertools.groupby(prefixes, key=len)
+        )
+        or "(?!)"
+    )
     return re.compile(rf"(?:{starting})[^\W_]*(?:['’][^\W_]+)?", re.UNICODE)
 
 

@@ -4,6 +4,8 @@ can be read ahead, on the reader thread that found them, while the query is embe
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
@@ -33,17 +35,19 @@ class Contained:
         self._ahead_wanted = wanted
 
     def __call__(self, texts: Sequence[str], wanted: frozenset[str]) -> list[set[str]]:
+        # The sets returned are kept, and shared between texts alike: the caller reads them, never changes them.
         if self._texts is not None and texts == self._texts and wanted <= self._wanted:
             return [found & wanted for found in self._found]
         if self._texts is None and wanted == self._ahead_wanted:
             ahead = self._ahead
             rest = [t for t in dict.fromkeys(texts) if t not in ahead]
-            read = dict(zip(rest, stems_among(rest, wanted), strict=True)) if rest else {}
-            found = [set(ahead[t]) if t in ahead else set(read[t]) for t in texts]
+            if rest:
+                ahead = ahead | dict(zip(rest, stems_among(rest, wanted), strict=True))
+            found = [ahead[t] for t in texts]
         else:
             found = stems_among(texts, wanted)
         if self._texts is None:
-            self._texts, self._wanted, self._found = texts, wanted, [set(f) for f in found]
+            self._texts, self._wanted, self._found = texts, wanted, found
         return found
 
 
@@ -67,14 +71,22 @@ def overlaps(
         return np.zeros(len(contents)), np.zeros(len(contents))
     instead = {s: alts for s, alts in (standins or {}).items() if s in query_weights}
     short, wanted = _looked_for(query_weights, others, instead)
-    present = contains(contents, wanted)
+    # Its sets are read, never changed (`Contained` keeps them): a set that gains words is a new one.
+    present = list(contains(contents, wanted))
     if short:
         said = re.compile(rf"\b({'|'.join(sorted(map(re.escape, short)))})(?:s|['\u2019]s)?\b")
-        for text, p in zip(contents, present, strict=True):
-            p.update(m.group(1) for m in said.finditer(text.lower()))
+        # One search over every text (a newline ends a word, so no match spans two), not one per text.
+        lowered = [t.lower() for t in contents]
+        starts = list(itertools.accumulate((len(t) + 1 for t in lowered[:-1]), initial=0))
+        gained: dict[int, set[str]] = {}
+        for m in said.finditer("\n".join(lowered)):
+            gained.setdefault(bisect.bisect_right(starts, m.start()) - 1, set()).add(m.group(1))
+        for i, more in gained.items():
+            present[i] = present[i] | more
     if instead:
-        for p in present:
-            p.update(s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts))
+        for i, p in enumerate(present):
+            if more := {s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts)}:
+                present[i] = p | more
     share = _weighed(query_weights, present) / total if total > 0 else np.zeros(len(present))
     return share, _weighed(others, present)
 
