@@ -33,6 +33,9 @@ TYPES = {
     ".htm": "html",
     ".pdf": "pdf",
 }
+# The largest file read as a document, as large as a web upload may be: a 3 GB file took 6.5 GB of memory and
+# was refused only then, for the length of its text.
+MAX_DOCUMENT_BYTES = 256 * 2**20
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
 _FRONT_TITLE = re.compile(r"^title:\s*(.+?)\s*$", re.MULTILINE)
@@ -58,6 +61,12 @@ def read_document(path: Path) -> Document:
     if kind is None:
         raise InvalidInput(
             "path", f"{path.name}: not a Markdown, text, HTML or PDF file ({', '.join(TYPES)})"
+        )
+    size = path.stat().st_size
+    if size > MAX_DOCUMENT_BYTES:  # read whole (and a PDF parsed whole) before its text's length is known
+        limit = f"{MAX_DOCUMENT_BYTES / 2**20:,.0f} MiB"
+        raise InvalidInput(
+            "path", f"{path.name} is {size / 2**20:,.1f} MiB, over the {limit} a document may be"
         )
     if kind == "pdf":
         text, title = _pdf(path)

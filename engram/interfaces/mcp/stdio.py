@@ -78,6 +78,10 @@ def oversized(value: Any) -> str | int | None:
     answer repeats it) or a method name past MAX_METHOD (the SDK's "Method not found" quotes it whole)."""
     request_id = value.get("id") if isinstance(value, dict) else None
     if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+        if isinstance(value, dict) and "id" in value and "method" in value:
+            # A request all the same: the SDK read it as a notification, which is never answered.
+            given = "null" if request_id is None else _json_type(request_id)
+            raise Refused(INVALID_REQUEST, f"Invalid request: id must be a string or an integer, not {given}")
         request_id = None
     if isinstance(request_id, str) and len(request_id) > MAX_ID:
         raise Refused(
@@ -97,6 +101,11 @@ def oversized(value: Any) -> str | int | None:
         given = "a list" if isinstance(arguments, list) else type(arguments).__name__.replace("str", "text")
         raise Refused(INVALID_PARAMS, f"params.arguments: must be an object, got {given}", request_id)
     return request_id
+
+
+def _json_type(value: Any) -> str:
+    names = {bool: "a boolean", float: "a fraction", dict: "an object", list: "a list"}
+    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
 
 
 def _nesting(text: str) -> int:
