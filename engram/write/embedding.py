@@ -5,7 +5,9 @@ What is embedded is decided once for the whole call, before anything is written:
 in the store nor handed in by the caller (by content hash), each once, in the first unit that holds it, and each
 opening the classifiers read that their cache does not hold yet, likewise. A unit's model call then runs on a
 thread of its own (the model releases the interpreter while it computes) while the memories before it are
-decided and written; nothing on that thread reads or writes the store.
+decided and written; nothing on that thread reads or writes the store. While the first unit's call runs, the
+caller reads what needs no vector (the marks of form the kinds read): a model call of one unit alone would
+otherwise leave the writer's Python to run after it, on one core.
 
 A unit is four write slices: a model call sorts its texts by length and pads each batch only to its longest, so
 smaller calls pad more (a quarter of the texts per call cost more model time than the pipeline hides).
@@ -13,7 +15,7 @@ smaller calls pad more (a quarter of the texts per call cost more model time tha
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol
 
@@ -38,9 +40,11 @@ def units(
     openings: CachedEmbedder,
     store: VectorsByHash,
     embedded: Mapping[str, Vector],
+    meanwhile: Callable[[], None] | None = None,
 ) -> Iterator[Sequence[Pending]]:
     """`prepared`, `size` memories at a time, each unit's vectors and opening vectors set when it is yielded;
-    the next unit's model call runs while the caller writes this one."""
+    the next unit's model call runs while the caller writes this one, and `meanwhile` (what the caller reads
+    of the texts alone) while the first one runs."""
     known: dict[str, Vector] = {}
     opened = openings.known([p.opening for p in prepared if p.opening is not None])
     parts = [prepared[i : i + size] for i in range(0, len(prepared), size)]
@@ -67,14 +71,17 @@ def units(
         jobs.append((head, fresh))
     if not parts:
         return
-    if len(parts) == 1:
-        vectors = _run(embedder, jobs[0], alone=len(prepared) == 1)
+    if len(prepared) == 1:
+        # one memory: nothing to overlap, what it reads of its text waits for its decision
+        vectors = _run(embedder, jobs[0], alone=True)
         _take(parts[0], jobs[0], vectors, known, opened, openings)
         yield parts[0]
         return
     with ThreadPoolExecutor(1, thread_name_prefix="engram-write-embed") as pool:
         running: Future[tuple[Matrix, Matrix]] = pool.submit(_run, embedder, jobs[0])
         try:
+            if meanwhile is not None:
+                meanwhile()
             for n, part in enumerate(parts):
                 vectors = running.result()
                 if n + 1 < len(parts):

@@ -4,7 +4,7 @@ entry and any learned prototype."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engram.classify.prototypes import Decision
@@ -78,7 +78,8 @@ class Writer:
         results: list[RememberResult] = []
         # The next unit's model call runs while this one's slices are written (engram.write.embedding).
         openings = self._classifiers.openings
-        for unit in units(prepared, EMBED_UNIT, self._embedder, openings, self._store, embedded or {}):
+        read = self._read_texts(prepared)
+        for unit in units(prepared, EMBED_UNIT, self._embedder, openings, self._store, embedded or {}, read):
             # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
             # pages again for every one of them. Slices keep other writers from waiting long for the lock.
             for start in range(0, len(unit), WRITE_SLICE):
@@ -204,6 +205,18 @@ class Writer:
             # counted now: while the write runs, the model embeds the next unit (engram.write.embedding)
             piece_tokens=self.token_counts(texts) if len(texts) > 1 else [],
         )
+
+    def _read_texts(self, prepared: Sequence[Pending]) -> Callable[[], None]:
+        """What the write reads of the texts alone, done while the model embeds them: the marks of form of
+        those whose kind is to be decided (read as one write of each would, at the same moment)."""
+
+        def read() -> None:
+            todo = [p for p in prepared if p.kind is None]
+            found = self._classifiers.kind_marks([p.content for p in todo]) if todo else None
+            for p, marks in zip(todo, found or [None] * len(todo), strict=True):
+                p.marks = marks
+
+        return read
 
     def _write_slice(self, part: Sequence[Pending], operation: Operation | None) -> list[RememberResult]:
         """Decide a slice's memories in order, each seeing the ones before it as its own write would, and
@@ -360,7 +373,7 @@ class Writer:
             return Decision(p.kind.value, 1.0, p.method)
         # Fallbacks do not vote: they record that no decision was possible, not a kind.
         neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content)
+        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content, p.marks)
 
     def _categorise(
         self, p: Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
