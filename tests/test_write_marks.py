@@ -66,3 +66,29 @@ def test_reading_texts_at_once_reads_each_as_alone(said: datetime | None) -> Non
     found = forms.read_all(texts, said)
     assert found == [forms.read(t, said) for t in texts]
     assert {m for marks in found for m in marks} == set(forms.FORMS)
+
+
+def test_the_store_says_at_once_which_texts_it_holds_in_either_form(tmp_path: Path) -> None:
+    """A bulk write looks up one by one only the texts some stored row has (`known_hashes`): a row's hash kept as
+    its 32 bytes or, written by an older version, as its hex text, a chunk's too, in any scope."""
+    from engram import FakeEmbedder, Memory
+    from engram.model.vectors import content_hash
+    from engram.store.sqlite.store import SQLiteStore
+
+    long_text = " ".join(f"Sentence number {n} about the garden and its roses." for n in range(60))
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        kept = mem.remember_many(
+            [
+                {"content": "as bytes"},
+                {"content": "as text", "scope": "project", "scope_id": "p"},
+                {"content": long_text},
+            ]
+        )
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        old = content_hash("as text")
+        with store.atomic():
+            store._writer.execute("UPDATE memories SET content_hash = ? WHERE id = ?", (old, kept[1].id))
+        chunk = store.children(kept[2].id)[0]
+        asked = [content_hash("as bytes"), old, chunk.content_hash, content_hash("never written"), "not-hex"]
+        assert store.known_hashes(asked) == {content_hash("as bytes"), old, chunk.content_hash}

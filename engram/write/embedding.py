@@ -23,6 +23,7 @@ import numpy as np
 
 from engram.embed.embedder import CachedEmbedder, Embedder
 from engram.model.vectors import Matrix, Vector, content_hash
+from engram.store.roles import KnownHashes
 from engram.write.pending import Pending
 
 
@@ -47,6 +48,8 @@ def units(
     of the texts alone) while the first one runs."""
     known: dict[str, Vector] = {}
     opened = openings.known([p.opening for p in prepared if p.opening is not None])
+    # Only the passages some stored row has are looked up one by one (the store unchanged until the first write).
+    stored = _stored([content_hash(t) for p in prepared for t in p.pieces], store, embedded)
     parts = [prepared[i : i + size] for i in range(0, len(prepared), size)]
     jobs: list[_Job] = []
     seen: set[str] = set()
@@ -60,7 +63,7 @@ def units(
                     continue
                 seen.add(digest)
                 vector = embedded.get(digest)
-                if vector is None:
+                if vector is None and (stored is None or digest in stored):
                     vector = store.vector_for_hash(digest)
                 if vector is None:
                     head.append(text)
@@ -90,6 +93,13 @@ def units(
                 yield part
         finally:
             running.cancel()  # a write failed: the next unit is not needed
+
+
+def _stored(digests: list[str], store: VectorsByHash, embedded: Mapping[str, Vector]) -> set[str] | None:
+    """Which of `digests` the store has, when it can say in one read (None: it cannot, look each up)."""
+    if len(digests) < 2 or not isinstance(store, KnownHashes):
+        return None
+    return store.known_hashes([d for d in digests if d not in embedded])
 
 
 def _run(embedder: Embedder, job: _Job, alone: bool = False) -> tuple[Matrix, Matrix]:
