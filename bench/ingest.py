@@ -216,8 +216,10 @@ def bulk_worker(db: Path, out: Path, call: int) -> None:
     model.embed_batch(texts[-WARM_UP:])
     with Memory(db, embedder=model) as mem:
         # Warm as bench.scale's writer is (it has built the store in the same process): a process's first
-        # writes load the readers of dates and word forms, seconds that the texts timed here would carry.
+        # writes load the readers of dates and word forms, seconds that the texts timed here would carry. The
+        # date reader builds its patterns on its first date, which a turn of chat may never name.
         mem.remember("warm up the model and the classifiers")
+        mem.remember("We moved the review, so send the slides by Friday 4 December or call +1 415 555 0100.")
         mem.remember_many([NewMemory(content=t) for t in warm])
         figures = paired(mem, model, texts, call)
         stored = mem.stats()["memories"]

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from engram import FakeEmbedder, Memory, Settings
+from engram.classify import forms
 from engram.model.results import RememberResult
 from engram.model.vectors import Matrix
 from engram.write import writer
@@ -36,6 +37,10 @@ STATEMENTS = [
     "Alice moved to the data team last month",
     "Always run the migrations before the tests",
     "I never drink coffee after noon",
+    # marks of form the kinds read, read for the whole batch while the model embeds it
+    "Send the signed lease back to the landlord by Friday 4 December",
+    "The landlord can be reached on +49 170 5550192",
+    "Good article on Postgres index types: https://example.com/blog/pg",
 ]
 
 
@@ -99,14 +104,14 @@ def _stored(mem: Memory, results: list[RememberResult]) -> list[dict[str, Any]]:
 
 
 class _Threads(FakeEmbedder):
-    """The fake embedder, noting which threads called the model."""
+    """The fake embedder, noting which threads called the model, a call at a time."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.threads: set[str] = set()
+        self.threads: list[str] = []
 
     def embed_batch(self, texts: Sequence[str]) -> Matrix:
-        self.threads.add(threading.current_thread().name)
+        self.threads.append(threading.current_thread().name)
         return super().embed_batch(texts)
 
 
@@ -125,8 +130,10 @@ def test_one_batch_stores_what_one_write_at_a_time_stores(
     with Memory(tmp_path / "batch.db", embedder=embedder, settings=settings) as mem:
         batch = _stored(mem, mem.remember_many(items))
         audit = [(e["action"], e["detail"].get("kind")) for e in mem.store.audit_log(limit=1000)]
-    pipelined = any(name.startswith("engram-write-embed") for name in embedder.threads)
-    assert pipelined == (unit is not None)
+    # The model runs on the write's own thread (the texts are read meanwhile), a call for the passages and
+    # one for the openings of each unit (the classifiers' seeds embed on the caller's, loading first).
+    on_thread = [name for name in embedder.threads if name.startswith("engram-write-embed")]
+    assert len(on_thread) == (2 if unit is None else 2 * -(-len(items) // unit))
     with Memory(tmp_path / "single.db", embedder=FakeEmbedder(), settings=settings) as mem:
         # one call, one write: `remember` would also tag a text given no tags
         single = _stored(mem, [mem.remember_many([item])[0] for item in items])
@@ -135,6 +142,8 @@ def test_one_batch_stores_what_one_write_at_a_time_stores(
     assert outcomes == {"created", "duplicate", "merged"}  # the batch met each case
     assert any(row["chunks"] for row in batch)
     assert any(row["kind_method"] == "prefix" for row in batch)
+    read = {frozenset(forms.read(row["content"])) for row in batch if row["kind_method"] == "auto"}
+    assert {m for found in read for m in found} == set(forms.FORMS)  # each mark was read in the batch
     for i, (got, expected) in enumerate(zip(batch, single, strict=True)):
         assert got == expected, f"write {i}: {items[i]['content']!r}"
     assert audit == audit_single

@@ -185,13 +185,23 @@ class Classifier:
         neighbours: Sequence[tuple[str, float]],
         opening: Vector | None = None,
         text: str | None = None,
+        marks: frozenset[str] | None = None,
     ) -> Decision:
         """`neighbours` are the labels of the stored memories closest to it, with their cosines; `opening` is
         the embedding of `self.opening(text)`; `text`, when given, is read for the marks of form the read-out
-        reads (`rules.forms`)."""
+        reads (`rules.forms`), unless `marks` holds them already (`self.marks`)."""
         protos = self.prototypes()
-        found = forms.read(text) if text and self.readout is not None and self.readout.forms else frozenset()
+        found: frozenset[str] = frozenset()
+        if self.readout is not None and self.readout.forms:
+            found = marks if marks is not None else forms.read(text) if text else frozenset()
         return classify(vector, protos, neighbours, self.taxonomy, self.rules, opening, self.readout, found)
+
+    def marks(self, texts: Sequence[str]) -> list[frozenset[str]] | None:
+        """The marks of form `decide` would read in each of `texts`, read at once; None when it reads none."""
+        self.prototypes()
+        if self.readout is None or not self.readout.forms:
+            return None
+        return forms.read_all(texts)
 
     def learn(
         self,

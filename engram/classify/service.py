@@ -3,6 +3,7 @@ conversation ingest, the extraction kinds; with the cache of opening-word vector
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from engram.classify.classifier import Classifier
@@ -79,9 +80,16 @@ class Classifiers:
         neighbours: list[tuple[str, float]],
         opening: Vector | None,
         text: str | None = None,
+        marks: frozenset[str] | None = None,
     ) -> Decision:
-        """`text`: the memory's content, read for the marks of its form (engram.classify.forms)."""
-        return self.kinds.decide(vector, neighbours, opening, text)
+        """`text`: the memory's content, read for the marks of its form (engram.classify.forms), unless
+        `marks` holds them already (`kind_marks`)."""
+        return self.kinds.decide(vector, neighbours, opening, text, marks)
+
+    def kind_marks(self, texts: Sequence[str]) -> list[frozenset[str]] | None:
+        """The marks of form the kinds read in each text, read at once (a bulk write reads them while the model
+        embeds); None when the kinds read none."""
+        return self.kinds.marks(texts)
 
     def decide_category(
         self, vector: Vector, neighbours: list[tuple[str, float]], opening: Vector | None

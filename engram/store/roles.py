@@ -90,6 +90,14 @@ class Rows(Protocol):
 
 
 @runtime_checkable
+class KnownHashes(Protocol):
+    def known_hashes(self, digests: Sequence[str]) -> set[str]:
+        """Which of `digests` some stored row (a memory or a chunk, in any scope) has as its content hash, in
+        one read: a text none has needs no look-up of its own (`find_hash`, `vector_for_hash`)."""
+        ...
+
+
+@runtime_checkable
 class BatchSearch(Protocol):
     def labelled_search_many(
         self, queries: Sequence[Vector], k: int, wheres: Sequence[Filter]

@@ -5,7 +5,9 @@ What is embedded is decided once for the whole call, before anything is written:
 in the store nor handed in by the caller (by content hash), each once, in the first unit that holds it, and each
 opening the classifiers read that their cache does not hold yet, likewise. A unit's model call then runs on a
 thread of its own (the model releases the interpreter while it computes) while the memories before it are
-decided and written; nothing on that thread reads or writes the store.
+decided and written; nothing on that thread reads or writes the store. While the first unit's call runs, the
+caller reads what needs no vector (the marks of form the kinds read): a model call of one unit alone would
+otherwise leave the writer's Python to run after it, on one core.
 
 A unit is four write slices: a model call sorts its texts by length and pads each batch only to its longest, so
 smaller calls pad more (a quarter of the texts per call cost more model time than the pipeline hides).
@@ -13,7 +15,7 @@ smaller calls pad more (a quarter of the texts per call cost more model time tha
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol
 
@@ -21,6 +23,7 @@ import numpy as np
 
 from engram.embed.embedder import CachedEmbedder, Embedder
 from engram.model.vectors import Matrix, Vector, content_hash
+from engram.store.roles import KnownHashes
 from engram.write.pending import Pending
 
 
@@ -38,11 +41,15 @@ def units(
     openings: CachedEmbedder,
     store: VectorsByHash,
     embedded: Mapping[str, Vector],
+    meanwhile: Callable[[], None] | None = None,
 ) -> Iterator[Sequence[Pending]]:
     """`prepared`, `size` memories at a time, each unit's vectors and opening vectors set when it is yielded;
-    the next unit's model call runs while the caller writes this one."""
+    the next unit's model call runs while the caller writes this one, and `meanwhile` (what the caller reads
+    of the texts alone) while the first one runs."""
     known: dict[str, Vector] = {}
     opened = openings.known([p.opening for p in prepared if p.opening is not None])
+    # Only the passages some stored row has are looked up one by one (the store unchanged until the first write).
+    stored = _stored([content_hash(t) for p in prepared for t in p.pieces], store, embedded)
     parts = [prepared[i : i + size] for i in range(0, len(prepared), size)]
     jobs: list[_Job] = []
     seen: set[str] = set()
@@ -56,7 +63,7 @@ def units(
                     continue
                 seen.add(digest)
                 vector = embedded.get(digest)
-                if vector is None:
+                if vector is None and (stored is None or digest in stored):
                     vector = store.vector_for_hash(digest)
                 if vector is None:
                     head.append(text)
@@ -67,14 +74,17 @@ def units(
         jobs.append((head, fresh))
     if not parts:
         return
-    if len(parts) == 1:
-        vectors = _run(embedder, jobs[0], alone=len(prepared) == 1)
+    if len(prepared) == 1:
+        # one memory: nothing to overlap, what it reads of its text waits for its decision
+        vectors = _run(embedder, jobs[0], alone=True)
         _take(parts[0], jobs[0], vectors, known, opened, openings)
         yield parts[0]
         return
     with ThreadPoolExecutor(1, thread_name_prefix="engram-write-embed") as pool:
         running: Future[tuple[Matrix, Matrix]] = pool.submit(_run, embedder, jobs[0])
         try:
+            if meanwhile is not None:
+                meanwhile()
             for n, part in enumerate(parts):
                 vectors = running.result()
                 if n + 1 < len(parts):
@@ -83,6 +93,13 @@ def units(
                 yield part
         finally:
             running.cancel()  # a write failed: the next unit is not needed
+
+
+def _stored(digests: list[str], store: VectorsByHash, embedded: Mapping[str, Vector]) -> set[str] | None:
+    """Which of `digests` the store has, when it can say in one read (None: it cannot, look each up)."""
+    if len(digests) < 2 or not isinstance(store, KnownHashes):
+        return None
+    return store.known_hashes([d for d in digests if d not in embedded])
 
 
 def _run(embedder: Embedder, job: _Job, alone: bool = False) -> tuple[Matrix, Matrix]:

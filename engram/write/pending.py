@@ -24,6 +24,7 @@ class Pending:
     vectors: list[Vector] = field(default_factory=list)
     opening_vector: Vector | None = None
     piece_tokens: list[int] = field(default_factory=list)  # each piece's token count, when there are several
+    marks: frozenset[str] | None = None  # the marks of form the kinds read (Classifiers.kind_marks)
 
 
 def whole_vector(p: Pending) -> Vector:

@@ -4,7 +4,7 @@ entry and any learned prototype."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engram.classify.prototypes import Decision
@@ -18,7 +18,7 @@ from engram.model.limits import bounded_fields
 from engram.model.record import Category, Kind, MemoryRecord, NewMemory, new_id, parse, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector, content_hash
-from engram.store.roles import AuditLog, BatchSearch, Rows, SearchIndex, Transactions
+from engram.store.roles import AuditLog, BatchSearch, KnownHashes, Rows, SearchIndex, Transactions
 from engram.store.values import Label
 from engram.tags.service import TagService
 from engram.write.duplicates import Duplicates
@@ -78,7 +78,8 @@ class Writer:
         results: list[RememberResult] = []
         # The next unit's model call runs while this one's slices are written (engram.write.embedding).
         openings = self._classifiers.openings
-        for unit in units(prepared, EMBED_UNIT, self._embedder, openings, self._store, embedded or {}):
+        read = self._read_texts(prepared)
+        for unit in units(prepared, EMBED_UNIT, self._embedder, openings, self._store, embedded or {}, read):
             # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
             # pages again for every one of them. Slices keep other writers from waiting long for the lock.
             for start in range(0, len(unit), WRITE_SLICE):
@@ -205,6 +206,18 @@ class Writer:
             piece_tokens=self.token_counts(texts) if len(texts) > 1 else [],
         )
 
+    def _read_texts(self, prepared: Sequence[Pending]) -> Callable[[], None]:
+        """What the write reads of the texts alone, done while the model embeds them: the marks of form of
+        those whose kind is to be decided (read as one write of each would, at the same moment)."""
+
+        def read() -> None:
+            todo = [p for p in prepared if p.kind is None]
+            found = self._classifiers.kind_marks([p.content for p in todo]) if todo else None
+            for p, marks in zip(todo, found, strict=True) if found is not None else ():
+                p.marks = marks
+
+        return read
+
     def _write_slice(self, part: Sequence[Pending], operation: Operation | None) -> list[RememberResult]:
         """Decide a slice's memories in order, each seeing the ones before it as its own write would, and
         write their new rows at once. A memory that meets a held one word for word or by id, or is close
@@ -215,20 +228,25 @@ class Writer:
         # The slice's searches of the store, made at once while the store is as the slice found it (the held
         # rows are searched apart); once something is written to it, each memory searches it alone.
         ahead: dict[int, list[tuple[str, float, Label]]] | None = None
+        # The texts of the slice some stored row has: the others are no duplicate of a stored memory, until
+        # something is written to the store.
+        held_somewhere = self._known(part)
         for at, p in enumerate(part):
             item = p.item
             if held.holds(item, p.hash) or expired(item) or item.status not in LIVE:
                 held.write(store)
                 written.append(self._write(p, operation))
-                ahead = {}
+                ahead, held_somewhere = {}, None
                 continue
             if item.id is not None and store.get(item.id) is not None:
                 raise InvalidInput("id", f"a memory with id {item.id} already exists")
-            existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
+            existing = None
+            if held_somewhere is None or p.hash in held_somewhere:
+                existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
             if existing is not None:
                 held.write(store)
                 written.append(self._duplicates.said_again(existing, item, operation))
-                ahead = {}
+                ahead, held_somewhere = {}, None
                 continue
             vector = whole_vector(p)
             if ahead is None:
@@ -241,7 +259,7 @@ class Writer:
             if len(p.pieces) == 1 and hits and hits[0][1] >= self._duplicates.threshold():
                 held.write(store)
                 written.append(self._write(p, operation))  # searches again, the held rows in the store
-                ahead = {}
+                ahead, held_somewhere = {}, None
                 continue
             near = [(i, s) for i, s, _ in hits]
             voters = {i: label for i, _, label in hits}
@@ -252,6 +270,12 @@ class Writer:
             written.append(result)
         held.write(store)
         return written
+
+    def _known(self, part: Sequence[Pending]) -> set[str] | None:
+        """Which of the slice's texts some stored row has, in one read (None: the store cannot say at once)."""
+        if not isinstance(self._store, KnownHashes):
+            return None
+        return self._store.known_hashes([p.hash for p in part])
 
     def _searched_ahead(
         self, part: Sequence[Pending], start: int
@@ -360,7 +384,7 @@ class Writer:
             return Decision(p.kind.value, 1.0, p.method)
         # Fallbacks do not vote: they record that no decision was possible, not a kind.
         neighbours = [(voters[i].kind, s) for i, s in near if i in voters and voters[i].method != "fallback"]
-        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content)
+        return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content, p.marks)
 
     def _categorise(
         self, p: Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]

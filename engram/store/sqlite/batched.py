@@ -1,7 +1,8 @@
 """The write path's neighbour searches of a whole slice at once: the vector index answers every query of the
 slice in one pass (`VectorIndex.search_many`), the rows all the queries found are read in one statement per
 filter, then each query is finished as `labelled_search` would finish it alone (the transaction's own vectors,
-the filter, the exact scores), so each gets the same answer."""
+the filter, the exact scores), so each gets the same answer. And which of a bulk write's texts the store holds
+at all, in one read, so that only those are looked up one by one (as duplicates, or for their vectors)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engram.model.vectors import Vector
+from engram.store.rows import stored_hash
 from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.search import _LABELS, _OVERSAMPLE, Searches, _approximate, _chosen
 from engram.store.values import Filter, Label
@@ -49,6 +51,21 @@ class BatchedSearches(Searches):
                 result = self._with_uncommitted(index, query, k, sql, params, _LABELS)
             answers.append(result)
         return answers
+
+    def known_hashes(self, digests: Sequence[str]) -> set[str]:
+        """Which of `digests` some stored row has as its content hash (kept as its bytes or, written before,
+        as its text), read together."""
+        forms: dict[str | bytes, str] = {}
+        for digest in digests:
+            forms[stored_hash(digest)] = forms[digest] = digest
+        found: set[str] = set()
+        keys = list(forms)
+        for start in range(0, len(keys), 500):
+            part = keys[start : start + 500]
+            marks = ", ".join("?" for _ in part)
+            sql = f"SELECT DISTINCT content_hash FROM memories INDEXED BY memories_hash WHERE content_hash IN ({marks})"
+            found.update(forms[row[0]] for row in self._reader().execute(sql, part))
+        return found
 
     def _rows_of(
         self, merged: Sequence[Hits], filters: Sequence[tuple[str, list[Any]]]

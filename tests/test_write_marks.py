@@ -1,0 +1,94 @@
+"""A bulk write reads the marks of form the kinds weigh (engram.classify.forms) for all its texts at once, while
+the model embeds them, and reads each mark asking only what it needs: the same marks as every reader's full
+answer gives, text by text."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from engram.classify import forms
+from engram.lang import analysis, pii
+
+ROOT = Path(__file__).resolve().parent.parent
+SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+
+EDGES = [
+    "Good article on Postgres index types: https://example.com/blog/pg",
+    "see www.example.org for the schedule",
+    "Anna's email is anna@example.org.",
+    "mail me at first.last+tag@mail.example.co.uk or call",
+    "The landlord can be reached on +49 170 5550192.",
+    "Call (415) 555-0100 after six",
+    "Ruf mich an: ０１７０ ５５５ ０１９２",  # full-width digits
+    "my number is ٠١٧٠٥٥٥٠١٩٢",  # Arabic-Indic digits
+    "Her SSN is 078-05-1120, not a phone",
+    "Card 4111 1111 1111 1111 expires soon",
+    "IBAN DE89 3704 0044 0532 0130 00 for the rent",
+    "The server is at 192.168.1.20 and 10.0.0.1",
+    "Version 1.2.3.4 shipped on 3 March",
+    "token sk-abcdefghijklmnop1234567890 leaked",
+    "We met 3 times in 2024, about 15 people",
+    "1-800-FLOWERS delivers on Sundays",
+    "No digits here, no address either.",
+    "",
+]
+
+
+def _texts() -> list[str]:
+    texts = list(EDGES)
+    for name in ("kinds_labelled.jsonl", "extraction_labelled.jsonl", "extraction_chat_fresh.jsonl"):
+        for line in (ROOT / "bench" / "data" / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                texts.append(json.loads(line)["text"])
+    return texts
+
+
+def _address_as_every_reader_finds_it(text: str) -> bool:
+    return any(e.kind in {"url", "email"} for e in analysis.entities(text)) or any(
+        f.kind is pii.PiiKind.PHONE for f in pii.detect(text)
+    )
+
+
+def test_the_address_mark_is_what_the_entities_and_the_pii_readers_find() -> None:
+    texts = _texts()
+    got = [forms._address(t) for t in texts]
+    assert got == [_address_as_every_reader_finds_it(t) for t in texts]
+    assert 5 < sum(got) < len(texts)  # both answers are met
+
+
+@pytest.mark.parametrize("said", [SAID, None])
+def test_reading_texts_at_once_reads_each_as_alone(said: datetime | None) -> None:
+    texts = _texts()[:300]
+    found = forms.read_all(texts, said)
+    assert found == [forms.read(t, said) for t in texts]
+    assert {m for marks in found for m in marks} == set(forms.FORMS)
+
+
+def test_the_store_says_at_once_which_texts_it_holds_in_either_form(tmp_path: Path) -> None:
+    """A bulk write looks up one by one only the texts some stored row has (`known_hashes`): a row's hash kept as
+    its 32 bytes or, written by an older version, as its hex text, a chunk's too, in any scope."""
+    from engram import FakeEmbedder, Memory
+    from engram.model.vectors import content_hash
+    from engram.store.sqlite.store import SQLiteStore
+
+    long_text = " ".join(f"Sentence number {n} about the garden and its roses." for n in range(60))
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        kept = mem.remember_many(
+            [
+                {"content": "as bytes"},
+                {"content": "as text", "scope": "project", "scope_id": "p"},
+                {"content": long_text},
+            ]
+        )
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        old = content_hash("as text")
+        with store.atomic():
+            store._writer.execute("UPDATE memories SET content_hash = ? WHERE id = ?", (old, kept[1].id))
+        chunk = store.children(kept[2].id)[0]
+        asked = [content_hash("as bytes"), old, chunk.content_hash, content_hash("never written"), "not-hex"]
+        assert store.known_hashes(asked) == {content_hash("as bytes"), old, chunk.content_hash}
