@@ -14,12 +14,6 @@ from engram import FakeEmbedder, Memory, Settings
 SECRET = "quetzalsecretword"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store/sqlite/upkeep.py settle(): wal_checkpoint(TRUNCATE) takes the writer lock and waits on the busy "
-    "handler for every reader to let go, so while one holds a snapshot every other writer fails 'database is "
-    "locked'; when the wait runs out the WAL is left holding the forgotten text until the store closes",
-)
 def test_a_forget_beside_a_long_reader_blocks_no_writer_and_leaves_no_trace(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path, busy_timeout_ms=1500)
     db = tmp_path / "shared.db"
@@ -61,11 +55,6 @@ def test_a_forget_beside_a_long_reader_blocks_no_writer_and_leaves_no_trace(tmp_
         assert not held, "the write-ahead log still holds the forgotten text"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store/sqlite/upkeep.py settle(): a TRUNCATE checkpoint that a reader's snapshot holds up gives up after "
-    "the busy timeout and nothing settles the log later: its frames keep the forgotten text while the store is open",
-)
 def test_the_log_holds_no_trace_once_a_reader_that_held_it_lets_go(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path, busy_timeout_ms=500)
     db = tmp_path / "shared.db"
@@ -86,11 +75,6 @@ def test_the_log_holds_no_trace_once_a_reader_that_held_it_lets_go(tmp_path: Pat
         assert not held, "the write-ahead log still holds the forgotten text"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store/hnsw.py Graph.remove only clears the slot's live bit: its 8-bit codes stay in the faiss storage "
-    "and in the .vectors file until the dead outnumber the living (an embedding can be inverted to much of its text)",
-)
 def test_the_vector_file_holds_no_copy_of_a_forgotten_memorys_embedding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

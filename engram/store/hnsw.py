@@ -138,6 +138,20 @@ class Graph:
             self._compact()
         else:
             self._params = self._search_params()
+            self._blank(at)
+
+    def _blank(self, dead: npt.NDArray[np.int64]) -> None:
+        """Dead slots take the codes of their nearest live vectors: a removed (forgotten) vector is no longer in
+        the graph or in the file saved from it, and a walk through its slot still finds the same neighbourhood."""
+        storage: Any = faiss.downcast_index(self._index.storage)
+        size = int(storage.code_size)
+        codes = faiss.rev_swig_ptr(storage.codes.data(), int(self._index.ntotal) * size).reshape(-1, size)
+        vectors = np.stack([storage.reconstruct(int(s)) for s in dead])
+        nearest = (
+            self.search_many(vectors, 1) if self._count else [(np.zeros(0, np.uint64), None)] * len(dead)
+        )
+        for slot, (keys, _) in zip(dead.tolist(), nearest, strict=True):
+            codes[slot] = codes[self._slot[int(keys[0])]] if len(keys) else 0
 
     def _compact(self) -> None:
         """Build the graph again from the live vectors only."""

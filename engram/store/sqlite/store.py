@@ -37,7 +37,7 @@ from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
 from engram.store.sqlite.integrity import refuse_foreign
 from engram.store.sqlite.schema import MIGRATIONS
-from engram.store.sqlite.upkeep import Upkeeping
+from engram.store.sqlite.upkeep import Settler, Upkeeping
 from engram.store.values import Facts, Filter, Position, StoreStats
 
 
@@ -58,6 +58,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
             raise StoreError(f"cannot open {path} as an Engram database ({exc})") from None
         self._depth = 0
         self._owner: int | None = None  # the thread inside the write transaction
+        self._settler = Settler()
         self._vectors = IndexFile(
             self.path,
             lambda: self._writer if self._memory else self._committed(),
@@ -69,6 +70,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
         except sqlite3.DatabaseError as exc:
             self._writer.close()
             raise StoreError(f"cannot open {path} as an Engram database ({exc})") from None
+        self.settle()  # a forget that a process could not settle before it ended
 
     # ---- connections and transactions -------------------------------------------------------------------
     def _connect(self, writer: bool = False) -> sqlite3.Connection:
@@ -124,10 +126,8 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
                 self._owner = None
                 self._fresh.clear()
             db.execute("COMMIT" if self._depth == 0 else f"RELEASE s{self._depth}")
-            if self._depth == 0 and self._memory:
-                # An in-memory database cannot catch its index up inside the next write transaction (it would
-                # see that transaction's uncommitted rows), so it does so after each commit.
-                self._vectors.refresh()
+            if self._depth == 0:
+                self._after_commit()
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._reader().execute(sql, params).fetchall()
@@ -162,6 +162,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
                     db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, ts(utcnow())))
 
     def close(self) -> None:
+        self._settler.close()
         self._close_reads()
         if getattr(self._local, "db", None) is not None:
             self._local.db.close()

@@ -6,21 +6,79 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import Any
 
 from engram.errors import StoreError
 from engram.model.record import utcnow
 from engram.store.rows import ts
-from engram.store.sqlite.connection import waiting
 from engram.store.sqlite.filter import where_sql
 from engram.store.sqlite.index import IndexFile
 from engram.store.sqlite.integrity import integrity_issues, verify
 from engram.store.values import Filter
 
+UNSETTLED = "unsettled_log"  # a meta key: a forget's text may still be in the write-ahead log
+
+
+def _marked(db: sqlite3.Connection) -> bool:
+    try:
+        return db.execute("SELECT 1 FROM meta WHERE key = ?", (UNSETTLED,)).fetchone() is not None
+    except sqlite3.OperationalError:  # a database its first migration has not made yet
+        return False
+
+
+def _truncated(db: sqlite3.Connection) -> bool:
+    """A checkpoint of the whole log that truncates it, if no reader or writer stands in its way now."""
+    try:
+        busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    except sqlite3.OperationalError:
+        return False
+    return int(busy) == 0
+
+
+class Settler:
+    """Tries a deferred settle again on a timer thread, waiting longer each time, until it succeeds or the
+    store closes (the next write of any process, or the next open, tries it too)."""
+
+    def __init__(self, first_s: float = 0.1, longest_s: float = 5.0, tries: int = 400) -> None:
+        self._first, self._longest, self._tries = first_s, longest_s, tries
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()
+        self._count = 0
+        self._closed = False
+
+    def later(self, settle: Callable[[], None]) -> None:
+        with self._lock:
+            if (
+                self._closed
+                or (self._timer is not None and self._timer.is_alive())
+                or self._count >= self._tries
+            ):
+                return
+            pause = min(self._first * 2 ** min(self._count, 16), self._longest)
+            self._count += 1
+            self._timer = threading.Timer(pause, self._run, (settle,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _run(self, settle: Callable[[], None]) -> None:
+        with self._lock:
+            self._timer = None
+            if self._closed:
+                return
+        with suppress(sqlite3.Error):  # the store closed meanwhile: the next open settles
+            settle()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+
 
 class Upkeeping:
+    _settler: Settler
     _writer: sqlite3.Connection
     _vectors: IndexFile
     _memory: bool
@@ -53,15 +111,37 @@ class Upkeeping:
         # A full-text delete only adds a tombstone segment: the forgotten terms stay in the older segments until
         # they merge. 'optimize' merges them all now (this SQLite has no FTS5 secure-delete).
         self._writer.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+        if not self._memory:
+            # Committed with the forget, so that whichever process writes next settles the log if this one cannot.
+            self._writer.execute(
+                "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO NOTHING", (UNSETTLED,)
+            )
 
     def settle(self) -> None:
-        # The write-ahead log still holds the pages as they were before the forget: checkpointed into the
-        # database (whose freed space secure_delete zeroed) and truncated. Under the write lock: a search's touch
-        # in another thread may be mid-transaction on the same connection.
-        with self._lock:
-            if not self._memory and self._depth == 0:
-                with waiting(self._writer, self._timeout) as db:
-                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        """The write-ahead log still holds the pages as they were before a forget: checkpointed into the database
+        (whose freed space secure_delete zeroed) and truncated. The checkpoint never waits: while another
+        connection reads a snapshot that needs those pages it cannot finish, and waiting for it would hold every
+        writer of the database off. It is tried again, here a little later and by every process after each of
+        its writes (`_after_commit`), until it finishes."""
+        with self._lock:  # a search's touch in another thread may be mid-transaction on the same connection
+            if self._memory or self._depth or not _marked(self._writer):
+                return
+            if not _truncated(self._writer):
+                self._settler.later(self.settle)
+                return
+            try:
+                self._writer.execute("DELETE FROM meta WHERE key = ?", (UNSETTLED,))
+            except sqlite3.OperationalError:  # another process is writing: its commit settles
+                return
+            _truncated(self._writer)  # the log now holds only that delete
+
+    def _after_commit(self) -> None:
+        if self._memory:
+            # An in-memory database cannot catch its index up inside the next write transaction (it would see
+            # that transaction's uncommitted rows), so it does so after each commit.
+            self._vectors.refresh()
+        else:
+            self.settle()
 
     # ---- the vector index -------------------------------------------------------------------------------
     def rebuild_index(self) -> int:
