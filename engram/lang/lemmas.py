@@ -1,18 +1,30 @@
-"""lemminflect's dictionary lemmas, imported without its spaCy hook.
+"""Dictionary lemmas: lemminflect's (word classes and lemmas) and simplemma's (a word's dictionary form), both
+read from compact tables.
 
 lemminflect registers token extensions on spaCy whenever it can import spaCy, so importing it would load spaCy
 (tens of MB and half a second) into every process, one that never tags a text included. Engram reads none of
 those extensions: lemminflect is imported here with spaCy out of its sight, and spaCy loads where its tagger is
 first used (engram.tags.phrases). Every module takes `getAllLemmas` from here, so this import comes first.
+
+Both libraries would load their English table as a dict of Python strings (lemminflect's 80k lines took about
+30 MB, simplemma's about 19 MB). Here lemminflect's table stays the file's text with an array of where each
+word starts, and simplemma reads its own front-coded table in place (`low_memory`): the same entries, looked
+up by bisection.
 """
 
 from __future__ import annotations
 
+import bisect
+import gzip
 import importlib.abc
 import sys
-from collections.abc import Sequence
+import threading
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
+
+import simplemma
 
 
 class _WithoutSpacy(importlib.abc.MetaPathFinder):
@@ -38,5 +50,98 @@ def _import_lemminflect() -> None:
 _import_lemminflect()
 
 from lemminflect import getAllLemmas, getInflection  # noqa: E402
+from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec  # noqa: E402
+from lemminflect.core.Lemmatizer import Lemmatizer  # noqa: E402
+from lemminflect.core.LexicalUtils import categoryToUPos  # noqa: E402
 
-__all__ = ["getAllLemmas", "getInflection"]
+Readings = dict[str, tuple[str, ...]]
+
+
+class LemmaTable(Mapping[str, Readings]):
+    """lemminflect's lemma table (lines `word,category,lemma/lemma`, sorted by word) as the file's bytes and the
+    offset of each word's first line; a lookup bisects the words and parses that word's lines as lemminflect's
+    loader does (category to UPOS, a later line of one class replacing an earlier one). Loaded on first use."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._text = b""
+        self._starts = array("I")
+        self._loaded = False
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._loaded:
+                return
+            with gzip.open(self._path, "rb") as f:
+                text = f.read()
+            starts, previous, at = array("I"), b"", 0
+            while at < len(text):
+                word = text[at : text.index(b",", at)]
+                if word != previous:
+                    if word < previous:
+                        raise ValueError(f"{self._path} is not sorted by word at {word!r}")
+                    starts.append(at)
+                    previous = word
+                at = text.index(b"\n", at) + 1
+            self._text, self._starts, self._loaded = text, starts, True
+
+    def _word(self, i: int) -> bytes:
+        at = self._starts[i]
+        return self._text[at : self._text.index(b",", at)]
+
+    def _find(self, word: str) -> int | None:
+        if not self._loaded:
+            self._load()
+        key = word.encode()
+        i = bisect.bisect_left(range(len(self._starts)), key, key=self._word)
+        return i if i < len(self._starts) and self._word(i) == key else None
+
+    def __getitem__(self, word: str) -> Readings:
+        i = self._find(word)
+        if i is None:
+            raise KeyError(word)
+        end = self._starts[i + 1] if i + 1 < len(self._starts) else len(self._text)
+        out: Readings = {}
+        for line in self._text[self._starts[i] : end].split(b"\n"):
+            if line:
+                _, category, forms = LemmaLUCodec.fromString(line.decode())
+                out[categoryToUPos(category)] = forms
+        return out
+
+    def get(self, word: str, default: object = None) -> object:  # type: ignore[override]
+        try:
+            return self[word]
+        except KeyError:
+            return default
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self._find(word) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        if not self._loaded:
+            self._load()
+        return (self._word(i).decode() for i in range(len(self._starts)))
+
+    def __len__(self) -> int:
+        if not self._loaded:
+            self._load()
+        return len(self._starts)
+
+
+_lemmatizer = Lemmatizer()
+if not hasattr(_lemmatizer, "lemma_dict"):  # lemminflect loads `lemma_dict` on first use unless it is there
+    _lemmatizer.lemma_dict = LemmaTable(_lemmatizer.lemma_lu_fn)
+
+
+def dictionary_form(word: str) -> str:
+    """simplemma's English lemma of `word` ("meetings" -> "meeting"), as it writes it (it capitalises some)."""
+    return str(simplemma.lemmatize(word, lang="en", low_memory=True))
+
+
+def is_dictionary_word(word: str) -> bool:
+    """Whether simplemma's English dictionary has `word`."""
+    return bool(simplemma.is_known(word, lang="en", low_memory=True))
+
+
+__all__ = ["LemmaTable", "dictionary_form", "getAllLemmas", "getInflection", "is_dictionary_word"]

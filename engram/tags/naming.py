@@ -9,11 +9,10 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-import simplemma
 from jellyfish import levenshtein_distance
 from snowballstemmer import stemmer
 
-from engram.lang.lemmas import getAllLemmas
+from engram.lang.lemmas import dictionary_form, getAllLemmas, is_dictionary_word
 from engram.tags.variants import class_repeat, initials, listed_together, suffixed, vowel_spelling
 
 MAP_THRESHOLD = 0.7
@@ -43,7 +42,7 @@ def key(tag: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _lemma(word: str) -> str:
-    return str(simplemma.lemmatize(word, lang="en")).lower()  # it capitalises some (urls: URL)
+    return dictionary_form(word).lower()  # it capitalises some (urls: URL)
 
 
 @lru_cache(maxsize=65536)
@@ -77,7 +76,7 @@ def never_a_word(word: str) -> bool:
 def _word_of_its_own(text: str, is_word: Callable[[str], bool]) -> bool:
     """A word of the model's vocabulary, or a dictionary word of five letters or more (shorter dictionary
     entries include fragments such as "thon")."""
-    return is_word(text) or (len(text) >= 5 and simplemma.is_known(text, lang="en"))
+    return is_word(text) or (len(text) >= 5 and is_dictionary_word(text))
 
 
 def is_abbreviation(short: str, long: str, is_word: Callable[[str], bool] = never_a_word) -> bool:
@@ -173,7 +172,7 @@ def same_tag(
             continue  # js-framework / javascript-framework: the words decide, below
         # A name unknown to the dictionary (postgres, figma) with its class is that name; a common word with a
         # class must be closer still: staging-database is no more staging than production-database is.
-        floor = REPEAT_FLOOR if not simplemma.is_known(name, lang="en") else MERGE_THRESHOLD
+        floor = REPEAT_FLOOR if not is_dictionary_word(name) else MERGE_THRESHOLD
         if similarity >= floor and (name == whole or same_tag(whole, name, similarity, is_word)):
             return "repeat"  # postgres-database / postgres: the name and the class it is of
     if suffixed(keep, other) and similarity >= ABBREVIATION_FLOOR:

@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 from importlib.resources import files
 
-import simplemma
+from engram.lang.lemmas import dictionary_form
 
 # A tag made of a name and the class of thing it is names that thing: "postgres-database" is postgres. The class
 # words are those of tools and software, where a name is usually written with its class.
@@ -74,7 +74,7 @@ def _groups() -> dict[str, int]:
 def _form(tag: str) -> str:
     """A tag without hyphens, each word in its dictionary form: "pull-requests" and "pullrequest" meet."""
     words = [w for w in re.split(r"[-\s]+", tag.lower()) if w]
-    return "".join(str(simplemma.lemmatize(w, lang="en")).lower() if len(w) > 3 else w for w in words)
+    return "".join(dictionary_form(w).lower() if len(w) > 3 else w for w in words)
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,37 @@
+"""The embedder's second session (one thread, for the groups of a large batch run side by side) loads only with
+the first such batch: a memory and its tag phrases run on the first session, with the vectors they get alone."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engram.embed.minilm import MiniLM
+
+
+def test_a_memory_and_its_phrases_run_on_the_one_session_with_the_vectors_they_get_alone() -> None:
+    model = MiniLM()
+    texts = [
+        "Caroline went to the LGBTQ support group on Tuesday and felt welcome there.",
+        "support group",
+        "Caroline",
+        "Tuesday",
+    ]
+    together = model.embed_batch(texts)
+    assert model._side is None  # the second session was never loaded
+    alone = np.stack([model.embed_batch([t])[0] for t in texts])
+    assert np.array_equal(together, alone)
+
+
+def test_a_large_batch_loads_the_second_session_and_gets_the_same_vectors() -> None:
+    model = MiniLM()
+    many = [f"memory number {i} about {'a fairly long topic ' * (i % 9)}" for i in range(40)]
+    before = np.stack([model.embed_batch([t])[0] for t in many])
+    assert model._side is None
+    batch = model.embed_batch(many)
+    assert model._side is not None and model._side is not model._session
+    assert float(np.abs(batch - before).max()) < 1e-4
+
+
+def test_a_single_thread_embedder_has_one_session() -> None:
+    model = MiniLM(threads=1)
+    assert model._single is model._session
