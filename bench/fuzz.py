@@ -366,7 +366,10 @@ def fuzz_stdio(home: Path, gen: Hostile, count: int, deadline: float) -> dict[st
             else:
                 call = {
                     "jsonrpc": "2.0",
-                    "id": done,
+                    # now and then an id no request may carry: read as a notification, it went unanswered
+                    "id": done
+                    if r.random() < 0.95
+                    else r.choice([1.5, None, True, {"a": done}, [done], str(done)]),
                     "method": "tools/call",
                     "params": {"name": r.choice([t.name for t in TOOLS]), "arguments": gen.fields()},
                 }
