@@ -180,7 +180,12 @@ def _words(search: str, now: datetime) -> dict[str, Any]:
 # Searched as words, "anything" made a memory that says "anything over £50k" an answer.
 FRAMING = frozenset(
     {"tell", "told", "say", "said", "mention", "mentioned", "anything", "something", "everything", "stuff"}
-    | {"remember", "know", "show", "find", "details"}
+    | {"remember", "know", "show", "find", "details", "info", "information", "thing", "things"}
+    # Whoever and whichever a question leaves open: "does anyone in the family", "do either of the kids".
+    | {"anyone", "anybody", "someone", "somebody", "everyone", "everybody", "whoever", "either", "neither"}
+    # What kind of answer is wanted, which a memory gives without the word: "my boss's name" for "My manager is
+    # Dana Whitlock", "what's my niece called".
+    | {"name", "called"}
 )
 
 
