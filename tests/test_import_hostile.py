@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +98,36 @@ def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_timeline_working(
         assert answer.json()["total"] == 2
         edge = [p for p in periods if p["period"].startswith(when[:4])]
         assert [m["content"] for m in edge[0]["memories"]] == ["a memory from the calendar's edge"]
+
+
+def test_two_imports_of_one_file_at_once_store_each_record_once(tmp_path: Path, settings: Settings) -> None:
+    """Two processes importing the same file: the second checked what was stored before the first committed, and
+    failed on the first id it found taken with SQLite's own IntegrityError (a traceback, a 500)."""
+    rows = [_record(f"an imported memory about topic {i}", id=f"r{i}") for i in range(6)]
+    (tmp_path / "both.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    db = tmp_path / "shared.db"
+    other = Memory(db, embedder=FakeEmbedder(), settings=settings)
+    answers: list[Any] = []
+    armed: list[bool] = []
+
+    class Meanwhile(FakeEmbedder):
+        """The first import's model call, after its checks: the other process imports the file then."""
+
+        def embed_batch(self, texts: Sequence[str]) -> Any:
+            if armed and not answers:
+                answers.append(other.import_memories(tmp_path / "both.jsonl"))
+            return super().embed_batch(texts)
+
+    try:
+        with Memory(db, embedder=Meanwhile(), settings=settings) as first:
+            first.remember("a memory stored before either import")
+            armed.append(True)
+            answer = first.import_memories(tmp_path / "both.jsonl")
+            assert answers[0]["imported"] == 6
+            assert (answer["imported"], answer["skipped"]) == (0, 6)
+            assert sorted(r.content for r in first.list(limit=100))[:1] == [
+                "a memory stored before either import"
+            ]
+            assert len(first.list(limit=100)) == 7
+    finally:
+        other.close()

@@ -251,6 +251,9 @@ class Transfer:
         )
         openings = self._openings([r for r, _ in fresh if _uncategorised(r, chunked)])
         with self._operations.run("import_memories") as op:
+            # Checked again under the write lock: another process may have stored some of them since (the same
+            # file imported twice at once failed on a taken id with SQLite's own error).
+            fresh = self._still_new(fresh)
             for record, vector in fresh:
                 op.before_memory(record.id, None)
                 if record.id in passages:
@@ -284,6 +287,19 @@ class Transfer:
             )
         self._tags.reload()
         return cast(ImportAnswer, {"operation_id": op.id, **op.summary, "conflicts": conflicts})
+
+    def _still_new(
+        self, records: list[tuple[MemoryRecord, list[float] | None]]
+    ) -> list[tuple[MemoryRecord, list[float] | None]]:
+        """`records` less the memories (and their chunks) whose id or content is stored now."""
+        tops = [r for r, _ in records if r.parent_id is None]
+        taken = {r.id for r in self._store.get_many([r.id for r in tops])}
+        taken |= {
+            r.id
+            for r in tops
+            if self._store.find_hash(r.content_hash, r.scope, r.scope_id, r.user_id, r.workspace_id)
+        }
+        return [(r, v) for r, v in records if (r.parent_id or r.id) not in taken]
 
     def _not_stored(
         self, records: list[tuple[MemoryRecord, list[float] | None]]
