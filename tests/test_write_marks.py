@@ -23,7 +23,8 @@ EDGES = [
     "mail me at first.last+tag@mail.example.co.uk or call",
     "The landlord can be reached on +49 170 5550192.",
     "Call (415) 555-0100 after six",
-    "Ruf mich an: ０１７０ ５５５ ０１９２",  # full-width digits
+    "Ruf mich an: "
+    + "0170 555 0192".translate({ord(d): ord(d) + 0xFEE0 for d in "0123456789"}),  # full-width
     "my number is ٠١٧٠٥٥٥٠١٩٢",  # Arabic-Indic digits
     "Her SSN is 078-05-1120, not a phone",
     "Card 4111 1111 1111 1111 expires soon",
