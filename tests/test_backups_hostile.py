@@ -18,11 +18,6 @@ CHANGES = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store/sqlite/integrity.py: a restore checks integrity_check and the memories table, not the rest of "
-    "the schema (the full-text table, triggers): the restored store then fails every write",
-)
 @pytest.mark.parametrize("change", list(CHANGES.values()), ids=list(CHANGES))
 def test_a_backup_whose_schema_was_changed_is_refused_and_the_store_keeps_working(
     tmp_path: Path, change: str

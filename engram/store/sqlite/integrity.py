@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from engram.errors import StoreError
-from engram.store.sqlite.schema import MIGRATIONS
+from engram.store.sqlite.connection import connect
+from engram.store.sqlite.schema import MIGRATIONS, MIGRATIONS_TABLE
 
 
 def integrity_issues(
@@ -106,7 +107,38 @@ def verify(db: sqlite3.Connection) -> dict[str, Any]:
         raise StoreError("not an engram database: it has no record of Engram's schema")
     if unknown := done - set(known):
         raise StoreError(f"made by a newer Engram: migrations this version does not know: {sorted(unknown)}")
+    # A file that passes SQLite's check may still not be what a backup writes (a table dropped, a trigger
+    # added): restored, it would fail every later write, so its schema must be the one its migrations make.
+    found, expected = _schema(db), _expected(done)
+    if found != expected:
+        missing = sorted(name for _, name in expected - found)
+        extra = sorted(name for _, name in found - expected)
+        raise StoreError(
+            f"not a backup Engram wrote: its schema differs (missing: {missing or 'none'}; "
+            f"not Engram's: {extra or 'none'})"
+        )
     return {"integrity": check, "memories": memories}
+
+
+def _schema(db: sqlite3.Connection) -> set[tuple[str, str]]:
+    """Its tables, indexes, triggers and views by name (their text may differ between Engram versions)."""
+    rows = db.execute(
+        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+    ).fetchall()
+    return {(str(t), str(n)) for t, n in rows}
+
+
+def _expected(done: set[str]) -> set[tuple[str, str]]:
+    """The schema of an empty database with the migrations `done` applied, in their order."""
+    db = connect(":memory:", 0, on_disk=False, writer=True)
+    try:
+        db.execute(MIGRATIONS_TABLE)
+        for name, apply in MIGRATIONS:
+            if name in done:
+                apply(db)
+        return _schema(db)
+    finally:
+        db.close()
 
 
 def verify_file(path: Path) -> dict[str, Any]:

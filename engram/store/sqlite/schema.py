@@ -10,6 +10,10 @@ from engram.store.rows import CHUNK_SHARED, ts
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
+MIGRATIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+    "applied_at TEXT NOT NULL)"
+)
 
 
 def migration(func: Migration) -> Migration:

@@ -36,7 +36,7 @@ from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
 from engram.store.sqlite.integrity import refuse_foreign
-from engram.store.sqlite.schema import MIGRATIONS
+from engram.store.sqlite.schema import MIGRATIONS, MIGRATIONS_TABLE
 from engram.store.sqlite.upkeep import Settler, Upkeeping
 from engram.store.values import Facts, Filter, Position, StoreStats
 
@@ -148,10 +148,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
         if migrated(self._reader(), (name for name, _ in MIGRATIONS)):
             return  # opening an up-to-date database takes no write lock
         with self.atomic() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
-                "applied_at TEXT NOT NULL)"
-            )
+            db.execute(MIGRATIONS_TABLE)
             done = {name for (name,) in db.execute("SELECT name FROM migrations")}
             known = {name for name, _ in MIGRATIONS}
             if unknown := done - known:
