@@ -42,7 +42,9 @@ def test_the_projects_category_holds_a_teams_rules() -> None:
         ("Grandma's birthday is on 3 March; she loves orchids", {"contexts", "interactions"}),
     ],
 )
-def test_a_teams_tools_and_a_relatives_dates_get_a_category(real: Memory, text: str, wanted: set[str]) -> None:
+def test_a_teams_tools_and_a_relatives_dates_get_a_category(
+    real: Memory, text: str, wanted: set[str]
+) -> None:
     """Before, the projects seeds held initiatives but not the tools a team works with (the chat change went to
     learnings at 0.41), and no category's seeds held a relative's dates (the birthday split between reminders and
     contexts at 0.37): both were left without a category."""
@@ -55,4 +57,7 @@ def test_the_seeds_hold_tools_and_peoples_dates_without_the_tested_statements() 
     assert "tools" in taxonomy.descriptions["projects"]
     seeds = [s for label in taxonomy.learnable for s in taxonomy.prototypes[label]]
     assert not {"Mattermost", "orchids", "Grandma's"} & {w for s in seeds for w in s.split()}
-    assert sum("birthday" in s for s in taxonomy.prototypes["contexts"] + taxonomy.prototypes["interactions"]) >= 2
+    assert (
+        sum("birthday" in s for s in taxonomy.prototypes["contexts"] + taxonomy.prototypes["interactions"])
+        >= 2
+    )
