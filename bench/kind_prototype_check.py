@@ -12,7 +12,7 @@ opening words, the defaults of `Settings`):
   scored by a read-out fitted without it (five folds) and prototypes without it, as the engine fits it;
 * with `--misses`, the sentences each measure gets wrong;
 * hygiene: near-duplicate prototypes within a kind, and prototypes sharing five consecutive words with a
-  statement of an evaluation set (bench/data/kinds_labelled.jsonl, kinds_fresh.jsonl, everyday_user.jsonl):
+  statement of an evaluation set (bench/data/kinds_labelled.jsonl, kinds_fresh.jsonl, everyday_*user.jsonl):
   the seeds are written from the kinds' definitions, never from those sets.
 """
 
@@ -40,6 +40,8 @@ EVALUATION_SETS = (
     ROOT / "data" / "kinds_labelled.jsonl",
     ROOT / "data" / "kinds_fresh.jsonl",
     ROOT / "data" / "everyday_user.jsonl",
+    ROOT / "data" / "everyday_second_user.jsonl",
+    ROOT / "data" / "everyday_third_user.jsonl",
 )
 NEAR_DUPLICATE = 0.92
 SHARED_NGRAM = 5

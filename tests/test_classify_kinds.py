@@ -19,6 +19,7 @@ EVALUATION_SETS = (
     "kinds_fresh.jsonl",
     "everyday_user.jsonl",
     "everyday_second_user.jsonl",
+    "everyday_third_user.jsonl",
 )
 
 
