@@ -19,6 +19,7 @@ from engram.agent.store import importance_1_5
 from engram.config import Settings
 from engram.errors import InvalidInput
 from engram.lang import analysis, due
+from engram.lang.timewords import day_start
 from engram.model.answers import SearchHit, SearchMemoryResult
 from engram.model.record import Category, Kind, as_utc, utcnow
 from engram.model.vectors import Vector
@@ -44,6 +45,7 @@ EXPANSION_AT = 0.6  # cosine at which a tag expands a query concept
 PROFILE = "default"
 LISTED = 500  # reminders read for a question about things to do
 GUESSES = 3  # best guesses (low confidence) returned when nothing is surer
+RECENTLY_MISSED = 7  # days a reminder past its due day is listed right after the upcoming ones
 
 # Words an agent uses for a content type, beside the category and kind names themselves.
 _CONTENT_TYPES: dict[str, Category | Kind] = {
@@ -86,7 +88,9 @@ class SearchMemory:
             event = self._retriever.recall(
                 probe, where, limit=1, mode=RecallMode.RANKED, profile="default", touch=False
             )
-            if event:
+            # A weak match (a document sharing no word with the event) is no event: filtering around it hid
+            # the answer.
+            if event and at_least(event[0].confidence, "medium"):
                 query = query.anchored(event[0].record.id, event[0].record.created_at)
         concepts = query_concepts(query.topic)
         return replace(query, concepts=concepts, expansions=self._expansions(concepts))
@@ -268,16 +272,25 @@ def _things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[lis
 
 
 def _by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime | None]]:
-    """Reminders due on the days the query names (all if it names none), soonest first, then those naming no
-    day in their order; and each one's due day."""
+    """Reminders due on the days the query names, in calendar order, then those naming no day in their order;
+    and each one's due day. Naming no days ("what's due soon"), the upcoming come first, soonest first, then
+    those missed in the last week (latest first), those naming no day, and last those missed longer ago: a
+    reminder months overdue is most likely done."""
     days = {h.record.id: due.reminder_day(h.record.content, h.record.created_at) for h in hits}
-    span = query.due
+    span, today = query.due, day_start(query.now)
+
+    def order(hit: Hit) -> tuple[int, float]:
+        day = days[hit.record.id]
+        if day is None:
+            return (1 if span is not None else 2, 0.0)
+        late = (today - day).days
+        if span is not None or late <= 0:
+            return (0, -late if span is None else day.timestamp())
+        return (1 if late <= RECENTLY_MISSED else 3, late)
+
     if span is not None:
         hits = [h for h in hits if (d := days[h.record.id]) is None or span.contains(d)]
-    dated = sorted(
-        (h for h in hits if days[h.record.id] is not None), key=lambda h: days[h.record.id] or query.now
-    )
-    return [*dated, *(h for h in hits if days[h.record.id] is None)], days
+    return sorted(hits, key=order), days
 
 
 def _results(shown: list[Hit], query: Query, days: dict[str, datetime | None] | None) -> list[SearchHit]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import MAXYEAR, UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -24,6 +24,7 @@ import dateparser  # type: ignore[import-untyped]
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.events import event
+from engram.lang.foreign_dates import german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import (
@@ -83,13 +84,27 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
 _DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)?([a-z]+)\b", re.IGNORECASE)
 
 
+def _inflected(word: str, tag: str) -> bool:
+    """Whether `word` is a verb's form `tag` (VBD simple past, VBN past participle) that its base form is not."""
+    word = word.lower()
+    return any(
+        lemma != word and word in getInflection(lemma, tag) for lemma in getAllLemmas(word).get("VERB", ())
+    )
+
+
 def told_as_past(text: str) -> bool:
     """Whether `text` tells what someone did ("We replaced the cron jobs in October"): a pronoun followed by a
-    verb in its simple past, a form no present tense shares ("put" and "read" are left out)."""
-    for found in _DONE.finditer(text[:2000]):
-        word = found.group(1).lower()
-        for lemma in getAllLemmas(word).get("VERB", ()):
-            if lemma != word and word in getInflection(lemma, "VBD"):
+    verb in its simple past, a form no present tense shares ("put" and "read" are left out). A note says it
+    without the pronoun ("Ran the parkrun on Saturday", "Met Carla on Friday"): a sentence opening with a simple
+    past followed by its object (a determiner, a pronoun, a name or a number), so that a participle naming a
+    thing ("Scheduled maintenance on Saturday") stays."""
+    if any(_inflected(found.group(1), "VBD") for found in _DONE.finditer(text[:2000])):
+        return True
+    for sentence in _SENTENCE.finditer(text[:2000]):
+        words = re.findall(r"[\w'-]+", sentence.group(1))
+        if len(words) > 1 and _inflected(words[0], "VBD"):
+            following = words[1]
+            if following.lower() in _OBJECT or following[0].isupper() or following[0].isdigit():
                 return True
     return False
 
@@ -156,7 +171,7 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             assert span.before is not None
             return span.before - timedelta(days=1), span.phrase
         return span.after, span.phrase
-    return _german_or_chinese(text, said)
+    return german_or_chinese(text, said)
 
 
 def _ordinal(number: int, said: datetime) -> datetime:
@@ -167,65 +182,11 @@ def _ordinal(number: int, said: datetime) -> datetime:
     return month.replace(day=number)
 
 
-_DE_MONTHS = "januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember"
-_DE_DATE = re.compile(rf"\b(\d{{1,2}})\.\s*({_DE_MONTHS})\b", re.IGNORECASE)
-_ZH_NUMBER = "一二三四五六七八九十"
-_ZH_DATE = re.compile(rf"([\d{_ZH_NUMBER}]{{1,3}})月([\d{_ZH_NUMBER}]{{1,3}})[日号]")
-_ZH_WEEKDAY = re.compile(r"(下|这|本)?个?(?:周|星期|礼拜)([一二三四五六日天])")
-_ZH_DAYS = {"今天": 0, "明天": 1, "后天": 2}
-
-
-def _zh_number(text: str) -> int:
-    """A number written in digits or in Chinese numerals up to 31 (十二 12, 二十一 21, 三十 30)."""
-    if text.isdigit():
-        return int(text)
-    tens, _, ones = text.rpartition("十")
-    try:
-        if "十" not in text:
-            return _ZH_NUMBER.index(text) + 1
-        return (_ZH_NUMBER.index(tens) + 1 if tens else 1) * 10 + (_ZH_NUMBER.index(ones) + 1 if ones else 0)
-    except ValueError:
-        return 0  # no number ("十十十"): no date
-
-
-def _forward(said: datetime, month: int, day: int) -> datetime | None:
-    """The day of that month and day that is not before `said`: this year's or next year's."""
-    for year in (said.year, min(said.year + 1, MAXYEAR)):
-        if (
-            1 <= day <= calendar.monthrange(year, month)[1]
-            and (found := said.replace(year, month, day)) >= said
-        ):
-            return found
-    return None
-
-
-def _german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
-    """A German date ("bis zum 31. Dezember") or a Chinese one ("3月12日", "下周五", "明天"), read forward."""
-    if (de := _DE_DATE.search(text)) is not None:
-        month = _DE_MONTHS.split("|").index(de.group(2).lower()) + 1
-        if (day := _forward(said, month, int(de.group(1)))) is not None:
-            return day, de.group(0)
-    if (zh := _ZH_DATE.search(text)) is not None:
-        month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
-        if 1 <= month <= 12 and (day := _forward(said, month, number)) is not None:
-            return day, zh.group(0)
-    if (week := _ZH_WEEKDAY.search(text)) is not None:
-        weekday = "一二三四五六日天".index(week.group(2))
-        monday = said - timedelta(days=said.weekday())
-        offset = min(weekday, 6) + (7 if week.group(1) == "下" else 0)
-        day = monday + timedelta(days=offset)
-        return (day if day >= said or week.group(1) else day + timedelta(days=7)), week.group(0)
-    for word, ahead in _ZH_DAYS.items():
-        if word in text:
-            return said + timedelta(days=ahead), word
-    return None
-
-
 # What makes a statement hold each time instead of once: a recurrence ("every Tuesday", "on Fridays", "daily"),
 # a habit ("usually", "always"), a prohibition kept as a rule ("never", "a team rule", "policy").
 _STANDING = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday"
-    rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\b(?:weekends|weekdays|mornings|evenings|nights)\b"
+    rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\b(?:weekends|weekdays|mornings|afternoons|evenings|nights)\b"
     r"|\b(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually|always|never|usually|normally|typically"
     r"|generally|whenever|as a rule|immer|jeden|jede|jedes|täglich|wöchentlich|morgens"
     r"|abends|nie|niemals)\b|每天|每周|每个|每月|每年|总是|从不"
@@ -264,9 +225,20 @@ _LEAD_IN = re.compile(
 )
 
 
+# A day of the month on which something is done, said in the present ("Rent is paid on the 1st", "The bins
+# are collected on the 2nd"): a schedule, each month's. A deadline ("is due on the 1st") is no participle.
+_SCHEDULED = re.compile(
+    rf"\b(?:is|are|gets?|get)\s+([a-z]+)\s+(?:[a-z]+\s+)?on\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\b"
+    rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b)",
+    re.IGNORECASE,
+)
+
+
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
-    return _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None
+    if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None:
+        return True
+    return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
 
 
 def instruction(text: str) -> bool:
