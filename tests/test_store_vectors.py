@@ -133,3 +133,38 @@ def test_a_graph_that_removals_made_small_is_rebuilt_with_exact_cosines(
         assert index.exact and len(index) == N
         q = mem.embedder.embed_batch(["note 4 about the kitchen and item 28"])[0]
         assert mem.store.vector_search(q, 1, Filter(scope=None))[0][1] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_a_small_store_never_imports_faiss(tmp_path: Path) -> None:
+    """The graph (and faiss with it) is made only when the index outgrows the exact scan: a process that writes,
+    saves, reopens and searches a small store has not imported faiss; one whose index outgrows the scan has."""
+    script = """
+import sys
+from pathlib import Path
+
+from engram import FakeEmbedder, Memory
+from engram.store import vectors
+
+path, limit = Path(sys.argv[1]), int(sys.argv[2])
+vectors.EXACT_MAX = limit
+for _ in range(2):  # the second open loads the saved index
+    with Memory(path, embedder=FakeEmbedder()) as mem:
+        mem.remember_many([{"content": f"note {i} about the garden"} for i in range(40)])
+        assert mem.recall("garden", touch=False)
+print("faiss" in sys.modules)
+"""
+    import subprocess
+    import sys
+
+    def imported(limit: int, name: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(tmp_path / name), str(limit)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    assert imported(20_000, "small.db") == "False"
+    assert imported(30, "large.db") == "True"

@@ -69,7 +69,7 @@ def test_a_small_index_scans_until_it_outgrows_the_limit(monkeypatch: pytest.Mon
     base = unit(150, 11)
     index = VectorIndex(DIM)
     index.upsert(list(range(100)), base[:100])
-    assert index._small is not None and len(index._index) == 0  # no graph is kept while the scan answers
+    assert index._small is not None and index._graph is None  # no graph is made while the scan answers
     assert [k for k, _ in index.search(base[7], 5)] == brute(base[:100], np.arange(100), base[7], 5)
     index.upsert(list(range(100, 150)), base[100:])
     assert index._small is None and len(index._index) == 150  # the graph is built and answers from now on

@@ -17,7 +17,7 @@ import threading
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import numkong as nk
 import numpy as np
@@ -25,10 +25,12 @@ import numpy.typing as npt
 
 from engram.errors import StoreError
 from engram.model.quantized import bounds, encode, rescaled, shortlist
-from engram.store.hnsw import Graph
 from engram.store.scan import pairs as _pairs
 from engram.store.scan import scan as _scan
 from engram.store.scan import unit as _unit
+
+if TYPE_CHECKING:  # faiss is imported only when a graph is made: a small index never needs it
+    from engram.store.hnsw import Graph
 
 # HNSW: M=32 with a build walk of 64 built faster and recalled more than M=16 with 128; a search walk of 256
 # finds nearly all of the exact top 50 and stays far cheaper than a scan.
@@ -79,13 +81,22 @@ class VectorIndex:
         if dim <= 0:
             raise ValueError(f"dimension must be positive, not {dim}")
         self.dim = dim
-        self._index = Graph(dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
+        self._graph: Graph | None = None
         # While the index is small, every vector is scanned exactly and the graph stays empty: inserting into
         # it costs far more than appending a row. It is built from the rows when they outgrow EXACT_MAX.
         self._small: ExactRows | None = ExactRows(dim)
         # Searches and changes take turns: a search runs after the store has released the index, so another
         # thread may catch it up meanwhile, and a removal moves another vector's row.
         self._guard = threading.RLock()
+
+    @property
+    def _index(self) -> Graph:
+        """The graph, made (and faiss imported, about 13 MB) when first needed: the rows outgrow EXACT_MAX."""
+        if self._graph is None:
+            from engram.store.hnsw import Graph
+
+            self._graph = Graph(self.dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
+        return self._graph
 
     def __len__(self) -> int:
         return len(self._small) if self._small is not None else len(self._index)
@@ -273,8 +284,10 @@ class VectorIndex:
             small.upsert(keys, rows, unit=True)  # as written: normalising again would move the last bits
             index._small = small
             return index
+        from engram.store.hnsw import Graph
+
         try:
-            index._index = Graph.read(piece, dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
+            index._graph = Graph.read(piece, dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
         except (RuntimeError, ValueError) as e:
             raise StoreError(f"vector index {path} cannot be loaded: {e}") from e
         if len(index._index) <= EXACT_MAX and len(index._index):
