@@ -81,19 +81,18 @@ class VectorIndex:
         if dim <= 0:
             raise ValueError(f"dimension must be positive, not {dim}")
         self.dim = dim
-        self._graph: Graph | None = None
-        # While the index is small, every vector is scanned exactly and the graph stays empty: inserting into
-        # it costs far more than appending a row. It is built from the rows when they outgrow EXACT_MAX.
+        # While the index is small, every vector is scanned exactly and no graph is made (nor faiss imported):
+        # inserting into it costs far more than appending a row. It is built when the rows outgrow EXACT_MAX.
         self._small: ExactRows | None = ExactRows(dim)
+        self._graph: Graph | None = None
         # Searches and changes take turns: a search runs after the store has released the index, so another
         # thread may catch it up meanwhile, and a removal moves another vector's row.
         self._guard = threading.RLock()
 
     @property
     def _index(self) -> Graph:
-        """The graph, made (and faiss imported, about 13 MB) when first needed: the rows outgrow EXACT_MAX."""
         if self._graph is None:
-            from engram.store.hnsw import Graph
+            from engram.store.hnsw import Graph  # faiss: about 13 MB
 
             self._graph = Graph(self.dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
         return self._graph
@@ -107,9 +106,7 @@ class VectorIndex:
         return self._small is not None
 
     def __contains__(self, key: int) -> bool:
-        if self._small is not None:
-            return key in self._small
-        return key in self._index
+        return key in self._small if self._small is not None else key in self._index
 
     @_guarded
     def upsert(self, keys: Sequence[int], vectors: Vectors) -> None:
@@ -284,7 +281,7 @@ class VectorIndex:
             small.upsert(keys, rows, unit=True)  # as written: normalising again would move the last bits
             index._small = small
             return index
-        from engram.store.hnsw import Graph
+        from engram.store.hnsw import Graph  # faiss, which a file of rows does not need
 
         try:
             index._graph = Graph.read(piece, dim, CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH)
@@ -302,10 +299,10 @@ class VectorIndex:
 
 class ExactRows:
     """A small index's vectors in one numpy matrix (unit rows) with their keys, searched by a full scan.
-    Rows live in a buffer that doubles when full; a removed row takes the last one's place. Each row also
-    has int8 codes: the scan reads those (a quarter of the bytes; the rows are cold by the time a query comes,
-    so reading them is most of a scan) and scores at full precision only the rows that can be among the best
-    k (`engram.model.quantized`), so its answer is the exact one."""
+    Rows live in a buffer that grows by a quarter when full; a removed row takes the last one's place. Each row
+    also has int8 codes: the scan reads those (a quarter of the bytes; the rows are cold by the time a query
+    comes, so reading them is most of a scan) and scores at full precision only the rows that can be among the
+    best k (`engram.model.quantized`), so its answer is the exact one."""
 
     def __init__(self, dim: int) -> None:
         self._keys = np.zeros(0, dtype=np.uint64)
@@ -342,11 +339,9 @@ class ExactRows:
         self._scales[at], self._l1[at] = encoded.scales, encoded.l1
 
     def _grow(self, size: int) -> None:
-        def grown(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
-            return np.concatenate([arr, np.zeros((size - len(arr), *arr.shape[1:]), dtype=arr.dtype)])
-
-        self._keys, self._matrix, self._codes = grown(self._keys), grown(self._matrix), grown(self._codes)
-        self._scales, self._l1 = grown(self._scales), grown(self._l1)
+        for name in ("_keys", "_matrix", "_codes", "_scales", "_l1"):
+            arr: npt.NDArray[Any] = getattr(self, name)
+            setattr(self, name, np.concatenate([arr, np.zeros((size - len(arr), *arr.shape[1:]), arr.dtype)]))
 
     def remove(self, ukeys: npt.NDArray[np.uint64]) -> None:
         for key in ukeys.tolist():
