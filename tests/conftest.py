@@ -86,3 +86,11 @@ def real(tmp_path: Path, settings: Settings, model: CachedEmbedder) -> Iterator[
         tmp_path / "real.db", embedder=model, settings=settings.model_copy(update={"tag_on_topic": on_topic})
     ) as memory:
         yield memory
+
+
+@pytest.fixture
+def notes(real: Memory, request: pytest.FixtureRequest) -> Memory:
+    """The real-model store with the test module's NOTES stored through store_memory, in order."""
+    for text in request.module.NOTES:
+        real.store_memory(text)
+    return real

@@ -39,13 +39,6 @@ def test_kinds_of_thing_have_other_words() -> None:
     assert "春节" in other_words("Chinese New Year plans")["chinese new year"]
 
 
-@pytest.fixture
-def notes(real: Memory) -> Memory:
-    for text in NOTES:
-        real.store_memory(text)
-    return real
-
-
 @pytest.mark.parametrize(
     ("question", "answer"),
     [

@@ -41,13 +41,6 @@ def test_household_words_have_other_words() -> None:
     assert "plumber" not in other_words("who is our plumber")
 
 
-@pytest.fixture
-def notes(real: Memory) -> Memory:
-    for text in NOTES:
-        real.store_memory(text)
-    return real
-
-
 @pytest.mark.parametrize(
     ("question", "answer"),
     [

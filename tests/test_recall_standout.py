@@ -46,13 +46,6 @@ def test_a_clear_lead_makes_a_paraphrase_medium_and_only_with_a_fair_cosine() ->
     assert confidence_of({"cosine": 0.9, "coverage": 0.9, "lead": 0.0}) == "high"  # a lead only lifts
 
 
-@pytest.fixture
-def notes(real: Memory) -> Memory:
-    for text in NOTES:
-        real.store_memory(text)
-    return real
-
-
 @pytest.mark.parametrize(
     ("question", "answer"),
     [
