@@ -13,19 +13,10 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Status
 from engram.errors import InvalidInput
-from engram.model.vectors import content_hash
 from engram.store.values import Filter
+from tests.records import shodh_record
 
 EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
-
-
-def _record(content: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": f"rec-{content_hash(content)[:12]}",
-        "content": content,
-        "content_hash": content_hash(content),
-        "created_at": "2024-12-30T10:00:00Z",
-    } | extra
 
 
 def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
@@ -34,7 +25,7 @@ def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 
 def test_a_foreign_records_own_fields_are_kept_in_its_metadata(mem: Memory, tmp_path: Path) -> None:
-    row = _record(
+    row = shodh_record(
         "Use JWT tokens with 24h expiry",
         project="mobile-app",
         reviewer={"team": "security"},
@@ -64,7 +55,10 @@ def test_a_foreign_records_own_fields_are_kept_in_its_metadata(mem: Memory, tmp_
 def test_an_engram_field_at_the_top_level_is_refused_naming_where_it_goes(
     mem: Memory, tmp_path: Path, field: str, value: Any
 ) -> None:
-    rows = [_record("Sailing boats need a keel"), _record("Apples grow in the orchard", **{field: value})]
+    rows = [
+        shodh_record("Sailing boats need a keel"),
+        shodh_record("Apples grow in the orchard", **{field: value}),
+    ]
     with pytest.raises(InvalidInput) as caught:
         mem.import_memories(_write(tmp_path / "in.jsonl", rows))
     assert caught.value.field == f"line 2.{field}" and "metadata.engram" in caught.value.problem
@@ -72,11 +66,11 @@ def test_an_engram_field_at_the_top_level_is_refused_naming_where_it_goes(
 
 
 def test_a_kept_field_that_metadata_holds_otherwise_is_refused(mem: Memory, tmp_path: Path) -> None:
-    row = _record("Sailing boats need a keel", project="boat", metadata={"project": "orchard"})
+    row = shodh_record("Sailing boats need a keel", project="boat", metadata={"project": "orchard"})
     with pytest.raises(InvalidInput) as caught:
         mem.import_memories(_write(tmp_path / "in.jsonl", [row]))
     assert caught.value.field == "line 1.project" and "metadata" in caught.value.problem
-    same = _record("Sailing boats need a keel", project="boat", metadata={"project": "boat"})
+    same = shodh_record("Sailing boats need a keel", project="boat", metadata={"project": "boat"})
     assert mem.import_memories(_write(tmp_path / "same.jsonl", [same]))["imported"] == 1
 
 
@@ -85,7 +79,9 @@ def test_a_kept_field_is_bounded_as_metadata_is(mem: Memory, tmp_path: Path) -> 
     for _ in range(100):
         deep = {"d": deep}
     with pytest.raises(InvalidInput) as caught:
-        mem.import_memories(_write(tmp_path / "in.jsonl", [_record("Sailing boats need a keel", extra=deep)]))
+        mem.import_memories(
+            _write(tmp_path / "in.jsonl", [shodh_record("Sailing boats need a keel", extra=deep)])
+        )
     assert caught.value.field == "line 1.extra" and "nested deeper" in caught.value.problem
     assert mem.store.count(EVERYTHING) == 0
 
@@ -100,7 +96,7 @@ def test_a_server_refuses_a_file_of_more_records_than_it_holds_in_memory(
 
     monkeypatch.setattr(transfer, "MAX_SERVER_RECORDS", 50)
     rows = [{"format": "shodh-memory+jsonl", "model": None, "dim": None}]
-    rows += [_record(f"note number {i} about the garden") for i in range(51)]
+    rows += [shodh_record(f"note number {i} about the garden") for i in range(51)]
     files = tmp_path / "files"
     files.mkdir()
     _write(files / "many.jsonl", rows)

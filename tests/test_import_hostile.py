@@ -16,19 +16,10 @@ from fastapi.testclient import TestClient
 
 from engram import FakeEmbedder, InvalidInput, Memory, Settings
 from engram.interfaces.cli.setup import transcript_messages
-from engram.model.vectors import content_hash
 from tests.clients import api  # noqa: F401 (a fixture)
+from tests.records import shodh_record
 
 SEPARATORS = ["\u2028", "\u2029", "\x85"]
-
-
-def _record(content: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": f"rec-{content_hash(content)[:12]}",
-        "content": content,
-        "content_hash": content_hash(content),
-        "created_at": "2024-12-30T10:00:00Z",
-    } | extra
 
 
 @pytest.mark.parametrize("separator", SEPARATORS)
@@ -69,12 +60,12 @@ def test_a_record_giving_a_key_twice_is_refused_naming_it(mem: Memory, tmp_path:
     """Python keeps the last value of a repeated key, other readers the first: a file that shows one text in a
     viewer would store another."""
     before = mem.remember("a memory stored before the import")
-    body = json.dumps(_record("shown text"))[:-1] + ', "content": "stored text"}'
+    body = json.dumps(shodh_record("shown text"))[:-1] + ', "content": "stored text"}'
     (tmp_path / "twice.jsonl").write_text(body + "\n", encoding="utf-8")
     with pytest.raises(InvalidInput) as caught:
         mem.import_memories(tmp_path / "twice.jsonl")
     assert caught.value.field == "line 1.content" and "twice" in caught.value.problem
-    nested = _record("nested text", metadata={"engram": {"kind": "note"}})
+    nested = shodh_record("nested text", metadata={"engram": {"kind": "note"}})
     text = json.dumps(nested).replace('"kind": "note"', '"kind": "note", "kind": "task"')
     (tmp_path / "nested.jsonl").write_text(text + "\n", encoding="utf-8")
     with pytest.raises(InvalidInput) as inner:
@@ -89,7 +80,7 @@ def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_timeline_working(
     when: str,
 ) -> None:
     api.post("/api/remember", json={"content": "a memory of today"})
-    body = json.dumps(_record("a memory from the calendar's edge", created_at=when))
+    body = json.dumps(shodh_record("a memory from the calendar's edge", created_at=when))
     assert api.post("/v1/import", content=body.encode()).status_code == 200
     for granularity in ("day", "month", "year"):
         answer = api.post("/v1/tools/memory_timeline", json={"arguments": {"granularity": granularity}})
@@ -103,7 +94,7 @@ def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_timeline_working(
 def test_two_imports_of_one_file_at_once_store_each_record_once(tmp_path: Path, settings: Settings) -> None:
     """Two processes importing the same file: the second checked what was stored before the first committed, and
     failed on the first id it found taken with SQLite's own IntegrityError (a traceback, a 500)."""
-    rows = [_record(f"an imported memory about topic {i}", id=f"r{i}") for i in range(6)]
+    rows = [shodh_record(f"an imported memory about topic {i}", id=f"r{i}") for i in range(6)]
     (tmp_path / "both.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     db = tmp_path / "shared.db"
     other = Memory(db, embedder=FakeEmbedder(), settings=settings)
