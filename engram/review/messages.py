@@ -64,7 +64,8 @@ def expanded(path: Path, cap: int | None = None) -> bytes:
 
 
 def _load(path: Path) -> Any:
-    if path.exists() and not path.is_file():  # a pipe or a device: reading one waited for a writer, or never ended
+    # A pipe or a device: reading one waited for a writer, or never ended. A missing file is named as missing.
+    if path.exists() and not path.is_file():
         raise InvalidInput("file", f"{path.name} is not a file")
     if path.suffix != ".gz" and path.stat().st_size > MAX_EXPANDED:  # read whole, as a gzip file's content is
         limit = f"{MAX_EXPANDED / 2**20:,.0f} MiB"
