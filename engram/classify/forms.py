@@ -54,10 +54,9 @@ def read_all(texts: Sequence[str], said_at: datetime | None = None) -> list[froz
 
 def _address(text: str) -> bool:
     """Whether `text` names a URL, an e-mail address or a phone number, as `analysis.entities` and `pii.detect`
-    find them, asking each only what the mark needs: entities are read URLs first, then e-mail addresses, so one
-    of them is among its entities exactly when either pattern matches (the other seven patterns need not run);
-    and a phone number needs digits, so a text without one is no phone (most statements)."""
-    if analysis._URL.search(text) or analysis._EMAIL.search(text):
+    find them, asking each only what the mark needs (`names_link`: the other seven entity patterns need not run);
+    a phone number needs digits, so a text without one is no phone (most statements)."""
+    if analysis.names_link(text):
         return True
     return _DIGIT.search(text) is not None and any(f.kind is pii.PiiKind.PHONE for f in pii.detect(text))
 

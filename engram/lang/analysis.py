@@ -289,6 +289,12 @@ def _reading(word: str) -> str:
     return "verb" if readings <= {"VERB", "AUX", "ADV"} else "other"
 
 
+def names_link(text: str) -> bool:
+    """Whether `text` holds a URL or an e-mail address: `entities` reads them first, so one of them is among its
+    entities exactly when either is found."""
+    return bool(_URL.search(text) or _EMAIL.search(text))
+
+
 def entities(text: str) -> tuple[Entity, ...]:
     out: dict[tuple[str, str], None] = {}
     taken: list[tuple[int, int]] = []

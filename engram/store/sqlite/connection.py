@@ -61,23 +61,6 @@ def begin(db: sqlite3.Connection, timeout_ms: int, clock: Callable[[], float] = 
         pause = min(pause * 2, _LONGEST_PAUSE_S)
 
 
-def waiting(db: sqlite3.Connection, timeout_ms: int) -> _Waiting:
-    """The writer with SQLite's busy timeout for one statement that waits on its own (a checkpoint)."""
-    return _Waiting(db, timeout_ms)
-
-
-class _Waiting:
-    def __init__(self, db: sqlite3.Connection, timeout_ms: int) -> None:
-        self._db, self._timeout = db, timeout_ms
-
-    def __enter__(self) -> sqlite3.Connection:
-        self._db.execute(f"PRAGMA busy_timeout = {int(self._timeout)}")
-        return self._db
-
-    def __exit__(self, *_: object) -> None:
-        self._db.execute("PRAGMA busy_timeout = 0")
-
-
 def migrated(db: sqlite3.Connection, names: Iterable[str]) -> bool:
     """Whether every migration is recorded already: then opening needs no write lock."""
     try:
