@@ -106,3 +106,17 @@ def test_a_forced_category_stays(memory: Memory) -> None:
 )
 def test_a_question_about_the_calendar_asks_for_things_to_do(question: str, asks: bool) -> None:
     assert (intent(question) == "remind") is asks
+
+
+def test_an_occasion_said_in_a_chat_is_listed_as_one_stored_directly_is(real: Memory) -> None:
+    said = "2026-11-27T09:00:00+00:00"
+    messages = [
+        {"role": "user", "content": "My mother-in-law Rosa turns 70 on 12 February.", "ts": said},
+        {"role": "user", "content": "I prefer window seats on long flights.", "ts": said},
+    ]
+    with time_machine.travel(SAID, tick=False):
+        real.ingest(messages, scope="global")
+        found = real.search_memory("what's happening in February?", now=SAID)
+    listed = {h["content"]: h.get("due") for h in found["results"]}
+    assert listed.get("My mother-in-law Rosa turns 70 on 12 February.") == "2027-02-12", listed
+    assert "I prefer window seats on long flights." not in listed
