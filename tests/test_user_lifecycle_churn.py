@@ -6,7 +6,6 @@ size every 10 minutes, for ever. A pass writes what moved enough to matter."""
 from __future__ import annotations
 
 import sqlite3
-
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
