@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
 
@@ -16,6 +17,7 @@ from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import confidence_of
+from engram.recall.kin import LOOKED_UP, kin_words, names_in, searched
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
 from engram.recall.passages import where_in
 from engram.recall.query import Query
@@ -56,7 +58,21 @@ class Retriever:
         self, query: Query, where: Filter, limit: int, profile: str
     ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
         """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all)."""
-        return self._candidates.scored(query, where, limit, self.profile(profile))
+        return self._candidates.scored(self._linked(query, where), where, limit, self.profile(profile))
+
+    def _linked(self, query: Query, where: Filter) -> Query:
+        """The query with the names the memories give the asker's kin it names ("my husband": Tomás) as other
+        words for each kin word, and beside the text the model embeds. A second, small text search: only a
+        question naming kin pays for it."""
+        kin = kin_words(query.search)
+        if not kin:
+            return query
+        texts = [f.content for f, _ in self._store.text_facts(searched(kin), LOOKED_UP, where)]
+        named = [(word, found) for word, said in kin.items() if (found := names_in(said, texts))]
+        if not named:
+            return query
+        names = ", ".join(dict.fromkeys(n for _, found in named for n in found))
+        return replace(query, others=(*named, *query.others), search=f"{query.search} ({names})")
 
     def recall(
         self, query: Query, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool
