@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from engram.lang.text import STOPWORDS, words
+from engram.lang.text import STOPWORDS
 
 # The kin words a question may name a person by, each with the words a memory may state that relation with.
 _SPOUSE = ("husband", "wife", "spouse", "partner")
@@ -52,7 +52,7 @@ _MOST_NAMES = 3  # names kept for one kin word: more would be a family, not a pe
 LOOKED_UP = 20  # memories stating a relation read for each question
 
 # A name: one or two capitalised words (any alphabet), the second optional.
-_NAME = r"([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?)"
+_NAME = r"([^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*)?)"
 
 
 def kin_words(text: str) -> dict[str, tuple[str, ...]]:
@@ -66,7 +66,7 @@ def kin_words(text: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-_WORD = re.compile(r"([^\W\d_]+)(?:['’]s\b)?([\s-]+in[\s-]+laws?\b)?")
+_WORD = re.compile(r"([^\W\d_]+)(?:['\u2019]s\b)?([\s-]+in[\s-]+laws?\b)?")
 
 
 def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
@@ -113,7 +113,7 @@ def _name(found: str, said: Sequence[str]) -> str | None:
     """The capitalised words of a match that make a name (a lower-case word, a stopword or a kin word ends it)."""
     kept: list[str] = []
     for word in found.split():
-        word = word.removesuffix("'s").removesuffix("’s").strip("'’-")
+        word = word.removesuffix("'s").removesuffix("\u2019s").strip("'\u2019-")
         if not word or not word[0].isupper() or word.lower() in STOPWORDS or word.lower() in _RELATIONS:
             break
         kept.append(word)
