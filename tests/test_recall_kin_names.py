@@ -64,9 +64,10 @@ def test_a_memory_alone_that_does_not_name_whom_the_question_asks_about_is_doubt
         _facts("nephew", "Lucas is my nephew."),
         _facts("turn", "My shoe size is 38.", episode="chat"),  # a turn leaves names to its conversation
     ]
-    assert unnamed(scored, names_asked("what is Lucas's shoe size")) == {"size"}
+    assert unnamed(scored, scored, names_asked("what is Lucas's shoe size")) == {"size"}
     # A name no candidate says tells none of them apart.
-    assert unnamed(scored, names_asked("what is Marta's shoe size")) == set()
+    assert unnamed(scored, scored, names_asked("what is Marta's shoe size")) == set()
+    assert unnamed(scored[1:], scored, names_asked("what is Lucas's shoe size")) == set()  # only those shown
 
 
 def test_a_kin_word_finds_the_person_by_name(notes: Memory) -> None:

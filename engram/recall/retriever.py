@@ -85,7 +85,7 @@ class Retriever:
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
-        doubtful = unnamed(scored, names_asked(query.text))
+        doubtful = unnamed(picked, scored, names_asked(query.text))
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful)) for s in picked]
         kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
@@ -110,7 +110,7 @@ class Retriever:
         scored, _ = self.scored(query, where, limit, profile)
         ranking = self.profile(profile)
         best = _once(relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking))
-        doubtful = set() if exact else unnamed(scored, names_asked(query.text))
+        doubtful = set() if exact else unnamed(best[:limit], scored, names_asked(query.text))
         return self._full(best[:limit], query, exact, doubtful), len(best)
 
     def _full(
