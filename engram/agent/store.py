@@ -202,12 +202,14 @@ class StoreMemory:
         Tuesday")."""
         if record.category is Category.REMINDERS:
             return record
-        if not (due.to_do(record.content) or events.on_calendar(record.content)):
+        # "calendar": an occasion or a journey, no thing to do; the classifier's own category is in the audit log.
+        method = "deadline" if due.to_do(record.content) else "calendar"
+        if method == "calendar" and not events.on_calendar(record.content):
             return record
         if due.deadline_day(record.content, record.created_at) is None:
             return record
         updated = record.model_copy(
-            update={"category": Category.REMINDERS, "category_confidence": 1.0, "category_method": "deadline"}
+            update={"category": Category.REMINDERS, "category_confidence": 1.0, "category_method": method}
         )
         self._store.update(updated)
         return updated
