@@ -3,6 +3,7 @@ turned, a flight or a visit on a day are listed when their days come; a rule tha
 
 from __future__ import annotations
 
+import tracemalloc
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -135,3 +136,22 @@ def test_an_occasion_said_in_a_chat_is_listed_as_one_stored_directly_is(real: Me
 def test_a_calendar_word_with_a_time_asks_for_the_list(question: str) -> None:
     query = read_search(question, SAID, longest=1000)
     assert query.asks_for_tasks()
+
+
+def test_the_due_day_cache_holds_no_long_document() -> None:
+    """A write reads a text's due day twice (for its kind and its category), so texts are cached; a long
+    document was cached whole, and a server that stored 4,096 pasted documents held them all (about 400 MB)."""
+    document = "The team reviewed the plan by the end of the quarter and agreed the budget. " * 1300
+    due.deadline_day(
+        "Send the slides by Friday 4 December", SAID
+    )  # what a first read loads (dateparser's data)
+    tracemalloc.start()
+    try:
+        for i in range(40):
+            due.deadline_day(f"Part {i}. {document}", SAID)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 1_000_000, (
+        f"{held / 1e6:.1f} MB held after reading 40 documents of {len(document):,} characters"
+    )
