@@ -186,7 +186,8 @@ def _ordinal(number: int, said: datetime) -> datetime:
 # a habit ("usually", "always"), a prohibition kept as a rule ("never", "a team rule", "policy").
 _STANDING = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday"
-    rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\b(?:weekends|weekdays|mornings|afternoons|evenings|nights)\b"
+    rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\bevery\s+(?:\d+|few|couple of|two|three|four|five|six|ten)\s+"
+    r"(?:days|nights|weeks|months|years)\b|\b(?:once|twice|three times)\s+(?:a|per|every)\s+(?:day|week|month|year)\b|\b(?:weekends|weekdays|mornings|afternoons|evenings|nights)\b"
     r"|\b(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually|always|never|usually|normally|typically"
     r"|generally|whenever|as a rule|immer|jeden|jede|jedes|täglich|wöchentlich|morgens"
     r"|abends|nie|niemals)\b|每天|每周|每个|每月|每年|总是|从不"

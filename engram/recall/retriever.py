@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
 
@@ -15,8 +16,10 @@ from engram.model.record import MemoryRecord
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
-from engram.recall.confidence import confidence_of
+from engram.recall.confidence import Confidence, confidence_of
+from engram.recall.kin import LOOKED_UP, kin_words, names_in, searched
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
+from engram.recall.named import names_asked, unnamed
 from engram.recall.passages import where_in
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, matched_exactly
@@ -56,7 +59,21 @@ class Retriever:
         self, query: Query, where: Filter, limit: int, profile: str
     ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
         """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all)."""
-        return self._candidates.scored(query, where, limit, self.profile(profile))
+        return self._candidates.scored(self._linked(query, where), where, limit, self.profile(profile))
+
+    def _linked(self, query: Query, where: Filter) -> Query:
+        """The query with the names the memories give the asker's kin it names ("my husband": Tomás) as other
+        words for each kin word, and beside the text the model embeds. A second, small text search: only a
+        question naming kin pays for it."""
+        kin = kin_words(query.search)
+        if not kin:
+            return query
+        texts = [f.content for f, _ in self._store.text_facts(searched(kin), LOOKED_UP, where)]
+        named = [(word, found) for word, said in kin.items() if (found := names_in(said, texts))]
+        if not named:
+            return query
+        names = ", ".join(dict.fromkeys(n for _, found in named for n in found))
+        return replace(query, others=(*named, *query.others), search=f"{query.search} ({names})")
 
     def recall(
         self, query: Query, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool
@@ -68,9 +85,11 @@ class Retriever:
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
+        doubtful = unnamed(picked, scored, names_asked(query.text))
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
-        sure = [Scored(s.record, s.score, s.components, s.why, confidence_of(s.components)) for s in picked]
-        hits = self._full(apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile)), query)
+        sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful)) for s in picked]
+        kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
+        hits = self._full(kept, query, doubtful=doubtful)
         if touch and hits:
             self.touch(hits, query.now)
         return hits
@@ -91,9 +110,16 @@ class Retriever:
         scored, _ = self.scored(query, where, limit, profile)
         ranking = self.profile(profile)
         best = _once(relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking))
-        return self._full(best[:limit], query, exact), len(best)
+        doubtful = set() if exact else unnamed(best[:limit], scored, names_asked(query.text))
+        return self._full(best[:limit], query, exact, doubtful), len(best)
 
-    def _full(self, picked: Sequence[Scored[Facts]], query: Query, exact: bool = False) -> list[Hit]:
+    def _full(
+        self,
+        picked: Sequence[Scored[Facts]],
+        query: Query,
+        exact: bool = False,
+        doubtful: set[str] | None = None,
+    ) -> list[Hit]:
         """The full records of what is returned (building them for every candidate would dominate recall), each
         with its confidence (high for all when the filter made each one what was asked: `exact`), and a passage
         of a document with where it sits in it."""
@@ -108,13 +134,18 @@ class Retriever:
             passage = None
             if record.parent_id is not None and record.chunk_index is not None:
                 passage = where_in(record, located.get(record.parent_id, []), query.stems)
-            sure = "high" if exact else confidence_of(s.components)
+            sure = "high" if exact else _sure(s, doubtful or set())
             out.append(Scored(record, s.score, s.components, s.why, sure, passage))
         return out
 
     def touch(self, hits: Sequence[Hit], when: datetime) -> None:
         """Count a use of each memory returned."""
         self._store.touch([h.record.id for h in hits], when)
+
+
+def _sure(s: Scored[Facts], doubtful: set[str]) -> Confidence:
+    """How surely a hit answers: by its match, and low when it does not name whom the question asks about."""
+    return "low" if s.record.id in doubtful else confidence_of(s.components)
 
 
 def _once(scored: Sequence[Scored[Facts]]) -> list[Scored[Facts]]:

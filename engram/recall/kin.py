@@ -1,0 +1,121 @@
+"""Who a kin word is: "where does my husband work" is answered by "Tomás works at ..." once another memory says
+who the husband is ("Tomás and I got married", "my husband Tomás"). The question's kin words are looked up in
+the memories that state the relation, and the names those give become other words for the kin word (a memory
+that names Tomás says "husband"), and join the text the model embeds. Only the asker's own relations count: "my
+sister ... with her wife Priya" names no wife of the asker."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from engram.lang.text import STOPWORDS
+
+# The kin words a question may name a person by, each with the words a memory may state that relation with.
+_SPOUSE = ("husband", "wife", "spouse", "partner")
+_RELATIONS: dict[str, tuple[str, ...]] = {
+    "husband": ("husband",),
+    "wife": ("wife",),
+    "spouse": _SPOUSE,
+    "partner": ("partner", "boyfriend", "girlfriend", "fiancé", "fiancée", "fiance", "fiancee"),
+    "boyfriend": ("boyfriend",),
+    "girlfriend": ("girlfriend",),
+    "fiancé": ("fiancé", "fiance"),
+    "fiancée": ("fiancée", "fiancee"),
+    "mother": ("mother", "mum", "mom", "mam", "mummy", "mommy"),
+    "father": ("father", "dad", "daddy", "papa"),
+    "sister": ("sister",),
+    "brother": ("brother",),
+    "daughter": ("daughter",),
+    "son": ("son",),
+    "aunt": ("aunt", "auntie", "aunty"),
+    "uncle": ("uncle",),
+    "niece": ("niece",),
+    "nephew": ("nephew",),
+    "cousin": ("cousin",),
+    "grandmother": ("grandmother", "grandma", "gran", "granny", "nan", "nana"),
+    "grandfather": ("grandfather", "grandpa", "grandad", "granddad"),
+    "stepmother": ("stepmother", "stepmum", "stepmom"),
+    "stepfather": ("stepfather", "stepdad"),
+    "stepson": ("stepson",),
+    "stepdaughter": ("stepdaughter",),
+    "godson": ("godson",),
+    "goddaughter": ("goddaughter",),
+    "flatmate": ("flatmate", "roommate", "housemate"),
+}
+for _kin, _said in list(_RELATIONS.items()):
+    for _word in _said:
+        _RELATIONS.setdefault(_word, _said)
+# A spouse is also the person the asker married.
+_MARRIED = "married"
+_MOST_NAMES = 3  # names kept for one kin word: more would be a family, not a person
+LOOKED_UP = 20  # memories stating a relation read for each question
+
+# A name: one or two capitalised words (any alphabet), the second optional.
+_NAME = r"([^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*)?)"
+
+
+def kin_words(text: str) -> dict[str, tuple[str, ...]]:
+    """The kin words of a question (lower case), each with the words a memory states it with. An in-law is not
+    the kin word it starts with ("brother-in-law" is no brother)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for match in _WORD.finditer(text.lower()):
+        word = match.group(1)
+        if word in _RELATIONS and not match.group(2):
+            out[word] = _RELATIONS[word]
+    return out
+
+
+_WORD = re.compile(r"([^\W\d_]+)(?:['\u2019]s\b)?([\s-]+in[\s-]+laws?\b)?")
+
+
+def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
+    """The words the memories that state these relations are searched by."""
+    found = [w for said in kin.values() for w in said]
+    if any(set(said) & set(_SPOUSE) for said in kin.values()):
+        found.append(_MARRIED)
+    return list(dict.fromkeys(found))
+
+
+def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
+    relation = "(?:" + "|".join(re.escape(w) for w in said) + ")"
+    own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"  # the asker's own, or a sentence's first word ("Dad (Emeka)")
+    found = [
+        rf"{own}{relation}\b,?\s+{_NAME}",  # my husband Tomás, Mum, Helen
+        rf"{own}{relation}\s*\(\s*{_NAME}\s*\)",  # Dad (Emeka)
+        rf"{own}{relation}\s+(?:is|was)\s+(?:called\s+)?{_NAME}",  # my manager is Dana
+        rf"\b{_NAME},?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",  # Tomás, my husband; Ada is our daughter
+    ]
+    if set(said) & set(_SPOUSE):
+        found += [
+            rf"\b{_NAME}\s+and\s+I\s+(?:got\s+|were\s+|have\s+been\s+)?married\b",  # Tomás and I got married
+            r"\b(?:I|I've|I have)\s+(?:got\s+)?married\s+(?:to\s+)?" + _NAME,  # I married Tomás
+            r"\b(?:I'm|I am)\s+married\s+to\s+" + _NAME,
+        ]
+    return [re.compile(p, re.IGNORECASE | re.MULTILINE) for p in found]
+
+
+def names_in(said: Sequence[str], texts: Iterable[str]) -> tuple[str, ...]:
+    """The names `texts` give the asker's relation stated by the words `said`, most often given first."""
+    counted: dict[str, int] = {}
+    patterns = _patterns(said)
+    for text in texts:
+        for pattern in patterns:
+            for match in pattern.finditer(text):
+                name = _name(match.group(1), said)
+                if name:
+                    counted[name] = counted.get(name, 0) + 1
+    ranked = sorted(counted, key=lambda n: -counted[n])
+    return tuple(ranked[:_MOST_NAMES])
+
+
+def _name(found: str, said: Sequence[str]) -> str | None:
+    """The capitalised words of a match that make a name (a lower-case word, a stopword or a kin word ends it)."""
+    kept: list[str] = []
+    for word in found.split():
+        word = word.removesuffix("'s").removesuffix("\u2019s").strip("'\u2019-")
+        if not word or not word[0].isupper() or word.lower() in STOPWORDS or word.lower() in _RELATIONS:
+            break
+        kept.append(word)
+    name = " ".join(kept)
+    return name if name and name.lower() not in said else None

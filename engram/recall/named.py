@@ -1,0 +1,59 @@
+"""The names a question asks about. "What is Tomás's shoe size" is about Tomás: a memory that gives a shoe size
+without naming him answers someone else's, however well its other words match, while another memory does name
+him. Such a memory is at most a low-confidence guess. Only memories that stand alone are judged so: a turn of a
+conversation or a passage of a document leaves the names to the turns and passages around it ("I researched
+adoption agencies", said by the person asked about)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engram.lang.text import STOPWORDS
+from engram.model.results import Scored
+from engram.store.values import Facts
+
+# A capitalised word of any alphabet, with its possessive.
+_CAPITALISED = re.compile(r"(?<![^\W_])([^\W\d_][\w'\u2019-]*?)(?:['\u2019]s)?(?![\w'\u2019])")
+
+
+def names_asked(question: str) -> tuple[str, ...]:
+    """The names a question says: its capitalised words after the first, not an acronym ("PR", "API": said
+    otherwise as often as not), not "I" and no stopword; lower case."""
+    found = [m.group(1) for m in _CAPITALISED.finditer(question)]
+    return tuple(
+        dict.fromkeys(
+            w.lower()
+            for w in found[1:]
+            if w[0].isupper() and not w.isupper() and w.lower() not in STOPWORDS and len(w) > 1
+        )
+    )
+
+
+def unnamed(
+    shown: Sequence[Scored[Facts]], scored: Sequence[Scored[Facts]], names: Sequence[str]
+) -> set[str]:
+    """The memories of `shown` standing alone (in no episode and no document) that do not say a name of the
+    question that another of the `scored` candidates says. Only what is shown is read name by name; the other
+    candidates, as one text, only when one shown lacks a name."""
+    if not names:
+        return set()
+    alone = [s for s in shown if s.record.episode is None]
+    lacking = {s.record.id: {n for n in names if not says(s.record.content.lower(), n)} for s in alone}
+    if not any(lacking.values()):
+        return set()
+    everything = "\n".join(s.record.content for s in scored).lower()
+    said = {n for n in names if says(everything, n)}
+    return {memory_id for memory_id, missing in lacking.items() if said & missing}
+
+
+def says(text: str, name: str) -> bool:
+    """Whether lower-cased `text` holds the word (or words) `name` whole. Found as plain text: a pattern for each
+    name took longer to compile than the rest of this step."""
+    start = text.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(name, start + 1)
+    return False

@@ -1,0 +1,92 @@
+"""A kin word reaches the name the memories give that person, and a memory that does not name whom a question asks
+about is no sure answer to it. The rules on their own, then with the real model on memories a person writes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from engram import Memory
+from engram.model.results import Scored
+from engram.recall.kin import kin_words, names_in, searched
+from engram.recall.named import names_asked, unnamed
+from engram.store.values import Facts
+
+NOTES = (
+    "Sophie and I got married in Lisbon in 2015.",
+    "Sophie works as an architect at a practice in Clerkenwell.",
+    "My sister Chioma lives in Toronto with her wife Priya.",
+    "Priya works for a bank in Toronto.",
+    "Dad (Emeka) loves old jazz records.",
+    "Emeka's surgery went well; he is home from hospital.",
+    "Shoe size EU 42, in case anyone asks.",
+    "Lucas is my nephew; he turns six in May.",
+    "I work from home on Mondays and Fridays.",
+)
+
+
+def test_kin_words_are_read_with_the_words_that_state_them_and_an_in_law_is_not_its_first_word() -> None:
+    assert set(kin_words("where does my husband work")) == {"husband"}
+    assert "father" in kin_words("how is Dad's knee")["dad"]  # Dad's: the possessive is the word
+    assert kin_words("what does my brother-in-law do") == {}
+    assert kin_words("what is the capital of France") == {}
+    assert "married" in searched(kin_words("what's my spouse's job"))
+    assert "married" not in searched(kin_words("where does my sister live"))
+
+
+def test_names_are_the_askers_own_relations_only() -> None:
+    texts = [
+        "My sister Chioma lives in Toronto with her wife Priya.",
+        "Tomás and I got married in 2018.",
+        "Dad (Emeka) turns 70.",
+        "Mum, Helen, lives in Leeds.",
+        "Ada is our daughter.",
+    ]
+    assert names_in(kin_words("my wife")["wife"], texts) == ("Tomás",)  # not the sister's wife
+    assert names_in(kin_words("my sister")["sister"], texts) == ("Chioma",)
+    assert names_in(kin_words("dad")["dad"], texts) == ("Emeka",)
+    assert names_in(kin_words("mum")["mum"], texts) == ("Helen",)
+    assert names_in(kin_words("my daughter")["daughter"], texts) == ("Ada",)
+    assert names_in(kin_words("my husband and I")["husband"], ["My husband and I met at work."]) == ()
+
+
+def _facts(memory_id: str, content: str, episode: str | None = None) -> Scored[Facts]:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    facts = Facts(memory_id, content, 0.5, at, at, None, 0, 1.0, False, episode=episode)
+    return Scored(facts, 0.5)
+
+
+def test_a_memory_alone_that_does_not_name_whom_the_question_asks_about_is_doubtful() -> None:
+    assert names_asked("what is Lucas's shoe size") == ("lucas",)
+    assert names_asked("how many reviews does a PR need") == ()  # an acronym is no name
+    assert names_asked("Lucas") == ()  # the first word may be capitalised for the sentence alone
+    scored = [
+        _facts("size", "Shoe size EU 42."),
+        _facts("nephew", "Lucas is my nephew."),
+        _facts("turn", "My shoe size is 38.", episode="chat"),  # a turn leaves names to its conversation
+    ]
+    assert unnamed(scored, scored, names_asked("what is Lucas's shoe size")) == {"size"}
+    # A name no candidate says tells none of them apart.
+    assert unnamed(scored, scored, names_asked("what is Marta's shoe size")) == set()
+    assert unnamed(scored[1:], scored, names_asked("what is Lucas's shoe size")) == set()  # only those shown
+
+
+def test_a_kin_word_finds_the_person_by_name(notes: Memory) -> None:
+    for question in ("where does my wife work", "what does my spouse do for a living"):
+        found = notes.search_memory(question, {"min_confidence": "low"}, touch=False)["results"]
+        top = [r["content"] for r in found[:2]]
+        assert any("architect" in t for t in top), (question, top)
+        assert not any(t.startswith("Priya works") for t in top), question  # the sister's wife is not mine
+    hits = notes.recall("how is my father after his operation", touch=False, mode="ranked", limit=3)
+    assert "surgery went well" in hits[0].record.content
+
+
+def test_a_memory_that_names_someone_else_is_no_sure_answer(notes: Memory) -> None:
+    found = notes.search_memory("what is Lucas's shoe size", {"min_confidence": "low"}, touch=False)[
+        "results"
+    ]
+    sizes = [r for r in found if r["content"].startswith("Shoe size")]
+    assert sizes and all(r["confidence"] == "low" for r in sizes)
+    # Accurate recall keeps no guess: the shoe size is not said to be his.
+    assert all(
+        "Shoe size" not in h.record.content for h in notes.recall("what is Lucas's shoe size", touch=False)
+    )
