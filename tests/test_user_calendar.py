@@ -178,3 +178,16 @@ def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_lists_working(
     listed = memory.search_memory("what's due this week?")
     assert listed["results"] == [] or all(h.get("due") is None for h in listed["results"])
     memory.session_context()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engram/agent/search.py reads every due day forward from when the memory was stored "
+    "(due.reminder_day(content, created_at)); a yearly occasion needs the question's own time to find its next day",
+)
+def test_a_birthday_comes_up_again_the_next_year(memory: Memory) -> None:
+    _store(memory, "My wife Lena's birthday is on 3 March.")
+    asked = datetime(2028, 2, 20, 9, 0, tzinfo=UTC)
+    with time_machine.travel(asked, tick=False):
+        found = memory.search_memory("what's happening in March?", now=asked)
+    assert [h.get("due") for h in found["results"]] == ["2028-03-03"]
