@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from engram import Memory
 from engram.model.results import Scored
-from engram.recall.kin import kin_words, names_in, searched
+from engram.recall.kin import by_name, kin_words, names_in, searched
 from engram.recall.named import names_asked, unnamed
 from engram.store.values import Facts
 
@@ -47,6 +47,15 @@ def test_names_are_the_askers_own_relations_only() -> None:
     assert names_in(kin_words("mum")["mum"], texts) == ("Helen",)
     assert names_in(kin_words("my daughter")["daughter"], texts) == ("Ada",)
     assert names_in(kin_words("my husband and I")["husband"], ["My husband and I met at work."]) == ()
+
+
+def test_the_name_stands_for_the_kin_word_in_the_text_embedded() -> None:
+    assert (
+        by_name("what does my husband do for work", [("husband", ("Tomás",))])
+        == "what does Tomás do for work"
+    )
+    assert by_name("when is Dad's birthday", [("dad", ("Emeka",))]) == "when is Emeka's birthday"
+    assert by_name("where is the dadaist museum", [("dad", ("Emeka",))]) == "where is the dadaist museum"
 
 
 def _facts(memory_id: str, content: str, episode: str | None = None) -> Scored[Facts]:

@@ -1,8 +1,8 @@
 """Who a kin word is: "where does my husband work" is answered by "Tomás works at ..." once another memory says
 who the husband is ("Tomás and I got married", "my husband Tomás"). The question's kin words are looked up in
 the memories that state the relation, and the names those give become other words for the kin word (a memory
-that names Tomás says "husband"), and join the text the model embeds. Only the asker's own relations count: "my
-sister ... with her wife Priya" names no wife of the asker."""
+that names Tomás says "husband"), and the first stands for it in the text the model embeds. Only the asker's own
+relations count: "my sister ... with her wife Priya" names no wife of the asker."""
 
 from __future__ import annotations
 
@@ -119,3 +119,15 @@ def _name(found: str, said: Sequence[str]) -> str | None:
         kept.append(word)
     name = " ".join(kept)
     return name if name and name.lower() not in said else None
+
+
+def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
+    """`text` with each kin word (and the "my" or "our" before it) replaced by the first name found for it: the
+    model places "what does Tomás do for work" near what is said of Tomás, and "my husband" near the memory
+    that says whom the asker married."""
+    for word, names in named:
+        pattern = re.compile(rf"\b(?:(?:my|our)\s+)?{re.escape(word)}(?=['\u2019]s\b|\b)", re.IGNORECASE)
+        found = pattern.search(text)
+        if found is not None:
+            text = text[: found.start()] + names[0] + text[found.end() :]
+    return text
