@@ -99,3 +99,15 @@ def test_a_memory_that_names_someone_else_is_no_sure_answer(notes: Memory) -> No
     assert all(
         "Shoe size" not in h.record.content for h in notes.recall("what is Lucas's shoe size", touch=False)
     )
+
+
+def test_the_kin_link_reads_each_store(mem: Memory) -> None:
+    """On SQLite and PostgreSQL alike, the name found for "husband" is searched: a memory that names him only
+    is found, with no word of the question in it."""
+    mem.remember("Tomás and I got married in Porto.")
+    mem.remember("Tomás teaches chemistry at Fairfield High.")
+    mem.remember("The boiler was serviced in March.")
+    hits = mem.recall("what does my husband do", mode="ranked", limit=3, touch=False)
+    assert any("chemistry" in h.record.content for h in hits)
+    found = [h for h in hits if "chemistry" in h.record.content][0]
+    assert found.components["coverage"] > 0  # it says "husband" by his name

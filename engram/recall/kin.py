@@ -7,6 +7,7 @@ relations count: "my sister ... with her wife Priya" names no wife of the asker.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from engram.lang.text import STOPWORDS
@@ -131,3 +132,13 @@ def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
         if found is not None:
             text = text[: found.start()] + names[0] + text[found.end() :]
     return text
+
+
+def spelled(names: Sequence[str]) -> tuple[str, ...]:
+    """The names, each followed by its spelling without accents where it has any ("Tomás", "Tomas"): a full-text
+    index that folds accents counts "Tomás" under "tomas", and a word it does not count is no word of the store."""
+    out: list[str] = []
+    for name in names:
+        bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+        out += [name, bare] if bare != name else [name]
+    return tuple(dict.fromkeys(out))
