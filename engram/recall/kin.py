@@ -47,6 +47,12 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
 for _kin, _said in list(_RELATIONS.items()):
     for _word in _said:
         _RELATIONS.setdefault(_word, _said)
+# The kin words people put before a name as a title ("Uncle Chidi", "Dad (Emeka)"); a sentence opening with
+# another ("Partner Portal launch", "Son Heung-min") names no relation of the asker.
+_TITLES = frozenset(
+    {"mum", "mom", "mam", "mummy", "mommy", "dad", "daddy", "papa", "aunt", "auntie", "aunty", "uncle"}
+    | {"grandma", "grandpa", "gran", "granny", "nan", "nana", "grandad", "granddad", "cousin"}
+)
 # A spouse is also the person the asker married.
 _MARRIED = "married"
 _MOST_NAMES = 3  # names kept for one kin word: more would be a family, not a person
@@ -80,7 +86,9 @@ def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
 
 def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
     relation = "(?:" + "|".join(re.escape(w) for w in said) + ")"
-    own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"  # the asker's own, or a sentence's first word ("Dad (Emeka)")
+    own = r"(?:\b(?:my|our)\s+)"  # the asker's own
+    if set(said) & _TITLES:  # or, said as a title, a sentence's first word: "Dad (Emeka)", "Uncle Chidi"
+        own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
     found = [
         rf"{own}{relation}\b,?\s+{_NAME}",  # my husband Tomás, Mum, Helen
         rf"{own}{relation}\s*\(\s*{_NAME}\s*\)",  # Dad (Emeka)
