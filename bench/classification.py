@@ -13,6 +13,9 @@ and the default (the same with the linear read-out of the prototypes fused in), 
 leave-one-out accuracy, once more on bench/data/kinds_fresh.jsonl (written apart, never tuned on) and on
 bench/data/everyday_user.jsonl (70 memories of one user, in English, German and Chinese, written apart from the
 project for the tags and due days; its kinds are compared as labelled).
+
+    python -m bench.classification --quick   # the default classifier on every set, with its misses
+    python -m bench.classification --votes   # every set under several floors of the neighbour votes
 """
 
 from __future__ import annotations
@@ -197,9 +200,39 @@ def quick() -> None:
             console.print(f"    {kind} -> {got}: {text}", markup=False)
 
 
+def votes() -> None:
+    """Neighbour votes studied on every set at once: each set through the write path with the votes' floor at
+    several cosines (1.01: no votes), with and without learning; the sum over all sets beside each set."""
+    embedder = default_embedder()
+    sets = {name: labelled(path) for name, path in {"labelled": LABELLED, **OTHER_SETS}.items()}
+    for floor in (0.5, 0.6, 0.75, 1.01):
+        for learn in (Settings().kind_learn_above, 1.1):
+            settings = Settings(kind_neighbour_floor=floor, kind_learn_above=learn)
+            right, parts = 0, []
+            for name, data in sets.items():
+                order = list(range(len(data)))
+                random.Random(7).shuffle(order)
+                with (
+                    tempfile.TemporaryDirectory() as tmp,
+                    Memory(Path(tmp) / "v.db", embedder=embedder, settings=settings) as m,
+                ):
+                    stored = {i: m.get(m.remember(data[i][0]).id).kind.value for i in order}
+                hits = sum(stored[i] == data[i][1] for i in range(len(data)))
+                right += hits
+                parts.append(f"{name} {hits / len(data):.3f}")
+            total = sum(len(d) for d in sets.values())
+            console.print(
+                f"floor {floor} learning {'on' if learn <= 1 else 'off'}: all {right}/{total} "
+                f"= {right / total:.3f}; " + ", ".join(parts)
+            )
+
+
 def main() -> None:
     if "--quick" in sys.argv[1:]:
         quick()
+        return
+    if "--votes" in sys.argv[1:]:
+        votes()
         return
     default = Settings()
     top, weight = default.kind_prototype_top, default.kind_opening_weight

@@ -221,6 +221,9 @@ def bulk_worker(db: Path, out: Path, call: int) -> None:
         mem.remember("warm up the model and the classifiers")
         mem.remember("We moved the review, so send the slides by Friday 4 December or call +1 415 555 0100.")
         mem.remember_many([NewMemory(content=t) for t in warm])
+    # and then opened again, as bench.scale's writer opens the store it built: the first write loads the
+    # vector index and the classifiers' prototypes, and the cache of openings starts empty
+    with Memory(db, embedder=model) as mem:
         figures = paired(mem, model, texts, call)
         stored = mem.stats()["memories"]
     out.write_text(json.dumps(figures | {"memories": stored}))

@@ -85,8 +85,7 @@ def fused_held_out(
             method="decision_function",
         )
     read = linear.softmax_rows(logits / fitted.temperature)
-    fused: npt.NDArray[np.float64] = fitted.weight * read + (1 - fitted.weight) * prototype
-    return fused
+    return linear.pool(read, prototype, fitted.weight)
 
 
 def report(

@@ -160,7 +160,7 @@ class Settings(BaseSettings):
     )
     kind_opening_words: int = Field(2, ge=1, description="how many opening words the classifiers read")
     kind_neighbour_floor: float = Field(
-        0.5, ge=0, le=1, description="cosine a stored memory needs to vote on a new memory's kind"
+        0.75, ge=0, le=1, description="cosine a stored memory needs to vote on a new memory's kind"
     )
     kind_temperature: float | None = Field(
         None, gt=0, description="softmax temperature for kind confidence; None: calibrated on the prototypes"

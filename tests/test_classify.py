@@ -63,7 +63,7 @@ def test_fusion_is_065_prototype_035_density() -> None:
         PROTOS,
         [("b", 0.9), ("b", 0.8), ("a", 0.6), ("c", 0.1)],
         TAX,
-        Rules(temperature=0.05, fallback_below=0, prototype_top=1),
+        Rules(temperature=0.05, fallback_below=0, prototype_top=1, neighbour_floor=0.5),
     )
     assert d.label == "b"
     assert d.density == pytest.approx(
@@ -80,12 +80,23 @@ def test_fusion_is_065_prototype_035_density() -> None:
 def test_one_close_neighbour_does_not_outvote_a_clear_prototype_margin() -> None:
     # The prototypes favour a clearly (cosines 0.82 and 0.57); one neighbour of label b sits at the vote's floor.
     v = unit(1, 0.7, 0)
-    rules = Rules(temperature=0.05, fallback_below=0, prototype_top=1)
+    rules = Rules(temperature=0.05, fallback_below=0, prototype_top=1, neighbour_floor=0.5)
     alone = classify(v, PROTOS, [], TAX, rules)
     voted = classify(v, PROTOS, [("b", 0.5)], TAX, rules)
     assert alone.label == "a" and alone.confidence > 0.8
     assert voted.label == "a"  # summed as raw scores, the one vote (0.35 x 1.0) beat the margin (0.65 x 0.25)
     assert voted.confidence < alone.confidence  # it does lower the confidence
+
+
+def test_by_default_only_a_near_duplicate_close_neighbour_votes() -> None:
+    # Memories of one household share topics, not kinds: a neighbour votes only as close as seed pairs that share
+    # their kind more often than the classifier is right.
+    v = unit(1, 1, 0)  # equally close to a and b
+    rules = Rules(temperature=0.05, fallback_below=0, prototype_top=1)
+    topical = classify(v, PROTOS, [("b", 0.7), ("b", 0.6)], TAX, rules)
+    assert topical.density == {}
+    close = classify(v, PROTOS, [("b", 0.8), ("a", 0.6)], TAX, rules)
+    assert close.density == pytest.approx({"a": 0.0, "b": 1.0, "c": 0.0}) and close.label == "b"
 
 
 def test_low_confidence_falls_back_and_high_confidence_learns() -> None:

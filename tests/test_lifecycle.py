@@ -305,7 +305,7 @@ def test_a_pass_moments_later_reports_only_real_decay(mem: Memory) -> None:
     mem.maintain(t0)
     before = mem.get(old).quality_score
     assert before is not None
-    report = mem.maintain(t0 + timedelta(seconds=5))
+    report = mem.maintain(t0 + timedelta(days=1))  # decay is counted once a day
     assert mem.get(young).quality_score is None
     assert report["quality_decayed"] == 1 and mem.get(old).quality_score < before  # type: ignore[operator]
 

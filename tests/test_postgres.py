@@ -73,7 +73,7 @@ def test_hnsw_index_is_built_per_dimension_and_rebuilt(pg_url: str) -> None:
         store = mem.store
         assert isinstance(store, PostgresStore)
         with store.atomic() as db:
-            db.execute(b"DROP INDEX memories_hnsw_64")
+            db.execute(b"DROP INDEX memories_hnsw_half_64")
         assert any(i["check"] == "vectors" for i in mem.validate_storage()["issues"])
         assert mem.repair_index()["issues_after"] == []
         with store.atomic() as db:  # the planner can use the index for a filtered nearest-neighbour query
@@ -81,11 +81,11 @@ def test_hnsw_index_is_built_per_dimension_and_rebuilt(pg_url: str) -> None:
             plan = " ".join(
                 r[0]
                 for r in db.execute(
-                    b"EXPLAIN SELECT id FROM memories WHERE searchable ORDER BY embedding::vector(64) <=> %s LIMIT 5",
+                    b"EXPLAIN SELECT id FROM memories WHERE searchable ORDER BY embedding::halfvec(64) <=> %s::halfvec(64) LIMIT 5",
                     (mem.embedder.embed_batch(["gardening"])[0],),
                 ).fetchall()
             )
-        assert "memories_hnsw_64" in plan
+        assert "memories_hnsw_half_64" in plan
     # another model (another dimension): the old index goes, a new one is built after re-embedding
     with Memory(pg_url, embedder=FakeEmbedder(dim=32, name="fake-32"), allow_model_change=True) as mem:
         assert mem.reembed() == 30

@@ -83,11 +83,26 @@ def test_classify_fuses_the_read_out_into_the_prototype_distribution() -> None:
     fused = classify(v, protos, [], tax, rules, readout=fitted)
     read = fitted.probabilities(v, None)
     by_prototype = softmax(plain.prototype, 0.1)
+    # a log-linear pool: read ** w * prototype ** (1 - w), renormalised
+    pooled = {k: read[k] ** fitted.weight * by_prototype[k] ** (1 - fitted.weight) for k in ("neg", "pos")}
     for label in ("neg", "pos"):
-        expected = fitted.weight * read[label] + (1 - fitted.weight) * by_prototype[label]
+        expected = pooled[label] / sum(pooled.values())
         assert fused.probabilities[label] == pytest.approx(expected, abs=1e-3)
     assert fused.views["readout"] == pytest.approx({k: round(p, 4) for k, p in read.items()}, abs=1e-4)
     assert "readout" not in plain.views
+
+
+def test_the_pool_weighs_each_parts_log_odds_and_lets_no_part_veto() -> None:
+    read, proto = (
+        np.array([[0.9, 0.1], [0.9, 0.1], [0.99, 0.01]]),
+        np.array([[0.6, 0.4], [0.01, 0.99], [0.0, 1.0]]),
+    )
+    pooled, mixed = linear.pool(read, proto, 0.7), 0.7 * read + 0.3 * proto
+    assert np.allclose(pooled.sum(axis=1), 1.0)
+    assert pooled[0, 0] > mixed[0, 0]  # both favour the first label: surer than their mixture
+    assert pooled[1, 1] > mixed[1, 1]  # a sure part counts by its log-odds, not at most its share
+    assert 0 < pooled[2, 0] < 1  # a zero in one part is floored, not a veto
+    assert np.allclose(linear.pool(read, proto, 1.0), read)  # all the weight on the read-out: the read-out
 
 
 def test_categories_fit_a_read_out_once_and_keep_it_with_the_database(

@@ -14,6 +14,9 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.classify import forms
+from engram.classify.prototypes import opening
+from engram.classify.taxonomy import split_prefix
+from engram.model.record import Kind
 from engram.model.results import RememberResult
 from engram.model.vectors import Matrix
 from engram.write import writer
@@ -109,9 +112,11 @@ class _Threads(FakeEmbedder):
     def __init__(self) -> None:
         super().__init__()
         self.threads: list[str] = []
+        self.texts: list[list[str]] = []
 
     def embed_batch(self, texts: Sequence[str]) -> Matrix:
         self.threads.append(threading.current_thread().name)
+        self.texts.append(list(texts))
         return super().embed_batch(texts)
 
 
@@ -130,10 +135,17 @@ def test_one_batch_stores_what_one_write_at_a_time_stores(
     with Memory(tmp_path / "batch.db", embedder=embedder, settings=settings) as mem:
         batch = _stored(mem, mem.remember_many(items))
         audit = [(e["action"], e["detail"].get("kind")) for e in mem.store.audit_log(limit=1000)]
-    # The model runs on the write's own thread (the texts are read meanwhile), a call for the passages and
-    # one for the openings of each unit (the classifiers' seeds embed on the caller's, loading first).
+    # The model runs on the write's own thread, a call for the passages and one for the openings of each unit,
+    # but the first unit's openings embed on the caller's while its passages do (so do the classifiers'
+    # seeds, loading first).
     on_thread = [name for name in embedder.threads if name.startswith("engram-write-embed")]
-    assert len(on_thread) == (2 if unit is None else 2 * -(-len(items) // unit))
+    assert len(on_thread) == (1 if unit is None else 2 * -(-len(items) // unit) - 1)
+    words = settings.kind_opening_words
+    first = unit or len(items)
+    openings = {opening(split_prefix(i["content"], [k.value for k in Kind])[1], words) for i in items[:first]}
+    caller = threading.current_thread().name
+    mine = [t for name, t in zip(embedder.threads, embedder.texts, strict=True) if name == caller]
+    assert any(t and set(t) <= openings for t in mine)
     with Memory(tmp_path / "single.db", embedder=FakeEmbedder(), settings=settings) as mem:
         # one call, one write: `remember` would also tag a text given no tags
         single = _stored(mem, [mem.remember_many([item])[0] for item in items])

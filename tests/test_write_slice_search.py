@@ -68,10 +68,20 @@ def test_a_bulk_write_into_a_filled_store_stores_what_one_write_at_a_time_stores
         return many(store, queries, k, wheres)
 
     monkeypatch.setattr(BatchedSearches, "labelled_search_many", counted)
+    ready: list[int] = []
+    index_ready = BatchedSearches.index_ready
+    monkeypatch.setattr(BatchedSearches, "index_ready", lambda s: ready.append(1) or index_ready(s))
     runs = []
     for name in ("batch", "single"):
-        with Memory(tmp_path / f"{name}.db", embedder=FakeEmbedder(), settings=settings) as mem:
-            mem.remember_many(filled)
+        path = tmp_path / f"{name}.db"
+        with Memory(path, embedder=FakeEmbedder(), settings=settings) as mem:
+            mem.remember_many(filled[:-20])
+        # The writer opens the store afresh: its vector index is read from its file, then another writer
+        # commits rows that index does not hold, which the bulk write catches it up with while it embeds.
+        with Memory(path, embedder=FakeEmbedder(), settings=settings) as mem:
+            mem.recall("the index loads from its file", touch=False)
+            with Memory(path, embedder=FakeEmbedder(), settings=settings) as other:
+                other.remember_many(filled[-20:])
             results = (
                 mem.remember_many(bulk)
                 if name == "batch"
@@ -86,6 +96,7 @@ def test_a_bulk_write_into_a_filled_store_stores_what_one_write_at_a_time_stores
             runs.append((rows, audit))
     (batch, batch_audit), (single, single_audit) = runs
     assert max(batched) > 8  # the slices' searches were made together
+    assert ready  # the index was made ready while the model embedded
     assert {row["outcome"] for row in batch} >= {"created", "merged"}
     for i, (got, expected) in enumerate(zip(batch, single, strict=True)):
         assert got == expected, f"write {i}: {bulk[i]['content']!r}"

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from engram.agent.arguments import StoreContext, validated
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lang import due, pii
+from engram.lang import due, events, pii
 from engram.model.answers import StoreMemoryResult
 from engram.model.record import (
     Category,
@@ -195,18 +195,21 @@ class StoreMemory:
 
     def _as_reminder(self, record: MemoryRecord) -> MemoryRecord:
         """A memory that says by which day something is to be done ("by 4 December", "due Monday", "before
-        Friday"), or an instruction naming a day ("Prepare the slides for the review on 2 December"), is a
-        reminder with that due day, whatever category its text suggested. A month alone is a plan's horizon ("a
+        Friday"), an instruction naming a day ("Prepare the slides for the review on 2 December"), or an occasion
+        or a journey on a day ("Rosa turns 70 on 12 February", "Flight to Lisbon on 22 December") is a reminder
+        with that due day, whatever category its text suggested. A month alone is a plan's horizon ("a
         marathon by October"), and a rule or a habit is never due ("no deploys on Fridays", "I run 5k every
         Tuesday")."""
         if record.category is Category.REMINDERS:
             return record
-        if not due.to_do(record.content):
+        # "calendar": an occasion or a journey, no thing to do; the classifier's own category is in the audit log.
+        method = "deadline" if due.to_do(record.content) else "calendar"
+        if method == "calendar" and not events.on_calendar(record.content):
             return record
         if due.deadline_day(record.content, record.created_at) is None:
             return record
         updated = record.model_copy(
-            update={"category": Category.REMINDERS, "category_confidence": 1.0, "category_method": "deadline"}
+            update={"category": Category.REMINDERS, "category_confidence": 1.0, "category_method": method}
         )
         self._store.update(updated)
         return updated

@@ -51,7 +51,7 @@ class Rules:
     temperature: float = 0.05
     fallback_below: float = 0.4
     learn_above: float = 0.9
-    neighbour_floor: float = 0.5
+    neighbour_floor: float = 0.75
     prototype_top: int = 5  # mean cosine of the k closest prototypes; 1 = best cosine
     opening_weight: float = 0.35  # share of the opening view in the prototype score; 0 = whole text only
     opening_words: int = 2
@@ -266,9 +266,7 @@ def classify(
     if readout is not None:
         read = readout.probabilities(vector, opening)
         views["readout"] = read
-        by_prototype = {
-            k: readout.weight * read.get(k, 0.0) + (1 - readout.weight) * p for k, p in by_prototype.items()
-        }
+        by_prototype = readout.pooled(read, by_prototype)
         if readout.forms:
             by_prototype = readout.with_marks(by_prototype, found) | {
                 k: 0.0 for k in by_prototype if k not in readout.labels

@@ -7,7 +7,7 @@ import re
 from itertools import pairwise
 
 from engram.lang.lemmas import getAllLemmas
-from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
+from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS
 
 SENTENCE = re.compile(r"(?:^|(?<=[.!?;:])\s+)(\S.*?)(?=[.!?;:](?:\s|$)|$)", re.DOTALL)
 # After an opening word that can be a noun too, what shows it is a verb: its object's determiner, a pronoun or
@@ -41,6 +41,34 @@ def event(text: str) -> bool:
             return True
         words = _WORD.findall(found.group("what"))
         if words and all(_names_a_thing(w) for w in words) and not _said_of(words):
+            return True
+    return False
+
+
+# What comes up on a day without being a thing to do: an occasion ("Rosa turns 70 on 12 February", "Lena's birthday
+# is on 3 March"), or a journey or a visit ("Flight to Lisbon on 22 December", "Rosa and Heinz visit us from 27
+# December"). A birthday is a fact about someone, and its next day is still one to see coming.
+_OCCASION = re.compile(
+    r"\b(?:birthdays?|anniversar(?:y|ies)|name ?days?|turns\s+(?:\d{1,3}|[a-z]+(?:-[a-z]+)?)\s+(?:on|this|next)\b)",
+    re.IGNORECASE,
+)
+_JOURNEY = re.compile(
+    r"\b(?:flights?|train|ferry|trip|journey|visits?|visiting|arrives?|arriving|lands?|landing|departs?|departing"
+    r"|flies|fly|flying|leaves?|leaving|check-?in)\b[^.!?;]{0,60}?\b(?:on|from)\s+(?:(?:this|next)\s+)?"
+    rf"(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b|the\s+\d|\d)",
+    re.IGNORECASE,
+)
+
+
+def on_calendar(text: str) -> bool:
+    """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned) or a journey or
+    a visit, which a day it names puts on the calendar (engram.lang.due reads the day, none for a story told in
+    the past)."""
+    for sentence in SENTENCE.finditer(text[:2000]):
+        said = sentence.group(1)
+        if _JOURNEY.search(said) is not None or (
+            _OCCASION.search(said) is not None and DATE.search(said) is not None
+        ):
             return True
     return False
 

@@ -6,10 +6,10 @@ lemminflect registers token extensions on spaCy whenever it can import spaCy, so
 those extensions: lemminflect is imported here with spaCy out of its sight, and spaCy loads where its tagger is
 first used (engram.tags.phrases). Every module takes `getAllLemmas` from here, so this import comes first.
 
-Both libraries would load their English table as a dict of Python strings (lemminflect's 80k lines took about
-30 MB, simplemma's about 19 MB). Here lemminflect's table stays the file's text with an array of where each
-word starts, and simplemma reads its own front-coded table in place (`low_memory`): the same entries, looked
-up by bisection.
+Both libraries would load their English tables as dicts of Python strings (lemminflect's 80k lines of lemmas
+took about 30 MB, its 40k lines of inflections about 17 MB, simplemma's dictionary about 19 MB). Here
+lemminflect's tables stay the files' text with an array of where each word starts, and simplemma reads its own
+front-coded table in place (`low_memory`): the same entries, looked up by bisection.
 """
 
 from __future__ import annotations
@@ -50,7 +50,9 @@ def _import_lemminflect() -> None:
 _import_lemminflect()
 
 from lemminflect import getAllLemmas, getInflection  # noqa: E402
+from lemminflect.codecs.InflectionLUCodec import InflectionLUCodec  # noqa: E402
 from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec  # noqa: E402
+from lemminflect.core.Inflections import Inflections  # noqa: E402
 from lemminflect.core.Lemmatizer import Lemmatizer  # noqa: E402
 from lemminflect.core.LexicalUtils import categoryToUPos  # noqa: E402
 
@@ -61,6 +63,13 @@ class LemmaTable(Mapping[str, Readings]):
     """lemminflect's lemma table (lines `word,category,lemma/lemma`, sorted by word) as the file's bytes and the
     offset of each word's first line; a lookup bisects the words and parses that word's lines as lemminflect's
     loader does (category to UPOS, a later line of one class replacing an earlier one). Loaded on first use."""
+
+    def _entry(self, lines: list[str]) -> Readings:
+        out: Readings = {}
+        for line in lines:
+            _, category, forms = LemmaLUCodec.fromString(line)
+            out[categoryToUPos(category)] = forms
+        return out
 
     def __init__(self, path: str) -> None:
         self._path = path
@@ -102,12 +111,7 @@ class LemmaTable(Mapping[str, Readings]):
         if i is None:
             raise KeyError(word)
         end = self._starts[i + 1] if i + 1 < len(self._starts) else len(self._text)
-        out: Readings = {}
-        for line in self._text[self._starts[i] : end].split(b"\n"):
-            if line:
-                _, category, forms = LemmaLUCodec.fromString(line.decode())
-                out[categoryToUPos(category)] = forms
-        return out
+        return self._entry([line.decode() for line in self._text[self._starts[i] : end].split(b"\n") if line])
 
     def get(self, word: str, default: object = None) -> object:  # type: ignore[override]
         try:
@@ -129,9 +133,39 @@ class LemmaTable(Mapping[str, Readings]):
         return len(self._starts)
 
 
+class InflectionTable(LemmaTable):
+    """lemminflect's inflection table (lines `lemma,category,form/form,...`, sorted by lemma) kept as its text:
+    a lemma's lines merge as lemminflect's loader merges them, and the auxiliaries and modals it writes by hand
+    replace what the file says of them."""
+
+    _HAND_WRITTEN: dict[str, Readings] = InflectionLUCodec.updateForAuxMod({})
+
+    def _entry(self, lines: list[str]) -> Readings:
+        out: Readings = {}
+        for line in lines:
+            out.update(InflectionLUCodec.fromString(line)[2])
+        return out
+
+    def __getitem__(self, word: str) -> Readings:
+        hand = self._HAND_WRITTEN.get(word)
+        return dict(hand) if hand is not None else super().__getitem__(word)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._HAND_WRITTEN or super().__contains__(word)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted({*super().__iter__(), *self._HAND_WRITTEN}))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 _lemmatizer = Lemmatizer()
 if not hasattr(_lemmatizer, "lemma_dict"):  # lemminflect loads `lemma_dict` on first use unless it is there
     _lemmatizer.lemma_dict = LemmaTable(_lemmatizer.lemma_lu_fn)
+_inflections = Inflections()
+if not hasattr(_inflections, "infl_dict"):  # and `infl_dict` the same way
+    _inflections.infl_dict = InflectionTable(_inflections.infl_lu_fn)
 
 
 def dictionary_form(word: str) -> str:
@@ -144,4 +178,11 @@ def is_dictionary_word(word: str) -> bool:
     return bool(simplemma.is_known(word, lang="en", low_memory=True))
 
 
-__all__ = ["LemmaTable", "dictionary_form", "getAllLemmas", "getInflection", "is_dictionary_word"]
+__all__ = [
+    "InflectionTable",
+    "LemmaTable",
+    "dictionary_form",
+    "getAllLemmas",
+    "getInflection",
+    "is_dictionary_word",
+]

@@ -20,8 +20,11 @@ Every span of time is Engram's own: since it stored the memory or last used it (
 is about (`created_at`, which an ingested history or an import dates in the past).
 
 SHODH consolidation: the quality of a memory unused for 30 days halves every further 90 days of
-disuse. The first pass to see a memory counts all its disuse, later ones the time since the last pass (none
-when the clock went back), so no disuse counts twice and a second pass at the same moment changes nothing.
+disuse. The first pass to see a memory counts all its disuse, later ones the time since the last pass that
+counted decay (none when the clock went back), so no disuse counts twice and a second pass at the same moment
+changes nothing. Decay is counted at most once a day (`DECAY_EVERY`), and a priority is written again only when it
+moved by more than `PRIORITY_TOLERANCE`: `engram serve` runs a pass every 10 minutes, and each rewrote nearly every
+memory (and kept a before-image of each for rollback) for changes of a fraction of a percent.
 Feedback moves quality by 0.1. Below 0.1, whatever lowered it, an unmarked memory is archived.
 """
 
@@ -30,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engram.model.record import Category, Kind, MemoryRecord, Scope, Status, Tier
@@ -200,6 +203,18 @@ def _since_counted(record: AnyRecord, now: datetime, last_run: datetime | None) 
     return _hours(now, last_run) / 24
 
 
+DECAY_EVERY = timedelta(days=1)  # the least time a decay step counts (the half-life is 90 days)
+PRIORITY_TOLERANCE = 0.05  # a stored priority within this share of the computed one is kept
+
+
+def _settled(computed: float, stored: float | None) -> float:
+    """The priority to keep: the stored one while it is within `PRIORITY_TOLERANCE` of the computed one."""
+    value = round(computed, 6)
+    if stored is not None and abs(value - stored) <= PRIORITY_TOLERANCE * max(value, stored):
+        return stored
+    return value
+
+
 def plan(
     records: Iterable[AnyRecord],
     clusters: dict[str, int],
@@ -216,8 +231,8 @@ def plan(
     draft = _Draft(live={})
     for r in stored.values():
         current = replace(r, cluster_size=clusters.get(r.id, r.cluster_size))
-        value = priority(current, now, kept.get(r.id))
-        draft.live[r.id] = replace(current, priority=round(value, 6))
+        value = _settled(priority(current, now, kept.get(r.id)), r.priority)
+        draft.live[r.id] = replace(current, priority=value)
         draft.why[r.id] = dict.fromkeys(("cluster_size", "priority"), "priority")
 
     # Quality before tiers: a memory archived here leaves the short-term window and the capacities to the rest.

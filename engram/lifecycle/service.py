@@ -10,7 +10,7 @@ from typing import Protocol, cast
 
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lifecycle.policy import Plan, Rules, Standing, plan
+from engram.lifecycle.policy import DECAY_EVERY, Plan, Rules, Standing, plan
 from engram.model.answers import MaintainAnswer
 from engram.model.record import MemoryRecord, Scope, Status, Tier, as_utc, utcnow
 from engram.store.roles import AuditLog, Meta, Rows, SearchIndex
@@ -19,6 +19,7 @@ from engram.write.edit import fetch
 from engram.write.operations import Operations
 
 _LAST_RUN = "lifecycle:maintained_at"
+_LAST_DECAY = "lifecycle:decayed_at"  # the last pass that counted decay (a store without it: the last pass)
 _SETTLE = 5  # at most this many plans per pass while the memories it archives settle
 
 
@@ -102,6 +103,12 @@ class Lifecycle:
         rules = self.rules()
         stamp = self._store.get_meta(_LAST_RUN)
         last = None if stamp is None else datetime.fromisoformat(stamp)
+        decayed = self._store.get_meta(_LAST_DECAY)
+        last_decay = last if decayed is None else datetime.fromisoformat(decayed)
+        # Less than a day since decay was last counted: this pass counts none (the next one a day on counts the
+        # whole day); a memory no pass has seen still counts all its disuse.
+        decays = last_decay is None or now - last_decay >= DECAY_EVERY
+        counted_since = last_decay if decays else now
         scopes: dict[tuple[Scope, str | None], list[Standing]] = {}
         stored_at: dict[str, datetime] = {}
         neighbours = _Neighbours(self._store, rules)
@@ -119,7 +126,7 @@ class Lifecycle:
             sizes = neighbours.cluster_sizes(leave_out)
             changes = Plan()
             for group in scopes.values():
-                part = plan(group, sizes, now, rules, last, stored_at)
+                part = plan(group, sizes, now, rules, counted_since, stored_at)
                 changes.changes.update(part.changes)
                 changes.reasons.update(part.reasons)
             archived = {i for i, fields in changes.changes.items() if fields.get("status") == Status.ARCHIVED}
@@ -154,6 +161,12 @@ class Lifecycle:
                         )
         if last is None or now > last:  # the clock only moves on: time counted once is not counted again
             self._store.set_meta(_LAST_RUN, now.isoformat())
+        if decays and (last_decay is None or now > last_decay):
+            self._store.set_meta(_LAST_DECAY, now.isoformat())
+        elif (
+            decayed is None and last_decay is not None
+        ):  # a store from before the stamp: decay counts from here
+            self._store.set_meta(_LAST_DECAY, last_decay.isoformat())
         report = {
             "processed": processed,
             "changed": len(changes.changes),

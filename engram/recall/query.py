@@ -289,6 +289,7 @@ _ASKING_FOR_TASKS = frozenset(
         "get",
         "done",
         "plate",
+        "happening",
     }
 )
 
@@ -374,7 +375,11 @@ def intent(query: str) -> str:
         # What a diary holds: "what do I have on in December", "what's coming up next week".
         r"(?:do|have) (?:i|we) (?:have|got) (?:on|coming up)|"
         r"(?:what'?s|what is|anything|something) coming up|coming up (?:this|next|in|soon|today|tomorrow)|"
-        r"what'?s on (?:this|next|in|for|today|tomorrow|tonight))\b",
+        r"what'?s on (?:this|next|in|for|today|tomorrow|tonight|(?:the )?\d+(?:st|nd|rd|th)?"
+        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+        r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
+        r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
+        r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight))\b",
         q,
     ) and not (_RECALLING.search(q)):
         return "remind"

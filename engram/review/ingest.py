@@ -23,9 +23,9 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.interop.typemap import PAPERBOT
-from engram.lang import analysis, pii
+from engram.lang import analysis, due, events, pii
 from engram.lang.due import due_day
-from engram.model.record import NewMemory, Scope, Status, utcnow
+from engram.model.record import Category, NewMemory, Scope, Status, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import content_hash
 from engram.review.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
@@ -87,6 +87,15 @@ def expiry(content: str, said_at: datetime | None) -> datetime | None:
     without a date it does not expire."""
     day = due_day(content, said_at or utcnow())
     return None if day is None else day + timedelta(days=1)
+
+
+def dated(content: str, said_at: datetime | None) -> Category | None:
+    """What was said with the day it comes on, a deadline, an instruction, an event, an occasion or a journey
+    ("Rosa turns 70 on 12 February"), is a reminder due that day, as store_memory makes it (engram.agent.store):
+    the list of things to do shows it. Anything else is left to the classifier (None)."""
+    if not (due.to_do(content) or events.on_calendar(content)):
+        return None
+    return None if due.deadline_day(content, said_at or utcnow()) is None else Category.REMINDERS
 
 
 class Ingestor:
@@ -206,6 +215,7 @@ class Ingestor:
                         workspace_id=workspace_id,
                         status=Status.APPROVED if approved else Status.PENDING,
                         tags=[candidate.kind.replace("_", "-"), *concepts],
+                        category=dated(content, message.ts),
                         expires_at=expiry(content, message.ts) if candidate.kind == "todo" else None,
                         episode_id=message.conversation_id or None,
                         sequence_number=position,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -140,26 +140,58 @@ def record_to_row(record: MemoryRecord, *, native: bool = False) -> tuple[Any, .
     return tuple(out)
 
 
+def _enum(kind: Any) -> Callable[[Any], Any]:
+    members = kind._value2member_map_
+
+    def read(value: Any) -> Any:
+        # The member by its value without the call's lookup machinery; a value it does not map goes through
+        # the call (and its error).
+        if value is None:
+            return None
+        member = members.get(value)
+        return member if member is not None else kind(value)
+
+    return read
+
+
+def _time(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _readers(native: bool) -> tuple[Callable[[Any], Any] | None, ...]:
+    """How each column of a row (COLUMNS order) becomes the record's field; None: as it is."""
+    out: list[Callable[[Any], Any] | None] = []
+    for column in COLUMNS:
+        read: Callable[[Any], Any] | None = None
+        if column == "kind_scores":
+            read = None if native else scores.decode
+        elif column == "content_hash":
+            read = None if native else read_hash
+        elif column == "tags":
+            read = tuple if native else lambda v: tuple(json.loads(v))
+        elif column == "metadata":  # deeper than writes now allow: shown
+            read = readable if native else lambda v: readable(json.loads(v))
+        elif column in _TIMES:
+            read = None if native else _time
+        elif column in _BOOLS:
+            read = bool
+        elif column in _ENUMS:
+            read = _enum(_ENUMS[column])
+        out.append(read)
+    return tuple(out)
+
+
+# One function per column, chosen once: the tests of each column against every kind of column were a third of
+# building a record, and recall builds one for each hit it returns.
+_READERS = {False: _readers(False), True: _readers(True)}
+
+
 def record_from_row(row: Sequence[Any], *, native: bool = False) -> MemoryRecord:
     """A record from a row in COLUMNS order; `native`: JSON already decoded and times already datetimes."""
-    data: dict[str, Any] = {}
-    for column, value in zip(COLUMNS, row, strict=True):
-        if column == "kind_scores" and not native:
-            value = scores.decode(value)
-        elif column == "content_hash" and not native:
-            value = read_hash(value)
-        elif column in _JSON:
-            value = value if native else json.loads(value)
-            value = readable(value) if column == "metadata" else value  # deeper than writes now allow: shown
-            if column == "tags":
-                value = tuple(value)
-        elif column in _TIMES:
-            value = value if value is None or native else datetime.fromisoformat(value)
-        elif column in _BOOLS:
-            value = bool(value)
-        elif column in _ENUMS:
-            value = None if value is None else _ENUMS[column](value)
-        data[column] = value
+    data = {
+        column: value if read is None else read(value)
+        for column, read, value in zip(COLUMNS, _READERS[native], row, strict=True)
+    }
     # Rows were validated when written; constructing without re-validation keeps reads fast.
     return MemoryRecord.model_construct(**data)
 

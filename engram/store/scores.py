@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import struct
+from functools import lru_cache
 from typing import Any
 
 FORMAT = 1
@@ -58,9 +59,17 @@ def decode(stored: str | bytes) -> dict[str, Any]:
         raise ValueError("kind_scores: not a blob of a known format")
     parts, at = _names(stored, 1)
     labels, at = _names(stored, at)
-    values = struct.unpack_from(f"<{len(parts) * len(labels)}h", stored, at)
-    pairs = zip(((p, label) for p in parts for label in labels), values, strict=True)
-    return dict(sorted((f"{p}.{label}", v / _SCALE) for (p, label), v in pairs if v != _ABSENT))
+    shape, keyed = _grid(tuple(parts), tuple(labels))
+    values = shape.unpack_from(stored, at)
+    return {key: values[i] / _SCALE for i, key in keyed if values[i] != _ABSENT}
+
+
+@lru_cache(maxsize=64)
+def _grid(parts: tuple[str, ...], labels: tuple[str, ...]) -> tuple[struct.Struct, list[tuple[int, str]]]:
+    """The values' layout for these parts and labels, and each value's place with its key, in key order. The
+    classifier writes the same parts and labels for every memory: worked out once, not for each record read."""
+    keys = [f"{p}.{label}" for p in parts for label in labels]
+    return struct.Struct(f"<{len(keys)}h"), sorted(enumerate(keys), key=lambda pair: pair[1])
 
 
 def _packed(scores: dict[str, Any]) -> bytes | None:

@@ -5,9 +5,9 @@ What is embedded is decided once for the whole call, before anything is written:
 in the store nor handed in by the caller (by content hash), each once, in the first unit that holds it, and each
 opening the classifiers read that their cache does not hold yet, likewise. A unit's model call then runs on a
 thread of its own (the model releases the interpreter while it computes) while the memories before it are
-decided and written; nothing on that thread reads or writes the store. While the first unit's call runs, the
-caller reads what needs no vector (the marks of form the kinds read): a model call of one unit alone would
-otherwise leave the writer's Python to run after it, on one core.
+decided and written; nothing on that thread reads or writes the store. While the first unit's passages are
+embedded there, the caller does what needs no vector (engram.write.meanwhile) and embeds that unit's openings:
+a model call of one unit alone would otherwise leave them to run after it.
 
 A unit is four write slices: a model call sorts its texts by length and pads each batch only to its longest, so
 smaller calls pad more (a quarter of the texts per call cost more model time than the pipeline hides).
@@ -75,18 +75,26 @@ def units(
     if not parts:
         return
     if len(prepared) == 1:
-        # one memory: nothing to overlap, what it reads of its text waits for its decision
+        # one memory: nothing to overlap
+        if meanwhile is not None:
+            meanwhile()
         vectors = _run(embedder, jobs[0], alone=True)
         _take(parts[0], jobs[0], vectors, known, opened, openings)
         yield parts[0]
         return
     with ThreadPoolExecutor(1, thread_name_prefix="engram-write-embed") as pool:
-        running: Future[tuple[Matrix, Matrix]] = pool.submit(_run, embedder, jobs[0])
+        head, fresh = jobs[0]
+        running: Future[tuple[Matrix, Matrix]] = pool.submit(_run, embedder, (head, []))
         try:
             if meanwhile is not None:
                 meanwhile()
+            # The first unit's openings are embedded here while its passages are: after them, they added
+            # their own time to the model's.
+            early = _run(embedder, ([], fresh))[1]
             for n, part in enumerate(parts):
                 vectors = running.result()
+                if n == 0:
+                    vectors = (vectors[0], early)
                 if n + 1 < len(parts):
                     running = pool.submit(_run, embedder, jobs[n + 1])
                 _take(part, jobs[n], vectors, known, opened, openings)

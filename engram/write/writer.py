@@ -4,7 +4,7 @@ entry and any learned prototype."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engram.classify.prototypes import Decision
@@ -23,6 +23,7 @@ from engram.store.values import Label
 from engram.tags.service import TagService
 from engram.write.duplicates import Duplicates
 from engram.write.embedding import units
+from engram.write.meanwhile import meanwhile
 from engram.write.operations import Operation
 from engram.write.pending import Pending, scope_filter, whole_vector
 from engram.write.rules import LIVE, check_length, expired, flatten, redacted
@@ -71,14 +72,11 @@ class Writer:
         for i, item in enumerate(parsed):
             self.check_length(item.content, "content" if len(parsed) == 1 else f"items[{i}].content")
         prepared = [self._prepare(item) for item in parsed]
-        # A database's first write loads the classifiers, fitting their read-out (seconds, a minute on a busy
-        # machine): done before the write lock, which another process's writer waits for only so long.
-        self._classifiers.kinds.prototypes()
-        self._classifiers.categories.prototypes()
         results: list[RememberResult] = []
-        # The next unit's model call runs while this one's slices are written (engram.write.embedding).
+        # The next unit's model call runs while this one's slices are written (engram.write.embedding); what
+        # needs no vector (the classifiers, the vector index, the marks of form) is done while the first runs.
         openings = self._classifiers.openings
-        read = self._read_texts(prepared)
+        read = meanwhile(prepared, self._classifiers, self._store)
         for unit in units(prepared, EMBED_UNIT, self._embedder, openings, self._store, embedded or {}, read):
             # A slice of writes commits once: committing each memory alone wrote the same table, index and FTS
             # pages again for every one of them. Slices keep other writers from waiting long for the lock.
@@ -205,18 +203,6 @@ class Writer:
             # counted now: while the write runs, the model embeds the next unit (engram.write.embedding)
             piece_tokens=self.token_counts(texts) if len(texts) > 1 else [],
         )
-
-    def _read_texts(self, prepared: Sequence[Pending]) -> Callable[[], None]:
-        """What the write reads of the texts alone, done while the model embeds them: the marks of form of
-        those whose kind is to be decided (read as one write of each would, at the same moment)."""
-
-        def read() -> None:
-            todo = [p for p in prepared if p.kind is None]
-            found = self._classifiers.kind_marks([p.content for p in todo]) if todo else None
-            for p, marks in zip(todo, found, strict=True) if found is not None else ():
-                p.marks = marks
-
-        return read
 
     def _write_slice(self, part: Sequence[Pending], operation: Operation | None) -> list[RememberResult]:
         """Decide a slice's memories in order, each seeing the ones before it as its own write would, and

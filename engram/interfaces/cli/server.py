@@ -20,6 +20,7 @@ from engram.interfaces.cli.base import (
     out,
 )
 from engram.interfaces.cli.terminal import error
+from engram.interfaces.tenants import LOCAL
 
 
 @app.command()
@@ -91,7 +92,8 @@ def _log_requests() -> None:
 
 @app.command()
 def mcp() -> None:
-    """Serve the MCP tools over stdio (for Claude Desktop, Claude Code, Cursor).
+    """Serve the MCP tools over stdio (for Claude Desktop, Claude Code, Cursor). The agent's file tools (export,
+    import, backup) read and write only in $ENGRAM_HOME/files/local/.
 
     Example: engram --db ~/notes.db mcp
     """
@@ -102,5 +104,7 @@ def mcp() -> None:
         error(err, MissingExtra("engram mcp", "server"))
         raise typer.Exit(1) from None
     limit_arenas()  # a serving process, as `engram serve` (engram.interfaces.http.heap)
-    with opened() as memory:
+    # An agent names the paths of the file tools (export, import, backup): they reach only the local tenant's
+    # folder, as over `engram serve --local`, not every file the user's account can write or read.
+    with opened(files=Settings().home / "files" / LOCAL) as memory:
         stdio(memory)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 import traceback
 from collections.abc import Iterable
 from typing import Any
@@ -195,8 +196,18 @@ def _body_problem(body: bytes) -> Any:
         )
     try:
         value = json.loads(body)
-    except (ValueError, RecursionError):
+    except json.JSONDecodeError:
         return None  # not JSON: the route's own parser names the problem
+    except ValueError:  # JSON, but an integer longer than Python converts: the parser says only "an error"
+        return problem(
+            400,
+            "Invalid input",
+            f"holds a number of more than {sys.get_int_max_str_digits()} digits",
+            "body",
+            code="invalid_input",
+        )
+    except RecursionError:
+        return None
     where = invalid_text(value)
     if where is not None:
         return problem(

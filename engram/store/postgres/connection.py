@@ -64,6 +64,9 @@ class Connections:
         # Filtered vector searches keep walking the graph until enough rows pass (pgvector >= 0.8).
         db.execute("SET hnsw.iterative_scan = relaxed_order")
         db.execute("SET hnsw.ef_search = 100")
+        # Engram's statements are short: compiling one (past the planner's cost of 100,000, as a text search in a
+        # large store estimates) costs more than it saves.
+        db.execute("SET jit = off")
         register_vector(db)
 
     def in_transaction(self) -> bool:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import cast
 
-from psycopg import Connection
+from psycopg import Connection, sql
 
 from engram.lang.text import UNSPACED_LETTERS
 from engram.store.postgres import text as pg_text
@@ -233,3 +233,97 @@ def m006_stored_at(db: Connection[tuple[object, ...]]) -> None:
         b"UPDATE memories m SET stored_at = a.at::timestamptz FROM (SELECT memory_id, min(at) AS at FROM audit_log "
         b"WHERE action = 'create' GROUP BY memory_id) a WHERE a.memory_id = coalesce(m.parent_id, m.id)"
     )
+
+
+# Term statistics per statement, not per row: a row trigger rewrote the corpus row and every stem's lexicon row
+# for each memory (a bulk load of 10k rows left the one-row corpus table 434 kB of dead versions and the lexicon
+# 449 bytes a term), and an insert of many rows now counts them in one pass. Transition tables cannot serve
+# more than one event, hence three triggers over one function.
+_LEXICON_PER_STATEMENT = """
+DROP TRIGGER memories_lexicon_id ON memories;
+DROP TRIGGER memories_lexicon_u ON memories;
+DROP FUNCTION engram_lexicon();
+CREATE FUNCTION engram_lexicon() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    tsvs tsvector[];
+    signs integer[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        SELECT array_agg(tsv), array_agg(1) INTO tsvs, signs FROM new_rows WHERE searchable AND tsv IS NOT NULL;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT array_agg(tsv), array_agg(-1) INTO tsvs, signs FROM old_rows WHERE searchable AND tsv IS NOT NULL;
+    ELSE
+        SELECT array_agg(c.tsv), array_agg(c.n) INTO tsvs, signs FROM (
+            SELECT o.tsv, -1 AS n, o.searchable AS counted FROM old_rows o JOIN new_rows w ON w.rid = o.rid
+            WHERE o.tsv IS DISTINCT FROM w.tsv OR o.searchable <> w.searchable
+            UNION ALL
+            SELECT w.tsv, 1, w.searchable FROM old_rows o JOIN new_rows w ON w.rid = o.rid
+            WHERE o.tsv IS DISTINCT FROM w.tsv OR o.searchable <> w.searchable
+        ) c WHERE c.counted AND c.tsv IS NOT NULL;
+    END IF;
+    IF tsvs IS NULL THEN
+        RETURN NULL;
+    END IF;
+    WITH d AS (
+        SELECT t, sum(x.n)::integer AS n FROM unnest(tsvs, signs) AS x(tsv, n), unnest(tsvector_to_array(x.tsv)) t
+        GROUP BY t HAVING sum(x.n) <> 0
+    ), kept AS (
+        UPDATE lexicon l SET df = l.df + d.n FROM d WHERE l.term = d.t RETURNING l.term
+    )
+    INSERT INTO lexicon(term, df) SELECT d.t, d.n FROM d WHERE d.n > 0 AND d.t NOT IN (SELECT term FROM kept)
+    ORDER BY d.t;
+    UPDATE corpus c SET docs = c.docs + s.d, total_len = c.total_len + s.len
+        FROM (SELECT sum(x.n) AS d, sum(x.n * length(x.tsv)) AS len FROM unnest(tsvs, signs) AS x(tsv, n)) s
+        WHERE s.d <> 0 OR s.len <> 0;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER memories_lexicon_i AFTER INSERT ON memories REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION engram_lexicon();
+CREATE TRIGGER memories_lexicon_d AFTER DELETE ON memories REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION engram_lexicon();
+CREATE TRIGGER memories_lexicon_u AFTER UPDATE ON memories REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION engram_lexicon();
+"""
+
+
+@migration
+def m007_compact_indexes(db: Connection[tuple[object, ...]]) -> None:
+    """Smaller indexes, checked against the queries that read them (docs/design/storage.md, PostgreSQL): the
+    duplicate lookup's hash alone in a hash index (a B-tree held the 64-character text, scope and scope id);
+    chunks' (parent, position) only for chunks; the scope without the kind; no tier index (no query filters on
+    it); the full-text index's pending list flushed at 64 kB (a large one left the index 4-5x its size); the
+    vector index over half-precision copies of the vectors (rebuilt by `PostgresStore`), and term statistics
+    kept per statement."""
+    db.execute(
+        b"""
+        DROP INDEX memories_hash;
+        CREATE INDEX memories_hash ON memories USING hash (content_hash);
+        DROP INDEX memories_parent;
+        CREATE INDEX memories_parent ON memories(parent_id, chunk_index) WHERE parent_id IS NOT NULL;
+        DROP INDEX memories_scope;
+        CREATE INDEX memories_scope ON memories(scope, scope_id);
+        DROP INDEX memories_tier;
+        ALTER INDEX memories_tsv SET (gin_pending_list_limit = 64);
+        """
+    )
+    db.execute(_LEXICON_PER_STATEMENT.encode())
+    # The vector index over half-precision copies: built from the rows here, as `PostgresStore` builds it.
+    names = db.execute(
+        b"SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname ~ '^memories_hnsw_[0-9]+$'"
+    ).fetchall()
+    for (name,) in names:
+        db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(str(name))))
+        db.execute(vector_index(int(str(name).rsplit("_", 1)[1])))
+
+
+def vector_index_name(dim: int) -> str:
+    return f"memories_hnsw_half_{dim}"
+
+
+def vector_index(dim: int) -> sql.Composed:
+    """The HNSW index (cosine) of `dim`-d vectors, over their half-precision copies: half the bytes of float32 (2
+    kB a memory at 10k memories -> 1.2 kB), its order off by about 1e-3 in cosine, so a search takes more hits
+    than it returns and ranks them by the stored float32 vectors (engram.store.postgres.search)."""
+    return sql.SQL(
+        "CREATE INDEX {} ON memories USING hnsw ((embedding::halfvec({})) halfvec_cosine_ops) WHERE searchable"
+    ).format(sql.Identifier(vector_index_name(dim)), sql.Literal(dim))

@@ -12,6 +12,7 @@ from engram.model.vectors import Vector
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.filter import where_sql
 from engram.store.rows import FACT_COLUMNS
+from engram.store.sqlite import search as sqlite_search
 from engram.store.values import Facts, Filter, Label
 
 
@@ -30,19 +31,23 @@ class Searches:
         return [(facts_of(row[1:]), row[0]) for row in self._text_rows(terms, k, where, FACT_COLUMNS)]
 
     def _text_rows(self, terms: Sequence[str], k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
-        """The k best allowed text hits, best first: (score, *columns) per row."""
+        """The k best allowed text hits, best first: (score, *columns) per row. BM25 scores every row a searched
+        stem is in before the best are known, so the stems are searched from the rarest on while the memories
+        holding them number at most the SQLite backend's `ROWS_SCORED` (the rarest always, as there); and the
+        columns are read for the k best rows only."""
         stems = pg_text.query_stems(terms)
         if not stems or k <= 0:
             return []
         docs, length, frequencies = self._statistics(stems)
-        present = [s for s in stems if s in frequencies]
+        present = _searched([s for s in stems if s in frequencies], frequencies)
         if not present:
             return []
         score, params, match = pg_text.bm25(present, frequencies, docs, length)
         clause, filters = where_sql(where, searchable=True)
         rows = self._all(
-            f"SELECT {score} AS score, {columns} FROM memories m WHERE m.tsv @@ %s::tsquery AND {clause} "
-            "ORDER BY score DESC, m.rid LIMIT %s",
+            f"SELECT t.score, {columns} FROM (SELECT {score} AS score, m.rid FROM memories m "
+            f"WHERE m.tsv @@ %s::tsquery AND {clause} ORDER BY score DESC, m.rid LIMIT %s) t "
+            "JOIN memories m ON m.rid = t.rid ORDER BY t.score DESC, t.rid",
             (*params, match, *filters, k),
             binary=True,
         )
@@ -93,20 +98,41 @@ class Searches:
         return [(facts_of(row[1:]), row[0]) for row in self._nearest(query, k, where, FACT_COLUMNS)]
 
     def _nearest(self, query: Vector, k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
-        """The k nearest allowed memories, best first: (cosine, *columns) per row."""
+        """The k nearest allowed memories, best first: (cosine, *columns) per row. The index orders by the
+        vectors' half-precision copies (off by about 1e-3); half as many hits again are taken, each scored from
+        its float32 vector, and the best k of those kept: the cosines a caller sees stay exact."""
         if k <= 0:
             return []
         dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
         clause, params = where_sql(where, searchable=True)
-        vector = np.asarray(query, dtype=np.float32)
+        vector = vector_text(query)
         rows = self._all(
-            f"SELECT m.embedding::vector({dim}) <=> %s::vector({dim}) AS distance, {columns} FROM memories m "
-            f"WHERE m.embedding IS NOT NULL AND {clause} ORDER BY distance LIMIT %s",
-            (vector, *params, k),
+            f"SELECT m.embedding <=> %s::vector AS distance, {columns} FROM memories m "
+            f"WHERE m.embedding IS NOT NULL AND {clause} "
+            f"ORDER BY m.embedding::halfvec({dim}) <=> %s::halfvec({dim}) LIMIT %s",
+            (vector, *params, vector, k + max(8, k // 2)),
             binary=True,
         )
-        # relaxed_order iterative scans may return a few rows out of order
-        return sorted(((1.0 - float(row[0]), *row[1:]) for row in rows), key=lambda row: -row[0])
+        return sorted(((1.0 - float(row[0]), *row[1:]) for row in rows), key=lambda row: -row[0])[:k]
+
+
+def vector_text(vector: Vector) -> str:
+    """A vector as pgvector's text: each float32 as the shortest decimal that reads back as itself (the text
+    format is quicker to make than the adapter's, number by number, and exact)."""
+    return "[" + ",".join(map(repr, np.asarray(vector, dtype=np.float32).tolist())) + "]"
+
+
+def _searched(stems: Sequence[str], frequencies: dict[str, int]) -> list[str]:
+    """The stems worth scoring, in their order: from the rarest on while the memories holding them number at most
+    `ROWS_SCORED` in all; the rarest always (the SQLite backend's rule: engram.store.sqlite.search)."""
+    kept: set[str] = set()
+    scored = 0
+    for s in sorted(stems, key=lambda s: frequencies[s]):
+        if kept and scored + frequencies[s] > sqlite_search.ROWS_SCORED:
+            break
+        kept.add(s)
+        scored += frequencies[s]
+    return [s for s in stems if s in kept]
 
 
 def array_of(value: Any) -> Vector:

@@ -23,8 +23,8 @@ from engram.store.erasure import Erasure
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
-from engram.store.postgres.schema import MIGRATIONS
-from engram.store.postgres.search import Searches, array_of, facts_of
+from engram.store.postgres.schema import MIGRATIONS, vector_index, vector_index_name
+from engram.store.postgres.search import Searches, array_of, facts_of, vector_text
 from engram.store.postgres.upkeep import Upkeeping
 from engram.store.rows import (
     CHUNK_SHARED,
@@ -108,7 +108,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         """An HNSW index for `dim`-d vectors (dropping other dimensions' indexes, and with `rebuild` this one
         too); False while stored vectors of another dimension (a re-embedding under way) keep it from being
         built."""
-        name = f"memories_hnsw_{dim}"
+        name = vector_index_name(dim)
         with self.atomic() as db:
             present = self._vector_indexes()
             keep = not rebuild and present.get(name, False)
@@ -123,33 +123,55 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
             ).fetchone()
             if mixed is not None:
                 return False
-            db.execute(
-                sql.SQL(
-                    "CREATE INDEX {} ON memories USING hnsw ((embedding::vector({})) vector_cosine_ops) "
-                    "WHERE searchable"
-                ).format(sql.Identifier(name), sql.Literal(dim))
-            )
+            self._build(db, dim)
         return True
+
+    @staticmethod
+    def _build(db: Conn, dim: int) -> None:
+        # The graph fits in memory while it is built: past maintenance_work_mem (64 MB by default, about
+        # 40,000 vectors) the build slows several times over.
+        db.execute(b"SET LOCAL maintenance_work_mem = '512MB'")
+        db.execute(vector_index(dim))
 
     # ---- writes -----------------------------------------------------------------------------------------
     _MARKS = ", ".join("%s::jsonb" if c in JSON_COLUMNS else "%s" for c in COLUMNS)
 
+    # A bulk load at least this large into a store no larger builds the vector index afresh after the rows are
+    # in: HNSW inserts one vector at a time, each a walk of the graph on shared pages, while a build walks it in
+    # memory (docs/design/storage.md, PostgreSQL).
+    _BUILD_AFTER = 1000
+
     def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
-        query = (
-            f"INSERT INTO memories({', '.join(COLUMNS)}, searchable, embedding, tsv) "
-            f"VALUES ({self._MARKS}, %s, %s, %s::tsvector)"
-        ).encode()
+        # One COPY, not a statement a row: the term statistics' trigger runs once for all the rows.
+        copy = f"COPY memories({', '.join(COLUMNS)}, searchable, embedding, tsv) FROM STDIN".encode()
         rows = [
             (
                 *record_to_row(r, native=True),
                 v is not None,
-                v,
+                None if v is None else vector_text(v),
                 None if v is None else pg_text.tsvector(r.content, r.tags),
             )
             for r, v in zip(records, vectors, strict=True)
         ]
-        with self.atomic() as db, db.cursor() as cur:
-            cur.executemany(query, rows)
+        with self.atomic() as db:
+            rebuild = self._index_to_rebuild(db, len(rows))
+            if rebuild is not None:
+                db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(vector_index_name(rebuild))))
+            with db.cursor() as cur, cur.copy(copy) as load:
+                for row in rows:
+                    load.write_row(row)
+            if rebuild is not None:
+                self._build(db, rebuild)
+
+    def _index_to_rebuild(self, db: Conn, adding: int) -> int | None:
+        """The dimension of the vector index to build again after adding `adding` rows, if that is cheaper."""
+        if adding < self._BUILD_AFTER:
+            return None
+        row = db.execute(b"SELECT docs FROM corpus").fetchone()
+        model = self.model()
+        if row is None or int(row[0]) > adding or model is None:
+            return None
+        return model[1] if self._vector_indexes().get(vector_index_name(model[1]), False) else None
 
     def stored_times(self, ids: Sequence[str]) -> dict[str, datetime]:
         rows = self._all("SELECT id, stored_at FROM memories WHERE id = ANY(%s)", (list(ids),))
@@ -227,6 +249,8 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         return [r[0] for r in rows]
 
     def get_many(self, ids: Sequence[str]) -> list[MemoryRecord]:
+        if not ids:
+            return []
         found = {r.id: r for r in self._records(f"{self._SELECT} WHERE m.id = ANY(%s)", (list(ids),))}
         return [found[i] for i in ids if i in found]
 

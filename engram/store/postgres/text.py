@@ -53,9 +53,13 @@ def bm25(
     for s in present:
         # most matched rows hold few of the terms: one test for absence spares the two weighted ones
         parts.append(
-            "CASE WHEN m.tsv @@ %s::tsquery THEN %s * ((m.tsv @@ %s::tsquery)::int "
-            "+ 0.5 * (m.tsv @@ %s::tsquery)::int) ELSE 0 END"
+            "CASE WHEN m.tsv @@ %s::tsquery THEN %s::float8 * ((m.tsv @@ %s::tsquery)::int::float8 "
+            "+ 0.5::float8 * (m.tsv @@ %s::tsquery)::int::float8) ELSE 0::float8 END"
         )
         params.extend([lexeme(s), idf(docs, frequencies[s]), lexeme(s, "A"), lexeme(s, "B")])
-    score = f"({' + '.join(parts)}) * {K1 + 1} / (1 + {K1} * (1 - {B} + {B} * length(m.tsv) / %s))"
+    # in double precision throughout: a numeric constant made every product a numeric one, slower per row
+    score = (
+        f"({' + '.join(parts)}) * {K1 + 1}::float8 / (1::float8 + {K1}::float8 * "
+        f"(1::float8 - {B}::float8 + {B}::float8 * length(m.tsv)::float8 / %s::float8))"
+    )
     return score, [*params, average], " | ".join(lexeme(s) for s in present)

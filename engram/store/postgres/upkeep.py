@@ -14,6 +14,7 @@ from engram.store.copy import copy_store, verify_copy
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.connection import Conn
 from engram.store.postgres.filter import where_sql
+from engram.store.postgres.schema import vector_index_name
 from engram.store.roles import Store
 from engram.store.rows import ts
 from engram.store.sqlite.integrity import verify_file
@@ -44,7 +45,7 @@ class Upkeeping:
         row = self._one("SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND searchable")
         embedded = int(row[0]) if row else 0
         model = self.model()
-        valid = model is not None and self._vector_indexes().get(f"memories_hnsw_{model[1]}", False)
+        valid = model is not None and self._vector_indexes().get(vector_index_name(model[1]), False)
         return {"indexed": embedded if valid else 0, "embedded": embedded}
 
     def rebuild_index(self) -> int:

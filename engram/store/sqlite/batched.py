@@ -52,6 +52,11 @@ class BatchedSearches(Searches):
             answers.append(result)
         return answers
 
+    def index_ready(self) -> None:
+        """Load the vector index if it is not, and catch it up with what was committed: the first search would
+        (a bulk write does it while the model embeds its texts)."""
+        self._vectors.synced()
+
     def known_hashes(self, digests: Sequence[str]) -> set[str]:
         """Which of `digests` some stored row has as its content hash (kept as its bytes or, written before,
         as its text), read together."""

@@ -1,0 +1,100 @@
+"""The PostgreSQL store at scale: bulk inserts in one COPY with the vector index built after them, term statistics
+kept per statement, half-precision graph order with exact cosines, and the text search's row budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bench.backends import bulk_records
+from engram import FakeEmbedder, Memory
+from engram.store.postgres.store import PostgresStore
+from engram.store.sqlite import search as sqlite_search
+from engram.store.values import Filter
+
+
+def _word(n: int) -> str:
+    return "".join("abcdefghij"[int(d)] for d in str(n))
+
+
+def _insert(mem: Memory, texts: list[str], start: int = 0) -> list[str]:
+    records = bulk_records(texts, start)
+    store: Any = mem.store
+    store.insert(records, list(FakeEmbedder().embed_batch(texts)))
+    return [r.id for r in records]
+
+
+def _lexicon(store: PostgresStore) -> tuple[dict[str, int], tuple[int, int]]:
+    kept = {str(t): int(n) for t, n in store._all("SELECT term, df FROM lexicon WHERE df <> 0")}
+    corpus = store._one("SELECT docs, total_len FROM corpus")
+    assert corpus is not None
+    return kept, (int(corpus[0]), int(corpus[1]))
+
+
+def _recounted(store: PostgresStore) -> tuple[dict[str, int], tuple[int, int]]:
+    real = store._all(
+        "SELECT t, count(*) FROM memories, unnest(tsvector_to_array(tsv)) t WHERE searchable GROUP BY t"
+    )
+    row = store._one(
+        "SELECT count(*), coalesce(sum(length(tsv)), 0) FROM memories WHERE searchable AND tsv IS NOT NULL"
+    )
+    assert row is not None
+    return {str(t): int(n) for t, n in real}, (int(row[0]), int(row[1]))
+
+
+def test_a_bulk_load_is_indexed_and_counted_as_rows_one_by_one_would_be(pg_url: str) -> None:
+    texts = [
+        f"note {_word(i * 7919)} about topic {_word(i % 37)} and garden {_word(i % 11)}" for i in range(1500)
+    ]
+    with Memory(pg_url, embedder=FakeEmbedder()) as mem:
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        ids = _insert(mem, texts)  # into an empty store: the graph is built after the rows
+        _insert(mem, [*texts[:5], "one more about the garden"], 1500)  # a small insert: the graph takes it
+        assert _lexicon(store) == _recounted(store)
+        assert mem.stats()["index"] == {"indexed": 1506, "embedded": 1506}
+        assert mem.validate_storage()["issues"] == []
+        # updates and deletes are counted too, each statement once
+        mem.update(ids[0], tags=["orchard"])
+        mem.forget(ids[1])
+        with store.atomic() as db:
+            db.execute(b"UPDATE memories SET searchable = FALSE WHERE id = ANY(%s)", (ids[2:40],))
+            db.execute(
+                b"UPDATE memories SET access_count = access_count + 1 WHERE id = ANY(%s)", (ids[40:80],)
+            )
+        assert _lexicon(store) == _recounted(store)
+        query = FakeEmbedder().embed_batch([texts[100]])[0]
+        assert mem.store.vector_search(query, 1, Filter())[0][0] == ids[100]
+
+
+def test_vector_hits_carry_exact_cosines_in_their_order(pg_url: str) -> None:
+    texts = [f"memo {_word(i * 104729)} on {_word(i % 13)} matters" for i in range(60)]
+    with Memory(pg_url, embedder=FakeEmbedder()) as mem:
+        ids = _insert(mem, texts)
+        vectors = FakeEmbedder().embed_batch(texts)
+        query = FakeEmbedder().embed_batch([f"memo on {_word(5)} matters"])[0]
+        hits = mem.store.vector_search(query, 10, Filter())
+        unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+        exact = unit @ (query / np.linalg.norm(query))
+        # the ten best cosines, best first (ties in any order), each the hit's own
+        assert [s for _, s in hits] == pytest.approx(sorted(exact.tolist(), reverse=True)[:10], abs=1e-6)
+        assert [s for _, s in hits] == pytest.approx([float(exact[ids.index(i)]) for i, _ in hits], abs=1e-6)
+
+
+def test_text_search_scores_the_rarer_stems_within_the_row_budget(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Memory(pg_url, embedder=FakeEmbedder()) as mem:
+        common = _insert(mem, [f"the weather report number {i}" for i in range(40)])
+        rare = _insert(mem, ["a zeppelin report", "the zeppelin landed"], 40)
+        both = ["report", "zeppelin"]
+        found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
+        assert found == set(common) | set(rare)  # within the budget: every stem searched
+        monkeypatch.setattr(sqlite_search, "ROWS_SCORED", 10)
+        assert {i for i, _ in mem.store.text_search(both, 100, Filter())} == set(rare)
+        # the rarest stem is searched whatever its count
+        assert {i for i, _ in mem.store.text_search(["weather", "report"], 100, Filter())} == set(common)
+        # a stem no memory holds costs nothing and stays out
+        assert {i for i, _ in mem.store.text_search(["blimp", "zeppelin"], 100, Filter())} == set(rare)

@@ -1,0 +1,157 @@
+"""What comes up on a person's calendar, as a user asks for it: a birthday or an anniversary with its day, an age
+turned, a flight or a visit on a day are listed when their days come; a rule that repeats every few days is not."""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import time_machine
+
+from engram import FakeEmbedder, Memory
+from engram.config import Settings
+from engram.lang import due, events
+from engram.model.record import Category
+from engram.recall.query import intent, read_search
+
+SAID = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)  # a Friday
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("My mother-in-law Rosa turns 70 on 12 February.", "2027-02-12"),
+        ("My wife Lena's birthday is on 3 March.", "2027-03-03"),
+        ("Dad's birthday is 21 January, he likes single malt whisky.", "2027-01-21"),
+        ("Heinz and Rosa's 45th wedding anniversary is on 8 May.", "2027-05-08"),
+        ("Our daughter Mia turns seven on 6 December; she wants a bike.", "2026-12-06"),
+        ("Flight to Lisbon on 22 December at 7:15am, TAP TP571, seat 14C.", "2026-12-22"),
+        ("Lena's parents Rosa and Heinz visit us from 27 December to 30 December.", "2026-12-27"),
+        ("Anniversary dinner with Lena on 14 June.", "2027-06-14"),
+    ],
+)
+def test_an_occasion_or_a_journey_on_a_day_is_on_the_calendar(text: str, day: str) -> None:
+    assert events.on_calendar(text)
+    found = due.deadline_day(text, SAID)
+    assert found is not None and found.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Spoke with Grandma on her 90th birthday; she remembered every grandchild.",  # no day: a story
+        "I'm terrible at remembering birthdays.",
+        "We flew to Lisbon on 3 May and loved it.",  # what was done
+        "The office is on the third floor.",
+        "The flight to Lisbon takes two hours.",
+    ],
+)
+def test_a_story_or_a_fact_is_not_on_the_calendar(text: str) -> None:
+    assert not events.on_calendar(text) or due.deadline_day(text, SAID) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rotate the staging API keys every 90 days.",
+        "Water the orchids every two weeks.",
+        "Back up the laptop once a month.",
+        "Descale the kettle twice a year.",
+    ],
+)
+def test_a_task_repeated_every_few_days_is_a_habit(text: str) -> None:
+    assert due.standing(text)
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:
+        yield m
+
+
+def _store(memory: Memory, text: str) -> dict[str, object]:
+    with time_machine.travel(SAID, tick=False):
+        return dict(memory.store_memory(text)["analysis"])
+
+
+def test_a_birthday_with_its_day_is_a_reminder_listed_when_it_comes(memory: Memory) -> None:
+    rosa = _store(memory, "My mother-in-law Rosa turns 70 on 12 February.")
+    assert rosa["detected_category"] == Category.REMINDERS.value and rosa["due_date"] == "2027-02-12"
+    _store(memory, "Prepare the slides for my Berlin conference talk by 4 December.")
+    for question in ("what's coming up in February?", "what is happening in February?"):
+        with time_machine.travel(SAID, tick=False):
+            found = memory.search_memory(question, now=SAID)
+        listed = {h["content"]: h.get("due") for h in found["results"]}
+        assert listed == {"My mother-in-law Rosa turns 70 on 12 February.": "2027-02-12"}, question
+        assert all(h["confidence"] == "high" for h in found["results"])
+
+
+def test_a_forced_category_stays(memory: Memory) -> None:
+    with time_machine.travel(SAID, tick=False):
+        stored = memory.store_memory("Lena's birthday is on 3 March.", {"force_category": "contexts"})
+    assert stored["analysis"]["detected_category"] == "contexts"
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("what do I have next week?", True),
+        ("what's happening this weekend?", True),
+        ("anything happening in March?", True),
+        ("what's happening with the billing migration?", False),  # a topic, not the calendar
+        ("what do I have in the fridge?", False),
+        ("what's on 22 December?", True),
+        ("what's on Friday?", True),
+        ("what's on the 3rd?", True),
+        ("what's on my mind lately?", False),
+    ],
+)
+def test_a_question_about_the_calendar_asks_for_things_to_do(question: str, asks: bool) -> None:
+    assert (intent(question) == "remind") is asks
+
+
+def test_an_occasion_said_in_a_chat_is_listed_as_one_stored_directly_is(real: Memory) -> None:
+    said = "2026-11-27T09:00:00+00:00"
+    messages = [
+        {"role": "user", "content": "My mother-in-law Rosa turns 70 on 12 February.", "ts": said},
+        {"role": "user", "content": "I prefer window seats on long flights.", "ts": said},
+    ]
+    with time_machine.travel(SAID, tick=False):
+        real.ingest(messages, scope="global")
+        found = real.search_memory("what's happening in February?", now=SAID)
+    listed = {h["content"]: h.get("due") for h in found["results"]}
+    assert listed.get("My mother-in-law Rosa turns 70 on 12 February.") == "2027-02-12", listed
+    assert "I prefer window seats on long flights." not in listed
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engram/recall/query.py (intent, names_no_topic): a calendar word with a time ('appointments next "
+    "week', 'birthdays coming up', 'what's overdue') is read as a topic, so the question is searched, not listed",
+)
+@pytest.mark.parametrize("question", ["appointments next week", "birthdays coming up", "what's overdue?"])
+def test_a_calendar_word_with_a_time_asks_for_the_list(question: str) -> None:
+    query = read_search(question, SAID, longest=1000)
+    assert query.asks_for_tasks()
+
+
+def test_the_due_day_cache_holds_no_long_document() -> None:
+    """A write reads a text's due day twice (for its kind and its category), so texts are cached; a long
+    document was cached whole, and a server that stored 4,096 pasted documents held them all (about 400 MB)."""
+    document = "The team reviewed the plan by the end of the quarter and agreed the budget. " * 1300
+    due.deadline_day(
+        "Send the slides by Friday 4 December", SAID
+    )  # what a first read loads (dateparser's data)
+    tracemalloc.start()
+    try:
+        for i in range(40):
+            due.deadline_day(f"Part {i}. {document}", SAID)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 1_000_000, (
+        f"{held / 1e6:.1f} MB held after reading 40 documents of {len(document):,} characters"
+    )
