@@ -3,6 +3,7 @@ kept per statement, half-precision graph order with exact cosines, and the text 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -98,3 +99,29 @@ def test_text_search_scores_the_rarer_stems_within_the_row_budget(
         assert {i for i, _ in mem.store.text_search(["weather", "report"], 100, Filter())} == set(common)
         # a stem no memory holds costs nothing and stays out
         assert {i for i, _ in mem.store.text_search(["blimp", "zeppelin"], 100, Filter())} == set(rare)
+
+
+def test_classifier_scores_are_kept_as_the_blob_and_read_back_as_written(pg_url: str) -> None:
+    with Memory(pg_url, embedder=FakeEmbedder()) as mem:
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        fine = {"whole.note": 0.2311, "opening.task": 0.3289, "readout.knowledge": 0.1}
+        odd = {"whole.note": 0.23111, "count": 3}  # more decimals and an integer: the blob cannot hold them
+        records = bulk_records(["scored as a blob", "scored as JSON", "written before the blob"])
+        records = [
+            records[0].model_copy(update={"kind_scores": fine}),
+            records[1].model_copy(update={"kind_scores": odd}),
+            records[2].model_copy(update={"kind_scores": fine}),
+        ]
+        store.insert(records, list(FakeEmbedder().embed_batch([r.content for r in records])))
+        with store.atomic() as db:  # a row as the JSONB column became when the column turned to bytes
+            db.execute(
+                b"UPDATE memories SET kind_scores = convert_to(%s, 'UTF8') WHERE id = %s",
+                ('{"opening.task": 0.3289, "readout.knowledge": 0.1, "whole.note": 0.2311}', records[2].id),
+            )
+        assert [r.kind_scores for r in store.get_many([r.id for r in records])] == [fine, odd, fine]
+        sizes = dict(store._all("SELECT id, octet_length(kind_scores) FROM memories"))
+        assert sizes[records[0].id] < len(json.dumps(fine)) / 2
+        mem.update(records[1].id, importance=0.9)  # an update writes them again, unchanged
+        updated = store.get(records[1].id)
+        assert updated is not None and updated.kind_scores == odd

@@ -316,6 +316,17 @@ def m007_compact_indexes(db: Connection[tuple[object, ...]]) -> None:
         db.execute(vector_index(int(str(name).rsplit("_", 1)[1])))
 
 
+@migration
+def m008_scores_as_bytes(db: Connection[tuple[object, ...]]) -> None:
+    """The classifier's scores as bytes: the SQLite backend's blob for new rows (about 70 bytes where JSONB kept
+    about 380 compressed), the JSON text of the rows before (read as before)."""
+    db.execute(
+        b"ALTER TABLE memories ALTER COLUMN kind_scores DROP DEFAULT, "
+        b"ALTER COLUMN kind_scores TYPE bytea USING convert_to(kind_scores::text, 'UTF8'), "
+        b"ALTER COLUMN kind_scores SET DEFAULT convert_to('{}', 'UTF8')"
+    )
+
+
 def vector_index_name(dim: int) -> str:
     return f"memories_hnsw_half_{dim}"
 

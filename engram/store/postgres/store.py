@@ -8,6 +8,7 @@ model dimension.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -19,6 +20,7 @@ from psycopg import sql
 from engram.errors import StoreError
 from engram.model.record import MemoryRecord, Scope, utcnow
 from engram.model.vectors import Matrix, Vector
+from engram.store import scores
 from engram.store.erasure import Erasure
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.connection import Conn, Connections
@@ -37,6 +39,25 @@ from engram.store.rows import (
 )
 from engram.store.side_tables import SideTables
 from engram.store.values import Facts, Filter, Position, StoreStats
+
+_SCORES = COLUMNS.index("kind_scores")
+_JSONB = JSON_COLUMNS - {"kind_scores"}
+
+
+def _row(record: MemoryRecord) -> tuple[Any, ...]:
+    """The row's values in COLUMNS order; the classifier's scores as the SQLite backend's blob (a tenth of their
+    JSON), or JSON's UTF-8 bytes where the blob cannot hold them exactly (engram.store.scores)."""
+    row = list(record_to_row(record, native=True))
+    stored = scores.encode(dict(record.kind_scores))
+    row[_SCORES] = stored if isinstance(stored, bytes) else stored.encode()
+    return tuple(row)
+
+
+def _record(row: Sequence[Any]) -> MemoryRecord:
+    values = list(row)
+    stored = bytes(values[_SCORES])
+    values[_SCORES] = json.loads(stored) if stored[:1] == b"{" else scores.decode(stored)
+    return record_from_row(values, native=True)
 
 
 class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
@@ -134,8 +155,6 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         db.execute(vector_index(dim))
 
     # ---- writes -----------------------------------------------------------------------------------------
-    _MARKS = ", ".join("%s::jsonb" if c in JSON_COLUMNS else "%s" for c in COLUMNS)
-
     # A bulk load at least this large into a store no larger builds the vector index afresh after the rows are
     # in: HNSW inserts one vector at a time, each a walk of the graph on shared pages, while a build walks it in
     # memory (docs/design/storage.md, PostgreSQL).
@@ -146,7 +165,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         copy = f"COPY memories({', '.join(COLUMNS)}, searchable, embedding, tsv) FROM STDIN".encode()
         rows = [
             (
-                *record_to_row(r, native=True),
+                *_row(r),
                 v is not None,
                 None if v is None else vector_text(v),
                 None if v is None else pg_text.tsvector(r.content, r.tags),
@@ -178,9 +197,9 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         return {str(i): at for i, at in rows}
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
-        row = dict(zip(COLUMNS, record_to_row(record, native=True), strict=True))
+        row = dict(zip(COLUMNS, _row(record), strict=True))
         del row["id"]
-        assignments = ", ".join(f"{c} = %s::jsonb" if c in JSON_COLUMNS else f"{c} = %s" for c in row)
+        assignments = ", ".join(f"{c} = %s::jsonb" if c in _JSONB else f"{c} = %s" for c in row)
         with self.atomic() as db:
             if vector is not None:
                 db.execute(b"UPDATE memories SET embedding = %s WHERE id = %s", (vector, record.id))
@@ -236,7 +255,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
     _SELECT = f"SELECT {', '.join('m.' + c for c in COLUMNS)} FROM memories m"
 
     def _records(self, query: str, params: Sequence[Any] = ()) -> list[MemoryRecord]:
-        return [record_from_row(r, native=True) for r in self._all(query, params)]
+        return [_record(r) for r in self._all(query, params)]
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         found = self._records(f"{self._SELECT} WHERE m.id = %s", (memory_id,))
@@ -343,7 +362,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
             if not rows:
                 return
             last = rows[-1][0]
-            yield [record_from_row(r[1:], native=True) for r in rows]
+            yield [_record(r[1:]) for r in rows]
 
     def stats(self) -> StoreStats:
         def grouped(column: str) -> dict[str, int]:
