@@ -5,7 +5,8 @@ the on-disk embedding cache) and a fixed list of questions. Two worker processes
 one imports `engram` from a baseline tree (`--base`, a checkout of an earlier commit), the other from this one.
 The driver sends them the questions one at a time, alternating, so both see the same moments of a shared
 machine; each answers with its ranked ids and scores (accurate and ranked recall) and the milliseconds of each
-stage. The stage times are compared by median. Where the ids or scores differ (a change of which candidates are
+stage of the accurate recall (the vector search with its hits' facts on the caller's thread, the text search on a
+reader's). The stage times are compared by median. Where the ids or scores differ (a change of which candidates are
 found), what the results are worth is compared too: for each LongMemEval question with a sentence of an answer
 turn (`has_answer`) in the store, whether the ten results hold one (accurate and ranked).
 
@@ -42,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOW = datetime(2026, 1, 1, tzinfo=UTC)  # fixed, so recency scores the same in both workers
 STAGES = (
     "read",
+    "vector_search",
     "text_search",
     "weights",
     "score",
@@ -104,6 +106,8 @@ def worker(db: Path, questions: list[str], clocks: str, model: bool = False) -> 
         store_type = type(mem.store)
         _timed(engram.memory, "read_query", "read", spent, stage_clock)
         _timed(store_type, "text_search", "text_search", spent, stage_clock)
+        if hasattr(store_type, "vector_facts"):  # the vector search with its hits' facts
+            _timed(store_type, "vector_facts", "vector_search", spent, stage_clock)
         if hasattr(store_type, "text_facts"):  # the text search with its hits' facts, where a store has it
             _timed(store_type, "text_facts", "text_search", spent, stage_clock)
         _timed(candidates.Candidates, "_term_weights", "weights", spent, stage_clock)
@@ -124,15 +128,15 @@ def worker(db: Path, questions: list[str], clocks: str, model: bool = False) -> 
             hits = mem.recall(q, limit=10, mode=RecallMode.ACCURATE, touch=False, now=NOW)
             total = (total_clock() - t1) * 1000
             own = (time.thread_time() - own) * 1000
+            stages = dict(spent)  # the accurate recall's stages alone
             ranked = mem.recall(q, limit=10, mode=RecallMode.RANKED, touch=False, now=NOW)
-            stages = {k: v for k, v in spent.items()}
             # the accurate recall's processor time on the calling thread: the path the caller waits on (in
             # --model, with the model's share of it)
             stages["main_thread"] = own
             if model:  # the query embedded alone by the bare model, just before
                 stages["recall_minus_embed"] = total - (t1 - t0) * 1000
-            else:  # two recalls embedded it, from the cache
-                stages["recall_minus_embed"] = total - stages.get("embed", 0.0) / 2
+            else:  # embedded from the cache
+                stages["recall_minus_embed"] = total - stages.get("embed", 0.0)
             out = {
                 "accurate": [[h.record.id, h.score] for h in hits],
                 "ranked": [[h.record.id, h.score] for h in ranked],

@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engram.agent.browse import Browse
+from engram.agent.browse import Browse, bounded
 from engram.agent.context import SessionContext
 from engram.agent.curate import Curation
 from engram.agent.debug import Debugging
@@ -329,6 +329,7 @@ class Memory(Tools):
             workspace_id=workspace_id,
             types=tuple(types),
         )
+        bounded(limit=limit, offset=offset)
         return self.store.select(where, limit=limit, offset=offset, after=after)
 
     def count(self, *, types: Iterable[MemoryType] = (), since: datetime | None = None) -> int:

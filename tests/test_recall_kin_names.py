@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from engram import Memory
 from engram.model.results import Scored
-from engram.recall.kin import kin_words, names_in, searched
+from engram.recall.kin import by_name, kin_words, names_in, searched
 from engram.recall.named import names_asked, unnamed
 from engram.store.values import Facts
 
@@ -47,6 +47,18 @@ def test_names_are_the_askers_own_relations_only() -> None:
     assert names_in(kin_words("mum")["mum"], texts) == ("Helen",)
     assert names_in(kin_words("my daughter")["daughter"], texts) == ("Ada",)
     assert names_in(kin_words("my husband and I")["husband"], ["My husband and I met at work."]) == ()
+    # Only a title opens a sentence with a name: a partner portal is no partner.
+    assert names_in(kin_words("my partner")["partner"], ["Partner Portal launches in May."]) == ()
+    assert names_in(kin_words("my uncle")["uncle"], ["Uncle Chidi died in August."]) == ("Chidi",)
+
+
+def test_the_name_stands_for_the_kin_word_in_the_text_embedded() -> None:
+    assert (
+        by_name("what does my husband do for work", [("husband", ("Tomás",))])
+        == "what does Tomás do for work"
+    )
+    assert by_name("when is Dad's birthday", [("dad", ("Emeka",))]) == "when is Emeka's birthday"
+    assert by_name("where is the dadaist museum", [("dad", ("Emeka",))]) == "where is the dadaist museum"
 
 
 def _facts(memory_id: str, content: str, episode: str | None = None) -> Scored[Facts]:
@@ -90,3 +102,15 @@ def test_a_memory_that_names_someone_else_is_no_sure_answer(notes: Memory) -> No
     assert all(
         "Shoe size" not in h.record.content for h in notes.recall("what is Lucas's shoe size", touch=False)
     )
+
+
+def test_the_kin_link_reads_each_store(mem: Memory) -> None:
+    """On SQLite and PostgreSQL alike, the name found for "husband" is searched: a memory that names him only
+    is found, with no word of the question in it."""
+    mem.remember("Tomás and I got married in Porto.")
+    mem.remember("Tomás teaches chemistry at Fairfield High.")
+    mem.remember("The boiler was serviced in March.")
+    hits = mem.recall("what does my husband do", mode="ranked", limit=3, touch=False)
+    assert any("chemistry" in h.record.content for h in hits)
+    found = next(h for h in hits if "chemistry" in h.record.content)
+    assert found.components["coverage"] > 0  # it says "husband" by his name

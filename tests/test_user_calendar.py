@@ -155,3 +155,39 @@ def test_the_due_day_cache_holds_no_long_document() -> None:
     assert held < 1_000_000, (
         f"{held / 1e6:.1f} MB held after reading 40 documents of {len(document):,} characters"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plan the Easter party by the weekend",
+        "Book the Christmas table by 31. Dezember, before the trip in March",
+        "My mother-in-law Rosa turns 70 on 12 February",
+    ],
+)
+def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_lists_working(
+    memory: Memory, text: str
+) -> None:
+    """A record an import dated 9999-12-31 (any SHODH file may) named days after the calendar's last: "what's due"
+    and session_context raised ValueError (a 500) for the whole store."""
+    end = datetime(9999, 12, 31, 23, 0, tzinfo=UTC)
+    assert due.deadline_day(text, end) is None and due.reminder_day(text, end) is None
+    assert due.window("what is due on Friday or at Easter or on 31. Dezember?", end) is None
+    kept = memory.remember(text, created_at=end)
+    memory.store.update(memory.get(kept.id).model_copy(update={"category": Category.REMINDERS}))
+    listed = memory.search_memory("what's due this week?")
+    assert listed["results"] == [] or all(h.get("due") is None for h in listed["results"])
+    memory.session_context()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engram/agent/search.py reads every due day forward from when the memory was stored "
+    "(due.reminder_day(content, created_at)); a yearly occasion needs the question's own time to find its next day",
+)
+def test_a_birthday_comes_up_again_the_next_year(memory: Memory) -> None:
+    _store(memory, "My wife Lena's birthday is on 3 March.")
+    asked = datetime(2028, 2, 20, 9, 0, tzinfo=UTC)
+    with time_machine.travel(asked, tick=False):
+        found = memory.search_memory("what's happening in March?", now=asked)
+    assert [h.get("due") for h in found["results"]] == ["2028-03-03"]

@@ -17,6 +17,14 @@ SHOWN_CHARS = 280  # of a memory's content in a list: a few lines, enough to tel
 MAX_PAGE = 100
 
 
+def bounded(*, limit: int, offset: int) -> None:
+    """A listing's limit (from 1) and offset (from 0) as whole numbers the database counts: past them a number was
+    an OverflowError from SQLite, and a negative or boolean limit listed nothing, silently."""
+    for name, value, least in (("limit", limit, 1), ("offset", offset, 0)):
+        if type(value) is not int or not least <= value < 2**63:
+            raise InvalidInput(name, f"must be a whole number from {least} to {2**63 - 1}, got {value!r}")
+
+
 def shorten(text: str, width: int) -> tuple[str, bool]:
     """`text` on one line, cut at a word before `width` characters with an ellipsis; and whether it was cut."""
     flat = " ".join(text.split())

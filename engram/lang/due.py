@@ -118,7 +118,10 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     """The first date `text` names that is not before the day it was said, and the phrase that names it. None
     for what was done: a date in an account of the past is when it happened, not a day something is due.
     Callers pass the day (UTC midnight), so that the kind's read and the due day's of one write share a result."""
-    return _cached_due(text, said_at) if len(text) <= _CACHED_CHARS else _read_due(text, said_at)
+    try:
+        return _cached_due(text, said_at) if len(text) <= _CACHED_CHARS else _read_due(text, said_at)
+    except (ValueError, OverflowError):  # read forward from the calendar's last days (an import's 9999-12-31)
+        return None
 
 
 def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
@@ -295,7 +298,10 @@ def window(query: str, now: datetime) -> TimeRange | None:
     Sunday) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
     included). "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
     before Friday" lists Thursday's too)."""
-    span = _window(query, now)
+    try:
+        span = _window(query, now)
+    except (ValueError, OverflowError):  # asked as of the calendar's last days: no day comes after them
+        return None
     if span is None or span.after is None:
         return span
     lead = query[: query.lower().rfind(span.phrase.lower())] if span.phrase else ""

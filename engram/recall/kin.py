@@ -1,12 +1,13 @@
 """Who a kin word is: "where does my husband work" is answered by "Tomás works at ..." once another memory says
 who the husband is ("Tomás and I got married", "my husband Tomás"). The question's kin words are looked up in
 the memories that state the relation, and the names those give become other words for the kin word (a memory
-that names Tomás says "husband"), and join the text the model embeds. Only the asker's own relations count: "my
-sister ... with her wife Priya" names no wife of the asker."""
+that names Tomás says "husband"), and the first stands for it in the text the model embeds. Only the asker's own
+relations count: "my sister ... with her wife Priya" names no wife of the asker."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from engram.lang.text import STOPWORDS
@@ -46,6 +47,12 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
 for _kin, _said in list(_RELATIONS.items()):
     for _word in _said:
         _RELATIONS.setdefault(_word, _said)
+# The kin words people put before a name as a title ("Uncle Chidi", "Dad (Emeka)"); a sentence opening with
+# another ("Partner Portal launch", "Son Heung-min") names no relation of the asker.
+_TITLES = frozenset(
+    {"mum", "mom", "mam", "mummy", "mommy", "dad", "daddy", "papa", "aunt", "auntie", "aunty", "uncle"}
+    | {"grandma", "grandpa", "gran", "granny", "nan", "nana", "grandad", "granddad", "cousin"}
+)
 # A spouse is also the person the asker married.
 _MARRIED = "married"
 _MOST_NAMES = 3  # names kept for one kin word: more would be a family, not a person
@@ -79,7 +86,9 @@ def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
 
 def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
     relation = "(?:" + "|".join(re.escape(w) for w in said) + ")"
-    own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"  # the asker's own, or a sentence's first word ("Dad (Emeka)")
+    own = r"(?:\b(?:my|our)\s+)"  # the asker's own
+    if set(said) & _TITLES:  # or, said as a title, a sentence's first word: "Dad (Emeka)", "Uncle Chidi"
+        own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
     found = [
         rf"{own}{relation}\b,?\s+{_NAME}",  # my husband Tomás, Mum, Helen
         rf"{own}{relation}\s*\(\s*{_NAME}\s*\)",  # Dad (Emeka)
@@ -119,3 +128,25 @@ def _name(found: str, said: Sequence[str]) -> str | None:
         kept.append(word)
     name = " ".join(kept)
     return name if name and name.lower() not in said else None
+
+
+def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
+    """`text` with each kin word (and the "my" or "our" before it) replaced by the first name found for it: the
+    model places "what does Tomás do for work" near what is said of Tomás, and "my husband" near the memory
+    that says whom the asker married."""
+    for word, names in named:
+        pattern = re.compile(rf"\b(?:(?:my|our)\s+)?{re.escape(word)}(?=['\u2019]s\b|\b)", re.IGNORECASE)
+        found = pattern.search(text)
+        if found is not None:
+            text = text[: found.start()] + names[0] + text[found.end() :]
+    return text
+
+
+def spelled(names: Sequence[str]) -> tuple[str, ...]:
+    """The names, each followed by its spelling without accents where it has any ("Tomás", "Tomas"): a full-text
+    index that folds accents counts "Tomás" under "tomas", and a word it does not count is no word of the store."""
+    out: list[str] = []
+    for name in names:
+        bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+        out += [name, bare] if bare != name else [name]
+    return tuple(dict.fromkeys(out))

@@ -17,7 +17,7 @@ from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
-from engram.recall.kin import LOOKED_UP, kin_words, names_in, searched
+from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, searched, spelled
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
 from engram.recall.named import names_asked, unnamed
 from engram.recall.passages import where_in
@@ -63,17 +63,16 @@ class Retriever:
 
     def _linked(self, query: Query, where: Filter) -> Query:
         """The query with the names the memories give the asker's kin it names ("my husband": Tomás) as other
-        words for each kin word, and beside the text the model embeds. A second, small text search: only a
-        question naming kin pays for it."""
+        words for each kin word, and in its place in the text the model embeds. A second, small text search:
+        only a question naming kin pays for it."""
         kin = kin_words(query.search)
         if not kin:
             return query
         texts = [f.content for f, _ in self._store.text_facts(searched(kin), LOOKED_UP, where)]
-        named = [(word, found) for word, said in kin.items() if (found := names_in(said, texts))]
+        named = [(word, spelled(found)) for word, said in kin.items() if (found := names_in(said, texts))]
         if not named:
             return query
-        names = ", ".join(dict.fromkeys(n for _, found in named for n in found))
-        return replace(query, others=(*named, *query.others), search=f"{query.search} ({names})")
+        return replace(query, others=(*named, *query.others), search=by_name(query.search, named))
 
     def recall(
         self, query: Query, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool

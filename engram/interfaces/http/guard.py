@@ -52,9 +52,13 @@ log = logging.getLogger("engram.http")
 def host_name(host: str) -> str:
     """The name in a Host header or an origin's authority, without its port or IPv6 brackets, lower-case."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:].split("]", 1)[0]
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    # Only a port of digits is taken off: "127.0.0.1:8765.evil.com" is no loopback name, and stays whole.
+    if (found := _AUTHORITY.fullmatch(host)) is not None:
+        return found.group(1) or found.group(2)
+    return host
+
+
+_AUTHORITY = re.compile(r"\[([^\]]*)\](?::\d+)?|([^:\[\]]*)(?::\d+)?")
 
 
 def too_deep(body: bytes, limit: int = MAX_BODY_DEPTH) -> bool:
