@@ -283,9 +283,17 @@ def stem(word: str) -> str:
     return str(_stemmer.stemWord(word))
 
 
-@lru_cache(maxsize=32768)
 def stems(text: str) -> frozenset[str]:
-    """The stems of a text's words; cached, as recall asks it of the same memories again and again."""
+    """The stems of a text's words. Short texts (questions, tags, phrases) are cached as they are asked again and
+    again; a memory's whole text is not, so the cache cannot grow with what a server has read (words are)."""
+    return _short_stems(text) if len(text) <= SHORT_TEXT else frozenset(stem(w) for w in words(text))
+
+
+SHORT_TEXT = 200
+
+
+@lru_cache(maxsize=8192)
+def _short_stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in words(text))
 
 

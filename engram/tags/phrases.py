@@ -6,10 +6,10 @@ gives sister and Clara). Mostly Chinese text goes to jieba's keywords among its 
 from __future__ import annotations
 
 import re
+import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from engram.lang import analysis
@@ -71,17 +71,29 @@ class Phrase:
     name: bool  # a proper name (every word tagged as one)
 
 
-@lru_cache(maxsize=1)
+# Words a loaded tagger may learn before a fresh one replaces it: spaCy keeps every word it has read in its
+# vocabulary (about 500 bytes each, never released), so a long-running process reading ids, numbers and names
+# would grow without bound. A fresh tagger tags as the old one did: a word's features are hashed from its text.
+FRESH_AFTER_WORDS = 20_000
+_loaded: list[Any] = []  # the tagger, and the size of its vocabulary when it loaded
+_loading = threading.Lock()
+
+
 def _nlp() -> Any:
     """The tagger alone (no parser, entities or lemmas): it is all the chunking below reads, at under half the
-    cost of the whole pipeline. Loaded on first use (about a second). Nor the 85k strings of the model's
-    vocabulary (about 15 MB): features are hashed and the tags' own labels load with the tagger, so the tags
-    are the same without them; the strings of the texts read are added as they come."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import spacy
+    cost of the whole pipeline. Loaded on first use (about a second), and again once it has learned
+    FRESH_AFTER_WORDS words. Nor the 85k strings of the model's vocabulary (about 15 MB): features are hashed
+    and the tags' own labels load with the tagger, so the tags are the same without them; the strings of the
+    texts read are added as they come."""
+    with _loading:
+        if not _loaded or len(_loaded[0].vocab) > _loaded[1] + FRESH_AFTER_WORDS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                import spacy
 
-        return spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter", "strings"])
+                nlp = spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter", "strings"])
+            _loaded[:] = [nlp, len(nlp.vocab)]
+        return _loaded[0]
 
 
 def phrases(text: str) -> list[Phrase]:
