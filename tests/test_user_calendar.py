@@ -107,6 +107,11 @@ def test_a_forced_category_stays(memory: Memory) -> None:
         ("what's on Friday?", True),
         ("what's on the 3rd?", True),
         ("what's on my mind lately?", False),
+        ("any upcoming birthdays?", True),
+        ("what are my appointments this week?", True),
+        ("when is Lena's birthday?", False),  # a fact asked for, no list
+        ("what did I get Lena for her birthday?", False),
+        ("what events happened last week?", False),
     ],
 )
 def test_a_question_about_the_calendar_asks_for_things_to_do(question: str, asks: bool) -> None:
@@ -127,11 +132,6 @@ def test_an_occasion_said_in_a_chat_is_listed_as_one_stored_directly_is(real: Me
     assert "I prefer window seats on long flights." not in listed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engram/recall/query.py (intent, names_no_topic): a calendar word with a time ('appointments next "
-    "week', 'birthdays coming up', 'what's overdue') is read as a topic, so the question is searched, not listed",
-)
 @pytest.mark.parametrize("question", ["appointments next week", "birthdays coming up", "what's overdue?"])
 def test_a_calendar_word_with_a_time_asks_for_the_list(question: str) -> None:
     query = read_search(question, SAID, longest=1000)
@@ -180,14 +180,28 @@ def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_lists_working(
     memory.session_context()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engram/agent/search.py reads every due day forward from when the memory was stored "
-    "(due.reminder_day(content, created_at)); a yearly occasion needs the question's own time to find its next day",
-)
 def test_a_birthday_comes_up_again_the_next_year(memory: Memory) -> None:
     _store(memory, "My wife Lena's birthday is on 3 March.")
     asked = datetime(2028, 2, 20, 9, 0, tzinfo=UTC)
     with time_machine.travel(asked, tick=False):
         found = memory.search_memory("what's happening in March?", now=asked)
+    assert [h.get("due") for h in found["results"]] == ["2028-03-03"]
+
+
+def test_a_task_on_a_day_is_due_once(memory: Memory) -> None:
+    """Only a yearly occasion comes up again: a journey on a day, a year later, is in no list of its month."""
+    _store(memory, "Flight to Lisbon on 22 December at 7:15am, TAP TP571, seat 14C.")
+    _store(memory, "Heinz and Rosa's wedding anniversary is on 20 December.")
+    asked = datetime(2027, 12, 1, 9, 0, tzinfo=UTC)
+    with time_machine.travel(asked, tick=False):
+        found = memory.search_memory("what's happening in December?", now=asked)
+    assert [h.get("due") for h in found["results"]] == ["2027-12-20"]
+
+
+def test_birthdays_coming_up_lists_the_next_ones(memory: Memory) -> None:
+    _store(memory, "My wife Lena's birthday is on 3 March.")
+    asked = datetime(2028, 2, 20, 9, 0, tzinfo=UTC)
+    with time_machine.travel(asked, tick=False):
+        found = memory.search_memory("birthdays coming up", now=asked)
+    assert found["query_analysis"]["search_scope"].endswith("reminders")
     assert [h.get("due") for h in found["results"]] == ["2028-03-03"]

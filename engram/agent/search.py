@@ -276,7 +276,7 @@ def _by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetim
     and each one's due day. Naming no days ("what's due soon"), the upcoming come first, soonest first, then
     those missed in the last week (latest first), those naming no day, and last those missed longer ago: a
     reminder months overdue is most likely done."""
-    days = {h.record.id: due.reminder_day(h.record.content, h.record.created_at) for h in hits}
+    days = {h.record.id: due.reminder_day(h.record.content, h.record.created_at, query.now) for h in hits}
     span, today = query.due, day_start(query.now)
 
     def order(hit: Hit) -> tuple[int, float]:

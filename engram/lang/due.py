@@ -23,7 +23,7 @@ import dateparser  # type: ignore[import-untyped]
 
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
-from engram.lang.events import event
+from engram.lang.events import event, yearly
 from engram.lang.foreign_dates import german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
@@ -288,9 +288,15 @@ def to_do(text: str) -> bool:
     return states_deadline(text) or instruction(text) or event(text)
 
 
-def reminder_day(text: str, said_at: datetime) -> datetime | None:
-    """The day a reminder is due: the first date it names (`due_day`), none for a rule or a habit."""
-    return None if standing(text) else due_day(text, said_at)
+def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> datetime | None:
+    """The day a reminder is due: the first date it names (`due_day`), none for a rule or a habit. Asked at
+    `now`, a yearly occasion ("Lena's birthday is on 3 March") is due on its next day from then: read from when it
+    was said, last year's birthday never came up again."""
+    if standing(text):
+        return None
+    if now is not None and yearly(text):
+        said_at = max(said_at, now)
+    return due_day(text, said_at)
 
 
 def window(query: str, now: datetime) -> TimeRange | None:

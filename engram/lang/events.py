@@ -73,6 +73,12 @@ def on_calendar(text: str) -> bool:
     return False
 
 
+def yearly(text: str) -> bool:
+    """Whether `text` names an occasion that comes back every year (a birthday, an anniversary, a name day) with
+    its day: due again each year, where a task or a journey on a day is due once."""
+    return _RECURRING.search(text[:2000]) is not None and DATE.search(text[:2000]) is not None
+
+
 def _said_of(words: list[str]) -> bool:
     """Whether a verb follows a name or pronoun ("Mia turns seven", "Tom arrives"): a clause, no fragment."""
     return any(

@@ -250,48 +250,13 @@ _RECALLING = re.compile(
 )
 # Words a query asking for things to do is made of when it names no topic ("what do I need to do?").
 _ASKING_FOR_TASKS = frozenset(
-    {
-        "remind",
-        "reminder",
-        "reminders",
-        "task",
-        "tasks",
-        "todo",
-        "todos",
-        "to-do",
-        "to-dos",
-        "due",
-        "deadline",
-        "deadlines",
-        "need",
-        "needs",
-        "have",
-        "has",
-        "left",
-        "open",
-        "pending",
-        "upcoming",
-        "coming",
-        "up",
-        "soon",
-        "list",
-        "things",
-        "thing",
-        "anything",
-        "everything",
-        "any",
-        "all",
-        "my",
-        "outstanding",
-        "should",
-        "must",
-        "got",
-        "get",
-        "done",
-        "plate",
-        "happening",
-    }
+    """remind reminder reminders task tasks todo todos to-do to-dos due deadline deadlines need needs have has left
+    open pending upcoming coming up soon list things thing anything everything any all my outstanding should must
+    got get done plate happening""".split()  # noqa: SIM905
 )
+# What a calendar holds, asked for as a whole ("appointments next week", "what's overdue").
+_ASKING_FOR_TASKS |= {"overdue", "appointment", "appointments", "birthdays", "anniversaries", "events"}
+_ASKING_FOR_TASKS |= {"occasions", "engagements"}
 
 
 # Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
@@ -366,6 +331,10 @@ def counts(query: str) -> bool:
     return _COUNTING.search(query) is not None
 
 
+# What a calendar holds, named as what a question asks for ("appointments next week", "upcoming birthdays").
+_EVENTS = r"(?:appointments?|birthdays?|anniversar(?:y|ies)|events?|occasions?|engagements?)"
+
+
 def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()
@@ -379,7 +348,10 @@ def intent(query: str) -> str:
         r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
         r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
         r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
-        r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight))\b",
+        r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight)|overdue|"
+        # An event noun with a time to come: "appointments next week", "birthdays coming up", "upcoming events".
+        rf"(?:upcoming|coming|next) {_EVENTS}|(?:^|\b(?:any|my|what|which|the)\s+){_EVENTS}\s+(?:(?:are|is)\s+)?"
+        r"(?:coming up|upcoming|due|soon|this|next|today|tomorrow|tonight|in (?:the )?(?:next|coming)))\b",
         q,
     ) and not (_RECALLING.search(q)):
         return "remind"
