@@ -14,7 +14,9 @@ import logging
 import os
 import signal
 import threading
-from collections.abc import AsyncIterator, Iterable
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import FrameType
@@ -23,6 +25,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from mcp.server.mcpserver import Context
+from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram import Embedder, Memory
@@ -55,9 +58,28 @@ class McpGate:
     """Lets an MCP request through only with a live key (or with none, in local mode), and into a session only
     for the tenant that opened it: another tenant's key can neither use nor end it (404, as for no session)."""
 
-    def __init__(self, app: ASGIApp, keys: Keys | None, require_key: bool) -> None:
-        self.app, self.keys, self.require_key = app, keys, require_key
+    def __init__(
+        self, app: ASGIApp, keys: Keys | None, require_key: bool, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.app, self.keys, self.require_key, self.clock = app, keys, require_key, clock
         self.owners: dict[str, str] = {}  # session id -> the tenant that opened it
+        self.used: dict[str, float] = {}  # session id -> when a request last asked for it (monotonic)
+        self.open: Counter[str] = (
+            Counter()
+        )  # session id -> its requests in flight (an event stream may last hours)
+        self.swept = clock()
+
+    def forget_ended(self, now: float) -> None:
+        """Forget the owners of sessions the SDK has closed for idleness. Only well past its timeout and with
+        nothing in flight: a forgotten owner lets any tenant name the session (the SDK then answers 404)."""
+        if now - self.swept < 60:
+            return
+        self.swept = now
+        for session in [s for s, t in self.used.items() if now - t > 2 * DEFAULT_SESSION_IDLE_TIMEOUT]:
+            if not self.open[session]:
+                self.owners.pop(session, None)
+                self.used.pop(session, None)
+                del self.open[session]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -71,6 +93,7 @@ class McpGate:
             return
         tenant = tenant or LOCAL
         session = headers.get(SESSION)
+        self.forget_ended(self.clock())
         if session is not None and self.owners.get(session, tenant) != tenant:
             await problem(404, "Not found", "no such MCP session", SESSION, code="not_found")(
                 scope, receive, send
@@ -82,12 +105,12 @@ class McpGate:
                 opened = dict(message.get("headers") or []).get(SESSION.encode())
                 if opened is not None:
                     self.owners.setdefault(opened.decode("latin-1"), tenant)
-                if (
-                    session is not None
-                    and scope.get("method") == "DELETE"
-                    and message.get("status", 500) < 300
-                ):
+                    self.used[opened.decode("latin-1")] = self.clock()
+                status = message.get("status", 500)
+                ended = scope.get("method") == "DELETE" and status < 300
+                if session is not None and (ended or status == 404):  # 404: the SDK no longer has it
                     self.owners.pop(session, None)
+                    self.used.pop(session, None)
             await send(message)
 
         replay = receive
@@ -96,7 +119,18 @@ class McpGate:
             if (refused := _refused(body)) is not None:
                 await refused(scope, receive, send)
                 return
-        await self.app(scope, replay, noted)
+        if session is None or session not in self.owners:
+            await self.app(scope, replay, noted)
+            return
+        self.used[session], self.open[session] = self.clock(), self.open[session] + 1
+        try:
+            await self.app(scope, replay, noted)
+        finally:
+            self.open[session] -= 1
+            if self.open[session] <= 0:
+                del self.open[session]
+            if session in self.owners:
+                self.used[session] = self.clock()
 
 
 async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
