@@ -112,6 +112,9 @@ def test_a_forced_category_stays(memory: Memory) -> None:
         ("when is Lena's birthday?", False),  # a fact asked for, no list
         ("what did I get Lena for her birthday?", False),
         ("what events happened last week?", False),
+        ("anything in December?", True),  # the coming December, not last year's
+        ("what do I have in December?", True),
+        ("what did I tell you in December?", False),  # what was said then
     ],
 )
 def test_a_question_about_the_calendar_asks_for_things_to_do(question: str, asks: bool) -> None:
@@ -205,3 +208,15 @@ def test_birthdays_coming_up_lists_the_next_ones(memory: Memory) -> None:
         found = memory.search_memory("birthdays coming up", now=asked)
     assert found["query_analysis"]["search_scope"].endswith("reminders")
     assert [h.get("due") for h in found["results"]] == ["2028-03-03"]
+
+
+def test_a_month_named_alone_asks_for_the_coming_one(memory: Memory) -> None:
+    """Asked in November, "anything in December?" filtered memories to last December and found nothing."""
+    _store(memory, "Flight to Lisbon on 22 December at 7:15am, TAP TP571, seat 14C.")
+    _store(memory, "I prefer window seats on long flights.")
+    with time_machine.travel(SAID, tick=False):
+        found = memory.search_memory("anything in December?", now=SAID)
+    assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [
+        ("Flight to Lisbon", "2026-12-22")
+    ]
+    assert found["query_analysis"]["time_range"]["after"] == "2026-12-01T00:00:00+00:00"
