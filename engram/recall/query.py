@@ -335,6 +335,9 @@ def counts(query: str) -> bool:
 _EVENTS = r"(?:appointments?|birthdays?|anniversar(?:y|ies)|events?|occasions?|engagements?)"
 
 
+_MONTH = rf"(?:{timewords.MONTHS}|(?:{timewords.SHORT_MONTHS})\b)"
+
+
 def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()
@@ -349,6 +352,8 @@ def intent(query: str) -> str:
         r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
         r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
         r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight)|overdue|"
+        # A month alone, with nothing said to have happened then: "anything in December?", "what do I have in May".
+        rf"^\W*(?:(?:is|are) there )?(?:anything|something|what do (?:i|we) have)(?: on)? (?:in|for) {_MONTH}|"
         # An event noun with a time to come: "appointments next week", "birthdays coming up", "upcoming events".
         rf"(?:upcoming|coming|next) {_EVENTS}|(?:^|\b(?:any|my|what|which|the)\s+){_EVENTS}\s+(?:(?:are|is)\s+)?"
         r"(?:coming up|upcoming|due|soon|this|next|today|tomorrow|tonight|in (?:the )?(?:next|coming)))\b",
