@@ -220,3 +220,16 @@ def test_a_month_named_alone_asks_for_the_coming_one(memory: Memory) -> None:
         ("Flight to Lisbon", "2026-12-22")
     ]
     assert found["query_analysis"]["time_range"]["after"] == "2026-12-01T00:00:00+00:00"
+
+
+@pytest.mark.parametrize(
+    "question", ["birthdays coming up", "any upcoming birthdays?", "birthdays in February"]
+)
+def test_asked_for_birthdays_only_occasions_are_listed(memory: Memory, question: str) -> None:
+    _store(memory, "My mother-in-law Rosa turns 70 on 12 February.")
+    _store(memory, "Prepare the slides for my Berlin conference talk by 4 December.")
+    _store(memory, "Dentist check-up on 17 December at 8:40am.")
+    with time_machine.travel(SAID, tick=False):
+        found = memory.search_memory(question, now=SAID)
+    listed = [(h["content"][:24], h.get("due")) for h in found["results"]]
+    assert listed == [("My mother-in-law Rosa tu", "2027-02-12")], listed
