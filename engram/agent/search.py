@@ -18,7 +18,7 @@ from engram.agent.arguments import SearchOptions, validated
 from engram.agent.store import importance_1_5
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lang import analysis, due
+from engram.lang import analysis, due, events
 from engram.lang.timewords import day_start
 from engram.model.answers import SearchHit, SearchMemoryResult
 from engram.model.record import Category, Kind, as_utc, utcnow
@@ -136,6 +136,8 @@ class SearchMemory:
         total, days = 0, dict[str, datetime | None]()
         if listing:
             shown = _things_to_do(replace(where, kinds=(), categories=()), ranked)
+            if query.asks_for_occasions():  # "birthdays coming up": not the dentist
+                shown = [h for h in shown if events.occasion(h.record.content)]
             listing = bool(shown)  # none due on the days asked is an answer; no reminder at all is not
             if listing:
                 shown, days = _by_due(shown, query)

@@ -64,13 +64,16 @@ def on_calendar(text: str) -> bool:
     """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned) or a journey or
     a visit, which a day it names puts on the calendar (engram.lang.due reads the day, none for a story told in
     the past)."""
-    for sentence in SENTENCE.finditer(text[:2000]):
-        said = sentence.group(1)
-        if _JOURNEY.search(said) is not None or (
-            _OCCASION.search(said) is not None and DATE.search(said) is not None
-        ):
-            return True
-    return False
+    journey = any(_JOURNEY.search(s.group(1)) is not None for s in SENTENCE.finditer(text[:2000]))
+    return journey or occasion(text)
+
+
+def occasion(text: str) -> bool:
+    """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned) with its day."""
+    return any(
+        _OCCASION.search(said := s.group(1)) is not None and DATE.search(said) is not None
+        for s in SENTENCE.finditer(text[:2000])
+    )
 
 
 def yearly(text: str) -> bool:

@@ -90,6 +90,10 @@ class Query:
         """Whether it only asks for things to do ("what do I need to do this week?"), about nothing in particular."""
         return self.intent == "remind" and names_no_topic(self.concepts)
 
+    def asks_for_occasions(self) -> bool:
+        """Whether it asks for things to do that are yearly occasions only ("birthdays coming up")."""
+        return self.asks_for_tasks() and _OCCASIONS.search(self.text) is not None
+
     def asks_for_memories(self) -> bool:
         """Whether it asks for memories themselves, about nothing in particular ("what did I tell you today?")."""
         return asks_for_memories(self.concepts)
@@ -335,6 +339,7 @@ def counts(query: str) -> bool:
 _EVENTS = r"(?:appointments?|birthdays?|anniversar(?:y|ies)|events?|occasions?|engagements?)"
 
 
+_OCCASIONS = re.compile(r"\b(?:birthdays?|anniversar(?:y|ies)|occasions?)\b", re.IGNORECASE)
 _MONTH = rf"(?:{timewords.MONTHS}|(?:{timewords.SHORT_MONTHS})\b)"
 
 
@@ -356,7 +361,7 @@ def intent(query: str) -> str:
         rf"^\W*(?:(?:is|are) there )?(?:anything|something|what do (?:i|we) have)(?: on)? (?:in|for) {_MONTH}|"
         # An event noun with a time to come: "appointments next week", "birthdays coming up", "upcoming events".
         rf"(?:upcoming|coming|next) {_EVENTS}|(?:^|\b(?:any|my|what|which|the)\s+){_EVENTS}\s+(?:(?:are|is)\s+)?"
-        r"(?:coming up|upcoming|due|soon|this|next|today|tomorrow|tonight|in (?:the )?(?:next|coming)))\b",
+        rf"(?:coming up|upcoming|due|soon|this|next|today|tomorrow|tonight|in (?:the )?(?:next|coming)|in {_MONTH}))\b",
         q,
     ) and not (_RECALLING.search(q)):
         return "remind"
