@@ -233,3 +233,15 @@ def test_asked_for_birthdays_only_occasions_are_listed(memory: Memory, question:
         found = memory.search_memory(question, now=SAID)
     listed = [(h["content"][:24], h.get("due")) for h in found["results"]]
     assert listed == [("My mother-in-law Rosa tu", "2027-02-12")], listed
+
+
+def test_what_is_overdue_lists_what_was_due_before_today(memory: Memory) -> None:
+    with time_machine.travel(datetime(2026, 11, 10, 9, 0, tzinfo=UTC), tick=False):
+        memory.store_memory("Send the invoice to Acme by 20 November.")
+    _store(memory, "Prepare the slides for my Berlin conference talk by 4 December.")
+    with time_machine.travel(SAID, tick=False):
+        found = memory.search_memory("what's overdue?", now=SAID)
+    assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [
+        ("Send the invoice", "2026-11-20")
+    ]
+    assert found["query_analysis"]["time_range"]["before"] == "2026-11-27T00:00:00+00:00"
