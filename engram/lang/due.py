@@ -44,6 +44,7 @@ _END_OF = re.compile(rf"end of (?:the )?(day|week|month|{MONTHS})", re.IGNORECAS
 _WINDOW = re.compile(
     rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
 )
+_OVERDUE = re.compile(r"\b(?:overdue|past due)\b", re.IGNORECASE)  # "what's overdue": the days before today
 
 
 def _end_of(unit: str, day: datetime) -> datetime:
@@ -302,7 +303,7 @@ def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> d
 def window(query: str, now: datetime) -> TimeRange | None:
     """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
     Sunday) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
-    included). "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
+    included); "overdue" the days before today. "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
     before Friday" lists Thursday's too)."""
     try:
         span = _window(query, now)
@@ -351,6 +352,8 @@ def _calendar_day(query: str, now: datetime) -> tuple[datetime, str] | None:
 
 
 def _window(query: str, now: datetime) -> TimeRange | None:
+    if (late := _OVERDUE.search(query)) is not None:
+        return TimeRange(None, day_start(now.astimezone(UTC)), late.group(0))
     if (end := weekend(query, now)) is not None:
         if end.after is None:  # "before the weekend": the weekend itself is the window here
             assert end.before is not None
