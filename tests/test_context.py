@@ -4,10 +4,11 @@ and without counting a use of anything it shows."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 
 from engram import Category, InvalidInput, Memory
 from engram.model.record import MemoryType, utcnow
@@ -118,3 +119,14 @@ def test_personal_data_shows_as_its_marker_in_the_context(mem: Memory) -> None:
     assert {phone, mail} <= set(context["ids"])
     assert "23456789" not in context["text"] and "priya.n@example.com" not in context["text"]
     assert "[REDACTED_PHONE]" in context["text"] and "[REDACTED_EMAIL]" in context["text"]
+
+
+def test_a_yearly_occasion_is_an_open_task_on_its_next_day(mem: Memory) -> None:
+    """Read from when it was said, a birthday stored two years ago showed that year's day, long past."""
+    said = datetime(2025, 1, 10, 9, 0, tzinfo=UTC)
+    kept = mem.remember("Lena's birthday is on 3 March, get her a present", kind="task", created_at=said)
+    asked = datetime(2027, 2, 20, 9, 0, tzinfo=UTC)
+    with time_machine.travel(asked, tick=False):
+        context = mem.session_context()
+    assert context["sections"]["Open tasks"] == [kept.id]
+    assert "(due 2027-03-03)" in context["text"]

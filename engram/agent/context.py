@@ -19,7 +19,7 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.lang import analysis, pii
-from engram.lang.due import due_day, standing
+from engram.lang.due import reminder_day, standing
 from engram.model.agent_answers import SessionContextAnswer
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, as_utc, utcnow
 from engram.recall.modes import RecallMode
@@ -154,7 +154,7 @@ def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str,
     for record in tasks:
         if standing(record.content):
             continue  # a rule or a habit the classifier called a task: nothing to complete
-        day = due_day(record.content, record.created_at)
+        day = reminder_day(record.content, record.created_at, now)  # a yearly occasion: its next day
         if day is None:
             undated.append(record)
         elif day >= now - OVERDUE:
