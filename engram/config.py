@@ -81,6 +81,9 @@ def locate(db: str | Path) -> str | Path:
     (`:memory:` too, which SQLite opens as an in-memory database)."""
     if isinstance(db, Path) or is_url(db):
         return db
+    if not isinstance(db, str):  # Memory(Settings(...)) is an easy slip: the settings go in `settings=`
+        hint = " (give settings as settings=...)" if isinstance(db, Settings) else ""
+        raise InvalidInput("db", f"must be a file path or a database URL, got {type(db).__name__}{hint}")
     if (scheme := re.match(r"([A-Za-z][\w+.-]*)://", db)) and scheme.group(1) != "sqlite":
         # Else "mysql://host/db" became a directory "mysql:" holding an SQLite file.
         raise InvalidInput(

@@ -231,3 +231,13 @@ def test_a_database_location_that_is_none_is_named(tmp_path: Path) -> None:
         with pytest.raises(StoreError, match=r"cannot open .* as an Engram database"):
             SQLiteStore(where)
     assert text.read_text() == "not a database\n"
+
+
+@pytest.mark.parametrize("given", [Settings(), 42, b"notes.db"])
+def test_a_database_location_of_another_type_is_named(tmp_path: Path, given: object) -> None:
+    """Memory(Settings(...)) failed deep in a regular expression: "expected string or bytes-like object"."""
+    with pytest.raises(InvalidInput) as err:
+        Memory(given, embedder=FakeEmbedder())  # type: ignore[arg-type]
+    assert err.value.field == "db" and type(given).__name__ in err.value.problem
+    if isinstance(given, Settings):
+        assert "settings=" in err.value.problem
