@@ -36,6 +36,12 @@ SAID = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
         ("Pay rent before December 10", "2026-12-10"),
         ("Dentist on December 3rd at 9am", "2026-12-03"),
         ("Renew the passport by January 15, 2027", "2027-01-15"),
+        # The end of a year or a quarter: its last day, the named quarter's next one once this year's is over.
+        ("Migrate the staging database to Postgres 16 before the end of Q1", "2027-03-31"),
+        ("Ship the Q4 release by end of Q4", "2026-12-31"),
+        ("File the expenses by the end of the quarter", "2026-12-31"),
+        ("Submit the tax return before end of year", "2026-12-31"),
+        ("The year ended well", None),
     ],
 )
 def test_a_reminder_is_due_on_the_first_day_it_names_read_forward(text: str, day: str | None) -> None:

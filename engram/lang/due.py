@@ -5,10 +5,9 @@ A rule or a habit ("never deploy on Fridays", "I run 5k every Tuesday") is never
 deadline ("by", "before", "due", "until" and a date) makes a statement a reminder whatever else it is.
 
 A reminder's due day is the first date it names ("by Friday", "next Tuesday at 3pm", "before the trip in
-March", "end of the month"), resolved by dateparser toward the future from the memory's creation: "Friday" said on
-a Tuesday is that week's Friday, "Thursday" said on a Thursday that day, "March" said in November is next March (its
-first day). An event on a day is due that day (engram.lang.events). A reminder naming no date has no due day.
-Days are UTC calendar days.
+March", "end of the month", "end of Q1"), resolved by dateparser toward the future from the memory's creation:
+"Friday" said on a Tuesday is that week's Friday, "Thursday" said on a Thursday that day, "March" said in November is
+next March (its first day). An event on a day is due that day (engram.lang.events). No date named, no due day (UTC).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from engram.lang.timewords import (
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
-_END_OF = re.compile(rf"end of (?:the )?(day|week|month|{MONTHS})", re.IGNORECASE)
+_END_OF = re.compile(rf"end of (?:the )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE)
 _WINDOW = re.compile(
     rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
 )
@@ -52,6 +51,10 @@ def _end_of(unit: str, day: datetime) -> datetime:
         return day
     if unit == "week":
         return day + timedelta(days=6 - day.weekday())  # Sunday
+    if unit[0] in "qy":  # the year's or a quarter's last day (a named quarter over this year: next year's)
+        this = (day.month - 1) // 3 + 1
+        q = 4 if unit == "year" else this if unit == "quarter" else int(unit[1])
+        return _end_of("month", datetime(day.year + (q < this), 3 * q, 1, tzinfo=UTC))
     if unit != "month":  # a month's name: its last day, this year's unless it is over
         month = MONTHS.split("|").index(unit) + 1
         day = datetime(day.year + (month < day.month), month, 1, tzinfo=UTC)
@@ -110,9 +113,7 @@ def told_as_past(text: str) -> bool:
     return False
 
 
-# Texts up to this long are cached; a longer one (a pasted document) is read again rather than held: 4,096 cached
-# documents of 100,000 characters held about 400 MB in a server.
-_CACHED_CHARS = 4000
+_CACHED_CHARS = 4000  # a longer text (a pasted document) is read again rather than held in the cache
 
 
 def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
