@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engram.interfaces.mcp.stdio import INVALID_REQUEST, Refused, _checked
-from tests.test_mcp_stdio_robust import STARTUP_S, Server
+from tests.test_mcp_stdio_robust import Server
 
 BAD_IDS: dict[str, Any] = {"fraction": 1.5, "null": None, "boolean": True, "object": {"a": 1}, "list": [1]}
 
@@ -38,14 +38,7 @@ def test_a_response_from_the_client_is_not_answered_whatever_its_id() -> None:
 def test_each_is_answered_over_stdio_and_the_server_goes_on(tmp_path: Path) -> None:
     server = Server(tmp_path / "stdio.db", tmp_path / "home")
     try:
-        init = {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        }
-        hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init}
-        assert "result" in server.send(json.dumps(hello).encode(), timeout=STARTUP_S)
-        server.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        server.initialize()
         for name, request_id in BAD_IDS.items():
             answer = server.send(_line(request_id))
             assert answer["id"] is None and answer["error"]["code"] == INVALID_REQUEST, (name, answer)

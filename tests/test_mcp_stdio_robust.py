@@ -57,6 +57,16 @@ class Server:
             pytest.fail(f"no answer within {timeout} s to {raw[:80]!r}")
         return answer
 
+    def initialize(self) -> None:
+        """The handshake every session opens with (answered once the model has loaded)."""
+        init = {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        }
+        assert "result" in self.send(request(1, "initialize", init), timeout=STARTUP_S)
+        self.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
     def notify(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(json.dumps(message).encode() + b"\n")
@@ -104,13 +114,7 @@ def test_every_bad_line_gets_an_error_and_the_server_goes_on(tmp_path: Path) -> 
     db = tmp_path / "stdio.db"
     server = Server(db, tmp_path / "home")
     try:
-        init = {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        }
-        assert "result" in server.send(request(1, "initialize", init), timeout=STARTUP_S)
-        server.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        server.initialize()
         for name, raw in BAD.items():
             answer = server.send(raw)
             assert "error" in answer and answer["error"]["code"] in (-32700, -32600, -32602), name

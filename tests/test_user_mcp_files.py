@@ -32,14 +32,7 @@ def test_the_file_tools_of_an_agent_over_stdio_stay_in_the_local_files_folder(tm
     (outside / "secret.json").write_text('[{"content": "a file the agent should not read"}]')
     server = Server(tmp_path / "stdio.db", home)
     try:
-        init = {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        }
-        hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init}
-        assert "result" in server.send(json.dumps(hello).encode(), timeout=STARTUP_S)
-        server.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        server.initialize()
         escaped = _call(server, 2, "export_memories", {"path": str(outside / "dump.json")})
         assert escaped["isError"] and "files directory" in escaped["content"][0]["text"]
         assert not (outside / "dump.json").exists()
