@@ -116,6 +116,20 @@ def test_a_deadline_and_the_day_it_names(text: str, deadline: bool, day: str | N
     assert (None if found is None else found.date().isoformat()) == day
 
 
+def test_a_quarter_or_a_year_is_a_horizon_not_a_deadline_yet_a_due_day() -> None:
+    """Like a month alone, "by the end of the year" is a goal's horizon: it does not make a memory a reminder, but a
+    task that names it is listed by that day."""
+    for text, day in (
+        ("Our team is aiming for SOC 2 certification by the end of the year.", "2026-12-31"),
+        ("Write runbooks for every on-call alert by end of quarter.", "2026-12-31"),
+        ("Migrate the staging database before the end of Q1.", "2027-03-31"),
+    ):
+        assert due.deadline_day(text, SAID) is None, text
+        found = due.due_day(text, SAID)
+        assert found is not None and found.date().isoformat() == day, text
+    assert due.deadline_day("Finish the slides by end of the month", SAID) is not None
+
+
 def test_a_date_said_on_its_own_day_is_due_that_day() -> None:
     found = due.due_day("Send the slides by 24 November", SAID)
     assert found is not None and found.date().isoformat() == "2026-11-24"

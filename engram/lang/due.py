@@ -68,8 +68,8 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
     return None if found is None else found[0]
 
 
-# A month alone ("by October", "due in May", "next month") is a horizon, not a day something is due on.
-_MONTH_ONLY = re.compile(rf"(?:{MONTHS}|next month)", re.IGNORECASE)
+# A month, a quarter or a year alone ("by October", "next month", "by end of Q1") is a horizon, not a due day.
+_MONTH_ONLY = re.compile(rf"(?:{MONTHS}|next month|end of (?:the )?(?:year|quarter|q[1-4]))", re.IGNORECASE)
 
 
 def deadline_day(text: str, said_at: datetime) -> datetime | None:
