@@ -1,5 +1,5 @@
 """The PostgreSQL store at scale: bulk inserts in one COPY with the vector index built after them, term statistics
-kept per statement, half-precision graph order with exact cosines, and the text search's row budget."""
+kept per statement, half-precision graph order with exact cosines, and the text search's row budget (tests/test_store_text_budget.py, on both backends)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 from bench.backends import bulk_records
 from engram import FakeEmbedder, Memory
 from engram.store.postgres.store import PostgresStore
-from engram.store.sqlite import search as sqlite_search
 from engram.store.values import Filter
 
 
@@ -82,23 +81,6 @@ def test_vector_hits_carry_exact_cosines_in_their_order(pg_url: str) -> None:
         # the ten best cosines, best first (ties in any order), each the hit's own
         assert [s for _, s in hits] == pytest.approx(sorted(exact.tolist(), reverse=True)[:10], abs=1e-6)
         assert [s for _, s in hits] == pytest.approx([float(exact[ids.index(i)]) for i, _ in hits], abs=1e-6)
-
-
-def test_text_search_scores_the_rarer_stems_within_the_row_budget(
-    pg_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with Memory(pg_url, embedder=FakeEmbedder()) as mem:
-        common = _insert(mem, [f"the weather report number {i}" for i in range(40)])
-        rare = _insert(mem, ["a zeppelin report", "the zeppelin landed"], 40)
-        both = ["report", "zeppelin"]
-        found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
-        assert found == set(common) | set(rare)  # within the budget: every stem searched
-        monkeypatch.setattr(sqlite_search, "ROWS_SCORED", 10)
-        assert {i for i, _ in mem.store.text_search(both, 100, Filter())} == set(rare)
-        # the rarest stem is searched whatever its count
-        assert {i for i, _ in mem.store.text_search(["weather", "report"], 100, Filter())} == set(common)
-        # a stem no memory holds costs nothing and stays out
-        assert {i for i, _ in mem.store.text_search(["blimp", "zeppelin"], 100, Filter())} == set(rare)
 
 
 def test_classifier_scores_are_kept_as_the_blob_and_read_back_as_written(pg_url: str) -> None:

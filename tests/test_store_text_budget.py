@@ -24,21 +24,21 @@ def _store(mem: Memory, texts: list[str], start: int = 0) -> list[str]:
 
 
 def test_the_commonest_words_are_left_out_past_the_budget(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
-        common = _store(mem, [f"the weather report number {i}" for i in range(40)])
-        rare = _store(mem, ["a zeppelin report", "the zeppelin landed"], 40)
-        both = ["report", "zeppelin"]
-        found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
-        assert found == set(common) | set(rare)  # within the budget: every word searched
-        monkeypatch.setattr(search, "ROWS_SCORED", 10)
-        found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
-        assert found == set(rare)  # "report" (41 memories) is past it; "zeppelin" (2) is not
-        # the rarest word is searched whatever its count
-        assert {i for i, _ in mem.store.text_search(["weather", "report"], 100, Filter())} == set(common)
-        # a word no memory holds costs nothing and stays in the search
-        assert {i for i, _ in mem.store.text_search(["blimp", "zeppelin"], 100, Filter())} == set(rare)
+    """On both backends: PostgreSQL scores its text search within the same budget."""
+    common = _store(mem, [f"the weather report number {i}" for i in range(40)])
+    rare = _store(mem, ["a zeppelin report", "the zeppelin landed"], 40)
+    both = ["report", "zeppelin"]
+    found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
+    assert found == set(common) | set(rare)  # within the budget: every word searched
+    monkeypatch.setattr(search, "ROWS_SCORED", 10)
+    found = {i for i, _ in mem.store.text_search(both, 100, Filter())}
+    assert found == set(rare)  # "report" (41 memories) is past it; "zeppelin" (2) is not
+    # the rarest word is searched whatever its count
+    assert {i for i, _ in mem.store.text_search(["weather", "report"], 100, Filter())} == set(common)
+    # a word no memory holds costs nothing and stays in the search
+    assert {i for i, _ in mem.store.text_search(["blimp", "zeppelin"], 100, Filter())} == set(rare)
 
 
 def test_a_quoted_word_counts_as_often_as_its_rarest_part(

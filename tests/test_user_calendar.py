@@ -7,6 +7,7 @@ import tracemalloc
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import time_machine
@@ -77,13 +78,18 @@ def _store(memory: Memory, text: str) -> dict[str, object]:
         return dict(memory.store_memory(text)["analysis"])
 
 
+def _ask(memory: Memory, question: str, at: datetime = SAID) -> dict[str, Any]:
+    """search_memory asked at `at`, the clock set to it."""
+    with time_machine.travel(at, tick=False):
+        return dict(memory.search_memory(question, now=at))
+
+
 def test_a_birthday_with_its_day_is_a_reminder_listed_when_it_comes(memory: Memory) -> None:
     rosa = _store(memory, "My mother-in-law Rosa turns 70 on 12 February.")
     assert rosa["detected_category"] == Category.REMINDERS.value and rosa["due_date"] == "2027-02-12"
     _store(memory, "Prepare the slides for my Berlin conference talk by 4 December.")
     for question in ("what's coming up in February?", "what is happening in February?"):
-        with time_machine.travel(SAID, tick=False):
-            found = memory.search_memory(question, now=SAID)
+        found = _ask(memory, question)
         listed = {h["content"]: h.get("due") for h in found["results"]}
         assert listed == {"My mother-in-law Rosa turns 70 on 12 February.": "2027-02-12"}, question
         assert all(h["confidence"] == "high" for h in found["results"])
@@ -186,8 +192,7 @@ def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_lists_working(
 def test_a_birthday_comes_up_again_the_next_year(memory: Memory) -> None:
     _store(memory, "My wife Lena's birthday is on 3 March.")
     asked = datetime(2028, 2, 20, 9, 0, tzinfo=UTC)
-    with time_machine.travel(asked, tick=False):
-        found = memory.search_memory("what's happening in March?", now=asked)
+    found = _ask(memory, "what's happening in March?", asked)
     assert [h.get("due") for h in found["results"]] == ["2028-03-03"]
 
 
@@ -196,16 +201,14 @@ def test_a_task_on_a_day_is_due_once(memory: Memory) -> None:
     _store(memory, "Flight to Lisbon on 22 December at 7:15am, TAP TP571, seat 14C.")
     _store(memory, "Heinz and Rosa's wedding anniversary is on 20 December.")
     asked = datetime(2027, 12, 1, 9, 0, tzinfo=UTC)
-    with time_machine.travel(asked, tick=False):
-        found = memory.search_memory("what's happening in December?", now=asked)
+    found = _ask(memory, "what's happening in December?", asked)
     assert [h.get("due") for h in found["results"]] == ["2027-12-20"]
 
 
 def test_birthdays_coming_up_lists_the_next_ones(memory: Memory) -> None:
     _store(memory, "My wife Lena's birthday is on 3 March.")
     asked = datetime(2028, 2, 20, 9, 0, tzinfo=UTC)
-    with time_machine.travel(asked, tick=False):
-        found = memory.search_memory("birthdays coming up", now=asked)
+    found = _ask(memory, "birthdays coming up", asked)
     assert found["query_analysis"]["search_scope"].endswith("reminders")
     assert [h.get("due") for h in found["results"]] == ["2028-03-03"]
 
@@ -214,8 +217,7 @@ def test_a_month_named_alone_asks_for_the_coming_one(memory: Memory) -> None:
     """Asked in November, "anything in December?" filtered memories to last December and found nothing."""
     _store(memory, "Flight to Lisbon on 22 December at 7:15am, TAP TP571, seat 14C.")
     _store(memory, "I prefer window seats on long flights.")
-    with time_machine.travel(SAID, tick=False):
-        found = memory.search_memory("anything in December?", now=SAID)
+    found = _ask(memory, "anything in December?")
     assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [
         ("Flight to Lisbon", "2026-12-22")
     ]
@@ -229,8 +231,7 @@ def test_asked_for_birthdays_only_occasions_are_listed(memory: Memory, question:
     _store(memory, "My mother-in-law Rosa turns 70 on 12 February.")
     _store(memory, "Prepare the slides for my Berlin conference talk by 4 December.")
     _store(memory, "Dentist check-up on 17 December at 8:40am.")
-    with time_machine.travel(SAID, tick=False):
-        found = memory.search_memory(question, now=SAID)
+    found = _ask(memory, question)
     listed = [(h["content"][:24], h.get("due")) for h in found["results"]]
     assert listed == [("My mother-in-law Rosa tu", "2027-02-12")], listed
 
@@ -239,8 +240,7 @@ def test_what_is_overdue_lists_what_was_due_before_today(memory: Memory) -> None
     with time_machine.travel(datetime(2026, 11, 10, 9, 0, tzinfo=UTC), tick=False):
         memory.store_memory("Send the invoice to Acme by 20 November.")
     _store(memory, "Prepare the slides for my Berlin conference talk by 4 December.")
-    with time_machine.travel(SAID, tick=False):
-        found = memory.search_memory("what's overdue?", now=SAID)
+    found = _ask(memory, "what's overdue?")
     assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [
         ("Send the invoice", "2026-11-20")
     ]

@@ -44,8 +44,8 @@ def meanwhile(prepared: Sequence[Pending], classifiers: Classifiers, store: obje
         if isinstance(store, IndexReady):
             store.index_ready()
         todo = [p for p in prepared if p.kind is None]
-        found = classifiers.kind_marks([p.content for p in todo]) if todo else None
-        for p, marks in zip(todo, found, strict=True) if found is not None else ():
-            p.marks = marks
+        if todo and (found := classifiers.kind_marks([p.content for p in todo])) is not None:
+            for p, marks in zip(todo, found, strict=True):
+                p.marks = marks
 
     return run
