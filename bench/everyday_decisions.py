@@ -26,8 +26,8 @@ from typing import Any
 
 import time_machine
 
-from engram import Memory
 from bench.tags import _ends_in_verb
+from engram import Memory
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT = ROOT / "data" / "everyday_fourth_user.jsonl"
@@ -83,14 +83,22 @@ def score(rows: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]], l
     dated = [(r, g) for r, g in zip(rows, got, strict=True) if r["due"] and r["reminder"]]
     exact = sum(g["due"] == r["due"] for r, g in dated)
     week = sum(
-        g["due"] is not None and week_of(date.fromisoformat(g["due"])) == week_of(date.fromisoformat(r["due"]))
+        g["due"] is not None
+        and week_of(date.fromisoformat(g["due"])) == week_of(date.fromisoformat(r["due"]))
         for r, g in dated
     )
     in_list = [r["key"] for r, g in dated if g["id"] in listed.get(week_of(date.fromisoformat(r["due"])), ())]
     shown = set().union(*listed.values()) if listed else set()
-    not_reminders = [r["key"] for r, g in zip(rows, got, strict=True) if r["reminder"] is False and g["id"] in shown]
+    not_reminders = [
+        r["key"] for r, g in zip(rows, got, strict=True) if r["reminder"] is False and g["id"] in shown
+    ]
     tags = [g["tags"] for g in got]
-    verbs = [f"{t} <- {r['content']}" for r, g in zip(rows, got, strict=True) for t in g["tags"] if _ends_in_verb(t, r["content"])]
+    verbs = [
+        f"{t} <- {r['content']}"
+        for r, g in zip(rows, got, strict=True)
+        for t in g["tags"]
+        if _ends_in_verb(t, r["content"])
+    ]
     return {
         "memories": n,
         "kind_accuracy": round(sum(kind_ok) / n, 3),

@@ -38,7 +38,9 @@ from engram.lang.timewords import (
 from engram.lang.window import window
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
-_END_OF = re.compile(rf"end of (?:the )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE)
+_END_OF = re.compile(
+    rf"end of (?:the |this |(next) )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE
+)
 
 
 def _end_of(unit: str, day: datetime) -> datetime:
@@ -153,13 +155,21 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         ):
             continue
         end = _END_OF.fullmatch(phrase)
-        if end is not None:
-            return _end_of(end.group(1).lower(), said), phrase
+        if end is not None:  # "end of next week": the end of the one after this
+            unit, base = end.group(2).lower(), said
+            if end.group(1) is not None:
+                base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
+                base = said.replace(year=said.year + 1) if unit == "year" else base
+            return _end_of(unit, base), phrase
         parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
         if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
             # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser
             # gave next week's): "next Thursday" says otherwise in as many words.
-            after_next = text[: found.start()].rstrip().lower().endswith("next")
+            # "before Monday" or "until Monday" said on a Monday cannot mean today: next week's, as read.
+            lead = text[: found.start()].rstrip().lower()
+            after_next = lead.endswith(("next", "before", "until", "till")) or found.group(
+                0
+            ).lower().startswith(("before", "until"))
             if phrase.split()[0].lower() in DAYS.split("|") and (day - said).days == 7 and not after_next:
                 return said, phrase
             # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
@@ -210,7 +220,7 @@ _STANDING = re.compile(
 )
 # Words that state a deadline: with a date they make a reminder of any statement.
 _DEADLINE = re.compile(
-    r"\b(?:by|before|due|until|till|deadline|no later than|bis|spätestens|fällig|nicht vergessen)\b"
+    r"\b(?:by|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen)\b"
     r"|之前|以前|截止|到期|别忘|记得",
     re.IGNORECASE,
 )
@@ -246,9 +256,16 @@ _SCHEDULED = re.compile(
 )
 
 
+# "every" before any noun ("Every sprint ends with a demo on Thursday", "at every shift change"): each time it
+# comes round. A deadline or an instruction may name "every" as a quantifier ("Send every invoice by Friday").
+_EVERY = re.compile(r"\b(?:every|each)\s+(?!one\b|other\b|of\b)[a-z]", re.IGNORECASE)
+
+
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None:
+        return True
+    if _EVERY.search(text) is not None and not states_deadline(text) and not instruction(text):
         return True
     return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
 
