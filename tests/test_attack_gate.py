@@ -1,0 +1,120 @@
+"""The MCP gate and the Guard read a header the way the app behind them does. A request may carry a header twice;
+the gate read the last copy of `Mcp-Session-Id` while the SDK acts on the first, so a tenant naming its own
+session last and another's first passed the gate's ownership check and reached (or ended) the other's session.
+A request naming a session, a key or a host more than once is refused before anything behind reads it."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from engram.interfaces.http import guard
+from tests.live import LiveServer
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+ACCEPT = ("accept", "application/json, text/event-stream")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "home", require_key=True)
+    yield live
+    live.stop()
+
+
+def _open(http: httpx.Client, key: str) -> str:
+    answer = http.post(
+        "/mcp",
+        content=json.dumps(INIT),
+        headers=[("authorization", f"Bearer {key}"), ("content-type", "application/json"), ACCEPT],
+    )
+    assert answer.status_code == 200, answer.text
+    session = answer.headers["mcp-session-id"]
+    done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    headers = [("authorization", f"Bearer {key}"), ("content-type", "application/json"), ACCEPT]
+    http.post("/mcp", content=json.dumps(done), headers=[*headers, ("mcp-session-id", session)])
+    return session
+
+
+def _ping(http: httpx.Client, key: str, session: str) -> int:
+    body = {"jsonrpc": "2.0", "id": 7, "method": "ping"}
+    headers = [("authorization", f"Bearer {key}"), ("content-type", "application/json"), ACCEPT]
+    return http.post(
+        "/mcp", content=json.dumps(body), headers=[*headers, ("mcp-session-id", session)]
+    ).status_code
+
+
+def test_a_session_named_twice_cannot_reach_another_tenants_session(server: LiveServer) -> None:
+    owner, other = server.key("owner"), server.key("other")
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        victim = _open(http, owner)
+        mine = _open(http, other)
+        smuggled: list[Any] = [("authorization", f"Bearer {other}"), ("mcp-session-id", victim)]
+        ended = http.delete("/mcp", headers=[*smuggled, ("mcp-session-id", mine)])
+        assert ended.status_code == 400, ended.text
+        assert "mcp-session-id" in ended.text
+        assert _ping(http, owner, victim) == 200  # the owner's session was not ended
+        assert _ping(http, other, mine) == 200
+
+
+def test_a_key_named_twice_is_refused(server: LiveServer) -> None:
+    owner, other = server.key("owner"), server.key("other")
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        twice = [("authorization", f"Bearer {owner}"), ("authorization", f"Bearer {other}"), ACCEPT]
+        answer = http.post(
+            "/mcp", content=json.dumps(INIT), headers=[*twice, ("content-type", "application/json")]
+        )
+        assert answer.status_code == 400 and "authorization" in answer.text
+        listed = http.get("/v1/memories", headers=twice)
+        assert listed.status_code == 400 and "authorization" in listed.text
+
+
+def _half(port: int, head: bytes, wait: float = 60) -> bytes:
+    """What the server answers to a request whose body stops halfway, and the connection then left open."""
+    with socket.create_connection(("127.0.0.1", port)) as conn:
+        conn.settimeout(wait)
+        conn.sendall(head)
+        answer = b""
+        try:
+            while chunk := conn.recv(65536):
+                answer += chunk
+        except TimeoutError:
+            pass
+        return answer
+
+
+@pytest.mark.parametrize("path", ["/v1/store", "/mcp", "/v1/import"])
+def test_a_body_that_stops_halfway_is_answered_and_its_connection_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """Slowloris: a client that sends half a body and waits held a connection and a task until it gave up, so
+    a few thousand such clients took every file descriptor. Now the server answers 408 and closes it."""
+    monkeypatch.setattr(guard, "BODY_SECONDS", 1.0)
+    live = LiveServer(tmp_path / "home", require_key=False)
+    try:
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{live.port}\r\nContent-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n"
+        ).encode()
+        answer = _half(live.port, head + b'{"content": "half')
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert b'"field":"body"' in answer
+        with httpx.Client(base_url=live.url, timeout=60) as http:  # the server still serves the others
+            assert http.get("/v1/tools").status_code == 200
+    finally:
+        live.stop()
