@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 
-from engram.interfaces.http import guard
-from tests.live import LiveServer
+from engram import FakeEmbedder, Settings
+from engram.interfaces.http import guard, pacing
+from engram.interfaces.http.serve import build_app
+from tests.live import LiveServer, free_port
 
 INIT = {
     "jsonrpc": "2.0",
@@ -118,3 +123,34 @@ def test_a_body_that_stops_halfway_is_answered_and_its_connection_closed(
             assert http.get("/v1/tools").status_code == 200
     finally:
         live.stop()
+
+
+def test_a_request_head_that_never_ends_has_its_connection_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slowloris on the head: a connection that sends nothing, or headers a line at a time, was held for ever."""
+    monkeypatch.setattr(pacing, "HEAD_SECONDS", 1.0)
+    home = tmp_path / "home"
+    app = build_app(
+        Settings(home=home, maintain_every_minutes=0),
+        db=home / "local.db",
+        embedder=FakeEmbedder(),
+        require_key=False,
+    )
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, http=pacing.PacedH11))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+        for head in (b"", b"GET /v1/tools HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: 1\r\n"):
+            with socket.create_connection(("127.0.0.1", port)) as conn:
+                conn.settimeout(60)
+                conn.sendall(head)
+                assert conn.recv(100) == b""  # closed by the server, not by this timeout
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            assert http.get("/v1/tools").status_code == 200
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -36,6 +36,7 @@ from engram.interfaces.http.caller import secret_of
 from engram.interfaces.http.guard import replaying
 from engram.interfaces.http.heap import limit_arenas, limit_workers
 from engram.interfaces.http.lines import OneLine
+from engram.interfaces.http.pacing import PacedH11
 from engram.interfaces.http.problems import problem
 from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.mcp import stdio
@@ -254,7 +255,9 @@ def serve(
             self.should_exit = True
 
     logged = RequestLog(app)  # uvicorn's access log would print query strings, which hold what was searched
-    config = uvicorn.Config(logged, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
+    config = uvicorn.Config(
+        logged, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10, http=PacedH11
+    )
     Server(config).run()
 
 
