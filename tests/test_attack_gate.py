@@ -118,7 +118,7 @@ def test_a_body_that_stops_halfway_is_answered_and_its_connection_closed(
         ).encode()
         answer = _half(live.port, head + b'{"content": "half')
         assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
-        assert b'"field":"body"' in answer
+        assert b"body: the body did not arrive" in answer or b'"field":"body"' in answer
         with httpx.Client(base_url=live.url, timeout=60) as http:  # the server still serves the others
             assert http.get("/v1/tools").status_code == 200
     finally:
@@ -154,3 +154,66 @@ def test_a_request_head_that_never_ends_has_its_connection_closed(
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def _surrogate_body() -> bytes:
+    call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "recall", "arguments": {}}}
+    return json.dumps(call).replace("{}", '{"query": "\\ud800"}').encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "said"),
+    [
+        (_surrogate_body(), [], "surrogate"),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": '
+            + b"[" * 200
+            + b"]" * 200
+            + b"}}",
+            [],
+            "deeper",
+        ),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": ' + b"9" * 5000 + b"}}",
+            [],
+            "digits",
+        ),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "' + b"a" * 1_100_000 + b'"}}',
+            [],
+            "bytes",
+        ),
+        (json.dumps(INIT).encode(), [("host", "evil.example")], "host"),
+        (json.dumps(INIT).encode(), [("origin", "http://evil.example")], "another site"),
+        (json.dumps(INIT).encode(), [("mcp-session-id", "a"), ("mcp-session-id", "b")], "twice"),
+    ],
+)
+def test_every_refusal_on_mcp_is_a_json_rpc_error(
+    api: Any, body: bytes, headers: list[tuple[str, str]], said: str
+) -> None:
+    """An MCP client reads JSON-RPC errors only: the server's own refusals (lone surrogates, nesting, huge numbers
+    or bodies, foreign hosts and origins) answered /mcp with problem+json, which no MCP client parses."""
+    sent = [("content-type", "application/json"), ACCEPT, *headers]
+    if not any(k == "host" for k, _ in headers):
+        sent.append(("host", "127.0.0.1:8765"))
+    answer = api.post("/mcp", content=body, headers=sent)
+    assert 400 <= answer.status_code < 500, answer.text[:300]
+    assert answer.headers["content-type"] == "application/json"
+    error = answer.json()
+    assert error["jsonrpc"] == "2.0" and error["id"] is None, error
+    assert error["error"]["code"] == -32600 and said in error["error"]["message"], error
+
+
+def test_a_session_of_another_tenant_looks_like_no_session(server: LiveServer) -> None:
+    """The gate's 404 for another tenant's session was problem+json, the SDK's for an unknown one JSON-RPC: the
+    difference told a caller which session ids were live."""
+    owner, other = server.key("owner"), server.key("other")
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        victim = _open(http, owner)
+        answers = []
+        for session in (victim, "0" * 32):
+            headers = [("authorization", f"Bearer {other}"), ("mcp-session-id", session), ACCEPT]
+            body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"})
+            answer = http.post("/mcp", content=body, headers=[*headers, ("content-type", "application/json")])
+            answers.append((answer.status_code, answer.headers["content-type"], answer.content))
+        assert answers[0] == answers[1] and answers[0][0] == 404

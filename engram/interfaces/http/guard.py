@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import anyio
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.interfaces.http.problems import UPLOADS, problem
@@ -52,6 +53,7 @@ _HEADERS = [
     (b"referrer-policy", b"no-referrer"),
 ]
 _UNSCRIPTED = ("/docs", "/redoc")
+MCP = "/mcp"
 # Read by the Guard and, maybe from another copy, by what is behind it (Starlette's headers give the first copy).
 _ONCE = frozenset({b"host", b"origin", b"authorization", b"x-api-key", b"mcp-session-id"})
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -158,7 +160,7 @@ class Guard:
         try:
             refusal = _repeated(scope) or self._refusal(scope)
             if refusal is not None:
-                await refusal(scope, receive, guarded)
+                await _spoken(scope, refusal)(scope, receive, guarded)
                 return
             replay = receive
             if scope.get("method") in CHANGES and scope.get("path") not in UPLOADS:  # an upload streams
@@ -168,7 +170,7 @@ class Guard:
                 if early is None:
                     early = _body_problem(body)
                 if early is not None:
-                    await early(scope, receive, guarded)
+                    await _spoken(scope, early)(scope, receive, guarded)
                     return
                 replay = replaying(body, receive)
             elif scope.get("method") in CHANGES:
@@ -176,12 +178,13 @@ class Guard:
             await self.app(scope, replay, guarded)
         except Exception as exc:  # the last line: whatever was not foreseen is a 500 like any other error
             if late and not started:
-                await _late(self.body_seconds)(scope, receive, guarded)
+                await _spoken(scope, _late(self.body_seconds))(scope, receive, guarded)
                 return
             _log(scope, exc)
             if not started:
                 detail = "an unexpected error; the server's log says where"
-                await problem(500, "Internal server error", detail, code="internal")(scope, receive, guarded)
+                failed = problem(500, "Internal server error", detail, code="internal")
+                await _spoken(scope, failed)(scope, receive, guarded)
 
     def _refusal(self, scope: Scope) -> Any:
         if not self.local:
@@ -205,6 +208,21 @@ class Guard:
         if scheme not in ("http", "https") or not authority:
             return False  # "null" (a sandboxed frame, a file) included
         return authority.lower() == host.strip().lower() or host_name(authority) in self.hosts - set(LOOPBACK)
+
+
+def _spoken(scope: Scope, answer: JSONResponse) -> JSONResponse:
+    """A refusal as the caller reads errors: problem+json, or on /mcp a JSON-RPC error (an MCP client reads
+    nothing else, and waited out its own timeout for an answer it could not parse)."""
+    if scope.get("path") != MCP:
+        return answer
+    return jsonrpc_error(answer.status_code, json.loads(bytes(answer.body))["error"])
+
+
+def jsonrpc_error(status: int, message: str) -> JSONResponse:
+    """An MCP answer over HTTP that no request id can be given for, as the SDK's own: the message, the status."""
+    code = -32603 if status >= 500 else -32600  # JSON-RPC's internal error, invalid request
+    error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+    return JSONResponse(error, status_code=status)
 
 
 def _repeated(scope: Scope) -> Any:
@@ -297,4 +315,13 @@ def _log(scope: Scope, exc: BaseException) -> None:
     )
 
 
-__all__ = ["CSP", "LOOPBACK", "MAX_BODY_DEPTH", "Guard", "host_name", "invalid_text", "too_deep"]
+__all__ = [
+    "CSP",
+    "LOOPBACK",
+    "MAX_BODY_DEPTH",
+    "Guard",
+    "host_name",
+    "invalid_text",
+    "jsonrpc_error",
+    "too_deep",
+]
