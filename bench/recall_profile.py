@@ -251,12 +251,17 @@ def main() -> None:
     )
     print(", ".join(f"{side} {a}, {r}" for side, (a, r) in found.items()))
     print(f"{args.clock} milliseconds")
-    print("| stage | before p50 | after p50 | before p95 | after p95 |")
-    print("|---|---|---|---|---|")
+    # The ratio question by question (after / before, each question's pair asked at the same moment), then its
+    # median: steadier on a shared machine than the ratio of the two medians.
+    print("| stage | before p50 | after p50 | before p95 | after p95 | after / before, per question p50 |")
+    print("|---|---|---|---|---|---|")
     for stage in STAGES:
         p50 = [statistics.median(times[side][stage]) for side in sides]
         p95 = [statistics.quantiles(times[side][stage], n=20)[-1] for side in sides]
-        print(f"| {stage} | {p50[0]:.2f} | {p50[1]:.2f} | {p95[0]:.2f} | {p95[1]:.2f} |")
+        pairs = zip(times["before"][stage], times["after"][stage], strict=True)
+        ratios = [a / b for b, a in pairs if b > 0]
+        ratio = f"{statistics.median(ratios):.3f}" if ratios else ""
+        print(f"| {stage} | {p50[0]:.2f} | {p50[1]:.2f} | {p95[0]:.2f} | {p95[1]:.2f} | {ratio} |")
 
 
 if __name__ == "__main__":
