@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from psycopg import sql
 
 from bench.backends import bulk_records
 from engram import FakeEmbedder, Memory
@@ -14,7 +15,7 @@ from engram.lang.text import stem, stems, words
 from engram.model.record import Scope
 from engram.model.vectors import content_hash
 from engram.store.postgres import text as pg_text
-from engram.store.postgres.schema import MIGRATIONS
+from engram.store.postgres.schema import MIGRATIONS, vector_index_name
 from engram.store.postgres.store import PostgresStore
 from engram.store.values import Filter
 
@@ -31,6 +32,17 @@ def _old_tsvector(content: str, tags: Sequence[str]) -> str:
     ):
         weights.setdefault(s, []).append("2B")
     return " ".join(f"{pg_text.lexeme(s)}:{','.join(w)}" for s, w in sorted(weights.items()))
+
+
+def _old_vector_index(dim: int) -> sql.Composed:
+    """The graph as m007 built it: M = 16, pgvector's default."""
+    return sql.SQL(
+        "CREATE INDEX {} ON memories USING hnsw ((embedding::halfvec({})) halfvec_cosine_ops) WHERE searchable"
+    ).format(sql.Identifier(vector_index_name(dim)), sql.Literal(dim))
+
+
+def _graph(store: Any) -> str:
+    return str(store._one("SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'memories_hnsw_%%'")[0])
 
 
 def _fill(mem: Memory) -> None:
@@ -59,6 +71,7 @@ def test_a_store_written_before_compact_rows_migrates_with_its_data_intact(
         old.setattr(pg_store, "MIGRATIONS", [m for m in MIGRATIONS if m[0] != "m009_compact_rows"])
         old.setattr(pg_store, "_sha256", lambda content: "")
         old.setattr(pg_store, "HASH", "m.content_hash")
+        old.setattr(pg_store, "vector_index", _old_vector_index)
         old.setattr(pg_text, "tsvector", _old_tsvector)
         with Memory(pg_url, embedder=FakeEmbedder()) as mem:
             _fill(mem)
@@ -66,6 +79,7 @@ def test_a_store_written_before_compact_rows_migrates_with_its_data_intact(
             store: Any = mem.store
             assert store._one("SELECT count(*) FROM memories WHERE content_hash IS NULL")[0] == 0
             size = store._one("SELECT sum(pg_column_size(tsv)) FROM memories")[0]
+            assert "m=" not in _graph(store)
     assert all(hits) and any(r["content_hash"] == "h" for r in records)
     with Memory(pg_url, embedder=FakeEmbedder()) as mem:
         store = mem.store
@@ -74,6 +88,7 @@ def test_a_store_written_before_compact_rows_migrates_with_its_data_intact(
         kept = store._all("SELECT content_hash FROM memories WHERE content_hash IS NOT NULL")
         assert kept == [("h",)]  # the imported hash, not the content's own
         assert store._one("SELECT sum(pg_column_size(tsv)) FROM memories")[0] < size
+        assert "m='12'" in _graph(store)
         for record in records:
             found = store.find_hash(record["content_hash"], Scope(record["scope"]), record["scope_id"])
             assert record["parent_id"] is not None or (found is not None and found.id == record["id"])
