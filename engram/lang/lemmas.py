@@ -62,8 +62,8 @@ def _spacy_info(*args: Any, **kwargs: Any) -> Any:
 
 class _SpacyLoader(importlib.machinery.SourceFileLoader):
     """Runs `spacy/__init__.py` with an empty `spacy.cli` in place: it imports `spacy.cli.info` only to offer
-    `spacy.info`, and with it every command (typer, weasel, requests, jinja2), 13 MB of a serving process that
-    no tagger reads. `spacy.info` still works (its command loads when called); the stand-ins then leave
+    `spacy.info`, and with it every command (typer, weasel, requests, jinja2), which no tagger reads and a
+    process would hold for good. `spacy.info` still works (its command loads when called); the stand-ins then leave
     `sys.modules`, so `import spacy.cli` or `from spacy.cli import download` imports the real one."""
 
     def exec_module(self, module: ModuleType) -> None:
