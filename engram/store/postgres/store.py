@@ -8,8 +8,6 @@ model dimension.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -21,9 +19,9 @@ from psycopg import sql
 from engram.errors import StoreError
 from engram.model.record import MemoryRecord, Scope, utcnow
 from engram.model.vectors import Matrix, Vector
-from engram.store import scores
 from engram.store.erasure import Erasure
 from engram.store.postgres import text as pg_text
+from engram.store.postgres.columns import from_row, to_row
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
 from engram.store.postgres.schema import HASH, MIGRATIONS, vector_index, vector_index_name
@@ -34,40 +32,12 @@ from engram.store.rows import (
     COLUMNS,
     FACT_COLUMNS,
     JSON_COLUMNS,
-    record_from_row,
-    record_to_row,
     ts,
 )
 from engram.store.side_tables import SideTables
 from engram.store.values import Facts, Filter, Position, StoreStats
 
-_SCORES, _HASH, _CONTENT = (COLUMNS.index(c) for c in ("kind_scores", "content_hash", "content"))
 _JSONB = JSON_COLUMNS - {"kind_scores"}
-
-
-def _sha256(content: str) -> str:
-    return hashlib.sha256(content.encode()).hexdigest()
-
-
-def _row(record: MemoryRecord) -> tuple[Any, ...]:
-    """The row's values in COLUMNS order; the classifier's scores as the SQLite backend's blob (a tenth of their
-    JSON), or JSON's UTF-8 bytes where the blob cannot hold them exactly (engram.store.scores); the content hash
-    NULL where it is the SHA-256 of the content as stored (`HASH` derives it again)."""
-    row = list(record_to_row(record, native=True))
-    stored = scores.encode(dict(record.kind_scores))
-    row[_SCORES] = stored if isinstance(stored, bytes) else stored.encode()
-    if row[_HASH] == _sha256(record.content):
-        row[_HASH] = None
-    return tuple(row)
-
-
-def _record(row: Sequence[Any]) -> MemoryRecord:
-    values = list(row)
-    stored = bytes(values[_SCORES])
-    values[_SCORES] = json.loads(stored) if stored[:1] == b"{" else scores.decode(stored)
-    if values[_HASH] is None:
-        values[_HASH] = _sha256(values[_CONTENT])
-    return record_from_row(values, native=True)
 
 
 class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
@@ -175,7 +145,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         copy = f"COPY memories({', '.join(COLUMNS)}, searchable, embedding, tsv) FROM STDIN".encode()
         rows = [
             (
-                *_row(r),
+                *to_row(r),
                 v is not None,
                 None if v is None else vector_text(v),
                 None if v is None else pg_text.tsvector(r.content, r.tags),
@@ -207,7 +177,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         return {str(i): at for i, at in rows}
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
-        row = dict(zip(COLUMNS, _row(record), strict=True))
+        row = dict(zip(COLUMNS, to_row(record), strict=True))
         del row["id"]
         assignments = ", ".join(f"{c} = %s::jsonb" if c in _JSONB else f"{c} = %s" for c in row)
         with self.atomic() as db:
@@ -228,7 +198,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
                 )
                 # Tags too, where they changed, with each chunk's text index (computed here, as on every write).
                 stale = db.execute(
-                    b"SELECT rid, content FROM memories WHERE parent_id = %s AND tags <> %s::jsonb",
+                    b"SELECT rid, content FROM memories WHERE parent_id = %s AND tags IS DISTINCT FROM %s::jsonb",
                     (record.id, row["tags"]),
                 ).fetchall()
                 if stale:
@@ -265,7 +235,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
     _SELECT = f"SELECT {', '.join('m.' + c for c in COLUMNS)} FROM memories m"
 
     def _records(self, query: str, params: Sequence[Any] = ()) -> list[MemoryRecord]:
-        return [_record(r) for r in self._all(query, params)]
+        return [from_row(r) for r in self._all(query, params)]
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         found = self._records(f"{self._SELECT} WHERE m.id = %s", (memory_id,))
@@ -372,7 +342,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
             if not rows:
                 return
             last = rows[-1][0]
-            yield [_record(r[1:]) for r in rows]
+            yield [from_row(r[1:]) for r in rows]
 
     def stats(self) -> StoreStats:
         def grouped(column: str) -> dict[str, int]:
