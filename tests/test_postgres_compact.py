@@ -52,7 +52,11 @@ def _old_vector_index(dim: int) -> sql.Composed:
 
 
 def _graph(store: Any) -> str:
-    return str(store._one("SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'memories_hnsw_%%'")[0])
+    return str(
+        store._one(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE 'memories_hnsw_%%'"
+        )[0]
+    )
 
 
 def _fill(mem: Memory) -> None:
