@@ -97,13 +97,14 @@ def test_held_out_accuracy_counts_each_seeds_mark_without_it() -> None:
 def test_store_memory_reads_the_marks_of_the_kinds_read_out(tmp_path: Path) -> None:
     text = "Quarterly slides due 3 December."
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as m:
-        stored = m.get(m.remember(text).id)
         kinds = m._classifiers.kinds
-        assert kinds.readout is not None and kinds.readout.forms == forms.FORMS
         vector = m.embedder.embed_batch([text])[0]
         opening = m.embedder.embed_batch([kinds.opening(text) or ""])[0]
+        # Decided before it is stored: a confident write joins the prototypes, and a second read finds itself.
         marked = kinds.decide(vector, [], opening, text)
         unmarked = kinds.decide(vector, [], opening)
+        stored = m.get(m.remember(text).id)
+        assert kinds.readout is not None and kinds.readout.forms == forms.FORMS
     assert marked.probabilities["task"] > unmarked.probabilities["task"]
     assert stored.kind_confidence == pytest.approx(max(marked.probabilities.values()), abs=1e-3)
 

@@ -25,10 +25,11 @@ from engram.model.vectors import Matrix
 
 FORMS = ("deadline", "address", "speaker")
 _ADDRESSES = frozenset({"url", "email"})
-# The speaker's own words for themself, English and German: closed-class words, not topics.
+# The speaker's own words for themself, English, German and Chinese (我, not 我们 "we"): closed-class words, not
+# topics. Chinese writes no spaces, so 我 is read without word boundaries.
 _SPEAKER = re.compile(
     r"(?i)(?<![\w'\u2019])(i|me|my|mine|myself|i['\u2019](?:m|ve|d|ll)|"
-    r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)(?![\w'\u2019])"
+    r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)(?![\w'\u2019])|我(?!们)"
 )
 _DIGIT = re.compile(r"\d")  # any decimal digit, as the phone matcher reads them (full-width ones too)
 

@@ -31,19 +31,16 @@ from engram.lang.timewords import (
     DAYS,
     MONTHS,
     SHORT_MONTHS,
-    TimeRange,
     day_start,
     month_after,
     weekend,
 )
+from engram.lang.window import window
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
-_BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
-_END_OF = re.compile(rf"end of (?:the )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE)
-_WINDOW = re.compile(
-    rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
+_END_OF = re.compile(
+    rf"end of (?:the |this |(next) )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE
 )
-_OVERDUE = re.compile(r"\b(?:overdue|past due)\b", re.IGNORECASE)  # "what's overdue": the days before today
 
 
 def _end_of(unit: str, day: datetime) -> datetime:
@@ -158,13 +155,21 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         ):
             continue
         end = _END_OF.fullmatch(phrase)
-        if end is not None:
-            return _end_of(end.group(1).lower(), said), phrase
+        if end is not None:  # "end of next week": the end of the one after this
+            unit, base = end.group(2).lower(), said
+            if end.group(1) is not None:
+                base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
+                base = said.replace(year=said.year + 1) if unit == "year" else base
+            return _end_of(unit, base), phrase
         parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
         if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
             # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser
             # gave next week's): "next Thursday" says otherwise in as many words.
-            after_next = text[: found.start()].rstrip().lower().endswith("next")
+            # "before Monday" or "until Monday" said on a Monday cannot mean today: next week's, as read.
+            lead = text[: found.start()].rstrip().lower()
+            after_next = lead.endswith(("next", "before", "until", "till")) or found.group(
+                0
+            ).lower().startswith(("before", "until"))
             if phrase.split()[0].lower() in DAYS.split("|") and (day - said).days == 7 and not after_next:
                 return said, phrase
             # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
@@ -215,7 +220,7 @@ _STANDING = re.compile(
 )
 # Words that state a deadline: with a date they make a reminder of any statement.
 _DEADLINE = re.compile(
-    r"\b(?:by|before|due|until|till|deadline|no later than|bis|spätestens|fällig|nicht vergessen)\b"
+    r"\b(?:by|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen)\b"
     r"|之前|以前|截止|到期|别忘|记得",
     re.IGNORECASE,
 )
@@ -251,9 +256,16 @@ _SCHEDULED = re.compile(
 )
 
 
+# "every" before any noun ("Every sprint ends with a demo on Thursday", "at every shift change"): each time it
+# comes round. A deadline or an instruction may name "every" as a quantifier ("Send every invoice by Friday").
+_EVERY = re.compile(r"\b(?:every|each)\s+(?!one\b|other\b|of\b)[a-z]", re.IGNORECASE)
+
+
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None:
+        return True
+    if _EVERY.search(text) is not None and not states_deadline(text) and not instruction(text):
         return True
     return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
 
@@ -301,100 +313,4 @@ def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> d
     return due_day(text, said_at)
 
 
-def window(query: str, now: datetime) -> TimeRange | None:
-    """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
-    Sunday) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
-    included); "overdue" the days before today. "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
-    before Friday" lists Thursday's too)."""
-    try:
-        span = _window(query, now)
-    except (ValueError, OverflowError):  # asked as of the calendar's last days: no day comes after them
-        return None
-    if span is None or span.after is None:
-        return span
-    lead = query[: query.lower().rfind(span.phrase.lower())] if span.phrase else ""
-    found = _UP_TO.search(lead)
-    if found is None:
-        return span
-    today = day_start(now.astimezone(UTC))
-    end = span.after if found.group(1).lower() == "before" else span.before
-    return TimeRange(today, end, query[found.start() : len(lead) + len(span.phrase)])
-
-
-# "before Friday", "by the weekend", "until next week": the word that makes a window run from today.
-_UP_TO = re.compile(r"\b(before|by|until|till)\s+(?:the\s+|this\s+|next\s+)?$", re.IGNORECASE)
-
-
-# A day of a month in a question ("on 24 December", "before Dec 3rd"): that day, read forward.
-_CALENDAR_DAY = re.compile(
-    rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTHS}|{SHORT_MONTHS})|({MONTHS}|{SHORT_MONTHS})\.?\s+"
-    rf"(\d{{1,2}})(?:st|nd|rd|th)?)\b",
-    re.IGNORECASE,
-)
-
-
-def _calendar_day(query: str, now: datetime) -> tuple[datetime, str] | None:
-    """The day a question names by its date or a holiday, the next one (today included)."""
-    today = day_start(now.astimezone(UTC))
-    found = _CALENDAR_DAY.search(query)
-    if found is None:
-        return holiday(query, now)
-    name = (found.group(2) or found.group(3)).lower()
-    number = int(found.group(1) or found.group(4))
-    month = next(i for i, m in enumerate(MONTHS.split("|"), 1) if m.startswith(name[:3]))
-    for year in (today.year, today.year + 1):
-        try:
-            day = datetime(year, month, number, tzinfo=UTC)
-        except ValueError:  # the 31st of a shorter month
-            return None
-        if day >= today:
-            return day, found.group(0)
-    return None
-
-
-def _window(query: str, now: datetime) -> TimeRange | None:
-    if (late := _OVERDUE.search(query)) is not None:
-        return TimeRange(None, day_start(now.astimezone(UTC)), late.group(0))
-    if (end := weekend(query, now)) is not None:
-        if end.after is None:  # "before the weekend": the weekend itself is the window here
-            assert end.before is not None
-            return TimeRange(end.before, end.before + timedelta(days=2), "weekend")
-        return TimeRange(end.after, end.before, "weekend")
-    if (named := _calendar_day(query, now)) is not None:
-        return TimeRange(named[0], named[0] + timedelta(days=1), named[1])
-    # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
-    found = next(
-        (
-            m
-            for m in _WINDOW.finditer(query)
-            if m.group(1).lower() != "may" or _BEFORE_MAY.search(query[: m.start()])
-        ),
-        None,
-    )
-    if found is None:
-        return None
-    phrase = found.group(1).lower()
-    today = day_start(now.astimezone(UTC))
-    monday = today - timedelta(days=today.weekday())
-    first = today.replace(day=1)
-    next_first = month_after(first)
-    spans = {
-        "today": (today, today + timedelta(days=1)),
-        "tonight": (today, today + timedelta(days=1)),
-        "tomorrow": (today + timedelta(days=1), today + timedelta(days=2)),
-        "this week": (monday, monday + timedelta(days=7)),
-        "next week": (monday + timedelta(days=7), monday + timedelta(days=14)),
-        "this month": (first, next_first),
-        "next month": (next_first, month_after(next_first)),
-    }
-    if phrase in spans:
-        after, before = spans[phrase]
-    elif phrase in DAYS.split("|"):
-        day = today + timedelta(days=(DAYS.split("|").index(phrase) - today.weekday()) % 7)
-        after, before = day, day + timedelta(days=1)
-    else:
-        month = MONTHS.split("|").index(phrase) + 1
-        year = today.year + (month < today.month)
-        after = datetime(year, month, 1, tzinfo=UTC)
-        before = month_after(after)
-    return TimeRange(after, before, found.group(1))
+__all__ = ["deadline_day", "due_day", "instruction", "reminder_day", "standing", "to_do", "window"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from engram.lang.foreign_dates import names_day
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS
 
@@ -19,9 +20,19 @@ OBJECT = frozenset(
 
 # An event and the day it is on: "<what> is on <day>", "<what> takes place on <day>", or a fragment that names
 # only the event ("Haircut on Thursday", "Dentist check-up on 17 December at 8:40am").
+# A verb of its own says the day: "starts Friday 18 December", "moved to Monday 7 December", "is scheduled for
+# 8 December" ("on" may follow or not); without one, the fragment needs "on".
 _EVENT = re.compile(
-    r"^\s*(?P<what>[^.!?;:]{2,80}?)\s+(?:(?P<verb>is|are|['\u2019]s|takes place|take place|starts|begins)\s+)?on\s+"
+    r"^\s*(?P<what>[^.!?;:]{2,80}?)\s+(?:(?P<verb>(?:(?:is|are|was|were|has been|have been)\s+)?(?:moved|"
+    r"rescheduled|postponed|pushed back|brought forward|scheduled|planned|booked|set|fixed)|moves|starts|begins"
+    r"|ends)\s+(?:(?:on|to|for|until)\s+)?|(?P<be>is|are|['\u2019]s|takes place|take place)\s+on\s+|on\s+)"
     rf"(?:(?:this|next)\s+)?(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b|the\s+\d|\d)",
+    re.IGNORECASE,
+)
+# A time of day ("at 10:00", "6pm", "19 Uhr", "十点"): with a day named, an appointment.
+_CLOCK = re.compile(
+    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?::\d{2})?\s*uhr\b"
+    r"|\bat\s+\d{1,2}(?=\s*(?:[.,;!?]|$|o['\u2019]clock))|[\d一二两三四五六七八九十]{1,3}点",
     re.IGNORECASE,
 )
 # A date that comes back every year is a fact about someone, not an event to go to.
@@ -33,16 +44,26 @@ def event(text: str) -> bool:
     """Whether a sentence of `text` tells of an event on a day, something a person goes to: "<what> is on
     <day>", or a fragment naming only what (nouns and names) and the day. A birthday or an anniversary recurs
     and is a fact; "Mia turns seven on 6 December" has a verb of its own, "The play was on Saturday" is past."""
+    if timed(text):
+        return True
     for sentence in SENTENCE.finditer(text[:2000]):
         found = _EVENT.match(sentence.group(1))
         if found is None or _RECURRING.search(found.group("what")):
             continue
-        if found.group("verb") is not None:
+        if found.group("verb") is not None or found.group("be") is not None:
             return True
         words = _WORD.findall(found.group("what"))
         if words and all(_names_a_thing(w) for w in words) and not _said_of(words):
             return True
     return False
+
+
+def timed(text: str) -> bool:
+    """Whether `text` names a time of day and a day ("Dentist appointment next Thursday at 9", "Termin am 9.
+    Dezember um 10:30", "明天上午十点开会"): an appointment, whatever words tell of it. The day is read as the due day
+    is, so a clock time alone ("the backup runs at 2am") is none."""
+    head = text[:2000]
+    return _CLOCK.search(head) is not None and (DATE.search(head) is not None or names_day(head))
 
 
 # What comes up on a day without being a thing to do: an occasion ("Rosa turns 70 on 12 February", "Lena's birthday

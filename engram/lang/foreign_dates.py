@@ -13,6 +13,31 @@ _ZH_NUMBER = "一二三四五六七八九十"
 _ZH_DATE = re.compile(rf"([\d{_ZH_NUMBER}]{{1,3}})月([\d{_ZH_NUMBER}]{{1,3}})[日号]")
 _ZH_WEEKDAY = re.compile(r"(下|这|本)?个?(?:周|星期|礼拜)([一二三四五六日天])")
 _ZH_DAYS = {"今天": 0, "明天": 1, "后天": 2}
+_DE_WEEKDAYS = "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
+# German days said from today: "heute (Abend)", "morgen" (not "heute Morgen", "am Morgen": a time of day), and a
+# weekday ("bis Freitag", "am Dienstag"), the next one, today included, as an English weekday is.
+_DE_RELATIVE = re.compile(
+    rf"\b(?:(heute)|(übermorgen)|(?<!heute )(?<!am )(?<!guten )(morgen)(?!s)|(?:(nächsten?|kommenden?)\s+)?"
+    rf"({_DE_WEEKDAYS}))\b",
+    re.IGNORECASE,
+)
+# "Ende November", "Ende des Monats", "Ende der Woche", "Ende nächster Woche": its last day (Sunday for a week).
+_DE_END = re.compile(
+    rf"\bende\s+(?:(?:des\s+)?(monats)|(?:der\s+)?(woche)|(nächster\s+woche|nächsten\s+monats)|({_DE_MONTHS}))\b",
+    re.IGNORECASE,
+)
+_ZH_DAY = re.compile(
+    r"今天|明天|后天|今晚|(?:周|星期|礼拜)[一二三四五六日天]|[\d一二三四五六七八九十]{1,3}月[\d一二三四五六七八九十]{1,3}[日号]"
+)
+
+
+def names_day(text: str) -> bool:
+    """Whether `text` names a day in German or Chinese (a date, a weekday, today, tomorrow)."""
+    return (
+        _DE_DATE.search(text) is not None
+        or _DE_RELATIVE.search(text) is not None
+        or _ZH_DAY.search(text) is not None
+    )
 
 
 def _zh_number(text: str) -> int:
@@ -45,6 +70,10 @@ def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
         month = _DE_MONTHS.split("|").index(de.group(2).lower()) + 1
         if (day := _forward(said, month, int(de.group(1)))) is not None:
             return day, de.group(0)
+    if (end := _DE_END.search(text)) is not None:
+        return _german_end(end, said), end.group(0)
+    if (rel := _DE_RELATIVE.search(text)) is not None:
+        return _german_relative(rel, said), rel.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
         if 1 <= month <= 12 and (day := _forward(said, month, number)) is not None:
@@ -59,3 +88,29 @@ def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
         if word in text:
             return said + timedelta(days=ahead), word
     return None
+
+
+def _german_end(found: re.Match[str], said: datetime) -> datetime:
+    """The last day of the month or week `_DE_END` found."""
+    _, week, following, named = found.groups()
+    if week is not None or (following is not None and following.lower().endswith("woche")):
+        sunday = said + timedelta(days=6 - said.weekday())
+        return sunday + timedelta(days=7) if following is not None else sunday
+    first = said.replace(day=1)
+    if named is not None:
+        number = _DE_MONTHS.split("|").index(named.lower()) + 1
+        first = first.replace(year=said.year + (number < said.month), month=number)
+    elif following is not None:
+        first = (first + timedelta(days=32)).replace(day=1)
+    return first.replace(day=calendar.monthrange(first.year, first.month)[1])
+
+
+def _german_relative(found: re.Match[str], said: datetime) -> datetime:
+    """The day `_DE_RELATIVE` found: today, the day after, the one after that, or the next such weekday."""
+    today, after_next, tomorrow, following, weekday = found.groups()
+    if today is not None or tomorrow is not None or after_next is not None:
+        return said + timedelta(days=0 if today is not None else 1 if tomorrow is not None else 2)
+    ahead = (_DE_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
+    if following is not None and ahead == 0:
+        ahead = 7  # "nächsten Montag" said on a Monday: next week's
+    return said + timedelta(days=ahead)

@@ -46,7 +46,7 @@ DATE = re.compile(
     rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b"
     rf"|(?:{MONTHS}|{SHORT_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
     rf"|(?:before|by|until|in|on|during)\s+(?:{MONTHS})(?!\.?\s+\d)"  # not "before April 10": that is April 10
-    rf"|next week\b|next month|end of (?:the )?(?:day|week\b|month|year\b|quarter|q[1-4]\b|{MONTHS}))",
+    rf"|end of (?:the |this |next )?(?:day|week\b|month|year\b|quarter|q[1-4]\b|{MONTHS})|next week\b|next month)",
     re.IGNORECASE,
 )
 _HAN = re.compile(f"[{HAN}]")

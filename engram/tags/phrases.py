@@ -173,6 +173,8 @@ _OBJECT = frozenset(
         "these",
         "those",
         "some",
+        "more",  # "Order more tomatoes", "Book another session": an amount or another of the object
+        "another",
         "me",
         "him",
         "them",

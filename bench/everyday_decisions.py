@@ -1,0 +1,153 @@
+"""What store_memory decides on its own, judged against labels written before any prediction:
+`python -m bench.everyday_decisions [--set PATH] [--misses]`.
+
+The set (bench/data/everyday_fourth_user.jsonl, 100 memories of several people: a teacher, a backend developer,
+a retired pharmacist writing German, a PhD student writing English and Chinese, a photographer writing chat-like
+lines, a restaurant owner, and household lines) holds per memory its kind (`a|b` where the kinds' definitions
+truly overlap: either counts), its category, its due day (`created` is the day it was said, a Monday) and
+whether it should be listed as a thing to do (`reminder`: true, false, or null when either is fine).
+
+Every memory goes in through `store_memory` with the clock at 08:00 of its day, into one fresh store (neighbour
+votes and learning take part). Reported: kind accuracy and fallback share, category accuracy (undecided counts
+wrong), due day exact and in the right week, dated tasks in their week's list, rules and habits listed, tags per
+memory and tags that end in a verb form or repeat the text's clause, importance spread, review status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import time_machine
+
+from bench.tags import _ends_in_verb
+from engram import Memory
+
+ROOT = Path(__file__).resolve().parent
+DEFAULT = ROOT / "data" / "everyday_fourth_user.jsonl"
+LISTING = "what do I have to do this week?"
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def week_of(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def _stored(memory: Memory, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for i, row in enumerate(rows):
+        at = datetime.fromisoformat(row["created"]).replace(hour=8, minute=i % 60, tzinfo=UTC)
+        with time_machine.travel(at, tick=False):
+            got = memory.store_memory(row["content"])
+        record = memory.get(got["memory_id"])
+        analysis = got["analysis"]
+        out.append(
+            {
+                "id": got["memory_id"],
+                "kind": analysis["kind"],
+                "method": record.kind_method,
+                "category": analysis["detected_category"],
+                "tags": analysis["generated_tags"],
+                "importance": analysis["importance_score"],
+                "due": analysis.get("due_date"),
+                "status": record.status,
+            }
+        )
+    return out
+
+
+def _listed(memory: Memory, weeks: set[date]) -> dict[date, set[str]]:
+    """The ids listed as things to do in each week, asked on its Monday morning."""
+    out = {}
+    for monday in weeks:
+        now = datetime(monday.year, monday.month, monday.day, 9, tzinfo=UTC)
+        with time_machine.travel(now, tick=False):
+            found = memory.search_memory(LISTING, {"limit": 100}, now=now, touch=False)
+        out[monday] = {r["id"] for r in found["results"]}
+    return out
+
+
+def score(rows: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]], listed: Any) -> dict[str, Any]:
+    n = len(rows)
+    kind_ok = [g["kind"] in r["kind"].split("|") for r, g in zip(rows, got, strict=True)]
+    cat_ok = [g["category"] == r["category"] for r, g in zip(rows, got, strict=True)]
+    dated = [(r, g) for r, g in zip(rows, got, strict=True) if r["due"] and r["reminder"]]
+    exact = sum(g["due"] == r["due"] for r, g in dated)
+    week = sum(
+        g["due"] is not None
+        and week_of(date.fromisoformat(g["due"])) == week_of(date.fromisoformat(r["due"]))
+        for r, g in dated
+    )
+    in_list = [r["key"] for r, g in dated if g["id"] in listed.get(week_of(date.fromisoformat(r["due"])), ())]
+    shown = set().union(*listed.values()) if listed else set()
+    not_reminders = [
+        r["key"] for r, g in zip(rows, got, strict=True) if r["reminder"] is False and g["id"] in shown
+    ]
+    tags = [g["tags"] for g in got]
+    verbs = [
+        f"{t} <- {r['content']}"
+        for r, g in zip(rows, got, strict=True)
+        for t in g["tags"]
+        if _ends_in_verb(t, r["content"])
+    ]
+    return {
+        "memories": n,
+        "kind_accuracy": round(sum(kind_ok) / n, 3),
+        "kind_fallback_share": round(sum(g["method"] == "fallback" for g in got) / n, 3),
+        "category_accuracy": round(sum(cat_ok) / n, 3),
+        "category_undecided": sum(g["category"] is None for g in got),
+        "dated_tasks": len(dated),
+        "due_exact": exact,
+        "due_right_week": week,
+        "dated_tasks_listed_in_week": len(in_list),
+        "not_reminders_listed": not_reminders,
+        "tags_median": sorted(len(t) for t in tags)[n // 2],
+        "tags_outside_2_6": sum(not 2 <= len(t) <= 6 for t in tags),
+        "tags_ending_in_verb": verbs,
+        "importance": dict(sorted(Counter(g["importance"] for g in got).items())),
+        "status": dict(Counter(g["status"] for g in got)),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.everyday_decisions")
+    parser.add_argument("--set", type=Path, default=DEFAULT)
+    parser.add_argument("--misses", action="store_true", help="print every memory with a wrong decision")
+    parser.add_argument("--dump", type=Path, help="write every decision as JSON lines")
+    args = parser.parse_args(argv)
+    rows = load(args.set)
+    with tempfile.TemporaryDirectory() as folder, Memory(Path(folder) / "m.db") as memory:
+        got = _stored(memory, rows)
+        weeks = {week_of(date.fromisoformat(r["due"])) for r in rows if r["due"]}
+        weeks |= {week_of(date.fromisoformat(r["created"])) for r in rows}
+        listed = _listed(memory, weeks)
+    result = score(rows, got, listed)
+    print(json.dumps(result, indent=1, ensure_ascii=False))
+    if args.dump:
+        with args.dump.open("w", encoding="utf-8") as f:
+            for r, g in zip(rows, got, strict=True):
+                f.write(json.dumps({"key": r["key"], "content": r["content"]} | g, ensure_ascii=False) + "\n")
+    if args.misses:
+        for r, g in zip(rows, got, strict=True):
+            wrong = []
+            if g["kind"] not in r["kind"].split("|"):
+                wrong.append(f"kind {r['kind']}->{g['kind']}({g['method']})")
+            if g["category"] != r["category"]:
+                wrong.append(f"cat {r['category']}->{g['category']}")
+            if r["reminder"] and r["due"] and g["due"] != r["due"]:
+                wrong.append(f"due {r['due']}->{g['due']}")
+            if wrong:
+                print(f"{r['key']}: {'; '.join(wrong)} | {r['content']}")
+
+
+if __name__ == "__main__":
+    main()

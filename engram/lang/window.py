@@ -1,0 +1,115 @@
+"""The days a question about things to do asks for ("this week", "tomorrow", "in December", "what's overdue"),
+read from when it is asked (engram.lang.due reads the day a reminder is due)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from engram.lang.holidays import holiday
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
+
+_BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
+_WINDOW = re.compile(
+    rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
+)
+_OVERDUE = re.compile(r"\b(?:overdue|past due)\b", re.IGNORECASE)  # "what's overdue": the days before today
+
+
+def window(query: str, now: datetime) -> TimeRange | None:
+    """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
+    Sunday) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
+    included); "overdue" the days before today. "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
+    before Friday" lists Thursday's too)."""
+    try:
+        span = _window(query, now)
+    except (ValueError, OverflowError):  # asked as of the calendar's last days: no day comes after them
+        return None
+    if span is None or span.after is None:
+        return span
+    lead = query[: query.lower().rfind(span.phrase.lower())] if span.phrase else ""
+    found = _UP_TO.search(lead)
+    if found is None:
+        return span
+    today = day_start(now.astimezone(UTC))
+    end = span.after if found.group(1).lower() == "before" else span.before
+    return TimeRange(today, end, query[found.start() : len(lead) + len(span.phrase)])
+
+
+# "before Friday", "by the weekend", "until next week": the word that makes a window run from today.
+_UP_TO = re.compile(r"\b(before|by|until|till)\s+(?:the\s+|this\s+|next\s+)?$", re.IGNORECASE)
+
+
+# A day of a month in a question ("on 24 December", "before Dec 3rd"): that day, read forward.
+_CALENDAR_DAY = re.compile(
+    rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTHS}|{SHORT_MONTHS})|({MONTHS}|{SHORT_MONTHS})\.?\s+"
+    rf"(\d{{1,2}})(?:st|nd|rd|th)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _calendar_day(query: str, now: datetime) -> tuple[datetime, str] | None:
+    """The day a question names by its date or a holiday, the next one (today included)."""
+    today = day_start(now.astimezone(UTC))
+    found = _CALENDAR_DAY.search(query)
+    if found is None:
+        return holiday(query, now)
+    name = (found.group(2) or found.group(3)).lower()
+    number = int(found.group(1) or found.group(4))
+    month = next(i for i, m in enumerate(MONTHS.split("|"), 1) if m.startswith(name[:3]))
+    for year in (today.year, today.year + 1):
+        try:
+            day = datetime(year, month, number, tzinfo=UTC)
+        except ValueError:  # the 31st of a shorter month
+            return None
+        if day >= today:
+            return day, found.group(0)
+    return None
+
+
+def _window(query: str, now: datetime) -> TimeRange | None:
+    if (late := _OVERDUE.search(query)) is not None:
+        return TimeRange(None, day_start(now.astimezone(UTC)), late.group(0))
+    if (end := weekend(query, now)) is not None:
+        if end.after is None:  # "before the weekend": the weekend itself is the window here
+            assert end.before is not None
+            return TimeRange(end.before, end.before + timedelta(days=2), "weekend")
+        return TimeRange(end.after, end.before, "weekend")
+    if (named := _calendar_day(query, now)) is not None:
+        return TimeRange(named[0], named[0] + timedelta(days=1), named[1])
+    # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
+    found = next(
+        (
+            m
+            for m in _WINDOW.finditer(query)
+            if m.group(1).lower() != "may" or _BEFORE_MAY.search(query[: m.start()])
+        ),
+        None,
+    )
+    if found is None:
+        return None
+    phrase = found.group(1).lower()
+    today = day_start(now.astimezone(UTC))
+    monday = today - timedelta(days=today.weekday())
+    first = today.replace(day=1)
+    next_first = month_after(first)
+    spans = {
+        "today": (today, today + timedelta(days=1)),
+        "tonight": (today, today + timedelta(days=1)),
+        "tomorrow": (today + timedelta(days=1), today + timedelta(days=2)),
+        "this week": (monday, monday + timedelta(days=7)),
+        "next week": (monday + timedelta(days=7), monday + timedelta(days=14)),
+        "this month": (first, next_first),
+        "next month": (next_first, month_after(next_first)),
+    }
+    if phrase in spans:
+        after, before = spans[phrase]
+    elif phrase in DAYS.split("|"):
+        day = today + timedelta(days=(DAYS.split("|").index(phrase) - today.weekday()) % 7)
+        after, before = day, day + timedelta(days=1)
+    else:
+        month = MONTHS.split("|").index(phrase) + 1
+        year = today.year + (month < today.month)
+        after = datetime(year, month, 1, tzinfo=UTC)
+        before = month_after(after)
+    return TimeRange(after, before, found.group(1))
