@@ -19,7 +19,8 @@ with `--clock cpu`, the processor time of every thread above the model's).
     .venv/bin/python -m bench.recall_profile --base /tmp/engram-base --size 20000 --queries 200
 
 `--store` copies an existing store for each side instead (the scale bench's 1M one, say); the answers' check is
-then left out, and `--size` only names it.
+then left out, and `--size` only names it. `--after-store` gives the after side a store of its own (the same
+store after an upkeep step, say), with the code of either tree.
 """
 
 from __future__ import annotations
@@ -200,6 +201,11 @@ def main() -> None:
         type=Path,
         help="an existing store (its database file) to copy for each side, e.g. the scale bench's",
     )
+    parser.add_argument(
+        "--after-store",
+        type=Path,
+        help="a store (its database file) for the after side alone (default: --store's)",
+    )
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     from bench.speed import corpus, queries
@@ -216,8 +222,9 @@ def main() -> None:
         procs = {}
         for side, tree in sides.items():
             db = Path(tmp) / f"{side}.db"
-            for part in stored.parent.glob(f"{stored.name}*"):  # the database and the files beside it
-                shutil.copy(part, Path(tmp) / part.name.replace(stored.name, db.name))
+            source = args.after_store if side == "after" and args.after_store else stored
+            for part in source.parent.glob(f"{source.name}*"):  # the database and the files beside it
+                shutil.copy(part, Path(tmp) / part.name.replace(source.name, db.name))
             procs[side] = _start(Path(tree), db, args.size, args.queries, args.clock, args.model)
         times: dict[str, dict[str, list[float]]] = {s: defaultdict(list) for s in sides}
         answers_in = {} if args.store else evidence(questions, set(corpus(args.size)))
@@ -244,12 +251,17 @@ def main() -> None:
     )
     print(", ".join(f"{side} {a}, {r}" for side, (a, r) in found.items()))
     print(f"{args.clock} milliseconds")
-    print("| stage | before p50 | after p50 | before p95 | after p95 |")
-    print("|---|---|---|---|---|")
+    # The ratio question by question (after / before, each question's pair asked at the same moment), then its
+    # median: steadier on a shared machine than the ratio of the two medians.
+    print("| stage | before p50 | after p50 | before p95 | after p95 | after / before, per question p50 |")
+    print("|---|---|---|---|---|---|")
     for stage in STAGES:
         p50 = [statistics.median(times[side][stage]) for side in sides]
         p95 = [statistics.quantiles(times[side][stage], n=20)[-1] for side in sides]
-        print(f"| {stage} | {p50[0]:.2f} | {p50[1]:.2f} | {p95[0]:.2f} | {p95[1]:.2f} |")
+        pairs = zip(times["before"][stage], times["after"][stage], strict=True)
+        ratios = [a / b for b, a in pairs if b > 0]
+        ratio = f"{statistics.median(ratios):.3f}" if ratios else ""
+        print(f"| {stage} | {p50[0]:.2f} | {p50[1]:.2f} | {p95[0]:.2f} | {p95[1]:.2f} | {ratio} |")
 
 
 if __name__ == "__main__":

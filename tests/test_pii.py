@@ -40,6 +40,7 @@ POSITIVES = [
     ),
     ("我的邮箱是 wang@example.cn，谢谢", PiiKind.EMAIL, "wang@example.cn"),
     ("电话 +86 138 0013 8000", PiiKind.PHONE, "138 0013 8000"),
+    ("ruf mich an: 0151.234.5678", PiiKind.PHONE, "0151.234.5678"),
 ]
 
 NEGATIVES = [
@@ -57,6 +58,7 @@ NEGATIVES = [
     "The secret: practice daily and keep going",
     "the password is correct now, and the key to success is patience",
     "set timeout=30 seconds and token = xyz",
+    "The report is due on 3.4.2027, the visit on 03.04.27",
 ]
 
 

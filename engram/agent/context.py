@@ -21,7 +21,7 @@ from engram.errors import InvalidInput
 from engram.lang import analysis, pii
 from engram.lang.due import reminder_day, standing
 from engram.model.agent_answers import SessionContextAnswer
-from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, as_utc, utcnow
+from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, Status, as_utc, utcnow
 from engram.recall.modes import RecallMode
 from engram.recall.query import read_query
 from engram.recall.retriever import Retriever
@@ -100,6 +100,10 @@ class SessionContext:
         sections["Recent decisions"] = [
             (r.id, f"{_line(r)} ({_dated(r)})") for r in recent if r.kind is not Kind.TASK and _decided(r)
         ]
+        read_records = [*identity, *prefers, *tasks, *recent]
+        if query is not None:
+            read_records += [h.record for h in hits]
+        sections = self._with_updates(sections, {r.id: r for r in read_records}, when)
         text, used = _fill(sections, max_tokens, self._count)
         ids = list(dict.fromkeys(i for shown in used.values() for i in shown))
         if touch and ids:
@@ -111,6 +115,37 @@ class SessionContext:
             "tokens": self._count(text),
             "max_tokens": max_tokens,
         }
+
+    def _with_updates(
+        self, sections: dict[str, list[tuple[str, str]]], records: dict[str, MemoryRecord], now: datetime
+    ) -> dict[str, list[tuple[str, str]]]:
+        """Each line of a memory a newer one says has changed ("My sister Clara lives in Lisbon", then "Clara
+        moved to Porto") followed by that update, which is not listed again on its own: shown alone, the older
+        line told every session the old fact; left out, a corrected invoice lost the day it is due."""
+        newer_ids = {
+            n for i, _ in (x for items in sections.values() for x in items)
+            if i in records and isinstance(n := records[i].metadata.get("updated_by"), str)
+        }  # fmt: skip
+        if not newer_ids:
+            return sections
+        live = {
+            r.id: r
+            for r in self._store.get_many(sorted(newer_ids))
+            if r.status is Status.APPROVED and (r.expires_at is None or as_utc(r.expires_at) > now)
+        }
+        shown: set[str] = set()
+        out: dict[str, list[tuple[str, str]]] = {}
+        for title, items in sections.items():
+            out[title] = []
+            for memory_id, line in items:
+                older = records.get(memory_id)
+                newer = None if older is None else live.get(str(older.metadata.get("updated_by")))
+                if newer is not None:
+                    said = newer.created_at.date().isoformat()
+                    line = f"{line} [updated {said}: {shorten(newer.content, LINE_CHARS // 2)[0]}]"
+                    shown.add(newer.id)
+                out[title].append((memory_id, line))
+        return {title: [(i, line) for i, line in items if i not in shown] for title, items in out.items()}
 
     def _count(self, text: str) -> int:
         return len(self._embedder.token_offsets(text))

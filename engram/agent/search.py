@@ -149,10 +149,12 @@ class SearchMemory:
             shown, total, clause = _memories_of(query, where, clause, opts, ranked)
         elif not listing:
             found, _ = ranked(where, False, opts.limit)
-            shown = confident(found, opts.min_confidence)
+            shown = with_updates(confident(found, opts.min_confidence), found)
             total = len(shown)
         if shown and touch:
             self._retriever.touch(shown, now)
+        if not listing:  # a list of things to do keeps its calendar order
+            shown = newer_first(shown)
         return {
             "results": _results(shown, query, days if listing else None),
             "total_found": total,
@@ -200,6 +202,40 @@ def confident(hits: list[Hit], least: str) -> list[Hit]:
     # A guess is no answer: one holding personal data (an e-mail address, a phone number) would put it into an
     # agent's context for a question about something else.
     return [h for h in hits if not _personal(h.record.metadata)][:GUESSES]
+
+
+def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
+    """The shown hits, and the hits found that say a shown one changed ("Clara moved to Porto" for "My sister
+    Clara lives in Lisbon"), as sure as the one they update: the newer wording often shares fewer words with the
+    question, and left out as unsure, the answer was the old fact."""
+    kept = {h.record.id for h in shown}
+    sure = {
+        str(h.record.metadata["updated_by"]): h.confidence for h in shown if "updated_by" in h.record.metadata
+    }
+    extra = [
+        replace(h, confidence=sure[h.record.id])
+        for h in found
+        if h.record.id in sure and h.record.id not in kept
+    ]
+    return [*shown, *extra]
+
+
+def newer_first(hits: list[Hit]) -> list[Hit]:
+    """The hits with each memory that says an older one changed ("we moved the standup to 10am") just above that
+    older one when both were found: the first statement of a fact is often the longer and the closer to the
+    question, and ranked above the change."""
+    place = {h.record.id: i for i, h in enumerate(hits)}
+    moved: dict[str, int] = {}
+    for i, hit in enumerate(hits):
+        newer = hit.record.metadata.get("updated_by")
+        if hit.record.parent_id is None and isinstance(newer, str) and place.get(newer, -1) > i:
+            moved[newer] = min(moved.get(newer, i), i)
+    if not moved:
+        return hits
+    # Sorted by (the place it moves to, after the older one's place by a half), so ties keep their order.
+    return sorted(
+        hits, key=lambda h: moved[h.record.id] - 0.5 if h.record.id in moved else place[h.record.id]
+    )
 
 
 def _personal(metadata: dict[str, Any]) -> bool:
@@ -322,6 +358,8 @@ def _results(shown: list[Hit], query: Query, days: dict[str, datetime | None] | 
         }
         if hit.passage is not None:
             found["passage"] = passage_answer(hit.passage)
+        elif isinstance(newer := r.metadata.get("updated_by"), str):
+            found["updated_by"] = newer
         if days is not None:
             found["due"] = None if (day := days.get(r.id)) is None else day.date().isoformat()
         results.append(found)

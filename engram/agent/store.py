@@ -18,6 +18,7 @@ from engram.model.record import (
     MemoryRecord,
     NewMemory,
     SourceType,
+    Status,
     as_utc,
     parse,
     utcnow,
@@ -30,6 +31,7 @@ from engram.tags.tagger import Tagger
 from engram.write.edit import fetch
 from engram.write.operations import Operation
 from engram.write.rules import same_particulars
+from engram.write.updates import UPDATE_AT, says_change, updates
 from engram.write.writer import Writer
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar
@@ -170,6 +172,7 @@ class StoreMemory:
                     },
                 )
         similar, updated = self._similar(record, result)
+        older = self._older_version(record, result)
         return {
             "success": True,
             "memory_id": record.id,
@@ -188,7 +191,7 @@ class StoreMemory:
             "recommendations": {
                 "similar_memories": [i for i, _ in similar],
                 "suggested_merges": [i for i, s in similar if s >= MERGE_AT and i not in updated],
-                "suggested_updates": [i for i, _ in similar if i in updated],
+                "suggested_updates": [*older, *(i for i, _ in similar if i in updated and i not in older)],
                 "tag_consolidations": plan.mapped,
             },
         }
@@ -231,6 +234,35 @@ class StoreMemory:
             if r.parent_id is None and not same_particulars(record.content, r.content)
         }
         return similar, updated
+
+    def _older_version(self, record: MemoryRecord, result: RememberResult) -> list[str]:
+        """The older memory a new one says has changed ("we moved the standup to 10am"), when one of its close
+        neighbours is that fact as it was (engram.write.updates): the closest such one, marked `updated_by` the
+        new memory (which lists it in `updates`), so that search puts the newer first and the session context
+        shows the older with its update. Nothing is hidden or superseded: merge_memories does that when asked."""
+        if not result.created or record.parent_id is not None or not says_change(record.content):
+            return []
+        near = dict(result.neighbours)
+        olders = self._store.get_many([i for i, s in result.neighbours if s >= UPDATE_AT and i != record.id])
+        for old in sorted(olders, key=lambda r: -near[r.id]):
+            if (
+                old.parent_id is None
+                and old.status is Status.APPROVED
+                and old.created_at <= record.created_at
+                and "updated_by" not in old.metadata
+                and updates(record.content, old.content, near[old.id])
+                and not self._store.children(old.id)
+            ):
+                with self._store.atomic():
+                    self._store.update(
+                        old.model_copy(update={"metadata": old.metadata | {"updated_by": record.id}})
+                    )
+                    self._store.update(
+                        record.model_copy(update={"metadata": record.metadata | {"updates": [old.id]}})
+                    )
+                    self._store.audit("updated_by", old.id, {"by": record.id})
+                return [old.id]
+        return []
 
     def _near(self, record: MemoryRecord) -> list[tuple[str, float]]:
         """Searchable memories of its scope within SIMILAR_AT cosine of it."""

@@ -115,10 +115,11 @@ class CachedEmbedder:
         return found
 
     def keep(self, texts: Sequence[str], vectors: Matrix) -> Matrix:
-        """Cache `vectors` (one row per text) and return them."""
+        """Cache `vectors` (one row per text) and return them. Each row is kept as a copy: a row of a batch is
+        a view that would keep the whole batch alive (the opening words' cache held seven times its rows)."""
         with self._lock:
             for text, vector in zip(texts, vectors, strict=True):
-                self._cache[content_hash(text)] = vector
+                self._cache[content_hash(text)] = vector.copy()
                 if len(self._cache) > self._capacity:
                     self._cache.popitem(last=False)
         return vectors

@@ -6,6 +6,10 @@ else between words) rather than at exactly `size` tokens, and the next one start
 last `overlap` tokens. Fixed windows cut chunks inside words and most inside sentences, so a chunk returned as
 a hit began or ended with a fragment, and an address or a number could be cut in two; a conversation or a note
 stored whole is a run of lines and sentences.
+A Markdown heading stays with its section (no window ends right after one, and one ends before a heading rather
+than at another blank line), and a window that ends at a blank line or a heading is not overlapped: the next one
+started with the last sentences, or a fragment of a sentence, of the section before, and a passage returned for
+"which plots were sold?" opened with how the stones were weighed.
 Chinese and Japanese have no spaces: there a sentence ends at a full stop (\u3002 \uff01 \uff1f) and any two
 characters are a word gap, so such text is cut at its sentences too rather than at a fixed count.
 """
@@ -18,8 +22,9 @@ from itertools import pairwise
 
 from engram.lang.text import FULL_STOPS, UNSPACED_RANGES
 
-# How strongly the text breaks before a token, weakest first.
-_IN_CHARACTER, _INSIDE_WORD, _BETWEEN_WORDS, _SENTENCE, _LINE, _PARAGRAPH = range(6)
+# How strongly the text breaks before a token, weakest first; a section starts at a Markdown heading.
+_IN_CHARACTER, _INSIDE_WORD, _BETWEEN_WORDS, _SENTENCE, _LINE, _PARAGRAPH, _SECTION = range(7)
+_HEADING = re.compile(r"#{1,6}\s")
 _SENTENCE_ENDS = frozenset(".!?")
 _CLOSERS = "\"')]\u201d\u2019\u00bb"  # a sentence ends after them too: 'She said "stop." Then ...'
 # Chinese and Japanese run their words together: a sentence ends at a full stop with no space after it, and
@@ -53,7 +58,7 @@ def chunk(text: str, offsets: list[tuple[int, int]], size: int, overlap: int) ->
         out.append(Chunk(len(out), text[begin:stop].strip(), end - start))
         if end == count:
             return out
-        if overlap <= 0:
+        if overlap <= 0 or strength[end] >= _PARAGRAPH:  # a paragraph or a section is whole: no overlap
             start = end
         else:  # the earliest of the strongest breaks: the most overlap at that strength
             start = _strongest(strength, max(start + 1, end - overlap), end - 1, last=False)
@@ -65,8 +70,10 @@ def _breaks(text: str, offsets: list[tuple[int, int]]) -> list[int]:
     for (_, prev_end), (begin, _) in pairwise(offsets):
         gap = text[prev_end:begin]
         before = text[max(0, prev_end - 3) : prev_end].rstrip(_CLOSERS)[-1:]
-        if gap.count("\n") > 1:
-            out.append(_PARAGRAPH)
+        if "\n" in gap and _HEADING.match(text, text.rfind("\n", 0, prev_end) + 1):
+            out.append(_BETWEEN_WORDS)  # right after a heading: the heading stays with its section
+        elif gap.count("\n") > 1:
+            out.append(_SECTION if _HEADING.match(text, begin) else _PARAGRAPH)
         elif "\n" in gap:
             out.append(_LINE)
         elif begin < prev_end:  # two tokens of one character (a Hangul syllable's letters)

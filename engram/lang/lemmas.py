@@ -4,7 +4,8 @@ read from compact tables.
 lemminflect registers token extensions on spaCy whenever it can import spaCy, so importing it would load spaCy
 (tens of MB and half a second) into every process, one that never tags a text included. Engram reads none of
 those extensions: lemminflect is imported here with spaCy out of its sight, and spaCy loads where its tagger is
-first used (engram.tags.phrases). Every module takes `getAllLemmas` from here, so this import comes first.
+first used (engram.tags.phrases), without its command line (`_SpacyLoader` below). Every module takes
+`getAllLemmas` from here, so this import comes first.
 
 Both libraries would load their English tables as dicts of Python strings (lemminflect's 80k lines of lemmas
 took about 30 MB, its 40k lines of inflections about 17 MB, simplemma's dictionary about 19 MB). Here
@@ -17,12 +18,14 @@ from __future__ import annotations
 import bisect
 import gzip
 import importlib.abc
+import importlib.machinery
 import sys
 import threading
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
+from typing import Any
 
 import simplemma
 
@@ -48,6 +51,56 @@ def _import_lemminflect() -> None:
 
 
 _import_lemminflect()
+
+
+def _spacy_info(*args: Any, **kwargs: Any) -> Any:
+    """`spacy.info`, whose command line loads when it is first called."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
+
+
+class _SpacyLoader(importlib.machinery.SourceFileLoader):
+    """Runs `spacy/__init__.py` with an empty `spacy.cli` in place: it imports `spacy.cli.info` only to offer
+    `spacy.info`, and with it every command (typer, weasel, requests, jinja2), which no tagger reads and a
+    process would hold for good. `spacy.info` still works (its command loads when called); the stand-ins then leave
+    `sys.modules`, so `import spacy.cli` or `from spacy.cli import download` imports the real one."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        package, info = ModuleType("spacy.cli"), ModuleType("spacy.cli.info")
+        package.__path__ = []
+        info.info = _spacy_info  # type: ignore[attr-defined]
+        stand_ins = {"spacy.cli": package, "spacy.cli.info": info}
+        for name, stand_in in stand_ins.items():
+            sys.modules.setdefault(name, stand_in)
+        try:
+            super().exec_module(module)
+        finally:
+            for name, stand_in in stand_ins.items():
+                if sys.modules.get(name) is stand_in:
+                    del sys.modules[name]
+            if module.__dict__.get("cli") is package:
+                del module.cli
+
+
+class _SpacyWithoutCli(importlib.abc.MetaPathFinder):
+    """Finds spaCy where the path finder does and loads it with `_SpacyLoader`, whoever imports it (the tagger,
+    German stop words, a caller of the library)."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname != "spacy":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
+            spec.loader = _SpacyLoader(spec.loader.name, spec.loader.path)
+        return spec
+
+
+if "spacy" not in sys.modules and not any(isinstance(f, _SpacyWithoutCli) for f in sys.meta_path):
+    sys.meta_path.insert(0, _SpacyWithoutCli())
+
 
 from lemminflect import getAllLemmas, getInflection  # noqa: E402
 from lemminflect.codecs.InflectionLUCodec import InflectionLUCodec  # noqa: E402

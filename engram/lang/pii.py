@@ -15,6 +15,7 @@ import ipaddress
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
 from typing import Any
 
@@ -101,6 +102,8 @@ _IPV6 = re.compile(
     r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{0,4}(?:::?[0-9A-Fa-f]{1,4})*(?![\w:])|::1\b"
 )
 _VERSION = re.compile(r"(?:\bv|version\s*|release\s*)$", re.IGNORECASE)
+# A day.month.year date ("3.4.2027", "03.04.27"), which some numbering plans also accept as a phone number.
+_DOTTED_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})")
 
 
 def _secrets(text: str) -> list[Finding]:
@@ -153,8 +156,23 @@ def _phones(text: str, regions: Sequence[str]) -> list[Finding]:
         for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
             if _SSN.fullmatch(m.raw_string):
                 continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
+            if _is_dotted_date(m.raw_string):
+                continue
             out.setdefault((m.start, m.end), Finding(PiiKind.PHONE, m.start, m.end))
     return list(out.values())
+
+
+def _is_dotted_date(raw: str) -> bool:
+    """Whether `raw` is a real calendar day written day.month.year (no 31.02.)."""
+    shape = _DOTTED_DATE.fullmatch(raw)
+    if shape is None:
+        return False
+    day, month, year = (int(part) for part in shape.groups())
+    try:
+        date(year if year >= 100 else 2000 + year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def detect(text: str, regions: Sequence[str] = ("US", "GB", "DE", "FR", "IN", "CN")) -> list[Finding]:

@@ -13,7 +13,7 @@ from engram.errors import InvalidInput
 from engram.lifecycle.policy import DECAY_EVERY, Plan, Rules, Standing, plan
 from engram.model.answers import MaintainAnswer
 from engram.model.record import MemoryRecord, Scope, Status, Tier, as_utc, utcnow
-from engram.store.roles import AuditLog, Meta, Rows, SearchIndex
+from engram.store.roles import AuditLog, MergedText, Meta, Rows, SearchIndex
 from engram.store.values import Filter, Position
 from engram.write.edit import fetch
 from engram.write.operations import Operations
@@ -176,6 +176,9 @@ class Lifecycle:
             "at": now.isoformat(),
         }
         self._store.audit("maintain", None, report)
+        # After the pass's operation: the full-text index merged in bounded steps, each a write of its own.
+        if isinstance(self._store, MergedText):
+            self._store.merge_text_index()
         return cast(MaintainAnswer, report)
 
     def _batches(self) -> Iterator[list[Standing]]:

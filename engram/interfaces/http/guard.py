@@ -6,6 +6,10 @@
 - A body is read once, bounded in size, and refused before any JSON parser sees it when it nests deeper than a
   request ever needs (a parser's recursion takes the connection down), or when a string in it is no valid
   Unicode (a lone surrogate), naming the field.
+- A header that names who asks or what is asked for (Host, Origin, the API key, the MCP session) given twice is
+  refused: the checks here and the app behind them would read different copies.
+- A body must arrive within `body_seconds` (an upload: with no pause that long), else 408: a client that sends
+  half a body and waits held its connection, and a task, for ever.
 - An unexpected error is a 500 problem+json with a generic detail: no stack and no input in the answer, the
   connection kept open, and only the error's type and where it arose in the log.
 - Every answer carries the headers that keep it from being framed or sniffed; pages get a Content-Security-Policy.
@@ -15,12 +19,15 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import sys
 import traceback
 from collections.abc import Iterable
 from typing import Any
 
+import anyio
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.interfaces.http.problems import UPLOADS, problem
@@ -29,6 +36,8 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 MAX_BODY_DEPTH = (
     128  # past the deepest field a route takes (32), so that field is named; far from any parser's limit
 )
+# A megabyte's body at 35 kB/s; an upload may take longer but not pause longer.
+BODY_SECONDS = 30.0
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Cytoscape adds one <style> of its own (".__________cytoscape_container { position: relative; }"): that text's
 # hash is the only inline style allowed. The docs pages (Swagger UI, ReDoc) start from inline scripts: they get none.
@@ -44,6 +53,9 @@ _HEADERS = [
     (b"referrer-policy", b"no-referrer"),
 ]
 _UNSCRIPTED = ("/docs", "/redoc")
+MCP = "/mcp"
+# Read by the Guard and, maybe from another copy, by what is behind it (Starlette's headers give the first copy).
+_ONCE = frozenset({b"host", b"origin", b"authorization", b"x-api-key", b"mcp-session-id"})
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
 log = logging.getLogger("engram.http")
@@ -108,9 +120,16 @@ class Guard:
     """See the module's doc. `local`: the server answers without API keys (and only on loopback)."""
 
     def __init__(
-        self, app: ASGIApp, *, local: bool, hosts: Iterable[str] = (), limit: int = 1_000_000
+        self,
+        app: ASGIApp,
+        *,
+        local: bool,
+        hosts: Iterable[str] = (),
+        limit: int = 1_000_000,
+        body_seconds: float | None = None,
     ) -> None:
         self.app, self.local, self.limit = app, local, limit
+        self.body_seconds = BODY_SECONDS if body_seconds is None else body_seconds
         self.hosts = frozenset(host_name(h) for h in (*LOOPBACK, *hosts) if h)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -129,26 +148,43 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
+        late = False
+
+        async def paced() -> Message:  # an upload's next part, or a disconnect once it pauses too long
+            nonlocal late
+            with anyio.move_on_after(self.body_seconds):
+                return await receive()
+            late = True
+            return {"type": "http.disconnect"}
+
         try:
-            refusal = self._refusal(scope)
+            refusal = _repeated(scope) or self._refusal(scope)
             if refusal is not None:
-                await refusal(scope, receive, guarded)
+                await _spoken(scope, refusal)(scope, receive, guarded)
                 return
             replay = receive
             if scope.get("method") in CHANGES and scope.get("path") not in UPLOADS:  # an upload streams
-                body, early = await _read(receive, self.limit)
+                body, early = b"", _late(self.body_seconds)
+                with anyio.move_on_after(self.body_seconds):
+                    body, early = await _read(receive, self.limit)
                 if early is None:
                     early = _body_problem(body)
                 if early is not None:
-                    await early(scope, receive, guarded)
+                    await _spoken(scope, early)(scope, receive, guarded)
                     return
                 replay = replaying(body, receive)
+            elif scope.get("method") in CHANGES:
+                replay = paced
             await self.app(scope, replay, guarded)
         except Exception as exc:  # the last line: whatever was not foreseen is a 500 like any other error
+            if late and not started:
+                await _spoken(scope, _late(self.body_seconds))(scope, receive, guarded)
+                return
             _log(scope, exc)
             if not started:
                 detail = "an unexpected error; the server's log says where"
-                await problem(500, "Internal server error", detail, code="internal")(scope, receive, guarded)
+                failed = problem(500, "Internal server error", detail, code="internal")
+                await _spoken(scope, failed)(scope, receive, guarded)
 
     def _refusal(self, scope: Scope) -> Any:
         if not self.local:
@@ -172,6 +208,40 @@ class Guard:
         if scheme not in ("http", "https") or not authority:
             return False  # "null" (a sandboxed frame, a file) included
         return authority.lower() == host.strip().lower() or host_name(authority) in self.hosts - set(LOOPBACK)
+
+
+def _spoken(scope: Scope, answer: JSONResponse) -> JSONResponse:
+    """A refusal as the caller reads errors: problem+json, or on /mcp a JSON-RPC error (an MCP client reads
+    nothing else, and waited out its own timeout for an answer it could not parse)."""
+    if scope.get("path") != MCP:
+        return answer
+    return jsonrpc_error(answer.status_code, json.loads(bytes(answer.body))["error"])
+
+
+def jsonrpc_error(status: int, message: str) -> JSONResponse:
+    """An MCP answer over HTTP that no request id can be given for, as the SDK's own: the message, the status."""
+    code = -32603 if status >= 500 else -32600  # JSON-RPC's internal error, invalid request
+    error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+    return JSONResponse(error, status_code=status)
+
+
+def _repeated(scope: Scope) -> Any:
+    """A 400 naming the first of the headers read once (_ONCE) that the request gives twice, else None."""
+    seen: set[bytes] = set()
+    for key, _ in scope.get("headers") or []:
+        name = key.lower()
+        if name in _ONCE:
+            if name in seen:
+                return problem(
+                    400, "Invalid input", "is given twice: send it once", name.decode(), code="invalid_input"
+                )
+            seen.add(name)
+    return None
+
+
+def _late(seconds: float) -> Any:
+    wait = f"{seconds:g} seconds" if math.isfinite(seconds) else "the time allowed"
+    return problem(408, "Request timeout", f"the body did not arrive within {wait}", "body")
 
 
 async def _read(receive: Receive, limit: int) -> tuple[bytes, Any]:
@@ -245,4 +315,13 @@ def _log(scope: Scope, exc: BaseException) -> None:
     )
 
 
-__all__ = ["CSP", "LOOPBACK", "MAX_BODY_DEPTH", "Guard", "host_name", "invalid_text", "too_deep"]
+__all__ = [
+    "CSP",
+    "LOOPBACK",
+    "MAX_BODY_DEPTH",
+    "Guard",
+    "host_name",
+    "invalid_text",
+    "jsonrpc_error",
+    "too_deep",
+]

@@ -33,10 +33,10 @@ from engram.config import Settings
 from engram.interfaces.http.access import RequestLog
 from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
-from engram.interfaces.http.guard import replaying
+from engram.interfaces.http.guard import jsonrpc_error, replaying
 from engram.interfaces.http.heap import limit_arenas, limit_workers
 from engram.interfaces.http.lines import OneLine
-from engram.interfaces.http.problems import problem
+from engram.interfaces.http.pacing import PacedH11
 from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.mcp import stdio
 from engram.interfaces.tenants import LOCAL, Keys, Tenants
@@ -89,15 +89,14 @@ class McpGate:
         secret = secret_of(headers)
         tenant = self.keys.tenant_of(secret) if secret is not None and self.keys is not None else None
         if (secret is not None and tenant is None) or (secret is None and self.require_key):
-            await problem(401, "Unauthorized", "a valid API key is required")(scope, receive, send)
+            await jsonrpc_error(401, "a valid API key is required")(scope, receive, send)
             return
         tenant = tenant or LOCAL
         session = headers.get(SESSION)
         self.forget_ended(self.clock())
         if session is not None and self.owners.get(session, tenant) != tenant:
-            await problem(404, "Not found", "no such MCP session", SESSION, code="not_found")(
-                scope, receive, send
-            )
+            # The SDK's own answer to a session it does not hold, to the byte: which ids are live is no one's to learn
+            await jsonrpc_error(404, "Session not found")(scope, receive, send)
             return
 
         async def noted(message: Message) -> None:
@@ -254,7 +253,9 @@ def serve(
             self.should_exit = True
 
     logged = RequestLog(app)  # uvicorn's access log would print query strings, which hold what was searched
-    config = uvicorn.Config(logged, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10)
+    config = uvicorn.Config(
+        logged, host=host, port=port, log_level="warning", timeout_graceful_shutdown=10, http=PacedH11
+    )
     Server(config).run()
 
 

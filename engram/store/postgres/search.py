@@ -3,6 +3,8 @@ HNSW for the nearest memories."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,11 +17,16 @@ from engram.store.rows import FACT_COLUMNS
 from engram.store.sqlite import search as sqlite_search
 from engram.store.values import Facts, Filter, Label
 
+_Statistics = tuple[float, frozenset[str], int, int, dict[str, int]]
+_HANDED = threading.local()  # `document_frequencies`' last read on each thread, for the text search after it
+_HANDED_FOR_S = 1.0
+
 
 class Searches:
     # Given by PostgresStore and SideTables; declared, not defined, so that the method resolution order finds theirs.
     _all: Callable[..., list[tuple[Any, ...]]]
     _one: Callable[..., tuple[Any, ...] | None]
+    reads_anywhere: Callable[[], bool]
 
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
         """BM25 (engram.store.postgres.text) over the memories holding any query stem, found by the GIN index. Higher is better."""
@@ -38,7 +45,7 @@ class Searches:
         stems = pg_text.query_stems(terms)
         if not stems or k <= 0:
             return []
-        docs, length, frequencies = self._statistics(stems)
+        docs, length, frequencies = self._handed(stems) or self._statistics(stems)
         present = _searched([s for s in stems if s in frequencies], frequencies)
         if not present:
             return []
@@ -55,8 +62,23 @@ class Searches:
 
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(number of searchable memories, documents containing each porter stem)."""
-        docs, _, frequencies = self._statistics(stems)
+        docs, length, frequencies = self._statistics(stems)
+        if self.reads_anywhere():
+            _HANDED.statistics = (time.monotonic(), frozenset(stems), docs, length, frequencies)
         return docs, frequencies
+
+    def _handed(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]] | None:
+        """The statistics `document_frequencies` read on this thread just before, if they cover `stems`: recall
+        asks for the question's word weights and then searches its words, and a second read of the same rows
+        was a round trip of each recall. Taken once, within a second, outside write transactions."""
+        handed: _Statistics | None = getattr(_HANDED, "statistics", None)
+        _HANDED.statistics = None
+        if handed is None or not self.reads_anywhere() or time.monotonic() - handed[0] > _HANDED_FOR_S:
+            return None
+        _, asked, docs, length, frequencies = handed
+        if not asked.issuperset(stems):
+            return None
+        return docs, length, {s: n for s, n in frequencies.items() if s in stems}
 
     def _statistics(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]]:
         """(searchable memories, their total length, document frequency of each stem), all kept by the lexicon

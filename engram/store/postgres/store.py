@@ -8,6 +8,7 @@ model dimension.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -25,7 +26,7 @@ from engram.store.erasure import Erasure
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
-from engram.store.postgres.schema import MIGRATIONS, vector_index, vector_index_name
+from engram.store.postgres.schema import HASH, MIGRATIONS, vector_index, vector_index_name
 from engram.store.postgres.search import Searches, array_of, facts_of, vector_text
 from engram.store.postgres.upkeep import Upkeeping
 from engram.store.rows import (
@@ -40,16 +41,23 @@ from engram.store.rows import (
 from engram.store.side_tables import SideTables
 from engram.store.values import Facts, Filter, Position, StoreStats
 
-_SCORES = COLUMNS.index("kind_scores")
+_SCORES, _HASH, _CONTENT = (COLUMNS.index(c) for c in ("kind_scores", "content_hash", "content"))
 _JSONB = JSON_COLUMNS - {"kind_scores"}
+
+
+def _sha256(content: str) -> str:
+    return hashlib.sha256(content.encode()).hexdigest()
 
 
 def _row(record: MemoryRecord) -> tuple[Any, ...]:
     """The row's values in COLUMNS order; the classifier's scores as the SQLite backend's blob (a tenth of their
-    JSON), or JSON's UTF-8 bytes where the blob cannot hold them exactly (engram.store.scores)."""
+    JSON), or JSON's UTF-8 bytes where the blob cannot hold them exactly (engram.store.scores); the content hash
+    NULL where it is the SHA-256 of the content as stored (`HASH` derives it again)."""
     row = list(record_to_row(record, native=True))
     stored = scores.encode(dict(record.kind_scores))
     row[_SCORES] = stored if isinstance(stored, bytes) else stored.encode()
+    if row[_HASH] == _sha256(record.content):
+        row[_HASH] = None
     return tuple(row)
 
 
@@ -57,6 +65,8 @@ def _record(row: Sequence[Any]) -> MemoryRecord:
     values = list(row)
     stored = bytes(values[_SCORES])
     values[_SCORES] = json.loads(stored) if stored[:1] == b"{" else scores.decode(stored)
+    if values[_HASH] is None:
+        values[_HASH] = _sha256(values[_CONTENT])
     return record_from_row(values, native=True)
 
 
@@ -281,7 +291,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         user_id: str | None = None,
         workspace_id: str | None = None,
     ) -> MemoryRecord | None:
-        clauses = ["m.content_hash = %s", "m.scope = %s", "m.parent_id IS NULL"]
+        clauses = [f"{HASH} = %s", "m.scope = %s", "m.parent_id IS NULL"]
         params: list[Any] = [content_hash, scope.value]
         for column, value in (("scope_id", scope_id), ("user_id", user_id), ("workspace_id", workspace_id)):
             clauses.append(f"m.{column} IS NULL" if value is None else f"m.{column} = %s")
@@ -314,7 +324,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
 
     def vector_for_hash(self, content_hash: str) -> Vector | None:
         rows = self._all(
-            "SELECT embedding FROM memories WHERE content_hash = %s AND embedding IS NOT NULL LIMIT 1",
+            f"SELECT m.embedding FROM memories m WHERE {HASH} = %s AND m.embedding IS NOT NULL LIMIT 1",
             (content_hash,),
             binary=True,
         )

@@ -44,6 +44,9 @@ _TOKEN = re.compile(r"[^\W_]+")  # the parts the full-text index reads a quoted 
 _SPLITTING = threading.Lock()
 _READ = threading.local()  # each reader thread's cache of document frequencies (`Searches._frequencies`)
 _CACHED_WORDS = 100_000
+_STRUCTURE = (
+    "SELECT block FROM memories_fts_data WHERE id = 10"  # FTS5's structure record (FTS5_STRUCTURE_ROWID)
+)
 _UNLABELLED = Label("", "", False)  # for hits whose labels nobody reads
 
 P = TypeVar("P")
@@ -208,9 +211,11 @@ class Searches:
         word is most of a search's time in a large store. A write transaction's own reads are not kept."""
         if not self.reads_anywhere():
             return {}
-        cached: tuple[sqlite3.Connection, int, dict[str, int]] | None = getattr(_READ, "frequencies", None)
-        # Changes whenever another connection commits (this one only reads).
-        version = int(db.execute("PRAGMA data_version").fetchone()[0])
+        cached: tuple[sqlite3.Connection, bytes, dict[str, int]] | None = getattr(_READ, "frequencies", None)
+        # The full-text index's structure record changes with every write to the index (its segments are never
+        # edited in place), and only then: a commit that only counts a memory's uses keeps the cache.
+        row = db.execute(_STRUCTURE).fetchone()
+        version = bytes(row[0]) if row is not None else b""
         if cached is None or cached[0] is not db or cached[1] != version or len(cached[2]) > _CACHED_WORDS:
             cached = (db, version, {})
             _READ.frequencies = cached

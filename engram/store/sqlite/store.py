@@ -159,6 +159,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
                     db.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, ts(utcnow())))
 
     def close(self) -> None:
+        self._merge_after_bulk()
         self._settler.close()
         self._close_reads()
         if getattr(self._local, "db", None) is not None:
@@ -184,6 +185,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
             self._run(sql, rows[0])  # one statement is atomic on its own
         else:
             self._run_many(sql, rows)
+        self._indexed += len(rows)  # a bulk load merges the text index on closing (upkeep.py)
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
         row = dict(zip(COLUMNS, record_to_row(record), strict=True))

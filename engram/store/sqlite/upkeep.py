@@ -19,6 +19,15 @@ from engram.store.sqlite.integrity import integrity_issues, verify
 from engram.store.values import Filter
 
 UNSETTLED = "unsettled_log"  # a meta key: a forget's text may still be in the write-ahead log
+# FTS5 writes each transaction's rows as a segment of its own and merges segments level by level as they pile up,
+# so a grown index keeps several, and a search looks every word up in each. Merged into one, a text search at
+# 100k memories took a tenth less processor time, with the same answers. The merge goes a bounded step at a time
+# (about this many of FTS5's 4 KB pages written), each step a write transaction of its own, so a writer waits
+# for one step at most; a maintenance pass takes at most `MERGE_STEPS` of them.
+MERGE_PAGES = 1000
+MERGE_STEPS = 64
+# A process that has put this many rows into the text index merges it when it closes: the end of a bulk load.
+MERGE_AFTER_ROWS = 10_000
 
 
 def _marked(db: sqlite3.Connection) -> bool:
@@ -142,6 +151,34 @@ class Upkeeping:
             self._vectors.refresh()
         else:
             self.settle()
+
+    # ---- the full-text index's segments ------------------------------------------------------------------
+    _indexed = 0  # rows this process has put into the text index since it last merged it
+
+    def merge_text_index(self, steps: int = MERGE_STEPS) -> bool:
+        """Merge the full-text index's segments towards one, at most `steps` bounded steps (see `MERGE_PAGES`);
+        whether it is done. A step that cannot take the write lock leaves the rest to the next call."""
+        self._indexed = 0
+        for _ in range(steps):
+            try:
+                with self.atomic() as db:
+                    before = db.total_changes
+                    # A negative size first puts every segment on one level, so that all of them merge into one
+                    # (as 'optimize' does, but in steps); fewer than two changes: nothing was left to merge.
+                    db.execute(
+                        "INSERT INTO memories_fts(memories_fts, rank) VALUES ('merge', ?)", (-MERGE_PAGES,)
+                    )
+                    if db.total_changes - before < 2:
+                        return True
+            except sqlite3.OperationalError:  # another process holds the write lock: the next call goes on
+                return False
+        return False
+
+    def _merge_after_bulk(self) -> None:
+        """On closing: a process that loaded many rows leaves the text index merged for the next one."""
+        if not self._memory and self._indexed >= MERGE_AFTER_ROWS:
+            with suppress(sqlite3.Error):
+                self.merge_text_index()
 
     # ---- the vector index -------------------------------------------------------------------------------
     def rebuild_index(self) -> int:

@@ -1,0 +1,48 @@
+"""`engram search` as a person reads it: a passage of a long document shows the sentence that answers, under its
+section's heading, not the passage's first line (which was a heading or the tail of another section); an older
+fact that a newer memory updates says so in the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engram.interfaces.cli.agent import snippet
+from engram.interfaces.cli.app import app
+
+NOTES = Path(__file__).parent / "fixtures" / "usage"
+runner = CliRunner()
+
+
+def _hit(content: str, **more: object) -> dict[str, object]:
+    return {"id": "d" * 36, "content": content, "confidence": "high", "relevance_score": 0.8, **more}
+
+
+def test_a_passage_shows_the_sentence_that_answers_under_its_heading() -> None:
+    passage = (
+        "## Weather\n\nThe first week was dry and warm. Heavy rain on the tenth night closed the tracks.\n\n"
+        "## Budget\n\nThe campaign cost 14,350 euros against a budget of 15,000. The courier cost 410 euros."
+    )
+    where = {"document": "d" * 36, "index": 12, "count": 13, "heading": "Budget"}
+    shown = snippet(_hit(passage, passage=where), "how much did the campaign cost?").plain
+    assert shown.startswith("Budget: ") and "The campaign cost 14,350 euros" in shown
+    assert "Weather" not in shown
+
+
+def test_a_short_memory_shows_whole_and_an_updated_one_says_so() -> None:
+    assert snippet(_hit("Clara moved to Porto."), "where does Clara live?").plain == "Clara moved to Porto."
+    older = snippet(_hit("My sister Clara lives in Lisbon.", updated_by="a1b2c3d4" + "e" * 28), "Clara")
+    assert older.plain == "My sister Clara lives in Lisbon. (updated by a1b2c3d4)"
+
+
+@pytest.mark.usefixtures("model")
+def test_engram_search_answers_a_question_about_a_document_with_its_detail(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    added = runner.invoke(app, ["--db", db, "add", str(NOTES / "soil_fieldwork.md")])
+    assert added.exit_code == 0, added.output
+    found = runner.invoke(app, ["--db", db, "search", "which plots were sold to the solar company?"])
+    assert found.exit_code == 0, found.output
+    flat = " ".join(found.output.replace("│", " ").split())
+    assert "What happened at Monte da Ribeira" in flat and "R7 and R8" in flat, found.output

@@ -1,0 +1,98 @@
+"""A fact that changes over days, as a user tells it: "we moved the standup to 10am", "Clara moved to Porto", "correction:
+the invoice is 1,250 EUR". store_memory names the older memory it updates; search_memory puts the newer first and
+marks the older one; the session context shows the older one with its update. A statement about the same person that
+did not change is left alone. Real model: whether two wordings are one fact is a matter of meaning."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import time_machine
+
+from engram import Memory
+
+MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+
+
+def _store(memory: Memory, day: int, text: str) -> dict[str, Any]:
+    with time_machine.travel(MONDAY + timedelta(days=day), tick=False):
+        return dict(memory.store_memory(text))
+
+
+def _search(memory: Memory, day: int, question: str) -> list[dict[str, Any]]:
+    when = MONDAY + timedelta(days=day)
+    with time_machine.travel(when, tick=False):
+        return [dict(h) for h in memory.search_memory(question, now=when)["results"]]
+
+
+def test_a_move_names_the_older_place_and_search_puts_the_new_one_first(real: Memory) -> None:
+    lisbon = _store(real, 0, "My sister Clara lives in Lisbon.")["memory_id"]
+    _store(real, 0, "Clara has two cats.")
+    porto = _store(real, 3, "Clara moved to Porto.")
+    assert porto["recommendations"]["suggested_updates"] == [lisbon]
+    found = _search(real, 4, "where does Clara live?")
+    ids = [h["id"] for h in found]
+    assert porto["memory_id"] in ids and ids.index(porto["memory_id"]) < ids.index(lisbon)
+    older = next(h for h in found if h["id"] == lisbon)
+    assert older["updated_by"] == porto["memory_id"]
+    assert all("updated_by" not in h for h in found if h["id"] != lisbon)
+
+
+def test_a_moved_meeting_and_a_corrected_amount_name_what_they_update(real: Memory) -> None:
+    standup = _store(real, 0, "Our daily standup with Acme is at 9:30am on Zoom.")["memory_id"]
+    retro = _store(real, 0, "Our weekly retro with Acme is on Fridays at 4pm.")["memory_id"]
+    invoice = _store(real, 0, "Invoice #2026-031 to Brightside Bakery for 1,200 EUR is due on 4 December.")
+    moved = _store(real, 2, "We moved the Acme standup to 10am.")
+    assert moved["recommendations"]["suggested_updates"] == [standup]  # not the retro: another meeting
+    fixed = _store(real, 3, "Correction: invoice #2026-031 to Brightside is 1,250 EUR, not 1,200.")
+    assert fixed["recommendations"]["suggested_updates"] == [invoice["memory_id"]]
+    found = _search(real, 3, "when is the Acme standup?")
+    assert found[0]["id"] == moved["memory_id"]
+    assert {h["id"]: h.get("updated_by") for h in found}.get(standup) == moved["memory_id"]
+    assert retro not in {h["id"] for h in found if "updated_by" in h}
+
+
+def test_another_person_or_an_unchanged_fact_is_no_update(real: Memory) -> None:
+    _store(real, 0, "Leo has a dentist appointment on 2 December at 3pm.")
+    _store(real, 0, "Clara's husband Tom works at Siemens.")
+    _store(real, 0, "I prefer TypeScript over plain JavaScript for client projects.")
+    assert (
+        _store(real, 1, "Mia's dentist appointment moved to 9 December.")["recommendations"][
+            "suggested_updates"
+        ]
+        == []
+    )
+    assert _store(real, 1, "Clara moved to Porto.")["recommendations"]["suggested_updates"] == []
+    assert (
+        _store(real, 1, "I now prefer Go over TypeScript for backend work.")["recommendations"][
+            "suggested_updates"
+        ]
+        == []
+    )
+
+
+def test_the_session_context_shows_an_older_fact_with_its_update(real: Memory) -> None:
+    _store(real, 0, "My sister Clara lives in Lisbon.")
+    _store(real, 0, "Invoice #2026-031 to Brightside Bakery for 1,200 EUR is due on 4 December.")
+    _store(real, 3, "Clara moved to Porto.")
+    _store(real, 3, "Correction: invoice #2026-031 to Brightside is 1,250 EUR, not 1,200.")
+    when = MONDAY + timedelta(days=4)
+    text = real.session_context(now=when)["text"]
+    lines = text.splitlines()
+    lisbon = next(line for line in lines if "Lisbon" in line)
+    assert "Porto" in lisbon and "updated" in lisbon
+    invoice = next(line for line in lines if "due on 4 December" in line)
+    assert "1,250 EUR" in invoice
+    assert sum("1,250 EUR" in line for line in lines) == 1  # the correction is not listed again beside it
+
+
+def test_forgetting_the_update_clears_the_mark(real: Memory) -> None:
+    lisbon = _store(real, 0, "My sister Clara lives in Lisbon.")["memory_id"]
+    porto = _store(real, 3, "Clara moved to Porto.")["memory_id"]
+    real.forget(porto)
+    record = real.get(lisbon)
+    assert record is not None and "updated_by" not in record.metadata
+    found = _search(real, 4, "where does Clara live?")
+    assert found[0]["id"] == lisbon and "updated_by" not in found[0]
+    assert "updated" not in real.session_context(now=MONDAY + timedelta(days=4))["text"]
