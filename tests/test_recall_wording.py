@@ -1,7 +1,7 @@
 """Questions worded unlike the memories, from using the product by hand on a second user's memories
 (bench/data/wording): a person named by role ("my manager") where the memory names them, a partner named where
-the memories say "X and I have been together", and a long document that shares one word with a question (a
-"local" in a risk list) ranked over the short memory that answers it. Each question below found another memory
+the memories say "X and I have been together", and a long document whose passages, taken three times among the
+best matches that pseudo-relevance feedback moves the query toward, outranked the short memory that answers. Each question below found another memory
 first before the rules it tests."""
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ def test_the_store_holds_the_long_document() -> None:
     ("question", "answer"),
     [
         ("which book did my manager suggest?", "Just Enough Research"),  # was: "My manager is Rhiannon Evans"
-        ("how much is the local property charge?", "Council tax"),  # was: the document's risk list ("local")
         ("when do I call my grandma?", "Oma Hilde"),  # was: the document's first passage ("video calls")
     ],
 )

@@ -178,4 +178,9 @@ def spelled(names: Sequence[str]) -> tuple[str, ...]:
     for name in names:
         bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
         out += [name, bare] if bare != name else [name]
+    # A person given a full name once is then named by the first ("My manager is Rhiannon Evans", "Rhiannon
+    # recommended ..."): a memory that says the first name alone says who was asked about.
+    for name in names:
+        if len(first := name.split()) > 1:
+            out += spelled(first[:1])
     return tuple(dict.fromkeys(out))

@@ -207,13 +207,6 @@ def score(
     contains = contained if contained is not None else Contained()
     share, extra = overlaps(query_weights, contents, alternates, standins, contains)
     table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * share
-    # A passage of a long document says many words: when most of a question is said by no memory (a question in
-    # other words), the few of its words left are found in a passage by chance ("local" in a risk list), and its
-    # exact match weighs only by the share of the question those words are. A short memory keeps its own.
-    known = sum(query_weights.values())
-    seen = known / (known + unseen) if known + unseen > 0 else 0.0
-    passages = np.array([getattr(r, "parent", None) is not None for r in records], dtype=bool)
-    table[passages, _LEXICAL] *= seen
     # An expansion's words stand in for the words they expand (k8s for kubernetes), up to the whole question.
     said, missing = topic if topic is not None else (query_weights, unseen)
     part = overlaps(said, contents, None, standins, contains)[0] if topic is not None else share
