@@ -2,11 +2,11 @@
 query-match signals is a right answer (engram.recall.calibrated, refitted by `python -m bench.confidence_fit`).
 The signals read only how the memory itself matches what was asked: its cosine to the query as asked (before
 pseudo-relevance feedback moved it), the share of the question's words it says, how far its cosine leads every
-other memory's, and its exact-match score. Importance,
-recency and usage never count: they say what to show first, not whether a memory answers. The bands are the
-probabilities under which 9 in 10 (medium) and 99 in 100 (high) of the best hits of questions nothing answers
-stay. A memory the question is clearly about (`stands_out`) is at least medium. docs/design/recall.md says how
-they were fitted and what they measured."""
+other memory's, and its exact-match score; a memory beside a match in its episode takes a share of the match's.
+Importance, recency and usage never count: they say what to show first, not whether a memory answers. The bands
+are the probabilities under which 9 in 10 (medium) and 99 in 100 (high) of the best hits of questions nothing
+answers stay. A memory the question is clearly about (`stands_out`) is at least medium. docs/design/recall.md
+says how they were fitted and what they measured."""
 
 from __future__ import annotations
 
@@ -29,16 +29,20 @@ LEAD_CLIP = 0.3  # a lead (or lag) beyond this says no more: the rank gap is wha
 # what the question is about: at least medium, whatever words it shares (a paraphrase shares few).
 LEAD = 0.2
 LEAD_FLOOR = 0.35
-# What a memory lends the memories beside it in its episode (engram.recall.scoring's `neighbour`): half cosine,
-# half coverage. The calibrator does not read it: given a turn's own match, a well-matched neighbour made it less
-# likely, not more, to be the answer.
-COSINE_WEIGHT = 0.5
+# A memory beside a match in its episode (a reply after the question) is likely its answer, less surely than the
+# match: it takes this share of the match's probability. The calibrator does not read the neighbour itself: given
+# a turn's own match, a well-matched neighbour made it less likely to be the evidence, while a reply ("yes, last
+# Friday") that carries none of the question's words is found only through it.
+NEIGHBOUR_SHARE = 0.85
 
 
-def strengths(cosine: np.ndarray, coverage: np.ndarray) -> np.ndarray:
-    """How well each memory's own content matches the query, 0..1, from its cosine to the query as asked and
-    the share of the question's words it says: what a memory lends the memories beside it (`neighbour`)."""
-    return np.asarray(COSINE_WEIGHT * np.maximum(cosine, 0.0) + (1 - COSINE_WEIGHT) * coverage)
+def strengths(cosine: np.ndarray, coverage: np.ndarray, lead: np.ndarray, lexical: np.ndarray) -> np.ndarray:
+    """The calibrated probability of each of many memories by its own match (`strength`), as arrays: what a
+    memory lends the memories beside it (engram.recall.scoring's `neighbour`)."""
+    columns = {"cosine": np.maximum(cosine, 0.0), "coverage": coverage, "lexical": lexical}
+    columns["lead"] = np.clip(lead, -LEAD_CLIP, LEAD_CLIP)
+    z = calibrated.INTERCEPT + sum(w * columns[n] for n, w in zip(FEATURES, calibrated.WEIGHTS, strict=True))
+    return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
 
 def features(components: Mapping[str, float], names: Sequence[str] = FEATURES) -> np.ndarray:
@@ -54,11 +58,12 @@ def features(components: Mapping[str, float], names: Sequence[str] = FEATURES) -
 
 
 def strength(components: Mapping[str, float]) -> float:
-    """The probability that the memory answers the query, 0..1 (0 when its match is unknown)."""
+    """The probability that the memory answers the query, 0..1 (0 when its match is unknown): by its own match,
+    or a share of its best neighbour's in its episode."""
     if "cosine" not in components:
         return 0.0
     z = calibrated.INTERCEPT + float(features(components) @ np.asarray(calibrated.WEIGHTS))
-    return float(1.0 / (1.0 + np.exp(-z)))
+    return max(float(1.0 / (1.0 + np.exp(-z))), NEIGHBOUR_SHARE * components.get("neighbour", 0.0))
 
 
 def confidence_of(components: Mapping[str, float]) -> Confidence:
