@@ -1,6 +1,6 @@
 """Footprint: the resident memory of a process serving a 10k store, and where it goes.
 
-    python -m bench.footprint [--size 10000] [--seconds 60]
+    python -m bench.footprint [--size 10000] [--seconds 60] [--compare OTHER_CHECKOUT]
 
 1. Build: `size` unique LongMemEval_S sentences bulk-loaded (as bench.backends, vectors from the on-disk
    benchmark cache), then one write through the write path, as any store that has been written to has had.
@@ -14,12 +14,18 @@
 4. Breakdown: VmRSS added by each import (in the order `engram` loads them), by the embedding model, by the
    spaCy pipeline and by the server's libraries, each measured in a fresh process.
 Results: bench/results/footprint.json and footprint.md.
+
+`--compare DIR` serves copies of one built store with the code in DIR (another checkout) and with this one,
+alternating (DIR, this, this, DIR) on the shared machine, and writes footprint_compare.md instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import ctypes
+import ctypes.util
 import functools
 import json
 import os
@@ -92,10 +98,17 @@ def _child(stage: str, *args: str) -> dict[str, Any]:
 # -- stages that run in their own process ---------------------------------------------------------------------
 
 
+def _trim() -> None:
+    """Hand the C heap's free pages back (glibc; elsewhere nothing), without importing engram."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+
+
 def _steps() -> tuple[dict[str, float], Callable[[str, Callable[[], Any]], None]]:
     steps: dict[str, float] = {"python": status_mb()["VmRSS"]}
 
     def step(name: str, fn: Callable[[], Any]) -> None:
+        _trim()  # what an earlier step freed is not this one's
         before = status_mb()["VmRSS"]
         t0 = time.perf_counter()
         fn()
@@ -200,7 +213,10 @@ async def _mcp_calls(url: str, queries: list[str], texts: list[str], stop_at: fl
     return calls
 
 
-def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: float) -> dict[str, Any]:
+def serve(
+    db: Path, home: Path, queries: list[str], texts: list[str], seconds: float, code: Path | None = None
+) -> dict[str, Any]:
+    """One `engram serve --local` on `db`, with the engram of `code` (a checkout; None: this one)."""
     import httpx
 
     port = _port()
@@ -210,6 +226,7 @@ def serve(db: Path, home: Path, queries: list[str], texts: list[str], seconds: f
     server = subprocess.Popen(
         [sys.executable, "-m", "engram", "--db", str(db), "serve", "--local", "--port", str(port)],
         env=env,
+        cwd=code,
         stdout=subprocess.DEVNULL,
         stderr=(home / "serve.log").open("wb"),
     )
@@ -361,6 +378,51 @@ def render(result: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+COMPARED = (
+    "peak_rss_mb",
+    "rss_idle_mb",
+    "rss_after_first_search_mb",
+    "rss_after_first_store_mb",
+    "rss_after_traffic_mb",
+    "rss_final_mb",
+    "rss_final_anon_mb",
+    "pss_final_mb",
+    "rest_requests",
+    "mcp_calls",
+)
+
+
+def compare(other: Path, size: int, seconds: float) -> list[str]:
+    """Serve copies of one store with `other`'s code and this code, alternating, and the table of both."""
+    import shutil
+
+    from bench.speed import queries
+
+    this = Path(__file__).resolve().parents[1]
+    runs: list[tuple[str, dict[str, Any]]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        built = Path(tmp) / "built"
+        built.mkdir()
+        texts = build(built / "footprint.db", built, size)
+        for label, code in [("other", other), ("this", this), ("this", this), ("other", other)]:
+            home = Path(tmp) / f"run{len(runs)}"
+            home.mkdir()
+            shutil.copy(built / "footprint.db", home / "footprint.db")
+            runs.append((label, serve(home / "footprint.db", home, queries(200), texts, seconds, code)))
+            print(label, json.dumps({k: runs[-1][1][k] for k in COMPARED}), flush=True)
+    head = f"| measure | {' | '.join(f'{label} ({i + 1})' for i, (label, _) in enumerate(runs))} |"
+    return [
+        f"# Footprint: `engram serve` on a {size} store, {other} (other) and this code, alternating",
+        "",
+        f"{seconds} s of traffic each, on copies of one store; {datetime.now(UTC).isoformat(timespec='seconds')}.",
+        "",
+        head,
+        "|---" * (len(runs) + 1) + "|",
+        *(f"| {k} | {' | '.join(str(r[k]) for _, r in runs)} |" for k in COMPARED),
+        "",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -368,6 +430,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--compare", type=Path, metavar="DIR", help="another checkout to serve alternately")
     parser.add_argument("--stage", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage:
@@ -378,6 +441,14 @@ def main() -> None:
             "new_store": stage_new_store,
         }
         print(json.dumps(stages[name](*rest)))
+        return
+
+    if args.compare:
+        lines = compare(args.compare.resolve(), args.size, args.seconds)
+        print("\n".join(lines))
+        if not args.no_write:
+            RESULTS.mkdir(exist_ok=True)
+            (RESULTS / "footprint_compare.md").write_text("\n".join(lines))
         return
 
     from bench.speed import queries

@@ -12,11 +12,13 @@ from psycopg import sql
 from bench.backends import bulk_records
 from engram import FakeEmbedder, Memory
 from engram.lang.text import stem, stems, words
-from engram.model.record import Scope
+from engram.model.record import MemoryRecord, Scope
 from engram.model.vectors import content_hash
+from engram.store import scores
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.schema import MIGRATIONS, vector_index_name
 from engram.store.postgres.store import PostgresStore
+from engram.store.rows import COLUMNS, record_to_row
 from engram.store.values import Filter
 
 QUERIES = (["kubernetes"], ["deadline", "friday"], ["archive", "format"], ["garden"])
@@ -34,6 +36,14 @@ def _old_tsvector(content: str, tags: Sequence[str]) -> str:
     return " ".join(f"{pg_text.lexeme(s)}:{','.join(w)}" for s, w in sorted(weights.items()))
 
 
+def _old_row(record: MemoryRecord) -> tuple[Any, ...]:
+    """A row as m008's store wrote it: every column, the scores as bytes."""
+    row = list(record_to_row(record, native=True))
+    stored = scores.encode(dict(record.kind_scores))
+    row[COLUMNS.index("kind_scores")] = stored if isinstance(stored, bytes) else stored.encode()
+    return tuple(row)
+
+
 def _old_vector_index(dim: int) -> sql.Composed:
     """The graph as m007 built it: M = 16, pgvector's default."""
     return sql.SQL(
@@ -42,14 +52,18 @@ def _old_vector_index(dim: int) -> sql.Composed:
 
 
 def _graph(store: Any) -> str:
-    return str(store._one("SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'memories_hnsw_%%'")[0])
+    return str(
+        store._one(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE 'memories_hnsw_%%'"
+        )[0]
+    )
 
 
 def _fill(mem: Memory) -> None:
     mem.remember("Project apollo ships on Friday; the deadline is firm")
     mem.remember("kubernetes upgrades run every friday night", tags=["kubernetes", "ops"])
     mem.remember("notes on cluster upgrades", tags=["kubernetes"])
-    mem.remember("the garden gate squeaks when it rains")
+    mem.remember("the garden gate squeaks when it rains", metadata={"source": "notes", "page": 3})
     mem.remember("long " * 600 + "text about the archive format", kind="reference")
     imported = mem.get(mem.remember("an imported note about the garden shed").id)
     store: Any = mem.store
@@ -69,7 +83,7 @@ def test_a_store_written_before_compact_rows_migrates_with_its_data_intact(
     with monkeypatch.context() as old:
         # The store as m008 left it: every hash in its column, every stem with its position and weight.
         old.setattr(pg_store, "MIGRATIONS", [m for m in MIGRATIONS if m[0] != "m009_compact_rows"])
-        old.setattr(pg_store, "_sha256", lambda content: "")
+        old.setattr(pg_store, "to_row", _old_row)
         old.setattr(pg_store, "HASH", "m.content_hash")
         old.setattr(pg_store, "vector_index", _old_vector_index)
         old.setattr(pg_text, "tsvector", _old_tsvector)
@@ -87,6 +101,13 @@ def test_a_store_written_before_compact_rows_migrates_with_its_data_intact(
         assert _state(mem) == (records, hits)
         kept = store._all("SELECT content_hash FROM memories WHERE content_hash IS NOT NULL")
         assert kept == [("h",)]  # the imported hash, not the content's own
+        empty = store._one(
+            "SELECT count(*) FILTER (WHERE tags IS NULL), count(*) FILTER (WHERE metadata IS NULL) FROM memories"
+        )
+        assert empty == (
+            sum(not r["tags"] for r in records),
+            sum(not r["metadata"] for r in records),
+        ) and 0 < empty[1] < len(records)
         assert store._one("SELECT sum(pg_column_size(tsv)) FROM memories")[0] < size
         assert "m='12'" in _graph(store)
         for record in records:

@@ -201,12 +201,12 @@ def test_accurate_keeps_its_best_hit_only_when_it_is_at_least_of_medium_confiden
 
 
 def test_confidence_reads_only_how_the_memory_matches_the_question() -> None:
-    base = {"cosine": 0.7, "coverage": 0.6, "importance": 0.0, "recency": 0.0, "usage": 0.0, "episode": 0.0}
+    base = {"cosine": 0.8, "coverage": 1.0, "lexical": 1.0, "importance": 0.0, "recency": 0.0, "usage": 0.0}
     assert confidence_of(base) == "high"
     # Importance, recency, usage and the episode's relevance change nothing.
     assert confidence_of({**base, "importance": 1.0, "recency": 1.0, "usage": 1.0, "episode": 1.0}) == "high"
-    assert confidence_of({**base, "cosine": 0.35, "coverage": 0.6}) == "medium"
-    assert confidence_of({**base, "cosine": 0.2, "coverage": 0.1}) == "low"
+    assert confidence_of({**base, "cosine": 0.5, "coverage": 0.7, "lexical": 0.8}) == "medium"
+    assert confidence_of({**base, "cosine": 0.2, "coverage": 0.1, "lexical": 0.1}) == "low"
     assert confidence_of({**base, "cosine": -0.5, "coverage": 0.0}) == "low"
     assert confidence_of({}) == "low"  # scored by hand: nothing known
 

@@ -26,6 +26,8 @@ changes nothing. Decay is counted at most once a day (`DECAY_EVERY`), and a prio
 moved by more than `PRIORITY_TOLERANCE`: `engram serve` runs a pass every 10 minutes, and each rewrote nearly every
 memory (and kept a before-image of each for rollback) for changes of a fraction of a percent.
 Feedback moves quality by 0.1. Below 0.1, whatever lowered it, an unmarked memory is archived.
+Who the user and the people around them are (kind identity: "Mia is allergic to peanuts") never decays, as a
+marked memory: it holds until edited, however long nobody asks for it (feedback still lowers it).
 """
 
 from __future__ import annotations
@@ -242,6 +244,8 @@ def plan(
         quality = r.quality_score if r.quality_score is not None else 1.0
         idle = _hours(now, used_at(r, kept.get(r.id))) / 24
         decayed = decayed_quality(quality, idle, _since_counted(stored[r.id], now, last_run), rules)
+        if r.kind is Kind.IDENTITY:  # no decay; feedback still counts
+            decayed = quality
         if decayed < quality:  # strictly: None -> 1.0 is no decay
             draft.set(r.id, "quality decay", quality_score=decayed)
         if decayed < rules.quality_floor:  # whatever lowered it, decay or feedback

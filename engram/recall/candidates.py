@@ -144,10 +144,17 @@ class Candidates:
             """Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand
             for what it means, and every candidate's cosine is to the query moved toward them. Importance,
             recency and episode context say what to show, not what was meant: they pick none."""
-            best = [
-                records[i].id
-                for i in np.argsort(-relevance, kind="stable")[: settings.feedback_docs].tolist()
-            ]
+            # A document counts once among them (by its best passage): several passages of one long text moved
+            # the query toward that text, and its other passages then outranked short memories that answered.
+            best: list[str] = []
+            seen: set[str] = set()
+            for i in np.argsort(-relevance, kind="stable").tolist():
+                if len(best) == settings.feedback_docs:
+                    break
+                whole = records[i].parent or records[i].id
+                if whole not in seen:
+                    seen.add(whole)
+                    best.append(records[i].id)
             top = [vectors[i] for i in best if i in vectors]
             return cosines(feedback_query(qvec, top, settings.feedback_weight))
 

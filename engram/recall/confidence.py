@@ -1,9 +1,12 @@
-"""How surely a hit answers the query, read from how well the memory itself matches what was asked: its cosine
-to the query as asked (before pseudo-relevance feedback moved it) and the share of the question's words it says.
-A memory beside a match in its episode (a reply after the question) takes a little less than the match's
-strength. A memory whose cosine leads every other candidate memory's by a clear margin is what the question is
-about: at least medium, whatever words it shares. Importance, recency and usage never count: they say what to
-show first, not whether a memory answers. The bands are calibrated on labelled questions (docs/design/recall.md)."""
+"""How surely a hit answers the query: the probability, fitted by logistic regression, that a hit holding these
+query-match signals is a right answer (engram.recall.calibrated, refitted by `python -m bench.confidence_fit`).
+The signals read only how the memory itself matches what was asked: its cosine to the query as asked (before
+pseudo-relevance feedback moved it), the share of the question's words it says, how far its cosine leads every
+other memory's, and its exact-match score; a memory beside a match in its episode takes a share of the match's.
+Importance, recency and usage never count: they say what to show first, not whether a memory answers. The bands
+are the probabilities under which 9 in 10 (medium) and 99 in 100 (high) of the best hits of questions nothing
+answers stay. A memory the question is clearly about (`stands_out`) is at least medium. docs/design/recall.md
+says how they were fitted and what they measured."""
 
 from __future__ import annotations
 
@@ -12,34 +15,55 @@ from typing import Literal
 
 import numpy as np
 
+from engram.recall import calibrated
+
 Confidence = Literal["high", "medium", "low"]
 LEVELS: tuple[Confidence, ...] = ("low", "medium", "high")
 
-# The match strength at which a hit is a likely (medium) and an almost certain (high) answer.
-MEDIUM = 0.46
-HIGH = 0.56
+# The signals the calibrator reads, in the order of its weights (`features`).
+FEATURES = calibrated.FEATURES
+MEDIUM = calibrated.MEDIUM  # the probability at which a hit is a likely answer
+HIGH = calibrated.HIGH  # and an almost certain one
+LEAD_CLIP = 0.3  # a lead (or lag) beyond this says no more: the rank gap is what counts
 # A memory whose cosine to the query as asked is at least LEAD_FLOOR and leads every other memory's by LEAD is
 # what the question is about: at least medium, whatever words it shares (a paraphrase shares few).
 LEAD = 0.2
 LEAD_FLOOR = 0.35
-COSINE_WEIGHT = 0.5  # of the strength; the rest is the share of the question's words the memory says
-# A memory beside a match in its episode is likely its answer or its question, less surely than the match.
+# A memory beside a match in its episode (a reply after the question) is likely its answer, less surely than the
+# match: it takes this share of the match's probability. The calibrator does not read the neighbour itself: given
+# a turn's own match, a well-matched neighbour made it less likely to be the evidence, while a reply ("yes, last
+# Friday") that carries none of the question's words is found only through it.
 NEIGHBOUR_SHARE = 0.85
 
 
-def strengths(cosine: np.ndarray, coverage: np.ndarray) -> np.ndarray:
-    """How well each memory's own content matches the query, 0..1, from its cosine to the query as asked and
-    the share of the question's words it says."""
-    return np.asarray(COSINE_WEIGHT * np.maximum(cosine, 0.0) + (1 - COSINE_WEIGHT) * coverage)
+def strengths(cosine: np.ndarray, coverage: np.ndarray, lead: np.ndarray, lexical: np.ndarray) -> np.ndarray:
+    """The calibrated probability of each of many memories by its own match (`strength`), as arrays: what a
+    memory lends the memories beside it (engram.recall.scoring's `neighbour`)."""
+    columns = {"cosine": np.maximum(cosine, 0.0), "coverage": coverage, "lexical": lexical}
+    columns["lead"] = np.clip(lead, -LEAD_CLIP, LEAD_CLIP)
+    z = calibrated.INTERCEPT + sum(w * columns[n] for n, w in zip(FEATURES, calibrated.WEIGHTS, strict=True))
+    return np.asarray(1.0 / (1.0 + np.exp(-z)))
+
+
+def features(components: Mapping[str, float], names: Sequence[str] = FEATURES) -> np.ndarray:
+    """The calibrator's inputs (`names`, by default those it was fitted on) from a hit's components."""
+    values = {
+        "cosine": max(0.0, components.get("cosine", 0.0)),
+        "coverage": components.get("coverage", 0.0),
+        "lead": float(np.clip(components.get("lead", 0.0), -LEAD_CLIP, LEAD_CLIP)),
+        "neighbour": components.get("neighbour", 0.0),
+        "lexical": components.get("lexical", 0.0),
+    }
+    return np.array([values[name] for name in names], dtype=np.float64)
 
 
 def strength(components: Mapping[str, float]) -> float:
-    """How surely a memory answers: its own match, or a little less than its best neighbour's in its episode."""
+    """The probability that the memory answers the query, 0..1 (0 when its match is unknown): by its own match,
+    or a share of its best neighbour's in its episode."""
     if "cosine" not in components:
         return 0.0
-    cosine, coverage = max(0.0, components["cosine"]), components.get("coverage", 0.0)
-    own = COSINE_WEIGHT * cosine + (1 - COSINE_WEIGHT) * coverage
-    return max(own, NEIGHBOUR_SHARE * components.get("neighbour", 0.0))
+    z = calibrated.INTERCEPT + float(features(components) @ np.asarray(calibrated.WEIGHTS))
+    return max(float(1.0 / (1.0 + np.exp(-z))), NEIGHBOUR_SHARE * components.get("neighbour", 0.0))
 
 
 def confidence_of(components: Mapping[str, float]) -> Confidence:
@@ -52,9 +76,10 @@ def confidence_of(components: Mapping[str, float]) -> Confidence:
 
 def stands_out(components: Mapping[str, float]) -> bool:
     """Whether the question is clearly about this memory: its cosine to the query as asked is fair and leads
-    every other candidate memory's by a clear margin. A paraphrase that shares no word with its answer ("can I
-    have dairy" for "I'm lactose intolerant") is rated by its cosine alone, at half weight, below medium;
-    but when nothing else stored comes near, the one memory that does is the likely answer."""
+    every other candidate memory's by a clear margin. The calibrator learnt from conversations, whose turns
+    share one topic and rarely lead each other, and rates a paraphrase that shares no word with its answer
+    ("can I have dairy" for "I'm lactose intolerant") by its cosine, low; but when nothing else stored comes
+    near, the one memory that does is the likely answer."""
     return components.get("cosine", 0.0) >= LEAD_FLOOR and components.get("lead", 0.0) >= LEAD
 
 

@@ -14,6 +14,9 @@ from engram.lang.text import STOPWORDS
 
 # The kin words a question may name a person by, each with the words a memory may state that relation with.
 _SPOUSE = ("husband", "wife", "spouse", "partner")
+# A partner is also the person the asker is together with or engaged to ("Kofi and I have been together since
+# 2019"), said of a partner by any word for one.
+_COUPLE = frozenset({*_SPOUSE, "boyfriend", "girlfriend", "fiancé", "fiancée", "fiance", "fiancee"})
 _RELATIONS: dict[str, tuple[str, ...]] = {
     "husband": ("husband",),
     "wife": ("wife",),
@@ -43,6 +46,24 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "godson": ("godson",),
     "goddaughter": ("goddaughter",),
     "flatmate": ("flatmate", "roommate", "housemate"),
+    # The people around the asker named by their role, stated as kin are ("my manager is Dana", "our
+    # accountant is Gareth Price", "our neighbour Doreen"): "which book did my manager suggest" is answered by
+    # "Dana recommended ...".
+    "manager": ("manager", "boss", "line manager"),
+    "boss": ("boss", "manager", "line manager"),
+    "accountant": ("accountant",),
+    "neighbour": ("neighbour", "neighbor"),
+    "neighbor": ("neighbour", "neighbor"),
+    "landlord": ("landlord", "landlady"),
+    "landlady": ("landlady", "landlord"),
+    "dentist": ("dentist",),
+    "doctor": ("doctor", "gp"),
+    "gp": ("gp", "doctor"),
+    "therapist": ("therapist",),
+    "mentor": ("mentor",),
+    "babysitter": ("babysitter", "nanny", "childminder"),
+    "nanny": ("nanny", "babysitter", "childminder"),
+    "cleaner": ("cleaner",),
 }
 for _kin, _said in list(_RELATIONS.items()):
     for _word in _said:
@@ -81,6 +102,8 @@ def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
     found = [w for said in kin.values() for w in said]
     if any(set(said) & set(_SPOUSE) for said in kin.values()):
         found.append(_MARRIED)
+    if any(set(said) & _COUPLE for said in kin.values()):
+        found += ["together", "engaged"]
     return list(dict.fromkeys(found))
 
 
@@ -95,6 +118,12 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
         rf"{own}{relation}\s+(?:is|was)\s+(?:called\s+)?{_NAME}",  # my manager is Dana
         rf"\b{_NAME},?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",  # Tomás, my husband; Ada is our daughter
     ]
+    if set(said) & _COUPLE:
+        found += [
+            # Kofi and I have been together since 2019; Kofi and I got engaged; Kofi and I want to get married
+            rf"\b{_NAME}\s+and\s+I\s+(?:have\s+been|are|were|got|'ve\s+been)\s+(?:together|engaged)\b",
+            rf"\b{_NAME}\s+and\s+I\s+(?:want|plan|hope|are\s+going)\s+to\s+get\s+married\b",
+        ]
     if set(said) & set(_SPOUSE):
         found += [
             rf"\b{_NAME}\s+and\s+I\s+(?:got\s+|were\s+|have\s+been\s+)?married\b",  # Tomás and I got married
@@ -149,4 +178,9 @@ def spelled(names: Sequence[str]) -> tuple[str, ...]:
     for name in names:
         bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
         out += [name, bare] if bare != name else [name]
+    # A person given a full name once is then named by the first ("My manager is Rhiannon Evans", "Rhiannon
+    # recommended ..."): a memory that says the first name alone says who was asked about.
+    for name in names:
+        if len(first := name.split()) > 1:
+            out += spelled(first[:1])
     return tuple(dict.fromkeys(out))

@@ -260,7 +260,9 @@ def _combined(
         if pairs:
             at, beside = np.array(pairs).T
             np.maximum.at(table[:, _CONTEXT], at, match[beside])
-            sure = strengths(table[:, _COSINE], table[:, _COL["coverage"]])
+            sure = strengths(
+                table[:, _COSINE], table[:, _COL["coverage"]], table[:, _COL["lead"]], table[:, _LEXICAL]
+            )
             np.maximum.at(table[:, _COL["neighbour"]], at, sure[beside])
     table[:, _EPISODE] = 0.0
     if episodes is not None:

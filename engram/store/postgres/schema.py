@@ -336,8 +336,8 @@ HASH = "coalesce(m.content_hash, engram_hash(m.content))"
 @migration
 def m009_compact_rows(db: Connection[tuple[object, ...]]) -> None:
     """A short memory in fewer bytes (docs/design/storage.md, PostgreSQL): the content hash only where it is not
-    the content's own SHA-256 (65 bytes a row), the stems of the content alone without a position (4-5 bytes a
-    stem, engram.store.postgres.text), the vector index at M = 12 (8 elements a page where M = 16 fit 7), the
+    the content's own SHA-256 (65 bytes a row), no tags and no metadata as NULL (5 bytes each), the stems of the
+    content alone without a position (4-5 bytes a stem, engram.store.postgres.text), the vector index at M = 12 (8 elements a page where M = 16 fit 7), the
     hash index's buckets filled before they split (a third smaller; a lookup still reads one bucket). The table
     is rewritten once, which also keeps beside their row the vectors that now fit there."""
     graphs = db.execute(
@@ -358,6 +358,10 @@ def m009_compact_rows(db: Connection[tuple[object, ...]]) -> None:
         DROP INDEX memories_hash;
         ALTER TABLE memories ALTER COLUMN content_hash DROP NOT NULL,
             ALTER COLUMN content_hash TYPE text USING nullif(content_hash, engram_hash(content)),
+            ALTER COLUMN tags DROP NOT NULL, ALTER COLUMN tags DROP DEFAULT,
+            ALTER COLUMN tags TYPE jsonb USING nullif(tags, '[]'),
+            ALTER COLUMN metadata DROP NOT NULL, ALTER COLUMN metadata DROP DEFAULT,
+            ALTER COLUMN metadata TYPE jsonb USING nullif(metadata, '{}'),
             ALTER COLUMN tsv TYPE tsvector USING pg_temp.engram_unplaced(tsv);
         CREATE INDEX memories_hash ON memories USING hash ((coalesce(content_hash, engram_hash(content))))
             WITH (fillfactor = 100);

@@ -8,8 +8,6 @@ model dimension.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -21,9 +19,9 @@ from psycopg import sql
 from engram.errors import StoreError
 from engram.model.record import MemoryRecord, Scope, utcnow
 from engram.model.vectors import Matrix, Vector
-from engram.store import scores
 from engram.store.erasure import Erasure
 from engram.store.postgres import text as pg_text
+from engram.store.postgres.columns import from_row, to_row
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
 from engram.store.postgres.schema import HASH, MIGRATIONS, vector_index, vector_index_name
@@ -34,40 +32,17 @@ from engram.store.rows import (
     COLUMNS,
     FACT_COLUMNS,
     JSON_COLUMNS,
-    record_from_row,
-    record_to_row,
     ts,
 )
 from engram.store.side_tables import SideTables
 from engram.store.values import Facts, Filter, Position, StoreStats
 
-_SCORES, _HASH, _CONTENT = (COLUMNS.index(c) for c in ("kind_scores", "content_hash", "content"))
 _JSONB = JSON_COLUMNS - {"kind_scores"}
 
 
-def _sha256(content: str) -> str:
-    return hashlib.sha256(content.encode()).hexdigest()
-
-
-def _row(record: MemoryRecord) -> tuple[Any, ...]:
-    """The row's values in COLUMNS order; the classifier's scores as the SQLite backend's blob (a tenth of their
-    JSON), or JSON's UTF-8 bytes where the blob cannot hold them exactly (engram.store.scores); the content hash
-    NULL where it is the SHA-256 of the content as stored (`HASH` derives it again)."""
-    row = list(record_to_row(record, native=True))
-    stored = scores.encode(dict(record.kind_scores))
-    row[_SCORES] = stored if isinstance(stored, bytes) else stored.encode()
-    if row[_HASH] == _sha256(record.content):
-        row[_HASH] = None
-    return tuple(row)
-
-
-def _record(row: Sequence[Any]) -> MemoryRecord:
-    values = list(row)
-    stored = bytes(values[_SCORES])
-    values[_SCORES] = json.loads(stored) if stored[:1] == b"{" else scores.decode(stored)
-    if values[_HASH] is None:
-        values[_HASH] = _sha256(values[_CONTENT])
-    return record_from_row(values, native=True)
+def _width(row: tuple[Any, ...]) -> int:
+    """About how many bytes a row to insert holds beside its vector (its last but one value)."""
+    return sum(len(v) for v in (*row[:-2], row[-1]) if isinstance(v, str | bytes))
 
 
 class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
@@ -172,10 +147,10 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
 
     def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
         # One COPY, not a statement a row: the term statistics' trigger runs once for all the rows.
-        copy = f"COPY memories({', '.join(COLUMNS)}, searchable, embedding, tsv) FROM STDIN".encode()
+        copy = f"COPY memories(rid, {', '.join(COLUMNS)}, searchable, embedding, tsv) FROM STDIN".encode()
         rows = [
             (
-                *_row(r),
+                *to_row(r),
                 v is not None,
                 None if v is None else vector_text(v),
                 None if v is None else pg_text.tsvector(r.content, r.tags),
@@ -186,9 +161,16 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
             rebuild = self._index_to_rebuild(db, len(rows))
             if rebuild is not None:
                 db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(vector_index_name(rebuild))))
+            # Each row keeps its place in the order (rid), but the widest are written first: a page is filled
+            # until the next row does not fit, and rows whose vector stays beside them (about 2 kB) between rows
+            # whose vector went to TOAST (about 0.5 kB) left pages a row's width short.
+            rids = db.execute(
+                b"SELECT nextval(pg_get_serial_sequence('memories', 'rid')) AS r FROM generate_series(1, %s) ORDER BY r",
+                (len(rows),),
+            ).fetchall()
             with db.cursor() as cur, cur.copy(copy) as load:
-                for row in rows:
-                    load.write_row(row)
+                for i in sorted(range(len(rows)), key=lambda i: -_width(rows[i])):
+                    load.write_row((rids[i][0], *rows[i]))
             if rebuild is not None:
                 self._build(db, rebuild)
 
@@ -207,7 +189,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         return {str(i): at for i, at in rows}
 
     def update(self, record: MemoryRecord, vector: Vector | None = None) -> None:
-        row = dict(zip(COLUMNS, _row(record), strict=True))
+        row = dict(zip(COLUMNS, to_row(record), strict=True))
         del row["id"]
         assignments = ", ".join(f"{c} = %s::jsonb" if c in _JSONB else f"{c} = %s" for c in row)
         with self.atomic() as db:
@@ -228,7 +210,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
                 )
                 # Tags too, where they changed, with each chunk's text index (computed here, as on every write).
                 stale = db.execute(
-                    b"SELECT rid, content FROM memories WHERE parent_id = %s AND tags <> %s::jsonb",
+                    b"SELECT rid, content FROM memories WHERE parent_id = %s AND tags IS DISTINCT FROM %s::jsonb",
                     (record.id, row["tags"]),
                 ).fetchall()
                 if stale:
@@ -265,7 +247,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
     _SELECT = f"SELECT {', '.join('m.' + c for c in COLUMNS)} FROM memories m"
 
     def _records(self, query: str, params: Sequence[Any] = ()) -> list[MemoryRecord]:
-        return [_record(r) for r in self._all(query, params)]
+        return [from_row(r) for r in self._all(query, params)]
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         found = self._records(f"{self._SELECT} WHERE m.id = %s", (memory_id,))
@@ -372,7 +354,7 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
             if not rows:
                 return
             last = rows[-1][0]
-            yield [_record(r[1:]) for r in rows]
+            yield [from_row(r[1:]) for r in rows]
 
     def stats(self) -> StoreStats:
         def grouped(column: str) -> dict[str, int]:

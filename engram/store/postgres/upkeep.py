@@ -126,7 +126,9 @@ class Upkeeping:
     def rebuild_fts(self) -> None:
         """Recompute every searchable memory's stems, then the term statistics from them."""
         with self.atomic() as db:
-            rows = db.execute(b"SELECT rid, content, tags FROM memories WHERE searchable").fetchall()
+            rows = db.execute(
+                b"SELECT rid, content, coalesce(tags, '[]') FROM memories WHERE searchable"
+            ).fetchall()
             with db.cursor() as cur:
                 cur.executemany(
                     b"UPDATE memories SET tsv = %s::tsvector WHERE rid = %s",

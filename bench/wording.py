@@ -1,0 +1,90 @@
+"""Recall when a question is worded unlike the memory: `python -m bench.wording [--misses]`.
+
+A second user's memories and questions (bench/data/wording, see its README), written by using the product by
+hand and kept apart from bench/data/userlevel: questions by another word (synonym), by a category ("anything about
+my health"), by kin ("my mother" for "Mum"), sharing no word (paraphrase), by spelling, by time, and details
+deep in a long document, with some that nothing answers. Built and asked exactly as `bench.userlevel` builds and
+asks (store_memory with the clock at each memory's day, questions at the same fixed now, recall and
+search_memory with their defaults). Results: bench/results/wording.json and wording.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.retrieval import engram_digest
+from bench.userlevel import NOW, SURFACES, Bench, load_jsonl, run_split
+from engram import Memory
+
+DATA = Path(__file__).resolve().parent / "data" / "wording"
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+_COLUMNS = ("hit@1", "hit@3", "hit@1_passage", "empty_when_answerable", "results_when_unanswerable")
+
+
+def markdown(results: Mapping[str, Any]) -> str:
+    """The tables of wording.json."""
+    out = ["# Recall by other words", "", f"Asked at {results['now']}; {results['memories']} memories, "]
+    out[-1] += f"{results['questions']} questions ({results['date']})."
+    out += ["", "| surface | " + " | ".join(_COLUMNS) + " |", "|---" * (len(_COLUMNS) + 1) + "|"]
+    for surface in SURFACES:
+        row = results[surface]
+        out.append(f"| {surface} | " + " | ".join(_cell(row[c]) for c in _COLUMNS) + " |")
+    out += ["", "| type | n | recall hit@1 | recall hit@3 | search_memory hit@1 | search_memory hit@3 |"]
+    out.append("|---|---|---|---|---|---|")
+    for kind, row in results["recall"]["by_type"].items():
+        other = results["search_memory"]["by_type"][kind]
+        if row["answerable"]:
+            cells = [row["hit@1"], row["hit@3"], other["hit@1"], other["hit@3"]]
+        else:  # unanswerable: the share answered with anything
+            cells = [row["results_when_unanswerable"], "", other["results_when_unanswerable"], ""]
+        n = row["answerable"] or row["unanswerable"]
+        out.append(f"| {kind} | {n} | " + " | ".join(_cell(c) for c in cells) + " |")
+    out += ["", f"Engine sources: {results['engram_sources']}.", ""]
+    return "\n".join(out)
+
+
+def _cell(value: Any) -> str:
+    if value is None or value == "":
+        return "" if value == "" else "-"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.wording", description=__doc__.split("\n")[0])
+    parser.add_argument("--misses", action="store_true", help="print the questions missed at hit@1")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where wording.json/.md go")
+    args = parser.parse_args(argv)
+    memories = load_jsonl(DATA / "memories.jsonl")
+    questions = load_jsonl(DATA / "questions.jsonl")
+    with tempfile.TemporaryDirectory() as folder, Memory(Path(folder) / "user.db") as memory:
+        started = time.perf_counter()
+        bench = Bench(memory, memories)
+        print(f"stored {len(memories)} memories in {time.perf_counter() - started:.0f} s")
+        part = run_split(bench, questions, misses=True)
+    for surface in SURFACES:
+        row = part[surface]
+        print(f"{surface}: " + ", ".join(f"{k} {row[k]}" for k in _COLUMNS))
+        if args.misses:
+            for miss in row["misses"]:
+                print(f"  {surface} miss [{miss['type']}] {miss['q']!r} -> {miss['returned']}")
+    results = part | {
+        "now": NOW.isoformat(),
+        "memories": len(memories),
+        "questions": len(questions),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "engram_sources": engram_digest(),
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "wording.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    (args.out / "wording.md").write_text(markdown(results))
+
+
+if __name__ == "__main__":
+    main()
