@@ -19,7 +19,7 @@ import uvicorn
 
 from engram import FakeEmbedder, Settings
 from engram.interfaces.http import guard, pacing
-from engram.interfaces.http.serve import build_app
+from engram.interfaces.http.serve import McpGate, build_app
 from tests.live import LiveServer, free_port
 
 INIT = {
@@ -217,3 +217,20 @@ def test_a_session_of_another_tenant_looks_like_no_session(server: LiveServer) -
             answer = http.post("/mcp", content=body, headers=[*headers, ("content-type", "application/json")])
             answers.append((answer.status_code, answer.headers["content-type"], answer.content))
         assert answers[0] == answers[1] and answers[0][0] == 404
+
+
+def test_refused_requests_leave_no_session_owner_behind(api: Any) -> None:
+    """The SDK names a new session in the header of a request it refuses (a ping with no session, a GET or a
+    DELETE without one) and drops it; the gate kept its owner for an hour, so a loop of refused requests grew
+    the server's memory without bound."""
+    gate = next(r.app for r in api.app.router.routes if isinstance(getattr(r, "app", None), McpGate))
+    headers = [("content-type", "application/json"), ACCEPT]
+    ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    for _ in range(30):
+        assert api.post("/mcp", content=ping, headers=headers).status_code == 400
+        assert api.get("/mcp", headers=headers).status_code >= 400
+        assert api.delete("/mcp", headers=headers).status_code >= 400
+    assert gate.owners == {} and gate.used == {}
+    opened = api.post("/mcp", content=json.dumps(INIT), headers=headers)
+    assert opened.status_code == 200
+    assert gate.owners == {opened.headers["mcp-session-id"]: "local"}

@@ -75,7 +75,7 @@ def add(
             except InvalidInput as exc:  # unreadable or empty: the others are still added
                 refused.append((path, exc.problem))
     for path, problem in refused:
-        error(err, f"{path}: not added: {problem.removeprefix(path.name).strip()}")
+        error(err, f"{path}: not added: {problem.removeprefix(path.name).lstrip(': ')}")
     if as_json:
         print_json(added)
     elif added:

@@ -155,9 +155,12 @@ def _position(cursor: str | None) -> Position | None:
     try:
         created, memory_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
         at = datetime.fromisoformat(created)
-        if at.tzinfo is not None and isinstance(memory_id, str):
+        # A cursor is the caller's to alter: a time past the calendar once in UTC, or an id no store could hold
+        # (a lone surrogate), answered 500.
+        if at.tzinfo is not None and isinstance(memory_id, str) and memory_id.isprintable():
+            memory_id.encode()
             return at.astimezone(UTC), memory_id
-    except (binascii.Error, ValueError, TypeError, RecursionError):
+    except (binascii.Error, ValueError, TypeError, RecursionError, OverflowError):
         pass
     raise InvalidInput("cursor", "is not a cursor this API returned")
 

@@ -102,10 +102,12 @@ class McpGate:
         async def noted(message: Message) -> None:
             if message["type"] == "http.response.start":
                 opened = dict(message.get("headers") or []).get(SESSION.encode())
-                if opened is not None:
+                status = message.get("status", 500)
+                # The SDK names a session in a refusal too, then drops it: kept here, every refused request
+                # would leave an owner behind for an hour.
+                if opened is not None and status < 400:
                     self.owners.setdefault(opened.decode("latin-1"), tenant)
                     self.used[opened.decode("latin-1")] = self.clock()
-                status = message.get("status", 500)
                 ended = scope.get("method") == "DELETE" and status < 300
                 if session is not None and (ended or status == 404):  # 404: the SDK no longer has it
                     self.owners.pop(session, None)
