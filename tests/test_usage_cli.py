@@ -46,3 +46,16 @@ def test_engram_search_answers_a_question_about_a_document_with_its_detail(tmp_p
     assert found.exit_code == 0, found.output
     flat = " ".join(found.output.replace("│", " ").split())
     assert "What happened at Monte da Ribeira" in flat and "R7 and R8" in flat, found.output
+
+
+@pytest.mark.usefixtures("model")
+def test_engram_store_names_the_memory_a_change_updates_and_its_own_options(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    first = runner.invoke(app, ["--db", db, "store", "My sister Clara lives in Lisbon.", "--json"])
+    lisbon = first.output[first.output.index('"memory_id": "') + 14 :][:36]
+    moved = runner.invoke(app, ["--db", db, "store", "Clara moved to Porto."])
+    assert moved.exit_code == 0, moved.output
+    flat = " ".join(moved.output.replace("│", " ").split())
+    assert f"updates {lisbon[:8]}" in flat and "merge_memories" in flat, moved.output
+    late = runner.invoke(app, ["--db", db, "store", "Dentist on Friday", "--expires", "2020-01-01"])
+    assert late.exit_code == 2 and "--expires: is in the past" in late.output, late.output

@@ -172,7 +172,8 @@ class StoreMemory:
                     },
                 )
         similar, updated = self._similar(record, result)
-        older = self._older_version(record, result)
+        # An import's memories are the old store's as they were, and its rollback would leave a mark behind.
+        older = self._older_version(record, result) if operation is None else []
         return {
             "success": True,
             "memory_id": record.id,

@@ -57,7 +57,13 @@ def store(
         "user_note": note,
     }
     with opened() as memory:
-        result = memory.store_memory(text, {k: v for k, v in context.items() if v not in (None, [])})
+        try:
+            result = memory.store_memory(text, {k: v for k, v in context.items() if v not in (None, [])})
+        except InvalidInput as exc:  # named as the option the person typed, not the tool's field
+            option = _STORE_OPTIONS.get(exc.field)
+            if option is None:
+                raise
+            raise InvalidInput(option, exc.problem) from None
     if as_json:
         print_json(result)
         return
@@ -78,7 +84,24 @@ def store(
         shown["personal data"] = f"{', '.join(analysis['pii']['kinds'])}, {how}"
     if similar := result["recommendations"]["similar_memories"]:
         shown["similar memories"] = similar
-    out.print(fields_table(shown))
+    if older := result["recommendations"]["suggested_updates"]:
+        new, old = result["memory_id"], older[0]
+        shown["updates"] = (
+            f"{old[:8]}, an older version of this fact; to keep only this one: "
+            f'engram tools merge_memories -a \'ids=["{new}", "{old}"]\' -a into={new}'
+        )
+    out.print(fields_table(shown, width=400))
+
+
+# store_memory's context fields, as `engram store` names them.
+_STORE_OPTIONS = {
+    "context.force_category": "--category",
+    "context.force_importance": "--importance",
+    "context.additional_tags": "--tag",
+    "context.expires_at": "--expires",
+    "context.source": "--source",
+    "context.user_note": "--note",
+}
 
 
 @app.command()
