@@ -71,3 +71,14 @@ def test_a_detail_deep_in_a_document_answers_once_with_its_passage(
     if "\n## " in passage:  # a passage that holds a heading starts with it: no tail of the section before
         assert passage.startswith("## "), passage[:80]
     assert len({h["id"] for h in found}) == len(found)  # each document once
+
+
+def test_a_document_that_mentions_a_decision_is_not_listed_as_one(tmp_path: Path) -> None:
+    from engram import FakeEmbedder, Settings
+
+    with Memory(tmp_path / "f.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as memory:
+        memory.add_file(NOTES / "soil_fieldwork.md")  # "We decided on the second day to weigh the stones ..."
+        memory.store_memory("We decided to use PostgreSQL for the inventory app.")
+        context = memory.session_context()
+    assert "Field Notes" not in context["text"]
+    assert "We decided to use PostgreSQL" in context["text"]

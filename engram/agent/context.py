@@ -160,7 +160,10 @@ def _prefers(record: MemoryRecord) -> bool:
 
 def _decided(record: MemoryRecord) -> bool:
     """A decision: SHODH's Decision type, a decision or constraint extracted from a conversation, or a text that
-    says one was made ("we decided", "going with")."""
+    says one was made ("we decided", "going with"). Never a document added from a file: notes that mention a
+    decision somewhere in 1,700 words showed as one line of their opening words."""
+    if record.metadata.get("source_path"):
+        return False
     candidate = record.metadata.get("candidate")
     if record.type is MemoryType.DECISION:
         return True
