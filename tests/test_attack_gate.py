@@ -234,3 +234,22 @@ def test_refused_requests_leave_no_session_owner_behind(api: Any) -> None:
     opened = api.post("/mcp", content=json.dumps(INIT), headers=headers)
     assert opened.status_code == 200
     assert gate.owners == {opened.headers["mcp-session-id"]: "local"}
+
+
+def test_mcp_answers_every_host_the_rest_api_answers_and_no_other(tmp_path: Path) -> None:
+    """Local mode's host allow-list is one for every route: /mcp refused a configured host name (and a loopback
+    name without its port) that the REST API answered, with a plain-text 421 no MCP client reads."""
+    from fastapi.testclient import TestClient
+
+    settings = Settings(home=tmp_path / "home", maintain_every_minutes=0)
+    app = build_app(
+        settings, db=tmp_path / "l.db", embedder=FakeEmbedder(), require_key=False, hosts=["box.lan"]
+    )
+    with TestClient(app, base_url="http://127.0.0.1:8765") as http:
+        for host, allowed in (("box.lan:8765", True), ("localhost", True), ("evil.example:8765", False)):
+            headers = [("host", host), ("content-type", "application/json"), ACCEPT]
+            answer = http.post("/mcp", content=json.dumps(INIT), headers=headers)
+            rest = http.get("/v1/tools", headers=[("host", host)])
+            assert (answer.status_code == 200) is allowed and (rest.status_code == 200) is allowed, host
+            if not allowed:
+                assert answer.status_code == 421 and answer.json()["error"]["code"] == -32600

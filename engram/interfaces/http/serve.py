@@ -26,6 +26,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from mcp.server.mcpserver import Context
 from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram import Embedder, Memory
@@ -198,7 +199,10 @@ def build_app(
         return tenants.memory(tenant)
 
     mcp = mcp_server.build(resolve)
-    mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", host=host)
+    # The Guard checks Host and Origin for every route, /mcp included, against one allow-list. The SDK's own check
+    # knew only loopback names with a port: it refused a configured host the REST API answers, in plain text.
+    unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", host=host, transport_security=unchecked)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
