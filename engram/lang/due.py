@@ -29,6 +29,7 @@ from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import (
     DATE,
     DAYS,
+    DOTTED,
     MONTHS,
     SHORT_MONTHS,
     day_start,
@@ -161,7 +162,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
                 base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
                 base = said.replace(year=said.year + 1) if unit == "year" else base
             return _end_of(unit, base), phrase
-        parsed = dateparser.parse(phrase, languages=["en"], settings=settings)
+        day_first = {"DATE_ORDER": "DMY"} if DOTTED.search(phrase) else {}
+        parsed = dateparser.parse(phrase, languages=["en"], settings=settings | day_first)
         if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
             # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser
             # gave next week's): "next Thursday" says otherwise in as many words.

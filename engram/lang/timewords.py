@@ -46,9 +46,11 @@ DATE = re.compile(
     rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b"
     rf"|(?:{MONTHS}|{SHORT_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
     rf"|(?:before|by|until|in|on|during)\s+(?:{MONTHS})(?!\.?\s+\d)"  # not "before April 10": that is April 10
-    rf"|end of (?:the |this |next )?(?:day|week\b|month|year\b|quarter|q[1-4]\b|{MONTHS})|next week\b|next month)",
+    rf"|end of (?:the |this |next )?(?:day|week\b|month|year\b|quarter|q[1-4]\b|{MONTHS})|next week\b|next month"
+    r"|(?<![\d.])(?:\d{1,2}\.\d{1,2}\.\d{4}|\d\d\.\d\d\.\d\d)(?![\d.]))",  # day.month.year (not a version)
     re.IGNORECASE,
 )
+DOTTED = re.compile(r"\d\.\d{1,2}\.\d")  # a day.month.year date: read day first
 _HAN = re.compile(f"[{HAN}]")
 _SCREEN = re.compile(
     rf"\b(yesterday|today|tonight|week|weekend|month|year|recently|ago|since|before|after|during|in|on|past|last|this"
@@ -160,6 +162,7 @@ def _parse(text: str, now: datetime) -> datetime | None:
         "TO_TIMEZONE": "UTC",
         "PREFER_DAY_OF_MONTH": "first",
     }
+    settings |= {"DATE_ORDER": "DMY"} if DOTTED.search(text) else {}
     parsed = dateparser.parse(text, languages=["en"], settings=settings)
     return None if parsed is None else parsed.astimezone(UTC)
 
