@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.retrieval import engram_digest
-from bench.userlevel import NOW, SURFACES, Bench, load_jsonl, run_split
+from bench.userlevel import NOW, SURFACES, Bench, _cell, load_jsonl, run_split
 from engram import Memory
 
 DATA = Path(__file__).resolve().parent / "data" / "wording"
@@ -48,12 +48,6 @@ def markdown(results: Mapping[str, Any]) -> str:
         out.append(f"| {kind} | {n} | " + " | ".join(_cell(c) for c in cells) + " |")
     out += ["", f"Engine sources: {results['engram_sources']}.", ""]
     return "\n".join(out)
-
-
-def _cell(value: Any) -> str:
-    if value is None or value == "":
-        return "" if value == "" else "-"
-    return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

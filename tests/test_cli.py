@@ -143,7 +143,7 @@ def test_store_search_and_tools(db: str) -> None:
     code, output = run(db, "show", json.loads(output)["memory_id"], "--json")
     assert json.loads(output)["expires_at"].startswith((today + timedelta(days=1)).isoformat())
     code, output = run(db, "store", "Water the plants", "--expires", "soon")
-    assert code == 2 and "expires_at" in output
+    assert code == 2 and "--expires" in output
     code, output = run(db, "review", "frobnicate", "x")
     assert code == 2 and "'frobnicate' is not one of" in output
     code, output = run(db, "tools", "validate_storage", "--json")

@@ -14,19 +14,8 @@ from bench.backends import bulk_records
 from engram import FakeEmbedder, Memory
 from engram.store.sqlite import upkeep
 from engram.store.values import Filter
+from tests.test_store_text_split import WORDS
 
-WORDS = (
-    "boiler",
-    "garden",
-    "invoice",
-    "plumber",
-    "tuesday",
-    "report",
-    "train",
-    "dentist",
-    "sister",
-    "budget",
-)
 QUERIES = [["boiler"], ["garden", "invoice", "note"], ["tuesday", "sister", "budget", "train"], ["nothing"]]
 
 
