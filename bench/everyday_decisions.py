@@ -27,11 +27,14 @@ from typing import Any
 import time_machine
 
 from bench.tags import _ends_in_verb
+from bench.userlevel import RESULTS_DIR
 from engram import Memory
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT = ROOT / "data" / "everyday_fourth_user.jsonl"
 LISTING = "what do I have to do this week?"
+
+RESULTS = RESULTS_DIR / "everyday_decisions.json"
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -123,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--set", type=Path, default=DEFAULT)
     parser.add_argument("--misses", action="store_true", help="print every memory with a wrong decision")
     parser.add_argument("--dump", type=Path, help="write every decision as JSON lines")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures go (JSON)")
     args = parser.parse_args(argv)
     rows = load(args.set)
     with tempfile.TemporaryDirectory() as folder, Memory(Path(folder) / "m.db") as memory:
@@ -132,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         listed = _listed(memory, weeks)
     result = score(rows, got, listed)
     print(json.dumps(result, indent=1, ensure_ascii=False))
+    stamp = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "set": args.set.name}
+    args.out.write_text(json.dumps(stamp | result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.dump:
         with args.dump.open("w", encoding="utf-8") as f:
             for r, g in zip(rows, got, strict=True):
