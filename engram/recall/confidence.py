@@ -11,7 +11,7 @@ says how they were fitted and what they measured."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -41,8 +41,7 @@ def strengths(cosine: np.ndarray, coverage: np.ndarray, lead: np.ndarray, lexica
     memory lends the memories beside it (engram.recall.scoring's `neighbour`)."""
     columns = {"cosine": np.maximum(cosine, 0.0), "coverage": coverage, "lexical": lexical}
     columns["lead"] = np.clip(lead, -LEAD_CLIP, LEAD_CLIP)
-    z = calibrated.INTERCEPT + sum(w * columns[n] for n, w in zip(FEATURES, calibrated.WEIGHTS, strict=True))
-    return np.asarray(1.0 / (1.0 + np.exp(-z)))
+    return _probability(sum(w * columns[n] for n, w in zip(FEATURES, calibrated.WEIGHTS, strict=True)))
 
 
 def features(components: Mapping[str, float], names: Sequence[str] = FEATURES) -> np.ndarray:
@@ -62,8 +61,13 @@ def strength(components: Mapping[str, float]) -> float:
     or a share of its best neighbour's in its episode."""
     if "cosine" not in components:
         return 0.0
-    z = calibrated.INTERCEPT + float(features(components) @ np.asarray(calibrated.WEIGHTS))
-    return max(float(1.0 / (1.0 + np.exp(-z))), NEIGHBOUR_SHARE * components.get("neighbour", 0.0))
+    own = float(_probability(features(components) @ np.asarray(calibrated.WEIGHTS)))
+    return max(own, NEIGHBOUR_SHARE * components.get("neighbour", 0.0))
+
+
+def _probability(weighted: Any) -> np.ndarray:
+    """The calibrator's logistic function of the weighted signals (one value or an array of them)."""
+    return np.asarray(1.0 / (1.0 + np.exp(-(calibrated.INTERCEPT + weighted))))
 
 
 def confidence_of(components: Mapping[str, float]) -> Confidence:

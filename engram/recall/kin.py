@@ -48,21 +48,16 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "flatmate": ("flatmate", "roommate", "housemate"),
     # The people around the asker named by their role, stated as kin are ("my manager is Dana", "our
     # accountant is Gareth Price", "our neighbour Doreen"): "which book did my manager suggest" is answered by
-    # "Dana recommended ...".
+    # "Dana recommended ...". Each other word for a role (boss, gp, nanny) is looked up as the role (below).
     "manager": ("manager", "boss", "line manager"),
-    "boss": ("boss", "manager", "line manager"),
     "accountant": ("accountant",),
     "neighbour": ("neighbour", "neighbor"),
-    "neighbor": ("neighbour", "neighbor"),
     "landlord": ("landlord", "landlady"),
-    "landlady": ("landlady", "landlord"),
     "dentist": ("dentist",),
     "doctor": ("doctor", "gp"),
-    "gp": ("gp", "doctor"),
     "therapist": ("therapist",),
     "mentor": ("mentor",),
     "babysitter": ("babysitter", "nanny", "childminder"),
-    "nanny": ("nanny", "babysitter", "childminder"),
     "cleaner": ("cleaner",),
 }
 for _kin, _said in list(_RELATIONS.items()):

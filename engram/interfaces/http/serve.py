@@ -65,9 +65,8 @@ class McpGate:
         self.app, self.keys, self.require_key, self.clock = app, keys, require_key, clock
         self.owners: dict[str, str] = {}  # session id -> the tenant that opened it
         self.used: dict[str, float] = {}  # session id -> when a request last asked for it (monotonic)
-        self.open: Counter[str] = (
-            Counter()
-        )  # session id -> its requests in flight (an event stream may last hours)
+        # session id -> its requests in flight (an event stream may last hours)
+        self.open: Counter[str] = Counter()
         self.swept = clock()
 
     def forget_ended(self, now: float) -> None:
