@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
 
 from bench.datasets import load_locomo, load_longmemeval
 from bench.embedcache import DiskCachedEmbedder
@@ -42,6 +43,7 @@ REPORT = ROOT / "bench" / "results" / "confidence.md"
 TOP = 10  # hits read per question
 MEDIUM_KEEPS = 0.9  # share of unanswerable questions whose best hit stays under medium
 HIGH_KEEPS = 0.99  # share of unanswerable questions whose best hit stays under high
+FOLDS = 5  # held-apart measures: the stores in five parts, each measured by a fit on the other four
 # The signals fitted on: how the memory itself matches what was asked (engram.recall.confidence.features).
 FEATURES = ("cosine", "coverage", "lead", "lexical")
 KEPT = ("cosine", "coverage", "lead", "neighbour", "lexical", "bm25")  # the components a row keeps
@@ -232,6 +234,51 @@ def measured(questions: Sequence[dict[str, Any]], f: Fit) -> dict[str, dict[str,
     return out
 
 
+def _store(question: dict[str, Any]) -> str:
+    """The store a question was asked of (its conversation or haystack): a held-apart part holds whole stores."""
+    qid = str(question["qid"])
+    if "@" in qid:
+        return qid.split("@")[1]
+    return qid.split("/")[0] if question["dataset"] == "locomo" else qid.removesuffix("_abs")
+
+
+def held_apart(questions: Sequence[dict[str, Any]], folds: int = FOLDS) -> dict[str, dict[str, float]]:
+    """How well the fit separates answers from guesses on stores it was not fitted on: the stores are split in
+    `folds` parts (in a fixed shuffled order), each part measured by the fit and bands of the others. Per
+    dataset: the area under the ROC curve of the first hit's probability of answerable questions whose first
+    hit is right against the best hit's of unanswerable ones (1: every answer above every guess), and the
+    shares `measured` gives, at the held-apart bands."""
+    stores = sorted({_store(q) for q in questions})
+    np.random.default_rng(0).shuffle(stores)
+    part = {s: i % folds for i, s in enumerate(stores)}
+    best, first, medium = (np.zeros(len(questions)) for _ in range(3))
+    for k in range(folds):
+        f = fit([q for q in questions if part[_store(q)] != k])
+        at = [i for i, q in enumerate(questions) if part[_store(q)] == k]
+        held = [questions[i] for i in at]
+        best[at] = _best(held, f.weights, f.intercept)
+        first[at] = _best([{**q, "hits": q["hits"][:1]} for q in held], f.weights, f.intercept)
+        medium[at] = f.medium
+    ans = np.array([q["answerable"] for q in questions])
+    right = np.array([bool(q["hits"] and q["hits"][0]["right"]) for q in questions])
+    out: dict[str, dict[str, float]] = {}
+    for name in sorted({q["dataset"] for q in questions}):
+        ours = np.array([q["dataset"] == name for q in questions])
+        answers, guesses = ours & ans & right, ours & ~ans
+        scores = np.concatenate([first[answers], best[guesses]])
+        labels = np.concatenate([np.ones(answers.sum()), np.zeros(guesses.sum())])
+        wrong = ours & ans & ~right
+        out[name] = {
+            "auc": round(float(roc_auc_score(labels, scores)), 3)
+            if 0 < labels.sum() < len(labels)
+            else float("nan"),
+            "unanswerable_above_low": _share(best[guesses] >= medium[guesses]),
+            "first_right_above_low": _share(first[answers] >= medium[answers]),
+            "first_wrong_above_low": _share(first[wrong] >= medium[wrong]),
+        }
+    return out
+
+
 def write(f: Fit, questions: Sequence[dict[str, Any]]) -> None:
     weights = ", ".join(f"{v:.4f}" for v in f.weights)
     names = ", ".join(f'"{n}"' for n in FEATURES)
@@ -264,6 +311,15 @@ def write(f: Fit, questions: Sequence[dict[str, Any]]) -> None:
         "|---|---|---|---|---|---|---|---|",
     ]
     for name, m in measured(questions, f).items():
+        lines.append(f"| {name} | " + " | ".join(str(v) for v in m.values()) + " |")
+    lines += [
+        "",
+        f"Held apart (`held_apart`: the stores in {FOLDS} parts, each measured by a fit on the others):",
+        "",
+        "| dataset | separation (ROC AUC) | unanswerable above low | first right above low | first wrong above low |",
+        "|---|---|---|---|---|",
+    ]
+    for name, m in held_apart(questions).items():
         lines.append(f"| {name} | " + " | ".join(str(v) for v in m.values()) + " |")
     REPORT.write_text("\n".join(lines) + "\n")
 
