@@ -46,7 +46,8 @@ HIGH_KEEPS = 0.99  # share of unanswerable questions whose best hit stays under 
 FOLDS = 5  # held-apart measures: the stores in five parts, each measured by a fit on the other four
 # The signals fitted on: how the memory itself matches what was asked (engram.recall.confidence.features).
 FEATURES = ("cosine", "coverage", "lead", "lexical")
-KEPT = ("cosine", "coverage", "lead", "neighbour", "lexical", "bm25")  # the components a row keeps
+# The components a row keeps: those fitted on, and others a signal tried (`--signals`) may read.
+KEPT = ("cosine", "coverage", "lead", "neighbour", "lexical", "bm25", "vector", "score", "episode")
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,9 @@ def collect(limit: int | None, path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def _rows(questions: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _rows(
+    questions: Sequence[dict[str, Any]], names: Sequence[str] = FEATURES
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each hit's features and whether it is right, and its weight: a question weighs 1 / its dataset's
     questions, shared by its hits."""
     per_set: dict[str, int] = {}
@@ -158,21 +161,22 @@ def _rows(questions: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, 
     x, y, w = [], [], []
     for q in questions:
         for hit in q["hits"]:
-            x.append(features(hit, FEATURES))
+            x.append(features(hit, names))
             y.append(bool(hit["right"]))
             w.append(1.0 / (per_set[q["dataset"]] * len(q["hits"])))
     return np.array(x), np.array(y), np.array(w) / sum(w) * len(w)
 
 
-def _best(questions: Sequence[dict[str, Any]], weights: np.ndarray, intercept: float) -> np.ndarray:
+def _best(
+    questions: Sequence[dict[str, Any]],
+    weights: np.ndarray,
+    intercept: float,
+    names: Sequence[str] = FEATURES,
+) -> np.ndarray:
     """Each question's best hit's probability (0 with no hit)."""
     out = []
     for q in questions:
-        x = (
-            np.array([features(h, FEATURES) for h in q["hits"]])
-            if q["hits"]
-            else np.zeros((0, len(FEATURES)))
-        )
+        x = np.array([features(h, names) for h in q["hits"]]) if q["hits"] else np.zeros((0, len(names)))
         out.append(float((1 / (1 + np.exp(-(x @ weights + intercept)))).max()) if len(x) else 0.0)
     return np.array(out)
 
@@ -185,12 +189,12 @@ class Fit:
     high: float
 
 
-def fit(questions: Sequence[dict[str, Any]]) -> Fit:
+def fit(questions: Sequence[dict[str, Any]], names: Sequence[str] = FEATURES) -> Fit:
     """The logistic regression and its two bands (see the module's docstring)."""
-    x, y, w = _rows(questions)
+    x, y, w = _rows(questions, names)
     model = LogisticRegression(C=1.0, max_iter=1000).fit(x, y, sample_weight=w)
     weights, intercept = model.coef_[0], float(model.intercept_[0])
-    best = _best(questions, weights, intercept)
+    best = _best(questions, weights, intercept, names)
     unanswerable = {
         name: best[[i for i, q in enumerate(questions) if q["dataset"] == name and not q["answerable"]]]
         for name in sorted({q["dataset"] for q in questions})
@@ -242,7 +246,9 @@ def _store(question: dict[str, Any]) -> str:
     return qid.split("/")[0] if question["dataset"] == "locomo" else qid.removesuffix("_abs")
 
 
-def held_apart(questions: Sequence[dict[str, Any]], folds: int = FOLDS) -> dict[str, dict[str, float]]:
+def held_apart(
+    questions: Sequence[dict[str, Any]], folds: int = FOLDS, names: Sequence[str] = FEATURES
+) -> dict[str, dict[str, float]]:
     """How well the fit separates answers from guesses on stores it was not fitted on: the stores are split in
     `folds` parts (in a fixed shuffled order), each part measured by the fit and bands of the others. Per
     dataset: the area under the ROC curve of the first hit's probability of answerable questions whose first
@@ -253,11 +259,11 @@ def held_apart(questions: Sequence[dict[str, Any]], folds: int = FOLDS) -> dict[
     part = {s: i % folds for i, s in enumerate(stores)}
     best, first, medium = (np.zeros(len(questions)) for _ in range(3))
     for k in range(folds):
-        f = fit([q for q in questions if part[_store(q)] != k])
+        f = fit([q for q in questions if part[_store(q)] != k], names)
         at = [i for i, q in enumerate(questions) if part[_store(q)] == k]
         held = [questions[i] for i in at]
-        best[at] = _best(held, f.weights, f.intercept)
-        first[at] = _best([{**q, "hits": q["hits"][:1]} for q in held], f.weights, f.intercept)
+        best[at] = _best(held, f.weights, f.intercept, names)
+        first[at] = _best([{**q, "hits": q["hits"][:1]} for q in held], f.weights, f.intercept, names)
         medium[at] = f.medium
     ans = np.array([q["answerable"] for q in questions])
     right = np.array([bool(q["hits"] and q["hits"][0]["right"]) for q in questions])
@@ -328,10 +334,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--collect", action="store_true", help="collect the hits again")
     parser.add_argument("--limit", type=int, default=None, help="questions per conversation or haystacks")
+    parser.add_argument(
+        "--signals",
+        help="comma-separated components to measure held apart beside the fitted ones (KEPT), writing nothing",
+    )
     args = parser.parse_args(argv)
     if args.collect or not HITS.exists():
         collect(args.limit, HITS)
     questions = json.loads(HITS.read_text())
+    if args.signals:
+        for names in (FEATURES, tuple(args.signals.split(","))):
+            print(", ".join(names), json.dumps(held_apart(questions, names=names)))
+        return
     f = fit(questions)
     write(f, questions)
     print(REPORT.read_text())

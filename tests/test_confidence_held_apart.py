@@ -55,3 +55,14 @@ def test_a_store_is_held_apart_whole() -> None:
     other = {"qid": "conv-8/1@conv-3", "dataset": "locomo"}
     assert confidence_fit._store(own) == confidence_fit._store(other) == "conv-3"
     assert confidence_fit._store({"qid": "q9_abs", "dataset": "longmemeval"}) == "q9"
+
+
+def test_a_signal_the_calibrator_does_not_read_can_be_measured_held_apart() -> None:
+    # `--signals`: any component a hit keeps (here "vector", telling where the fitted ones are noise).
+    questions = _questions(telling=False)
+    rng = np.random.default_rng(3)
+    for q in questions:
+        for hit in q["hits"]:
+            hit["vector"] = float((0.7 if hit["right"] else 0.3) + rng.normal(0, 0.1))
+    assert confidence_fit.held_apart(questions, names=("cosine", "vector"))["locomo"]["auc"] > 0.95
+    assert confidence_fit.held_apart(questions)["locomo"]["auc"] < 0.5

@@ -45,15 +45,13 @@ def strengths(cosine: np.ndarray, coverage: np.ndarray, lead: np.ndarray, lexica
 
 
 def features(components: Mapping[str, float], names: Sequence[str] = FEATURES) -> np.ndarray:
-    """The calibrator's inputs (`names`, by default those it was fitted on) from a hit's components."""
-    values = {
+    """The calibrator's inputs (`names`, by default those it was fitted on) from a hit's components: the cosine
+    floored at 0 and the lead clipped, any other component as it is (0 if the hit has none)."""
+    shaped = {
         "cosine": max(0.0, components.get("cosine", 0.0)),
-        "coverage": components.get("coverage", 0.0),
         "lead": float(np.clip(components.get("lead", 0.0), -LEAD_CLIP, LEAD_CLIP)),
-        "neighbour": components.get("neighbour", 0.0),
-        "lexical": components.get("lexical", 0.0),
     }
-    return np.array([values[name] for name in names], dtype=np.float64)
+    return np.array([shaped.get(n, components.get(n, 0.0)) for n in names], dtype=np.float64)
 
 
 def strength(components: Mapping[str, float]) -> float:
