@@ -29,10 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import time_machine
+from sklearn.metrics import roc_auc_score
 
 from bench.metrics import recall_any_at_k
 from bench.retrieval import engram_digest
 from engram import Memory
+from engram.recall.confidence import strength
 
 DATA = Path(__file__).resolve().parent / "data" / "userlevel"
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -204,6 +206,12 @@ class Bench:
             hits = self.memory.recall(question, now=NOW, touch=False)
         return [Result(self.key(h.record.id), h.record.content, getattr(h, "confidence", None)) for h in hits]
 
+    def strengths(self, question: str) -> list[tuple[str, float]]:
+        """The first ten memories by score alone (recall's ranked mode), each with its match strength."""
+        with time_machine.travel(NOW, tick=False):
+            hits = self.memory.recall(question, mode="ranked", now=NOW, touch=False)
+        return [(self.key(h.record.id), strength(h.components)) for h in hits]
+
     def search(self, question: str, now: datetime = NOW, limit: int = 10) -> list[Result]:
         with time_machine.travel(now, tick=False):
             found = self.memory.search_memory(question, {"limit": limit}, now=now, touch=False)
@@ -257,6 +265,20 @@ def run_split(bench: Bench, questions: Sequence[Mapping[str, Any]], misses: bool
     return out
 
 
+def separation(bench: Bench, questions: Sequence[Mapping[str, Any]]) -> float | None:
+    """How well the match strength behind confidence tells answers from guesses, whatever its bands: the ROC AUC
+    of the first hit's strength where it is right against the best hit's of questions nothing answers."""
+    answers, guesses = [], []
+    for q in questions:
+        if not (found := bench.strengths(q["q"])) or not q["answers"]:
+            guesses += [] if q["answers"] else [max((s for _, s in found), default=0.0)]
+        elif found[0][0] in q["answers"]:
+            answers.append(found[0][1])
+    if not answers or not guesses:
+        return None
+    return round(float(roc_auc_score([1] * len(answers) + [0] * len(guesses), answers + guesses)), 3)
+
+
 def markdown(results: Mapping[str, Any]) -> str:
     """The tables of userlevel.json."""
     out = [
@@ -284,6 +306,8 @@ def markdown(results: Mapping[str, Any]) -> str:
         for surface in SURFACES:
             row = part[surface]
             out.append(f"| {surface} | " + " | ".join(_cell(row[c[0]]) for c in columns) + " |")
+        if "separation" in part:
+            out += ["", f"Confidence separation (ROC AUC, `separation`): {_cell(part['separation'])}."]
         out += ["", f"### {split}: by question type", ""]
         out += ["| type | n | " + " | ".join(f"{s} hit@1 | {s} hit@3" for s in SURFACES) + " |"]
         out.append("|---" * (2 + 2 * len(SURFACES)) + "|")
@@ -352,6 +376,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             questions = load_questions(split)
             # Which held-out questions failed stays out of the results: only their figures are kept.
             part = run_split(bench, questions, misses=split == "dev")
+            part["separation"] = separation(bench, questions)
             results.setdefault("splits", {})[split] = part | {"questions": len(questions), "date": stamp}
             for surface in SURFACES:
                 row = part[surface]
