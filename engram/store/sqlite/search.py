@@ -139,7 +139,7 @@ class Searches:
         # is faster than ORDER BY rank (FTS5's own sorter of the same scores).
         wide = math.ceil(k * _OVERSAMPLE)
         rows = self._best_matches(db, match, wide, scored)
-        found = self._kept_first(rows, sql, params, view, k)
+        found = self._kept(rows, sql, params, view, k)
         result = [(i, -float(score), value) for i, score, value in found]
         if len(result) < k and len(rows) == wide:
             rows = db.execute(
@@ -297,19 +297,6 @@ class Searches:
         merged += self._kept(fresh.search(query, len(fresh)), sql, params, view)  # scored exactly
         return sorted(merged, key=lambda hit: -hit[1])[:k]
 
-    def _kept_first(
-        self, hits: Sequence[tuple[int, float]], sql: str, params: Sequence[Any], view: _View[P], limit: int
-    ) -> list[tuple[str, float, P]]:
-        """`_kept` of hits already in their final order: the first `limit` rows are read, and the rest only when
-        some of those fail the filter. The search asks for more hits than it keeps in case some fail, which few
-        do, and each row read is a page read: the same answer, a third fewer rows read."""
-        if len(hits) <= limit:
-            return self._kept(hits, sql, params, view, limit)
-        first = self._rows(hits[:limit], sql, params, view, False)
-        if len(first) < limit:
-            first |= self._rows(hits[limit:], sql, params, view, False)
-        return _chosen(hits, first, view, limit, None, trailing_vector=False)
-
     def _kept(
         self,
         hits: Sequence[tuple[int, float]],
@@ -322,12 +309,20 @@ class Searches:
         """The first `limit` hits (rid, score) that pass the filter, in order, with their ids and what `view`
         reads (the write path's neighbour votes read labels, recall the facts: reading what nobody uses was a
         large part of the query's cost). Given the query, the hits are scored again exactly from their stored
-        vectors and ranked by that: the graph's scores come from 8-bit codes."""
+        vectors and ranked by that: the graph's scores come from 8-bit codes.
+
+        Hits in their final order (the text search's, an exact scan's: no query) have their first `limit` rows
+        read, and the rest only when some of those fail the filter: a search asks for more hits than it keeps
+        in case some fail, which few do, and each row read is a page read. A graph's hits are all read, to be
+        ranked by their exact scores."""
         if not hits:
             return []
         # the stored vector last, for scoring again: read once when the view reads it too (recall's facts)
         read = query is not None and not view.columns.endswith("m.embedding")
-        rows = self._rows(hits, sql, params, view, read)
+        first = limit if query is None else None
+        rows = self._rows(hits[:first], sql, params, view, read)
+        if first is not None and len(rows) < first < len(hits):
+            rows |= self._rows(hits[first:], sql, params, view, read)
         return _chosen(hits, rows, view, limit, query, trailing_vector=read)
 
     def _rows(
