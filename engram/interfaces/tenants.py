@@ -9,11 +9,15 @@ tenant, so no key acts as the local tenant or reaches a database that is not its
 
 Keys are random 32-byte tokens shown once at creation; only their SHA-256 is stored (a key has 256 bits of
 entropy, so a fast hash is safe here, unlike passwords).
+
+The folders Engram makes for memories (the home, `tenants/`, `files/<tenant>/`) are its user's alone (0700), and
+the key registry is written 0600: with the system's default they were readable by every account on the machine.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
 import sqlite3
@@ -102,6 +106,15 @@ def is_tenant(tenant: object) -> bool:
     return True
 
 
+def private_dir(path: Path) -> Path:
+    """`path`, made if missing as a folder only its owner may open (0700); an existing folder is left as it is
+    (its owner chose its mode). Its parents are made with the system's default, as for any other program."""
+    if not path.is_dir():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -114,7 +127,9 @@ class Keys:
     """The key registry, in `<home>/keys.db`."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
+        if not path.exists():  # created 0600 before SQLite opens it (SQLite's own default is 0644)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA busy_timeout = 5000")
         self._db.execute(_SCHEMA)
@@ -207,7 +222,7 @@ class Tenants:
             if mem is None:
                 path = self.path(tenant)
                 if isinstance(path, Path):
-                    path.parent.mkdir(parents=True, exist_ok=True)
+                    private_dir(path.parent)
                 files = self.files(tenant)
                 mem = Memory(path, embedder=self.embedder, settings=self.settings, files=files)
                 self._open[tenant] = mem
@@ -225,4 +240,14 @@ class Tenants:
             self._open.clear()
 
 
-__all__ = ["LOCAL", "RESERVED", "ApiKey", "Keys", "Tenants", "check_tenant", "is_tenant", "schema_of"]
+__all__ = [
+    "LOCAL",
+    "RESERVED",
+    "ApiKey",
+    "Keys",
+    "Tenants",
+    "check_tenant",
+    "is_tenant",
+    "private_dir",
+    "schema_of",
+]

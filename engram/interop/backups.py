@@ -1,10 +1,16 @@
 """backup_restore: a copy of the whole database (SQLite's online backup, or every table of a PostgreSQL schema)
-to a new file, and a verified backup put in its place."""
+to a new file, and a verified backup put in its place.
+
+A backup is written in a folder of its own beside the target (0700) and linked into place whole, readable by its
+owner alone (0600): written in place with the system's default it was readable by every account on the machine
+(it holds every memory), and a half-written copy showed under the name asked for."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from engram.classify.service import Classifiers
 from engram.errors import InvalidInput
@@ -34,7 +40,7 @@ class Backups:
             raise InvalidInput("action", "choose backup or restore")
         target = file_at(path, self.files, new=action == "backup")
         if action == "backup":
-            result = self._store.backup(target)
+            result = self._backup(target, str(path))
         else:
             result = self._store.restore(target)
             self._tags.reload()
@@ -48,3 +54,18 @@ class Backups:
             "memories": stats.memories,
             "chunks": stats.chunks,
         }
+
+    def _backup(self, target: Path, shown: str) -> dict[str, Any]:
+        with tempfile.TemporaryDirectory(prefix=".engram-backup-", dir=target.parent) as folder:
+            staged = Path(folder) / "backup.db"
+            result = self._store.backup(staged)
+            staged.chmod(0o600)
+            try:
+                os.link(staged, target)  # never replaces a file that appeared meanwhile
+            except FileExistsError:
+                raise InvalidInput("path", f"{shown} exists; choose a new file") from None
+            except OSError:  # a file system without hard links
+                if target.exists():
+                    raise InvalidInput("path", f"{shown} exists; choose a new file") from None
+                os.replace(staged, target)
+        return result

@@ -1,12 +1,14 @@
 """The files the migration tools read and write: confined to a tenant's directory on a server, checked before any
-work starts, and read as UTF-8 text."""
+work starts, read as UTF-8 text, and written readable by their owner alone (an export or a backup holds every
+memory: written with the system's default, 0644, any account on the machine could read it)."""
 
 from __future__ import annotations
 
 import codecs
 import json
+import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from engram.errors import InvalidInput
 from engram.model.names import hidden_problem
@@ -29,7 +31,9 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
     if root is not None:
         outside = InvalidInput("path", "must be a file name inside this tenant's files directory")
         try:
-            root.mkdir(parents=True, exist_ok=True)
+            if not root.is_dir():
+                root.parent.mkdir(parents=True, exist_ok=True)
+                root.mkdir(mode=0o700, exist_ok=True)  # a tenant's files are its own
             base = root.resolve()
             target = (base / target).resolve()
         except (OSError, RuntimeError, ValueError):  # a link loop, a name the system refuses
@@ -116,6 +120,12 @@ def json_record(line: str) -> Any:
                 raise InvalidInput(where, "is given twice in one object: keep one")
             stack.append((child, where))
     return value
+
+
+def private_file(path: Path) -> IO[str]:
+    """A new file at `path` open for writing UTF-8 text, readable and writable by its owner alone (0600). It is
+    created so, never widened afterwards: no moment exists when another account could open it."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8")
 
 
 def not_empty(path: Path, shown: str | Path) -> None:

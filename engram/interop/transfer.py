@@ -21,7 +21,7 @@ from engram.classify.service import Classifiers
 from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
-from engram.interop.files import file_at, json_lines, json_record, not_empty, utf8_text
+from engram.interop.files import file_at, json_lines, json_record, not_empty, private_file, utf8_text
 from engram.interop.shodh import from_shodh, to_shodh
 from engram.lang import pii
 from engram.model.answers import ExportAnswer, ImportAnswer
@@ -159,7 +159,7 @@ class Transfer:
         path = file_at(path, self.files, new=True)
         model = self._store.model()
         count = chunks = 0
-        with path.open("w", encoding="utf-8") as out:
+        with private_file(path) as out:
             header = {"format": FORMAT, "model": model and model[0], "dim": model and model[1]}
             if not with_embeddings:
                 header = {"format": FORMAT, "model": None, "dim": None}

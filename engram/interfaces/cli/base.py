@@ -20,6 +20,7 @@ import engram
 from engram import EngramError, Hit, Memory, MemoryRecord
 from engram.config import Settings, locate
 from engram.interfaces.cli.terminal import error
+from engram.interfaces.tenants import private_dir
 
 
 def _flag_type(self: typer.core.TyperOption, ctx: Any) -> str | None:
@@ -129,6 +130,8 @@ def opened(db: str | Path | None = None, *, read: bool = False, **kwargs: Any) -
                 "`engram remember TEXT` or `engram add FILE`, or name your database with --db or ENGRAM_HOME.",
             )
             raise typer.Exit(1)
+        if isinstance(path, Path) and str(path) != ":memory:":
+            private_dir(path.parent)  # memories are their user's: a new home is no other account's to read
         with Memory(location, settings=settings, **kwargs) as memory:
             yield memory
     except EngramError as exc:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -234,18 +236,32 @@ def change(path: Path, text: str) -> Change:
 
 def write(item: Change) -> Change:
     """Write the file, keeping the old one as NAME.engram-backup-TIMESTAMP first; the new text replaces the old
-    in one rename, so a crash leaves one or the other, whole."""
+    in one rename, so a crash leaves one or the other, whole. Both keep the old file's mode: a client's file may
+    hold its tokens (0600), and rewritten with the system's default it was readable by every account. A file
+    that is a link (a dotfiles folder) stays a link and its target is written; the new text is staged in a file
+    of a fresh random name, so a link planted under a name known ahead is never followed."""
     if item.action == "unchanged":
         return item
-    item.path.parent.mkdir(parents=True, exist_ok=True)
+    target = item.path.resolve() if item.path.is_symlink() else item.path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o600
     backup = None
-    if item.path.exists():
+    if target.exists():
         backup = item.path.with_name(f"{item.path.name}.engram-backup-{datetime.now():%Y%m%d-%H%M%S}")
-        backup.write_bytes(item.path.read_bytes())
-    temporary = item.path.with_name(f".{item.path.name}.engram-new")
-    temporary.write_text(item.text, encoding="utf-8")
-    temporary.replace(item.path)
+        _new_file(backup, target.read_bytes(), mode)
+    handle, staged = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".engram-new", dir=target.parent)
+    with os.fdopen(handle, "wb") as out:  # mkstemp makes it 0600: no moment wider than the old file
+        out.write(item.text.encode("utf-8"))
+    os.chmod(staged, mode)
+    os.replace(staged, target)
     return Change(item.path, item.text, item.action, backup)
+
+
+def _new_file(path: Path, data: bytes, mode: int) -> None:
+    """`data` in a new file at `path` (never one already there, nor a link's target) with exactly `mode`."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o600), "wb") as out:
+        out.write(data)
+    os.chmod(path, mode)  # the umask may have narrowed it; never wider than the original
 
 
 def server_command(db: str) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -137,7 +138,7 @@ def _hook_input() -> dict[str, Any]:
         return {}
     try:
         data = json.loads(sys.stdin.read() or "{}")
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a 5,000-digit number, nested past the parser's stack
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -183,12 +184,27 @@ def session_end() -> None:
     if not isinstance(transcript, str) or not Path(transcript).is_file():
         error(err, "transcript_path: the hook's input names no transcript file; nothing was stored")
         raise typer.Exit(0)  # a hook must not fail the session it ends
-    messages = transcript_messages(Path(transcript), str(data.get("session_id") or Path(transcript).stem))
+    session = data.get("session_id")
+    messages = transcript_messages(
+        Path(transcript), session if isinstance(session, str) and session else Path(transcript).stem
+    )
     if not messages:
         return
     with opened() as memory:
         report = memory.ingest(messages, scope=Scope.PROJECT, scope_id=_project(data))
     err.print(f"engram: {report.get('approved', 0)} memories kept, {report.get('pending', 0)} for review")
+
+
+def _when(value: Any) -> str | None:
+    """A message's time as ISO text, or None (the time it is read) when it is none: one malformed time made
+    ingest refuse the whole session, and a hook that stores nothing loses every decision in it."""
+    if not isinstance(value, str):
+        return None
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value
 
 
 def transcript_messages(path: Path, session: str) -> list[dict[str, Any]]:
@@ -200,7 +216,10 @@ def transcript_messages(path: Path, session: str) -> list[dict[str, Any]]:
     for line in path.read_text(encoding="utf-8", errors="replace").split("\n"):
         try:
             row = json.loads(line)
-        except json.JSONDecodeError:
+        except (
+            ValueError,
+            RecursionError,
+        ):  # one unreadable line (nested too deep, a huge number) is skipped
             continue
         if not isinstance(row, dict) or row.get("type") != "user" or row.get("isMeta"):
             continue
@@ -216,10 +235,10 @@ def transcript_messages(path: Path, session: str) -> list[dict[str, Any]]:
             {
                 "role": "user",
                 "content": content,
-                "ts": row.get("timestamp"),
+                "ts": _when(row.get("timestamp")),
                 "platform": "claude-code",
                 "conversation_id": session,
-                "message_id": str(row.get("uuid") or ""),
+                "message_id": uuid if isinstance(uuid := row.get("uuid"), str) else "",
             }
         )
     return messages

@@ -1,5 +1,6 @@
 """One log line a request: method, path, status and time. Never a body, a header (API keys travel there) or
-the query string, where a search's words would be: what people store and ask is theirs, not the log's."""
+the query string, where a search's words would be: what people store and ask is theirs, not the log's. The path is
+written with its control characters escaped: `%0a` in a URL wrote a line of the caller's choosing into the log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,15 @@ import time
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("engram.requests")
+
+
+def logged_path(scope: Scope) -> str:
+    """The request's path as one line of printable text: a character that is not printable (a line break, a
+    carriage return, an escape sequence, a bidi control) written as its Python escape."""
+    path = str(scope.get("path", ""))
+    if path.isprintable():
+        return path
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in path)
 
 
 class RequestLog:
@@ -34,7 +44,7 @@ class RequestLog:
             await self.app(scope, receive, noted)
         finally:
             took = (time.perf_counter() - started) * 1000
-            log.info("%s %s %d %.0f ms", scope.get("method", "?"), scope.get("path", ""), status, took)
+            log.info("%s %s %d %.0f ms", scope.get("method", "?"), logged_path(scope), status, took)
 
 
-__all__ = ["RequestLog"]
+__all__ = ["RequestLog", "logged_path"]

@@ -4,8 +4,10 @@
   or a configured extra), so a page that rebinds its own DNS name to 127.0.0.1 reaches nothing; and a request
   that changes state (POST, PUT, PATCH, DELETE) from a page of another origin is refused, body-less or not.
 - A body is read once, bounded in size, and refused before any JSON parser sees it when it nests deeper than a
-  request ever needs (a parser's recursion takes the connection down), or when a string in it is no valid
-  Unicode (a lone surrogate), naming the field.
+  request ever needs (a parser's recursion takes the connection down), when a string in it is no valid
+  Unicode (a lone surrogate) or an object in it gives a key twice (Python keeps the last copy, other readers
+  the first: what a proxy or a person checked is not what would be stored), naming the field; and when it is
+  compressed or not JSON by its Content-Type (415, naming the header, not a parser's words on its bytes).
 - A header that names who asks or what is asked for (Host, Origin, the API key, the MCP session) given twice is
   refused: the checks here and the app behind them would read different copies.
 - A body must arrive within `body_seconds` (an upload: with no pause that long), else 408: a client that sends
@@ -30,7 +32,9 @@ import anyio
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from engram.interfaces.http.access import logged_path
 from engram.interfaces.http.problems import UPLOADS, problem
+from engram.interfaces.jsonkeys import parse_marking, twice
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 MAX_BODY_DEPTH = (
@@ -168,7 +172,7 @@ class Guard:
                 with anyio.move_on_after(self.body_seconds):
                     body, early = await _read(receive, self.limit)
                 if early is None:
-                    early = _body_problem(body)
+                    early = _body_problem(body, scope)
                 if early is not None:
                     await _spoken(scope, early)(scope, receive, guarded)
                     return
@@ -261,7 +265,27 @@ async def _read(receive: Receive, limit: int) -> tuple[bytes, Any]:
             return b"".join(chunks), None
 
 
-def _body_problem(body: bytes) -> Any:
+def _media_problem(scope: Scope) -> Any:
+    """A 415 naming the header when a body is compressed or declared as something other than JSON: the parser
+    behind answered a gzip body "There was an error parsing the body" and a form's "must be an object, got"
+    quoting the raw bytes. A body with no Content-Type is read as JSON, as FastAPI does."""
+    headers = {k.lower(): v.decode("latin-1").strip().lower() for k, v in scope.get("headers") or []}
+    coding = headers.get(b"content-encoding", "identity")
+    if coding not in ("", "identity"):
+        detail = f"{coding[:40]!r} is not read: send the body uncompressed"
+        return problem(
+            415, "Unsupported media type", detail, "content-encoding", code="unsupported_media_type"
+        )
+    media = headers.get(b"content-type", "application/json").partition(";")[0].strip()
+    if media != "application/json" and not media.endswith("+json"):
+        detail = f"must be application/json, not {media[:60]!r}"
+        return problem(415, "Unsupported media type", detail, "content-type", code="unsupported_media_type")
+    return None
+
+
+def _body_problem(body: bytes, scope: Scope) -> Any:
+    if body and (media := _media_problem(scope)) is not None:
+        return media
     if body.lstrip()[:1] not in (b"{", b"["):
         return None
     if too_deep(body):
@@ -269,9 +293,12 @@ def _body_problem(body: bytes) -> Any:
             400, "Invalid input", f"nested deeper than {MAX_BODY_DEPTH} levels", "body", code="invalid_input"
         )
     try:
-        value = json.loads(body)
+        value = parse_marking(body)
     except json.JSONDecodeError:
         return None  # not JSON: the route's own parser names the problem
+    except UnicodeDecodeError as exc:  # a ValueError too: no "number too long" for bytes that are no text
+        detail = f"is not UTF-8 text (byte {exc.start})"
+        return problem(400, "Invalid input", detail, "body", code="invalid_input")
     except ValueError:  # JSON, but an integer longer than Python converts: the parser says only "an error"
         return problem(
             400,
@@ -287,6 +314,9 @@ def _body_problem(body: bytes) -> Any:
         return problem(
             400, "Invalid input", "is not valid Unicode (a lone surrogate)", where, code="invalid_input"
         )
+    if (repeated := twice(value)) is not None:
+        detail = "is given twice in one object: send it once"
+        return problem(400, "Invalid input", detail, repeated, code="invalid_input")
     return None
 
 
@@ -311,7 +341,7 @@ def _log(scope: Scope, exc: BaseException) -> None:
     own = [f for f in frames if "/engram/" in f.filename] or frames[-1:]
     where = " <- ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}" for f in reversed(own))
     log.error(
-        "unexpected %s on %s %s at %s", type(exc).__name__, scope.get("method"), scope.get("path"), where
+        "unexpected %s on %s %s at %s", type(exc).__name__, scope.get("method"), logged_path(scope), where
     )
 
 

@@ -25,7 +25,7 @@ from engram.agent.registry import BY_NAME
 from engram.interfaces.http.bodies import _Body
 from engram.interfaces.http.caller import Caller, Who
 from engram.interfaces.http.problems import MAX_UPLOAD_BYTES, known_query, problem
-from engram.interfaces.tenants import Tenants
+from engram.interfaces.tenants import Tenants, private_dir
 
 # CommonMark with tables and strikethrough; raw HTML is escaped, never passed through, and markdown-it refuses
 # javascript:, vbscript:, file: and non-image data: links: memory text cannot run script in the page. Images are
@@ -83,8 +83,7 @@ def _scratch(request: Request, who: Caller, suffix: str) -> Iterator[tuple[str, 
     """A file name the migration tools accept for this caller (one in its tenant's files directory, the only
     place they reach for it), and where that is on disk; removed afterwards."""
     tenants: Tenants = request.app.state.tenants
-    root = tenants.files(who.tenant)
-    root.mkdir(parents=True, exist_ok=True)
+    root = private_dir(tenants.files(who.tenant))
     name = f".web-{uuid.uuid4().hex}{suffix}"
     try:
         yield name, root / name

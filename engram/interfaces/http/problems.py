@@ -71,7 +71,8 @@ def validation_problem(errors: list[ErrorDetails], route: str = "") -> JSONRespo
 
 def known_query(request: Request) -> None:
     """Refuse a query parameter the route does not take (a router dependency): a list asked with a filter it
-    does not have (`?category=reminders`) answered every memory, as if filtered."""
+    does not have (`?category=reminders`) answered every memory, as if filtered. One given twice is refused too:
+    `?with_embeddings=true&with_embeddings=false` answered as the last copy said, silently."""
     route = request.scope.get("route")
     dependant = getattr(route, "dependant", None)
     if dependant is None or request.url.path == "/api/health":  # a monitor may add a cache-buster
@@ -82,7 +83,11 @@ def known_query(request: Request) -> None:
         each = stack.pop()
         taken.update(p.alias for p in each.query_params)
         stack.extend(each.dependencies)
-    for name in request.query_params:
+    seen: set[str] = set()
+    for name, _ in request.query_params.multi_items():
+        if name in seen:  # the route reads one copy (the last), a proxy or a log may have read the other
+            raise InvalidInput(refusal.shown(name).strip('"'), "is given twice: send it once")
+        seen.add(name)
         if name not in taken:
             listed = ", ".join(sorted(taken)) or "none"
             raise InvalidInput(

@@ -22,6 +22,8 @@ import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 
+from engram.interfaces.jsonkeys import parse_marking, twice
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
@@ -42,7 +44,7 @@ class Refused(ValueError):
 
 def _checked(raw: bytes) -> str:
     """The line as text, or Refused: invalid UTF-8, not JSON, nested too deep, a lone surrogate, a huge number,
-    or not a JSON-RPC message."""
+    a key given twice in one object, or not a JSON-RPC message."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -51,12 +53,17 @@ def _checked(raw: bytes) -> str:
     if depth > MAX_DEPTH:
         raise Refused(INVALID_REQUEST, f"Invalid request: nested deeper than {MAX_DEPTH} levels")
     try:
-        value = json.loads(text)
+        value = parse_marking(text)
     except (ValueError, RecursionError) as exc:  # a 5,000-digit integer is a ValueError too
         raise Refused(PARSE_ERROR, f"Parse error: {str(exc)[:120]}") from None
-    request_id = oversized(value)
+    repeated = twice(value)
+    request_id = oversized(value) if repeated != "id" else None
     if problem := _unservable(value):
         raise Refused(INVALID_REQUEST, f"Invalid request: {problem}", request_id)
+    if repeated is not None:  # the SDK reads the last copy; what checked the line may have read the first
+        raise Refused(
+            INVALID_REQUEST, f"Invalid request: {repeated} is given twice: send it once", request_id
+        )
     try:
         types.jsonrpc_message_adapter.validate_json(text, by_name=False)
     except Exception as exc:  # the SDK's own validation: what it could not read it would not answer
