@@ -365,7 +365,9 @@ def _checked(model: type[pydantic.BaseModel], arguments: dict[str, Any]) -> pyda
     try:
         return model.model_validate(arguments)
     except pydantic.ValidationError as exc:
-        first = exc.errors()[0]
+        errors = exc.errors()
+        # An argument it does not take first: `memory_id` for `id` answered only "id: Missing required argument".
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         if first["type"] == "extra_forbidden":
             raise InvalidInput(str(first["loc"][0]), "Unexpected keyword argument") from None
         if first["type"] == "missing":

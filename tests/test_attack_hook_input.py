@@ -1,7 +1,8 @@
 """Claude Code's session-end hook reads the session's transcript, a file the agent writes and anything it read can
 shape. One line nested past the parser's stack (or holding a 5,000-digit number) ended the hook in a traceback,
 and one message with a malformed time made ingest refuse the whole session: either way every decision of the
-session was lost. An unreadable line is skipped, a time that is none is left out, and the rest is kept."""
+session was lost. An unreadable line is skipped, a time that is none is left out, and the rest is kept, under
+the project's name as typed (a macOS folder name comes decomposed, another scope id that shows alike)."""
 
 from __future__ import annotations
 
@@ -54,7 +55,8 @@ def test_a_hook_input_no_parser_reads_is_no_input(tmp_path: Path, stdin: str) ->
 
 def test_the_session_end_hook_keeps_the_session_around_a_hostile_line(tmp_path: Path) -> None:
     transcript = _transcript(tmp_path / "t.jsonl")
-    hook_input = {"transcript_path": str(transcript), "session_id": {"not": "text"}, "cwd": str(tmp_path)}
+    folder = tmp_path / "Cafe\u0301-app"  # as macOS names a folder: the accent a combining mark
+    hook_input = {"transcript_path": str(transcript), "session_id": {"not": "text"}, "cwd": str(folder)}
     result = CliRunner().invoke(
         app, ["--db", str(tmp_path / "m.db"), "hook", "session-end"], input=json.dumps(hook_input)
     )
@@ -62,4 +64,5 @@ def test_the_session_end_hook_keeps_the_session_around_a_hostile_line(tmp_path: 
     assert "Traceback" not in result.output and "Error" not in result.output
     with Memory(tmp_path / "m.db") as mem:
         stored = [m.content for m in mem.list(limit=50)]
-    assert DECIDED in stored
+        typed = [m.content for m in mem.list(scope="project", scope_id="Caf\u00e9-app", limit=50)]
+    assert DECIDED in stored and DECIDED in typed  # the project as a person types its name

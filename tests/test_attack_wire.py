@@ -136,3 +136,10 @@ def test_a_line_break_in_a_path_cannot_forge_a_log_line(
     lines = [r.getMessage() for r in caplog.records if r.name == "engram.requests"]
     assert len(lines) == 1 and "\n" not in lines[0] and "\r" not in lines[0]
     assert "abc\\r\\n2026-01-01" in lines[0]
+
+
+def test_an_argument_under_another_name_is_named_before_the_one_missing(api: TestClient) -> None:  # noqa: F811
+    kept = api.post("/v1/store", json={"content": "Work laptop is the grey ThinkPad"}).json()["memory_id"]
+    answer = api.post("/v1/tools/update_memory", json={"arguments": {"memory_id": kept, "tags": ["laptop"]}})
+    assert answer.status_code == 400
+    assert answer.json()["field"] == "memory_id", answer.json()

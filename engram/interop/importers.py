@@ -90,6 +90,11 @@ def read_mcp_memory_service(path: Path) -> list[dict[str, Any]]:
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
     db.row_factory = sqlite3.Row
     try:
+        # Its memories are a table. A view is code the file's author wrote, run by reading it: one recursive
+        # without end read rows until the machine's memory ran out.
+        kind = db.execute("SELECT type FROM sqlite_master WHERE name = 'memories'").fetchone()
+        if kind is not None and kind[0] != "table":
+            raise InvalidInput("path", f"{path}: its memories are a {kind[0]}, not a table; nothing was read")
         columns = {r[1] for r in db.execute("PRAGMA table_info(memories)")}
         if not {"content", "content_hash"} <= columns:
             raise InvalidInput("path", f"{path} has no mcp-memory-service memories table")

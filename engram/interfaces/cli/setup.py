@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import unicodedata
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -145,9 +146,12 @@ def _hook_input() -> dict[str, Any]:
 
 def _project(data: dict[str, Any]) -> str | None:
     """The project a session works in: its folder's name (memories stored at its end are found at the next
-    session's start in the same folder)."""
+    session's start in the same folder), composed (NFC): macOS gives a folder's name decomposed ("Cafe" and a
+    combining accent), which shows as "Café" typed and is another scope id, so a search scoped by the name as
+    typed found none of the project's memories."""
     cwd = data.get("cwd")
-    return Path(cwd).name or None if isinstance(cwd, str) and cwd else None
+    name = Path(cwd).name if isinstance(cwd, str) and cwd else ""
+    return unicodedata.normalize("NFC", name) or None
 
 
 @hook_app.command("session-start")
