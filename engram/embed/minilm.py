@@ -31,8 +31,9 @@ _MAX_TOKENS = 256  # the model's max_seq_length; longer texts are chunked before
 # activations back to the system.
 _LARGE_BATCH_TOKENS = 512
 _RELEASE_AFTER_S = 1.0
-# A batch of more tokens than this (a full-length text's worth) runs its groups side by side on the second session.
-_SIDE_BY_SIDE_TOKENS = _MAX_TOKENS
+# A batch of more tokens than this runs its groups side by side on the second session: twice a full-length text's
+# worth, so a memory of full length with its tag phrases (one write) stays on the loaded session.
+_SIDE_BY_SIDE_TOKENS = 2 * _MAX_TOKENS
 
 
 class MiniLM:
