@@ -27,10 +27,12 @@ import contextlib
 import ctypes
 import ctypes.util
 import functools
+import gc
 import json
 import os
 import platform
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -343,7 +345,19 @@ def build(db: Path, home: Path, size: int) -> list[str]:
         bulk_load(mem, texts[:size], cache)
         mem.remember("A first write sets the store's classifiers up, as any store that was written to has.")
     cache.close()
+    # Reader connections of other threads stay open until collected, and with them the write-ahead log: a copy of
+    # the database file alone would miss the last writes (a server then redid them on its first store).
+    gc.collect()
     return texts[size:]
+
+
+def copy_store(source: Path, target: Path) -> None:
+    """A whole copy of a store (SQLite's backup: the write-ahead log's pages too)."""
+    with (
+        contextlib.closing(sqlite3.connect(source)) as src,
+        contextlib.closing(sqlite3.connect(target)) as dst,
+    ):
+        src.backup(dst)
 
 
 def render(result: dict[str, Any]) -> list[str]:
@@ -394,8 +408,6 @@ COMPARED = (
 
 def compare(other: Path, size: int, seconds: float) -> list[str]:
     """Serve copies of one store with `other`'s code and this code, alternating, and the table of both."""
-    import shutil
-
     from bench.speed import queries
 
     this = Path(__file__).resolve().parents[1]
@@ -407,7 +419,7 @@ def compare(other: Path, size: int, seconds: float) -> list[str]:
         for label, code in [("other", other), ("this", this), ("this", this), ("other", other)]:
             home = Path(tmp) / f"run{len(runs)}"
             home.mkdir()
-            shutil.copy(built / "footprint.db", home / "footprint.db")
+            copy_store(built / "footprint.db", home / "footprint.db")
             runs.append((label, serve(home / "footprint.db", home, queries(200), texts, seconds, code)))
             print(label, json.dumps({k: runs[-1][1][k] for k in COMPARED}), flush=True)
     head = f"| measure | {' | '.join(f'{label} ({i + 1})' for i, (label, _) in enumerate(runs))} |"

@@ -35,3 +35,18 @@ def test_a_large_batch_loads_the_second_session_and_gets_the_same_vectors() -> N
 def test_a_single_thread_embedder_has_one_session() -> None:
     model = MiniLM(threads=1)
     assert model._single is model._session
+
+
+def test_a_full_length_memory_with_its_phrases_stays_on_the_one_session() -> None:
+    model = MiniLM()
+    memory = " ".join(
+        f"On day {i} the team moved the quarterly budget review, the garden party and the dentist appointment."
+        for i in range(16)
+    )
+    texts = [memory, "quarterly budget review", "garden party", "dentist appointment", "team"]
+    tokens = sum(min(len(model.token_offsets(t)) + 2, 256) for t in texts)  # as the batch reads them
+    assert tokens > 256  # more than a full text's worth: it used to load the second session (43 MB)
+    together = model.embed_batch(texts)
+    assert model._side is None
+    alone = np.stack([model.embed_batch([t])[0] for t in texts])
+    assert np.array_equal(together, alone)

