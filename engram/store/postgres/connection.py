@@ -69,6 +69,10 @@ class Connections:
         # Engram's statements are short: compiling one (past the planner's cost of 100,000, as a text search in a
         # large store estimates) costs more than it saves.
         db.execute("SET jit = off")
+        # A text search reads its 1,000-2,000 rows itself rather than handing each read to the server's I/O
+        # workers (PostgreSQL 18): a store that fits in memory is read from the OS cache, where the hand-off
+        # cost more than the read (docs/design/storage.md, PostgreSQL).
+        db.execute("SET effective_io_concurrency = 0")
         register_vector(db)
 
     def in_transaction(self) -> bool:
