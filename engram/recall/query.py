@@ -77,9 +77,10 @@ class Query:
 
     @property
     def about_time(self) -> bool:
-        """Whether when a memory was made or used bears on the answer: the question names a time, asks about
-        the latest or current state of things, or asks for things to do."""
-        return self.recent or self.intent == "remind"
+        """Whether when a memory was made or used bears on the answer: the question asks about the latest or
+        current state of things without naming when (a time it names, "recently" among them, is the time
+        score's: the age priors on top of it weighed the same thing twice), or asks for things to do."""
+        return (self.recent and self.named is None) or self.intent == "remind"
 
     @property
     def expansion_terms(self) -> list[str]:
@@ -318,9 +319,10 @@ _COUNTING = re.compile(r"\bhow (?:many|often)\b|\btotal\b|\baltogether\b|\bcombi
 
 
 # "What's my current address", "the latest plan", "recently", "still", "any more": the newest memory answers.
+# Not "new": "the new shoes", "her new puppy" name a thing, which the memory that answers says new too.
 _RECENT = re.compile(
     r"\b(?:recent(?:ly)?|latest|newest|lately|current(?:ly)?|now|nowadays|these days|this time|so far|still|"
-    r"any ?more|up to date|most recent|last time|new)\b|最近|最新|现在|目前",
+    r"any ?more|up to date|most recent|last time)\b|最近|最新|现在|目前",
     re.IGNORECASE,
 )
 
