@@ -23,7 +23,7 @@ import dateparser  # type: ignore[import-untyped]
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.events import event, yearly
-from engram.lang.foreign_dates import german_or_chinese
+from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import (
@@ -124,7 +124,33 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         return None
 
 
+# A weekday cut short after a word that makes it a day ("by Fri", "on tues", "every other fri"), before the end of
+# a phrase, a time or a part of the day: "on sun cream" or "Sat down with" are no days.
+_SHORT_DAY = re.compile(
+    r"\b(by|before|until|till|on|next|this|due|from|every|other)\s+(mon|tues?|weds?|thu|thur|thurs|fri|sat|sun)\b\.?"
+    r"(?=\s*(?:$|[.,;:!?)\-]|\d|at\b|am\b|pm\b|morning|afternoon|evening|night))",
+    re.IGNORECASE,
+)
+_FULL_DAY = {d[:3]: d for d in DAYS.split("|")}
+
+
+def _spelled(text: str) -> str:
+    """`text` with its shortened weekdays written out, for the date readers that know the whole words."""
+    return _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
+
+
+# A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day:
+# alone, "3.12." is as often a version.
+_DAY_MONTH = re.compile(
+    r"\b(?:by|before|until|till|due|on|am|bis|zum|vor dem|expires|ends|from|ab)\s+(\d{1,2})\.(\d{1,2})\.(?![\d.]?\d)",
+    re.IGNORECASE,
+)
+# A numeric date with no order said ("10/12", "3/4/2027"): read both ways (engram.lang.foreign_dates).
+_SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?")
+
+
 def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
+    text = _spelled(text)
     if told_as_past(text) and _DEADLINE.search(text) is None:
         return None
     said = day_start(said_at.astimezone(UTC))
@@ -134,7 +160,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         "PREFER_DAY_OF_MONTH": "first",
         "RETURN_AS_TIMEZONE_AWARE": False,
     }
-    dates = sorted([*DATE.finditer(text), *_ORDINAL.finditer(text)], key=lambda m: m.start())
+    found_dates = [*DATE.finditer(text), *_ORDINAL.finditer(text), *_DAY_MONTH.finditer(text)]
+    dates = sorted(found_dates, key=lambda m: m.start())
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
     marked = [m for m in dates if _MARKS.search(text[: m.start()]) or _DEADLINE.match(m.group(0))]
@@ -146,7 +173,18 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
                 return _ordinal(int(found.group(1)), said), found.group(0)
             except (ValueError, OverflowError):  # the 0th or the 99th, or a month past the year 9999
                 continue
+        if found.re is _DAY_MONTH:
+            day_month = forward(said, int(found.group(2)), int(found.group(1)))
+            if day_month is not None:
+                return day_month, found.group(0)
+            continue
         phrase = _LEADING.sub("", found.group(0).strip())
+        if (slashed := _SLASHED.fullmatch(phrase)) is not None:
+            first, second, year = slashed.groups()
+            full = None if year is None else int(year) + (2000 if len(year) == 2 else 0)
+            if (either := either_order(int(first), int(second), said, full)) is not None:
+                return either, phrase
+            continue
         # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
         # which (read forward from when it was said, the weekday alone was the next one).
         if (
@@ -223,7 +261,7 @@ _STANDING = re.compile(
 # Words that state a deadline: with a date they make a reminder of any statement.
 _DEADLINE = re.compile(
     r"\b(?:by|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen)\b"
-    r"|之前|以前|截止|到期|别忘|记得",
+    r"|之前|以前|(?<=[日号])前|截止|到期|别忘|记得",  # "12月20日前": before the 20th
     re.IGNORECASE,
 )
 # ... right before the date they introduce ("by 15 December", "due on the 28th", "deadline: 15 January").
@@ -252,7 +290,7 @@ _LEAD_IN = re.compile(
 # A day of the month on which something is done, said in the present ("Rent is paid on the 1st", "The bins
 # are collected on the 2nd"): a schedule, each month's. A deadline ("is due on the 1st") is no participle.
 _SCHEDULED = re.compile(
-    rf"\b(?:is|are|gets?|get)\s+([a-z]+)\s+(?:[a-z]+\s+)?on\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\b"
+    rf"(?:\b(?:is|are|gets?|get)\s+|,\s*)([a-z]+)\s+(?:[a-z]+\s+)?on\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\b"
     rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b)",
     re.IGNORECASE,
 )
@@ -265,6 +303,7 @@ _EVERY = re.compile(r"\b(?:every|each)\s+(?!one\b|other\b|of\b)[a-z]", re.IGNORE
 
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
+    text = _spelled(text)
     if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None:
         return True
     if _EVERY.search(text) is not None and not states_deadline(text) and not instruction(text):

@@ -53,7 +53,7 @@ def _zh_number(text: str) -> int:
         return 0  # no number ("十十十"): no date
 
 
-def _forward(said: datetime, month: int, day: int) -> datetime | None:
+def forward(said: datetime, month: int, day: int) -> datetime | None:
     """The day of that month and day that is not before `said`: this year's or next year's."""
     for year in (said.year, min(said.year + 1, MAXYEAR)):
         if (
@@ -64,11 +64,29 @@ def _forward(said: datetime, month: int, day: int) -> datetime | None:
     return None
 
 
+def either_order(first: int, second: int, said: datetime, year: int | None = None) -> datetime | None:
+    """A numeric date written without saying its order ("10/12": 10 December or October 12), read both ways and
+    forward from `said`: the nearer day that is not past. The writer's order is unknown, and a thing to do is
+    far likelier due in the coming weeks than eleven months on; where only one reading is a date, that one."""
+    found = []
+    for month, day in ((first, second), (second, first)):
+        if not 1 <= month <= 12:
+            continue
+        if year is None:
+            found.append(forward(said, month, day))
+        elif (
+            1 <= day <= calendar.monthrange(year, month)[1] and (at := said.replace(year, month, day)) >= said
+        ):
+            found.append(at)
+    days = [d for d in found if d is not None]
+    return min(days) if days else None
+
+
 def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
     """A German date ("bis zum 31. Dezember") or a Chinese one ("3月12日", "下周五", "明天"), read forward."""
     if (de := _DE_DATE.search(text)) is not None:
         month = _DE_MONTHS.split("|").index(de.group(2).lower()) + 1
-        if (day := _forward(said, month, int(de.group(1)))) is not None:
+        if (day := forward(said, month, int(de.group(1)))) is not None:
             return day, de.group(0)
     if (end := _DE_END.search(text)) is not None:
         return _german_end(end, said), end.group(0)
@@ -76,7 +94,7 @@ def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
         return _german_relative(rel, said), rel.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
-        if 1 <= month <= 12 and (day := _forward(said, month, number)) is not None:
+        if 1 <= month <= 12 and (day := forward(said, month, number)) is not None:
             return day, zh.group(0)
     if (week := _ZH_WEEKDAY.search(text)) is not None:
         weekday = "一二三四五六日天".index(week.group(2))

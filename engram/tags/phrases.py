@@ -43,7 +43,7 @@ _VAGUE = frozenset(
     minute minutes hour hours second seconds euro euros dollar dollars pound pounds percent km kilometres
     kilometers mile miles gram grams kilo kilos kilogram kilograms litre litres liter liters goal goals plan
     plans mistake mistakes insight insights lesson lessons tip tips name names reminder reminders update updates
-    thought thoughts""".split()  # noqa: SIM905
+    thought thoughts max min maximum minimum total tbh imo imho btw fyi idk lol omg""".split()  # noqa: SIM905
 )
 
 
@@ -99,10 +99,15 @@ def _nlp() -> Any:
 
 
 def phrases(text: str) -> list[Phrase]:
-    """The noun phrases and names `text` holds, most named first, then in order of appearance."""
+    """The noun phrases and names `text` holds, most named first, then in order of appearance; with fewer than
+    two, the adjectives it says its subject is ("I'm vegetarian", "Lily gets carsick") after them."""
     plain = _IMPERATIVE.sub(_lowered, MARKER.sub(" ", text)[:READ_CHARS])
     found: dict[str, Phrase] = {}
-    for at, words, name in _chunks(_instructions(_joined(_nlp()(plain)))):
+    doc = _instructions(_joined(_nlp()(plain)))
+    chunks = list(_chunks(doc))
+    if len({" ".join(words).lower() for _, words, _ in chunks}) < 2:
+        chunks += [(t.i, [t.text], False) for t in _predicates(doc)]
+    for at, words, name in chunks:
         phrase = " ".join(words)
         key = phrase.lower()
         seen = found.get(key)
@@ -122,6 +127,28 @@ def topics(text: str, top: int = 10) -> tuple[str, ...]:
     if german.is_german(text):
         return german.topics(text, top)
     return tuple(p.text for p in phrases(text)[:top])
+
+
+# Verbs that link a subject to what it is ("I'm vegetarian", "Lily gets carsick", "she became diabetic").
+_LINKING = frozenset(
+    """am 'm is 's are 're was were be been being get gets got getting become becomes became feel feels felt
+    stay stays stayed seem seems""".split()  # noqa: SIM905
+)
+
+
+def _predicates(doc: Any) -> Iterator[Any]:
+    """The adjectives a linking verb says its subject is, adverbs between allowed ("I'm strictly vegan"), not
+    one before a noun ("is a big fan"): in a text of one noun or none they are what it is about, a diet, a
+    condition, a trait."""
+    for token in doc:
+        if token.tag_ != "JJ" or not _in_phrase(token):
+            continue
+        at = token.i - 1
+        while at >= 0 and doc[at].tag_ == "RB":
+            at -= 1
+        following = doc[token.i + 1].tag_ if token.i + 1 < len(doc) else "."
+        if at >= 0 and doc[at].text.lower() in _LINKING and following not in _NOUN:
+            yield token
 
 
 def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
@@ -211,6 +238,14 @@ def _instructions(doc: Any) -> Any:
                 "VB"  # a step of a list, no adjective the dictionary knows: "soup: fry onion and carrot"
             )
             continue
+        if (
+            token.tag_ == "JJ"
+            and previous in _CLAUSE
+            and readings.get("VERB") == (word,)
+            and not readings.keys() - {"VERB"}
+        ):
+            token.tag_ = "VB"  # a clause's first word that can only be a verb: "renew car insurance"
+            continue
         after = doc[token.i + 1].text.lower()
         if previous not in _CLAUSE and not (previous in {"and", "then"} and after in _OBJECT):
             continue
@@ -294,12 +329,18 @@ def _activity(token: Any) -> bool:
     return bool(token.tag_ == "VBG" and token.text.lower() not in STOPWORDS and token.is_alpha)
 
 
+# Tags the tagger gives a capitalised noun it misread (an adverb, a verb, an interjection), not a function word's.
+_MISREAD = frozenset({"RB", "VB", "VBD", "VBN", "VBP", "VBZ", "UH"})
+
+
 def _in_phrase(token: Any) -> bool:
     word = token.text.lower()
-    if token.is_title and token.tag_ not in _NOUN and not getAllLemmas(word) and token.is_alpha:
-        token.tag_ = (
-            "NNP"  # a capitalised word no dictionary knows is a name the tagger misread ("Raj mentioned")
-        )
+    readings = getAllLemmas(word)
+    known_noun = set(readings) == {"NOUN"} and token.tag_ in _MISREAD and word not in STOPWORDS
+    if token.is_title and token.tag_ not in _NOUN and (not readings or known_noun) and token.is_alpha:
+        # A capitalised word no dictionary knows, or knows only as a noun, that the tagger read as another part
+        # of speech is a name it misread ("Raj mentioned", "Lily gets carsick": an adverb).
+        token.tag_ = "NNP"
     if token.tag_ not in _NOUN and token.tag_ != "JJ" and not (token.tag_ == "VBG" and token.pos_ == "NOUN"):
         return False
     if word in STOPWORDS or analysis.NO_TOPIC.fullmatch(word) or not re.search(r"[^\W\d_]", word):
