@@ -143,3 +143,12 @@ def test_an_argument_under_another_name_is_named_before_the_one_missing(api: Tes
     answer = api.post("/v1/tools/update_memory", json={"arguments": {"memory_id": kept, "tags": ["laptop"]}})
     assert answer.status_code == 400
     assert answer.json()["field"] == "memory_id", answer.json()
+
+
+def test_a_body_with_two_lengths_is_refused_and_the_connection_closed(api: TestClient) -> None:  # noqa: F811
+    body = json.dumps({"content": "the deploy runs on Fridays"}).encode()
+    headers = JSON | {"content-length": str(len(body)), "transfer-encoding": "chunked"}
+    answer = api.post("/v1/store", content=body, headers=headers)
+    assert answer.status_code == 400 and answer.json()["field"] == "transfer-encoding"
+    assert answer.headers["connection"] == "close"
+    assert _stored(api) == 0

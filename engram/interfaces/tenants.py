@@ -139,7 +139,13 @@ class Keys:
         self._db.close()
 
     def create(self, tenant: str, name: str = "") -> tuple[ApiKey, str]:
-        """A new key for `tenant`; the secret is returned here and never again."""
+        """A new key for `tenant`; the secret is returned here and never again. Its `name`, a label shown in
+        listings, is printable text of at most 100 characters: an escape sequence in it reached the terminal of
+        whoever listed the keys."""
+        if not isinstance(name, str) or len(name) > 100 or not name.isprintable():
+            raise InvalidInput(
+                "name", "must be at most 100 printable characters (no control or invisible one)"
+            )
         secret = PREFIX + secrets.token_urlsafe(32)
         key_id = secrets.token_hex(6)
         with self._lock:

@@ -12,7 +12,7 @@ from rich.table import Table
 from engram.config import Settings
 from engram.errors import EngramError
 from engram.interfaces.cli.base import JsonOption, print_json
-from engram.interfaces.cli.terminal import error
+from engram.interfaces.cli.terminal import error, plain
 
 out = Console()
 err = Console(stderr=True)
@@ -69,8 +69,13 @@ def keys_list(as_json: JsonOption = False) -> None:
     for k in listed:
         # A key an older version made for a name now refused (`local`) acts for nobody: say so.
         tenant = k.tenant if is_tenant(k.tenant) else f"{k.tenant} (not a valid tenant: refused)"
-        table.add_row(
-            k.id, tenant, k.name, k.created_at[:19], (k.last_used_at or "")[:19], (k.revoked_at or "")[:19]
+        table.add_row(  # a name as written: no markup read in it, no control character sent to the terminal
+            k.id,
+            tenant,
+            plain(k.name),
+            k.created_at[:19],
+            (k.last_used_at or "")[:19],
+            (k.revoked_at or "")[:19],
         )
     out.print(table)
 

@@ -8,8 +8,9 @@
   Unicode (a lone surrogate) or an object in it gives a key twice (Python keeps the last copy, other readers
   the first: what a proxy or a person checked is not what would be stored), naming the field; and when it is
   compressed or not JSON by its Content-Type (415, naming the header, not a parser's words on its bytes).
-- A header that names who asks or what is asked for (Host, Origin, the API key, the MCP session) given twice is
-  refused: the checks here and the app behind them would read different copies.
+- A header that names who asks or what is asked for (Host, Origin, the API key, the MCP session) or how long the
+  body is given twice is refused: the checks here and the app behind them would read different copies; so is a
+  body given both a Content-Length and a Transfer-Encoding (a proxy reading the other would be smuggled a request).
 - A body must arrive within `body_seconds` (an upload: with no pause that long), else 408: a client that sends
   half a body and waits held its connection, and a task, for ever.
 - An unexpected error is a 500 problem+json with a generic detail: no stack and no input in the answer, the
@@ -59,7 +60,17 @@ _HEADERS = [
 _UNSCRIPTED = ("/docs", "/redoc")
 MCP = "/mcp"
 # Read by the Guard and, maybe from another copy, by what is behind it (Starlette's headers give the first copy).
-_ONCE = frozenset({b"host", b"origin", b"authorization", b"x-api-key", b"mcp-session-id"})
+_ONCE = frozenset(
+    {
+        b"host",
+        b"origin",
+        b"authorization",
+        b"x-api-key",
+        b"mcp-session-id",
+        b"content-length",
+        b"transfer-encoding",
+    }
+)
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
 log = logging.getLogger("engram.http")
@@ -240,6 +251,18 @@ def _repeated(scope: Scope) -> Any:
                     400, "Invalid input", "is given twice: send it once", name.decode(), code="invalid_input"
                 )
             seen.add(name)
+    if b"content-length" in seen and b"transfer-encoding" in seen:
+        # Two lengths for one body: a proxy in front that reads the other one would see a second request in it
+        # (request smuggling). Refused, and the connection closed, as RFC 9112 asks.
+        refused = problem(
+            400,
+            "Invalid input",
+            "is given with Content-Length: send one of them",
+            "transfer-encoding",
+            code="invalid_input",
+        )
+        refused.headers["connection"] = "close"
+        return refused
     return None
 
 
