@@ -51,3 +51,9 @@ def test_store_memory_tags_a_diet(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=settings) as memory:
         got = memory.store_memory("I'm vegetarian since 2019")
     assert "vegetarian" in got["analysis"]["generated_tags"]
+
+
+def test_an_occasion_named_by_a_time_word_keeps_its_owner() -> None:
+    assert "Parents evening" in topics("Parents' evening is on Thursday 3 December from 4pm.")
+    found = set(topics("The kids' bikes need new tyres."))  # whose, not an occasion: two topics
+    assert {"kids", "bikes"} <= found, found

@@ -157,11 +157,25 @@ def _predicates(doc: Any) -> Iterator[Any]:
             yield token
 
 
+_PLURAL_POSSESSIVE = frozenset(["'", "\u2019"])
+
+
+def _names_an_occasion(token: Any) -> bool:
+    """Whether `token` is a plural's possessive before a time word, an occasion's name ("parents' evening",
+    "ladies' night"); before anything else it says whose ("the neighbours' plants": two topics)."""
+    doc = token.doc
+    if token.text not in _PLURAL_POSSESSIVE or token.i == 0 or token.i + 1 >= len(doc):
+        return False
+    return doc[token.i - 1].tag_ == "NNS" and doc[token.i + 1].text.lower() in analysis.WHEN_ALONE
+
+
 def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
     """Runs of modifiers ending in a noun, cut where a name meets a common noun ("sister Clara", "Postgres
     database": two topics each) and at anything else; each run's position, words and whether it is a name."""
     run: list[Any] = []
     for token in [*doc, None]:
+        if token is not None and run and _names_an_occasion(token):
+            continue  # "parents' evening": the time word alone names no topic, so it keeps its owner
         if token is not None and run and _clause_verb(run[-1], token):
             yield from _finish(run)  # "the sync service batches writes": batches is the verb
             run = []
