@@ -37,7 +37,7 @@ from engram import Memory, Settings
 from engram.embed.minilm import default_embedder
 from engram.lang.analysis import normalize_tag
 from engram.store.values import TagRow
-from engram.tags import phrases, variants
+from engram.tags import german, phrases, variants
 from engram.tags.context import CONTEXT_TAGS
 
 ROOT = Path(__file__).resolve().parent
@@ -223,6 +223,9 @@ def _ends_in_verb(tag: str, text: str) -> bool:
 
         flags = [w.flag for w in jieba.posseg.cut(text) if w.word == tag]
         return bool(flags) and all(f.startswith("v") and f != "vn" for f in flags)
+    # German: its tags are its capitalised nouns, which the English parser reads as anything ("Papa": a verb).
+    if german.is_german(text):
+        return False
     words = [w for w in tag.split("-") if w]
     lowered = _SENTENCE_START.sub(lambda m: m.group(0).lower(), text)
     verdicts = [_verb_readings(doc, words) for doc in (_parser()(text), _parser()(lowered))]

@@ -31,7 +31,8 @@ _PLAIN_ADJECTIVES = frozenset(
     first second third final few many much several more most less least whole own whole main real sure able
     happy glad sad awesome amazing cool fine okay ok lovely wonderful terrible awful interesting important
     urgent quick quickly early late recent current previous certain different various usual whole entire full
-    short long easy hard simple several such only right wrong free busy open ready possible likely""".split()  # noqa: SIM905
+    short long easy hard simple several such only right wrong free busy open ready possible likely due done
+    available unavailable finished""".split()  # noqa: SIM905
 )
 # Nouns too general to name a topic on their own ("a lot of things", "the way", "some stuff").
 _VAGUE = frozenset(
@@ -136,9 +137,12 @@ _LINKING = frozenset(
 )
 
 
+_COMPLEMENT = frozenset(["to", "of", "at", "about", "with", "in", "on"])
+
+
 def _predicates(doc: Any) -> Iterator[Any]:
     """The adjectives a linking verb says its subject is, adverbs between allowed ("I'm strictly vegan"), not
-    one before a noun ("is a big fan"): in a text of one noun or none they are what it is about, a diet, a
+    one before a noun ("is a big fan") or its complement ("allergic to penicillin"): in a text of one noun or none they are what it is about, a diet, a
     condition, a trait."""
     for token in doc:
         if token.tag_ != "JJ" or not _in_phrase(token):
@@ -146,9 +150,23 @@ def _predicates(doc: Any) -> Iterator[Any]:
         at = token.i - 1
         while at >= 0 and doc[at].tag_ == "RB":
             at -= 1
-        following = doc[token.i + 1].tag_ if token.i + 1 < len(doc) else "."
-        if at >= 0 and doc[at].text.lower() in _LINKING and following not in _NOUN:
+        following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+        if following is not None and (following.tag_ in _NOUN or following.text.lower() in _COMPLEMENT):
+            continue  # "a big fan", "allergic to penicillin": the noun, or the complement's, is the topic
+        if at >= 0 and doc[at].text.lower() in _LINKING:
             yield token
+
+
+_PLURAL_POSSESSIVE = frozenset(["'", "\u2019"])
+
+
+def _names_an_occasion(token: Any) -> bool:
+    """Whether `token` is a plural's possessive before a time word, an occasion's name ("parents' evening",
+    "ladies' night"); before anything else it says whose ("the neighbours' plants": two topics)."""
+    doc = token.doc
+    if token.text not in _PLURAL_POSSESSIVE or token.i == 0 or token.i + 1 >= len(doc):
+        return False
+    return doc[token.i - 1].tag_ == "NNS" and doc[token.i + 1].text.lower() in analysis.WHEN_ALONE
 
 
 def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
@@ -156,6 +174,8 @@ def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
     database": two topics each) and at anything else; each run's position, words and whether it is a name."""
     run: list[Any] = []
     for token in [*doc, None]:
+        if token is not None and run and _names_an_occasion(token):
+            continue  # "parents' evening": the time word alone names no topic, so it keeps its owner
         if token is not None and run and _clause_verb(run[-1], token):
             yield from _finish(run)  # "the sync service batches writes": batches is the verb
             run = []
