@@ -37,18 +37,21 @@ def test_an_export_is_its_owners_alone(tmp_path: Path) -> None:
     assert "bluefinch42" in (tmp_path / "out.jsonl").read_text()
 
 
-def test_a_backup_is_its_owners_alone_whole_and_restores(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
-        kept = mem.remember("The cabin's Wi-Fi password is bluefinch42").id
+def test_a_backup_is_its_owners_alone_whole_and_restores(mem: Memory, tmp_path: Path) -> None:
+    # On both backends: PostgreSQL's backup is an SQLite file written through the store.
+    written = [mem.remember(f"Note {i}: the cabin's Wi-Fi password is bluefinch{i}").id for i in range(30)]
+    kept = mem.remember("The cabin's Wi-Fi password is bluefinch42").id
+    mem.backup_restore("backup", tmp_path / "b.db")
+    assert _mode(tmp_path / "b.db") == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".engram")) == []
+    with pytest.raises(InvalidInput) as again:  # never over a file that is there
         mem.backup_restore("backup", tmp_path / "b.db")
-        assert _mode(tmp_path / "b.db") == 0o600
-        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".engram")) == []
-        with pytest.raises(InvalidInput) as again:  # never over a file that is there
-            mem.backup_restore("backup", tmp_path / "b.db")
-        assert again.value.field == "path"
-        mem.forget(kept)
-        mem.backup_restore("restore", tmp_path / "b.db")
-        assert mem.get(kept).content == "The cabin's Wi-Fi password is bluefinch42"
+    assert again.value.field == "path"
+    for gone in [kept, *written]:
+        mem.forget(gone)
+    mem.backup_restore("restore", tmp_path / "b.db")
+    assert mem.get(kept).content == "The cabin's Wi-Fi password is bluefinch42"
+    assert all(mem.get(i) is not None for i in written)
 
 
 def test_the_key_registry_and_a_tenants_folders_are_the_servers_alone(tmp_path: Path) -> None:
