@@ -94,3 +94,24 @@ def test_a_new_home_made_by_the_cli_is_its_users_alone(tmp_path: Path) -> None:
     with opened(mine / "memories.db", embedder=FakeEmbedder()):
         pass
     assert _mode(mine) == 0o755  # a folder the user made keeps the mode they gave it
+
+
+def test_a_new_database_and_its_log_files_are_their_owners_alone(tmp_path: Path) -> None:
+    """The folder may be old and open (an existing home made 0755): the database file itself, and the -wal and
+    -shm files SQLite makes beside it with the database's mode, are still readable by their owner only."""
+    tmp_path.chmod(0o755)
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        mem.remember("The cabin's Wi-Fi password is bluefinch42")
+        logs = [p for p in (tmp_path / "m.db-wal", tmp_path / "m.db-shm") if p.exists()]
+        assert logs, "a WAL store has its log files while open"
+        assert {_mode(p) for p in logs} == {0o600}
+    assert _mode(tmp_path / "m.db") == 0o600
+
+
+def test_an_existing_database_keeps_the_mode_its_owner_gave_it(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        mem.remember("first")
+    (tmp_path / "m.db").chmod(0o640)  # shared with a backup group on purpose
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
+        assert mem.stats()["memories"] == 1
+    assert _mode(tmp_path / "m.db") == 0o640

@@ -9,9 +9,12 @@ the lock in the first gap, and the timeout still bounds the wait.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from engram.lang.text import unspaced_pairs
 
@@ -23,6 +26,13 @@ _LONGEST_PAUSE_S = 0.002
 # over. Without it a connection reads into its own bounded page cache (SQLite's default, 2 MB) and the kernel's
 # file cache, which is not in the process's resident set; searches and writes take the same processor time.
 MMAP_BYTES = 0
+
+
+def create_private(path: Path) -> None:
+    """A new database file readable by its owner only: SQLite would make it (and its -wal and -shm files, which
+    copy the database's mode) readable by every account under the usual umask. An existing file keeps its mode."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def connect(target: str, timeout_ms: int, *, on_disk: bool, writer: bool) -> sqlite3.Connection:

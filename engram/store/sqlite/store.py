@@ -31,7 +31,7 @@ from engram.store.rows import (
 )
 from engram.store.side_tables import SideTables
 from engram.store.sqlite.batched import BatchedSearches
-from engram.store.sqlite.connection import begin, connect, migrated
+from engram.store.sqlite.connection import begin, connect, create_private, migrated
 from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
@@ -47,6 +47,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
         self.path = None if self._memory else Path(path)
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            create_private(self.path)
         self._timeout = busy_timeout_ms
         self._lock = threading.RLock()
         self._fresh = FreshVectors()
