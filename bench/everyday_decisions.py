@@ -6,6 +6,8 @@ a retired pharmacist writing German, a PhD student writing English and Chinese, 
 lines, a restaurant owner, and household lines) holds per memory its kind (`a|b` where the kinds' definitions
 truly overlap: either counts), its category, its due day (`created` is the day it was said, a Monday) and
 whether it should be listed as a thing to do (`reminder`: true, false, or null when either is fine).
+A fifth user's set (bench/data/everyday_fifth_user.jsonl, 40 lines of one person, said on Monday 30 November, in
+fragments, lists, dates of several forms, German and Chinese) is read with `--set` and the same labels.
 
 Every memory goes in through `store_memory` with the clock at 08:00 of its day, into one fresh store (neighbour
 votes and learning take part). Reported: kind accuracy and fallback share, category accuracy (undecided counts
