@@ -52,6 +52,20 @@ def test_an_identifier_that_mixes_latin_and_cyrillic_in_one_word_is_refused(mem:
     assert caught.value.field == "scope_id" and "Cyrillic" in caught.value.problem
 
 
+@pytest.mark.parametrize("field", NAMES)
+def test_an_identifier_in_decomposed_form_is_refused_naming_it(mem: Memory, field: str) -> None:
+    """ "cafe" and a combining accent (how macOS gives folder names) shows as the composed "café" but was a second
+    scope: what was filed under one escaped a search, a listing and a forget of the other."""
+    kept = mem.remember("the deploy runs on Fridays", scope="project", **{field: "caf\u00e9"})
+    with pytest.raises(InvalidInput) as written:
+        mem.remember("the deploy runs on Mondays", scope="project", **{field: "cafe\u0301"})
+    assert written.value.field == field and "NFC" in written.value.problem
+    with pytest.raises(InvalidInput) as asked:
+        mem.recall("deploy", **{field: "cafe\u0301"})
+    assert asked.value.field == field
+    assert [h.record.id for h in mem.recall("deploy Fridays", **{field: "caf\u00e9"})] == [kept.id]
+
+
 @pytest.mark.parametrize(
     "name", ["\u00e9quipe-2", "\u6771\u4eac", "\u043a\u043e\u043c\u0430\u043d\u0434\u0430", "team x/7"]
 )

@@ -1,7 +1,8 @@
 """Names a caller gives (a scope, user or workspace id, an episode, a tag, a file) show as what they are: no
 character that hides (a zero-width space, U+200B, inside "team" shows as "team": two scopes that look one) or
 reorders what is shown around it (a bidi override, U+202E, shows "ldnoj.x" as "x.jsonl"), and no word spelt with
-the letters of two alphabets that look alike ("payment" with a Cyrillic U+0440 and U+0430 for its p and a).
+the letters of two alphabets that look alike ("payment" with a Cyrillic U+0440 and U+0430 for its p and a), and no
+name in decomposed form ("café" as "cafe" and a combining accent).
 
 A name that breaks these is refused, naming the field: kept, it would be a second scope, owner or tag that no one
 can tell from the first, and what was filed under one would escape a search, a listing or a forget of the other.
@@ -59,9 +60,22 @@ def mixed_script_problem(text: str, what: str = "name") -> str | None:
     return None
 
 
+def composed_problem(text: str, what: str = "name") -> str | None:
+    """Whether `text` is written in decomposed Unicode ("cafe" and a combining accent, as macOS gives folder
+    names): it shows exactly as the composed "café", yet compares as another name."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return None
+    return (
+        f"must be in composed Unicode form (NFC): written with combining marks, the {what} shows as "
+        f"{unicodedata.normalize('NFC', text)!r} but would be another; compose it first"
+    )
+
+
 def visible(field: str, text: str, what: str = "name") -> str:
     """`text` when it shows as what it is; else refused, naming `field`."""
-    if problem := hidden_problem(text, what) or mixed_script_problem(text, what):
+    if problem := (
+        hidden_problem(text, what) or mixed_script_problem(text, what) or composed_problem(text, what)
+    ):
         raise InvalidInput(field, problem)
     return text
 
