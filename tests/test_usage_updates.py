@@ -96,3 +96,26 @@ def test_forgetting_the_update_clears_the_mark(real: Memory) -> None:
     found = _search(real, 4, "where does Clara live?")
     assert found[0]["id"] == lisbon and "updated_by" not in found[0]
     assert "updated" not in real.session_context(now=MONDAY + timedelta(days=4))["text"]
+
+
+def test_a_new_holder_of_a_role_updates_the_old_one_though_they_share_no_name(real: Memory) -> None:
+    """ "My manager is now Priya Nair" after "My manager is Sofia Ruiz": one role, held by one person at a time."""
+    sofia = _store(real, 0, "My manager is Sofia Ruiz.")["memory_id"]
+    dentist = _store(real, 0, "My dentist is Dr. Weber in Schwabing.")["memory_id"]
+    priya = _store(real, 5, "My manager is now Priya Nair, Sofia moved to the Berlin team.")
+    assert priya["recommendations"]["suggested_updates"] == [sofia]
+    found = _search(real, 6, "who is my manager?")
+    ids = [h["id"] for h in found]
+    assert ids.index(priya["memory_id"]) < ids.index(sofia)
+    assert next(h for h in found if h["id"] == sofia)["updated_by"] == priya["memory_id"]
+    # The same holder said again replaces no one; nor does a second sister, of whom there can be several.
+    assert (
+        _store(real, 7, "My dentist is now Dr. Weber at his new practice on Leopoldstrasse.")[
+            "recommendations"
+        ]["suggested_updates"]
+        == []
+    )
+    clara = _store(real, 7, "My sister Clara lives in Lisbon.")["memory_id"]
+    mia = _store(real, 8, "My sister Mia now lives in Berlin.")
+    assert clara not in mia["recommendations"]["suggested_updates"]
+    assert dentist in {h["id"] for h in _search(real, 8, "who is my dentist?")}

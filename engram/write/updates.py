@@ -4,7 +4,8 @@ with Acme is at 9:30am", "Clara moved to Porto" after "My sister Clara lives in 
 closer than statements about the same person that did not change ("Clara's husband Tom works at Siemens", 0.55;
 "Our weekly retro with Acme", 0.64), so the closeness alone cannot tell them. The new text must say that something
 changed, name who or what it is about as the older one does, add no other topic, and differ from it in a number, a
-day or a name."""
+day or a name. A role one person holds at a time ("my manager is Sofia Ruiz", then "my manager is now Priya Nair")
+is about the role, not the names: the two share none."""
 
 from __future__ import annotations
 
@@ -28,6 +29,22 @@ _CHANGE_WORDS = frozenset(
     {"move", "moved", "moving", "now", "change", "changed", "switch", "switched", "correction", "corrected",
      "actually", "longer", "anymore", "instead", "update", "updated", "again", "new", "raised", "lowered"}
 )  # fmt: skip
+
+
+# Roles a person has one of at a time, said as "my/our <role> is (now) <Name>": a new holder replaces the old one.
+# Kin with several holders (a sister, a cousin, a neighbour) are not among them.
+_HELD = re.compile(
+    r"\b(?:my|our)\s+(?:new\s+)?(line manager|manager|boss|landlord|landlady|accountant|dentist|doctor|gp"
+    r"|therapist|mentor|husband|wife|partner)\s+is\s+(?:now\s+)?(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?"
+    r"((?-i:[A-Z])[\w'\u2019-]*)",  # a capitalised name, whatever the case of the rest
+    re.IGNORECASE,
+)
+
+
+def _holder(text: str) -> tuple[str, str] | None:
+    """The role and its holder's first name that `text` states ("my manager is Dana" -> manager, dana)."""
+    found = _HELD.search(text)
+    return None if found is None else (found.group(1).lower(), found.group(2).lower())
 
 
 def says_change(text: str) -> bool:
@@ -63,6 +80,9 @@ def updates(new: str, old: str, cosine: float) -> bool:
     backend work is not one for client projects) and differs from it in a number, a day or a name."""
     if cosine < UPDATE_AT or not says_change(new):
         return False
+    held, had = _holder(new), _holder(old)
+    if held is not None and had is not None and held[0] == had[0]:
+        return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
     new_names, old_names = _names(new), _names(old)
     new_words, old_words = set(words(new)), set(words(old))
     if (new_names or old_names) and not (new_names & old_words or old_names & new_words):
