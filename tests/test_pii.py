@@ -33,6 +33,8 @@ POSITIVES = [
     ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", PiiKind.SECRET, "wJalrXUtnFEMI"),
     ("AWS secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY too", PiiKind.SECRET, "wJalrXUtnFEMI"),
     ("the password is supersecret123", PiiKind.SECRET, "supersecret123"),
+    ("The Wi-Fi password at the cabin is bluefinch42", PiiKind.SECRET, "bluefinch42"),
+    ("Alarm PIN for the office is 8823", PiiKind.SECRET, "8823"),
     (
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
         PiiKind.SECRET,
@@ -57,6 +59,7 @@ NEGATIVES = [
     "the SSN 078-05-1120 from the wallet ad is not a valid number",
     "The secret: practice daily and keep going",
     "the password is correct now, and the key to success is patience",
+    "the password for the router was changed, the pin on the map is red",
     "set timeout=30 seconds and token = xyz",
     "The report is due on 3.4.2027, the visit on 03.04.27",
 ]
