@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -78,3 +80,51 @@ def migrated(db: sqlite3.Connection, names: Iterable[str]) -> bool:
     except sqlite3.OperationalError:
         return False  # a new database: no migrations table yet
     return done == set(names)  # one it does not know is refused by the migration itself
+
+
+class _Held:
+    """A thread's read connection, in an object the store can reach weakly: it goes when its thread ends."""
+
+    __slots__ = ("__weakref__", "db")
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+
+class ThreadReads:
+    """One read connection per thread, every one closed with the store: left to the garbage collector, the
+    connections of the store's other threads (a recall's reader, a server's workers) kept the write-ahead log
+    beside a closed store, and a copy of the database taken then missed its last writes."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection]) -> None:
+        self._connect = connect
+        self._local = threading.local()
+        self._all: weakref.WeakSet[_Held] = weakref.WeakSet()
+        self._lock = threading.Lock()
+
+    def get(self) -> sqlite3.Connection:
+        """This thread's read connection: it sees only committed data."""
+        held: _Held | None = getattr(self._local, "held", None)
+        if held is None:
+            db = self._connect()
+            db.execute("PRAGMA query_only = ON")
+            held = self._local.held = _Held(db)
+            with self._lock:
+                self._all.add(held)
+        return held.db
+
+    def drop_mine(self) -> None:
+        """Close this thread's connection; its next read opens another."""
+        held: _Held | None = getattr(self._local, "held", None)
+        if held is not None:
+            self._local.held = None
+            held.db.close()
+
+    def close(self) -> None:
+        """Close every thread's connection."""
+        with self._lock:
+            every = list(self._all)
+            self._all.clear()
+        for held in every:
+            held.db.close()
+        self._local = threading.local()

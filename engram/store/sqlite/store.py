@@ -31,7 +31,7 @@ from engram.store.rows import (
 )
 from engram.store.side_tables import SideTables
 from engram.store.sqlite.batched import BatchedSearches
-from engram.store.sqlite.connection import begin, connect, create_private, migrated
+from engram.store.sqlite.connection import ThreadReads, begin, connect, create_private, migrated
 from engram.store.sqlite.filter import in_slices, where_sql
 from engram.store.sqlite.fresh import FreshVectors
 from engram.store.sqlite.index import IndexFile
@@ -51,7 +51,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
         self._timeout = busy_timeout_ms
         self._lock = threading.RLock()
         self._fresh = FreshVectors()
-        self._local = threading.local()
+        self._reads = ThreadReads(self._connect)
         try:  # another program's database is refused before anything (WAL mode first) changes it
             refuse_foreign(self.path)
             self._writer = self._connect(writer=True)
@@ -91,12 +91,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
 
     def _committed(self) -> sqlite3.Connection:
         """This thread's read connection: it sees only committed data."""
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = self._connect()
-            db.execute("PRAGMA query_only = ON")
-            self._local.db = db
-        return db
+        return self._reads.get()
 
     @contextmanager
     def atomic(self) -> Iterator[sqlite3.Connection]:
@@ -163,9 +158,7 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
         self._merge_after_bulk()
         self._settler.close()
         self._close_reads()
-        if getattr(self._local, "db", None) is not None:
-            self._local.db.close()
-            self._local.db = None
+        self._reads.close()
         self._writer.close()
 
     # ---- writes -----------------------------------------------------------------------------------------

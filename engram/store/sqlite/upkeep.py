@@ -13,6 +13,7 @@ from typing import Any
 from engram.errors import StoreError
 from engram.model.record import utcnow
 from engram.store.rows import ts
+from engram.store.sqlite.connection import ThreadReads
 from engram.store.sqlite.filter import where_sql
 from engram.store.sqlite.index import IndexFile
 from engram.store.sqlite.integrity import integrity_issues, verify
@@ -93,7 +94,7 @@ class Upkeeping:
     _memory: bool
     _timeout: int
     _depth: int
-    _local: threading.local
+    _reads: ThreadReads
     _lock: threading.RLock  # the store's write lock (SQLiteStore.atomic): the writer is used under it only
 
     def _committed(self) -> sqlite3.Connection:
@@ -247,9 +248,7 @@ class Upkeeping:
                 src.backup(self._writer)
         finally:
             src.close()
-        if getattr(self._local, "db", None) is not None:
-            self._local.db.close()
-            self._local.db = None
+        self._reads.drop_mine()
         self._migrate()
         self._vectors.forget()
         self.rebuild_index()
