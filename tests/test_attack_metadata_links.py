@@ -136,3 +136,16 @@ def test_personal_data_notes_cannot_be_dropped_or_forged(mem: Memory) -> None:
     assert noted not in [h["id"] for h in guesses]
     # New content is read again: the note goes with the address.
     assert "pii_found" not in mem.update(noted, content="Dana prefers calls to e-mail").metadata
+
+
+@pytest.mark.parametrize("key", sorted(LINKS))
+def test_supersede_refuses_links_in_the_new_memorys_metadata(mem: Memory, key: str) -> None:
+    older = mem.remember("the office is on floor three").id
+    elsewhere = mem.remember("the canteen is on floor one").id
+    count = mem.count()
+    with pytest.raises(InvalidInput) as caught:
+        mem.supersede(older, "the office moved to floor four", metadata={key: _forged(key, elsewhere)})
+    assert caught.value.field == f"metadata.{key}" and LINKS[key] in caught.value.problem
+    assert mem.count() == count and mem.get(older).status is Status.APPROVED
+    newer = mem.supersede(older, "the office moved to floor four", metadata={"source": "facilities"})
+    assert mem.get(newer.id).metadata["supersedes_id"] == older

@@ -53,6 +53,7 @@ _KEPT = {
     "pii_redacted": "store_memory's redaction, read again when the content is edited",
     "pii": "ingest_conversation's personal-data scan, read again when the content is edited",
 }
+_LINKS = ("updated_by", "updates", "superseded_by", "supersedes_id", "merged_into")
 # The fields where an edit can bring personal data (redaction reads them).
 _FREE_TEXT = frozenset({"content", "tags", "metadata", "emotion"})
 
@@ -222,7 +223,10 @@ class Editor:
             newer = old.metadata.get("superseded_by", "a newer memory")
             raise InvalidInput("id", f"is already superseded by {newer}; supersede that one instead")
         fields = dict(fields)
-        metadata = dict(fields.pop("metadata", {}) or {}) | {"supersedes_id": old.id}
+        given = fields.pop("metadata", {}) or {}
+        if isinstance(given, dict):
+            unlinked(given)
+        metadata = dict(given) | {"supersedes_id": old.id}
         base = {"scope": old.scope, "scope_id": old.scope_id, "kind": old.kind, "tags": old.tags}
         item = {"content": content, **(base | fields | {"metadata": metadata})}
         result = self._writer.remember_many([item])[0]
@@ -312,6 +316,14 @@ class Editor:
         other = self._store.find_hash(new_hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
         if other is not None and other.id != memory_id and other.status in LIVE:
             raise InvalidInput("content", f"is already memory {other.id}; edit or forget that one instead")
+
+
+def unlinked(metadata: dict[str, Any]) -> None:
+    """Refuse a new memory's metadata that names its links to other memories: only the tools that link memories
+    (store_memory, supersede, merge) set them."""
+    for key in _LINKS:
+        if key in metadata:
+            raise InvalidInput(f"metadata.{key}", f"is kept by Engram (set by {_KEPT[key]}); leave it out")
 
 
 def _kept_as_is(old: dict[str, Any], given: dict[str, Any]) -> None:
