@@ -4,11 +4,11 @@ A fixed store (the LongMemEval sentences of bench/speed.py, bulk-loaded as bench
 the on-disk embedding cache) and a fixed list of questions. Two worker processes open copies of the same store:
 one imports `engram` from a baseline tree (`--base`, a checkout of an earlier commit), the other from this one.
 The driver sends them the questions one at a time, alternating, so both see the same moments of a shared
-machine; each answers with its ranked ids and scores (accurate and ranked recall) and the milliseconds of each
-stage of the accurate recall (the vector search with its hits' facts on the caller's thread, the text search on a
-reader's). The stage times are compared by median. Where the ids or scores differ (a change of which candidates are
-found), what the results are worth is compared too: for each LongMemEval question with a sentence of an answer
-turn (`has_answer`) in the store, whether the ten results hold one (accurate and ranked).
+machine; each answers with its ranked ids, scores and confidences (accurate and ranked recall) and the
+milliseconds of each stage of the accurate recall (the vector search with its hits' facts on the caller's thread,
+the text search on a reader's). The stage times are compared by median. Where the ids or scores differ (a change
+of which candidates are found), what the results are worth is compared too: for each LongMemEval question with a
+sentence of an answer turn (`has_answer`) in the store, whether the ten results hold one (accurate and ranked).
 
 With `--model`, recall embeds each question with the real model inside the call, as the scale bench serves it
 (bench/peers/engram.py), and each question is first embedded alone by the same bare model: `recall_minus_embed` is
@@ -139,8 +139,9 @@ def worker(db: Path, questions: list[str], clocks: str, model: bool = False) -> 
             else:  # embedded from the cache
                 stages["recall_minus_embed"] = total - stages.get("embed", 0.0)
             out = {
-                "accurate": [[h.record.id, h.score] for h in hits],
-                "ranked": [[h.record.id, h.score] for h in ranked],
+                # each hit's confidence too: a change may keep the order and move a hit across a band
+                "accurate": [[h.record.id, h.score, h.confidence] for h in hits],
+                "ranked": [[h.record.id, h.score, h.confidence] for h in ranked],
                 "texts": [[h.record.content for h in hits], [h.record.content for h in ranked]],
                 "stages": stages,
             }

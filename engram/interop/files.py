@@ -5,12 +5,12 @@ memory: written with the system's default, 0644, any account on the machine coul
 from __future__ import annotations
 
 import codecs
-import json
 import os
 from pathlib import Path
 from typing import IO, Any
 
 from engram.errors import InvalidInput
+from engram.model.jsonkeys import parse_marking, twice
 from engram.model.names import hidden_problem
 
 
@@ -89,36 +89,13 @@ def json_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
-class _Twice:
-    """Marks the value of a key an object gives twice (see `json_record`)."""
-
-
-_TWICE = _Twice()
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        out[key] = _TWICE if key in out else value
-    return out
-
-
 def json_record(line: str) -> Any:
     """One JSON value, refused naming the key when an object in it gives one twice: Python keeps the last value
     and other readers the first, so a file a person checked in a viewer would store something else. Parse errors
     (json.JSONDecodeError, RecursionError, ValueError) are the caller's to name."""
-    value = json.loads(line, object_pairs_hook=_pairs)
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        item, at = stack.pop()
-        children = (
-            item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
-        )
-        for key, child in children:
-            where = f"{at}[{key}]" if isinstance(key, int) else f"{at}.{key}" if at else key
-            if child is _TWICE:
-                raise InvalidInput(where, "is given twice in one object: keep one")
-            stack.append((child, where))
+    value = parse_marking(line)
+    if (where := twice(value)) is not None:
+        raise InvalidInput(where, "is given twice in one object: keep one")
     return value
 
 

@@ -18,7 +18,7 @@ from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.contained import Contained, overlap_stems
 from engram.recall.query import Query
-from engram.recall.scoring import Candidate, Decay, feedback_query, score
+from engram.recall.scoring import Decay, Pool, feedback_query, score
 from engram.store.roles import SearchIndex, Transactions
 from engram.store.values import Facts, Filter
 
@@ -153,14 +153,19 @@ class Candidates:
         # np.array, not np.stack, of the rows: the same matrix, in a third of the time for a few hundred rows.
         embedded = np.array(list(vectors.values())) if vectors else np.zeros((0, len(qvec)), dtype=np.float32)
 
-        def cosines(q: Vector) -> dict[str, float]:
-            """Every candidate's cosine to `q`, in one product (stored vectors are unit length)."""
-            return dict(zip(vectors, (embedded @ q).tolist(), strict=True))
+        # Where every candidate has its vector (as stored ones do), the matrix's rows are the candidates'.
+        aligned = len(vectors) == len(facts)
+
+        def cosines(q: Vector) -> dict[str, float] | np.ndarray:
+            """Every candidate's cosine to `q`, in one product (stored vectors are unit length): in the
+            candidates' order, or by id where some have no vector."""
+            products = embedded @ q
+            return products if aligned else dict(zip(vectors, products.tolist(), strict=True))
 
         # Every candidate's episode, or none: one in no episode is its own context (see `score`).
         episodes = {f.id: f.episode for f in facts if f.episode is not None}
 
-        def feedback(records: Sequence[Facts], relevance: np.ndarray) -> dict[str, float]:
+        def feedback(records: Sequence[Facts], relevance: np.ndarray) -> dict[str, float] | np.ndarray:
             """Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand
             for what it means, and every candidate's cosine is to the query moved toward them. Importance,
             recency and episode context say what to show, not what was meant: they pick none."""
@@ -180,8 +185,11 @@ class Candidates:
 
         to_query = cosines(qvec)
         wanted = settings.feedback_docs > 0 and settings.feedback_weight > 0
+        bm25 = np.array([by_text.get(f.id, 0.0) for f in facts], dtype=np.float64)
+        if isinstance(to_query, dict):
+            to_query = np.array([to_query.get(f.id, 0.0) for f in facts], dtype=np.float64)
         ranked = score(
-            [Candidate(f, to_query.get(f.id, 0.0), by_text.get(f.id, 0.0)) for f in facts],
+            Pool(facts, to_query, bm25),
             asked.known,
             profile,
             self._decay,

@@ -49,7 +49,7 @@ def features(components: Mapping[str, float], names: Sequence[str] = FEATURES) -
     floored at 0 and the lead clipped, any other component as it is (0 if the hit has none)."""
     shaped = {
         "cosine": max(0.0, components.get("cosine", 0.0)),
-        "lead": float(np.clip(components.get("lead", 0.0), -LEAD_CLIP, LEAD_CLIP)),
+        "lead": min(max(components.get("lead", 0.0), -LEAD_CLIP), LEAD_CLIP),
     }
     return np.array([shaped.get(n, components.get(n, 0.0)) for n in names], dtype=np.float64)
 

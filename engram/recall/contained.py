@@ -84,7 +84,13 @@ def overlaps(
         for i, more in gained.items():
             present[i] = present[i] | more
     if instead:
+        # A text holding none of the other words' stems says none of them (an empty other word, said by every
+        # text, aside): most candidates are passed over with one set test.
+        among = frozenset().union(*(alt for alts in instead.values() for alt in alts))
+        every = any(not alt for alts in instead.values() for alt in alts)
         for i, p in enumerate(present):
+            if not every and among.isdisjoint(p):
+                continue
             if more := {s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts)}:
                 present[i] = p | more
     share = _weighed(query_weights, present) / total if total > 0 else np.zeros(len(present))

@@ -54,18 +54,19 @@ def mmr(
         np.unique([w or f"\0{i}" for i, w in enumerate(whole)], return_inverse=True)[1] if parents else None
     )
     chosen: list[int] = []
+    # Before the first pick nothing is similar (no penalty); after it, each one's greatest similarity to a pick.
+    gain, trade = lam * relevance, 1 - lam
+    value = gain - trade * np.zeros(len(pool))
     max_sim = np.full(len(pool), -np.inf)
-    remaining = np.ones(len(pool), dtype=bool)
-    while len(chosen) < min(k, len(pool)):
-        penalty = np.where(np.isfinite(max_sim), max_sim, 0.0)
-        value = np.where(remaining, lam * relevance - (1 - lam) * penalty, -np.inf)
+    for _ in range(min(k, len(pool))):
         pick = int(np.argmax(value))
         chosen.append(pick)
-        remaining[pick] = False
         similar = np.zeros(len(pool)) if instances else mats @ mats[pick]
         if group is not None and whole[pick] is not None:
             similar = np.where(group == group[pick], 1.0, similar)
         max_sim = np.maximum(max_sim, similar)
+        value = gain - trade * max_sim
+        value[chosen] = -np.inf
     return [pool[i] for i in chosen]
 
 

@@ -133,7 +133,8 @@ class Retriever:
             passage = None
             if record.parent_id is not None and record.chunk_index is not None:
                 passage = where_in(record, located.get(record.parent_id, []), query.stems)
-            sure = "high" if exact else _sure(s, doubtful or set())
+            # recall judged its picks already (the mode cut by it); ranked's are judged here
+            sure = "high" if exact else s.confidence or _sure(s, doubtful or set())
             out.append(Scored(record, s.score, s.components, s.why, sure, passage))
         return out
 

@@ -76,6 +76,16 @@ class Candidate(Generic[R]):
 
 
 @dataclass(frozen=True, slots=True)
+class Pool(Generic[R]):
+    """Candidates as columns: each record's cosine and bm25 at its place (a Candidate for each cost more to
+    build than scoring it)."""
+
+    records: Sequence[R]
+    cosine: np.ndarray
+    bm25: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
 class Period:
     """A time the query names: from `after` (inclusive) to `before` (exclusive); either end may be open."""
 
@@ -169,12 +179,12 @@ class Components(Mapping[str, float]):
 
 
 # Given the candidates' records and their relevance (`_match`: vector and lexical alone), each one's cosine to
-# the query moved by pseudo-relevance feedback.
-Feedback = Callable[[Sequence[R], np.ndarray], Mapping[str, float]]
+# the query moved by pseudo-relevance feedback: by id, or an array in the records' order.
+Feedback = Callable[[Sequence[R], np.ndarray], Mapping[str, float] | np.ndarray]
 
 
 def score(
-    candidates: Sequence[Candidate[R]],
+    candidates: Sequence[Candidate[R]] | Pool[R],
     query_weights: dict[str, float],
     profile: RankingProfile,
     decay: Decay,
@@ -196,9 +206,14 @@ def score(
     `alternates` the IDF of the stems of its expansions (related tags) that are not its own; `topic`, the first
     and second of those for the query without the words of a time it names, which `coverage` reads if given;
     `contained`, the candidates' stems as far as read ahead."""
-    records = [c.record for c in candidates]
-    cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
-    bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
+    if isinstance(candidates, Pool):
+        records = list(candidates.records)
+        cosine = np.asarray(candidates.cosine, dtype=np.float64)
+        bm25 = np.asarray(candidates.bm25, dtype=np.float64)
+    else:
+        records = [c.record for c in candidates]
+        cosine = np.array([c.cosine for c in candidates], dtype=np.float64)
+        bm25 = np.array([c.bm25 for c in candidates], dtype=np.float64)
     top_bm25 = float(bm25.max()) if len(bm25) else 0.0
     days = _ages(now, records)
     table = np.zeros((len(records), len(_COLUMNS)))
@@ -227,7 +242,10 @@ def score(
     if feedback is not None and records:
         # Only the relevance picks what feedback starts from: nothing else of a first pass is needed.
         moved = feedback(records, _match(table, profile))
-        cosine = np.array([moved.get(r.id, 0.0) for r in records], dtype=np.float64)
+        if isinstance(moved, np.ndarray):
+            cosine = np.asarray(moved, dtype=np.float64)
+        else:
+            cosine = np.array([moved.get(r.id, 0.0) for r in records], dtype=np.float64)
         table[:, _VECTOR] = np.maximum(cosine, 0.0)
     table[:, _COL["bm25"]] = bm25
     return _combined(records, table, profile, decay, neighbours, episodes)
@@ -284,12 +302,10 @@ def _combined(
     validity = np.array([r.validity_score for r in records], dtype=np.float64)
     penalty = np.array([decay.negative_penalty if r.is_negative else 0.0 for r in records])
     final = np.maximum(0.0, base * validity - penalty)
-    rows = np.column_stack([table, base, validity, penalty, final]).tolist()
-    # Stable, so equal scores keep the candidates' order.
-    return [
-        Scored(records[i], rows[i][-1], Components(rows[i]))
-        for i in np.argsort(-final, kind="stable").tolist()
-    ]
+    # Stable, so equal scores keep the candidates' order; the rows taken in that order, as one list each.
+    order = np.argsort(-final, kind="stable")
+    rows = np.column_stack([table, base, validity, penalty, final])[order].tolist()
+    return [Scored(records[i], row[-1], Components(row)) for i, row in zip(order.tolist(), rows, strict=True)]
 
 
 def matched_exactly(scored: Sequence[Scored[R]], profile: RankingProfile) -> list[Scored[R]]:

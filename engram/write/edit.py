@@ -40,6 +40,20 @@ _DECIDED = frozenset({"auto", "fallback"})
 _DECIDED_FIELDS = ("kind", "category")
 # What store_memory's analysis keeps in a memory's metadata (enrich.Tagging.metadata).
 _ANALYSIS = frozenset({"concepts", "entities", "importance_indicators", "auto_tags"})
+# What Engram keeps in a memory's metadata to decide things about other memories or its personal data, each
+# with what sets it: search orders by the links, and a guess is never a memory noted as holding personal data.
+# An edit may send them back unchanged (a client round-tripping metadata) but not set, change or remove them.
+_KEPT = {
+    "updated_by": "store_memory, when a newer memory says this one changed",
+    "updates": "store_memory, when this memory says an older one changed",
+    "superseded_by": "supersede_memory",
+    "supersedes_id": "supersede_memory",
+    "merged_into": "merge_memories",
+    "pii_found": "store_memory's personal-data scan, read again when the content is edited",
+    "pii_redacted": "store_memory's redaction, read again when the content is edited",
+    "pii": "ingest_conversation's personal-data scan, read again when the content is edited",
+}
+_LINKS = ("updated_by", "updates", "superseded_by", "supersedes_id", "merged_into")
 # The fields where an edit can bring personal data (redaction reads them).
 _FREE_TEXT = frozenset({"content", "tags", "metadata", "emotion"})
 
@@ -89,7 +103,12 @@ class Editor:
 
     def update(self, memory_id: str, fields: dict[str, Any]) -> MemoryRecord:
         """Change fields of a memory (not of a chunk: its fields are its memory's, which its chunks follow); new
-        content is embedded again, and a long memory's chunks are cut from it again."""
+        content is embedded again, and a long memory's chunks are cut from it again. The metadata Engram keeps
+        (links to other memories, personal-data notes) stays as it is."""
+        return self._update(memory_id, fields, engine=False)
+
+    def _update(self, memory_id: str, fields: dict[str, Any], *, engine: bool) -> MemoryRecord:
+        """An edit; `engine` when Engram itself sets the metadata it keeps (supersede)."""
         bounded_fields(fields)
         old = whole(self._store, memory_id, "update")  # a chunk's fields are its memory's
         named_kind = False
@@ -118,6 +137,8 @@ class Editor:
                     "superseded is set by supersede or a merge, which name the memory that replaces it; "
                     "archive, reject or forget this one instead",
                 )
+        if not engine and isinstance(fields.get("metadata"), dict):
+            _kept_as_is(old.metadata, fields["metadata"])
         if isinstance(fields.get("content"), str) and "kind" not in fields:
             # "task: ..." names its kind, as when it was first written; the prefix is not part of the text.
             prefixed, text = split_prefix(fields["content"], [k.value for k in Kind])
@@ -125,9 +146,11 @@ class Editor:
                 fields = fields | {"content": text, "kind": prefixed}
                 named_kind = True
         if isinstance(fields.get("metadata"), dict):
-            # What the engine keeps of the text (store_memory's analysis) is not the caller's to drop by leaving it out.
+            # What the engine keeps (store_memory's analysis, links, personal-data notes) is not the caller's to
+            # drop by leaving it out.
+            keep = _ANALYSIS | _KEPT.keys()
             fields = fields | {
-                "metadata": {k: v for k, v in old.metadata.items() if k in _ANALYSIS} | fields["metadata"]
+                "metadata": {k: v for k, v in old.metadata.items() if k in keep} | fields["metadata"]
             }
         merged = parse(NewMemory, old.model_dump(include=allowed) | {"kind": old.kind} | fields)
         if (
@@ -200,13 +223,18 @@ class Editor:
             newer = old.metadata.get("superseded_by", "a newer memory")
             raise InvalidInput("id", f"is already superseded by {newer}; supersede that one instead")
         fields = dict(fields)
-        metadata = dict(fields.pop("metadata", {}) or {}) | {"supersedes_id": old.id}
+        given = fields.pop("metadata", {}) or {}
+        if isinstance(given, dict):
+            unlinked(given)
+        metadata = dict(given) | {"supersedes_id": old.id}
         base = {"scope": old.scope, "scope_id": old.scope_id, "kind": old.kind, "tags": old.tags}
         item = {"content": content, **(base | fields | {"metadata": metadata})}
         result = self._writer.remember_many([item])[0]
         if result.id != old.id:
-            self.update(
-                old.id, {"status": Status.SUPERSEDED, "metadata": old.metadata | {"superseded_by": result.id}}
+            self._update(
+                old.id,
+                {"status": Status.SUPERSEDED, "metadata": old.metadata | {"superseded_by": result.id}},
+                engine=True,
             )
             self._store.audit("supersede", old.id, {"by": result.id})
         return result
@@ -288,6 +316,31 @@ class Editor:
         other = self._store.find_hash(new_hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
         if other is not None and other.id != memory_id and other.status in LIVE:
             raise InvalidInput("content", f"is already memory {other.id}; edit or forget that one instead")
+
+
+def unlinked(metadata: dict[str, Any]) -> None:
+    """Refuse a new memory's metadata that names its links to other memories: only the tools that link memories
+    (store_memory, supersede, merge) set them."""
+    for key in _LINKS:
+        if key in metadata:
+            raise InvalidInput(f"metadata.{key}", f"is kept by Engram (set by {_KEPT[key]}); leave it out")
+
+
+def _kept_as_is(old: dict[str, Any], given: dict[str, Any]) -> None:
+    """Refuse an edit's metadata that sets, changes or removes (null) what Engram keeps; sent back as stored, or
+    left out, it stays."""
+    for key, setter in _KEPT.items():
+        if key in given and (key not in old or _plain(given[key]) != _plain(old[key])):
+            raise InvalidInput(
+                f"metadata.{key}",
+                f"is kept by Engram (set by {setter}); an edit may send it back unchanged, "
+                "not set, change or remove it",
+            )
+
+
+def _plain(value: Any) -> str:
+    """A metadata value as stored (JSON): a tuple sent back equals the list it was."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _decided(old: MemoryRecord, new: MemoryRecord) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.interfaces.http.access import logged_path
 from engram.interfaces.http.problems import UPLOADS, problem
-from engram.interfaces.jsonkeys import parse_marking, twice
+from engram.model.jsonkeys import parse_marking, twice
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 MAX_BODY_DEPTH = (

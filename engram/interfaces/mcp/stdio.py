@@ -22,7 +22,7 @@ import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 
-from engram.interfaces.jsonkeys import parse_marking, twice
+from engram.model.jsonkeys import parse_marking, twice
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

@@ -1,6 +1,6 @@
 """JSON objects that give a key twice. Python's parser keeps the last copy and other readers (a proxy, a gateway
 checking tool calls, a viewer) may keep the first, so a request checked by one would do what the other did not
-read. The REST API and MCP (HTTP and stdio) refuse such a message naming the key, as an import refuses a line."""
+read. The REST API and MCP (HTTP and stdio) refuse such a message naming the key, and an import such a line."""
 
 from __future__ import annotations
 
