@@ -22,6 +22,8 @@ from engram.recall.scoring import Decay, Pool, feedback_query, score
 from engram.store.roles import SearchIndex, Transactions
 from engram.store.values import Facts, Filter
 
+# The most a match through expansions alone (related tags) counts in bm25, against the best match as asked.
+EXPANSION_SHARE = 0.5
 SEARCHED_OTHERS = 2  # other words for a question's word that the text search looks for
 # How many candidates each search gives for a recall of `limit` results: at least FEWEST, else so many per result.
 # The vector search's come after the query is embedded, each read and scored on the path the caller waits on;
@@ -35,6 +37,24 @@ VECTOR_PER_RESULT = 5
 def candidates_of(limit: int) -> tuple[int, int]:
     """How many hits the text search and the vector search each give for `limit` results."""
     return max(FEWEST, TEXT_PER_RESULT * limit), max(FEWEST, VECTOR_PER_RESULT * limit)
+
+
+def with_expansions(
+    asked: list[tuple[Facts, float]], expanded: list[tuple[Facts, float]]
+) -> list[tuple[Facts, float]]:
+    """The text hits of the question as asked, joined by those of its expansions' words (related tags): a hit
+    keeps its bm25 as asked or, if higher, its expansions' bm25 scaled so that the best of them is
+    EXPANSION_SHARE of the best as asked. Searched as one, the expansions' words raised other memories' bm25 above
+    the best match as asked, which the lexical signal divides by: a memory that said what was asked fell."""
+    top = max((s for _, s in asked), default=0.0)
+    top_expanded = max((s for _, s in expanded), default=0.0)
+    if top_expanded <= 0:
+        return asked
+    scale = EXPANSION_SHARE * top / top_expanded if top > 0 else 1.0
+    joined = {f.id: (f, s) for f, s in asked}
+    for f, s in expanded:
+        joined[f.id] = (f, max(joined[f.id][1] if f.id in joined else 0.0, scale * s))
+    return list(joined.values())
 
 
 class CandidateStore(Transactions, SearchIndex, Protocol):
@@ -94,11 +114,11 @@ class Candidates:
             # them count in the overlap of every candidate. A broad word's many other words ("family": every kin
             # word) made the text search several times slower, and the vector search finds most such memories.
             said_else = [w for _, alts in query.others for alt in alts[:SEARCHED_OTHERS] for w in alt.split()]
-            words = list(
-                dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *also, *said_else])
-            )
+            words = list(dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *said_else]))
             # The hits' facts come with the text search: no second query by id for them.
             hits = store.text_facts(words, wide, where)
+            if more := [w for w in dict.fromkeys(also) if w not in words]:
+                hits = with_expansions(hits, store.text_facts(more, wide, where))
             # In id order, as a read by id returns them: the candidates' order breaks ties in scoring.
             by_text, found = {f.id: s for f, s in hits}, sorted((f for f, _ in hits), key=lambda f: f.id)
             contained = Contained()
