@@ -1,6 +1,5 @@
 """Memory: the one class every interface calls. It opens the store, builds each service with only what that
-service uses, and delegates; it owns concurrency: one instance is safe to share between threads, and its writes
-run one at a time."""
+service uses, and delegates; it owns concurrency: one instance is safe between threads, its writes one at a time."""
 
 from __future__ import annotations
 
@@ -61,7 +60,7 @@ from engram.tags.rename import TagRenamer
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
 from engram.tools import Tools, writes
-from engram.write.edit import Editor, fetch, whole
+from engram.write.edit import Editor, fetch, unlinked, whole
 from engram.write.operations import Operations
 from engram.write.writer import Writer
 
@@ -136,8 +135,10 @@ class Memory(Tools):
     # ---- write and recall --------------------------------------------------------------------------------
     @writes
     def remember(self, content: str, **fields: Any) -> RememberResult:
-        """Store one memory; any record field (kind, scope, scope_id, importance, tags, ...) may be given. Given
-        no tags, it gets the tags its text names, as store_memory gives them (engram.tags)."""
+        """Store one memory; any record field (kind, scope, scope_id, importance, tags, ...) may be given (no links
+        in metadata). Given no tags, it gets the tags its text names, as store_memory gives them (engram.tags)."""
+        if isinstance(metadata := fields.get("metadata"), dict):
+            unlinked(metadata)  # updated_by, superseded_by, ...: set only by the tools that link memories
         return self._writer.remember_many([self._tagger.tag_item({"content": content, **fields})])[0]
 
     @writes

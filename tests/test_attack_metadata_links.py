@@ -149,3 +149,20 @@ def test_supersede_refuses_links_in_the_new_memorys_metadata(mem: Memory, key: s
     assert mem.count() == count and mem.get(older).status is Status.APPROVED
     newer = mem.supersede(older, "the office moved to floor four", metadata={"source": "facilities"})
     assert mem.get(newer.id).metadata["supersedes_id"] == older
+
+
+@pytest.mark.parametrize("key", sorted(LINKS))
+def test_a_new_memory_cannot_bring_a_link_of_its_own(mem: Memory, api: TestClient, key: str) -> None:
+    """remember (Python, REST's /api/remember) with `updated_by` in its metadata pulled the named memory into search
+    results beside it; only the tools that link memories set such keys."""
+    other = mem.remember("the production database runs on port 5432").id
+    with pytest.raises(InvalidInput) as caught:
+        mem.remember("the staging database runs on port 5433", metadata={key: _forged(key, other)})
+    assert caught.value.field == f"metadata.{key}"
+    assert mem.stats()["memories"] == 1
+    answer = api.post(
+        "/api/remember", json={"content": "the backup database runs on 5434", "metadata": {key: "x"}}
+    )
+    assert answer.status_code == 400 and answer.json()["field"] == f"metadata.{key}", answer.text
+    kept = mem.remember("the staging database runs on port 5433", metadata={"owner": "ops"})
+    assert mem.get(kept.id).metadata["owner"] == "ops"  # other metadata is the caller's
