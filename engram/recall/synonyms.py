@@ -63,6 +63,7 @@ def other_words(text: str) -> dict[str, tuple[str, ...]]:
     phrase found leaves its own words out ("chief financial officer" is not also "officer")."""
     table = _table()
     said = words(re.sub(r"[-\u2010]", " ", text))
+    singular = [_singular(w) for w in said]  # each word once, not once per phrase it is in (as `_key` would)
     out: dict[str, tuple[str, ...]] = {}
     used: set[int] = set()
     for size in range(_LONGEST, 0, -1):
@@ -71,7 +72,7 @@ def other_words(text: str) -> dict[str, tuple[str, ...]]:
             if used.intersection(span):
                 continue
             phrase = " ".join(said[start : start + size])
-            if phrase in STOPWORDS or (found := _key(phrase)) not in table:
+            if phrase in STOPWORDS or (found := " ".join(singular[start : start + size])) not in table:
                 continue
             out[phrase] = table[found]
             used.update(span)
