@@ -3,26 +3,13 @@ of those fail the filter: the answer is the one a read of every match gives (the
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
 
 from bench.backends import bulk_records
 from engram import FakeEmbedder, Memory
 from engram.model.record import Scope
 from engram.store.values import Filter
-
-
-def _rows_read(store: Any) -> list[int]:
-    """How many rows each read of hits' rows asks for, from here on (the reading thread's connection)."""
-    counts: list[int] = []
-
-    def seen(sql: str) -> None:
-        if "FROM memories m NOT INDEXED WHERE m.rid IN" in sql:
-            counts.append(len(re.findall(r"\bIN \(([^)]*)\)", sql)[0].split(",")))
-
-    store._reader().set_trace_callback(seen)
-    return counts
+from tests.rowreads import rows_read
 
 
 def test_only_the_best_k_rows_are_read_when_all_pass(tmp_path: Path) -> None:
@@ -31,7 +18,7 @@ def test_only_the_best_k_rows_are_read_when_all_pass(tmp_path: Path) -> None:
         mem.store.insert(bulk_records(texts, 0), list(FakeEmbedder().embed_batch(texts)))  # type: ignore[attr-defined]
         every = mem.store.text_search(["lighthouse"], 100, Filter())
         assert len(every) == 60
-        reads = _rows_read(mem.store)
+        reads = rows_read(mem.store)
         hits = mem.store.text_search(["lighthouse"], 20, Filter())
         assert hits == every[:20]
         assert reads == [20]  # not the 30 the search asked the index for
@@ -49,7 +36,7 @@ def test_rows_failing_the_filter_are_made_up_from_the_rest(tmp_path: Path) -> No
         mem.store.insert(records, list(FakeEmbedder().embed_batch(texts)))  # type: ignore[attr-defined]
         every = mem.store.text_search(["lighthouse"], 100, Filter())
         shared = {r.id for r in records if r.scope is Scope.GLOBAL}
-        reads = _rows_read(mem.store)
+        reads = rows_read(mem.store)
         hits = mem.store.text_search(["lighthouse"], 20, Filter(scope=Scope.GLOBAL))
         assert hits == [h for h in every if h[0] in shared][:20]
         assert reads == [20, 10]  # the best 20, some of them in the project: then the other 10 of the 30

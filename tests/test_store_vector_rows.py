@@ -4,9 +4,7 @@ cosines. Either way the answer is the one a read of every hit gives."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,22 +14,11 @@ from engram.model.record import Scope
 from engram.model.vectors import Vector
 from engram.store import vectors
 from engram.store.values import Filter
+from tests.rowreads import rows_read
 
 TEXTS = [
     f"the lighthouse keeper wrote entry {i} about {('storms', 'ships', 'gulls')[i % 3]}" for i in range(150)
 ]
-
-
-def _rows_read(store: Any) -> list[int]:
-    """How many rows each read of hits' rows asks for, from here on (the reading thread's connection)."""
-    counts: list[int] = []
-
-    def seen(sql: str) -> None:
-        if "FROM memories m NOT INDEXED WHERE m.rid IN" in sql:
-            counts.append(len(re.findall(r"\bIN \(([^)]*)\)", sql)[0].split(",")))
-
-    store._reader().set_trace_callback(seen)
-    return counts
 
 
 def _filled(mem: Memory, project_every: int = 0) -> set[str]:
@@ -56,7 +43,7 @@ def test_an_exact_index_reads_only_the_best_k_rows_when_all_pass(tmp_path: Path)
         _filled(mem)
         every = mem.store.vector_search(_query(), 150, Filter())
         assert len(every) == 150
-        reads = _rows_read(mem.store)
+        reads = rows_read(mem.store)
         facts = mem.store.vector_facts(_query(), 20, Filter())
         assert [s for _, s in facts] == [s for _, s in every[:20]]
         assert reads == [20]  # not the 30 the search asked the index for
@@ -66,7 +53,7 @@ def test_an_exact_index_makes_up_rows_failing_the_filter_from_the_rest(tmp_path:
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
         shared = _filled(mem, project_every=3)
         every = mem.store.vector_search(_query(), 150, Filter())
-        reads = _rows_read(mem.store)
+        reads = rows_read(mem.store)
         hits = mem.store.vector_search(_query(), 20, Filter(scope=Scope.GLOBAL))
         # the best 20 allowed cosines (near ties of the fake embedder may come in either order)
         assert [s for _, s in hits] == [s for i, s in every if i in shared][:20]
@@ -79,6 +66,6 @@ def test_a_graph_reads_every_hit_it_ranks_again(tmp_path: Path, monkeypatch: pyt
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder()) as mem:
         _filled(mem)
         assert not mem.store._vectors.synced().exact  # type: ignore[attr-defined]
-        reads = _rows_read(mem.store)
+        reads = rows_read(mem.store)
         mem.store.vector_facts(_query(), 20, Filter())
         assert reads == [30]

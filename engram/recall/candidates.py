@@ -156,16 +156,19 @@ class Candidates:
         # Where every candidate has its vector (as stored ones do), the matrix's rows are the candidates'.
         aligned = len(vectors) == len(facts)
 
-        def cosines(q: Vector) -> dict[str, float] | np.ndarray:
-            """Every candidate's cosine to `q`, in one product (stored vectors are unit length): in the
-            candidates' order, or by id where some have no vector."""
+        def cosines(q: Vector) -> np.ndarray:
+            """Every candidate's cosine to `q`, in one product (stored vectors are unit length), in the
+            candidates' order; 0 for one without a vector."""
             products = embedded @ q
-            return products if aligned else dict(zip(vectors, products.tolist(), strict=True))
+            if aligned:
+                return products
+            by_id = dict(zip(vectors, products.tolist(), strict=True))
+            return np.array([by_id.get(f.id, 0.0) for f in facts], dtype=np.float64)
 
         # Every candidate's episode, or none: one in no episode is its own context (see `score`).
         episodes = {f.id: f.episode for f in facts if f.episode is not None}
 
-        def feedback(records: Sequence[Facts], relevance: np.ndarray) -> dict[str, float] | np.ndarray:
+        def feedback(records: Sequence[Facts], relevance: np.ndarray) -> np.ndarray:
             """Pseudo-relevance feedback (Rocchio): the memories whose own content matches the query best stand
             for what it means, and every candidate's cosine is to the query moved toward them. Importance,
             recency and episode context say what to show, not what was meant: they pick none."""
@@ -186,8 +189,6 @@ class Candidates:
         to_query = cosines(qvec)
         wanted = settings.feedback_docs > 0 and settings.feedback_weight > 0
         bm25 = np.array([by_text.get(f.id, 0.0) for f in facts], dtype=np.float64)
-        if isinstance(to_query, dict):
-            to_query = np.array([to_query.get(f.id, 0.0) for f in facts], dtype=np.float64)
         ranked = score(
             Pool(facts, to_query, bm25),
             asked.known,

@@ -56,7 +56,7 @@ def mmr(
     chosen: list[int] = []
     # Before the first pick nothing is similar (no penalty); after it, each one's greatest similarity to a pick.
     gain, trade = lam * relevance, 1 - lam
-    value = gain - trade * np.zeros(len(pool))
+    value = gain.copy()
     max_sim = np.full(len(pool), -np.inf)
     for _ in range(min(k, len(pool))):
         pick = int(np.argmax(value))

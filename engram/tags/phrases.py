@@ -142,8 +142,8 @@ _COMPLEMENT = frozenset(["to", "of", "at", "about", "with", "in", "on"])
 
 def _predicates(doc: Any) -> Iterator[Any]:
     """The adjectives a linking verb says its subject is, adverbs between allowed ("I'm strictly vegan"), not
-    one before a noun ("is a big fan") or its complement ("allergic to penicillin"): in a text of one noun or none they are what it is about, a diet, a
-    condition, a trait."""
+    one before a noun ("is a big fan") or its complement ("allergic to penicillin"): in a text of one noun or
+    none they are what it is about, a diet, a condition, a trait."""
     for token in doc:
         if token.tag_ != "JJ" or not _in_phrase(token):
             continue
