@@ -3,7 +3,9 @@ large catch-ups taken in steps."""
 
 from __future__ import annotations
 
+import gc
 import sqlite3
+import weakref
 from contextlib import closing
 from pathlib import Path
 
@@ -168,3 +170,18 @@ print("faiss" in sys.modules)
 
     assert imported(20_000, "small.db") == "False"
     assert imported(30, "large.db") == "True"
+
+
+def test_a_closed_store_lets_its_vector_index_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a caller that keeps a closed Memory (a variable still in scope) and opens the store again held two graphs
+    monkeypatch.setattr(vectors, "EXACT_MAX", 100)
+    mem = Memory(tmp_path / "g.db", embedder=FakeEmbedder())
+    fill(mem)
+    mem.recall("warm", touch=False)
+    held = weakref.ref(mem.store._vectors.synced())  # type: ignore[attr-defined]
+    mem.close()
+    gc.collect()
+    assert held() is None
+    with Memory(tmp_path / "g.db", embedder=FakeEmbedder()) as again:
+        assert again.recall("kitchen item 3", touch=False)  # the saved file serves the next open
+        assert (tmp_path / "g.db.vectors").exists()

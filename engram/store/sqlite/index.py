@@ -73,9 +73,13 @@ class IndexFile:
             self._index = None
 
     def close(self) -> None:
+        """Save the index and let it go: a closed store that is still referenced (a caller's variable) held its
+        graph, so opening the store again in the same process held two."""
         with self._lock:
             if self._index is not None:
                 self._save()
+                self._index = None
+                heap.give_back()
 
     def embedded_count(self) -> int:
         sql = "SELECT count(*) FROM memories WHERE embedding IS NOT NULL AND searchable = 1"
