@@ -110,7 +110,12 @@ def ingest_figures(texts: int, raw_s: float, write_s: float) -> dict[str, float]
 
 def progress(label: str, done: int, total: int, started: float) -> None:
     elapsed = time.perf_counter() - started
-    print(f"{label}: {done}/{total} in {elapsed:.0f} s ({done / elapsed:.0f}/s)", flush=True)
+    kb = memory_kb()
+    print(
+        f"{label}: {done}/{total} in {elapsed:.0f} s ({done / elapsed:.0f}/s), "
+        f"RSS {kb['VmRSS'] // 1024} MB, peak {kb['VmHWM'] // 1024} MB",
+        flush=True,
+    )
 
 
 def report(out: Path, figures: dict[str, Any]) -> None:

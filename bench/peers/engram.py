@@ -30,6 +30,7 @@ from bench.peers.data import (
     batches,
     count,
     ingest_figures,
+    memory_kb,
     progress,
     read_lines,
     report,
@@ -67,6 +68,7 @@ def build(db: str, data: Path, loader: str = "write") -> dict[str, Any]:
         build_s = time.perf_counter() - started
         stored = mem.stats()["memories"] - 1
     cache.close()
+    loaded_peak_mb = round(memory_kb()["VmHWM"] / 1024, 1)  # before the ingest opens the store again
     return {
         "loaded": total,
         "loader": loader,
@@ -74,6 +76,7 @@ def build(db: str, data: Path, loader: str = "write") -> dict[str, Any]:
         "first_write_s": round(first_write_s, 2),
         "build_s": round(build_s, 1),
         "build_memories_per_s": round(total / build_s, 1),
+        "load_peak_rss_mb": loaded_peak_mb,
         **ingest(db, read_lines(data / INGEST), model),
     }
 
