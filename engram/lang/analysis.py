@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from engram.lang.cograph import networkx_for_yake
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
@@ -108,7 +109,8 @@ _HOWTO = re.compile(
 
 @lru_cache(maxsize=1)
 def _extractor() -> Any:
-    import yake  # type: ignore[import-untyped]  # loaded when a text is first read for keyphrases
+    with networkx_for_yake():  # its co-occurrence graph without networkx's whole library
+        import yake  # type: ignore[import-untyped]  # loaded when a text is first read for keyphrases
 
     return yake.KeywordExtractor(lan="en", n=3, top=12, dedupLim=0.7)
 
