@@ -7,7 +7,10 @@ lines, a restaurant owner, and household lines) holds per memory its kind (`a|b`
 truly overlap: either counts), its category, its due day (`created` is the day it was said, a Monday) and
 whether it should be listed as a thing to do (`reminder`: true, false, or null when either is fine).
 A fifth user's set (bench/data/everyday_fifth_user.jsonl, 40 lines of one person, said on Monday 30 November, in
-fragments, lists, dates of several forms, German and Chinese) is read with `--set` and the same labels.
+fragments, lists, dates of several forms, German and Chinese) is read with `--set` and the same labels, as is a
+sixth user's (bench/data/everyday_sixth_user.jsonl, 40 lines of one person said on Monday 7 December: a landscape
+architect with a partner, an elderly father and a choir; fragments, lists, dates as "Fri 11th", "19.12.", "31/12",
+German lines), labelled before any prediction and held apart from the changes measured on the others.
 
 Every memory goes in through `store_memory` with the clock at 08:00 of its day, into one fresh store (neighbour
 votes and learning take part). Reported: kind accuracy and fallback share, category accuracy (undecided counts
