@@ -23,7 +23,7 @@ import dateparser  # type: ignore[import-untyped]
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.events import event, yearly
-from engram.lang.foreign_dates import either_order, forward, german_or_chinese
+from engram.lang.foreign_dates import GERMAN_WEEKDAYS, either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import (
@@ -139,10 +139,14 @@ def _spelled(text: str) -> str:
     return _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
 
 
-# A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day:
-# alone, "3.12." is as often a version.
+# A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
+# a weekday among them ("Sat 19.12.", "Freitag 11.12.", "Do 3.12."): alone, "3.12." is as often a version.
+_WEEKDAY_LEAD = (
+    rf"(?:{DAYS}|mon|tues?|weds?|thu|thurs?|fri|sat|sun|{GERMAN_WEEKDAYS}|(?-i:Mo|Di|Mi|Do|Fr|Sa|So))\.?,?"
+)
 _DAY_MONTH = re.compile(
-    r"\b(?:by|before|until|till|due|on|am|bis|zum|vor dem|expires|ends|from|ab)\s+(\d{1,2})\.(\d{1,2})\.(?![\d.]?\d)",
+    r"\b(?:by|before|until|till|due|on|am|bis|zum|vor dem|expires|ends|from|ab|"
+    rf"{_WEEKDAY_LEAD})\s+(\d{{1,2}})\.(\d{{1,2}})\.(?![\d.]?\d)",
     re.IGNORECASE,
 )
 # A numeric date with no order said ("10/12", "3/4/2027"): read both ways (engram.lang.foreign_dates).

@@ -13,12 +13,12 @@ _ZH_NUMBER = "一二三四五六七八九十"
 _ZH_DATE = re.compile(rf"([\d{_ZH_NUMBER}]{{1,3}})月([\d{_ZH_NUMBER}]{{1,3}})[日号]")
 _ZH_WEEKDAY = re.compile(r"(下|这|本)?个?(?:周|星期|礼拜)([一二三四五六日天])")
 _ZH_DAYS = {"今天": 0, "明天": 1, "后天": 2}
-_DE_WEEKDAYS = "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
+GERMAN_WEEKDAYS = "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
 # German days said from today: "heute (Abend)", "morgen" (not "heute Morgen", "am Morgen": a time of day), and a
 # weekday ("bis Freitag", "am Dienstag"), the next one, today included, as an English weekday is.
 _DE_RELATIVE = re.compile(
     rf"\b(?:(heute)|(übermorgen)|(?<!heute )(?<!am )(?<!guten )(morgen)(?!s)|(?:(nächsten?|kommenden?)\s+)?"
-    rf"({_DE_WEEKDAYS}))\b",
+    rf"({GERMAN_WEEKDAYS}))\b",
     re.IGNORECASE,
 )
 # "Ende November", "Ende des Monats", "Ende der Woche", "Ende nächster Woche": its last day (Sunday for a week).
@@ -128,7 +128,7 @@ def _german_relative(found: re.Match[str], said: datetime) -> datetime:
     today, after_next, tomorrow, following, weekday = found.groups()
     if today is not None or tomorrow is not None or after_next is not None:
         return said + timedelta(days=0 if today is not None else 1 if tomorrow is not None else 2)
-    ahead = (_DE_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
+    ahead = (GERMAN_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
     if following is not None and ahead == 0:
         ahead = 7  # "nächsten Montag" said on a Monday: next week's
     return said + timedelta(days=ahead)
