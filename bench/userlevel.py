@@ -1,4 +1,4 @@
-"""Recall as a user meets it: `python -m bench.userlevel [--split dev|heldout|all]`.
+"""Recall as a user meets it: `python -m bench.userlevel [--split dev|heldout|all] [--set NAME]`.
 
 The data (bench/data/userlevel, see its README) is one person's memories as people write them to an assistant,
 two long documents among them, and questions worded unlike the memories, some that nothing stored answers. A
@@ -11,6 +11,10 @@ the returned text to contain it), answerable questions answered with nothing, un
 with anything, and, when results carry a `confidence`, how often that confidence is above "low". The due check
 lists the things to do of every week a dated task falls in: each task must be in its week's list, and no rule or
 habit in any. Results: bench/results/userlevel.json (keyed by split) and userlevel.md.
+
+`--set NAME` scores another user's memories and questions instead, written apart from these
+(bench/data/userlevel/NAME/memories.jsonl and questions.jsonl, the same format, every question scored and its
+misses printed): results in bench/results/userlevel_NAME.json and .md.
 """
 
 from __future__ import annotations
@@ -353,11 +357,77 @@ def _cell(value: Any) -> str:
     return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
+def sets() -> list[str]:
+    """The other users' sets: the folders of bench/data/userlevel holding memories and questions."""
+    return sorted(
+        p.parent.name for p in DATA.glob("*/questions.jsonl") if (p.parent / "memories.jsonl").exists()
+    )
+
+
+def set_markdown(name: str, results: Mapping[str, Any]) -> str:
+    """The tables of userlevel_NAME.json."""
+    out = [
+        f"# User-level recall: set {name}",
+        "",
+        f"Asked at {results['now']}; {results['memories']} memories, ",
+    ]
+    out[-1] += f"{results['questions']} questions ({results['date']})."
+    columns = (*_SET_COLUMNS, "unanswerable_above_low", "answerable_none_above_low")
+    out += ["", "| surface | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for surface in SURFACES:
+        row = results[surface]
+        out.append(f"| {surface} | " + " | ".join(_cell(row[c]) for c in columns) + " |")
+    out += ["", "| type | n | recall hit@1 | recall hit@3 | search_memory hit@1 | search_memory hit@3 |"]
+    out.append("|---|---|---|---|---|---|")
+    for kind, row in results["recall"]["by_type"].items():
+        other = results["search_memory"]["by_type"][kind]
+        cells = [row["hit@1"], row["hit@3"], other["hit@1"], other["hit@3"]]
+        if not row["answerable"]:  # unanswerable: the share answered with anything
+            cells = [row["results_when_unanswerable"], "", other["results_when_unanswerable"], ""]
+        n = row["answerable"] or row["unanswerable"]
+        out.append(f"| {kind} | {n} | " + " | ".join(_cell(c) for c in cells) + " |")
+    out += ["", f"Engine sources: {results['engram_sources']}.", ""]
+    return "\n".join(out)
+
+
+def run_set(name: str, out: Path) -> None:
+    """Score one other user's set and write userlevel_NAME.json and .md."""
+    memories = load_jsonl(DATA / name / "memories.jsonl")
+    questions = load_jsonl(DATA / name / "questions.jsonl")
+    with tempfile.TemporaryDirectory() as folder, Memory(Path(folder) / "user.db") as memory:
+        started = time.perf_counter()
+        bench = Bench(memory, memories)
+        print(f"stored {len(memories)} memories in {time.perf_counter() - started:.0f} s")
+        part = run_split(bench, questions, misses=True)
+        part["separation"] = separation(bench, questions)
+    for surface in SURFACES:
+        row = part[surface]
+        print(f"{surface}: " + ", ".join(f"{k} {row[k]}" for k in row if k not in _LONG))
+        for miss in row["misses"]:
+            print(f"  {surface} miss [{miss['type']}] {miss['q']!r} -> {miss['returned']}")
+    results = part | {
+        "now": NOW.isoformat(),
+        "memories": len(memories),
+        "questions": len(questions),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "engram_sources": engram_digest(),
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"userlevel_{name}.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    (out / f"userlevel_{name}.md").write_text(set_markdown(name, results))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.userlevel", description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=[*SPLITS, "all"], default="dev")
+    parser.add_argument(
+        "--set", choices=sets(), default=None, help="another user's set instead of the splits"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where userlevel.json/.md go")
     args = parser.parse_args(argv)
+    if args.set is not None:
+        run_set(args.set, args.out)
+        return
     splits = list(SPLITS) if args.split == "all" else [args.split]
     memories = load_memories()
     path = args.out / "userlevel.json"
@@ -400,6 +470,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 _LONG = frozenset({"by_type", "misses"})
+_SET_COLUMNS = ("hit@1", "hit@3", "hit@1_passage", "empty_when_answerable", "results_when_unanswerable")
 
 if __name__ == "__main__":
     main()
