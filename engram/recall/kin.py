@@ -60,6 +60,14 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "babysitter": ("babysitter", "nanny", "childminder"),
     "cleaner": ("cleaner",),
 }
+# A parent-in-law is a parent of the person the asker married: "my mother-in-law" is the spouse's mother ("Rob's
+# mum Janet"), found through the spouse's name as the memories give it. Not a brother- or sister-in-law, who is
+# as often a sibling's spouse: put in its place, the spouse's brother hid the sister's husband.
+_IN_LAW: dict[str, tuple[str, ...]] = {
+    "mother": ("mum", "mother", "mom"),
+    "father": ("dad", "father"),
+    "parents": ("parents", "mum", "dad"),
+}
 for _kin, _said in list(_RELATIONS.items()):
     for _word in _said:
         _RELATIONS.setdefault(_word, _said)
@@ -86,7 +94,26 @@ def kin_words(text: str) -> dict[str, tuple[str, ...]]:
         word = match.group(1)
         if word in _RELATIONS and not match.group(2):
             out[word] = _RELATIONS[word]
+        elif match.group(2) and (word in _IN_LAW or word in _BEFORE_IN_LAWS):  # whose mother she is
+            out[match.group(0) if word in _IN_LAW else _IN_LAWS] = _SPOUSE
     return out
+
+
+_IN_LAWS = "in-laws"  # "my in-laws", "the in-laws": the spouse's parents
+_BEFORE_IN_LAWS = frozenset({"my", "our", "the", "your"})
+
+
+def said_of(word: str, names: Sequence[str]) -> tuple[str, ...]:
+    """How the memories say the relation a kin word names, given the names found for it: the names themselves,
+    or for an in-law the spouse's relation ("mother-in-law", Rob: "Rob's mum", "Rob's mother")."""
+    base = _WORD.fullmatch(word)
+    if word == _IN_LAWS:
+        relations = _IN_LAW["parents"]
+    elif base is not None and base.group(2) and base.group(1) in _IN_LAW:
+        relations = _IN_LAW[base.group(1)]
+    else:
+        return tuple(names)
+    return tuple(f"{name}'s {relation}" for name in names for relation in relations)
 
 
 _WORD = re.compile(r"([^\W\d_]+)(?:['\u2019]s\b)?([\s-]+in[\s-]+laws?\b)?")

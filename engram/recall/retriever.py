@@ -17,7 +17,7 @@ from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
-from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, searched, spelled
+from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, said_of, searched, spelled
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
 from engram.recall.named import names_asked, unnamed
 from engram.recall.passages import where_in
@@ -69,7 +69,9 @@ class Retriever:
         if not kin:
             return query
         texts = [f.content for f, _ in self._store.text_facts(searched(kin), LOOKED_UP, where)]
-        named = [(word, spelled(found)) for word, said in kin.items() if (found := names_in(said, texts))]
+        named = [
+            (w, said_of(w, spelled(found))) for w, said in kin.items() if (found := names_in(said, texts))
+        ]
         if not named:
             return query
         return replace(query, others=(*named, *query.others), search=by_name(query.search, named))
