@@ -194,9 +194,14 @@ FRAMING = frozenset(
 )
 
 
+# A phrase that asks for a kind of answer as "name" does: "what does he do for a living" wants a job, which a memory
+# gives without saying "living" ("Kemal is a firefighter"); searched, "living" found whoever "lives" somewhere.
+_ASKS_FOR = re.compile(r"\bfor\s+a\s+living\b", re.IGNORECASE)
+
+
 def topical(text: str) -> tuple[str, ...]:
     """The content words of a question without those that frame it (all of them if nothing else is left)."""
-    found = terms(text)
+    found = terms(_ASKS_FOR.sub(" ", text))
     return tuple([w for w in found if w not in FRAMING] or found)
 
 
