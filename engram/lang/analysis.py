@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import warnings
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -59,11 +60,15 @@ NO_TOPIC = re.compile(
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
+# An amount in words starts where its digits do, not after each comma inside them (a long run of "1," was
+# read from every comma again).
 _MONEY = re.compile(
-    r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I
+    r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b(?<!\d,)\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I
 )
 _PERCENT = re.compile(r"\b\d+(?:\.\d+)?\s?%|\b\d+(?:\.\d+)?\s?percent\b", re.IGNORECASE)
-_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")
+# An address's local part holds at most 64 characters (unbounded, a long run of "1-1-..." was read again from
+# each of its words looking for an "@").
+_EMAIL = re.compile(r"\b[\w.+-]{1,64}@[\w-]+\.[\w.-]+\b")
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
 _CODE = re.compile(r"`[^`]+`|\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+(?:\.\w+){2,}\b")
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
@@ -299,13 +304,18 @@ def names_link(text: str) -> bool:
 
 def entities(text: str) -> tuple[Entity, ...]:
     out: dict[tuple[str, str], None] = {}
-    taken: list[tuple[int, int]] = []
+    # The spans taken so far, disjoint and in order (their ends too): an overlap is looked up, not searched for
+    # among every span (a text of thousands of numbers took seconds).
+    starts: list[int] = []
+    ends: list[int] = []
 
     def add(pattern: re.Pattern[str], kind: str) -> None:
         for m in pattern.finditer(text):
-            if any(m.start() < end and start < m.end() for start, end in taken):
+            at = bisect_right(ends, m.start())
+            if at < len(starts) and starts[at] < m.end():
                 continue
-            taken.append(m.span())
+            starts.insert(at, m.start())
+            ends.insert(at, m.end())
             out.setdefault((m.group(0).strip("`"), kind), None)
 
     for pattern, kind in (

@@ -76,14 +76,16 @@ _SECRETS = re.compile(
     r"|\bxox[abpr]-[A-Za-z0-9-]{10,}\b"
     r"|\bAIza[0-9A-Za-z_-]{35}\b"
     r"|\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,}\b|\bpk_live_[0-9A-Za-z]{16,}\b"
-    r"|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b"
+    r"|(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b"
     # An assignment to a name that says password, secret, key or token, alone or inside a longer name
     # (DB_PASSWORD=..., aws_secret_access_key = ...): the value. A password may be short; a key or token value
-    # has a digit or a symbol in it ("The secret: practice" is prose).
-    r"|(?i:\b(?:[a-z0-9]+[_.-])*(?:password|passwd|pwd|passphrase)(?:[_.-][a-z0-9]+)*\s*[:=]\s*)"
+    # has a digit or a symbol in it ("The secret: practice" is prose). At most six parts on each side of the
+    # word: unbounded, a run of "password-password-..." was read again from each of its words (the cube of its
+    # length). A token starts where its run does, not inside another one.
+    r"|(?i:\b(?:[a-z0-9]+[_.-]){0,6}(?:password|passwd|pwd|passphrase)(?:[_.-][a-z0-9]+){0,6}\s*[:=]\s*)"
     r"[\"']?(?P<password>[^\s\"',;]{4,})"
-    r"|(?i:\b(?:[a-z0-9]+[_.-])*(?:secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|token|"
-    r"private[_-]?key)(?:[_.-][a-z0-9]+)*\s*[:=]\s*)[\"']?(?P<assigned>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;]{8,})"
+    r"|(?i:\b(?:[a-z0-9]+[_.-]){0,6}(?:secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|token|"
+    r"private[_-]?key)(?:[_.-][a-z0-9]+){0,6}\s*[:=]\s*)[\"']?(?P<assigned>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;]{8,})"
     # "the password is hunter2", "the Wi-Fi password at the cabin is ...", "the PIN for the alarm is ...": a value
     # with a digit or a symbol in it (not "the password is correct").
     r"|(?i:\b(?:password|passwd|passphrase|passcode|pin)(?:\s+(?:for|at|of|to|on)\s+(?:the\s+|my\s+|our\s+)?"
@@ -95,7 +97,9 @@ _SECRETS = re.compile(
 )
 # Where a pattern names the value, only the value is personal: the word before it says what was there.
 _VALUE = ("password", "assigned", "said", "after")
-_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
+# A local part holds at most 64 characters and a domain 255: unbounded, each word of a long run of "a-a-a-..."
+# was read to the run's end again looking for an "@".
+_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,255}\.[A-Za-z]{2,}\b")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
 _CARD = re.compile(r"\b\d(?:[ -]?\d){12,18}\b")
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")

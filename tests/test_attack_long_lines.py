@@ -1,0 +1,79 @@
+"""A memory of one long run that no person writes but anyone can send: "password-password-...", "a-a-a-...",
+"1,1,1,...". Every write reads its text for personal data and entities, and patterns there read such a run again
+from each of its words: the time grew with the square of the text's length (the cube for "password-", whose every
+word could open a name like DB_PASSWORD), so one request of 100,000 characters held a core for hours. Each run is
+now read in time proportional to its length.
+
+The alarm is a guard that fails the test instead of hanging the suite, far above the seconds a reading takes."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from engram import FakeEmbedder, Memory, Settings
+from engram.lang import analysis, pii
+
+LONGEST = 100_000  # the longest content a memory takes by default
+
+RUNS = ["password-", "secret.", "token_", "a-", "a.", "1-", "1,", "eyJ-", "x@"]
+
+
+def run_of(unit: str) -> str:
+    return (unit * (LONGEST // len(unit) + 1))[:LONGEST]
+
+
+@contextmanager
+def guard(seconds: int, what: str) -> Iterator[None]:
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError(f"{what} did not finish")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("unit", RUNS)
+def test_a_long_run_is_read_for_personal_data_and_entities_at_once(unit: str) -> None:
+    text = run_of(unit)
+    with guard(120, f"reading a run of {unit!r}"):
+        found = pii.detect(text)
+        named = analysis.entities(text)
+    assert all(0 <= f.start < f.end <= LONGEST for f in found)
+    assert isinstance(named, tuple)
+
+
+def test_a_memory_of_one_long_run_is_stored(tmp_path: Path) -> None:
+    mem = Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path))
+    try:
+        text = run_of("password-")
+        with guard(300, "remembering a run of 'password-'"):
+            stored = mem.remember(text)
+        assert mem.get(stored.id).content == text
+    finally:
+        mem.close()
+
+
+def test_what_the_bounded_patterns_find_is_unchanged() -> None:
+    """The bounds are past what a real name, address or amount holds."""
+    text = (
+        "DB_PASSWORD=hunter22 and aws_secret_access_key = AbC123456789xyz; mail ann.lee+work@mail.example.com; "
+        "we paid 1,500 usd and 12,000,000 dollars; token eyJhbGciOiJI.eyJzdWIiOiIx.SflKxwRJSMeKKF2QT4f"
+    )
+    kinds = [(f.kind.value, text[f.start : f.end]) for f in pii.detect(text)]
+    assert ("secret", "hunter22") in kinds
+    assert ("secret", "AbC123456789xyz") in kinds
+    assert ("email", "ann.lee+work@mail.example.com") in kinds
+    assert ("secret", "eyJhbGciOiJI.eyJzdWIiOiIx.SflKxwRJSMeKKF2QT4f") in kinds
+    named = {(e.kind, e.text) for e in analysis.entities(text)}
+    assert ("money", "1,500 usd") in named
+    assert ("money", "12,000,000 dollars") in named
+    assert ("email", "ann.lee+work@mail.example.com") in named
