@@ -7,8 +7,9 @@
 2. Serve: a real `engram serve --local` process on that store, driven for `--seconds` over REST (search, store,
    a page of the list, the web UI's page) and MCP over streamable HTTP (search_memory, store_memory), then one
    maintenance pass (`serve` runs one every 10 minutes). Its VmRSS is sampled from /proc every 0.2 s; its
-   VmHWM (peak) is read before it stops. Also: seconds from start to the first answer, and the first search's
-   and first store's latency (what lazily loaded parts cost a user).
+   VmHWM (peak) is read before it stops, and once when it first answers (what loading the store took). Also:
+   seconds from start to the first answer, and the first search's and first store's latency (what lazily loaded
+   parts cost a user).
 3. Library: a process that opens the store with `Memory`, recalls, searches and remembers; VmRSS after each
    step and VmHWM at the end. Then a new, empty store's first write (which sets up the classifiers).
 4. Breakdown: VmRSS added by each import (in the order `engram` loads them), by the embedding model, by the
@@ -258,7 +259,8 @@ def serve(
                     )
                 time.sleep(0.1)
             ready_s = time.perf_counter() - started
-            idle = status_mb(server.pid)["VmRSS"]
+            at_ready = status_mb(server.pid)
+            idle = at_ready["VmRSS"]
             t0 = time.perf_counter()
             http.post("/v1/search", json={"query": queries[0]}).raise_for_status()
             first_search_ms = (time.perf_counter() - t0) * 1000
@@ -316,6 +318,7 @@ def serve(
         "store_p50_ms": round(statistics.median(store_ms), 1),
         "maintain_s": round(maintain_s, 2),
         "rss_idle_mb": idle,
+        "hwm_at_ready_mb": at_ready["VmHWM"],
         "rss_after_first_search_mb": after_search,
         "rss_after_first_store_mb": after_store,
         "rss_after_traffic_mb": after_traffic["VmRSS"],
@@ -395,6 +398,7 @@ def render(result: dict[str, Any]) -> list[str]:
 COMPARED = (
     "peak_rss_mb",
     "rss_idle_mb",
+    "hwm_at_ready_mb",
     "rss_after_first_search_mb",
     "rss_after_first_store_mb",
     "rss_after_traffic_mb",
