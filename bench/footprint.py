@@ -124,8 +124,11 @@ def _steps() -> tuple[dict[str, float], Callable[[str, Callable[[], Any]], None]
 def stage_breakdown() -> dict[str, Any]:
     """The RSS each part adds, in the order a serving process loads them."""
     steps, step = _steps()
-    for name in ("numpy", "onnxruntime", "faiss", "spacy", "lemminflect", "yake", "engram"):
+    for name in ("numpy", "onnxruntime", "faiss", "spacy", "lemminflect", "engram"):
         step(f"import {name}", functools.partial(__import__, name))
+    from engram.lang import analysis
+
+    step("import yake (as engram loads it)", analysis._extractor)
     step("import server (fastapi, uvicorn, mcp)", lambda: __import__("engram.interfaces.http.serve"))
     step("import sklearn.linear_model", lambda: __import__("sklearn.linear_model"))
     from engram.embed.minilm import MiniLM
