@@ -45,7 +45,8 @@ def mmr(
         return pool[:k]
     dim = next(iter(vectors.values())).shape[0] if vectors else 1
     none = np.zeros(dim, dtype=np.float32)
-    mats = np.stack([vectors.get(s.record.id, none) for s in pool])
+    # np.array, not np.stack, of the rows: the same matrix, in a fraction of the time for a hundred rows
+    mats = np.array([vectors.get(s.record.id, none) for s in pool])
     relevance = np.array([s.score for s in pool])
     spread = float(relevance.max() - relevance.min())
     relevance = (relevance - relevance.min()) / spread if spread > 0 else np.zeros(len(pool))
@@ -55,18 +56,21 @@ def mmr(
     )
     chosen: list[int] = []
     # Before the first pick nothing is similar (no penalty); after it, each one's greatest similarity to a pick.
+    # A pick's gain becomes -inf, so that it stays out of every later value (less any finite penalty).
     gain, trade = lam * relevance, 1 - lam
     value = gain.copy()
     max_sim = np.full(len(pool), -np.inf)
+    penalty = np.empty(len(pool))
     for _ in range(min(k, len(pool))):
         pick = int(np.argmax(value))
         chosen.append(pick)
+        gain[pick] = -np.inf
         similar = np.zeros(len(pool)) if instances else mats @ mats[pick]
         if group is not None and whole[pick] is not None:
             similar = np.where(group == group[pick], 1.0, similar)
-        max_sim = np.maximum(max_sim, similar)
-        value = gain - trade * max_sim
-        value[chosen] = -np.inf
+        np.maximum(max_sim, similar, out=max_sim)
+        np.multiply(max_sim, trade, out=penalty)
+        np.subtract(gain, penalty, out=value)
     return [pool[i] for i in chosen]
 
 

@@ -282,13 +282,16 @@ def _combined(
                 table[:, _COSINE], table[:, _COL["coverage"]], table[:, _COL["lead"]], table[:, _LEXICAL]
             )
             np.maximum.at(table[:, _COL["neighbour"]], at, sure[beside])
-    table[:, _EPISODE] = 0.0
-    if episodes is not None:
-        # A memory in no episode is its own episode: scoring it 0 there ranked the passages of a long document
-        # over a short memory that answered better. It has no neighbours to lend it context.
+    # A memory in no episode is its own episode: scoring it 0 there ranked the passages of a long document over a
+    # short memory that answered better. It has no neighbours to lend it context.
+    if episodes is None:
+        table[:, _EPISODE] = 0.0
+    elif not episodes:  # every candidate alone (a store of loose memories): no test of each
+        table[:, _EPISODE] = match
+    else:
         alone = np.array([r.id not in episodes for r in records], dtype=bool)
+        table[:, _EPISODE] = 0.0
         table[alone, _EPISODE] = match[alone]
-    if episodes:
         placed = [(i, episodes[r.id]) for i, r in enumerate(records) if r.id in episodes]
         if placed:
             at = np.array([i for i, _ in placed])
