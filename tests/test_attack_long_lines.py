@@ -17,6 +17,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.lang import analysis, pii
+from engram.tags.context import context_tags
 
 LONGEST = 100_000  # the longest content a memory takes by default
 
@@ -77,3 +78,15 @@ def test_what_the_bounded_patterns_find_is_unchanged() -> None:
     assert ("money", "1,500 usd") in named
     assert ("money", "12,000,000 dollars") in named
     assert ("email", "ann.lee+work@mail.example.com") in named
+
+
+def test_a_memory_of_empty_lines_is_read_at_once() -> None:
+    """A numbered step is looked for at each line's start: the blanks before it were read across line breaks, so
+    each of 100,000 empty lines read all the lines after it."""
+    text = "\n" * (LONGEST - 1) + "x"
+    with guard(120, "reading a run of empty lines"):
+        analysed = analysis.analyse(text)
+        tags = context_tags(text)
+    assert "how-to" not in tags
+    assert analysed.importance >= 1
+    assert context_tags("Steps:\n\n  2. pour\n3) stir") == ("how-to",)

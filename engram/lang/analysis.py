@@ -108,7 +108,7 @@ _CHINESE_DATE = re.compile(
 )
 _NEGATION = re.compile(r"\b(never|do not|don'?t|avoid)\b", re.IGNORECASE)
 _HOWTO = re.compile(
-    r"\b(how to|steps?|run |install|configure|recipe)\b|^\s*\d+\.", re.IGNORECASE | re.MULTILINE
+    r"\b(how to|steps?|run |install|configure|recipe)\b|^[^\S\n]*\d+\.", re.IGNORECASE | re.MULTILINE
 )
 
 

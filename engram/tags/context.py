@@ -25,7 +25,7 @@ _DEADLINE = re.compile(
 _DECISION = re.compile(
     r"\b(decided|decision|we(?:'ll| will)? go with|chose|agreed to|settled on)\b|决定|选择了|定下", re.I
 )
-_HOWTO = re.compile(r"\bhow to\b|\bsteps?\s*(?:\d|:)|^\s*(?:step\s*)?[2-9][.)]\s", re.I | re.M)
+_HOWTO = re.compile(r"\bhow to\b|\bsteps?\s*(?:\d|:)|^[^\S\n]*(?:step\s*)?[2-9][.)]\s", re.I | re.M)
 
 CONTEXT_TAGS = ("urgent", "deadline", "decision", "how-to")
 
