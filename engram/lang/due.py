@@ -86,6 +86,14 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
 _DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)?([a-z]+)\b", re.IGNORECASE)
 
 
+# A past verb of intent before what is to be done ("I promised to be there", "we agreed to meet", "she asked me to
+# call"): the deed lies ahead, and so does its day.
+_INTENT_VERBS = frozenset(
+    ("promised", "agreed", "decided", "planned", "arranged", "offered", "asked", "reminded", "told")
+)
+_TO_DO = re.compile(r"\s+(?:(?:me|us|him|her|them|you)\s+)?to\s+[a-z]", re.IGNORECASE)
+
+
 def _inflected(word: str, tag: str) -> bool:
     """Whether `word` is a verb's form `tag` (VBD simple past, VBN past participle) that its base form is not."""
     word = word.lower()
@@ -100,8 +108,10 @@ def told_as_past(text: str) -> bool:
     without the pronoun ("Ran the parkrun on Saturday", "Met Carla on Friday"): a sentence opening with a simple
     past followed by its object (a determiner, a pronoun, a name or a number), so that a participle naming a
     thing ("Scheduled maintenance on Saturday") stays."""
-    if any(_inflected(found.group(1), "VBD") for found in _DONE.finditer(text[:2000])):
-        return True
+    for found in _DONE.finditer(text[:2000]):
+        intent = found.group(1).lower() in _INTENT_VERBS and _TO_DO.match(text, found.end()) is not None
+        if not intent and _inflected(found.group(1), "VBD"):
+            return True
     for sentence in _SENTENCE.finditer(text[:2000]):
         words = re.findall(r"[\w'-]+", sentence.group(1))
         if len(words) > 1 and _inflected(words[0], "VBD"):
@@ -168,6 +178,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     dates = sorted(found_dates, key=lambda m: m.start())
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
+    dates = _left_behind(text, dates)
     marked = [m for m in dates if _MARKS.search(text[: m.start()]) or _DEADLINE.match(m.group(0))]
     if marked:
         dates = [*marked, *(m for m in dates if m not in marked)]
@@ -237,6 +248,20 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 
 
 _cached_due = lru_cache(maxsize=4096)(_read_due)
+
+# A day moved to another ("moved from Tuesday to Thursday", "rescheduled from 3 Dec to 10 Dec"): the words between "from"
+# and "to" name the day it left.
+_MOVED = re.compile(
+    r"\b(?:moved|rescheduled|postponed|pushed(?: back)?|shifted|changed|brought forward)\s+"
+    r"(?:[\w'-]+\s+){0,3}?from\s+([\w:., ]{1,30}?)\s+to\s+\w",
+    re.IGNORECASE,
+)
+
+
+def _left_behind(text: str, dates: list[re.Match[str]]) -> list[re.Match[str]]:
+    """`dates` without those naming a day something moved away from."""
+    spans = [found.span(1) for found in _MOVED.finditer(text)]
+    return [m for m in dates if not any(start <= m.start() and m.end() <= end for start, end in spans)]
 
 
 def _ordinal(number: int, said: datetime) -> datetime:
