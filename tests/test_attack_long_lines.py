@@ -8,6 +8,7 @@ The alarm is a guard that fails the test instead of hanging the suite, far above
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.lang import analysis, pii
+from engram.tags import phrases as phrases_module
 from engram.tags.context import context_tags
 
 LONGEST = 100_000  # the longest content a memory takes by default
@@ -90,3 +92,19 @@ def test_a_memory_of_empty_lines_is_read_at_once() -> None:
     assert "how-to" not in tags
     assert analysed.importance >= 1
     assert context_tags("Steps:\n\n  2. pour\n3) stir") == ("how-to",)
+
+
+def test_a_run_of_marks_reaches_the_tokenizer_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tokenizer looks for a suffix again at each mark of a run ("?????...", "!!!!..."): 12,000 question
+    marks took seconds and the time grew with the square of the run, up to the 20,000 characters a text is read
+    for its phrases. The run is handed over in pieces no longer than a word of marks is."""
+    nlp = phrases_module._nlp()
+    given: list[str] = []
+
+    def watched() -> object:
+        return lambda text: given.append(text) or nlp(text)
+
+    monkeypatch.setattr(phrases_module, "_nlp", watched)
+    found = phrases_module.phrases("?" * 5000 + " the blue heron nests by the quarry lake " + "!?" * 3000)
+    assert given and max(len(run) for run in re.findall(r"[^\w\s]+", given[0])) <= 16
+    assert {"blue heron", "quarry lake"} <= {p.text for p in found}

