@@ -72,7 +72,9 @@ def copies(
         yield [t if not copy else f"{t} (note {copy})" for t in texts[:n]], block
 
 
-def prepare(size: int, into: Path, ingest: int, queries: int) -> Path:
+def prepare(size: int, into: Path, ingest: int, queries: int, *, stores: bool = True) -> Path:
+    """The run's data in `into`: the memories and their vectors (only when a store is to be built: `stores`),
+    the texts the write path ingests and the questions."""
     from bench.datasets import load_locomo
     from bench.embedcache import DiskCachedEmbedder
     from bench.speed import corpus
@@ -80,14 +82,18 @@ def prepare(size: int, into: Path, ingest: int, queries: int) -> Path:
     from engram import MiniLM
 
     into.mkdir(parents=True, exist_ok=True)
-    real = corpus(min(size, REAL))
-    cache = DiskCachedEmbedder(MiniLM())
-    vectors = np.asarray(cache.embed_batch(real), dtype=np.float32)
-    cache.close()
-    with (into / files.TEXTS).open("w", encoding="utf-8") as out, (into / files.VECTORS).open("wb") as raw:
-        for texts, block in copies(real, vectors, size):
-            out.writelines(json.dumps(t) + "\n" for t in texts)
-            raw.write(np.ascontiguousarray(block, dtype="<f4").tobytes())
+    if stores:  # serving kept stores needs only the questions: no 100k embeddings to recompute
+        real = corpus(min(size, REAL))
+        cache = DiskCachedEmbedder(MiniLM())
+        vectors = np.asarray(cache.embed_batch(real), dtype=np.float32)
+        cache.close()
+        with (
+            (into / files.TEXTS).open("w", encoding="utf-8") as out,
+            (into / files.VECTORS).open("wb") as raw,
+        ):
+            for texts, block in copies(real, vectors, size):
+                out.writelines(json.dumps(t) + "\n" for t in texts)
+                raw.write(np.ascontiguousarray(block, dtype="<f4").tobytes())
     files.write_lines(into / files.INGEST, [u.text for c in load_locomo() for u in c.units][:ingest])
     files.write_lines(into / files.QUERIES, questions(queries + 1))
     return into
@@ -185,7 +191,11 @@ def run_size(
     size: int, engines: list[str], args: argparse.Namespace, scratch: Path, pg: Any, tree: tuple[Path, str]
 ) -> dict[str, Any]:
     stamp = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "commit": tree[1]}
-    data = prepare(size, scratch / f"data-{size}", args.ingest, args.queries)
+    kept_all = bool(args.keep) and all(
+        engine != "engram-postgresql" and (args.keep / f"{engine}-{size}" / "build.json").exists()
+        for engine in engines
+    )
+    data = prepare(size, scratch / f"data-{size}", args.ingest, args.queries, stores=not kept_all)
     log = RESULTS.parent / ".cache" / f"scale-{size}.log"
     log.parent.mkdir(exist_ok=True)
     dbs: dict[str, str] = {}
