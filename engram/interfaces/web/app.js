@@ -241,10 +241,11 @@
     return h("button", { type: "button", class: `linklike ${extraClass}`, onclick: () => openDetail(m.parent_id || m.id),
       "aria-label": `Open memory: ${m.content.slice(0, 80)}` }, h("span", { class: "clamp" }, text));
   }
-  // A memory on one line: its lines joined, without the Markdown marks that would only be noise there; a document's
-  // title (a file's, or its first heading) set apart from its text, which otherwise ran on from it.
-  const flatten = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/^[\s|:-]*-{3,}[\s|:-]*$/gm, "")
-    .replace(/\*\*|`/g, "").replace(/\|/g, " ").replace(/\s+/g, " ").trim();
+  // A memory on one line: its lines joined, without the Markdown marks (a table row's pipes, paired code or bold
+  // marks: "a || b" keeps its own) that would only be noise there; a document's title set apart from its text.
+  const flatten = (text) => text.replace(/^\s{0,3}(#{1,6}|[-*+]|\d+[.)]|>)\s+/gm, "").replace(/^(?=.*(\||-{3}))[ \t|:]*-[ \t|:-]*$/gm, "")
+    .replace(/^\s*\|(.*)$/gm, (_, row) => row.replace(/\|/g, " "))
+    .replace(/\*\*(\S(?:[^\n]*?\S)?)\*\*/g, "$1").replace(/`([^`\n]+)`/g, "$1").replace(/\s+/g, " ").trim();
   function titleOf(text, metadata) {
     const given = metadata && typeof metadata.title === "string" ? metadata.title.trim() : "";
     const heading = (/^\s{0,3}#{1,6}\s+(.+)$/m.exec(text.trimStart().split("\n", 1)[0]) || [])[1] || "";
