@@ -10,7 +10,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from engram.agent.arguments import Count, Days, Examples, SearchOptions, Share, StoreContext
+from engram.agent.arguments import (
+    Count,
+    Days,
+    Examples,
+    KindFilter,
+    NameFilter,
+    SearchOptions,
+    Share,
+    StoreContext,
+    TagFilter,
+)
 from engram.model.record import Category, Kind, as_utc
 
 
@@ -64,7 +74,7 @@ class RecallArgs(Arguments):
     scope: Literal["global", "project", "session"] | None = Field(
         None, description="only memories of this scope"
     )
-    scope_id: str | None = Field(None, description="only this project or session")
+    scope_id: NameFilter | None = Field(None, description="only this project or session")
 
 
 class ForgetArgs(Arguments):
@@ -170,13 +180,13 @@ class UpdateMemoryArgs(Arguments):
 
 class ListMemoriesArgs(Arguments):
     kind: Kind | None = Field(None, description="only memories of this kind")
-    tag: str | None = Field(None, description="only memories carrying this tag")
+    tag: TagFilter | None = Field(None, description="only memories carrying this tag")
     status: Statuses = Field(
         "approved",
         description="approved (in use), pending (waiting for review), rejected, superseded, archived",
     )
     scope: Scopes | None = Field(None, description="only global, project or session memories")
-    scope_id: str | None = Field(None, description="only this project's or session's memories")
+    scope_id: NameFilter | None = Field(None, description="only this project's or session's memories")
     limit: int = Field(20, ge=1, le=100, strict=True, description="most memories on one page")
     cursor: str | None = Field(None, description="the next_cursor of the page before, for the page after it")
     offset: int = Field(
@@ -185,7 +195,7 @@ class ListMemoriesArgs(Arguments):
 
 
 class ForgetByTagArgs(Arguments):
-    tag: str = Field(description="every memory carrying this tag is deleted")
+    tag: TagFilter = Field(description="every memory carrying this tag is deleted")
     confirm: bool = Field(
         False,
         strict=True,
@@ -200,7 +210,7 @@ class ReviewMemoriesArgs(Arguments):
     ids: list[str] | None = Field(
         None, max_length=1000, description="the memories to approve or reject (ids from the list)"
     )
-    kind: str | None = Field(
+    kind: KindFilter | None = Field(
         None,
         description="only memories of this kind: a memory kind (task ...) or what was extracted (todo ...)",
     )
@@ -246,7 +256,9 @@ class SessionContextArgs(Arguments):
     max_tokens: int = Field(
         1500, ge=50, le=20_000, strict=True, description="the longest the context may be, in tokens"
     )
-    scope_id: str | None = Field(None, description="the project the session works on; none: every project")
+    scope_id: NameFilter | None = Field(
+        None, description="the project the session works on; none: every project"
+    )
     query: str | None = Field(
         None, description="what the session is about, to add the memories most related to it"
     )

@@ -43,6 +43,10 @@ from engram import (
 )
 from engram.agent.registry import TOOLS
 from engram.interfaces.http.bodies import (
+    ID_CHARS,
+    KIND_CHARS,
+    NAME_CHARS,
+    TAG_CHARS,
     FeedbackBody,
     RecallBody,
     SearchBody,
@@ -263,11 +267,11 @@ def create_app(
     @v1.get("/memories")
     def list_memories(
         who: Who,
-        kind: str | None = None,
-        scope: str | None = None,
-        scope_id: str | None = None,
-        status: str | None = None,
-        tag: str | None = None,
+        kind: Annotated[str | None, Query(max_length=KIND_CHARS)] = None,
+        scope: Annotated[str | None, Query(max_length=KIND_CHARS)] = None,
+        scope_id: Annotated[str | None, Query(max_length=NAME_CHARS)] = None,
+        status: Annotated[str | None, Query(max_length=KIND_CHARS)] = None,
+        tag: Annotated[str | None, Query(max_length=TAG_CHARS)] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         cursor: str | None = None,
     ) -> MemoryPage:
@@ -336,7 +340,9 @@ def create_app(
     @v1.get("/audit")
     def audit(
         who: Who,
-        memory_id: Annotated[str | None, Query(description="only this memory's entries")] = None,
+        memory_id: Annotated[
+            str | None, Query(max_length=ID_CHARS, description="only this memory's entries")
+        ] = None,
         limit: Annotated[int, Query(ge=1, le=500, description="most entries, newest first")] = 100,
     ) -> AuditLog:
         """The audit log: every automatic decision and every change, with its reason, newest first."""

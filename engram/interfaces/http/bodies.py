@@ -13,6 +13,16 @@ from engram import InvalidInput, MemoryType, NewMemory, SourceType
 
 Number = Annotated[float, Field(strict=True)]  # an int is a number too; a bool or a text is not
 
+# A filter longer than the field it filters can hold matches nothing: refused, naming it, not answered with an
+# empty page. The limits are those a memory's own fields are checked against.
+TAG_CHARS = 64
+NAME_CHARS = 256  # a scope, user or workspace id
+KIND_CHARS = 64  # a kind, scope, status or profile name, far above any there is
+ID_CHARS = 128  # a memory id every route can address
+TagFilter = Annotated[str, Field(max_length=TAG_CHARS)]
+NameFilter = Annotated[str, Field(max_length=NAME_CHARS)]
+KindFilter = Annotated[str, Field(max_length=KIND_CHARS)]
+
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -32,12 +42,12 @@ class RecallBody(_Body):
     query: str
     limit: StrictInt = Field(10, ge=1, le=1000)
     mode: Literal["accurate", "related", "ranked"] = "accurate"
-    kind: str | None = None
-    scope: str | None = None
-    scope_id: str | None = None
-    profile: str = "default"
-    user_id: str | None = None
-    workspace_id: str | None = None
+    kind: KindFilter | None = None
+    scope: KindFilter | None = None
+    scope_id: NameFilter | None = None
+    profile: KindFilter = "default"
+    user_id: NameFilter | None = None
+    workspace_id: NameFilter | None = None
     touch: StrictBool = Field(
         True, description="false: a look that is no use (the web UI's explorer), usage untouched"
     )
@@ -80,13 +90,13 @@ class ShodhRecallBody(BaseModel):
 
 class TagsBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    tags: list[str] = Field(min_length=1)
+    tags: list[TagFilter] = Field(min_length=1, max_length=100)
     limit: StrictInt = Field(20, ge=1, le=100)
 
 
 class ForgetTagsBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    tags: list[str] = Field(min_length=1)
+    tags: list[TagFilter] = Field(min_length=1, max_length=100)
 
 
 class ContextBody(BaseModel):
