@@ -1,0 +1,66 @@
+"""A long unbroken tag or word stays inside its card on a phone-wide window: the lists of the search and review
+views do not widen the page. In Debian's Chromium, against one server (the fake embedder).
+
+Each test here fails without the change it covers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web import CHROMIUM, SHOTS, Server, Tab, until
+
+from engram import Memory
+from engram.interfaces.tenants import LOCAL
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+
+LONG_TAG = "x" * 64  # the longest tag a memory may carry
+LONG_WORD = "averyverylongwordwithoutanyspaces" * 8
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web-layout"), seed=False)
+    app: Any = running.server.config.app
+    mem: Memory = app.state.tenants.memory(LOCAL)
+    mem.remember(LONG_WORD, tags=[LONG_TAG, "billing"])
+    mem.remember("Ask Dana about the billing migration plan.", status="pending", tags=[LONG_TAG])
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def tab(browser: Any, server: Server) -> Iterator[Tab]:
+    t = Tab(browser, server.url, width=390, height=844)
+    t.page.set_default_timeout(30_000)
+    yield t
+    t.context.close()
+
+
+WIDE = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.mark.parametrize(
+    ("view", "item"), [("search", "#browse-list .chip.tag"), ("review", "#review-list .chip.tag")]
+)
+def test_a_long_tag_does_not_widen_a_phone_page(tab: Tab, view: str, item: str) -> None:
+    page = tab.open(view)
+    page.locator(item, has_text=LONG_TAG[:20]).first.wait_for()
+    until(page, f"{WIDE} <= 0", timeout_s=30)
+    width = page.evaluate("document.documentElement.clientWidth")
+    chip = page.locator(item, has_text=LONG_TAG[:20]).first.bounding_box()
+    assert chip is not None and chip["x"] + chip["width"] <= width
+    tab.shot(f"user-layout-{view}-390", full_page=False)
+    assert tab.errors == []
