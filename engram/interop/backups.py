@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from engram.classify.service import Classifiers
 from engram.errors import InvalidInput
-from engram.interop.files import file_at
+from engram.interop.files import file_at, folder_of
 from engram.model.answers import BackupAnswer
 from engram.store.roles import Rows, Upkeep
 from engram.tags.service import TagService
@@ -56,16 +56,35 @@ class Backups:
         }
 
     def _backup(self, target: Path, shown: str) -> dict[str, Any]:
-        with tempfile.TemporaryDirectory(prefix=".engram-backup-", dir=target.parent) as folder:
+        # On a server the copy is staged in the tenant's own folder and linked through the target's folders
+        # opened one by one refusing links: one swapped for a link after the check is not written through.
+        stage = target.parent if self.files is None else self.files.resolve()
+        with tempfile.TemporaryDirectory(prefix=".engram-backup-", dir=stage) as folder:
             staged = Path(folder) / "backup.db"
             result = self._store.backup(staged)
             staged.chmod(0o600)
-            try:
-                os.link(staged, target)  # never replaces a file that appeared meanwhile
-            except FileExistsError:
-                raise InvalidInput("path", f"{shown} exists; choose a new file") from None
-            except OSError:  # a file system without hard links
-                if target.exists():
-                    raise InvalidInput("path", f"{shown} exists; choose a new file") from None
-                os.replace(staged, target)
+            if self.files is None:
+                _place(staged, target, shown, None)
+            else:
+                into = folder_of(target.parent)
+                try:
+                    _place(staged, Path(target.name), shown, into)
+                finally:
+                    os.close(into)
         return result
+
+
+def _place(staged: Path, target: Path, shown: str, folder: int | None) -> None:
+    """Link the staged copy in as `target` (inside the open `folder` when given), never replacing a file that
+    appeared meanwhile; moved there on a file system without hard links."""
+    try:
+        os.link(staged, target, dst_dir_fd=folder)
+    except FileExistsError:
+        raise InvalidInput("path", f"{shown} exists; choose a new file") from None
+    except OSError:  # a file system without hard links
+        try:
+            os.stat(target, dir_fd=folder, follow_symlinks=False)
+        except FileNotFoundError:
+            os.replace(staged, target, dst_dir_fd=folder)
+            return
+        raise InvalidInput("path", f"{shown} exists; choose a new file") from None

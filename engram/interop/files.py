@@ -41,6 +41,11 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
         if not target.is_relative_to(base) or target == base:
             raise outside
         shown = target.relative_to(base).as_posix()
+    elif new:
+        try:  # the folder as it is now: the file is created through these very folders (private_file)
+            target = target.parent.resolve() / target.name
+        except (OSError, RuntimeError, ValueError):
+            raise InvalidInput("path", f"{_parent(shown)} is not a directory") from None
     try:
         if new:
             if target.exists():
@@ -100,9 +105,37 @@ def json_record(line: str) -> Any:
 
 
 def private_file(path: Path) -> IO[str]:
-    """A new file at `path` open for writing UTF-8 text, readable and writable by its owner alone (0600). It is
-    created so, never widened afterwards: no moment exists when another account could open it."""
-    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8")
+    """A new file at `path` (as file_at gave it: its folders without links) open for writing UTF-8 text, readable
+    and writable by its owner alone (0600). It is created so, never widened afterwards: no moment exists when
+    another account could open it. Each folder is opened in turn refusing a link: a folder swapped for a link
+    to another tenant's or the server's files after file_at checked the path is refused, not written through."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    if not (path.is_absolute() and os.open in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")):
+        return os.fdopen(os.open(path, flags, 0o600), "w", encoding="utf-8")
+    folder = folder_of(path.parent)
+    try:
+        fd = os.open(path.name, flags, 0o600, dir_fd=folder)
+    except FileExistsError:
+        raise InvalidInput("path", f"{path.name} exists; choose a new file") from None
+    finally:
+        os.close(folder)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def folder_of(path: Path) -> int:
+    """The open descriptor of the folder at `path` (absolute) opened from the root one name at a time, none of them a link."""
+    folder = os.open(path.anchor, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for name in path.parts[1:]:
+            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+    except OSError:
+        os.close(folder)
+        raise InvalidInput(
+            "path", f"{path.name or path} changed into a link or is no folder since it was checked"
+        ) from None
+    return folder
 
 
 def not_empty(path: Path, shown: str | Path) -> None:
