@@ -364,15 +364,11 @@ def sets() -> list[str]:
     )
 
 
-def set_markdown(name: str, results: Mapping[str, Any]) -> str:
-    """The tables of userlevel_NAME.json."""
-    out = [
-        f"# User-level recall: set {name}",
-        "",
-        f"Asked at {results['now']}; {results['memories']} memories, ",
-    ]
+def surface_tables(title: str, results: Mapping[str, Any], columns: Sequence[str]) -> str:
+    """A set's tables: each surface's figures in `columns`, then hit@1 and hit@3 by question type (for the
+    questions nothing answers, the share answered with anything)."""
+    out = [f"# {title}", "", f"Asked at {results['now']}; {results['memories']} memories, "]
     out[-1] += f"{results['questions']} questions ({results['date']})."
-    columns = (*_SET_COLUMNS, "unanswerable_above_low", "answerable_none_above_low")
     out += ["", "| surface | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for surface in SURFACES:
         row = results[surface]
@@ -388,6 +384,12 @@ def set_markdown(name: str, results: Mapping[str, Any]) -> str:
         out.append(f"| {kind} | {n} | " + " | ".join(_cell(c) for c in cells) + " |")
     out += ["", f"Engine sources: {results['engram_sources']}.", ""]
     return "\n".join(out)
+
+
+def set_markdown(name: str, results: Mapping[str, Any]) -> str:
+    """The tables of userlevel_NAME.json."""
+    columns = (*_SET_COLUMNS, "unanswerable_above_low", "answerable_none_above_low")
+    return surface_tables(f"User-level recall: set {name}", results, columns)
 
 
 def run_set(name: str, out: Path) -> None:

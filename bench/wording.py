@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.retrieval import engram_digest
-from bench.userlevel import NOW, SURFACES, Bench, _cell, load_jsonl, run_split
+from bench.userlevel import NOW, SURFACES, Bench, load_jsonl, run_split, surface_tables
 from engram import Memory
 
 DATA = Path(__file__).resolve().parent / "data" / "wording"
@@ -30,24 +30,7 @@ _COLUMNS = ("hit@1", "hit@3", "hit@1_passage", "empty_when_answerable", "results
 
 def markdown(results: Mapping[str, Any]) -> str:
     """The tables of wording.json."""
-    out = ["# Recall by other words", "", f"Asked at {results['now']}; {results['memories']} memories, "]
-    out[-1] += f"{results['questions']} questions ({results['date']})."
-    out += ["", "| surface | " + " | ".join(_COLUMNS) + " |", "|---" * (len(_COLUMNS) + 1) + "|"]
-    for surface in SURFACES:
-        row = results[surface]
-        out.append(f"| {surface} | " + " | ".join(_cell(row[c]) for c in _COLUMNS) + " |")
-    out += ["", "| type | n | recall hit@1 | recall hit@3 | search_memory hit@1 | search_memory hit@3 |"]
-    out.append("|---|---|---|---|---|---|")
-    for kind, row in results["recall"]["by_type"].items():
-        other = results["search_memory"]["by_type"][kind]
-        if row["answerable"]:
-            cells = [row["hit@1"], row["hit@3"], other["hit@1"], other["hit@3"]]
-        else:  # unanswerable: the share answered with anything
-            cells = [row["results_when_unanswerable"], "", other["results_when_unanswerable"], ""]
-        n = row["answerable"] or row["unanswerable"]
-        out.append(f"| {kind} | {n} | " + " | ".join(_cell(c) for c in cells) + " |")
-    out += ["", f"Engine sources: {results['engram_sources']}.", ""]
-    return "\n".join(out)
+    return surface_tables("Recall by other words", results, _COLUMNS)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

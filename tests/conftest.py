@@ -3,6 +3,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,3 +95,17 @@ def notes(real: Memory, request: pytest.FixtureRequest) -> Memory:
     for text in request.module.NOTES:
         real.store_memory(text)
     return real
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, one for each module of browser tests (`test_web` skips them where
+    either is missing)."""
+    from playwright import sync_api
+    from test_web import CHROMIUM, SHOTS
+
+    SHOTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield chromium
+        chromium.close()

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bench.userlevel import load_jsonl
 from bench.wording import DATA, markdown
 
 TYPES = {"synonym", "category", "kinship", "paraphrase", "spelling", "time", "document", "unanswerable"}
 
 
-def test_every_answer_is_a_memory_and_every_passage_is_in_its_document() -> None:
-    memories = {m["key"]: m["content"] for m in load_jsonl(DATA / "memories.jsonl")}
-    questions = load_jsonl(DATA / "questions.jsonl")
+def check_questions(folder: Path) -> None:
+    """A question set's folder: 40 memories and 80 questions at least, each of a known type, every answer a
+    memory, answers exactly for the answerable, every passage in one of its answers."""
+    memories = {m["key"]: m["content"] for m in load_jsonl(folder / "memories.jsonl")}
+    questions = load_jsonl(folder / "questions.jsonl")
     assert len(memories) >= 40 and len(questions) >= 80
     for q in questions:
         assert q["type"] in TYPES, q
@@ -18,6 +22,10 @@ def test_every_answer_is_a_memory_and_every_passage_is_in_its_document() -> None
         assert bool(q["answers"]) == (q["type"] != "unanswerable"), q
         if "passage" in q:
             assert any(q["passage"] in memories[a] for a in q["answers"]), q
+
+
+def test_every_answer_is_a_memory_and_every_passage_is_in_its_document() -> None:
+    check_questions(DATA)
 
 
 def test_the_tables_show_each_surface_and_type() -> None:

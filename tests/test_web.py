@@ -109,15 +109,6 @@ def client(server: Server) -> Iterator[httpx.Client]:
         yield c
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    SHOTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
 class Tab:
     """A fresh page on the UI that records console errors and uncaught exceptions."""
 

@@ -49,14 +49,6 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home / "export.jsonl"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def target(tmp_path: Path) -> Iterator[Server]:
     empty = Server(tmp_path, seed=False)

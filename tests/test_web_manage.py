@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web import CHROMIUM, SEED, SHOTS, Server, Tab, until
+from test_web import CHROMIUM, SEED, Server, Tab, until
 
 from engram import Memory
 from engram.embed.embedder import Embedder
@@ -65,15 +65,6 @@ def client(server: Server) -> Iterator[httpx.Client]:
         for text in SEED:
             c.post("/v1/store", json={"content": text}).raise_for_status()
         yield c
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    SHOTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web import CHROMIUM, SHOTS, Server, Tab, until
+from test_web import CHROMIUM, Server, Tab, until
 
 from engram import Memory
 from engram.interfaces.tenants import LOCAL
@@ -30,15 +30,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     mem.remember("Ask Dana about the billing migration plan.", status="pending", tags=[LONG_TAG])
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    SHOTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -35,14 +35,6 @@ def client(server: Server) -> Iterator[httpx.Client]:
         yield c
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def tab(browser: Any, server: Server, client: httpx.Client) -> Iterator[Tab]:
     t = Tab(browser, server.url)
