@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from tests.test_web import Server, Tab, browser, client, server, tab  # noqa: F401 (fixtures)
+from tests.test_web import Server, Tab, client, server, tab  # noqa: F401 (fixtures)
 
 SPOOFED = "\u0440\u0430yment"
 
