@@ -55,3 +55,13 @@ def test_a_long_tag_does_not_widen_a_phone_page(tab: Tab, view: str, item: str) 
     assert chip is not None and chip["x"] + chip["width"] <= width
     tab.shot(f"user-layout-{view}-390", full_page=False)
     assert tab.errors == []
+
+
+def test_a_tag_cut_short_is_named_whole_on_hover(tab: Tab) -> None:
+    page = tab.open("search")
+    chip = page.locator("#browse-list .chip.tag", has_text=LONG_TAG[:20]).first
+    chip.wait_for()
+    clipped = chip.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert clipped, "the long tag should be cut short on a phone-wide page"
+    assert chip.get_attribute("title") == LONG_TAG
+    assert tab.errors == []

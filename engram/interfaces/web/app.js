@@ -232,7 +232,7 @@
         ? h("span", { class: "chip invalid", title: "validity score" }, m.validity_score === 0 ? "invalidated" : `validity ${fmt(m.validity_score)}`)
         : null,
       importanceDots(m.importance),
-      shown.map((t) => h("span", { class: "chip tag" }, t)),
+      shown.map((t) => h("span", { class: "chip tag", title: t }, t)),  // a tag cut short by its ellipsis, whole on hover
       more > 0 ? h("span", { class: "chip" }, `+${more}`) : null,
       h("span", { title: fullDate(m.created_at) }, ago(m.created_at)),
     );
@@ -401,7 +401,7 @@
       isExpired(m) ? h("span", { class: "chip expired", title: `Expired ${fullDate(m.expires_at)}: recall no longer returns it` }, "expired") : null,
       piiChip(m.metadata),
       weak ? h("span", { class: "pill weak", title: "well below the best match, or the server's low confidence" }, "weak") : null,
-      shown.map((t) => h("span", { class: "chip tag" }, t)),
+      shown.map((t) => h("span", { class: "chip tag", title: t }, t)),  // a tag cut short by its ellipsis, whole on hover
       (m.tags || []).length > shown.length ? h("span", { class: "chip" }, `+${m.tags.length - shown.length}`) : null,
       h("time", { datetime: m.created_at, title: fullDate(m.created_at) }, shortDate(m.created_at)),
       toggle),
