@@ -392,28 +392,36 @@ def set_markdown(name: str, results: Mapping[str, Any]) -> str:
     return surface_tables(f"User-level recall: set {name}", results, columns)
 
 
-def run_set(name: str, out: Path) -> None:
-    """Score one other user's set and write userlevel_NAME.json and .md."""
-    memories = load_jsonl(DATA / name / "memories.jsonl")
-    questions = load_jsonl(DATA / name / "questions.jsonl")
-    with tempfile.TemporaryDirectory() as folder, Memory(Path(folder) / "user.db") as memory:
+def score_folder(folder: Path, *, separate: bool = False) -> dict[str, Any]:
+    """The memories of `folder` stored in a fresh store and its questions asked: each surface's figures with its
+    misses (and how well confidence separates answers from guesses, `separate`), stamped with the moment asked,
+    the counts, the date and the engine's sources."""
+    memories = load_jsonl(folder / "memories.jsonl")
+    questions = load_jsonl(folder / "questions.jsonl")
+    with tempfile.TemporaryDirectory() as scratch, Memory(Path(scratch) / "user.db") as memory:
         started = time.perf_counter()
         bench = Bench(memory, memories)
         print(f"stored {len(memories)} memories in {time.perf_counter() - started:.0f} s")
         part = run_split(bench, questions, misses=True)
-        part["separation"] = separation(bench, questions)
-    for surface in SURFACES:
-        row = part[surface]
-        print(f"{surface}: " + ", ".join(f"{k} {row[k]}" for k in row if k not in _LONG))
-        for miss in row["misses"]:
-            print(f"  {surface} miss [{miss['type']}] {miss['q']!r} -> {miss['returned']}")
-    results = part | {
+        if separate:
+            part["separation"] = separation(bench, questions)
+    return part | {
         "now": NOW.isoformat(),
         "memories": len(memories),
         "questions": len(questions),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "engram_sources": engram_digest(),
     }
+
+
+def run_set(name: str, out: Path) -> None:
+    """Score one other user's set and write userlevel_NAME.json and .md."""
+    results = score_folder(DATA / name, separate=True)
+    for surface in SURFACES:
+        row = results[surface]
+        print(f"{surface}: " + ", ".join(f"{k} {row[k]}" for k in row if k not in _LONG))
+        for miss in row["misses"]:
+            print(f"  {surface} miss [{miss['type']}] {miss['q']!r} -> {miss['returned']}")
     out.mkdir(parents=True, exist_ok=True)
     (out / f"userlevel_{name}.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     (out / f"userlevel_{name}.md").write_text(set_markdown(name, results))

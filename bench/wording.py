@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
-import time
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.retrieval import engram_digest
-from bench.userlevel import NOW, SURFACES, Bench, load_jsonl, run_split, surface_tables
-from engram import Memory
+from bench.userlevel import SURFACES, score_folder, surface_tables
 
 DATA = Path(__file__).resolve().parent / "data" / "wording"
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -38,26 +33,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--misses", action="store_true", help="print the questions missed at hit@1")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where wording.json/.md go")
     args = parser.parse_args(argv)
-    memories = load_jsonl(DATA / "memories.jsonl")
-    questions = load_jsonl(DATA / "questions.jsonl")
-    with tempfile.TemporaryDirectory() as folder, Memory(Path(folder) / "user.db") as memory:
-        started = time.perf_counter()
-        bench = Bench(memory, memories)
-        print(f"stored {len(memories)} memories in {time.perf_counter() - started:.0f} s")
-        part = run_split(bench, questions, misses=True)
+    results = score_folder(DATA)
     for surface in SURFACES:
-        row = part[surface]
+        row = results[surface]
         print(f"{surface}: " + ", ".join(f"{k} {row[k]}" for k in _COLUMNS))
         if args.misses:
             for miss in row["misses"]:
                 print(f"  {surface} miss [{miss['type']}] {miss['q']!r} -> {miss['returned']}")
-    results = part | {
-        "now": NOW.isoformat(),
-        "memories": len(memories),
-        "questions": len(questions),
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "engram_sources": engram_digest(),
-    }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "wording.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     (args.out / "wording.md").write_text(markdown(results))

@@ -10,15 +10,12 @@ import textwrap
 from types import ModuleType
 
 import pytest
+from test_footprint_spacy import TEXTS as SENTENCES
 
 from engram.lang import analysis, cograph
 
 TEXTS = [
-    "My sister Clara lives in Lisbon and teaches piano to kids on Saturdays.",
-    "The sync service batches writes before the nightly backup to the Hetzner box.",
-    "Book the venue, then hand in the consent form for the parent-teacher meeting.",
-    "Our staging cluster runs on k3s with Postgres 16 and a Redis cache for sessions.",
-    "Aisle seats on long flights, and a vegetarian meal on the Tokyo leg please.",
+    *SENTENCES,
     "The garden needs water. The garden needs new tomato plants, and the tomato plants need sun in the garden.",
     " ".join(
         [

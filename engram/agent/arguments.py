@@ -20,15 +20,6 @@ Examples = Annotated[int, Field(ge=0, le=1000, strict=True)]
 Days = Annotated[int, Field(ge=1, le=36_500, strict=True)]  # 100 years: a date further back overflows
 Share = Annotated[float, Field(ge=0, le=1, strict=True)]
 
-# A filter longer than the field it filters can hold matches nothing: it is a caller's mistake, named, and it
-# is not carried into a query (a 50,000-character tag was answered with an empty page).
-TAG_CHARS = 64  # a tag, as a memory's tags are checked
-NAME_CHARS = 256  # a scope, user, workspace or episode id, as a memory's are checked
-KIND_CHARS = 64  # a kind or what an extraction found, far above any there is
-TagFilter = Annotated[str, Field(max_length=TAG_CHARS)]
-NameFilter = Annotated[str, Field(max_length=NAME_CHARS)]
-KindFilter = Annotated[str, Field(max_length=KIND_CHARS)]
-
 
 class StoreContext(BaseModel):
     """What store_memory may be told instead of deciding it; each override is recorded on the memory."""

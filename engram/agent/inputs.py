@@ -14,14 +14,11 @@ from engram.agent.arguments import (
     Count,
     Days,
     Examples,
-    KindFilter,
-    NameFilter,
     SearchOptions,
     Share,
     StoreContext,
-    TagFilter,
 )
-from engram.model.record import Category, Kind, as_utc
+from engram.model.record import Category, Kind, KindFilter, NameFilter, TagFilter, as_utc
 
 
 class Arguments(BaseModel):

@@ -8,7 +8,7 @@ import unicodedata
 import uuid
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -161,6 +161,17 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
+# The longest a memory's tag, name (scope, user, workspace, episode id) and id may be; a filter longer than the
+# field it filters matches nothing, so it is refused naming it (a 50,000-character tag answered an empty page).
+TAG_CHARS = 64
+NAME_CHARS = 256
+ID_CHARS = 128
+KIND_CHARS = 64  # a kind, scope, status or profile name as a filter, far above any there is
+TagFilter = Annotated[str, Field(max_length=TAG_CHARS)]
+NameFilter = Annotated[str, Field(max_length=NAME_CHARS)]
+KindFilter = Annotated[str, Field(max_length=KIND_CHARS)]
+
+
 class _Shared(BaseModel):
     """Fields a caller may set, with Engram's and SHODH's defaults."""
 
@@ -170,10 +181,10 @@ class _Shared(BaseModel):
     )
 
     scope: Scope = Scope.GLOBAL
-    scope_id: str | None = Field(None, max_length=256)
+    scope_id: str | None = Field(None, max_length=NAME_CHARS)
     # Isolation, outermost first: whose memory (user), in which workspace; None: shared.
-    user_id: str | None = Field(None, max_length=256)
-    workspace_id: str | None = Field(None, max_length=256)
+    user_id: str | None = Field(None, max_length=NAME_CHARS)
+    workspace_id: str | None = Field(None, max_length=NAME_CHARS)
     type: MemoryType = MemoryType.OBSERVATION
     tags: tuple[str, ...] = ()
     validity_score: float = Field(1.0, ge=0, le=1)
@@ -183,7 +194,7 @@ class _Shared(BaseModel):
     emotion: str | None = Field(None, max_length=64)
     emotional_valence: float | None = Field(None, ge=-1, le=1)
     emotional_arousal: float | None = Field(None, ge=0, le=1)
-    episode_id: str | None = Field(None, max_length=256)
+    episode_id: str | None = Field(None, max_length=NAME_CHARS)
     sequence_number: int | None = Field(None, ge=0, le=2**63 - 1)  # what a database integer holds
     quality_score: float | None = Field(None, ge=0, le=1)
     expires_at: datetime | None = None
@@ -208,8 +219,8 @@ class _Shared(BaseModel):
             clean = tag_form(tag)
             if not clean:
                 raise ValueError("tags must not be empty")
-            if len(clean) > 64:
-                raise ValueError(f"tag {clean[:20]!r}... is longer than 64 characters")
+            if len(clean) > TAG_CHARS:
+                raise ValueError(f"tag {clean[:20]!r}... is longer than {TAG_CHARS} characters")
             if problem := mixed_script_problem(clean, "tag"):  # a look-alike of another tag
                 raise ValueError(problem)
             seen[clean] = None
@@ -231,7 +242,7 @@ class NewMemory(_Shared):
 
     content: str
     id: str | None = Field(
-        None, min_length=1, max_length=128
+        None, min_length=1, max_length=ID_CHARS
     )  # None: a new UUID; set by importers keeping ids
     kind: Kind | None = None  # None: classify automatically
     importance: float | None = Field(None, ge=0, le=1)  # None: 0.5

@@ -68,6 +68,8 @@ _IN_LAW: dict[str, tuple[str, ...]] = {
     "father": ("dad", "father"),
     "parents": ("parents", "mum", "dad"),
 }
+_IN_LAWS = "in-laws"  # "my in-laws", "the in-laws": the spouse's parents
+_BEFORE_IN_LAWS = frozenset({"my", "our", "the", "your"})
 for _kin, _said in list(_RELATIONS.items()):
     for _word in _said:
         _RELATIONS.setdefault(_word, _said)
@@ -97,10 +99,6 @@ def kin_words(text: str) -> dict[str, tuple[str, ...]]:
         elif match.group(2) and (word in _IN_LAW or word in _BEFORE_IN_LAWS):  # whose mother she is
             out[match.group(0) if word in _IN_LAW else _IN_LAWS] = _SPOUSE
     return out
-
-
-_IN_LAWS = "in-laws"  # "my in-laws", "the in-laws": the spouse's parents
-_BEFORE_IN_LAWS = frozenset({"my", "our", "the", "your"})
 
 
 def said_of(word: str, names: Sequence[str]) -> tuple[str, ...]:

@@ -31,9 +31,15 @@ def clause_verb(before: Any, token: Any) -> bool:
     # Before a preposition it is the verb only when its clause has no other verb and opens with a subject's
     # determiner or owner ("Our staging cluster runs on k3s", "Sam's flight lands at 6:40"), or the preposition
     # says when ("family plan renews in March"): not "aisle seats on long flights".
-    return after.tag_ in _AFTER_A_VERB or (
-        after.tag_ == "IN" and (_verbless_statement(token) or (_when_follows(after) and _verbless(token)))
-    )
+    if after.tag_ in _AFTER_A_VERB:
+        return True
+    if after.tag_ != "IN":
+        return False
+    clause = _clause(token)
+    if any(t.pos_ in {"VERB", "AUX"} for t in clause):
+        return False
+    owner = len(clause) > 1 and clause[1].tag_ == "POS"
+    return clause[0].tag_ in {"DT", "PRP$"} or owner or _when_follows(after)
 
 
 def _clause(token: Any) -> Any:
@@ -44,18 +50,6 @@ def _clause(token: Any) -> Any:
     while end + 1 < len(doc) and doc[end + 1].tag_ not in _CLAUSE_ENDS:
         end += 1
     return doc[start : end + 1]
-
-
-def _verbless(token: Any) -> bool:
-    return not any(t.pos_ in {"VERB", "AUX"} for t in _clause(token))
-
-
-def _verbless_statement(token: Any) -> bool:
-    """Whether `token`'s clause opens with a determiner, a possessive or a name's possessive and has no word
-    tagged a verb."""
-    clause = _clause(token)
-    owner = len(clause) > 1 and clause[1].tag_ == "POS"
-    return (clause[0].tag_ in {"DT", "PRP$"} or owner) and _verbless(token)
 
 
 def _when_follows(preposition: Any) -> bool:

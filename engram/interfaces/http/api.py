@@ -27,6 +27,10 @@ from typing_extensions import TypedDict
 import engram
 from engram import (
     FORGET_NOTE,
+    ID_CHARS,
+    KIND_CHARS,
+    NAME_CHARS,
+    TAG_CHARS,
     DiscoverResult,
     EngramError,
     ForgetAnswer,
@@ -43,10 +47,6 @@ from engram import (
 )
 from engram.agent.registry import TOOLS
 from engram.interfaces.http.bodies import (
-    ID_CHARS,
-    KIND_CHARS,
-    NAME_CHARS,
-    TAG_CHARS,
     FeedbackBody,
     RecallBody,
     SearchBody,

@@ -9,19 +9,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-from engram import InvalidInput, MemoryType, NewMemory, SourceType
+from engram import (
+    InvalidInput,
+    KindFilter,
+    MemoryType,
+    NameFilter,
+    NewMemory,
+    SourceType,
+    TagFilter,
+)
 
 Number = Annotated[float, Field(strict=True)]  # an int is a number too; a bool or a text is not
-
-# A filter longer than the field it filters can hold matches nothing: refused, naming it, not answered with an
-# empty page. The limits are those a memory's own fields are checked against.
-TAG_CHARS = 64
-NAME_CHARS = 256  # a scope, user or workspace id
-KIND_CHARS = 64  # a kind, scope, status or profile name, far above any there is
-ID_CHARS = 128  # a memory id every route can address
-TagFilter = Annotated[str, Field(max_length=TAG_CHARS)]
-NameFilter = Annotated[str, Field(max_length=NAME_CHARS)]
-KindFilter = Annotated[str, Field(max_length=KIND_CHARS)]
 
 
 class _Body(BaseModel):
