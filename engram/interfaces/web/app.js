@@ -1273,6 +1273,8 @@
   // ---- concept network ------------------------------------------------------------------------------------------
   let cy = null;
   let concepts = [];
+  const LABEL_WIDTH = 130; // px at zoom 1: a label's widest
+  const LEGIBLE = 0.75; // the least zoom the graph opens at: under it its 12 px labels are too small to read
 
   async function loadConcepts() {
     const status = $("#concepts-status");
@@ -1322,10 +1324,14 @@
       style: [
         { selector: "node", style: {
           width: "data(size)", height: "data(size)", "background-color": accent, "background-opacity": 0.85,
-          label: "data(label)", color: text, "font-size": 14, "font-family": "system-ui, sans-serif", "font-weight": 600,
+          label: "data(label)", color: text, "font-size": 12, "font-family": "system-ui, sans-serif", "font-weight": 600,
           "text-valign": "bottom", "text-margin-y": 4, "text-outline-color": surface, "text-outline-width": 2.5,
           "min-zoomed-font-size": 5, "border-width": 2, "border-color": surface,
+          // A long tag ends in an ellipsis (whole in the list and on selection) instead of running over its
+          // neighbours' labels.
+          "text-wrap": "ellipsis", "text-max-width": LABEL_WIDTH,
         } },
+        { selector: "node:selected", style: { "text-wrap": "none", "z-index": 10 } },
         { selector: "edge", style: {
           width: "data(w)", "line-color": muted, opacity: 0.45, "curve-style": "haystack",
         } },
@@ -1334,20 +1340,62 @@
         { selector: ".faded", style: { opacity: 0.15 } },
         { selector: "edge.hl", style: { opacity: 0.9, "line-color": accent } },
       ],
-      layout: layoutOptions(),
+      layout: { name: "preset" },
       minZoom: 0.15,
       maxZoom: 4,
       boxSelectionEnabled: false,
     });
     cy.on("tap", "node", (e) => selectConcept(e.target.id(), { fromGraph: true }));
     cy.on("tap", (e) => { if (e.target === cy) clearConcept(); });
+    arrange(false);
     container.dataset.ready = "1";
   }
-  function layoutOptions() {
-    // Tuned for tens of tags in a ~600 px box: tight enough that labels stay legible after the fit.
-    return { name: "cose", animate: false, randomize: true, padding: 50, nodeRepulsion: () => 6000,
-      idealEdgeLength: () => 60, edgeElasticity: () => 80, nodeOverlap: 10, componentSpacing: 40, gravity: 2,
-      numIter: 1000 };
+  // The same concepts are laid out the same way on every visit: the layout starts from a grid in the list's
+  // order, not from random places ("Re-layout" asks for another arrangement).
+  function arrange(randomize) {
+    const nodes = cy.nodes().toArray();
+    if (!randomize) {
+      const cols = Math.ceil(Math.sqrt(nodes.length));
+      nodes.forEach((n, i) => n.position({ x: (i % cols) * 120, y: Math.floor(i / cols) * 60 }));
+    }
+    cy.layout(layoutOptions(randomize)).run();
+    separateLabels(nodes);
+    cy.fit(undefined, 30);
+    // A graph too big to read whole in its box opens at a legible zoom on its busiest concept ("Fit" shows all).
+    if (cy.zoom() < LEGIBLE && nodes.length) {
+      const busiest = nodes.reduce((a, b) => (b.data("usage") > a.data("usage") ? b : a));
+      cy.zoom(LEGIBLE);
+      cy.center(busiest);
+    }
+  }
+  // What the layout left overlapping (a label is wider than its node): pushed apart up and down, a few rounds.
+  function separateLabels(nodes) {
+    if (nodes.length > 400) return;
+    for (let round = 0; round < 20; round++) {
+      const boxes = nodes.map((n) => n.boundingBox({ includeLabels: true, includeEdges: false }));
+      let moved = false;
+      for (let i = 0; i < nodes.length; i++) {
+        for (let j = i + 1; j < nodes.length; j++) {
+          const a = boxes[i];
+          const b = boxes[j];
+          if (a.x1 >= b.x2 || b.x1 >= a.x2 || a.y1 >= b.y2 || b.y1 >= a.y2) continue;
+          const push = (Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1)) / 2 + 2;
+          const up = a.y1 + a.y2 <= b.y1 + b.y2 ? -1 : 1;
+          nodes[i].shift({ x: 0, y: up * push });
+          nodes[j].shift({ x: 0, y: -up * push });
+          boxes[i] = nodes[i].boundingBox({ includeLabels: true, includeEdges: false });
+          boxes[j] = nodes[j].boundingBox({ includeLabels: true, includeEdges: false });
+          moved = true;
+        }
+      }
+      if (!moved) return;
+    }
+  }
+  function layoutOptions(randomize) {
+    // Labels count as part of their node, so the layout keeps them apart too.
+    return { name: "cose", animate: false, randomize, fit: false, padding: 30, nodeDimensionsIncludeLabels: true,
+      nodeRepulsion: () => 8000, idealEdgeLength: () => 40, edgeElasticity: () => 80, nodeOverlap: 10,
+      componentSpacing: 60, gravity: 2, numIter: 1000 };
   }
 
   function renderConceptList() {
@@ -1403,7 +1451,7 @@
     $("#g-zoom-in").addEventListener("click", () => zoomBy(1.25));
     $("#g-zoom-out").addEventListener("click", () => zoomBy(0.8));
     $("#g-fit").addEventListener("click", () => cy && cy.fit(undefined, 30));
-    $("#g-layout").addEventListener("click", () => cy && cy.layout(layoutOptions()).run());
+    $("#g-layout").addEventListener("click", () => cy && arrange(true));
     $("#concept-clear").addEventListener("click", clearConcept);
     $("#concept-filter").addEventListener("input", renderConceptList);
     loaders.concepts = loadConcepts;
