@@ -180,7 +180,7 @@ def test_search_shows_component_bars(tab: Tab) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector("#results .result")
     results = page.locator("#results .result:visible")
-    assert results.count() >= 2
+    assert results.count() >= 1  # graded by the server: a low-confidence match waits behind "show weaker"
     first = results.first
     assert "deploy" in first.inner_text().lower() or "ruff" in first.inner_text().lower()
     first.get_by_role("button", name="why").click()

@@ -104,12 +104,14 @@ class BodyLimit:
 
 
 class ScoredMemory(TypedDict):
-    """A recall hit: the memory, its score, why it is shown (match or sibling) and the score's components."""
+    """A recall hit: the memory, its score, why it is shown (match or sibling), the score's components and how
+    surely it answers the query (high, medium or low, as search_memory grades it)."""
 
     memory: MemoryRecord
     score: float
     why: str
     components: dict[str, float]
+    confidence: str | None
 
 
 class RecallResponse(TypedDict):
@@ -141,6 +143,7 @@ def hit_json(hit: Hit) -> ScoredMemory:
         "score": round(hit.score, 6),
         "why": hit.why,
         "components": {k: round(v, 6) for k, v in hit.components.items()},
+        "confidence": hit.confidence,
     }
 
 

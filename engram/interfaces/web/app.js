@@ -392,7 +392,7 @@
       dataset: { id: m.id, render: "result", rank: String(rank), ...(m.parent_id ? { parent: m.parent_id } : {}) } },
     h("div", { class: "result-line" },
       openButton(m, "one-line"),
-      h("span", { class: "score-value", title: "score" }, fmt(hit.score, 3))),
+      bandOf(hit)),
     h("div", { class: "meta" },
       h("span", { class: "chip kind", title: `kind (${m.kind_method || "auto"})` }, m.kind),
       m.parent_id ? h("span", { class: "chip chip-part", title: "Part of a longer memory: opening it opens the whole memory" },
@@ -407,6 +407,15 @@
       toggle),
     panel);
   }
+  // How surely the hit answers the question, as the server grades it (the score behind "why"); from an older
+  // server that grades nothing, the score itself.
+  const BANDS = { high: "likely answers the question", medium: "may answer the question", low: "a guess: it shares little with the question" };
+  function bandOf(hit) {
+    const c = hit.confidence;
+    if (typeof c !== "string" || !(c in BANDS)) return h("span", { class: "score-value", title: "score" }, fmt(hit.score, 3));
+    return h("span", { class: `band band-${c}`, title: `${c[0].toUpperCase()}${c.slice(1)} confidence: ${BANDS[c]}`,
+      dataset: { confidence: c } }, c);
+  }
   function whyParts(hit) {
     const c = hit.components || {};
     const raw = [];
@@ -415,7 +424,7 @@
     }
     return [
       h("p", { class: "why-lead" }, hit.why ? `Returned as a ${hit.why}` : "Returned",
-        hit.confidence ? ` · ${hit.confidence} confidence` : "", ` · score ${fmt(hit.score, 3)}`),
+        hit.confidence ? ` · ${hit.confidence} confidence` : "", " · score ", h("span", { class: "score-value" }, fmt(hit.score, 3))),
       h("div", { class: "components", role: "group", "aria-label": "Score components" },
         COMPONENTS.map((comp) => componentBar(comp, c[comp[0]]))),
       raw.length ? h("p", { class: "raw" }, raw.join(" · ")) : null,
@@ -475,7 +484,7 @@
         const found = await v1.search(query, limit);
         hits = (found.results || []).map((r) => ({
           memory: { ...r, kind: r.category || "memory", importance: ((r.importance || 3) - 1) / 4, tags: r.matched_concepts || [] },
-          score: r.relevance_score, why: "relevance", components: {},
+          score: r.relevance_score, why: "relevance", components: {}, confidence: r.confidence,
         }));
       }
       searchState.hits = markWeak(hits);
