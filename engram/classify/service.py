@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engram.classify.classifier import Classifier
 from engram.classify.forms import FORMS
+from engram.classify.joint import KindEvidence, with_kind
 from engram.classify.prototypes import Decision, Rules, should_learn
 from engram.classify.taxonomy import load_taxonomy
 from engram.config import Settings
@@ -19,6 +20,8 @@ from engram.store.roles import Prototypes
 KIND_TAXONOMY = "kinds"
 CATEGORY_TAXONOMY = "categories"
 EXTRACTION_TAXONOMY = "paperbot"
+# What each kind says of each category, by the digests of the kinds' read-out and the category seeds.
+_EVIDENCE: dict[str, KindEvidence] = {}
 
 
 class Classifiers:
@@ -69,6 +72,7 @@ class Classifiers:
         # The vectors of texts' opening words, which both classifiers read (the write path fills it).
         self.openings = CachedEmbedder(embedder, capacity=8192)
         self._extraction: Classifier | None = None
+        self._evidence: KindEvidence | None = None
 
     def opening(self, text: str) -> str | None:
         """The opening words of `text` the classifiers read (both read the same), or None."""
@@ -92,9 +96,30 @@ class Classifiers:
         return self.kinds.marks(texts)
 
     def decide_category(
-        self, vector: Vector, neighbours: list[tuple[str, float]], opening: Vector | None
+        self,
+        vector: Vector,
+        neighbours: list[tuple[str, float]],
+        opening: Vector | None,
+        kind: Decision | None = None,
     ) -> Decision:
-        return self.categories.decide(vector, neighbours, opening)
+        """`kind`: the memory's kind decision, weighed in as evidence of its category (engram.classify.joint)."""
+        decided = self.categories.decide(vector, neighbours, opening)
+        if kind is None:
+            return decided
+        return with_kind(decided, kind, self.kind_evidence(), self.categories.rules.fallback_below)
+
+    def kind_evidence(self) -> KindEvidence:
+        """What each kind says of each category, measured once per process and pair of seed sets."""
+        key = f"{self.kinds.readout_digest()}|{self.categories.seed_digest()}"
+        if self._evidence is None:
+            self._evidence = _EVIDENCE.get(key)
+        if self._evidence is None:
+            seeds = [p for p in self.categories.prototypes().items if p.source == "seed"]
+            read = [
+                (p.label, self.kinds.decide(p.vector, [], p.opening, p.text).probabilities) for p in seeds
+            ]
+            self._evidence = _EVIDENCE[key] = KindEvidence.measured(read, self.kinds.taxonomy.learnable)
+        return self._evidence
 
     def learn(
         self,

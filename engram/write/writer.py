@@ -157,6 +157,7 @@ class Writer:
         k = self._settings.kind_neighbours
         hits = [h for h in self._store.labelled_search(vector, k + len(own), where) if h[0] not in own][:k]
         fields: dict[str, Any] = {}
+        decision = Decision(old.kind.value, 1.0, "explicit")  # the kept kind, if it is not decided again
         if kind:
             votes = [(label.kind, s) for _, s, label in hits if label.method != "fallback"]
             decision = self._classifiers.decide_kind(vector, votes, opening, text)
@@ -168,11 +169,13 @@ class Writer:
             }
         if category:
             votes = [(c, s) for _, s, label in hits if (c := label.category) is not None]
-            decision = self._classifiers.decide_category(vector, votes, opening)
+            category_decision = self._classifiers.decide_category(vector, votes, opening, decision)
             fields |= {
-                "category": None if decision.method == "fallback" else Category(decision.label),
-                "category_confidence": decision.confidence,
-                "category_method": decision.method,
+                "category": None
+                if category_decision.method == "fallback"
+                else Category(category_decision.label),
+                "category_confidence": category_decision.confidence,
+                "category_method": category_decision.method,
             }
         return fields
 
@@ -250,7 +253,7 @@ class Writer:
             near = [(i, s) for i, s, _ in hits]
             voters = {i: label for i, _, label in hits}
             decision = self._decide(p, vector, near, voters)
-            category = self._categorise(p, vector, near, voters)
+            category = self._categorise(p, vector, near, voters, decision)
             records, vectors, audit, result = self._built(p, vector, decision, category, near)
             held.add(records, vectors, audit)
             written.append(result)
@@ -297,7 +300,7 @@ class Writer:
         if merged is not None:
             return merged
         decision = self._decide(p, vector, near, voters)
-        category = self._categorise(p, vector, near, voters)
+        category = self._categorise(p, vector, near, voters, decision)
         records, vectors, audit, result = self._built(p, vector, decision, category, near)
         # The memory, its chunks, its audit entry and the prototypes it teaches commit together (in the caller's
         # transaction).
@@ -373,12 +376,17 @@ class Writer:
         return self._classifiers.decide_kind(vector, neighbours, p.opening_vector, p.content, p.marks)
 
     def _categorise(
-        self, p: Pending, vector: Vector, near: Sequence[tuple[str, float]], voters: dict[str, Label]
+        self,
+        p: Pending,
+        vector: Vector,
+        near: Sequence[tuple[str, float]],
+        voters: dict[str, Label],
+        kind: Decision,
     ) -> Decision:
         if p.item.category is not None:
             return Decision(p.item.category.value, 1.0, "explicit")
         neighbours = [(c, s) for i, s in near if i in voters and (c := voters[i].category) is not None]
-        return self._classifiers.decide_category(vector, neighbours, p.opening_vector)
+        return self._classifiers.decide_category(vector, neighbours, p.opening_vector, kind)
 
 
 __all__ = ["WriteStore", "Writer"]
