@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from engram.classify.service import Classifiers
 from engram.errors import InvalidInput
-from engram.interop.files import file_at, folder_of
+from engram.interop.files import file_at, folder_of, held_file
 from engram.model.answers import BackupAnswer
 from engram.store.roles import Rows, Upkeep
 from engram.tags.service import TagService
@@ -42,7 +42,8 @@ class Backups:
         if action == "backup":
             result = self._backup(target, str(path))
         else:
-            result = self._store.restore(target)
+            with held_file(target, self.files, path) as held:
+                result = self._store.restore(held)
             self._tags.reload()
             self._classifiers.forget_cache()
         # The check counts rows, chunks among them; say memories and chunks apart, as stats does.

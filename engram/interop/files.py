@@ -5,7 +5,13 @@ memory: written with the system's default, 0644, any account on the machine coul
 from __future__ import annotations
 
 import codecs
+import errno
 import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -136,6 +142,54 @@ def folder_of(path: Path) -> int:
             "path", f"{path.name or path} changed into a link or is no folder since it was checked"
         ) from None
     return folder
+
+
+@contextmanager
+def held_file(target: Path, root: Path | None, shown: str | Path) -> Iterator[Path]:
+    """The file a tool reads (`target`, as file_at gave it). Unconfined, the file itself. Confined to `root`, a
+    private copy of what was opened at that name through its folders opened one by one, the file itself opened
+    without following a link, and checked on the open file: the path checked and then swapped for a link or a
+    hard link to another tenant's database or a server file (a race) was read through the swap. The copy is
+    made from the opened file, so what is checked is what is read, and the readers (SQLite among them, which
+    opens by name) never open the tenant's name again."""
+    if root is None:
+        yield target
+        return
+    source = _opened(target, shown)
+    with tempfile.TemporaryDirectory(prefix=".engram-read-", dir=root.resolve()) as folder:
+        copy = Path(folder) / "held"
+        with os.fdopen(source, "rb") as file, copy.open("xb") as out:
+            shutil.copyfileobj(file, out, 1 << 20)
+        yield copy
+
+
+def _opened(target: Path, shown: str | Path) -> int:
+    """`target` open for reading, none of its folders nor itself a link, and a plain file of the server's own
+    with no other name: a hard link made to another tenant's database shares its owner and its inode."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # a FIFO does not hang
+    folder = folder_of(target.parent) if os.open in os.supports_dir_fd else None
+    try:
+        fd = os.open(target.name if folder is not None else target, flags, dir_fd=folder)
+    except OSError as exc:
+        link = exc.errno in (errno.ELOOP, errno.EMLINK)  # what O_NOFOLLOW answers a link (Linux, BSD)
+        problem = "changed into a link since it was checked" if link else f"cannot be read ({exc.strerror})"
+        raise InvalidInput("path", f"{shown} {problem}") from None
+    finally:
+        if folder is not None:
+            os.close(folder)
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise InvalidInput("path", f"{shown} is not a file")
+        if status.st_nlink != 1:
+            raise InvalidInput("path", f"{shown} has other names (hard links): copy it to a file of its own")
+        if hasattr(os, "geteuid") and status.st_uid != os.geteuid():
+            raise InvalidInput("path", f"{shown} belongs to another account, not to the server")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def not_empty(path: Path, shown: str | Path) -> None:

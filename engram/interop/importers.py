@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engram.errors import InvalidInput
-from engram.interop.files import file_at, not_empty, utf8_text
+from engram.interop.files import file_at, held_file, not_empty, utf8_text
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
 from engram.model.limits import bounded
 from engram.model.record import NewMemory, Scope, SourceType, new_id, parse
@@ -205,10 +205,12 @@ class ForeignImport:
         date that is not one refuses the import before anything is stored."""
         if source not in READERS:
             raise InvalidInput("source", f"unknown; choose one of {sorted(READERS)}")
-        target = file_at(path, self._files, new=False)
-        if source != "mcp-memory-service":  # a JSON file; an empty database file is refused as no database
-            not_empty(target, path)
-        items = READERS[source](target)
+        with held_file(file_at(path, self._files, new=False), self._files, path) as target:
+            if (
+                source != "mcp-memory-service"
+            ):  # a JSON file; an empty database file is refused as no database
+                not_empty(target, path)
+            items = READERS[source](target)
         when = {
             index: _when(item.get("created_at"), f"record {_label(item, index)}.created_at")
             for index, item in enumerate(items)

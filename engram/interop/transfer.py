@@ -21,7 +21,15 @@ from engram.classify.service import Classifiers
 from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
-from engram.interop.files import file_at, json_lines, json_record, not_empty, private_file, utf8_text
+from engram.interop.files import (
+    file_at,
+    held_file,
+    json_lines,
+    json_record,
+    not_empty,
+    private_file,
+    utf8_text,
+)
 from engram.interop.shodh import from_shodh, to_shodh
 from engram.lang import pii
 from engram.model.answers import ExportAnswer, ImportAnswer
@@ -180,11 +188,11 @@ class Transfer:
     def import_memories(self, path: str | Path) -> ImportAnswer:
         """Read SHODH records from `path`, as one operation that rollback undoes. The whole file is checked
         before anything is stored: one bad record refuses the import and the database stays as it was."""
-        target = file_at(path, self.files, new=False)
-        not_empty(target, path)
-        if self.files is not None:  # a server's tenant: its memory is the server's
-            _few_enough(target)
-        header, lines = _read_records(target)
+        with held_file(file_at(path, self.files, new=False), self.files, path) as target:
+            not_empty(target, path)
+            if self.files is not None:  # a server's tenant: its memory is the server's
+                _few_enough(target)
+            header, lines = _read_records(target)
         same_model = (header.get("model"), header.get("dim")) == (self._embedder.name, self._embedder.dim)
         first: dict[str, int] = {}
         for number, record, vector in lines:
