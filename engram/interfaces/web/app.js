@@ -356,7 +356,7 @@
   }
 
   // ---- search -------------------------------------------------------------------------------------------------
-  const searchState = { hits: [], query: "" };
+  const searchState = { hits: [], query: "", ms: 0 };
 
   function componentBar([key, label, help], value) {
     const v = typeof value === "number" ? value : null;
@@ -490,26 +490,32 @@
       searchState.hits = markWeak(hits);
       searchState.query = query;
       if (view === "search") setUrl(urlFor("search", query));
-      const ms = Math.round(performance.now() - t0);
-      const strong = hits.filter((x) => !isWeak(x));
-      const weaker = hits.length - strong.length;
-      status.textContent = !hits.length ? `Nothing matches “${query}”.`
-        : !strong.length ? `No strong match for “${query}”.`
-          : `${strong.length} result${strong.length === 1 ? "" : "s"} for “${query}” in ${ms} ms`;
+      searchState.ms = Math.round(performance.now() - t0);
       // In the server's order (MMR: a hit much like one above it yields to a different one).
       list.replaceChildren(...hits.map((hit, i) => {
         const card = resultCard(hit, i + 1);
         card.hidden = isWeak(hit);
         return card;
       }));
-      const more = $("#results-more");
-      more.hidden = weaker === 0;
-      more.textContent = `Show ${weaker} weaker match${weaker === 1 ? "" : "es"}`;
+      summarize();
       $("#browse").hidden = hits.length > 0;
     } catch (err) {
       status.textContent = `Search failed — ${err.message}`;
       status.classList.add("error");
     }
+  }
+
+  // The count of results and of the weaker ones still waiting, from the hits on screen: after a delete as well.
+  function summarize() {
+    const { hits, query, ms } = searchState;
+    const strong = hits.filter((x) => !isWeak(x)).length;
+    const waiting = $$("#results .result[hidden]").length;
+    $("#search-status").textContent = !hits.length ? `Nothing matches “${query}”.`
+      : !strong ? `No strong match for “${query}”.`
+        : `${strong} result${strong === 1 ? "" : "s"} for “${query}” in ${ms} ms`;
+    const more = $("#results-more");
+    more.hidden = waiting === 0;
+    more.textContent = `Show ${waiting} weaker match${waiting === 1 ? "" : "es"}`;
   }
 
   // recent memories (the browse list under the search box)
@@ -817,9 +823,20 @@
       try {
         const answer = await v1.remove(current.id);
         const gone = CSS.escape(current.id);
-        for (const li of $$(`[data-id="${gone}"], [data-parent="${gone}"]`)) li.remove();
+        const copies = $$(`[data-id="${gone}"], [data-parent="${gone}"]`);
+        // Focus goes on to the next memory of the list the deleted one was opened from, not to the page's top.
+        const opener = copies.find((li) => li.getClientRects().length > 0);
+        let next = opener ? opener.nextElementSibling : null;
+        while (next && (copies.includes(next) || !next.getClientRects().length)) next = next.nextElementSibling;
+        for (const li of copies) li.remove();
+        const hadHits = searchState.hits.length;
         searchState.hits = searchState.hits.filter((x) => x.memory.id !== current.id && x.memory.parent_id !== current.id);
+        if (searchState.hits.length !== hadHits) summarize();
         dlg.close();
+        ((next && $(".linklike, button", next)) || (view === "search" ? $("#q") : $("#main"))).focus();
+        // The other views count what they list: read again, so no count still holds the deleted memory.
+        if (view === "review") { if (!$("#review-list .review-item")) renderReviewEmpty(); else syncBulk(); }
+        else if (view === "timeline" || view === "tags") loaders[view]();
         // What a delete cannot reach, as the server says it: copies made before (backups, exports) keep the text.
         toast(answer && answer.note ? `Memory deleted: ${answer.note}.` : "Memory deleted.", { ms: 9000 });
         loadReviewCount();
@@ -1263,7 +1280,7 @@
         h("span", { class: "period-name" }, periodLabel(p.period, granularity)),
         h("span", { class: "period-bar", "aria-hidden": "true" }, h("span", { style: { width: `${(p.count / max) * 100}%` } })),
         h("span", { class: "count" }, `${p.count} ${p.count === 1 ? "memory" : "memories"}`)),
-      h("ul", {}, (p.memories || []).map((m) => h("li", {},
+      h("ul", {}, (p.memories || []).map((m) => h("li", { dataset: { id: m.id } },
         h("button", { type: "button", class: "linklike", onclick: () => openDetail(m.id) }, h("span", { class: "clamp" }, preview(m.content)))))),
     )));
   }
@@ -1444,7 +1461,8 @@
       const data = await v1.list({ tag: id, limit: 20 });
       const rows = data.memories || [];
       remember(rows);
-      list.replaceChildren(...(rows.length ? rows.map((m) => h("li", {}, openButton(m))) : [h("li", {}, "No memory carries this tag now.")]));
+      list.replaceChildren(...(rows.length ? rows.map((m) => h("li", { dataset: { id: m.id } }, openButton(m)))
+        : [h("li", {}, "No memory carries this tag now.")]));
     } catch (err) {
       list.replaceChildren(h("li", {}, `Could not load memories — ${err.message}`));
     }
