@@ -28,6 +28,12 @@ _LONGEST_PAUSE_S = 0.002
 # over. Without it a connection reads into its own bounded page cache (SQLite's default, 2 MB) and the kernel's
 # file cache, which is not in the process's resident set; searches and writes take the same processor time.
 MMAP_BYTES = 0
+# A serving process reads on one connection per thread (its request workers, the text search's threads), and each
+# held up to SQLite's default 2 MB page cache and Python's 128 prepared statements, most of them a search's
+# `IN (?, ...)` of one length, used once. A reader's pages come from the kernel's file cache when evicted, so a
+# reader keeps a smaller cache and fewer statements; the writer keeps SQLite's defaults.
+READER_CACHE_KB = 512
+READER_STATEMENTS = 32
 
 
 def create_private(path: Path) -> None:
@@ -40,7 +46,13 @@ def create_private(path: Path) -> None:
 def connect(target: str, timeout_ms: int, *, on_disk: bool, writer: bool) -> sqlite3.Connection:
     """A connection with the store's settings. The writer's busy timeout is 0: `begin` waits for the write lock
     (readers keep SQLite's, which WAL mode rarely needs)."""
-    db = sqlite3.connect(target, isolation_level=None, check_same_thread=False, timeout=timeout_ms / 1000)
+    db = sqlite3.connect(
+        target,
+        isolation_level=None,
+        check_same_thread=False,
+        timeout=timeout_ms / 1000,
+        cached_statements=READER_STATEMENTS if on_disk and not writer else 128,
+    )
     db.execute(f"PRAGMA busy_timeout = {int(timeout_ms)}")
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten, not left in free space
@@ -55,6 +67,8 @@ def connect(target: str, timeout_ms: int, *, on_disk: bool, writer: bool) -> sql
         db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
     if writer:
         db.execute("PRAGMA busy_timeout = 0")
+    elif on_disk:
+        db.execute(f"PRAGMA cache_size = -{READER_CACHE_KB}")
     return db
 
 
