@@ -84,6 +84,17 @@ class Erasure:
                         )
             self._erased()
 
+    def renamed_into(self, tags: Sequence[str]) -> list[str]:
+        """The old names renamed or folded into `tags`, and those renamed into them in turn."""
+        found: list[str] = []
+        todo = list(tags)
+        while todo:
+            marks = ", ".join("?" for _ in todo)
+            rows = self._read(f"SELECT tag FROM tags WHERE merged_into IN ({marks})", todo)
+            todo = [str(tag) for (tag,) in rows if tag not in found and tag not in tags]
+            found += todo
+        return found
+
     def _scrub_audit(self, own: list[tuple[Any, ...]], texts: set[str], tags: set[str]) -> None:
         found = {int(i): (a, d) for i, a, d in own}
         for needle in [*texts, *tags]:

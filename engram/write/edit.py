@@ -256,6 +256,10 @@ class Editor:
             self._tags.drop_uses(record.tags)
             every = Filter(statuses=tuple(Status), include_expired=True)
             alone = [t for t in record.tags if not self._store.count(replace(every, tags=(t,)))]
+            # A tag's old names (renamed or folded into it) spell the same text: gone with it unless carried.
+            alone += [
+                t for t in self._store.renamed_into(alone) if not self._store.count(replace(every, tags=(t,)))
+            ]
             self._store.erase(
                 [record.id, *(c.id for c in chunks)], [record.content, *(c.content for c in chunks)], alone
             )
