@@ -18,7 +18,7 @@ from engram.agent.arguments import SearchOptions, validated
 from engram.agent.store import importance_1_5
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lang import analysis, due, events
+from engram.lang import analysis, due, events, pii
 from engram.lang.timewords import day_start
 from engram.model.answers import SearchHit, SearchMemoryResult
 from engram.model.record import Category, Kind, as_utc, utcnow
@@ -149,7 +149,7 @@ class SearchMemory:
             shown, total, clause = _memories_of(query, where, clause, opts, ranked)
         elif not listing:
             found, _ = ranked(where, False, opts.limit)
-            shown = with_updates(confident(found, opts.min_confidence), found)
+            shown = with_updates(confident(found, opts.min_confidence, pii.asked_for(query.text)), found)
             total = len(shown)
         if shown and touch:
             self._retriever.touch(shown, now)
@@ -190,18 +190,20 @@ class SearchMemory:
         return out
 
 
-def confident(hits: list[Hit], least: str) -> list[Hit]:
+def confident(hits: list[Hit], least: str, asked: frozenset[str] = frozenset()) -> list[Hit]:
     """The hits at least as sure as `least`. "auto" keeps the medium and high ones or, with none, the best few
-    guesses that hold no personal data: a question nothing stored answers gets guesses marked as such rather
-    than an empty answer or filler, and one that is answered gets no filler."""
+    guesses that hold no personal data but what the question asks for (`asked`, pii.asked_for): a question
+    nothing stored answers gets guesses marked as such rather than an empty answer or filler, and one that is
+    answered gets no filler."""
     if least == "low":
         return hits
     sure = [h for h in hits if at_least(h.confidence, "high" if least == "high" else "medium")]
     if sure or least != "auto":
         return sure
     # A guess is no answer: one holding personal data (an e-mail address, a phone number) would put it into an
-    # agent's context for a question about something else.
-    return [h for h in hits if not _personal(h.record.metadata)][:GUESSES]
+    # agent's context for a question about something else. Asked for it ("how can I reach the landlord"), the
+    # memory holding it is the likeliest answer: withheld, unrelated guesses took its place.
+    return [h for h in hits if not _personal(h.record.metadata) - asked][:GUESSES]
 
 
 def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
@@ -238,10 +240,17 @@ def newer_first(hits: list[Hit]) -> list[Hit]:
     )
 
 
-def _personal(metadata: dict[str, Any]) -> bool:
-    """Whether a memory holds personal data, as the write path (`pii_found`) or ingest (`pii.kinds`) found it."""
-    found = metadata.get("pii")
-    return bool(metadata.get("pii_found")) or (isinstance(found, dict) and bool(found.get("kinds")))
+def _personal(metadata: dict[str, Any]) -> set[str]:
+    """The kinds of personal data a memory holds, as the write path (`pii_found`) or ingest (`pii.kinds`) found
+    them; a mark that names no kind counts as a kind no question asks for."""
+    ingested = metadata.get("pii")
+    kinds: set[str] = set()
+    for found in (metadata.get("pii_found"), ingested.get("kinds") if isinstance(ingested, dict) else None):
+        if isinstance(found, list | tuple):
+            kinds |= {str(k) for k in found}
+        elif found:
+            kinds.add("personal")
+    return kinds
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -281,7 +290,7 @@ def _memories_of(
         clause = replace(clause, applied="filter")
     elif opts.time_range is None and not any(w in _LATEST for c in query.concepts for w in c.lower().split()):
         found, _ = ranked(where, False, opts.limit)
-        shown = confident(found, opts.min_confidence)
+        shown = confident(found, opts.min_confidence, pii.asked_for(query.text))
         return shown, len(shown), clause
     shown, total = ranked(where, True, LISTED)
     return sorted(shown, key=lambda h: h.record.created_at, reverse=True)[: opts.limit], total, clause

@@ -263,3 +263,30 @@ __all__ = [
     "risk",
     "scan",
 ]
+
+
+# The words of a question asking how to reach someone, and the personal data that answers it.
+_ASKING = {
+    PiiKind.PHONE: (
+        "phone",
+        "telephone",
+        "mobile",
+        "cell",
+        "number",
+        "call",
+        "ring",
+        "text",
+        "reach",
+        "contact",
+    ),
+    PiiKind.EMAIL: ("email", "e-mail", "mail", "address", "reach", "contact", "write"),
+}
+_ASKING_WORDS = {
+    kind: re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) for kind, words in _ASKING.items()
+}
+
+
+def asked_for(question: str) -> frozenset[str]:
+    """The kinds of personal data a question asks for ("how can I reach the landlord": a phone number or an
+    e-mail address), by name (`PiiKind.value`)."""
+    return frozenset(kind.value for kind, pattern in _ASKING_WORDS.items() if pattern.search(question))
