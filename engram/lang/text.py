@@ -364,15 +364,16 @@ _PIECE = re.compile(rf"({_LETTER}+)([-‐]|\s+)?", re.UNICODE)
 
 
 def joined_spellings(text: str) -> dict[str, str]:
-    """Each hyphenated word of `text`, and each pair of content words one of which is at most two letters, with
-    the one-word spelling people also write ("e-mail": "email", "wi fi": "wifi")."""
+    """Each hyphenated word of `text`, and each pair of content words, with the one-word spelling people also
+    write ("e-mail": "email", "wi fi": "wifi", "epi pen": "epipen"). A pair of longer words is that word only
+    where the store never says one of them alone (engram.recall.candidates): "ice cream" stays two words in a
+    store that says "ice" and "cream", whatever else it says."""
     pieces = _PIECE.findall(text.lower())
     out: dict[str, str] = {}
     for (first, between), (second, _) in itertools.pairwise(pieces):
         if not between:
             continue
         hyphen = not between.isspace()
-        short = min(len(first), len(second)) <= 2 and not {first, second} & STOPWORDS
-        if hyphen or short:
+        if hyphen or not {first, second} & STOPWORDS:
             out[f"{first}{'-' if hyphen else ' '}{second}"] = first + second
     return out

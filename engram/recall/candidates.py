@@ -114,7 +114,10 @@ class Candidates:
             # them count in the overlap of every candidate. A broad word's many other words ("family": every kin
             # word) made the text search several times slower, and the vector search finds most such memories.
             said_else = [w for _, alts in query.others for alt in alts[:SEARCHED_OTHERS] for w in alt.split()]
-            words = list(dict.fromkeys([*query.terms, *(whole for _, whole in query.spellings), *said_else]))
+            wholes = [
+                whole for _, whole in query.spellings if stem(whole) in asked.known
+            ]  # those read as one
+            words = list(dict.fromkeys([*query.terms, *wholes, *said_else]))
             # The hits' facts come with the text search: no second query by id for them.
             hits = store.text_facts(words, wide, where)
             if more := [w for w in dict.fromkeys(also) if w not in words]:
@@ -220,9 +223,11 @@ class Candidates:
             [*own, *others, *wholes.values(), *(instead - set(own))]
         )
         for said, whole in wholes.items():
-            # The store writes it as one word ("email" for "e-mail"): that word is the question's, not its parts.
-            if frequencies.get(whole, 0) > 0:
-                parts = stems(said.replace("-", " "))
+            # The store writes it as one word ("email" for "e-mail"): that word is the question's, not its parts;
+            # two longer words only if the store never says one of them ("epi pen", not "road trip").
+            parts = stems(said.replace("-", " "))
+            split = "-" not in said and min(map(len, said.split())) > 2
+            if frequencies.get(whole, 0) > 0 and not (split and all(frequencies.get(p, 0) for p in parts)):
                 own = [s for s in own if s not in parts] + ([whole] if whole not in own else [])
         # A word no memory contains cannot tell memories apart; counting it would only shrink every overlap. It
         # still tells how much of the question a memory answers (the `coverage` the relevance floor reads).
