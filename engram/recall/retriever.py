@@ -23,6 +23,7 @@ from engram.recall.named import names_asked, unnamed
 from engram.recall.passages import where_in
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, matched_exactly
+from engram.recall.typed import untyped
 from engram.store.values import Facts, Filter
 
 Hit = Scored[MemoryRecord]
@@ -86,7 +87,7 @@ class Retriever:
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
-        doubtful = unnamed(picked, scored, names_asked(query.text))
+        doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful)) for s in picked]
         kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
@@ -111,7 +112,10 @@ class Retriever:
         scored, _ = self.scored(query, where, limit, profile)
         ranking = self.profile(profile)
         best = _once(relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking))
-        doubtful = set() if exact else unnamed(best[:limit], scored, names_asked(query.text))
+        shown = best[:limit]
+        doubtful = (
+            set() if exact else unnamed(shown, scored, names_asked(query.text)) | untyped(shown, query.text)
+        )
         return self._full(best[:limit], query, exact, doubtful), len(best)
 
     def _full(
@@ -146,7 +150,8 @@ class Retriever:
 
 
 def _sure(s: Scored[Facts], doubtful: set[str]) -> Confidence:
-    """How surely a hit answers: by its match, and low when it does not name whom the question asks about."""
+    """How surely a hit answers: by its match, and low when it does not name whom the question asks about or
+    holds no answer of the kind asked for."""
     return "low" if s.record.id in doubtful else confidence_of(s.components)
 
 

@@ -1,0 +1,54 @@
+"""The kind of answer a question asks for, and whether a text gives one. "When is Hannah's birthday" wants a time
+and "how much did the robot cost" an amount: a memory holding no time (or no number) does not answer it, however
+many of its words it shares ("We decided to replace the robot with a Rowa unit" for the cost). Only the two kinds
+a text shows on its face are read: a time (a date, a month, a weekday, a season, an hour, a period) and an amount
+(a digit or a number word). Who, where and what are said too many ways to tell from the words."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from engram.lang.timewords import DAYS, MONTHS, SEASONS, SHORT_MONTHS
+
+Asked = Literal["time", "amount", "time or amount"]
+
+_WHEN = re.compile(
+    r"^\W*(?:when\b|by when\b|what (?:time|date|day|year)\b|which (?:day|date|year)\b|how long ago\b)"
+    r"|\b(?:what time|what date)\b|什么时候|几点|哪天",
+    re.IGNORECASE,
+)
+_AMOUNT = re.compile(r"\bhow (?:much|old|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
+# How often and how long are answered by a period as often as by a number: "every Sunday", "twice a month".
+_EITHER = re.compile(r"\bhow (?:often|long)\b(?! ago)", re.IGNORECASE)
+
+_PERIODS = (
+    r"days?|weeks?|weekends?|months?|years?|hours?|minutes?|mornings?|afternoons?|evenings?|nights?|tonight|today"
+    r"|tomorrow|yesterday|noon|midnight|daily|weekly|fortnightly|monthly|yearly|annually|every|ago|since|until"
+    r"|now|soon|later|christmas|easter|new year|half-term|term|bank holiday"
+)
+_TIME = re.compile(
+    rf"\b(?:(?:{MONTHS}|{SHORT_MONTHS}|{DAYS})s?|{SEASONS}|{_PERIODS})\b|\d|[年月日号周点]|星期",
+    re.IGNORECASE,
+)
+_NUMBERS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand"
+    r"|million|billion|dozen|half|once|twice|free|none|zero|a few|several|couple"
+)
+_AMOUNTS = re.compile(rf"\d|\b(?:{_NUMBERS})\b|[一二两三四五六七八九十百千万]", re.IGNORECASE)
+
+
+def asked(question: str) -> Asked | None:
+    """The kind of answer `question` asks for, if it is a time or an amount; None for any other."""
+    if _WHEN.search(question):
+        return "time"
+    if _EITHER.search(question):
+        return "time or amount"
+    return "amount" if _AMOUNT.search(question) else None
+
+
+def gives(text: str, kind: Asked) -> bool:
+    """Whether `text` holds an answer of that kind: a time, an amount, or either."""
+    if kind != "amount" and _TIME.search(text):
+        return True
+    return kind != "time" and bool(_AMOUNTS.search(text))
