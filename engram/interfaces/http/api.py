@@ -248,7 +248,7 @@ def create_app(
     @v1.post("/search")
     def search(body: SearchBody, who: Who) -> SearchMemoryResult:
         """search_memory: natural-language search with time understanding, ranked by its own profile."""
-        return who.memory.search_memory(body.query, body.options)
+        return who.memory.search_memory(body.query, body.options, touch=body.touch)
 
     @v1.post("/recall")
     def recall(body: RecallBody, who: Who) -> RecallResponse:

@@ -34,6 +34,9 @@ class StoreBody(_Body):
 class SearchBody(_Body):
     query: str
     options: dict[str, Any] | None = None
+    touch: StrictBool = Field(
+        True, description="false: a look that is no use (the web UI's list of things to do), usage untouched"
+    )
 
 
 class RecallBody(_Body):

@@ -148,6 +148,8 @@
     // touch: false, as browsing is no use: it must not make what it shows rank higher for the next question.
     recall: (query, limit) => api("POST", "/v1/recall", { query, limit, mode: "ranked", touch: false }),
     search: (query, limit) => api("POST", "/v1/search", { query, options: { limit, min_relevance: 0 } }),
+    // search_memory as an agent asks it, for its list of things to do (due soonest first, each with its day).
+    todo: (query, limit) => api("POST", "/v1/search", { query, options: { limit }, touch: false }),
     list: (params) => {
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(params)) if (v !== "" && v != null) q.set(k, String(v));
@@ -394,6 +396,7 @@
       openButton(m, "one-line"),
       bandOf(hit)),
     h("div", { class: "meta" },
+      dueChip(hit),
       h("span", { class: "chip kind", title: `kind (${m.kind_method || "auto"})` }, m.kind),
       m.parent_id ? h("span", { class: "chip chip-part", title: "Part of a longer memory: opening it opens the whole memory" },
         `Part ${(m.chunk_index ?? 0) + 1} of a document`) : null,
@@ -473,11 +476,14 @@
     }
     status.textContent = "Searching…";
     const t0 = performance.now();
+    const seq = ++searchSeq;
     try {
       let hits;
+      const listing = todoList(query, limit);
       try {
         // Chunks of one long memory come back as hits of their own: ask for more, keep one per memory.
         hits = onePerMemory((await v1.recall(query, Math.min(limit * 3, 1000))).results || []).slice(0, limit);
+        hits = (await withDueDays(await listing, hits)) || hits;
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 404) throw err;
         // An older server without /v1/recall: search_memory, with the overall relevance only.
@@ -487,6 +493,7 @@
           score: r.relevance_score, why: "relevance", components: {}, confidence: r.confidence,
         }));
       }
+      if (seq !== searchSeq) return; // a later search has answered or will
       searchState.hits = markWeak(hits);
       searchState.query = query;
       if (view === "search") setUrl(urlFor("search", query));
@@ -500,9 +507,46 @@
       summarize();
       $("#browse").hidden = hits.length > 0;
     } catch (err) {
+      if (seq !== searchSeq) return;
       status.textContent = `Search failed — ${err.message}`;
       status.classList.add("error");
     }
+  }
+
+  let searchSeq = 0;
+  // A question for things to do ("what is due this week?") is answered by search_memory's list: the reminders and
+  // dated tasks, due soonest first, each with its due day. null when the question asks for something else.
+  async function todoList(query, limit) {
+    try {
+      const found = await v1.todo(query, limit);
+      const rows = found.results || [];
+      return rows.length && rows.every((r) => "due" in r) ? rows : null;
+    } catch {
+      return null; // the ranked results stand alone
+    }
+  }
+  // The list's memories in its order, as cards: the records recall already read, the others read one by one.
+  async function withDueDays(rows, recalled) {
+    if (!rows) return null;
+    const byId = new Map(recalled.map((x) => [x.memory.parent_id || x.memory.id, x]));
+    const hits = await Promise.all(rows.map(async (r) => {
+      const seen = byId.get(r.id);
+      const memory = seen ? seen.memory : await v1.get(r.id).catch(() => null);
+      return memory && { memory, score: r.relevance_score, why: "thing to do", components: seen ? seen.components : {},
+        confidence: r.confidence, due: r.due };
+    }));
+    return hits.filter(Boolean);
+  }
+  function dueChip(hit) {
+    if (typeof hit.due !== "string") return null;
+    const day = new Date(`${hit.due}T00:00:00`);
+    const today = new Date();
+    today.setHours(0, 0, 0, 0);
+    const late = day < today;
+    const label = day.toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric",
+      ...(day.getFullYear() !== today.getFullYear() ? { year: "numeric" } : {}) });
+    return h("span", { class: `chip due${late ? " overdue" : ""}`, title: `${late ? "Was due" : "Due"} ${day.toLocaleDateString(undefined, { dateStyle: "full" })}` },
+      `${late ? "was due" : "due"} ${label}`);
   }
 
   // The count of results and of the weaker ones still waiting, from the hits on screen: after a delete as well.
@@ -512,7 +556,8 @@
     const waiting = $$("#results .result[hidden]").length;
     $("#search-status").textContent = !hits.length ? `Nothing matches “${query}”.`
       : !strong ? `No strong match for “${query}”.`
-        : `${strong} result${strong === 1 ? "" : "s"} for “${query}” in ${ms} ms`;
+        : hits.some((x) => "due" in x) ? `${strong} thing${strong === 1 ? "" : "s"} to do for “${query}”, due soonest first`
+          : `${strong} result${strong === 1 ? "" : "s"} for “${query}” in ${ms} ms`;
     const more = $("#results-more");
     more.hidden = waiting === 0;
     more.textContent = `Show ${waiting} weaker match${waiting === 1 ? "" : "es"}`;
