@@ -880,7 +880,7 @@
         dlg.close();
         ((next && $(".linklike, button", next)) || (view === "search" ? $("#q") : $("#main"))).focus();
         // The other views count what they list: read again, so no count still holds the deleted memory.
-        if (view === "review") { if (!$("#review-list .review-item")) renderReviewEmpty(); else syncBulk(); }
+        if (view === "review") { if (!$("#review-list .review-item")) loadReview(); else syncBulk(); }
         else if (view === "timeline" || view === "tags") loaders[view]();
         // What a delete cannot reach, as the server says it: copies made before (backups, exports) keep the text.
         toast(answer && answer.note ? `Memory deleted: ${answer.note}.` : "Memory deleted.", { ms: 9000 });
@@ -1147,7 +1147,8 @@
     try {
       const out = await v1.review(action, ids);
       for (const li of items) li.remove();
-      if (!$("#review-list .review-item")) renderReviewEmpty();
+      // The queue lists its first 100: emptied, it is read again, as more may wait behind them.
+      if (!$("#review-list .review-item")) loadReview();
       const n = out.reviewed;
       toast(`${action === "approve" ? "Approved" : "Rejected"} ${n} ${n === 1 ? "memory" : "memories"}.`, {
         action: { label: "Undo", run: async () => {
@@ -1185,7 +1186,7 @@
       setTimeout(() => {
         li.remove();
         syncBulk();
-        if (!$("#review-list").children.length) renderReviewEmpty();
+        if (!$("#review-list").children.length) loadReview();
         const target = next && next.isConnected ? $("[data-act=approve]", next) : null;
         if (target) target.focus(); else $("#main").focus();
       }, reduceMotion ? 0 : 250);
