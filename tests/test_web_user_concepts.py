@@ -1,6 +1,7 @@
 """The concept network reads as a map: no two concepts' labels lie over each other, the labels open at a size
 that can be read, a long tag ends in an ellipsis instead of running across its neighbours, and the same
-concepts are laid out the same way on every visit. In Debian's Chromium, against one server (the fake embedder).
+concepts are laid out the same way on every visit. A concept's list and count follow an edit or a delete of its
+memories. In Debian's Chromium, against one server (the fake embedder).
 
 Each test here fails without the change it covers."""
 
@@ -122,4 +123,35 @@ def test_the_same_concepts_are_laid_out_the_same_way_each_visit(tab: Tab) -> Non
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#graph[data-ready='1']")
     assert page.evaluate(where) == first
+    assert tab.errors == []
+
+
+def test_a_concepts_list_and_count_follow_an_edit_and_a_delete(tab: Tab) -> None:
+    page = _open(tab)
+    page.locator("#concept-list button[data-concept='deadline']").click()
+    items = page.locator("#concept-memories li[data-id]")
+    meta = page.locator("#concept-meta")
+    sync_api.expect(meta).to_contain_text("5 memories")
+    sync_api.expect(items).to_have_count(5)
+    # The tag taken off one memory: it leaves the concept's list and count.
+    items.first.locator(".linklike").click()
+    page.locator("#detail[open]").wait_for()
+    tags = page.locator("#d-tags")
+    tags.fill(", ".join(t for t in tags.input_value().split(", ") if t != "deadline"))
+    page.locator("#d-save").click()
+    page.locator("#detail-form[data-saved]").wait_for()
+    page.keyboard.press("Escape")
+    page.locator("#detail").wait_for(state="hidden")
+    sync_api.expect(items).to_have_count(4)
+    sync_api.expect(meta).to_contain_text("4 memories")
+    sync_api.expect(page.locator("#concept-list button[data-concept='deadline'] .n")).to_have_text("4")
+    # One deleted: the same.
+    items.first.locator(".linklike").click()
+    page.locator("#detail[open]").wait_for()
+    page.locator("#d-delete").click()
+    sync_api.expect(page.locator("#d-delete")).to_have_text("Click again to delete")
+    page.locator("#d-delete").click()
+    page.locator("#detail").wait_for(state="hidden")
+    sync_api.expect(items).to_have_count(3)
+    sync_api.expect(meta).to_contain_text("3 memories")
     assert tab.errors == []

@@ -275,6 +275,7 @@
         li.replaceWith(card);
       }
       else if (kind === "item") li.replaceWith(memItem(rec));
+      else if (kind === "concept") refreshConceptItem(li, rec);
     }
     const hit = searchState.hits.find((x) => x.memory.id === rec.id);
     if (hit) hit.memory = rec;
@@ -873,6 +874,7 @@
         const opener = copies.find((li) => li.getClientRects().length > 0);
         let next = opener ? opener.nextElementSibling : null;
         while (next && (copies.includes(next) || !next.getClientRects().length)) next = next.nextElementSibling;
+        for (const li of copies) if (li.dataset.render === "concept") refreshConceptItem(li, { ...current, tags: [] });
         for (const li of copies) li.remove();
         const hadHits = searchState.hits.length;
         searchState.hits = searchState.hits.filter((x) => x.memory.id !== current.id && x.memory.parent_id !== current.id);
@@ -1498,7 +1500,7 @@
       neighbours = node.neighborhood("node").map((n) => n.id());
       if (!fromGraph) cy.animate({ center: { eles: node }, zoom: Math.max(cy.zoom(), 1.1) }, { duration: reduceMotion ? 0 : 300 });
     }
-    $("#concept-meta").textContent = `${c.usage} ${c.usage === 1 ? "memory" : "memories"} · ${c.degree} link${c.degree === 1 ? "" : "s"}`;
+    showConceptMeta(c);
     $("#concept-neighbours").replaceChildren(...neighbours.slice(0, 24).map((n) =>
       h("button", { type: "button", class: "chip tag", onclick: () => selectConcept(n) }, n)));
     const list = $("#concept-memories");
@@ -1507,11 +1509,25 @@
       const data = await v1.list({ tag: id, limit: 20 });
       const rows = data.memories || [];
       remember(rows);
-      list.replaceChildren(...(rows.length ? rows.map((m) => h("li", { dataset: { id: m.id } }, openButton(m)))
+      list.replaceChildren(...(rows.length ? rows.map((m) => h("li", { dataset: { id: m.id, render: "concept" } }, openButton(m)))
         : [h("li", {}, "No memory carries this tag now.")]));
     } catch (err) {
       list.replaceChildren(h("li", {}, `Could not load memories — ${err.message}`));
     }
+  }
+  function showConceptMeta(c) {
+    $("#concept-meta").textContent = `${c.usage} ${c.usage === 1 ? "memory" : "memories"} · ${c.degree} link${c.degree === 1 ? "" : "s"}`;
+  }
+  // A memory edited from a concept's list: redrawn, or dropped from the list (and its count) once it no longer
+  // carries the concept's tag.
+  function refreshConceptItem(li, rec) {
+    const c = concepts.find((x) => x.id === $("#concept-name").textContent);
+    if (!c || (rec.tags || []).includes(c.id)) { li.replaceChildren(openButton(rec)); return; }
+    li.remove();
+    c.usage = Math.max(0, c.usage - 1);
+    showConceptMeta(c);
+    renderConceptList();
+    for (const b of $$("#concept-list button")) b.setAttribute("aria-current", String(b.dataset.concept === c.id));
   }
   function clearConcept() {
     $("#concept-detail").hidden = true;
