@@ -83,7 +83,7 @@ class SearchMemory:
         after, before = (None, None) if span is None else (_utc(span.after), _utc(span.before))
         query = read(text, now, longest=self._settings.max_content_chars, after=after, before=before)
         if query.anchor is not None:
-            probe = read_query(query.anchor.phrase, now, longest=self._settings.max_content_chars)
+            probe = read_query(query.event, now, longest=self._settings.max_content_chars)
             where = Filter(now=now, session=session)
             event = self._retriever.recall(
                 probe, where, limit=1, mode=RecallMode.RANKED, profile="default", touch=False

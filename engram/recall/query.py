@@ -17,8 +17,13 @@ from engram.lang.text import STOPWORDS, joined_spellings, stem, stems, terms
 from engram.lang.text import words as words_of
 from engram.lang.timewords import EventAnchor, TimeRange
 from engram.model.record import text_problem
+from engram.recall.kin import kin_words
+from engram.recall.named import names_asked
 from engram.recall.scoring import Period
 from engram.recall.synonyms import other_words
+
+# A possessive pronoun opening an event phrase ("his operation"): whose event it is, the question may say.
+_OWNER = re.compile(r"(?:his|her|their)\s+", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,19 @@ class Query:
     def asks_for_memories(self) -> bool:
         """Whether it asks for memories themselves, about nothing in particular ("what did I tell you today?")."""
         return asks_for_memories(self.concepts)
+
+    @property
+    def event(self) -> str:
+        """Its anchor's event as looked for: "after his operation" of a question naming the father-in-law is the
+        father-in-law's operation, not whichever memory says an operation (or a GP surgery)."""
+        assert self.anchor is not None
+        phrase = self.anchor.phrase
+        owner = _OWNER.match(phrase)
+        if owner is None:
+            return phrase
+        rest = self.text.replace(phrase, " ")
+        whom = [*kin_words(rest), *names_asked(rest)]
+        return f"{whom[0]}'s {phrase[owner.end() :]}" if whom else phrase
 
     def anchored(self, event: str, at: datetime) -> Query:
         """The question with its event resolved: created before (or after) the memory that mentions it, and the

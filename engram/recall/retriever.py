@@ -69,7 +69,9 @@ class Retriever:
         kin = kin_words(query.search)
         if not kin:
             return query
-        texts = [f.content for f, _ in self._store.text_facts(searched(kin), LOOKED_UP, where)]
+        # Who the asker's kin are holds whatever time the question asks about ("after his operation").
+        anytime = replace(where, created_after=None, created_before=None)
+        texts = [f.content for f, _ in self._store.text_facts(searched(kin), LOOKED_UP, anytime)]
         named = [
             (w, said_of(w, spelled(found))) for w, said in kin.items() if (found := names_in(said, texts))
         ]
