@@ -18,7 +18,7 @@ from engram.agent.arguments import (
     Share,
     StoreContext,
 )
-from engram.model.record import Category, Kind, KindFilter, NameFilter, TagFilter, as_utc
+from engram.model.record import GIVEN_TAGS, Category, Kind, KindFilter, NameFilter, TagFilter, as_utc
 
 
 class Arguments(BaseModel):
@@ -56,7 +56,7 @@ class RememberArgs(Arguments):
     scope_id: str | None = Field(
         None, description="which project or session; a session scope defaults to this one"
     )
-    tags: list[str] | None = Field(None, description="tags to give it")
+    tags: list[str] | None = Field(None, max_length=GIVEN_TAGS, description="tags to give it")
     importance: float | None = Field(None, ge=0, le=1, description="0..1 (not store_memory's 1-5); none: 0.5")
 
 
@@ -162,7 +162,9 @@ class UpdateMemoryArgs(Arguments):
         description="contexts, projects, learnings, reminders, references, interactions or system; "
         "none: unchanged",
     )
-    tags: list[str] | None = Field(None, description="its tags, replacing the ones it has; none: unchanged")
+    tags: list[str] | None = Field(
+        None, max_length=GIVEN_TAGS, description="its tags, replacing the ones it has; none: unchanged"
+    )
     importance: float | None = Field(
         None, ge=0, le=1, description="0 (trivial) to 1 (critical); none: unchanged"
     )

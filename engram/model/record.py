@@ -166,6 +166,8 @@ def new_id() -> str:
 TAG_CHARS = 64
 NAME_CHARS = 256
 ID_CHARS = 128
+# Tags one request gives a memory: each new one is embedded and registered, so ten thousand cost a request seconds.
+GIVEN_TAGS = 100
 KIND_CHARS = 64  # a kind, scope, status or profile name as a filter, far above any there is
 TagFilter = Annotated[str, Field(max_length=TAG_CHARS)]
 NameFilter = Annotated[str, Field(max_length=NAME_CHARS)]

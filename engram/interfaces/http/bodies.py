@@ -18,6 +18,7 @@ from engram import (
     SourceType,
     TagFilter,
 )
+from engram.model.record import GIVEN_TAGS
 
 Number = Annotated[float, Field(strict=True)]  # an int is a number too; a bool or a text is not
 
@@ -68,7 +69,7 @@ class RememberBody(BaseModel):
     type: MemoryType | None = None
     memory_type: MemoryType | None = None
     experience_type: MemoryType | None = None
-    tags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list, max_length=GIVEN_TAGS)
     source_type: SourceType | None = None
     credibility: Number | None = Field(None, ge=0, le=1)
     emotion: str | None = None
@@ -110,7 +111,7 @@ class ContextBody(BaseModel):
 
 class ShodhPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    tags: list[str] | None = None
+    tags: list[str] | None = Field(None, max_length=GIVEN_TAGS)
     memory_type: MemoryType | None = None
     metadata: dict[str, Any] | None = None
 
@@ -132,7 +133,10 @@ _SCALARS = {name: kinds for name, f in NewMemory.model_fields.items() if (kinds 
 
 def strict_fields(fields: dict[str, Any]) -> dict[str, Any]:
     """A PATCH's fields with its booleans and numbers checked as strictly as a body's: `user_marked_important: 0`
-    and `importance: true` are refused, naming the field."""
+    and `importance: true` are refused, naming the field; so are more tags than one request may give."""
+    tags = fields.get("tags")
+    if isinstance(tags, list) and len(tags) > GIVEN_TAGS:
+        raise InvalidInput("tags", f"holds {len(tags):,} tags; give a memory at most {GIVEN_TAGS} at once")
     for name, value in fields.items():
         kinds = _SCALARS.get(name)
         if not kinds or value is None:
