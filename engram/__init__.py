@@ -34,6 +34,7 @@ from engram.model.answers import (
     StoreMemoryResult,
 )
 from engram.model.record import (
+    GIVEN_TAGS,
     ID_CHARS,
     KIND_CHARS,
     NAME_CHARS,
@@ -66,6 +67,7 @@ except _metadata.PackageNotFoundError:  # run from a source tree that was never 
 __all__ = [
     "DOCUMENT_TYPES",
     "FORGET_NOTE",
+    "GIVEN_TAGS",
     "ID_CHARS",
     "KIND_CHARS",
     "NAME_CHARS",

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from engram import (
+    GIVEN_TAGS,
     InvalidInput,
     KindFilter,
     MemoryType,
@@ -18,7 +19,6 @@ from engram import (
     SourceType,
     TagFilter,
 )
-from engram.model.record import GIVEN_TAGS
 
 Number = Annotated[float, Field(strict=True)]  # an int is a number too; a bool or a text is not
 
