@@ -10,7 +10,10 @@ A fifth user's set (bench/data/everyday_fifth_user.jsonl, 40 lines of one person
 fragments, lists, dates of several forms, German and Chinese) is read with `--set` and the same labels, as is a
 sixth user's (bench/data/everyday_sixth_user.jsonl, 40 lines of one person said on Monday 7 December: a landscape
 architect with a partner, an elderly father and a choir; fragments, lists, dates as "Fri 11th", "19.12.", "31/12",
-German lines), labelled before any prediction and held apart from the changes measured on the others.
+German lines), labelled before any prediction and held apart from the changes measured on the others; so is a
+seventh user's (bench/data/everyday_seventh_user.jsonl, 40 lines of one person said on Monday 14 December: an
+electrician with a partner, twins and a mother abroad; fragments, lists, household schedules, meeting notes,
+statements about the user without "I", dates as "Wed 16/12", "31 Dec", "2027-01-12", German lines).
 
 Every memory goes in through `store_memory` with the clock at 08:00 of its day, into one fresh store (neighbour
 votes and learning take part). Reported: kind accuracy and fallback share, category accuracy (undecided counts

@@ -104,15 +104,16 @@ class Classifiers:
     ) -> Decision:
         """`kind`: the memory's kind decision, weighed in as evidence of its category (engram.classify.joint)."""
         decided = self.categories.decide(vector, neighbours, opening)
-        if kind is None:
-            return decided
+        if kind is None or decided.method != "fallback":
+            return decided  # only a category left undecided on its own is weighed by the kind
         return with_kind(decided, kind, self.kind_evidence(), self.categories.rules.fallback_below)
 
     def kind_evidence(self) -> KindEvidence:
         """What each kind says of each category, measured once per process and pair of seed sets."""
+        if self._evidence is not None:
+            return self._evidence  # the digests hash every seed sentence: not once per write
         key = f"{self.kinds.readout_digest()}|{self.categories.seed_digest()}"
-        if self._evidence is None:
-            self._evidence = _EVIDENCE.get(key)
+        self._evidence = _EVIDENCE.get(key)
         if self._evidence is None:
             seeds = [p for p in self.categories.prototypes().items if p.source == "seed"]
             read = [
@@ -152,6 +153,7 @@ class Classifiers:
         for classifier in (self.kinds, self.categories):
             classifier.forget_learned()
             self._store.set_meta(f"prototypes:{classifier.taxonomy.name}", "")
+        self._evidence = None  # measured in the old vector space
 
     def extraction(self) -> Classifier:
         """The extraction kinds (conversation ingest), loaded on first use. It reads the whole statement only:
