@@ -24,6 +24,8 @@ def test_the_kind_of_answer_a_question_asks_for() -> None:
     assert asked("how much did the robot cost?") == "amount"
     assert asked("what is my NHS number?") == "amount"
     assert asked("how often do I call Mama?") == "time or amount"
+    assert asked("what's the password for the Octopus Energy account?") == "password"
+    assert asked("what's the reservation code for the flights?") is None
     assert asked("who is my boss?") is None
     assert asked("where does my mum live?") is None
     assert gives("Ingrid's birthday is 2 May", "time")
@@ -31,6 +33,8 @@ def test_the_kind_of_answer_a_question_asks_for() -> None:
     assert gives("twice a month", "amount")
     assert not gives("We decided to replace the robot with a Rowa unit", "amount")
     assert not gives("My mum Ingrid still lives in Hamburg", "time")
+    assert gives("the network is Kowal-5G and the key is on the sticker underneath", "password")
+    assert not gives("Gas and electricity are with Octopus Energy, account number A-3F9C21D7", "password")
 
 
 def test_a_memory_without_the_asked_time_or_amount_is_no_sure_answer(real: Memory) -> None:
@@ -45,3 +49,16 @@ def test_a_memory_without_the_asked_time_or_amount_is_no_sure_answer(real: Memor
     for question, answer in (("how much rent do we pay?", 2), ("what do we pay for agency locums?", 3)):
         found = real.search_memory(question, touch=False)["results"]
         assert found[0]["id"] == ids[MEMORIES[answer]] and found[0]["confidence"] != "low", question
+
+
+def test_a_memory_without_a_password_does_not_answer_for_one(real: Memory) -> None:
+    energy = "Gas and electricity are with Octopus Energy, account number A-3F9C21D7."
+    wifi = real.store_memory("Home wifi is called Otter-5G; the password is on the router's sticker.")[
+        "memory_id"
+    ]
+    for text in (energy, *MEMORIES):
+        real.store_memory(text)
+    found = real.search_memory("what's the password for the Octopus Energy account?", touch=False)["results"]
+    assert all(r["confidence"] == "low" for r in found), found
+    found = real.search_memory("what's the wifi password?", touch=False)["results"]
+    assert found[0]["id"] == wifi and found[0]["confidence"] != "low", found

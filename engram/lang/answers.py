@@ -1,8 +1,9 @@
 """The kind of answer a question asks for, and whether a text gives one. "When is Hannah's birthday" wants a time
 and "how much did the robot cost" an amount: a memory holding no time (or no number) does not answer it, however
-many of its words it shares ("We decided to replace the robot with a Rowa unit" for the cost). Only the two kinds
-a text shows on its face are read: a time (a date, a month, a weekday, a season, an hour, a period) and an amount
-(a digit or a number word). Who, where and what are said too many ways to tell from the words."""
+many of its words it shares ("We decided to replace the robot with a Rowa unit" for the cost). Only the kinds a
+text shows on its face are read: a time (a date, a month, a weekday, a season, an hour, a period), an amount (a
+digit or a number word) and a password (said as one, a key or a code, or redacted as a secret). Who, where and
+what are said too many ways to tell from the words."""
 
 from __future__ import annotations
 
@@ -11,11 +12,17 @@ from typing import Literal
 
 from engram.lang.timewords import DAYS, MONTHS, SEASONS, SHORT_MONTHS
 
-Asked = Literal["time", "amount", "time or amount"]
+Asked = Literal["time", "amount", "time or amount", "password"]
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|by when\b|what (?:time|date|day|year)\b|which (?:day|date|year)\b|how long ago\b)"
     r"|\b(?:what time|what date)\b|什么时候|几点|哪天",
+    re.IGNORECASE,
+)
+# A password is asked for by name; "the reservation code" is answered by a booking reference, so a code is not.
+_PASSWORD = re.compile(r"\b(?:password|passwords|passcode|passphrase|pin)\b", re.IGNORECASE)
+_CREDENTIAL = re.compile(
+    r"\b(?:password|passcode|passphrase|pin|key|code|combination|secret|login|credentials)\b|\[REDACTED_SECRET\]",
     re.IGNORECASE,
 )
 _AMOUNT = re.compile(r"\bhow (?:much|old|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
@@ -40,6 +47,8 @@ _AMOUNTS = re.compile(rf"\d|\b(?:{_NUMBERS})\b|[一二两三四五六七八九�
 
 def asked(question: str) -> Asked | None:
     """The kind of answer `question` asks for, if it is a time or an amount; None for any other."""
+    if _PASSWORD.search(question):
+        return "password"
     if _WHEN.search(question):
         return "time"
     if _EITHER.search(question):
@@ -48,7 +57,9 @@ def asked(question: str) -> Asked | None:
 
 
 def gives(text: str, kind: Asked) -> bool:
-    """Whether `text` holds an answer of that kind: a time, an amount, or either."""
+    """Whether `text` holds an answer of that kind: a time, an amount, either, or a password."""
+    if kind == "password":
+        return bool(_CREDENTIAL.search(text))
     if kind != "amount" and _TIME.search(text):
         return True
     return kind != "time" and bool(_AMOUNTS.search(text))
