@@ -67,8 +67,9 @@ CONTEXT_ABOUT = (
     "decisions (and, given a query, the memories related to it), within max_tokens."
 )
 
-# What a stateless HTTP request's session is: none. No stored scope_id can hold a NUL, so it matches no memory.
-NO_SESSION = "\x00"
+# What a stateless HTTP request's session is: none. It is longer than any scope_id a memory may hold (256
+# characters), so it matches no memory; a NUL did that on SQLite, but PostgreSQL refused the query that held it.
+NO_SESSION = "no MCP session: " + "-" * 256
 
 
 def session_id(ctx: Context, fallback: str) -> str:
