@@ -552,7 +552,9 @@
 
   // The count of results and of the weaker ones still waiting, from the hits on screen: after a delete as well.
   function summarize() {
-    const { hits, query, ms } = searchState;
+    const { hits, ms } = searchState;
+    // A pasted paragraph is quoted by its start: the line says what was asked, not all of it again.
+    const query = searchState.query.length > 80 ? `${searchState.query.slice(0, 79)}…` : searchState.query;
     const strong = hits.filter((x) => !isWeak(x)).length;
     const waiting = $$("#results .result[hidden]").length;
     $("#search-status").textContent = !hits.length ? `Nothing matches “${query}”.`
