@@ -204,3 +204,10 @@ def spelled(names: Sequence[str]) -> tuple[str, ...]:
         if len(first := name.split()) > 1:
             out += spelled(first[:1])
     return tuple(dict.fromkeys(out))
+
+
+def relation_said(word: str) -> tuple[str, ...]:
+    """The words a memory states a kin or role word's relation with (a wife as any partner, or by being married),
+    or none for a word that names no relation."""
+    said = _RELATIONS.get(word.lower(), ())
+    return (*sorted(_COUPLE), _MARRIED) if set(said) & _COUPLE else said

@@ -3,20 +3,50 @@ cost" over "We decided to replace the robot with a Rowa unit", which names no am
 low-confidence guess, however many of the question's words it says. As for the names a question asks about
 (engram.recall.named), only memories standing alone are judged: a turn of a conversation or a passage of a
 document leaves the time or the amount to the turns and passages around it (a conversation's date is its
-session's)."""
+session's). A question about someone's relation ("who is Mateo's dentist", "what is Tomasz's wife called") is
+answered only by a memory that states such a relation: one that only names Mateo says who he is, not who his
+dentist is."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engram.lang.answers import asked, gives
 from engram.model.results import Scored
+from engram.recall.kin import relation_said
+from engram.recall.named import says
 from engram.store.values import Facts
 
 
 def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
     """The memories of `shown` standing alone that hold no time (or amount) the question asks for."""
     kind = asked(question)
-    if kind is None:
+    relation = _relation(question)
+    if kind is None and not relation:
         return set()
-    return {s.record.id for s in shown if s.record.episode is None and not gives(s.record.content, kind)}
+    return {
+        s.record.id
+        for s in shown
+        if s.record.episode is None
+        and (
+            (kind is not None and not gives(s.record.content, kind))
+            or (relation and not any(says(s.record.content.lower(), w) for w in relation))
+        )
+    }
+
+
+# Someone's relation, asked by name or role ("Mateo's dentist", "my dentist's receptionist"): not the asker's own
+# ("my husband"), whom the kin lookup finds by name.
+_OWNED = re.compile(r"\b([^\W\d_]+)['\u2019]s\s+([^\W\d_]+)", re.IGNORECASE)
+_ASKERS = frozenset(
+    {"my", "our", "your", "his", "her", "their", "it", "that", "what", "who", "where", "when", "how"}
+)
+
+
+def _relation(question: str) -> tuple[str, ...]:
+    """How a memory states the relation the question asks of someone, if it asks one."""
+    for match in _OWNED.finditer(question):
+        if match.group(1).lower() not in _ASKERS and (said := relation_said(match.group(2))):
+            return said
+    return ()
