@@ -40,6 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def tab(browser: Any, server: Server) -> Iterator[Tab]:
     t = Tab(browser, server.url)
     t.page.set_default_timeout(30_000)
+    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
     yield t
     t.context.close()
 
