@@ -9,7 +9,8 @@
    maintenance pass (`serve` runs one every 10 minutes). Its VmRSS is sampled from /proc every 0.2 s; its
    VmHWM (peak) is read before it stops, and once when it first answers (what loading the store took). Also:
    seconds from start to the first answer, and the first search's and first store's latency (what lazily loaded
-   parts cost a user).
+   parts cost a user); the server's processor time per request during the traffic, and its threads and SQLite
+   connections to the store at the end.
 3. Library: a process that opens the store with `Memory`, recalls, searches and remembers; VmRSS after each
    step and VmHWM at the end. Then a new, empty store's first write (which sets up the classifiers).
 4. Breakdown: VmRSS added by each import (in the order `engram` loads them), by the embedding model, by the
@@ -84,6 +85,21 @@ def mapped_mb(pid: int, path: Path) -> tuple[int, float]:
         elif inside and head and head[0] == "Rss:":
             kb += int(head[1])
     return count, round(kb / 1024, 1)
+
+
+def cpu_s(pid: int) -> float:
+    """Processor time a process has used (user and system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def connections(pid: int, path: Path) -> int:
+    """How many SQLite connections a process holds to the database at `path` (each opens the file once)."""
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            count += os.readlink(fd) == str(path)
+    return count
 
 
 def _child(stage: str, *args: str) -> dict[str, Any]:
@@ -274,6 +290,7 @@ def serve(
             after_store = status_mb(server.pid)["VmRSS"]
 
             stop_at = time.monotonic() + seconds
+            cpu_before = cpu_s(server.pid)
             mcp: dict[str, int] = {}
             worker = threading.Thread(
                 target=lambda: mcp.update(calls=asyncio.run(_mcp_calls(url, queries, texts[1::2], stop_at)))
@@ -299,6 +316,7 @@ def serve(
                         search_ms.append((time.perf_counter() - t0) * 1000)
                 rest += 1
             worker.join()
+            traffic_cpu = cpu_s(server.pid) - cpu_before
             after_traffic = status_mb(server.pid)
             t0 = time.perf_counter()
             http.post("/v1/maintain", json={}).raise_for_status()
@@ -307,6 +325,7 @@ def serve(
             maps, mapped = mapped_mb(server.pid, db.resolve())
             pss = pss_mb(server.pid)
             threads = len(os.listdir(f"/proc/{server.pid}/task"))
+            held = connections(server.pid, db.resolve())
     finally:
         sampling.set()
         server.terminate()
@@ -317,6 +336,7 @@ def serve(
         "first_store_ms": round(first_store_ms, 1),
         "rest_requests": rest,
         "mcp_calls": mcp.get("calls", 0),
+        "server_cpu_ms_per_request": round(1000 * traffic_cpu / max(1, rest + mcp.get("calls", 0)), 2),
         "search_p50_ms": round(statistics.median(search_ms), 1),
         "store_p50_ms": round(statistics.median(store_ms), 1),
         "maintain_s": round(maintain_s, 2),
@@ -333,6 +353,7 @@ def serve(
         "database_mapped_mb": mapped,
         "pss_final_mb": pss,
         "threads_final": threads,
+        "database_connections_final": held,
         "peak_rss_mb": final["VmHWM"],
         "samples": samples[:: max(1, len(samples) // 120)],
     }
@@ -410,6 +431,9 @@ COMPARED = (
     "pss_final_mb",
     "rest_requests",
     "mcp_calls",
+    "server_cpu_ms_per_request",
+    "threads_final",
+    "database_connections_final",
 )
 
 
