@@ -26,7 +26,7 @@ import math
 import re
 import sys
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import anyio
@@ -34,7 +34,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.interfaces.http.access import logged_path
-from engram.interfaces.http.problems import UPLOADS, problem
+from engram.interfaces.http.problems import NUL_PROBLEM, UPLOADS, has_nul, nul_in_address, problem
 from engram.model.jsonkeys import parse_marking, twice
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
@@ -104,18 +104,19 @@ def too_deep(body: bytes, limit: int = MAX_BODY_DEPTH) -> bool:
     return False
 
 
-def invalid_text(value: Any, at: str = "") -> str | None:
-    """The dotted path of the first string (or key) in `value` that is no valid Unicode, if any."""
+def invalid_text(value: Any, at: str = "", unfit: Callable[[str], bool] | None = None) -> str | None:
+    """The dotted path of the first string (or key) in `value` that is no valid Unicode (or `unfit`), if any."""
+    bad = unfit or _unencodable
     stack: list[tuple[Any, str]] = [(value, at)]
     while stack:
         item, path = stack.pop()
         if isinstance(item, str):
-            if _unencodable(item):
+            if bad(item):
                 return path or "body"
         elif isinstance(item, dict):
             for key, v in item.items():
                 name = f"{path}.{key}" if path else str(key)
-                if _unencodable(key):
+                if bad(key):
                     return path or "body"
                 stack.append((v, name))
         elif isinstance(item, list):
@@ -173,7 +174,7 @@ class Guard:
             return {"type": "http.disconnect"}
 
         try:
-            refusal = _repeated(scope) or self._refusal(scope)
+            refusal = _repeated(scope) or self._refusal(scope) or nul_in_address(scope)
             if refusal is not None:
                 await _spoken(scope, refusal)(scope, receive, guarded)
                 return
@@ -337,6 +338,11 @@ def _body_problem(body: bytes, scope: Scope) -> Any:
         return problem(
             400, "Invalid input", "is not valid Unicode (a lone surrogate)", where, code="invalid_input"
         )
+    # No stored text, id, tag or name holds a NUL: PostgreSQL refuses one in any query, which answered 500.
+    if (where := invalid_text(value, unfit=has_nul)) is not None:
+        # A tool's argument is named as the tool's own checks name it: `path`, not `arguments.path`.
+        where = where.removeprefix("arguments.") if scope.get("path", "").startswith("/v1/tools/") else where
+        return problem(400, "Invalid input", NUL_PROBLEM, where, code="invalid_input")
     if (repeated := twice(value)) is not None:
         detail = "is given twice in one object: send it once"
         return problem(400, "Invalid input", detail, repeated, code="invalid_input")

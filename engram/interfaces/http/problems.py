@@ -7,6 +7,7 @@ import importlib.util
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
@@ -15,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from engram import InvalidInput
 from engram.agent import refusal
@@ -67,6 +69,26 @@ def validation_problem(errors: list[ErrorDetails], route: str = "") -> JSONRespo
         elif route == "/v1/search":
             detail += refusal.misplaced("search_memory", field)
     return problem(400, "Invalid input", detail, field)
+
+
+NUL_PROBLEM = "holds a NUL character (U+0000), which no stored text, id, tag or name holds"
+
+
+def nul_in_address(scope: Scope) -> Any:
+    """A NUL (%00) in the path or a query parameter, refused naming the parameter (the path names an id)."""
+    if has_nul(str(scope.get("path", ""))):
+        return problem(400, "Invalid input", NUL_PROBLEM, "path", code="invalid_input")
+    query = bytes(scope.get("query_string") or b"")
+    if b"%00" in query or b"\x00" in query:
+        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            if has_nul(value) or has_nul(name):
+                shown = name.replace("\x00", "") or "query"
+                return problem(400, "Invalid input", NUL_PROBLEM, shown, code="invalid_input")
+    return None
+
+
+def has_nul(text: str) -> bool:
+    return "\x00" in text
 
 
 def known_query(request: Request) -> None:
@@ -191,12 +213,15 @@ __all__ = [
     "DOCS_ASSETS",
     "MAX_BODY_BYTES",
     "MAX_UPLOAD_BYTES",
+    "NUL_PROBLEM",
     "UPLOADS",
     "Problem",
     "docs_assets",
     "document_problems",
+    "has_nul",
     "http_problem",
     "known_query",
+    "nul_in_address",
     "offline_docs",
     "problem",
     "validation_problem",

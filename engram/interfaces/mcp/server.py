@@ -220,8 +220,14 @@ def _register(server: MCPServer, tool: Tool, resolve: Resolver, session: Callabl
         unnamed = arguments.get("scope") == "session" and arguments.get("scope_id") is None
         if tool.name in ("remember", "ingest_conversation") and unnamed and asking == NO_SESSION:
             raise _Refused("scope_id: this connection has no MCP session (stateless HTTP): name one")
+        given = _given(arguments)
+        if (nul := next((k for k, v in given.items() if _holds_nul(v)), None)) is not None:
+            # No stored text, id, tag or name holds one, and PostgreSQL refuses one in any query.
+            raise _Refused(
+                f"{nul}: holds a NUL character (U+0000), which no stored text, id, tag or name holds"
+            )
         try:
-            answer = resolve(ctx).run_tool(tool.name, session=asking, **_given(arguments))
+            answer = resolve(ctx).run_tool(tool.name, session=asking, **given)
         except EngramError as exc:
             # Engram's own errors reach the agent with their text (the field and the problem); the SDK shows any
             # other exception as a bare "Error executing tool", and logs it as a crash with its traceback.
@@ -233,6 +239,14 @@ def _register(server: MCPServer, tool: Tool, resolve: Resolver, session: Callabl
     call.__signature__ = inspect.Signature(params, return_annotation=dict[str, Any])  # type: ignore[attr-defined]
     call.__annotations__ = {p.name: p.annotation for p in params} | {"return": dict[str, Any]}
     server.tool(name=tool.name, annotations=_ANNOTATIONS[tool.effect])(call)
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    return isinstance(value, list) and any(_holds_nul(v) for v in value)
 
 
 def _given(arguments: dict[str, Any]) -> dict[str, Any]:
