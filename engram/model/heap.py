@@ -9,7 +9,8 @@ import ctypes.util
 from functools import cache
 from typing import Any
 
-_M_ARENA_MAX = -8  # mallopt's parameter number (malloc.h)
+_M_ARENA_MAX = -8  # mallopt's parameter numbers (malloc.h)
+_M_MMAP_THRESHOLD = -3
 
 
 @cache
@@ -32,3 +33,11 @@ def cap_arenas(arenas: int) -> bool:
     """At most `arenas` arenas for this process; whether it took."""
     libc = _glibc()
     return libc is not None and bool(libc.mallopt(_M_ARENA_MAX, arenas))
+
+
+def map_from(size: int) -> bool:
+    """Allocations of `size` bytes or more get pages of their own, returned to the system when freed; whether it
+    took. glibc's own threshold rises to the largest block freed so far (up to 32 MB), after which such blocks
+    come from the heap and their pages stay with the process once freed."""
+    libc = _glibc()
+    return libc is not None and bool(libc.mallopt(_M_MMAP_THRESHOLD, size))

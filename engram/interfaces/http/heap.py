@@ -18,13 +18,20 @@ import os
 from engram.model import heap
 
 ARENAS = 2
+# A block this large or larger (the model's activations, the vector index's buffers and the room they grow into)
+# is mapped on its own and unmapped when freed: glibc's own threshold rises with the largest block freed, after
+# which they come from the heap and a server kept their pages as free heap memory.
+MAPPED_FROM = 1 << 20
 # Blocking calls at once: twice the cores (a call may wait on the disk or the write lock), at least 4.
 WORKERS = max(4, 2 * len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 4)
 
 
-def limit_arenas(arenas: int = ARENAS) -> bool:
-    """Cap glibc's arenas for this process (elsewhere nothing happens); whether it took. `MALLOC_ARENA_MAX` in
-    the environment wins: whoever runs the server has chosen."""
+def limit_arenas(arenas: int = ARENAS, mapped_from: int = MAPPED_FROM) -> bool:
+    """Cap glibc's arenas for this process and give blocks of `mapped_from` bytes or more pages of their own
+    (elsewhere nothing happens); whether the cap took. `MALLOC_ARENA_MAX` and `MALLOC_MMAP_THRESHOLD_` in the
+    environment win: whoever runs the server has chosen."""
+    if "MALLOC_MMAP_THRESHOLD_" not in os.environ:
+        heap.map_from(mapped_from)
     return "MALLOC_ARENA_MAX" not in os.environ and heap.cap_arenas(arenas)
 
 
@@ -35,4 +42,4 @@ def limit_workers(workers: int = WORKERS) -> None:
     anyio.to_thread.current_default_thread_limiter().total_tokens = workers
 
 
-__all__ = ["ARENAS", "WORKERS", "limit_arenas", "limit_workers"]
+__all__ = ["ARENAS", "MAPPED_FROM", "WORKERS", "limit_arenas", "limit_workers"]
