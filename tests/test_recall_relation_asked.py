@@ -22,3 +22,13 @@ def test_a_memory_that_states_no_such_relation_is_no_sure_answer(real: Memory) -
     for question, answer in (("where does Rob's mum live?", 2), ("what is Tomasz's wife called?", 4)):
         found = real.search_memory(question, touch=False)["results"]
         assert found[0]["id"] == ids[answer] and found[0]["confidence"] != "low", (question, found)
+
+
+def test_a_role_or_a_friend_of_someone_is_asked_the_same_way(real: Memory) -> None:
+    real.store_memory("My dentist is Dr Anjali Shah at Beech Road Dental; check-ups every six months.")
+    mate = real.store_memory("Oskar's best mate is Jayden Clarke; his mum does the Thursday school run.")
+    real.store_memory("Oskar is 14 and plays drums in the school jazz band.")
+    found = real.search_memory("who is my dentist's receptionist?", touch=False)["results"]
+    assert all(r["confidence"] == "low" for r in found), found
+    found = real.search_memory("who is Oskar's best friend?", touch=False)["results"]
+    assert found[0]["id"] == mate["memory_id"] and found[0]["confidence"] != "low", found

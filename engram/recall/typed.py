@@ -44,9 +44,23 @@ _ASKERS = frozenset(
 )
 
 
+# The people around someone besides kin and the roles the kin lookup knows, each with how a memory says it.
+_ROLES: dict[str, tuple[str, ...]] = {
+    "teacher": ("teacher", "teaches", "taught", "form tutor"),
+    "coach": ("coach", "coaches", "coached", "trainer"),
+    "tutor": ("tutor", "tutors", "tutored"),
+    "receptionist": ("receptionist", "reception", "front desk"),
+    "hygienist": ("hygienist",),
+    "friend": ("friend", "friends", "mate", "mates", "pal", "buddy"),
+    "colleague": ("colleague", "colleagues", "coworker", "co-worker", "works with"),
+}
+
+
 def _relation(question: str) -> tuple[str, ...]:
     """How a memory states the relation the question asks of someone, if it asks one."""
     for match in _OWNED.finditer(question):
-        if match.group(1).lower() not in _ASKERS and (said := relation_said(match.group(2))):
+        if match.group(1).lower() in _ASKERS:
+            continue
+        if said := relation_said(match.group(2)) or _ROLES.get(match.group(2).lower(), ()):
             return said
     return ()
