@@ -225,6 +225,12 @@ def test_rename_tag_refuses_bad_input_and_changes_nothing(tmp_path: Path) -> Non
         with pytest.raises(InvalidInput) as same:
             mem.rename_tag("budget", "Budget")
         assert same.value.field == "new"
+        with pytest.raises(InvalidInput) as long:  # cut to 64 letters it would be another name than asked
+            mem.rename_tag("budget", "quarterly-" * 8)
+        assert long.value.field == "new" and "64" in str(long.value)
+        assert mem.rename_tag("budget", "b" * 64)["new"] == "b" * 64  # the longest a tag may be still renames
+        mem.rename_tag("b" * 64, "budget")
         with pytest.raises(InvalidInput):
             mem.run_tool("rename_tag", old="budget")  # new is required
-        assert mem.get(kept).tags == ("budget",) and not mem.store.operations()
+        # only the two allowed renames ran
+        assert mem.get(kept).tags == ("budget",) and len(mem.store.operations()) == 2

@@ -11,7 +11,7 @@ from engram.errors import InvalidInput, NotFound
 from engram.lang.analysis import normalize_tag
 from engram.model.answers import RenameTagAnswer
 from engram.model.names import mixed_script_problem
-from engram.model.record import MemoryRecord, Status
+from engram.model.record import TAG_CHARS, MemoryRecord, Status, tag_form
 from engram.store.roles import Rows, TagRegistry
 from engram.store.values import Filter, TagRow
 from engram.tags.service import TagService
@@ -82,6 +82,8 @@ class TagRenamer:
             raise NotFound(old, "tag")
         if problem := mixed_script_problem(new, "tag"):  # normalize_tag would make it no name at all
             raise InvalidInput("new", problem)
+        if len(tag_form(new)) > TAG_CHARS:  # normalize_tag would cut it short and rename to another name
+            raise InvalidInput("new", f"is longer than {TAG_CHARS} characters (a tag's most)")
         name = normalize_tag(new)
         if not name:
             raise InvalidInput(
