@@ -204,10 +204,11 @@ class Tools:
         kind: str | None = None,
         below_confidence: float | None = None,
         limit: int = 50,
+        session: str | None = None,
     ) -> ReviewMemoriesAnswer:
         """list: the memories waiting for review, each with why; approve / reject: by ids or by filter."""
         return self._curation.review_memories(
-            action, ids=ids, kind=kind, below_confidence=below_confidence, limit=limit
+            action, ids=ids, kind=kind, below_confidence=below_confidence, limit=limit, session=session
         )
 
     @writes

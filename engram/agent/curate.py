@@ -3,14 +3,14 @@ decide on the review queue, and read a conversation into memories."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pydantic
 
 from engram.agent.browse import summary
 from engram.agent.inputs import MAX_MESSAGES, ChatMessage
-from engram.errors import InvalidInput
+from engram.errors import InvalidInput, NotFound
 from engram.model.agent_answers import (
     ForgetByTagAnswer,
     IngestConversationAnswer,
@@ -19,7 +19,7 @@ from engram.model.agent_answers import (
     UpdateMemoryAnswer,
 )
 from engram.model.answers import FORGET_NOTE
-from engram.model.record import Kind, MemoryRecord, Status, invalid_from, tag_form
+from engram.model.record import Kind, MemoryRecord, Scope, Status, invalid_from, tag_form
 from engram.review.extract import KINDS
 from engram.review.ingest import Ingestor
 from engram.review.queue import MAX_BULK, ReviewQueue, extraction_confidence, why_waiting
@@ -89,16 +89,28 @@ class Curation:
         kind: str | None,
         below_confidence: float | None,
         limit: int,
+        session: str | None = None,
     ) -> ReviewMemoriesAnswer:
+        """`session`: the session asking (MCP); another session's session memories are neither shown to it nor
+        decided by it, by id (not found, as elsewhere) or by filter, as its searches and lists leave them out."""
+        mine = _of_session(session)
         if action == "list":
             if ids:
                 raise InvalidInput(
                     "ids", "are for approve or reject; list shows the queue (filter it by kind)"
                 )
-            pending = [_pending(r) for r in self._waiting(kind, below_confidence, limit)]
+            waiting = [r for r in self._waiting(kind, below_confidence, MAX_BULK) if mine(r)][:limit]
+            pending = [_pending(r) for r in waiting]
             return {"action": action, "pending": pending, "reviewed": [], "count": len(pending)}
         if action not in ("approve", "reject"):
             raise InvalidInput("action", f"must be list, approve or reject, got {action!r}")
+        for memory_id in ids or ():
+            if isinstance(memory_id, str) and (record := self._store.get(memory_id)) and not mine(record):
+                raise NotFound(memory_id)
+        if session is not None and not ids and (kind is not None or below_confidence is not None):
+            ids = [r.id for r in self._waiting(kind, below_confidence, MAX_BULK) if mine(r)][:limit]
+            if not ids:
+                return {"action": action, "pending": [], "reviewed": [], "count": 0}
         decided = self._review.review_many(
             action, ids=ids or (), kind=kind, below_confidence=below_confidence, limit=limit
         )
@@ -159,6 +171,13 @@ class Curation:
             "by_kind": dict(report.get("by_kind", {})),
             "outcomes": {k: v for k, v in report.items() if k not in _REPORTED},
         }
+
+
+def _of_session(session: str | None) -> Callable[[MemoryRecord], bool]:
+    """Whether the session asking may see a memory: any but another session's session memory."""
+    if session is None:
+        return lambda record: True
+    return lambda record: record.scope != Scope.SESSION or record.scope_id == session
 
 
 def _pending(record: MemoryRecord) -> PendingMemory:

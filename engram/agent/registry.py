@@ -367,6 +367,7 @@ TOOLS: tuple[Tool, ...] = (
         'review_memories(action="approve", ids=["<memory id>"])',
         ReviewMemoriesArgs,
         ReviewMemoriesAnswer,
+        session=True,
     ),
     Tool(
         "ingest_conversation",
