@@ -27,7 +27,7 @@ SAID = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)  # a Tuesday
         ),  # the date says which Friday, not the next one
         ("Vet visit on Tuesday, Dec 8 at 5pm", "2026-12-08"),
         ("Book flights by Monday (14 December)", "2026-12-14"),
-        ("Party on Saturday the 5th", "2026-11-28"),  # no date the pattern reads beside it: the next Saturday
+        ("Party on Saturday the 5th", "2026-12-05"),  # the day of the month says which Saturday
         ("Clean the garage this weekend", "2026-11-28"),  # a weekend is due its Saturday
         ("Finish the draft by the weekend", "2026-11-27"),  # ... or, by it, the Friday before
         ("Plan the trip next weekend", "2026-12-05"),  # not "next week" read inside "next weekend"

@@ -29,7 +29,7 @@ SAID = datetime(2026, 11, 24, 8, 0, tzinfo=UTC)  # a Tuesday
         ("Renew the car insurance before the 3rd.", "2026-12-03"),
         ("Pay the electricity bill, it's due on the 28th.", "2026-11-28"),
         ("Pay the cleaner on the 31st.", "2026-12-31"),  # November has no 31st
-        ("Party on Saturday the 5th", "2026-11-28"),  # a weekday named first still decides
+        ("Party on Saturday the 5th", "2026-12-05"),  # the day of the month says which Saturday
         # German and Chinese dates, read forward.
         ("Die Steuererklärung muss bis zum 31. Dezember beim Finanzamt sein.", "2026-12-31"),
         ("Zahnarzttermin am 9. Dezember um 14 Uhr nicht vergessen.", "2026-12-09"),

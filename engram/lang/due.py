@@ -36,6 +36,7 @@ from engram.lang.timewords import (
     month_after,
     weekend,
 )
+from engram.lang.weekday_dates import BARE_SHORT_DAY, COUNTED, WEEKDAY_DATE, resolve, slot
 from engram.lang.window import window
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
@@ -146,7 +147,8 @@ _FULL_DAY = {d[:3]: d for d in DAYS.split("|")}
 
 def _spelled(text: str) -> str:
     """`text` with its shortened weekdays written out, for the date readers that know the whole words."""
-    return _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
+    text = _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
+    return BARE_SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1)[:3].lower()], text)
 
 
 # A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
@@ -174,7 +176,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         "PREFER_DAY_OF_MONTH": "first",
         "RETURN_AS_TIMEZONE_AWARE": False,
     }
-    found_dates = [*DATE.finditer(text), *_ORDINAL.finditer(text), *_DAY_MONTH.finditer(text)]
+    pinned = [*WEEKDAY_DATE.finditer(text), *COUNTED.finditer(text)]  # first: they hold the others' matches
+    found_dates = [*pinned, *DATE.finditer(text), *_ORDINAL.finditer(text), *_DAY_MONTH.finditer(text)]
     dates = sorted(found_dates, key=lambda m: m.start())
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
@@ -183,6 +186,10 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     if marked:
         dates = [*marked, *(m for m in dates if m not in marked)]
     for found, following in zip(dates, [*dates[1:], None], strict=False):
+        if found.re in (WEEKDAY_DATE, COUNTED):
+            if (pinned_day := resolve(found, said)) is not None:
+                return pinned_day, found.group(0)
+            continue
         if found.re is _ORDINAL:  # "before the 3rd", "due on the 28th": that day of this month or the next
             try:
                 return _ordinal(int(found.group(1)), said), found.group(0)
@@ -369,7 +376,7 @@ def states_deadline(text: str) -> bool:
 def to_do(text: str) -> bool:
     """Whether `text` states a deadline, is an instruction or tells of an event: with a day it names, a reminder
     ("Prepare the slides for the review on 2 December", "Mia's school play is on December 12")."""
-    return states_deadline(text) or instruction(text) or event(text)
+    return states_deadline(text) or instruction(text) or event(text) or slot(_spelled(text))
 
 
 def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> datetime | None:

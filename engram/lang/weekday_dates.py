@@ -1,0 +1,148 @@
+"""Days people pin down in a few words, for the due days of reminders (engram.lang.due): a weekday beside the date
+it falls on ("Wed 16/12", "Fri 4/12", "Sat 12th", "Thu 10.12."), a weekday with a part of the day ("Sat morning",
+"tue night"), a span counted from today ("in a fortnight", "in 3 days", "the day after tomorrow") and a weekday
+counted in a month ("first Monday of January", "last Friday of the month").
+
+A weekday that agrees with one reading of its date confirms that reading, even the later one of a numeric date
+whose order is not said ("Mon 12/4" said in November is 12 April, a Monday, not Friday 4 December). A weekday that
+agrees with no reading leaves the day in doubt: the reminder comes up on the earlier of the weekday's next day and
+the date's nearer reading, so that it is seen before either day it may mean, never after.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import datetime, timedelta
+
+from engram.lang.foreign_dates import forward
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
+
+PARTS = r"morning|afternoon|evening|night|lunchtime|midday|noon"
+_SHORT = r"mon|tues?|weds?|thu|thurs?|fri|sat|sun"
+# After a word this could be a verb ("we sat ...", "I wed ..."): no weekday.
+_NO_SUBJECT = r"(?<!\bi )(?<!\bwe )(?<!\bhe )(?<!\bshe )(?<!\bthey )(?<!\byou )(?<!\bit )"
+# A weekday cut short with nothing before that makes it a day, made one by what follows: a part of the day or a
+# date ("Sat morning", "tue night", "Fri 4/12", "Sat 12th"). "Sat down", "on sun cream" stay words, and "9.15"
+# after one is a time.
+BARE_SHORT_DAY = re.compile(
+    rf"{_NO_SUBJECT}\b({_SHORT})\b\.?(?=,?\s+(?:(?:{PARTS})\b|\d{{1,2}}(?:/\d{{1,2}}|\.\d{{1,2}}\.(?!\d)|st\b|nd\b|rd\b|th\b)))",
+    re.IGNORECASE,
+)
+# A weekday and the date it falls on: a numeric one (either order, a year perhaps), day.month. with dots, or a day
+# of the month ("Sat 12th", "Thursday the 17th").
+WEEKDAY_DATE = re.compile(
+    rf"\b({DAYS})\.?,?\s+(?:(\d{{1,2}})/(\d{{1,2}})(?:/(\d{{4}}|\d{{2}}))?(?![\d/])"
+    rf"|(\d{{1,2}})\.(\d{{1,2}})\.(?![\d.]?\d)|(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b"
+    rf"(?!\s+(?:of\s+)?(?:{MONTHS})))",
+    re.IGNORECASE,
+)
+_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
+_ORDER = {
+    "first": 0,
+    "1st": 0,
+    "second": 1,
+    "2nd": 1,
+    "third": 2,
+    "3rd": 2,
+    "fourth": 3,
+    "4th": 3,
+    "last": -1,
+}
+# A span counted from the day it was said, or a weekday counted in a month.
+COUNTED = re.compile(
+    rf"\b(?:in\s+(\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(days?|weeks?|fortnights?)\b|(?:in\s+)?a\s+(fortnight)\b"
+    rf"|(?:the\s+)?(day after tomorrow)\b|({'|'.join(_ORDER)})\s+({DAYS})\s+(?:of|in)\s+"
+    rf"(?:(the month|this month)|(next month)|({MONTHS})))",
+    re.IGNORECASE,
+)
+# A weekday beside its date or a part of the day (after the short forms are written out): a slot in a calendar.
+SLOT = re.compile(
+    rf"\b(?:{DAYS})\b\.?,?\s+(?:(?:{PARTS})\b|\d{{1,2}}(?:/\d{{1,2}}|\.\d{{1,2}}\.(?!\d)|st\b|nd\b|rd\b|th\b|\s+(?:{MONTHS}|{SHORT_MONTHS})\b))",
+    re.IGNORECASE,
+)
+_PAST = re.compile(r"\b(?:was|were|had|did)\b", re.IGNORECASE)
+
+
+def slot(text: str) -> bool:
+    """Whether `text` (short weekdays written out) pins a weekday to a date or a part of the day and tells of
+    nothing past ("Boiler service Wednesday 16/12", "Tuesday evening: book club"): an appointment."""
+    return SLOT.search(text[:2000]) is not None and _PAST.search(text[:2000]) is None
+
+
+def _next_weekday(said: datetime, weekday: int) -> datetime:
+    return said + timedelta(days=(weekday - said.weekday()) % 7)
+
+
+def _agreeing(weekday: int, readings: list[datetime], said: datetime) -> datetime | None:
+    """The nearest reading on `weekday`; with none, the earlier of the nearest reading and the weekday's next day."""
+    if not readings:
+        return None
+    agree = [d for d in readings if d.weekday() == weekday]
+    return min(agree) if agree else min(min(readings), _next_weekday(said, weekday))
+
+
+def _readings(found: re.Match[str], said: datetime) -> list[datetime]:
+    """The coming days the date after the weekday may mean: both orders of a numeric date, this month's or the
+    next month's day of the month."""
+    first, second, year, dot_day, dot_month, number = found.groups()[1:]
+    if number is not None:
+        this = said.replace(day=1)
+        days = [this, month_after(this)]
+        return [
+            m.replace(day=int(number))
+            for m in days
+            if int(number) <= calendar.monthrange(m.year, m.month)[1] and m.replace(day=int(number)) >= said
+        ]
+    if dot_day is not None:
+        pairs = [(int(dot_month), int(dot_day))]
+    else:
+        pairs = [(int(first), int(second)), (int(second), int(first))]
+    out = []
+    for month, day in pairs:
+        if not 1 <= month <= 12:
+            continue
+        if year is None:
+            out.append(forward(said, month, day))
+            continue
+        full = int(year) + (2000 if len(year) == 2 else 0)
+        if 1 <= day <= calendar.monthrange(full, month)[1] and (at := said.replace(full, month, day)) >= said:
+            out.append(at)
+    return [d for d in out if d is not None]
+
+
+def _counted(found: re.Match[str], said: datetime) -> datetime | None:
+    number, unit, fortnight, after_next, order, weekday, _this, following, named = found.groups()
+    if after_next is not None:
+        return said + timedelta(days=2)
+    if fortnight is not None or unit is not None:
+        count = 1 if number is None else int(number) if number.isdigit() else _NUMBERS[number.lower()]
+        per = (
+            14
+            if fortnight is not None or unit.lower().startswith("f")
+            else 7
+            if unit.lower()[0] == "w"
+            else 1
+        )
+        return said + timedelta(days=count * per)
+    day = DAYS.split("|").index(weekday.lower())
+    first = said.replace(day=1)
+    if following is not None:
+        first = month_after(first)
+    elif named is not None:
+        number_of = MONTHS.split("|").index(named.lower()) + 1
+        first = first.replace(year=said.year + (number_of < said.month), month=number_of)
+    nth = _ORDER[order.lower()]
+    if nth < 0:
+        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        return last - timedelta(days=(last.weekday() - day) % 7)
+    return _next_weekday(first, day) + timedelta(days=7 * nth)
+
+
+def resolve(found: re.Match[str], said: datetime) -> datetime | None:
+    """The day a match of WEEKDAY_DATE or COUNTED names, read forward from `said` (a UTC midnight); None for
+    one already past ("the last Friday of the month" said after it)."""
+    if found.re is COUNTED:
+        day = _counted(found, said)
+        return day if day is not None and day >= said else None
+    return _agreeing(DAYS.split("|").index(found.group(1).lower()), _readings(found, said), said)
