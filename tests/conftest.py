@@ -109,3 +109,18 @@ def browser() -> Iterator[Any]:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def tab(browser: Any, server: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh page on the module's `server`, in a window of the module's WINDOW size (width, height) where it
+    sets one; a module of browser tests that needs more (a client's data first) makes its own."""
+    from playwright import sync_api
+    from test_web import Tab
+
+    width, height = getattr(request.module, "WINDOW", (1280, 860))
+    t = Tab(browser, server.url, width=width, height=height)
+    t.page.set_default_timeout(30_000)
+    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
+    yield t
+    t.context.close()

@@ -12,9 +12,7 @@ from typing import Any
 
 import pytest
 from test_web import CHROMIUM, Server, Tab
-
-from engram import Memory
-from engram.interfaces.tenants import LOCAL
+from webpage import delete_open_memory, local_memory, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -51,25 +49,14 @@ LONG = "a-very-long-tag-name-that-goes-on-and-on-for-sixty-four-letters"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-concepts"), seed=False)
-    app: Any = running.server.config.app
-    mem: Memory = app.state.tenants.memory(LOCAL)
-    for i, tags in enumerate(GROUPS):
-        mem.remember(f"Memory {i} about {tags[0].replace('-', ' ')}", tags=tags)
-    for tag in SINGLES:
-        mem.remember(f"A note about {tag.replace('-', ' ')}", tags=[tag])
-    mem.remember("A note with the longest tag", tags=[LONG, "deadline"])
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server) -> Iterator[Tab]:
-    t = Tab(browser, server.url)
-    t.page.set_default_timeout(30_000)
-    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
-    yield t
-    t.context.close()
+    with serving(tmp_path_factory, "web-concepts") as running:
+        mem = local_memory(running)
+        for i, tags in enumerate(GROUPS):
+            mem.remember(f"Memory {i} about {tags[0].replace('-', ' ')}", tags=tags)
+        for tag in SINGLES:
+            mem.remember(f"A note about {tag.replace('-', ' ')}", tags=[tag])
+        mem.remember("A note with the longest tag", tags=[LONG, "deadline"])
+        yield running
 
 
 # The pairs of concepts whose boxes, labels included, overlap (in the graph's own coordinates).
@@ -148,11 +135,7 @@ def test_a_concepts_list_and_count_follow_an_edit_and_a_delete(tab: Tab) -> None
     sync_api.expect(page.locator("#concept-list button[data-concept='deadline'] .n")).to_have_text("4")
     # One deleted: the same.
     items.first.locator(".linklike").click()
-    page.locator("#detail[open]").wait_for()
-    page.locator("#d-delete").click()
-    sync_api.expect(page.locator("#d-delete")).to_have_text("Click again to delete")
-    page.locator("#d-delete").click()
-    page.locator("#detail").wait_for(state="hidden")
+    delete_open_memory(page)
     sync_api.expect(items).to_have_count(3)
     sync_api.expect(meta).to_contain_text("3 memories")
     assert tab.errors == []

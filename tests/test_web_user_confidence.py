@@ -7,11 +7,11 @@ Each test here fails without the change it covers."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
 from test_web import CHROMIUM, Server, Tab
+from webpage import ask, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -28,21 +28,8 @@ QUERY = "when does the nightly reconciliation job run"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-confidence"), seed=False)
-    with httpx.Client(base_url=running.url, timeout=60) as c:
-        for text in NOTES:
-            c.post("/v1/store", json={"content": text}).raise_for_status()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server) -> Iterator[Tab]:
-    t = Tab(browser, server.url)
-    t.page.set_default_timeout(30_000)
-    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
-    yield t
-    t.context.close()
+    with serving(tmp_path_factory, "web-confidence", notes=NOTES) as running:
+        yield running
 
 
 def test_the_rest_recall_grades_each_hit_as_search_does(server: Server) -> None:
@@ -59,8 +46,7 @@ def test_the_rest_recall_grades_each_hit_as_search_does(server: Server) -> None:
 def test_a_result_shows_its_confidence_band_and_keeps_the_score_behind_why(tab: Tab) -> None:
     page = tab.open()
     with page.expect_response("**/v1/recall") as answer:
-        page.locator("#q").fill(QUERY)
-        page.locator("#q").press("Enter")
+        ask(page, QUERY)
     grades = [h["confidence"] for h in answer.value.json()["results"]]
     sync_api.expect(page.locator("#search-status")).to_contain_text(QUERY)
     first = page.locator("#results .result").first

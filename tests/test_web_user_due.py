@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from typing import Any
 
 import httpx
 import pytest
 from test_web import CHROMIUM, Server, Tab
+from webpage import ask, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -30,21 +30,8 @@ QUERY = "what do I need to do"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-due"), seed=False)
-    with httpx.Client(base_url=running.url, timeout=60) as c:
-        for text in NOTES:
-            c.post("/v1/store", json={"content": text}).raise_for_status()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server) -> Iterator[Tab]:
-    t = Tab(browser, server.url)
-    t.page.set_default_timeout(30_000)
-    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
-    yield t
-    t.context.close()
+    with serving(tmp_path_factory, "web-due", notes=NOTES) as running:
+        yield running
 
 
 def _usage(c: httpx.Client) -> dict[str, int]:
@@ -59,8 +46,7 @@ def test_things_to_do_are_listed_due_soonest_first_with_their_day(tab: Tab, serv
         before = _usage(c)
     assert len(listed) >= 3 and all(r.get("due") for r in listed)
     page = tab.open()
-    page.locator("#q").fill(QUERY)
-    page.locator("#q").press("Enter")
+    ask(page, QUERY)
     sync_api.expect(page.locator("#search-status")).to_contain_text(f"{len(listed)} things to do")
     cards = page.locator("#results .result:visible")
     sync_api.expect(cards).to_have_count(len(listed))

@@ -7,11 +7,11 @@ Each test here fails without the change it covers."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
 from test_web import CHROMIUM, Server, Tab
+from webpage import ask, delete_open_memory, graded, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -29,44 +29,14 @@ GRADES = ["high", "medium", "medium"]  # the rest low: three results, the others
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-forget"), seed=False)
-    with httpx.Client(base_url=running.url, timeout=60) as c:
-        for text in NOTES:
-            c.post("/v1/store", json={"content": text}).raise_for_status()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server) -> Iterator[Tab]:
-    t = Tab(browser, server.url)
-    t.page.set_default_timeout(30_000)
-    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
-    yield t
-    t.context.close()
-
-
-def _graded(route: Any) -> None:
-    response = route.fetch()
-    data = response.json()
-    for i, hit in enumerate(data["results"]):
-        hit["confidence"] = GRADES[i] if i < len(GRADES) else "low"
-    route.fulfill(response=response, json=data)
-
-
-def _delete_open_memory(page: Any) -> None:
-    page.locator("#detail[open]").wait_for()
-    page.locator("#d-delete").click()
-    sync_api.expect(page.locator("#d-delete")).to_have_text("Click again to delete")
-    page.locator("#d-delete").click()
-    page.locator("#detail").wait_for(state="hidden")
+    with serving(tmp_path_factory, "web-forget", notes=NOTES) as running:
+        yield running
 
 
 def test_deleting_a_result_updates_the_count_and_keeps_the_place(tab: Tab, server: Server) -> None:
     page = tab.open()
-    page.route("**/v1/recall", _graded)
-    page.locator("#q").fill("dentist")
-    page.locator("#q").press("Enter")
+    page.route("**/v1/recall", graded(GRADES))
+    ask(page, "dentist")
     status = page.locator("#search-status")
     sync_api.expect(status).to_contain_text("3 results for “dentist”")
     more = page.locator("#results-more")
@@ -77,7 +47,7 @@ def test_deleting_a_result_updates_the_count_and_keeps_the_place(tab: Tab, serve
     second = visible.nth(1).get_attribute("data-id")
     visible.first.locator(".linklike").focus()
     page.keyboard.press("Enter")
-    _delete_open_memory(page)
+    delete_open_memory(page)
     sync_api.expect(status).to_contain_text("2 results for “dentist”")
     sync_api.expect(page.locator("#results .result:visible")).to_have_count(2)
     # Focus is on the memory that followed the deleted one.
@@ -95,7 +65,7 @@ def test_deleting_from_the_timeline_updates_its_count(tab: Tab, server: Server) 
     item = page.locator("#periods details[open] li .linklike").first
     text = item.inner_text()
     item.click()
-    _delete_open_memory(page)
+    delete_open_memory(page)
     sync_api.expect(status).to_contain_text(f"{total - 1} memories")
     sync_api.expect(page.locator("#periods li", has_text=text)).to_have_count(0)
     assert tab.errors == []

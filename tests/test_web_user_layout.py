@@ -6,38 +6,26 @@ Each test here fails without the change it covers."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from test_web import CHROMIUM, Server, Tab, until
-
-from engram import Memory
-from engram.interfaces.tenants import LOCAL
+from webpage import PHONE, local_memory, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 LONG_TAG = "x" * 64  # the longest tag a memory may carry
 LONG_WORD = "averyverylongwordwithoutanyspaces" * 8
+WINDOW = PHONE
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-layout"), seed=False)
-    app: Any = running.server.config.app
-    mem: Memory = app.state.tenants.memory(LOCAL)
-    mem.remember(LONG_WORD, tags=[LONG_TAG, "billing"])
-    mem.remember("Ask Dana about the billing migration plan.", status="pending", tags=[LONG_TAG])
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server) -> Iterator[Tab]:
-    t = Tab(browser, server.url, width=390, height=844)
-    t.page.set_default_timeout(30_000)
-    yield t
-    t.context.close()
+    with serving(tmp_path_factory, "web-layout") as running:
+        mem = local_memory(running)
+        mem.remember(LONG_WORD, tags=[LONG_TAG, "billing"])
+        mem.remember("Ask Dana about the billing migration plan.", status="pending", tags=[LONG_TAG])
+        yield running
 
 
 WIDE = "document.documentElement.scrollWidth - document.documentElement.clientWidth"

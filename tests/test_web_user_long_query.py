@@ -7,31 +7,22 @@ Each test here fails without the change it covers."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from test_web import CHROMIUM, Server, Tab, until
+from webpage import PHONE, ask, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 TOKEN = "eyJhbGciOiJIUzI1NiJ9" * 120  # a pasted token: 2,400 letters and no space
+WINDOW = PHONE
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-long-query"))
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server) -> Iterator[Tab]:
-    t = Tab(browser, server.url, width=390, height=844)
-    t.page.set_default_timeout(30_000)
-    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
-    yield t
-    t.context.close()
+    with serving(tmp_path_factory, "web-long-query", seed=True) as running:
+        yield running
 
 
 WIDE = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -39,8 +30,7 @@ WIDE = "document.documentElement.scrollWidth - document.documentElement.clientWi
 
 def test_a_long_unbroken_question_does_not_widen_the_page(tab: Tab) -> None:
     page = tab.open()
-    page.locator("#q").fill(TOKEN)
-    page.locator("#q").press("Enter")
+    ask(page, TOKEN)
     status = page.locator("#search-status")
     sync_api.expect(status).to_contain_text(TOKEN[:40])
     until(page, "!/Searching/.test(document.querySelector('#search-status').textContent)", timeout_s=30)

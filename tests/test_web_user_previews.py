@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from test_web import CHROMIUM, Server, Tab
+from webpage import ask, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
@@ -22,25 +22,8 @@ TABLE = "# Restore times\n\n| step | minutes |\n|:--|--:|\n| stop | 1 |\n| resto
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-previews"), seed=False)
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def client(server: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=60) as c:
-        for text in (SHELL, TABLE):
-            c.post("/v1/store", json={"content": text}).raise_for_status()
-        yield c
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server, client: httpx.Client) -> Iterator[Tab]:
-    t = Tab(browser, server.url)
-    t.page.set_default_timeout(30_000)
-    yield t
-    t.context.close()
+    with serving(tmp_path_factory, "web-previews", notes=[SHELL, TABLE]) as running:
+        yield running
 
 
 def _card_text(page: Any, within: str, needle: str) -> str:
@@ -65,8 +48,7 @@ def test_the_browse_list_keeps_pipes_and_stars_that_are_not_markdown(tab: Tab) -
 
 def test_search_results_keep_the_same_characters(tab: Tab) -> None:
     page = tab.open()
-    page.locator("#q").fill("fall back in the shell")
-    page.locator("#q").press("Enter")
+    ask(page, "fall back in the shell")
     sync_api.expect(page.locator("#search-status")).to_contain_text("fall back in the shell", timeout=30_000)
     assert "make test || make clean" in _card_text(page, "#results", "fall back")
     assert tab.errors == []

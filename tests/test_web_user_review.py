@@ -7,42 +7,28 @@ Each test here fails without the change it covers."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from test_web import CHROMIUM, Server, Tab
-
-from engram import Memory
-from engram.interfaces.tenants import LOCAL
+from webpage import PHONE, local_memory, serving
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 PENDING = 103  # more than the queue lists at once
+WINDOW = PHONE
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web-review"), seed=False)
-    app: Any = running.server.config.app
-    mem: Memory = app.state.tenants.memory(LOCAL)
-    mem.remember_many(
-        [
-            {"content": f"Extracted fact number {i}: the standup moved to room {i}.", "status": "pending"}
-            for i in range(PENDING)
-        ]
-    )
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def tab(browser: Any, server: Server) -> Iterator[Tab]:
-    t = Tab(browser, server.url, width=390, height=844)
-    t.page.set_default_timeout(30_000)
-    sync_api.expect.set_options(timeout=30_000)  # a busy machine may take seconds to answer a search
-    yield t
-    t.context.close()
+    with serving(tmp_path_factory, "web-review") as running:
+        local_memory(running).remember_many(
+            [
+                {"content": f"Extracted fact number {i}: the standup moved to room {i}.", "status": "pending"}
+                for i in range(PENDING)
+            ]
+        )
+        yield running
 
 
 def test_approving_the_whole_page_shows_those_still_waiting(tab: Tab) -> None:
