@@ -29,6 +29,8 @@ from typing import Any
 
 import simplemma
 
+from engram.model.standins import standing_in
+
 
 class _WithoutSpacy(importlib.abc.MetaPathFinder):
     def find_spec(
@@ -70,15 +72,10 @@ class _SpacyLoader(importlib.machinery.SourceFileLoader):
         package, info = ModuleType("spacy.cli"), ModuleType("spacy.cli.info")
         package.__path__ = []
         info.info = _spacy_info  # type: ignore[attr-defined]
-        stand_ins = {"spacy.cli": package, "spacy.cli.info": info}
-        for name, stand_in in stand_ins.items():
-            sys.modules.setdefault(name, stand_in)
         try:
-            super().exec_module(module)
+            with standing_in({"spacy.cli": package, "spacy.cli.info": info}):
+                super().exec_module(module)
         finally:
-            for name, stand_in in stand_ins.items():
-                if sys.modules.get(name) is stand_in:
-                    del sys.modules[name]
             if module.__dict__.get("cli") is package:
                 del module.cli
 

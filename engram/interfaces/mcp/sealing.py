@@ -21,6 +21,8 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
 
+from engram.model.standins import standing_in
+
 SEALING_MODULE = "mcp.server.request_state"
 
 
@@ -96,15 +98,8 @@ def _stand_ins() -> dict[str, ModuleType]:
 
 class _Loader(importlib.machinery.SourceFileLoader):
     def exec_module(self, module: ModuleType) -> None:
-        stand_ins = {} if "cryptography" in sys.modules else _stand_ins()
-        for name, stand_in in stand_ins.items():
-            sys.modules.setdefault(name, stand_in)
-        try:
+        with standing_in({} if "cryptography" in sys.modules else _stand_ins()):
             super().exec_module(module)
-        finally:
-            for name, stand_in in stand_ins.items():
-                if sys.modules.get(name) is stand_in:
-                    del sys.modules[name]
 
 
 class _Finder(importlib.abc.MetaPathFinder):
