@@ -121,6 +121,25 @@ def test_a_verb_a_time_or_a_habit_is_no_due_day(text: str) -> None:
     assert due.reminder_day(text, SAID) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Friday afternoon deploys are banned.",
+        "Friday at 3pm deploys are banned.",
+        "Phones are not allowed at the table on Sunday evening.",
+        "The server room is off-limits Saturday morning.",
+    ],
+)
+def test_a_ban_stated_as_a_fact_is_a_rule_not_a_reminder(text: str) -> None:
+    assert due.standing(text)
+    assert due.reminder_day(text, SAID) is None
+
+
+def test_a_task_about_a_ban_is_still_due() -> None:
+    assert not due.standing("Check whether drones are banned in the park before Saturday.")
+    assert due.reminder_day("Check whether drones are banned in the park before Saturday.", SAID) is not None
+
+
 def test_a_past_evening_is_no_appointment() -> None:
     assert not due.to_do("Tuesday evening was lovely, dinner with Sam")
 

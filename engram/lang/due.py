@@ -337,12 +337,18 @@ _SCHEDULED = re.compile(
 _EVERY = re.compile(r"\b(?:every|each)\s+(?!one\b|other\b|of\b)[a-z]", re.IGNORECASE)
 
 
+# A prohibition stated as a fact ("Friday afternoon deploys are banned"): a rule, unless a task about it is asked.
+_BANNED = re.compile(
+    r"\b(?:banned|forbidden|prohibited|not (?:allowed|permitted)|off[- ]limits|verboten)\b", re.I
+)
+
+
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     text = _spelled(text)
     if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None:
         return True
-    if _EVERY.search(text) is not None and not states_deadline(text) and not instruction(text):
+    if (_EVERY.search(text) or _BANNED.search(text)) and not states_deadline(text) and not instruction(text):
         return True
     return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
 
