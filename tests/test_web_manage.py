@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from test_web import CHROMIUM, SEED, Server, Tab, until
+from webpage import graded
 
 from engram import Memory
 from engram.embed.embedder import Embedder
@@ -146,16 +147,8 @@ def test_results_far_below_the_best_wait_behind_a_control(tab: Tab) -> None:
 
 def test_low_confidence_results_are_hidden_when_the_server_grades_them(tab: Tab) -> None:
     page = tab.open()
-    grades = ["high", "low", "medium"]  # the third hit is shown although the second, scored higher, is not
-
-    def graded(route: Any) -> None:
-        response = route.fetch()
-        data = response.json()
-        for i, hit in enumerate(data["results"]):
-            hit["confidence"] = grades[i] if i < len(grades) else "low"
-        route.fulfill(response=response, json=data)
-
-    page.route("**/v1/recall", graded)
+    # the third hit is shown although the second, scored higher, is not
+    page.route("**/v1/recall", graded(["high", "low", "medium"]))
     _search(page, "python ruff mypy")
     visible = page.locator("#results .result:visible")
     sync_api.expect(visible).to_have_count(2)
