@@ -92,6 +92,7 @@ class SearchMemory:
             # the answer.
             if event and at_least(event[0].confidence, "medium"):
                 query = query.anchored(event[0].record.id, event[0].record.created_at)
+        query = self._retriever.corrected(query)
         concepts = query_concepts(query.topic)
         return replace(query, concepts=concepts, expansions=self._expansions(concepts))
 
@@ -161,7 +162,8 @@ class SearchMemory:
             "query_analysis": {
                 "extracted_concepts": list(query.concepts),
                 "search_scope": _scope(Category.REMINDERS if listing else content_type),
-                "semantic_expansions": {k: list(v) for k, v in query.expansions.items()},
+                "semantic_expansions": {k: list(v) for k, v in query.expansions.items()}
+                | {said: [word] for said, word in query.corrections or ()},
                 "intent": query.intent,
                 "time_range": None if clause is None else clause.shown(),
             },

@@ -23,6 +23,7 @@ import sys
 import threading
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
@@ -223,8 +224,10 @@ def dictionary_form(word: str) -> str:
     return str(simplemma.lemmatize(word, lang="en", low_memory=True))
 
 
+@lru_cache(maxsize=16384)
 def is_dictionary_word(word: str) -> bool:
-    """Whether simplemma's English dictionary has `word`."""
+    """Whether simplemma's English dictionary has `word`. Cached: a question's words are asked again and again,
+    and a look-up in the table read in place costs more than a cached answer."""
     return bool(simplemma.is_known(word, lang="en", low_memory=True))
 
 

@@ -283,6 +283,12 @@ def stem(word: str) -> str:
     return str(_stemmer.stemWord(word))
 
 
+def stems_uncached(words: Sequence[str]) -> list[str]:
+    """Each word's stem, in one call and kept out of `stem`'s cache: for many words asked once (a misspelled
+    word's every variant), which would push out the words asked again and again."""
+    return [str(s) for s in _stemmer.stemWords(list(words))]
+
+
 def stems(text: str) -> frozenset[str]:
     """The stems of a text's words. Short texts (questions, tags, phrases) are cached as they are asked again and
     again; a memory's whole text is not, so the cache cannot grow with what a server has read (words are)."""

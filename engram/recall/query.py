@@ -74,6 +74,7 @@ class Query:
     spellings: tuple[tuple[str, str], ...] = ()
     # Other words for its words and phrases (father: dad; spouse: husband, wife), which a memory may say instead.
     others: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    corrections: tuple[tuple[str, str], ...] | None = None  # misspelled words: engram.recall.spelling
 
     @property
     def period(self) -> Period | None:

@@ -23,6 +23,7 @@ from engram.recall.named import names_asked, unnamed
 from engram.recall.passages import where_in
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, matched_exactly
+from engram.recall.spelling import corrected
 from engram.recall.typed import untyped
 from engram.store.values import Facts, Filter
 
@@ -60,7 +61,12 @@ class Retriever:
         self, query: Query, where: Filter, limit: int, profile: str
     ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
         """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all)."""
-        return self._candidates.scored(self._linked(query, where), where, limit, self.profile(profile))
+        understood = self._linked(corrected(query, self._store), where)
+        return self._candidates.scored(understood, where, limit, self.profile(profile))
+
+    def corrected(self, query: Query) -> Query:
+        """`query` with its misspelled words read as the store spells them (engram.recall.spelling)."""
+        return corrected(query, self._store)
 
     def _linked(self, query: Query, where: Filter) -> Query:
         """The query with the names the memories give the asker's kin it names ("my husband": Tomás) as other

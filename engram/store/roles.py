@@ -107,6 +107,14 @@ class BatchSearch(Protocol):
         ...
 
 
+@runtime_checkable
+class Vocabulary(Protocol):
+    def words_held(self, words: Sequence[str]) -> set[str]:
+        """Which of `words` some searchable memory holds, as the text index stems them, in one cheap read (no
+        count of the memories holding each): a question's word none holds may be misspelled."""
+        ...
+
+
 class SearchIndex(Protocol):
     """Searches answer (id, raw score), best first."""
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from engram.lang.text import stem
 from engram.model.vectors import Vector
 from engram.store.postgres import text as pg_text
 from engram.store.postgres.filter import where_sql
@@ -66,6 +67,17 @@ class Searches:
         if self.reads_anywhere():
             _HANDED.statistics = (time.monotonic(), frozenset(stems), docs, length, frequencies)
         return docs, frequencies
+
+    def words_held(self, words: Sequence[str]) -> set[str]:
+        """Which of `words` some searchable memory holds, as the index stems them (the lexicon's terms)."""
+        wanted = {w: stem(w) for w in dict.fromkeys(words)}
+        if not wanted:
+            return set()
+        rows = self._all(
+            "SELECT term FROM lexicon WHERE term = ANY(%s) AND df > 0", (sorted(set(wanted.values())),)
+        )
+        found = {str(row[0]) for row in rows}
+        return {w for w, s in wanted.items() if s in found}
 
     def _handed(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]] | None:
         """The statistics `document_frequencies` read on this thread just before, if they cover `stems`: recall

@@ -29,6 +29,8 @@ from engram.store.vectors import VectorIndex
 
 _OVERSAMPLE = 1.5
 _BM25 = "bm25(memories_fts, 1.0, 0.5)"  # content weighted 1, tags 0.5
+_HELD = "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1"
+_PLAIN = re.compile(r"[^\W\d_]+")  # letters only: a word quoted for MATCH as it is
 _TOP = f"SELECT rowid, {_BM25} AS score FROM memories_fts WHERE memories_fts MATCH ? "
 # From this many rows to score (the rarest word alone can pass `ROWS_SCORED`) the text search's bm25 is split in
 # two by rowid, the halves on two threads: FTS5 scores every row a searched word matches before it can keep the
@@ -204,6 +206,16 @@ class Searches:
             rows = db.execute(f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", missing)
             known.update(dict.fromkeys(missing, 0) | {str(term): int(doc) for term, doc in rows})
         return total, {s: n for s in stems if (n := known[s]) > 0}
+
+    def words_held(self, words: Sequence[str]) -> set[str]:
+        """Which of `words` some searchable memory holds, as the index stems them: the first entry of each
+        word's list, not the count the vocabulary table reads by walking the whole list."""
+        db = self._reader()
+        held = set()
+        for word in dict.fromkeys(words):
+            if _PLAIN.fullmatch(word) and db.execute(_HELD, (f'"{word}"',)).fetchone() is not None:
+                held.add(word)
+        return held
 
     def _frequencies(self, db: sqlite3.Connection) -> dict[str, int]:
         """The document frequencies this thread's read connection has read since the database last changed:
