@@ -1,13 +1,12 @@
 """When things to do are due: the day a reminder names, read forward from when it was said, and the days a
 question about things to do asks for ("this week", "tomorrow", "in December").
 
-A rule or a habit ("never deploy on Fridays", "I run 5k every Tuesday") is never due: it holds each time. A
-deadline ("by", "before", "due", "until" and a date) makes a statement a reminder whatever else it is.
+A rule or a habit ("never deploy on Fridays") is never due: it holds each time. A deadline ("by", "due" ...)
+with a date makes a statement a reminder whatever else it is.
 
-A reminder's due day is the first date it names ("by Friday", "next Tuesday at 3pm", "before the trip in
-March", "end of the month", "end of Q1"), resolved by dateparser toward the future from the memory's creation:
-"Friday" said on a Tuesday is that week's Friday, "Thursday" said on a Thursday that day, "March" said in November is
-next March (its first day). An event on a day is due that day (engram.lang.events). No date named, no due day (UTC).
+A reminder's due day is the first date it names ("by Friday", "next Tuesday at 3pm", "end of Q1"), resolved by
+dateparser toward the future from the memory's creation: "Friday" said on a Tuesday is that week's Friday, "March"
+said in November next March. An event on a day is due that day (engram.lang.events). No date, no due day (UTC).
 """
 
 from __future__ import annotations
@@ -182,7 +181,9 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
     dates = _left_behind(text, dates)
-    marked = [m for m in dates if _MARKS.search(text[: m.start()]) or _DEADLINE.match(m.group(0))]
+    marked = [
+        m for m in dates if _MARKS.search(text, max(0, m.start() - 64), m.start()) or _DEADLINE.match(m[0])
+    ]
     if marked:
         dates = [*marked, *(m for m in dates if m not in marked)]
     for found, following in zip(dates, [*dates[1:], None], strict=False):
@@ -300,7 +301,7 @@ _DEADLINE = re.compile(
     r"|之前|以前|(?<=[日号])前|截止|到期|别忘|记得",  # "12月20日前": before the 20th
     re.IGNORECASE,
 )
-# ... right before the date they introduce ("by 15 December", "due on the 28th", "deadline: 15 January").
+# ... right before the date they introduce ("by 15 December"), read in the 64 characters before it (not all).
 _MARKS = re.compile(
     r"\b(?:by|before|due|until|till|deadline:?|no later than)\s+(?:on\s+|by\s+|the\s+)?$", re.IGNORECASE
 )
