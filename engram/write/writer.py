@@ -157,25 +157,23 @@ class Writer:
         k = self._settings.kind_neighbours
         hits = [h for h in self._store.labelled_search(vector, k + len(own), where) if h[0] not in own][:k]
         fields: dict[str, Any] = {}
-        decision = Decision(old.kind.value, 1.0, "explicit")  # the kept kind, if it is not decided again
+        of_kind = Decision(old.kind.value, 1.0, "explicit")  # the kept kind, if it is not decided again
         if kind:
             votes = [(label.kind, s) for _, s, label in hits if label.method != "fallback"]
-            decision = self._classifiers.decide_kind(vector, votes, opening, text)
+            of_kind = self._classifiers.decide_kind(vector, votes, opening, text)
             fields |= {
-                "kind": Kind(decision.label),
-                "kind_confidence": decision.confidence,
-                "kind_method": decision.method,
-                "kind_scores": flatten(decision.scores),
+                "kind": Kind(of_kind.label),
+                "kind_confidence": of_kind.confidence,
+                "kind_method": of_kind.method,
+                "kind_scores": flatten(of_kind.scores),
             }
         if category:
             votes = [(c, s) for _, s, label in hits if (c := label.category) is not None]
-            category_decision = self._classifiers.decide_category(vector, votes, opening, decision)
+            decision = self._classifiers.decide_category(vector, votes, opening, of_kind)
             fields |= {
-                "category": None
-                if category_decision.method == "fallback"
-                else Category(category_decision.label),
-                "category_confidence": category_decision.confidence,
-                "category_method": category_decision.method,
+                "category": None if decision.method == "fallback" else Category(decision.label),
+                "category_confidence": decision.confidence,
+                "category_method": decision.method,
             }
         return fields
 
