@@ -20,7 +20,7 @@ MEMORIES = (
 
 def test_the_kind_of_answer_a_question_asks_for() -> None:
     assert asked("When is Hannah's birthday?") == "time"
-    assert asked("what time is Zosia's swimming?") == "time"
+    assert asked("what time is Zosia's swimming?") == "clock"
     assert asked("how much did the robot cost?") == "amount"
     assert asked("what is my NHS number?") == "amount"
     assert asked("how often do I call Mama?") == "time or amount"

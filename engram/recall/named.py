@@ -10,22 +10,33 @@ import re
 from collections.abc import Sequence
 
 from engram.lang.text import STOPWORDS
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.model.results import Scored
 from engram.store.values import Facts
 
 # A capitalised word of any alphabet, with its possessive.
 _CAPITALISED = re.compile(r"(?<![^\W_])([^\W\d_][\w'\u2019-]*?)(?:['\u2019]s)?(?![\w'\u2019])")
+# A month, a weekday or a holiday names when, not whom: "the Christmas turkey" is answered by "order the turkey by
+# 12 December", which need not say Christmas, and the time score already weighs the time a question names. The
+# months people are also named after stay names ("what did June say").
+_TIMES = frozenset(
+    f"{MONTHS}|{SHORT_MONTHS}|{DAYS}|christmas|xmas|easter|halloween|hanukkah|diwali|eid|ramadan".split("|")
+) - {"april", "may", "june", "august"}
 
 
 def names_asked(question: str) -> tuple[str, ...]:
     """The names a question says: its capitalised words after the first, not an acronym ("PR", "API": said
-    otherwise as often as not), not "I" and no stopword; lower case."""
+    otherwise as often as not), not "I", no stopword and no time (a month, a weekday, a holiday); lower case."""
     found = [m.group(1) for m in _CAPITALISED.finditer(question)]
     return tuple(
         dict.fromkeys(
             w.lower()
             for w in found[1:]
-            if w[0].isupper() and not w.isupper() and w.lower() not in STOPWORDS and len(w) > 1
+            if w[0].isupper()
+            and not w.isupper()
+            and w.lower() not in STOPWORDS
+            and w.lower() not in _TIMES
+            and len(w) > 1
         )
     )
 

@@ -20,10 +20,12 @@ from engram.store.values import Facts
 
 
 def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
-    """The memories of `shown` standing alone that hold no time (or amount) the question asks for."""
+    """The memories of `shown` standing alone that hold no time (or amount, hour, password, relation or part of a
+    name) the question asks for."""
     kind = asked(question)
     relation = _relation(question)
-    if kind is None and not relation:
+    part = _name_part(question)
+    if kind is None and not relation and part is None:
         return set()
     return {
         s.record.id
@@ -32,8 +34,34 @@ def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
         and (
             (kind is not None and not gives(s.record.content, kind))
             or (relation and not any(says(s.record.content.lower(), w) for w in relation))
+            or (part is not None and not part.search(s.record.content))
         )
     }
+
+
+# A part of someone's name asked by the part said ("Dr Okonkwo's first name", "Jean's surname"): a memory that names
+# them only by that part does not answer it; one that gives the other part beside it does ("Jean Marsh").
+_NAME_PART = re.compile(
+    r"\b([A-Z][^\W\d_]+)['\u2019]s\s+(first name|forename|given name|christian name|surname|last name"
+    r"|family name|maiden name|full name|middle name)\b"
+)
+_BEFORE = frozenset({"first name", "forename", "given name", "christian name"})
+_AFTER = frozenset({"surname", "last name", "family name", "maiden name"})
+# Words before a surname that are no first name.
+_TITLES = "Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lady|Lord|Dear|Auntie|Aunt|Uncle|Nurse|Doctor"
+
+
+def _name_part(question: str) -> re.Pattern[str] | None:
+    """How a memory gives the part of a name the question asks for (a capitalised word before the name it says,
+    or after it), if it asks for one."""
+    match = _NAME_PART.search(question)
+    if match is None:
+        return None
+    name, part = re.escape(match.group(1)), match.group(2).lower()
+    before = rf"\b(?!(?:{_TITLES})\b)[A-Z][^\W\d_]+\.?\s+{name}\b"
+    after = rf"\b{name}\s+[A-Z][^\W\d_]+"
+    said = before if part in _BEFORE else after if part in _AFTER else f"{before}|{after}"
+    return re.compile(said)
 
 
 # Someone's relation, asked by name or role ("Mateo's dentist", "my dentist's receptionist"): not the asker's own

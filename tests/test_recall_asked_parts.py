@@ -1,0 +1,67 @@
+"""What a question asks of what it names: a holiday or a weekday names when, not whom; "what time" asks for the hour
+or the part of the day; "Jean's surname" asks for a name beside the one said. A memory standing alone without it
+is no sure answer; one with it stays as sure as its match makes it. The rules on their own, then with the real
+model on memories a person writes."""
+
+from __future__ import annotations
+
+from engram import Memory
+from engram.lang.answers import asked, gives
+from engram.recall.named import names_asked
+from engram.recall.typed import _name_part
+
+NOTES = (
+    "Need to order the turkey from Howards butchers by 12 December.",
+    "Daniel and Mei are coming for Christmas, arriving 23 December by train.",
+    "Clive's hearing aids are serviced at Specsavers on Castle Street every six months.",
+    "Jean from book club lent me her slow cooker; must give it back.",
+    "Book club meets at Jean's house the last Wednesday of the month.",
+    "Dr Okonkwo at Roundwell Surgery is my GP; the surgery number is 01603 812345.",
+    "I sing alto in the Cathedral Community Choir, rehearsals Tuesday 7pm in the Hostry.",
+)
+
+
+def test_a_holiday_or_a_weekday_is_no_name_asked_about_but_a_person_named_after_a_month_is() -> None:
+    assert names_asked("where am I getting the Christmas turkey from?") == ()
+    assert names_asked("what did Priya say on Monday?") == ("priya",)
+    assert names_asked("what did June say about the boiler?") == ("june",)
+
+
+def test_what_time_asks_for_an_hour_or_a_part_of_the_day() -> None:
+    assert asked("what time is Clive's hearing test?") == "clock"
+    assert asked("what time of year is the festival?") == "time"
+    assert asked("when is the hearing test?") == "time"
+    assert not gives("serviced every six months", "clock")
+    assert not gives("rehearsals on Tuesdays", "clock")
+    for text in (
+        "rehearsals Tuesday 7pm",
+        "the booster at 10:15",
+        "Friday morning, 9 till 12",
+        "starts at 9",
+    ):
+        assert gives(text, "clock"), text
+
+
+def test_a_part_of_a_name_is_given_only_beside_the_part_said() -> None:
+    first, surname = _name_part("what is Dr Okonkwo's first name?"), _name_part("what is Jean's surname?")
+    assert first is not None and surname is not None
+    assert not first.search(NOTES[5]) and first.search("Dr Chidi Okonkwo retired in May.")
+    assert not surname.search(NOTES[3]) and not surname.search(NOTES[4])
+    assert surname.search("Jean Marsh from book club lent me her slow cooker.")
+    assert _name_part("what is my dentist's name?") is None
+
+
+def test_each_reading_keeps_the_answer_sure_and_lowers_the_near_miss(real: Memory) -> None:
+    ids = [real.store_memory(text)["memory_id"] for text in NOTES]
+    found = real.search_memory("where am I getting the Christmas turkey from?", touch=False)["results"]
+    assert found[0]["id"] == ids[0] and found[0]["confidence"] != "low", found
+    for question in (
+        "what time is Clive's hearing test?",
+        "what is Jean's surname?",
+        "what is Dr Okonkwo's first name?",
+    ):
+        found = real.search_memory(question, touch=False)["results"]
+        assert all(r["confidence"] == "low" for r in found), (question, found)
+        assert real.recall(question, touch=False) == [], question
+    found = real.search_memory("what time is choir practice?", touch=False)["results"]
+    assert found[0]["id"] == ids[6] and found[0]["confidence"] != "low", found
