@@ -43,6 +43,11 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "stepfather": ("stepfather", "stepdad"),
     "stepson": ("stepson",),
     "stepdaughter": ("stepdaughter",),
+    "grandson": ("grandson",),
+    "granddaughter": ("granddaughter",),
+    "grandchild": ("grandchild", "grandson", "granddaughter"),
+    "grandchildren": ("grandchild", "grandson", "granddaughter", "grandchildren", "grandkids"),
+    "grandkids": ("grandchild", "grandson", "granddaughter", "grandchildren", "grandkids"),
     "godson": ("godson",),
     "goddaughter": ("goddaughter",),
     "flatmate": ("flatmate", "roommate", "housemate"),
@@ -69,6 +74,20 @@ _IN_LAW: dict[str, tuple[str, ...]] = {
     "parents": ("parents", "mum", "dad"),
 }
 _IN_LAWS = "in-laws"  # "my in-laws", "the in-laws": the spouse's parents
+# Kin through the asker's child, who the memories rarely call by the asker's word: a grandson is "Theo, Daniel and
+# Mei's little boy", a daughter-in-law "our son Daniel ... with his wife Mei". Each with how the child is stated
+# and how the memories say the child's own relation.
+_THROUGH_CHILD: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "grandson": (("son", "daughter"), ("son", "boy", "lad")),
+    "granddaughter": (("son", "daughter"), ("daughter", "girl")),
+    "grandchild": (("son", "daughter"), ("son", "daughter", "boy", "girl", "child")),
+    "grandchildren": (("son", "daughter"), ("son", "daughter", "boy", "girl", "child", "children", "kids")),
+    "grandkids": (("son", "daughter"), ("son", "daughter", "boy", "girl", "child", "children", "kids")),
+    "daughter-in-law": (("son",), ("wife", "partner", "fiancée", "fiancee")),
+    "son-in-law": (("daughter",), ("husband", "partner", "fiancé", "fiance")),
+}
+# A child's child is said with these before the word ("Daniel's little boy").
+_YOUNG = r"(?:(?:little|baby|eldest|oldest|youngest|new|twin|two|three)\s+)?"
 _BEFORE_IN_LAWS = frozenset({"my", "our", "the", "your"})
 for _kin, _said in list(_RELATIONS.items()):
     for _word in _said:
@@ -98,6 +117,8 @@ def kin_words(text: str) -> dict[str, tuple[str, ...]]:
             out[word] = _RELATIONS[word]
         elif match.group(2) and (word in _IN_LAW or word in _BEFORE_IN_LAWS):  # whose mother she is
             out[match.group(0) if word in _IN_LAW else _IN_LAWS] = _SPOUSE
+        elif match.group(2) and f"{word}-in-law" in _THROUGH_CHILD:  # the child's spouse
+            out[match.group(0)] = (f"{word}-in-law",)
     return out
 
 
@@ -120,6 +141,10 @@ _WORD = re.compile(r"([^\W\d_]+)(?:['\u2019]s\b)?([\s-]+in[\s-]+laws?\b)?")
 def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
     """The words the memories that state these relations are searched by."""
     found = [w for said in kin.values() for w in said]
+    for said in kin.values():
+        if said[0] in _THROUGH_CHILD:
+            child, theirs = _THROUGH_CHILD[said[0]]
+            found += [*child, *theirs]
     if any(set(said) & set(_SPOUSE) for said in kin.values()):
         found.append(_MARRIED)
     if any(set(said) & _COUPLE for said in kin.values()):
@@ -163,8 +188,39 @@ def names_in(said: Sequence[str], texts: Iterable[str]) -> tuple[str, ...]:
                 name = _name(match.group(1), said)
                 if name:
                     counted[name] = counted.get(name, 0) + 1
+    if not counted and said and said[0] in _THROUGH_CHILD:
+        return _through_child(said[0], texts)
     ranked = sorted(counted, key=lambda n: -counted[n])
     return tuple(ranked[:_MOST_NAMES])
+
+
+def _through_child(word: str, texts: Iterable[str]) -> tuple[str, ...]:
+    """The names `texts` give kin through the asker's child: the child's child or spouse, said of the child by
+    name ("Theo, Daniel and Mei's little boy", "Daniel's son Theo", "our son Daniel ... his wife Mei")."""
+    texts = list(texts)
+    child, theirs = _THROUGH_CHILD[word]
+    children = [n for relation in child for n in names_in(_RELATIONS[relation], texts)]
+    if not children:
+        return ()
+    said = "(?:" + "|".join(re.escape(w) for w in theirs) + ")"
+    found: list[str] = []
+    for name in children:
+        whose = (
+            rf"(?:{re.escape(name)}(?:\s+and\s+[^\W\d_]+)?|[^\W\d_]+\s+and\s+{re.escape(name)})['\u2019]s\s+"
+        )
+        patterns = [
+            rf"\b{_NAME},\s+{whose}{_YOUNG}{said}\b",  # Theo, Daniel and Mei's little boy
+            rf"\b{whose}{_YOUNG}{said}\b,?\s+{_NAME}",  # Daniel's son Theo
+            rf"\b{_NAME}\s+is\s+{whose}{_YOUNG}{said}\b",  # Theo is Daniel's son
+            rf"\b{re.escape(name)}\b[^.!?;\n]*?\b(?:his|her|their)\s+{_YOUNG}{said}\b,?\s+{_NAME}",  # ... his wife Mei
+        ]
+        for pattern in patterns:
+            for text in texts:
+                for match in re.finditer(pattern, text, re.IGNORECASE):
+                    given = _name(match.group(1), (*theirs, *children))
+                    if given:
+                        found.append(given)
+    return tuple(dict.fromkeys(found))[:_MOST_NAMES]
 
 
 def _name(found: str, said: Sequence[str]) -> str | None:
