@@ -35,7 +35,8 @@ from engram.lang.timewords import (
     month_after,
     weekend,
 )
-from engram.lang.weekday_dates import BARE_SHORT_DAY, COUNTED, WEEKDAY_DATE, resolve, slot
+from engram.lang.weekday_dates import COUNTED, WEEKDAY_DATE, resolve, slot
+from engram.lang.weekday_dates import spelled as _spelled
 from engram.lang.window import window
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
@@ -91,6 +92,8 @@ _DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)
 _INTENT_VERBS = frozenset(
     ("promised", "agreed", "decided", "planned", "arranged", "offered", "asked", "reminded", "told")
 )
+# Modal verbs the lemma tables call past forms ("should" of "shall"): "I should call the bank on Monday" is ahead.
+_MODALS = frozenset(("should", "could", "would", "might"))
 _TO_DO = re.compile(r"\s+(?:(?:me|us|him|her|them|you)\s+)?to\s+[a-z]", re.IGNORECASE)
 
 
@@ -110,7 +113,7 @@ def told_as_past(text: str) -> bool:
     thing ("Scheduled maintenance on Saturday") stays."""
     for found in _DONE.finditer(text[:2000]):
         intent = found.group(1).lower() in _INTENT_VERBS and _TO_DO.match(text, found.end()) is not None
-        if not intent and _inflected(found.group(1), "VBD"):
+        if not intent and found.group(1).lower() not in _MODALS and _inflected(found.group(1), "VBD"):
             return True
     for sentence in _SENTENCE.finditer(text[:2000]):
         words = re.findall(r"[\w'-]+", sentence.group(1))
@@ -132,22 +135,6 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         return _cached_due(text, said_at) if len(text) <= _CACHED_CHARS else _read_due(text, said_at)
     except (ValueError, OverflowError):  # read forward from the calendar's last days (an import's 9999-12-31)
         return None
-
-
-# A weekday cut short after a word that makes it a day ("by Fri", "on tues", "every other fri"), before the end of
-# a phrase, a time or a part of the day: "on sun cream" or "Sat down with" are no days.
-_SHORT_DAY = re.compile(
-    r"\b(by|before|until|till|on|next|this|due|from|every|other)\s+(mon|tues?|weds?|thu|thur|thurs|fri|sat|sun)\b\.?"
-    r"(?=\s*(?:$|[.,;:!?)\-]|\d|at\b|am\b|pm\b|morning|afternoon|evening|night))",
-    re.IGNORECASE,
-)
-_FULL_DAY = {d[:3]: d for d in DAYS.split("|")}
-
-
-def _spelled(text: str) -> str:
-    """`text` with its shortened weekdays written out, for the date readers that know the whole words."""
-    text = _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
-    return BARE_SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1)[:3].lower()], text)
 
 
 # A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
@@ -305,9 +292,11 @@ _DEADLINE = re.compile(
 _MARKS = re.compile(
     r"\b(?:by|before|due|until|till|deadline:?|no later than)\s+(?:on\s+|by\s+|the\s+)?$", re.IGNORECASE
 )
-# A day of the month alone, after a word that says it is one ("before the 3rd", "on the 28th").
+# A day of the month alone, after a word that says it is one ("before the 3rd", "on the 28th"); after "for" only
+# where it ends the phrase ("book the dinner for the 18th", not "for the 3rd time").
 _ORDINAL = re.compile(
-    rf"\b(?:by|on|before|until|till|due)\s+(?:on\s+)?the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
+    rf"\b(?:by|on|before|until|till|due|for(?=\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:$|[.,;:!?)]|at\b)))"
+    rf"\s+(?:on\s+)?the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
     rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b)",
     re.IGNORECASE,
 )
@@ -380,10 +369,21 @@ def states_deadline(text: str) -> bool:
     return _DEADLINE.search(text) is not None
 
 
+# The speaker bound to do something ("I have to call the bank", "Ich muss ... verschieben", "我得给银行打电话").
+_OBLIGED = re.compile(
+    r"\b(?:I|we)\s+(?:really\s+|still\s+)?(?:need to|have to|must|should|ought to|have got to|['\u2019]ve got to)\s"
+    r"|\b(?:ich|wir)\s+(?:muss|müssen|sollte|sollten|soll|sollen)\b|我们?(?:要|得|需要|必须)",
+    re.IGNORECASE,
+)
+
+
 def to_do(text: str) -> bool:
-    """Whether `text` states a deadline, is an instruction or tells of an event: with a day it names, a reminder
-    ("Prepare the slides for the review on 2 December", "Mia's school play is on December 12")."""
-    return states_deadline(text) or instruction(text) or event(text) or slot(_spelled(text))
+    """Whether `text` states a deadline, is an instruction, says the speaker has to do something or tells of an
+    event: with a day it names, a reminder ("Prepare the slides for the review on 2 December", "Ich muss am Montag
+    den Arzttermin verschieben", "Mia's school play is on December 12")."""
+    if states_deadline(text) or instruction(text) or _OBLIGED.search(text) is not None:
+        return True
+    return event(text) or slot(_spelled(text))
 
 
 def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> datetime | None:

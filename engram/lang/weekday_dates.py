@@ -146,3 +146,31 @@ def resolve(found: re.Match[str], said: datetime) -> datetime | None:
         day = _counted(found, said)
         return day if day is not None and day >= said else None
     return _agreeing(DAYS.split("|").index(found.group(1).lower()), _readings(found, said), said)
+
+
+# A weekday cut short after a word that makes it a day ("by Fri", "on tues", "every other fri"), before the end of
+# a phrase, a time or a part of the day: "on sun cream" or "Sat down with" are no days.
+_SHORT_DAY = re.compile(
+    r"\b(by|before|until|till|on|next|this|due|from|every|other)\s+(mon|tues?|weds?|thu|thur|thurs|fri|sat|sun)\b\.?"
+    r"(?=\s*(?:$|[.,;:!?)\-]|\d|at\b|am\b|pm\b|morning|afternoon|evening|night))",
+    re.IGNORECASE,
+)
+_FULL_DAY = {d[:3]: d for d in DAYS.split("|")}
+_MONTH = rf"(?:{MONTHS}|{SHORT_MONTHS})\b\.?"
+# "the 8th of December": the date readers know "8th December".
+_DAY_OF_MONTH = re.compile(rf"\b(\d{{1,2}}(?:st|nd|rd|th))\s+of\s+({_MONTH})", re.IGNORECASE)
+# A span of days in one month ("from 14 to 16 January", "19-22 December"): it starts on its first day, which
+# would otherwise be read as a bare number and the span as its last day.
+_DAY_SPAN = re.compile(
+    rf"\b(\d{{1,2}})(st|nd|rd|th)?\s*(?:-|\u2013|to|until|till|through)\s*(\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH})",
+    re.IGNORECASE,
+)
+
+
+def spelled(text: str) -> str:
+    """`text` with its shortened weekdays written out, "the 8th of December" as "the 8th December" and a span of
+    days in a month with its month after the first day too, for the date readers that know only those forms."""
+    text = _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
+    text = BARE_SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1)[:3].lower()], text)
+    text = _DAY_OF_MONTH.sub(r"\1 \2", text)
+    return _DAY_SPAN.sub(lambda m: f"{m[1]}{m[2] or ''} {m[3].split()[-1]} to {m[3]}", text)
