@@ -24,6 +24,7 @@ from engram.agent.debug import Debugging
 from engram.agent.health import Health
 from engram.agent.inputs import ChatMessage
 from engram.agent.insight import Insight
+from engram.agent.plain import refuse_unfit_text
 from engram.agent.search import SearchMemory
 from engram.agent.store import StoreMemory
 from engram.agent.upkeep import Maintenance
@@ -117,6 +118,10 @@ class Tools:
     _context: SessionContext
     _browse: Browse
     _curation: Curation
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        refuse_unfit_text(cls)  # the facade's every method, so no store sees text it cannot hold
 
     @writes
     def store_memory(self, content: str, context: dict[str, Any] | None = None) -> StoreMemoryResult:

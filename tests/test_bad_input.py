@@ -150,7 +150,7 @@ def test_broken_unicode_is_refused_before_anything_reads_it(mem: Memory, bad: st
     calls = [
         ("content", lambda: mem.remember(bad)),
         ("content", lambda: mem.store_memory(bad)),
-        ("tags", lambda: mem.remember("ok", tags=[bad])),
+        ("tags[0]", lambda: mem.remember("ok", tags=[bad])),
         ("query", lambda: mem.search_memory(bad)),
         ("query", lambda: mem.recall(bad)),
         ("content", lambda: mem.update(kept, content=bad)),
