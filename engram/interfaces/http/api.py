@@ -55,16 +55,15 @@ from engram.interfaces.http.bodies import (
     strict_fields,
 )
 from engram.interfaces.http.caller import Who
+from engram.interfaces.http.docs import docs_assets, offline_docs
 from engram.interfaces.http.guard import Guard
 from engram.interfaces.http.manage import manage_router
 from engram.interfaces.http.problems import (
     MAX_BODY_BYTES,
     UPLOADS,
-    docs_assets,
     document_problems,
     http_problem,
     known_query,
-    offline_docs,
     problem,
     validation_problem,
 )

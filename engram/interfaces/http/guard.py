@@ -45,7 +45,7 @@ MAX_BODY_DEPTH = (
 BODY_SECONDS = 30.0
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Cytoscape adds one <style> of its own (".__________cytoscape_container { position: relative; }"): that text's
-# hash is the only inline style allowed. The docs pages (Swagger UI, ReDoc) start from inline scripts: they get none.
+# hash is the only inline style allowed. ReDoc writes its styles inline and runs a worker from a blob: it gets none.
 CSP = (
     "default-src 'self'; script-src 'self'; "
     "style-src 'self' 'sha256-pgvDUBa4IjFA2yuSJ2cqcyxmNYJMborsd0ORcRv9vw8='; "
@@ -57,7 +57,7 @@ _HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
-_UNSCRIPTED = ("/docs", "/redoc")
+_UNSCRIPTED = ("/redoc",)
 MCP = "/mcp"
 # Read by the Guard and, maybe from another copy, by what is behind it (Starlette's headers give the first copy).
 _ONCE = frozenset(

@@ -1,18 +1,14 @@
-"""Errors as problem details (RFC 9457, with SHODH's `error` and `code`), how the OpenAPI document shows them,
-and the API's documentation pages (/docs, /redoc) served with their own assets."""
+"""Errors as problem details (RFC 9457, with SHODH's `error` and `code`), and how the OpenAPI
+document shows them."""
 
 from __future__ import annotations
 
-import importlib.util
 from http import HTTPStatus
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from fastapi import FastAPI, Request
-from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi import Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from pydantic_core import ErrorDetails
 from starlette.exceptions import HTTPException
@@ -26,7 +22,6 @@ MAX_BODY_BYTES = 1_000_000
 # an export of a few thousand memories with their embeddings is tens of megabytes.
 UPLOADS = frozenset({"/v1/import"})
 MAX_UPLOAD_BYTES = 256 * 1024 * 1024
-DOCS_ASSETS = "/docs-assets"  # Swagger UI and ReDoc, served here rather than from a CDN
 
 
 def problem(status: int, title: str, detail: str, field: str | None = None, code: str = "") -> JSONResponse:
@@ -171,58 +166,17 @@ def document_problems(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def docs_assets() -> Path:
-    """Swagger UI and ReDoc as the fastapi-offline package ships them (found, not imported: only its files are
-    used)."""
-    spec = importlib.util.find_spec("fastapi_offline")
-    if spec is None or spec.origin is None:
-        raise RuntimeError("fastapi-offline is not installed: it ships the assets of /docs and /redoc")
-    return Path(spec.origin).parent / "static"
-
-
-def offline_docs(app: FastAPI, assets: Path) -> None:
-    """/docs and /redoc with every asset served by this server, so they work with no network."""
-    app.mount(DOCS_ASSETS, StaticFiles(directory=assets), name="docs-assets")
-    schema = app.openapi_url or "/openapi.json"
-
-    @app.get("/docs", include_in_schema=False)
-    def docs(request: Request) -> HTMLResponse:
-        root = request.scope.get("root_path", "")
-        return get_swagger_ui_html(
-            openapi_url=root + schema,
-            title=f"{app.title} - Swagger UI",
-            oauth2_redirect_url=None,
-            swagger_js_url=f"{root}{DOCS_ASSETS}/swagger-ui-bundle.js",
-            swagger_css_url=f"{root}{DOCS_ASSETS}/swagger-ui.css",
-            swagger_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
-        )
-
-    @app.get("/redoc", include_in_schema=False)
-    def redoc(request: Request) -> HTMLResponse:
-        root = request.scope.get("root_path", "")
-        return get_redoc_html(
-            openapi_url=root + schema,
-            title=f"{app.title} - ReDoc",
-            with_google_fonts=False,
-            redoc_js_url=f"{root}{DOCS_ASSETS}/redoc.standalone.js",
-            redoc_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
-        )
-
-
 __all__ = [
-    "DOCS_ASSETS",
     "MAX_BODY_BYTES",
     "MAX_UPLOAD_BYTES",
     "NUL_PROBLEM",
     "UPLOADS",
     "Problem",
-    "docs_assets",
     "document_problems",
     "has_nul",
     "http_problem",
     "known_query",
     "nul_in_address",
-    "offline_docs",
     "problem",
     "validation_problem",
 ]
