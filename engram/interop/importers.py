@@ -185,6 +185,12 @@ def read_mem0(path: Path) -> list[dict[str, Any]]:
 READERS = {"mcp-memory-service": read_mcp_memory_service, "shodh-json": read_shodh_json, "mem0": read_mem0}
 
 
+def _type_name(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidInput("type", f"must be text, a memory type such as Decision, not {type(value).__name__}")
+
+
 def _label(item: dict[str, Any], index: int) -> str:
     return str(item.get("id") if item.get("id") is not None else index)
 
@@ -236,12 +242,15 @@ class ForeignImport:
                     )
                     continue
                 try:
+                    # Before any tag is counted: a record of a million tags held the import for seconds
+                    # before the write refused it, and the whole import with it.
                     bounded("metadata", item.get("metadata"))
+                    bounded("tags", item.get("tags"))
+                    type_ = shodh_type(_type_name(item.get("type")))
                 except InvalidInput as exc:
                     skipped.append({"source_id": label, "reason": f"{exc.field}: {exc.problem}"})
                     continue
                 metadata = dict(item.get("metadata") or {})
-                type_ = shodh_type(item.get("type"))
                 fields: dict[str, Any] = {
                     k: metadata.pop(k) for k in _SHODH_FIELDS if metadata.get(k) is not None
                 }
