@@ -93,3 +93,23 @@ def test_the_store_says_at_once_which_texts_it_holds_in_either_form(tmp_path: Pa
         chunk = store.children(kept[2].id)[0]
         asked = [content_hash("as bytes"), old, chunk.content_hash, content_hash("never written"), "not-hex"]
         assert store.known_hashes(asked) == {content_hash("as bytes"), old, chunk.content_hash}
+
+
+def test_the_kept_word_readings_answer_as_the_table_and_none_can_change_them() -> None:
+    """The due reader keeps each word's readings (a bulk write meets the same sentence openings again and
+    again): kept answers are the table's, read-only, and instruction and past-tense reads stay as uncached."""
+    from engram.lang import due
+    from engram.lang.lemmas import getAllLemmas
+
+    texts = _texts()
+    due._readings.cache_clear()
+    cold = [(due.instruction(t), due.told_as_past(t)) for t in texts]
+    assert due._readings.cache_info().currsize > 0
+    warm = [(due.instruction(t), due.told_as_past(t)) for t in texts]
+    assert warm == cold and any(i for i, _ in cold) and any(p for _, p in cold)
+    for word in ("prepare", "book", "met", "scheduled", "running", "zzzq"):
+        kept = due._readings(word)
+        assert kept == getAllLemmas(word)
+        with pytest.raises(TypeError):
+            kept["VERB"] = ("changed",)  # type: ignore[index]
+        assert due._readings(word) == getAllLemmas(word)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
@@ -97,11 +99,18 @@ _MODALS = frozenset(("should", "could", "would", "might"))
 _TO_DO = re.compile(r"\s+(?:(?:me|us|him|her|them|you)\s+)?to\s+[a-z]", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
+def _readings(word: str) -> Mapping[str, tuple[str, ...]]:
+    """`getAllLemmas(word)`, kept: a bulk write reads the same first words of sentences again and again, and each
+    look-up parses the table's lines and copies what it found."""
+    return MappingProxyType(getAllLemmas(word))
+
+
 def _inflected(word: str, tag: str) -> bool:
     """Whether `word` is a verb's form `tag` (VBD simple past, VBN past participle) that its base form is not."""
     word = word.lower()
     return any(
-        lemma != word and word in getInflection(lemma, tag) for lemma in getAllLemmas(word).get("VERB", ())
+        lemma != word and word in getInflection(lemma, tag) for lemma in _readings(word).get("VERB", ())
     )
 
 
@@ -354,7 +363,7 @@ def instruction(text: str) -> bool:
         if not words:
             continue
         first = words[0].lower()
-        readings = getAllLemmas(first)
+        readings = _readings(first)
         if readings.get("VERB") != (first,) or first in {"be", "have", "do"}:
             continue
         if rest != opening or ("NOUN" not in readings and "ADJ" not in readings):
