@@ -230,6 +230,10 @@ def bulk_worker(db: Path, out: Path, call: int) -> None:
         mem.remember("warm up the model and the classifiers")
         mem.remember("We moved the review, so send the slides by Friday 4 December or call +1 415 555 0100.")
         mem.remember_many([NewMemory(content=t) for t in warm])
+        # A process measures once what each kind says of each category (about 0.15 s), at the first category
+        # its prototypes leave undecided: bench.scale's writer met one building its store, a few warm-up texts
+        # may not.
+        mem._classifiers.kind_evidence()
     # and then opened again, as bench.scale's writer opens the store it built: the first write loads the
     # vector index and the classifiers' prototypes, and the cache of openings starts empty
     with Memory(db, embedder=model) as mem:
