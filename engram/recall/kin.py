@@ -17,6 +17,14 @@ _SPOUSE = ("husband", "wife", "spouse", "partner")
 # A partner is also the person the asker is together with or engaged to ("Kofi and I have been together since
 # 2019"), said of a partner by any word for one.
 _COUPLE = frozenset({*_SPOUSE, "boyfriend", "girlfriend", "fiancé", "fiancée", "fiance", "fiancee"})
+_DOG = (
+    "dog", "puppy", "beagle", "spaniel", "labrador", "lab", "retriever", "terrier", "collie", "poodle",
+    "dachshund", "whippet", "greyhound", "lurcher", "cockapoo", "labradoodle", "cavapoo", "pug", "husky",
+    "schnauzer", "alsatian", "sheepdog", "bulldog", "chihuahua", "shih tzu", "jack russell", "staffie", "corgi",
+)  # fmt: skip
+_CAT = ("cat", "kitten", "tabby", "siamese", "ragdoll", "maine coon")
+# "Our pet" is not looked up: of several pets, the first name found would stand for whichever was meant.
+_PETS = frozenset({*_DOG, *_CAT, "dogs", "cats"})
 _RELATIONS: dict[str, tuple[str, ...]] = {
     "husband": ("husband",),
     "wife": ("wife",),
@@ -64,6 +72,14 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "mentor": ("mentor",),
     "babysitter": ("babysitter", "nanny", "childminder"),
     "cleaner": ("cleaner",),
+    # A dog or a cat is named as kin are ("our dog Rufus", "Pickle, our beagle", "Biscuit (the cat)"), often by
+    # its breed.
+    "dog": _DOG,
+    "dogs": _DOG,
+    "puppy": _DOG,
+    "cat": _CAT,
+    "cats": _CAT,
+    "kitten": _CAT,
 }
 # A parent-in-law is a parent of the person the asker married: "my mother-in-law" is the spouse's mother ("Rob's
 # mum Janet"), found through the spouse's name as the memories give it. Not a brother- or sister-in-law, who is
@@ -163,6 +179,10 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
         rf"{own}{relation}\s+(?:is|was)\s+(?:called\s+)?{_NAME}",  # my manager is Dana
         rf"\b{_NAME},?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",  # Tomás, my husband; Ada is our daughter
     ]
+    if set(said) & _PETS:
+        found += [
+            rf"\b{_NAME}\s*\(\s*(?:(?:the|our|my|a|an)\s+)?(?:[^\W\d_]+\s+)?{relation}\b",  # Biscuit (the cat)
+        ]
     if set(said) & _COUPLE:
         found += [
             # Kofi and I have been together since 2019; Kofi and I got engaged; Kofi and I want to get married
@@ -240,7 +260,8 @@ def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
     model places "what does Tomás do for work" near what is said of Tomás, and "my husband" near the memory
     that says whom the asker married."""
     for word, names in named:
-        pattern = re.compile(rf"\b(?:(?:my|our)\s+)?{re.escape(word)}(?=['\u2019]s\b|\b)", re.IGNORECASE)
+        own = "my|our|the" if word in _PETS else "my|our"  # "the dog" is the asker's dog
+        pattern = re.compile(rf"\b(?:(?:{own})\s+)?{re.escape(word)}(?=['\u2019]s\b|\b)", re.IGNORECASE)
         found = pattern.search(text)
         if found is not None:
             text = text[: found.start()] + names[0] + text[found.end() :]
