@@ -5,10 +5,14 @@ model on memories a person writes."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from engram import Memory
 from engram.lang.answers import asked, gives
+from engram.model.results import Scored
 from engram.recall.named import names_asked
-from engram.recall.typed import _name_part
+from engram.recall.typed import _name_part, untyped
+from engram.store.values import Facts
 
 NOTES = (
     "Need to order the turkey from Howards butchers by 12 December.",
@@ -65,3 +69,21 @@ def test_each_reading_keeps_the_answer_sure_and_lowers_the_near_miss(real: Memor
         assert real.recall(question, touch=False) == [], question
     found = real.search_memory("what time is choir practice?", touch=False)["results"]
     assert found[0]["id"] == ids[6] and found[0]["confidence"] != "low", found
+
+
+def _alone(memory_id: str, content: str) -> Scored[Facts]:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    return Scored(Facts(memory_id, content, 0.5, at, at, None, 0, 1.0, False), 0.5)
+
+
+def test_when_an_occasion_is_asked_by_name_only_a_memory_stating_it_answers() -> None:
+    shown = [
+        _alone("graduation", "Grace's graduation is on 8 July in Glasgow - book a hotel."),
+        _alone("turns", "Theo turns 4 on 9 January."),
+        _alone("birthday", "Chioma's birthday is 30 November."),
+        _alone("married", "Rob and I got married on 6 September 2014 in Porto."),
+    ]
+    assert untyped(shown, "when is Grace's birthday?") == {"graduation", "married"}
+    assert untyped(shown, "when is our wedding anniversary?") == {"graduation", "turns", "birthday"}
+    # Only "when": what was given for a birthday need not say the word.
+    assert untyped(shown, "what did I get Theo for his birthday?") == set()

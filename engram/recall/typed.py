@@ -20,12 +20,13 @@ from engram.store.values import Facts
 
 
 def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
-    """The memories of `shown` standing alone that hold no time (or amount, hour, password, relation or part of a
-    name) the question asks for."""
+    """The memories of `shown` standing alone that hold no time (or amount, hour, password, relation, part of a
+    name or occasion) the question asks for."""
     kind = asked(question)
     relation = _relation(question)
     part = _name_part(question)
-    if kind is None and not relation and part is None:
+    occasion = _occasion(question) if kind == "time" else ()
+    if kind is None and not relation and part is None and not occasion:
         return set()
     return {
         s.record.id
@@ -35,8 +36,24 @@ def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
             (kind is not None and not gives(s.record.content, kind))
             or (relation and not any(says(s.record.content.lower(), w) for w in relation))
             or (part is not None and not part.search(s.record.content))
+            or (occasion and not any(says(s.record.content.lower(), w) for w in occasion))
         )
     }
+
+
+# When a yearly occasion is, asked for by name, is answered by a memory that states it: "Grace's graduation is on
+# 8 July" holds a day but is no birthday. What was given for a birthday need not say the word, so only "when". A birthday is also said as the day born or the age turned.
+_OCCASIONS: dict[str, tuple[str, ...]] = {
+    "birthday": ("birthday", "birthdays", "bday", "b-day", "born", "turns", "turning", "turned"),
+    "anniversary": ("anniversary", "married", "wedding"),
+}
+_OCCASION = re.compile(r"\b(birthday|anniversary)\b", re.IGNORECASE)
+
+
+def _occasion(question: str) -> tuple[str, ...]:
+    """How a memory states the yearly occasion the question asks about, if it asks about one."""
+    match = _OCCASION.search(question)
+    return () if match is None else _OCCASIONS[match.group(1).lower()]
 
 
 # A part of someone's name asked by the part said ("Dr Okonkwo's first name", "Jean's surname"): a memory that names
