@@ -480,7 +480,9 @@
     const seq = ++searchSeq;
     try {
       let hits;
-      const listing = todoList(query, limit);
+      // Every thing to do the question asks for is read (up to TODO_MAX): those past the chosen number wait
+      // behind "show more", so a list longer than it is never silently cut short.
+      const listing = todoList(query, Math.max(limit, TODO_MAX));
       try {
         // Chunks of one long memory come back as hits of their own: ask for more, keep one per memory.
         hits = onePerMemory((await v1.recall(query, Math.min(limit * 3, 1000))).results || []).slice(0, limit);
@@ -502,7 +504,7 @@
       // In the server's order (MMR: a hit much like one above it yields to a different one).
       list.replaceChildren(...hits.map((hit, i) => {
         const card = resultCard(hit, i + 1);
-        card.hidden = isWeak(hit);
+        card.hidden = isWeak(hit) || ("due" in hit && i >= limit);
         return card;
       }));
       summarize();
@@ -515,6 +517,7 @@
   }
 
   let searchSeq = 0;
+  const TODO_MAX = 100; // the most things to do one question lists: each one not recalled is read on its own
   // A question for things to do ("what is due this week?") is answered by search_memory's list: the reminders and
   // dated tasks, due soonest first, each with its due day. null when the question asks for something else.
   async function todoList(query, limit) {
@@ -563,7 +566,8 @@
           : `${strong} result${strong === 1 ? "" : "s"} for “${query}” in ${ms} ms`;
     const more = $("#results-more");
     more.hidden = waiting === 0;
-    more.textContent = `Show ${waiting} weaker match${waiting === 1 ? "" : "es"}`;
+    more.textContent = hits.some((x) => "due" in x) ? `Show ${waiting} more thing${waiting === 1 ? "" : "s"} to do`
+      : `Show ${waiting} weaker match${waiting === 1 ? "" : "es"}`;
   }
 
   // recent memories (the browse list under the search box)
