@@ -22,7 +22,7 @@ from engram.interfaces.cli.base import (
     out,
     print_json,
 )
-from engram.interfaces.cli.render import fields_table, show_result, value_text
+from engram.interfaces.cli.render import fields_table, show_result, text_rows, value_text
 from engram.interfaces.cli.terminal import error, headline, plain, progress
 
 
@@ -153,13 +153,12 @@ def search(
         out.print(f"nothing sure found for {query!r}; the best guesses:", markup=False)
         title = "guesses"
     listing = any("due" in hit for hit in result["results"])  # a list of things to do: each one's due day
-    table = Table(
-        "id", "confidence", "relevance", "category", *(["due"] if listing else []), "content", title=title
-    )
+    columns = ["id", "confidence", "relevance", "category", *(["due"] if listing else []), "content"]
+    rows = []
     for hit in result["results"]:
-        row = (hit["id"][:8], hit["confidence"], f"{hit['relevance_score']:.2f}", hit["category"] or "-")
-        table.add_row(*row, *([hit.get("due") or "-"] if listing else []), snippet(hit, query))
-    out.print(table)
+        row = [hit["id"][:8], hit["confidence"], f"{hit['relevance_score']:.2f}", hit["category"] or "-"]
+        rows.append(([*row, *([hit.get("due") or "-"] if listing else [])], snippet(hit, query)))
+    out.print(text_rows(out.width, columns, rows, title))
 
 
 @app.command()

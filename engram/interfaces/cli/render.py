@@ -7,7 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -66,6 +67,32 @@ def rows_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], title:
     return table
 
 
+NARROW = 32  # fewer characters than this left for the text column: each row's text goes on lines of its own
+
+
+def text_rows(
+    width: int, columns: Sequence[str], rows: Sequence[tuple[Sequence[str], Text]], title: str | None = None
+) -> RenderableType:
+    """Rows of short fields and a text, as a table with the text last; where the fields and borders would leave
+    the text too narrow a column to read (an 80-column terminal, a pipe), each row as a line of its fields with
+    its text on the full width below it."""
+    fixed = [max(len(c), *(len(r[0][i]) for r in rows)) for i, c in enumerate(columns[:-1])]
+    if width - sum(fixed) - 3 * len(columns) - 1 >= NARROW:
+        table = Table(*columns, title=title, title_justify="left")
+        for fields, text in rows:
+            table.add_row(*fields, text)
+        return table
+
+    def line(fields: Sequence[str]) -> str:
+        return "  ".join(f.ljust(w) for f, w in zip(fields, fixed, strict=True)).rstrip()
+
+    lines: list[RenderableType] = [Text(title, style="bold")] if title else []
+    lines.append(Text(line(columns[:-1]), style="dim"))
+    for fields, text in rows:
+        lines.extend((Text(line(fields), style="bold"), Padding(text, (0, 0, 0, 2), expand=False)))
+    return Group(*lines)
+
+
 def show_result(console: Console, data: Any, empty: str = "nothing to show") -> None:
     """Any tool's result: its scalar fields as a table, each list of records as a table of its own."""
     if isinstance(data, list):
@@ -117,4 +144,4 @@ def memory_panel(record: MemoryRecord, chunks: int) -> Panel:
     return Panel(body, title=plain(shorten(title, 60)), title_align="left")
 
 
-__all__ = ["CELL", "fields_table", "memory_panel", "rows_table", "show_result", "value_text"]
+__all__ = ["CELL", "fields_table", "memory_panel", "rows_table", "show_result", "text_rows", "value_text"]
