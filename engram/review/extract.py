@@ -55,7 +55,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "profile",
             r"\b(my name is|my name'?s|i'?m called|my (?:work |personal |home )?(?:e-?mail(?: address)?|phone(?: number)?"
             r"|mobile(?: number)?|number|address|birthday) is|reach me (?:at|on)|call me|i am a|i'?m an?|i work as"
-            r"|i live in|i was born|i grew up)\b"
+            r"|i live in|i was born|i grew up|i work (?:at|for)|i (?:lead|manage|head|run) (?:the|a|an|our)"
+            # A name introduced ("I'm Sam, ...", "I am Lena"): a capitalised word ending the clause.
+            r"|i'?m (?-i:[A-Z][a-z]+)(?=\s*(?:[,.;:!]|$|and\b))|i am (?-i:[A-Z][a-z]+)(?=\s*(?:[,.;:!]|$)))\b"
             r"|我叫|我的名字是|我是一?名?|我住在|我在.{1,12}工作",
         ),
         (
