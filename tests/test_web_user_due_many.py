@@ -17,8 +17,20 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's ch
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
 
 CHORES = [
-    "invoice", "slides", "tax form", "car insurance", "passport photos", "dentist form", "library books",
-    "gym contract", "parking permit", "visa papers", "school form", "rent transfer", "train tickets", "gift card",
+    "invoice",
+    "slides",
+    "tax form",
+    "car insurance",
+    "passport photos",
+    "dentist form",
+    "library books",
+    "gym contract",
+    "parking permit",
+    "visa papers",
+    "school form",
+    "rent transfer",
+    "train tickets",
+    "gift card",
 ]
 NOTES = [f"Send the {thing} by {day} December." for thing, day in zip(CHORES, range(10, 24), strict=True)]
 QUERY = "what is due in December"
