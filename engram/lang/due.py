@@ -37,29 +37,11 @@ from engram.lang.timewords import (
     month_after,
     weekend,
 )
-from engram.lang.weekday_dates import COUNTED, WEEKDAY_DATE, resolve, slot
+from engram.lang.weekday_dates import COUNTED, END_OF, WEEKDAY_DATE, end_of, resolve, slot
 from engram.lang.weekday_dates import spelled as _spelled
 from engram.lang.window import window
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
-_END_OF = re.compile(
-    rf"end of (?:the |this |(next) )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE
-)
-
-
-def _end_of(unit: str, day: datetime) -> datetime:
-    if unit == "day":
-        return day
-    if unit == "week":
-        return day + timedelta(days=6 - day.weekday())  # Sunday
-    if unit[0] in "qy":  # the year's or a quarter's last day (a named quarter over this year: next year's)
-        this = (day.month - 1) // 3 + 1
-        q = 4 if unit == "year" else this if unit == "quarter" else int(unit[1])
-        return _end_of("month", datetime(day.year + (q < this), 3 * q, 1, tzinfo=UTC))
-    if unit != "month":  # a month's name: its last day, this year's unless it is over
-        month = MONTHS.split("|").index(unit) + 1
-        day = datetime(day.year + (month < day.month), month, 1, tzinfo=UTC)
-    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
 
 
 def due_day(text: str, said_at: datetime) -> datetime | None:
@@ -212,13 +194,13 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             and following.start() - found.end() <= 3
         ):
             continue
-        end = _END_OF.fullmatch(phrase)
+        end = END_OF.fullmatch(phrase)
         if end is not None:  # "end of next week": the end of the one after this
             unit, base = end.group(2).lower(), said
             if end.group(1) is not None:
                 base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
                 base = said.replace(year=said.year + 1) if unit == "year" else base
-            return _end_of(unit, base), phrase
+            return end_of(unit, base), phrase
         day_first = {"DATE_ORDER": "DMY"} if DOTTED.search(phrase) else {}
         parsed = dateparser.parse(phrase, languages=["en"], settings=settings | day_first)
         if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:

@@ -1,7 +1,9 @@
 """Days people pin down in a few words, for the due days of reminders (engram.lang.due): a weekday beside the date
 it falls on ("Wed 16/12", "Fri 4/12", "Sat 12th", "Thu 10.12."), a weekday with a part of the day ("Sat morning",
 "tue night"), a span counted from today ("in a fortnight", "in 3 days", "the day after tomorrow") and a weekday
-counted in a month ("first Monday of January", "last Friday of the month").
+counted in a month ("first Monday of January", "last Friday of the month"), the last day of a span ("end of next
+week", "end of Q1"), and the forms the date readers are given spelled out ("by Fri", "the 8th of December",
+"from 14 to 16 January").
 
 A weekday that agrees with one reading of its date confirms that reading, even the later one of a numeric date
 whose order is not said ("Mon 12/4" said in November is 12 April, a Monday, not Friday 4 December). A weekday that
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from engram.lang.foreign_dates import forward
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
@@ -174,3 +176,26 @@ def spelled(text: str) -> str:
     text = BARE_SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1)[:3].lower()], text)
     text = _DAY_OF_MONTH.sub(r"\1 \2", text)
     return _DAY_SPAN.sub(lambda m: f"{m[1]}{m[2] or ''} {m[3].split()[-1]} to {m[3]}", text)
+
+
+# "end of the week", "end of next month", "end of Q1": the last day of that span (engram.lang.due reads "next").
+END_OF = re.compile(
+    rf"end of (?:the |this |(next) )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE
+)
+
+
+def end_of(unit: str, day: datetime) -> datetime:
+    """The last day of the `unit` ("week": its Sunday, "q1", a month's name, ...) that `day` falls in or, for a
+    month or quarter named, the next one that is not over."""
+    if unit == "day":
+        return day
+    if unit == "week":
+        return day + timedelta(days=6 - day.weekday())  # Sunday
+    if unit[0] in "qy":  # the year's or a quarter's last day (a named quarter over this year: next year's)
+        this = (day.month - 1) // 3 + 1
+        q = 4 if unit == "year" else this if unit == "quarter" else int(unit[1])
+        return end_of("month", datetime(day.year + (q < this), 3 * q, 1, tzinfo=UTC))
+    if unit != "month":  # a month's name: its last day, this year's unless it is over
+        month = MONTHS.split("|").index(unit) + 1
+        day = datetime(day.year + (month < day.month), month, 1, tzinfo=UTC)
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
