@@ -17,7 +17,7 @@ import threading
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 import numkong as nk
 import numpy as np
@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from engram.errors import StoreError
 from engram.model.quantized import bounds, encode, rescaled, shortlist
+from engram.store import room
 from engram.store.scan import pairs as _pairs
 from engram.store.scan import scan as _scan
 from engram.store.scan import unit as _unit
@@ -299,10 +300,10 @@ class VectorIndex:
 
 class ExactRows:
     """A small index's vectors in one numpy matrix (unit rows) with their keys, searched by a full scan.
-    Rows live in a buffer that grows by a quarter when full; a removed row takes the last one's place. Each row
-    also has int8 codes: the scan reads those (a quarter of the bytes; the rows are cold by the time a query
-    comes, so reading them is most of a scan) and scores at full precision only the rows that can be among the
-    best k (`engram.model.quantized`), so its answer is the exact one."""
+    Rows live in buffers with room for EXACT_MAX rows (`engram.store.room`); a removed row takes the last one's
+    place. Each row also has int8 codes: the scan reads those (a quarter of the bytes; the rows are cold by the
+    time a query comes, so reading them is most of a scan) and scores at full precision only the rows that can
+    be among the best k (`engram.model.quantized`), so its answer is the exact one."""
 
     def __init__(self, dim: int) -> None:
         self._keys = np.zeros(0, dtype=np.uint64)
@@ -332,16 +333,15 @@ class ExactRows:
                 row = self._row[key] = len(self._row)
             rows.append(row)
         if len(self._row) > len(self._keys):
-            # A quarter more room, not double: the rows are a serving process's largest array after the model.
-            self._grow(max(64, len(self._keys) + len(self._keys) // 4, len(self._row)))
+            # Room for every row an exact index holds, taking memory as rows fill it: growth copies nothing.
+            self._grow(max(EXACT_MAX, len(self._row)))
         at, encoded = np.array(rows, dtype=np.intp), encode(vecs)
         self._keys[at], self._matrix[at], self._codes[at] = ukeys, vecs, encoded.codes
         self._scales[at], self._l1[at] = encoded.scales, encoded.l1
 
     def _grow(self, size: int) -> None:
         for name in ("_keys", "_matrix", "_codes", "_scales", "_l1"):
-            arr: npt.NDArray[Any] = getattr(self, name)
-            setattr(self, name, np.concatenate([arr, np.zeros((size - len(arr), *arr.shape[1:]), arr.dtype)]))
+            setattr(self, name, room.grown(getattr(self, name), size))
 
     def remove(self, ukeys: npt.NDArray[np.uint64]) -> None:
         for key in ukeys.tolist():
