@@ -11,8 +11,9 @@
 - A header that names who asks or what is asked for (Host, Origin, the API key, the MCP session) or how long the
   body is given twice is refused: the checks here and the app behind them would read different copies; so is a
   body given both a Content-Length and a Transfer-Encoding (a proxy reading the other would be smuggled a request).
-- A body must arrive within `body_seconds` (an upload: with no pause that long), else 408: a client that sends
-  half a body and waits held its connection, and a task, for ever.
+- A body must arrive within `body_seconds` (an upload: with no pause that long, and past that time at least
+  UPLOAD_RATE bytes a second on average), else 408: a client that sends half a body and waits, or an upload a
+  byte at a time, held its connection, and a task, for ever.
 - An unexpected error is a 500 problem+json with a generic detail: no stack and no input in the answer, the
   connection kept open, and only the error's type and where it arose in the log.
 - Every answer carries the headers that keep it from being framed or sniffed; pages get a Content-Security-Policy.
@@ -41,8 +42,9 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 MAX_BODY_DEPTH = (
     128  # past the deepest field a route takes (32), so that field is named; far from any parser's limit
 )
-# A megabyte's body at 35 kB/s; an upload may take longer but not pause longer.
+# A megabyte's body at 35 kB/s; an upload may take longer but not pause longer, nor fall below half that rate.
 BODY_SECONDS = 30.0
+UPLOAD_RATE = 16_384
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Cytoscape adds one <style> of its own (".__________cytoscape_container { position: relative; }"): that text's
 # hash is the only inline style allowed. ReDoc writes its styles inline and runs a worker from a blob: it gets none.
@@ -165,11 +167,18 @@ class Guard:
             await send(message)
 
         late = False
+        upload = {"began": anyio.current_time(), "bytes": 0}
 
-        async def paced() -> Message:  # an upload's next part, or a disconnect once it pauses too long
+        async def paced() -> Message:  # an upload's next part, or a disconnect once it pauses or trickles
             nonlocal late
             with anyio.move_on_after(self.body_seconds):
-                return await receive()
+                message = await receive()
+                upload["bytes"] += len(message.get("body", b""))
+                owed = (anyio.current_time() - upload["began"] - self.body_seconds) * UPLOAD_RATE
+                if message.get("more_body") and upload["bytes"] < owed:
+                    late = True
+                    return {"type": "http.disconnect"}
+                return message
             late = True
             return {"type": "http.disconnect"}
 
