@@ -87,3 +87,13 @@ def test_when_an_occasion_is_asked_by_name_only_a_memory_stating_it_answers() ->
     assert untyped(shown, "when is our wedding anniversary?") == {"graduation", "turns", "birthday"}
     # Only "when": what was given for a birthday need not say the word.
     assert untyped(shown, "what did I get Theo for his birthday?") == set()
+
+
+def test_a_memory_naming_only_other_weekdays_is_about_another_day() -> None:
+    shown = [
+        _alone("friday", "Volunteer shift at the Norwich food bank every Friday morning, 9 till 12."),
+        _alone("saturday", "The food bank opens on Saturdays from 10 till 1 in the church hall."),
+        _alone("undated", "The food bank opens at 10 most days and needs tinned fish."),
+    ]
+    assert untyped(shown, "what time does the food bank open on Saturdays?") == {"friday"}
+    assert untyped(shown, "what does the food bank need?") == set()

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from engram.lang.answers import asked, gives
+from engram.lang.timewords import DAYS
 from engram.model.results import Scored
 from engram.recall.kin import relation_said
 from engram.recall.named import says
@@ -21,12 +22,13 @@ from engram.store.values import Facts
 
 def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
     """The memories of `shown` standing alone that hold no time (or amount, hour, password, relation, part of a
-    name or occasion) the question asks for."""
+    name or occasion) the question asks for, or name only other weekdays than it does."""
     kind = asked(question)
     relation = _relation(question)
     part = _name_part(question)
     occasion = _occasion(question) if kind == "time" else ()
-    if kind is None and not relation and part is None and not occasion:
+    days = _weekdays(question)
+    if kind is None and not relation and part is None and not occasion and not days:
         return set()
     return {
         s.record.id
@@ -37,8 +39,19 @@ def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
             or (relation and not any(says(s.record.content.lower(), w) for w in relation))
             or (part is not None and not part.search(s.record.content))
             or (occasion and not any(says(s.record.content.lower(), w) for w in occasion))
+            or (days and (said := _weekdays(s.record.content)) and not days & said)
         )
     }
+
+
+# A weekday the question names and a memory that names only other weekdays: "what time does the food bank open on
+# Saturdays?" over "Volunteer shift at the food bank every Friday morning" is about another day.
+_WEEKDAY = re.compile(rf"\b({DAYS})s?\b", re.IGNORECASE)
+
+
+def _weekdays(text: str) -> frozenset[str]:
+    """The weekdays a text names, by their full names."""
+    return frozenset(m.group(1).lower() for m in _WEEKDAY.finditer(text))
 
 
 # When a yearly occasion is, asked for by name, is answered by a memory that states it: "Grace's graduation is on
