@@ -33,7 +33,10 @@ def _trickle(port: int, head: bytes, gap: float, longest: float) -> bytes:
                 continue
             except OSError:
                 break
-            if answer and b"\r\n\r\n" in answer:
+            if b"\r\n\r\n" in answer:  # answered: the rest of the answer, until the server closes
+                conn.settimeout(30)
+                while chunk := conn.recv(65536):
+                    answer += chunk
                 break
         return answer
 
