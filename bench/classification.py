@@ -16,6 +16,7 @@ project for the tags and due days; its kinds are compared as labelled).
 
     python -m bench.classification --quick   # the default classifier on every set, with its misses
     python -m bench.classification --votes   # every set under several floors of the neighbour votes
+    python -m bench.classification --argmax [--misses]   # every set, everyday users too, no neighbours: seconds
 """
 
 from __future__ import annotations
@@ -200,6 +201,51 @@ def quick() -> None:
             console.print(f"    {kind} -> {got}: {text}", markup=False)
 
 
+# The everyday users' sets that label kinds and categories (bench.everyday_decisions reads them through store_memory).
+USER_SETS = {
+    f"{n} user": ROOT / "data" / f"everyday_{n}_user.jsonl"
+    for n in ("fourth", "fifth", "sixth", "seventh", "eighth")
+}
+
+
+def argmax() -> None:
+    """Every set's kinds, and the everyday users' categories, as the engine's classifiers decide them with no
+    neighbours (a store's first write; store_memory also makes a dated line a reminder, which this does not):
+    seconds instead of minutes, so a change to seeds or the read-out can be seen on every set at once before the
+    write path measures it; `--misses` lists what each gets wrong."""
+    show = "--misses" in sys.argv[1:]
+    embedder = default_embedder()
+    with tempfile.TemporaryDirectory() as tmp, Memory(Path(tmp) / "a.db", embedder=embedder) as m:
+        both = m._classifiers
+        for name, path in {"labelled": LABELLED, **OTHER_SETS, **USER_SETS}.items():
+            rows = [
+                json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+            ]
+            texts = [r.get("text") or r["content"] for r in rows]
+            vectors = embedder.embed_batch(texts)
+            openings = embedder.embed_batch([both.opening(t) or "" for t in texts])
+            kinds = categories = fallback = 0
+            misses = []
+            for row, text, vector, opened in zip(rows, texts, vectors, openings, strict=True):
+                kind = both.decide_kind(vector, [], opened, text)
+                category = both.decide_category(vector, [], opened, kind)
+                kinds += kind.label in row["kind"].split("|")
+                fallback += kind.method == "fallback"
+                categories += category.label == row.get("category")
+                if kind.label not in row["kind"].split("|") or category.label != row.get(
+                    "category", category.label
+                ):
+                    misses.append(
+                        f"    {row['kind']} -> {kind.label}, {row.get('category')} -> {category.label}: {text}"
+                    )
+            cats = f", categories {categories / len(rows):.3f}" if "category" in rows[0] else ""
+            console.print(
+                f"{name} ({len(rows)}): kinds {kinds / len(rows):.3f}, fallback {fallback / len(rows):.3f}{cats}"
+            )
+            if show:
+                console.print("\n".join(misses), markup=False)
+
+
 def votes() -> None:
     """Neighbour votes studied on every set at once: each set through the write path with the votes' floor at
     several cosines (1.0: no votes, as a copy that close merges), with and without learning; the sum over all sets
@@ -231,6 +277,9 @@ def votes() -> None:
 def main() -> None:
     if "--quick" in sys.argv[1:]:
         quick()
+        return
+    if "--argmax" in sys.argv[1:]:
+        argmax()
         return
     if "--votes" in sys.argv[1:]:
         votes()
