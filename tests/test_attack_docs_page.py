@@ -72,3 +72,28 @@ def test_the_page_escapes_where_it_reads_the_api_from() -> None:
     page = swagger_page('E"><script>alert(1)</script>', '/x"><script>alert(2)</script>', '/r"><b')
     assert "<script>alert" not in page and "<b" not in page.replace("<body", "")
     assert 'data-spec="/x&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"' in page
+
+
+def test_redoc_renders_under_its_policy_and_an_injected_script_is_refused(
+    browser: Any, server: Server
+) -> None:
+    """ReDoc had no policy either. Its scripts are files; it writes its styles into the page and searches in a
+    worker started from a blob, which its policy allows, and nothing else."""
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        csp = c.get("/redoc").headers["content-security-policy"]
+    assert "script-src 'self';" in csp and "frame-ancestors 'none'" in csp
+    tab = Tab(browser, server.url)
+    try:
+        page = tab.page
+        page.goto(f"{server.url}/redoc")
+        page.wait_for_selector("h1", timeout=30_000)
+        assert "Engram" in page.inner_text("h1")
+        assert page.locator("[data-section-id^='operation/']").count() > 20  # every route listed
+        # ReDoc's footer asks its CDN for a logo: refused (the pages use no network), and all that is refused
+        refused = [e for e in tab.errors if "Content Security Policy" in e or "uncaught" in e]
+        assert all("Loading the image 'https://cdn.redoc.ly/" in e for e in refused), refused
+        outcome = page.evaluate(INJECT)
+        assert outcome["ran"] is None, outcome
+        assert outcome["refused"], outcome
+    finally:
+        tab.context.close()

@@ -47,7 +47,7 @@ BODY_SECONDS = 30.0
 UPLOAD_RATE = 16_384
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Cytoscape adds one <style> of its own (".__________cytoscape_container { position: relative; }"): that text's
-# hash is the only inline style allowed. ReDoc writes its styles inline and runs a worker from a blob: it gets none.
+# hash is the only inline style allowed.
 CSP = (
     "default-src 'self'; script-src 'self'; "
     "style-src 'self' 'sha256-pgvDUBa4IjFA2yuSJ2cqcyxmNYJMborsd0ORcRv9vw8='; "
@@ -59,7 +59,12 @@ _HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
-_UNSCRIPTED = ("/redoc",)
+# ReDoc writes its styles into the page as it renders and searches in a worker it starts from a blob; its
+# scripts are files, so no inline script runs there either.
+REDOC_CSP = CSP.replace(
+    CSP[CSP.index("style-src") : CSP.index("img-src")], "style-src 'self' 'unsafe-inline'; "
+)
+REDOC_CSP += "; worker-src 'self' blob:"
 MCP = "/mcp"
 # Read by the Guard and, maybe from another copy, by what is behind it (Starlette's headers give the first copy).
 _ONCE = frozenset(
@@ -155,14 +160,14 @@ class Guard:
             await self.app(scope, receive, send)
             return
         started = False
-        page = not str(scope.get("path", "")).startswith(_UNSCRIPTED)
+        policy = (REDOC_CSP if scope.get("path") == "/redoc" else CSP).encode()
 
         async def guarded(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
                 headers = list(message.get("headers") or [])
-                headers += _HEADERS + ([(b"content-security-policy", CSP.encode())] if page else [])
+                headers += [*_HEADERS, (b"content-security-policy", policy)]
                 message = {**message, "headers": headers}
             await send(message)
 
