@@ -98,7 +98,9 @@ class SessionContext:
         sections["Open tasks"] = list(_open_tasks(tasks, when))
         recent = read(base)
         sections["Recent decisions"] = [
-            (r.id, f"{_line(r)} ({_dated(r)})") for r in recent if r.kind is not Kind.TASK and _decided(r)
+            (r.id, f"{_line(r)} ({_dated(r)})")
+            for r in recent
+            if r.kind is not Kind.TASK and _decided(r, self._settings.chunk_tokens)
         ]
         read_records = [*identity, *prefers, *tasks, *recent]
         if query is not None:
@@ -158,11 +160,12 @@ def _prefers(record: MemoryRecord) -> bool:
     return record.category is Category.SYSTEM or bool(_PREFERS.search(record.content))
 
 
-def _decided(record: MemoryRecord) -> bool:
+def _decided(record: MemoryRecord, passage_tokens: int) -> bool:
     """A decision: SHODH's Decision type, a decision or constraint extracted from a conversation, or a text that
-    says one was made ("we decided", "going with"). Never a document added from a file: notes that mention a
-    decision somewhere in 1,700 words showed as one line of their opening words."""
-    if record.metadata.get("source_path"):
+    says one was made ("we decided", "going with"). Never a document, added from a file or stored whole (longer
+    than a passage): notes that mention a decision somewhere in 1,700 words showed as one line of their opening
+    words."""
+    if record.metadata.get("source_path") or record.token_count > passage_tokens:
         return False
     candidate = record.metadata.get("candidate")
     if record.type is MemoryType.DECISION:
