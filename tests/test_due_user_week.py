@@ -11,6 +11,7 @@ import pytest
 import time_machine
 
 from engram import Memory
+from engram.classify import forms
 from engram.lang import due
 
 SAID = datetime(2026, 11, 27, 21, 30, tzinfo=UTC)  # a Friday evening
@@ -63,3 +64,24 @@ def test_an_obligation_with_a_day_is_a_reminder_due_that_day(mem: Memory, text: 
 def test_an_obligation_without_a_day_is_not_due() -> None:
     assert due.to_do("I need to be careful with gluten")
     assert due.deadline_day("I need to be careful with gluten", SAID) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We decided to pause project Phoenix until the end of January",
+        "We agreed to freeze the API until 15 January",
+        "The office is closed until 4 January",
+    ],
+)
+def test_until_says_how_long_a_state_lasts_not_a_deadline(text: str) -> None:
+    assert not due.to_do(text)
+    assert "deadline" not in forms.read(text, SAID)
+
+
+@pytest.mark.parametrize(
+    "text", ["Keep the feature flag on until Friday", "I have to stay home until Monday", "Send it by Friday"]
+)
+def test_until_in_something_to_do_is_still_its_deadline(text: str) -> None:
+    assert due.to_do(text)
+    assert "deadline" in forms.read(text, SAID)

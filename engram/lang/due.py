@@ -356,8 +356,13 @@ def instruction(text: str) -> bool:
 
 
 def states_deadline(text: str) -> bool:
-    """Whether `text` says by when ("by", "before", "due", "until", "deadline"): with a date, a reminder."""
-    return _DEADLINE.search(text) is not None
+    """Whether `text` says by when ("by", "before", "due", "until", "deadline"): with a date, a reminder. "Until"
+    alone says so only of something to do ("Keep the flag on until Friday"): else it is how long a state lasts
+    ("The office is closed until 4 January", "We decided to pause Phoenix until the end of January")."""
+    words = {found.group(0).lower() for found in _DEADLINE.finditer(text)}
+    if words and words <= {"until", "till"}:
+        return instruction(text) or _OBLIGED.search(text) is not None
+    return bool(words)
 
 
 # The speaker bound to do something ("I have to call the bank", "Ich muss ... verschieben", "我得给银行打电话").
