@@ -28,6 +28,7 @@ from engram.lang.due import due_day
 from engram.model.record import Category, NewMemory, Scope, Status, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import content_hash
+from engram.tags import phrases
 from engram.review.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.review.llm import LlmError, LlmExtractor
 from engram.review.messages import parse_message
@@ -195,7 +196,10 @@ class Ingestor:
                     (report.redacted, 1 if report.risk else 0) if redact else (candidate.content, report.risk)
                 )
                 approved = candidate.confidence >= APPROVE_AT and risk < 2
-                concepts = [analysis.normalize_tag(c) for c in analysis.concepts(content, top=3)]
+                # The topics store_memory tags with (names, noun phrases), not word runs: "send-the-on-call" and
+                # "anna-by-thursday" were the tags of "Remind me to send the on-call rota to Anna by Thursday."
+                topics = (analysis.normalize_tag(c) for c in phrases.topics(content))
+                concepts = list(dict.fromkeys(t for t in topics if t))[:3]
                 waits: dict[str, str] = {}
                 if not approved:
                     waits["review_reason"] = review_reason(
