@@ -28,11 +28,11 @@ from engram.lang.due import due_day
 from engram.model.record import Category, NewMemory, Scope, Status, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import content_hash
-from engram.tags import phrases
 from engram.review.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.review.llm import LlmError, LlmExtractor
 from engram.review.messages import parse_message
 from engram.store.roles import AuditLog, Sources, Transactions
+from engram.tags import phrases
 from engram.write.rules import review_reason
 from engram.write.writer import Writer
 
