@@ -35,6 +35,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engram.interfaces.http.access import logged_path
+from engram.interfaces.http.flow import Unread, parts, read_body, trickles
 from engram.interfaces.http.problems import NUL_PROBLEM, UPLOADS, has_nul, nul_in_address, problem
 from engram.model.jsonkeys import parse_marking, twice
 
@@ -42,9 +43,8 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 MAX_BODY_DEPTH = (
     128  # past the deepest field a route takes (32), so that field is named; far from any parser's limit
 )
-# A megabyte's body at 35 kB/s; an upload may take longer but not pause longer, nor fall below half that rate.
+# A megabyte's body at 35 kB/s; an upload may take longer but not pause longer, nor trickle (flow.py).
 BODY_SECONDS = 30.0
-UPLOAD_RATE = 16_384
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Cytoscape adds one <style> of its own (".__________cytoscape_container { position: relative; }"): that text's
 # hash is the only inline style allowed.
@@ -169,7 +169,11 @@ class Guard:
                 headers = list(message.get("headers") or [])
                 headers += [*_HEADERS, (b"content-security-policy", policy)]
                 message = {**message, "headers": headers}
-            await send(message)
+            for part in parts(message):
+                with anyio.move_on_after(self.body_seconds) as waited:
+                    await send(part)
+                if waited.cancelled_caught:  # the client reads nothing: the answer and its task are let go
+                    raise Unread
 
         late = False
         upload = {"began": anyio.current_time(), "bytes": 0}
@@ -179,8 +183,8 @@ class Guard:
             with anyio.move_on_after(self.body_seconds):
                 message = await receive()
                 upload["bytes"] += len(message.get("body", b""))
-                owed = (anyio.current_time() - upload["began"] - self.body_seconds) * UPLOAD_RATE
-                if message.get("more_body") and upload["bytes"] < owed:
+                elapsed = anyio.current_time() - upload["began"] - self.body_seconds
+                if message.get("more_body") and trickles(upload["bytes"], elapsed):
                     late = True
                     return {"type": "http.disconnect"}
                 return message
@@ -196,7 +200,7 @@ class Guard:
             if scope.get("method") in CHANGES and scope.get("path") not in UPLOADS:  # an upload streams
                 body, early = b"", _late(self.body_seconds)
                 with anyio.move_on_after(self.body_seconds):
-                    body, early = await _read(receive, self.limit)
+                    body, early = await read_body(receive, self.limit)
                 if early is None:
                     early = _body_problem(body, scope)
                 if early is not None:
@@ -206,6 +210,13 @@ class Guard:
             elif scope.get("method") in CHANGES:
                 replay = paced
             await self.app(scope, replay, guarded)
+        except Unread:
+            log.info(
+                "%s %s: the client read nothing for %g seconds",
+                scope.get("method"),
+                logged_path(scope),
+                self.body_seconds,
+            )
         except Exception as exc:  # the last line: whatever was not foreseen is a 500 like any other error
             if late and not started:
                 await _spoken(scope, _late(self.body_seconds))(scope, receive, guarded)
@@ -284,23 +295,6 @@ def _repeated(scope: Scope) -> Any:
 def _late(seconds: float) -> Any:
     wait = f"{seconds:g} seconds" if math.isfinite(seconds) else "the time allowed"
     return problem(408, "Request timeout", f"the body did not arrive within {wait}", "body")
-
-
-async def _read(receive: Receive, limit: int) -> tuple[bytes, Any]:
-    """The request's whole body, or a 413 once it passes `limit` bytes (nothing more is read)."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return b"".join(chunks), None
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            return b"", problem(413, "Payload too large", f"the body is over {limit} bytes", "body")
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks), None
 
 
 def _media_problem(scope: Scope) -> Any:
