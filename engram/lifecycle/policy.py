@@ -288,3 +288,56 @@ def _prune(draft: _Draft, rules: Rules) -> None:
         return
     for r in [m for m in mid if not m.user_marked_important][: len(mid) - rules.prune_above]:
         draft.archive(r.id, f"mid-term above {rules.prune_above} of {rules.mid_slots} slots")
+
+
+class Pages:
+    """Store mode's plan one page at a time, the same as `plan` over each whole scope: pages come newest first
+    (as `plan` sorts a scope's session memories for the short-term window), and nothing but the pruning of
+    persona mode weighs one memory against another. A pass over a large store then holds a page, not a record
+    per memory."""
+
+    def __init__(self, now: datetime, rules: Rules, last_run: datetime | None) -> None:
+        self.now, self.rules, self.last_run = now, rules, last_run
+        self._newest: dict[str | None, int] = {}  # per session, its live memories planned so far
+
+    def plan(
+        self, records: Iterable[AnyRecord], clusters: dict[str, int], stored_at: dict[str, datetime]
+    ) -> Plan:
+        """The changes for the next page (newest first, after the pages planned before it)."""
+        now, rules, out = self.now, self.rules, Plan()
+        for record in records:
+            if record.status != Status.APPROVED:
+                continue
+            before = Standing.of(record)
+            stored = stored_at.get(before.id)
+            current = replace(before, cluster_size=clusters.get(before.id, before.cluster_size))
+            after = replace(current, priority=_settled(priority(current, now, stored), before.priority))
+            why = dict.fromkeys(("cluster_size", "priority"), "priority")
+            if not after.user_marked_important:
+                quality = after.quality_score if after.quality_score is not None else 1.0
+                idle = _hours(now, used_at(after, stored)) / 24
+                decayed = decayed_quality(quality, idle, _since_counted(before, now, self.last_run), rules)
+                if after.kind is Kind.IDENTITY:
+                    decayed = quality
+                if decayed < quality:
+                    after, why["quality_score"] = replace(after, quality_score=decayed), "quality decay"
+                if decayed < rules.quality_floor:
+                    after = replace(after, status=Status.ARCHIVED)
+                    why["status"] = f"quality {decayed:.3f} below {rules.quality_floor}"
+            if after.status == Status.APPROVED:
+                newest = False
+                if after.scope == Scope.SESSION:
+                    seen = self._newest.get(after.scope_id, 0)
+                    self._newest[after.scope_id] = seen + 1
+                    newest = seen < rules.short_term
+                tier = Tier.LONG if promoted(after, rules) else Tier.SHORT if newest else Tier.MID
+                if tier != after.tier:
+                    after, why["tier"] = (
+                        replace(after, tier=tier),
+                        f"tier {before.tier.value} -> {tier.value}",
+                    )
+            fields = {f: getattr(after, f) for f in _PLANNED if getattr(after, f) != getattr(before, f)}
+            if fields:
+                out.changes[before.id] = fields
+                out.reasons[before.id] = list(dict.fromkeys(why[f] for f in fields))
+        return out

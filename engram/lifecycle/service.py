@@ -4,13 +4,14 @@ policy itself is engram.lifecycle.policy."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from datetime import datetime
 from typing import Protocol, cast
 
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lifecycle.policy import DECAY_EVERY, Plan, Rules, Standing, plan
+from engram.lifecycle.policy import DECAY_EVERY, Pages, Plan, Rules, Standing, plan
 from engram.model.answers import MaintainAnswer
 from engram.model.record import MemoryRecord, Scope, Status, Tier, as_utc, utcnow
 from engram.store.roles import AuditLog, MergedText, Meta, Rows, SearchIndex
@@ -44,7 +45,8 @@ class _Neighbours:
 
     def __init__(self, store: LifecycleStore, rules: Rules) -> None:
         self.store, self.rules = store, rules
-        self.close: dict[str, tuple[str, ...]] = {}  # memory -> the others within cluster_cosine
+        self.close: dict[str, tuple[str, ...]] = {}  # memory -> the others within cluster_cosine, when any
+        self.unsearched: set[str] = set()  # memories without a vector: their cluster size stays as stored
         self.full: set[str] = set()
         self.where: dict[str, Filter] = {}  # memory -> its scope's filter, for the ones searched again
 
@@ -54,6 +56,7 @@ class _Neighbours:
         for r in records:
             vector = vectors.get(r.id)
             if vector is None:
+                self.unsearched.add(r.id)
                 continue
             where = Filter(scope=r.scope, scope_id=r.scope_id, include_expired=True)
             near = self.store.vector_search(vector, _NEAR, where)
@@ -61,13 +64,15 @@ class _Neighbours:
 
     def _keep(self, memory_id: str, near: list[tuple[str, float]], where: Filter) -> None:
         close = tuple(i for i, cos in near if cos >= self.rules.cluster_cosine and i != memory_id)
-        self.close[memory_id] = close
+        if close:  # most memories have none: they are not kept, and count 0
+            self.close[memory_id] = close
         if len(near) >= _NEAR and near[-1][1] >= self.rules.cluster_cosine:
             self.full.add(memory_id)
             self.where[memory_id] = where
 
     def cluster_sizes(self, leave_out: set[str]) -> dict[str, int]:
-        """Per memory, how many other live memories of its scope lie within `cluster_cosine`."""
+        """Per memory with any, how many other live memories of its scope lie within `cluster_cosine` (see
+        `of`)."""
         again = [i for i in self.full if i in leave_out or any(j in leave_out for j in self.close[i])]
         sizes = {i: sum(1 for j in close if j not in leave_out) for i, close in self.close.items()}
         for start in range(0, len(again), BATCH):
@@ -82,6 +87,10 @@ class _Neighbours:
                     1 for i, cos in kept if i != memory_id and cos >= self.rules.cluster_cosine
                 )
         return sizes
+
+    def of(self, records: Iterable[Standing | MemoryRecord], sizes: dict[str, int]) -> dict[str, int]:
+        """The cluster sizes of `records` from `cluster_sizes`' answer."""
+        return {r.id: sizes.get(r.id, 0) for r in records if r.id not in self.unsearched}
 
 
 class Lifecycle:
@@ -109,37 +118,61 @@ class Lifecycle:
         # whole day); a memory no pass has seen still counts all its disuse.
         decays = last_decay is None or now - last_decay >= DECAY_EVERY
         counted_since = last_decay if decays else now
+        # Persona mode's pruning weighs each scope's memories against each other: it plans whole scopes, of
+        # the policy's few fields. Store mode plans page by page and holds no record per memory.
+        persona = rules.mode == "persona"
         scopes: dict[tuple[Scope, str | None], list[Standing]] = {}
         stored_at: dict[str, datetime] = {}
         neighbours = _Neighbours(self._store, rules)
         processed = 0
         for batch in self._batches():
             processed += len(batch)
-            for r in batch:
-                scopes.setdefault((r.scope, r.scope_id), []).append(r)
-            stored_at |= self._store.stored_times([r.id for r in batch])
-            neighbours.add(batch)
+            if persona:
+                for r in batch:
+                    scopes.setdefault((r.scope, r.scope_id), []).append(Standing.of(r))
+                stored_at |= self._store.stored_times([r.id for r in batch])
+            neighbours.add([Standing.of(r) for r in batch])
+
+        def pages(sizes: dict[str, int]) -> Iterator[tuple[Plan, list[MemoryRecord]]]:
+            if persona:
+                whole = Plan()
+                for group in scopes.values():
+                    part = plan(group, neighbours.of(group, sizes), now, rules, counted_since, stored_at)
+                    whole.changes.update(part.changes)
+                    whole.reasons.update(part.reasons)
+                yield whole, []
+                return
+            planner = Pages(now, rules, counted_since)
+            for batch in self._batches():
+                times = self._store.stored_times([r.id for r in batch])
+                yield planner.plan(batch, neighbours.of(batch, sizes), times), batch
+
         # Clusters count live memories, so they are counted without the ones this pass archives, until that set
         # settles; else the next pass would find smaller clusters and change priorities and tiers again.
         leave_out: set[str] = set()
         for _ in range(_SETTLE):
             sizes = neighbours.cluster_sizes(leave_out)
-            changes = Plan()
-            for group in scopes.values():
-                part = plan(group, sizes, now, rules, counted_since, stored_at)
-                changes.changes.update(part.changes)
-                changes.reasons.update(part.reasons)
-            archived = {i for i, fields in changes.changes.items() if fields.get("status") == Status.ARCHIVED}
+            archived = {
+                i
+                for part, _ in pages(sizes)
+                for i, fields in part.changes.items()
+                if fields.get("status") == Status.ARCHIVED
+            }
             if archived == leave_out:
                 break
             leave_out = archived
-        del scopes, neighbours
         counts = {"promoted": 0, "archived": 0, "short": 0, "quality_decayed": 0}
-        operation_id = None
-        if changes.changes:
-            with self._operations.run("maintain") as op:
-                operation_id = op.id
-                for memory_id, fields, before in self._whole(changes):
+        operation_id, changed = None, 0
+        with ExitStack() as stack:
+            op = None
+            for part, batch in pages(sizes):
+                for memory_id, fields, before in self._whole(part, batch):
+                    if (
+                        op is None
+                    ):  # the operation begins with its first change: a pass changing nothing has none
+                        op = stack.enter_context(self._operations.run("maintain"))
+                        operation_id = op.id
+                    changed += 1
                     op.before_memory(memory_id, before)
                     self._store.update(before.model_copy(update=fields))
                     if fields.get("tier") == Tier.LONG:
@@ -150,12 +183,12 @@ class Lifecycle:
                         counts["archived"] += 1
                     if "quality_score" in fields:
                         counts["quality_decayed"] += 1
-                    if changes.reasons[memory_id] != ["priority"]:
+                    if part.reasons[memory_id] != ["priority"]:
                         op.audit(
                             "lifecycle",
                             memory_id,
                             {
-                                "reasons": changes.reasons[memory_id],
+                                "reasons": part.reasons[memory_id],
                                 "fields": {k: str(v) for k, v in fields.items()},
                             },
                         )
@@ -169,7 +202,7 @@ class Lifecycle:
             self._store.set_meta(_LAST_DECAY, last_decay.isoformat())
         report = {
             "processed": processed,
-            "changed": len(changes.changes),
+            "changed": changed,
             **counts,
             "mode": rules.mode,
             "operation_id": operation_id,
@@ -181,16 +214,24 @@ class Lifecycle:
             self._store.merge_text_index()
         return cast(MaintainAnswer, report)
 
-    def _batches(self) -> Iterator[list[Standing]]:
-        """Every approved top-level memory, newest first, `BATCH` at a time, as the policy reads it."""
+    def _batches(self) -> Iterator[list[MemoryRecord]]:
+        """Every approved top-level memory, newest first, `BATCH` at a time."""
         where = Filter(statuses=(Status.APPROVED,), include_expired=True)
         after: Position | None = None
         while page := self._store.select(where, limit=BATCH, after=after):
             after = (page[-1].created_at, page[-1].id)
-            yield [Standing.of(r) for r in page]
+            yield page
 
-    def _whole(self, changes: Plan) -> Iterator[tuple[str, dict[str, object], MemoryRecord]]:
-        """Each change with the whole record it changes, read `BATCH` at a time."""
+    def _whole(
+        self, changes: Plan, records: list[MemoryRecord]
+    ) -> Iterator[tuple[str, dict[str, object], MemoryRecord]]:
+        """Each change with the whole record it changes: from `records` (the page it was planned from), else
+        read `BATCH` at a time."""
+        if records:
+            for record in records:
+                if record.id in changes.changes:
+                    yield record.id, changes.changes[record.id], record
+            return
         ids = list(changes.changes)
         for start in range(0, len(ids), BATCH):
             for record in self._store.get_many(ids[start : start + BATCH]):
