@@ -4,6 +4,8 @@ learned FRESH_AFTER_WORDS words, so a long-running process stays bounded, and ta
 from __future__ import annotations
 
 import random
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -65,3 +67,42 @@ def test_a_replaced_tagger_finds_the_same_phrases(fresh: pytest.MonkeyPatch) -> 
         phrases.phrases(_noise(rng, 30))
     assert [phrases.phrases(t) for t in TEXTS] == before
     assert any(p.name for ps in before for p in ps) and all(before)
+
+
+def test_the_old_tagger_is_freed_before_a_fresh_one_loads(fresh: pytest.MonkeyPatch) -> None:
+    import spacy
+
+    fresh.setattr(phrases, "FRESH_AFTER_WORDS", 300)
+    old = weakref.ref(phrases._nlp())
+    load, alive = spacy.load, []
+
+    def loading(*args: Any, **kwargs: Any) -> Any:
+        alive.append(old() is not None)
+        return load(*args, **kwargs)
+
+    fresh.setattr(spacy, "load", loading)
+    rng = random.Random(5)
+    while not alive:
+        phrases.phrases(_noise(rng, 40))
+    assert alive == [False]
+    assert phrases._nlp() is not None and old() is None
+
+
+def test_taggers_in_threads_across_reloads_find_the_same_phrases(fresh: pytest.MonkeyPatch) -> None:
+    before = [phrases.phrases(t) for t in TEXTS]
+    fresh.setattr(phrases, "FRESH_AFTER_WORDS", 200)
+    loaded: set[int] = set()
+
+    def work(seed: int) -> list[list[phrases.Phrase]]:
+        rng, out = random.Random(seed), []
+        for _ in range(8):
+            phrases.phrases(_noise(rng, 40))
+            loaded.add(id(phrases._nlp()))
+            out += [phrases.phrases(t) for t in TEXTS]
+        return out
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(work, range(4)))
+    assert len(loaded) > 2
+    for out in results:
+        assert out == before * 8

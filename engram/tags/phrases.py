@@ -5,6 +5,7 @@ gives sister and Clara). Mostly Chinese text goes to jieba's keywords among its 
 
 from __future__ import annotations
 
+import gc
 import re
 import threading
 import warnings
@@ -88,7 +89,12 @@ def _nlp() -> Any:
     and the tags' own labels load with the tagger, so the tags are the same without them; the strings of the
     texts read are added as they come."""
     with _loading:
-        if not _loaded or len(_loaded[0].vocab) > _loaded[1] + FRESH_AFTER_WORDS:
+        if _loaded and len(_loaded[0].vocab) > _loaded[1] + FRESH_AFTER_WORDS:
+            # The old tagger goes before the new one loads, or the process holds both for a moment; a caller
+            # still tagging with it keeps it until it returns. Others wait here for the new one.
+            _loaded.clear()
+            gc.collect()  # a pipeline's parts refer to each other: only the collector frees them
+        if not _loaded:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 import spacy
