@@ -11,24 +11,27 @@ import numpy as np
 
 from engram.model.quantized import Encoded, bounds, encode, rescaled, shortlist
 from engram.model.vectors import Matrix, Vector
+from engram.store import room
 from engram.store.values import TagRow
 from engram.tags.naming import inflected, key
 from engram.tags.variants import group
 
 PACK_AT = 2048  # tags from which the vocabulary keeps a packed 8-bit copy
+ROOM = 1 << 17  # tags the rows' buffer has room for (its pages taken only as rows fill them)
 
 
 class Vocabulary:
     """The active tags and their embeddings, stacked for one matrix product per lookup. Rows live in a buffer
-    that doubles when full, and each tag's spelling key is kept, so adding a tag or mapping a concept costs
-    the same with 20 tags as with 20,000."""
+    with room for `ROOM` tags that takes memory only as rows are written (`engram.store.room`), so adding a tag
+    copies nothing; and each tag's spelling key is kept, so adding a tag or mapping a concept costs the same with
+    20 tags as with 20,000."""
 
     def __init__(self, names: Sequence[str] = (), matrix: Matrix | None = None, dim: int = 1) -> None:
         self.names: list[str] = list(names)
         self._dim = dim if matrix is None else int(matrix.shape[1])
-        self._rows: Matrix = (
-            np.zeros((0, self._dim), dtype=np.float32) if matrix is None else matrix.astype(np.float32)
-        )
+        self._rows: Matrix = room.zeros((max(ROOM, len(self.names)), self._dim), np.float32)
+        if matrix is not None:
+            self._rows[: len(matrix)] = matrix
         self._index = {t: i for i, t in enumerate(self.names)}
         self.by_key: dict[str, str] = {}
         self.by_group: dict[int, str] = {}  # the tag in use for each line of variants.txt
@@ -40,9 +43,10 @@ class Vocabulary:
     @classmethod
     def of(cls, rows: Sequence[TagRow], dim: int) -> Vocabulary:
         kept = [(r.tag, r.vector) for r in rows if r.vector is not None]
-        if not kept:
-            return cls(dim=dim)
-        return cls([t for t, _ in kept], np.stack([v for _, v in kept]))
+        vocabulary = cls(dim=int(kept[0][1].shape[0]) if kept else dim)
+        for tag, vector in kept:  # row by row into the buffer: no stacked copy of them all beside it
+            vocabulary.add(tag, vector)
+        return vocabulary
 
     @property
     def matrix(self) -> Matrix:
@@ -52,10 +56,8 @@ class Vocabulary:
         if tag in self._index:
             return
         n = len(self.names)
-        if n == self._rows.shape[0]:
-            grown = np.zeros((max(64, 2 * n), vector.shape[0]), dtype=np.float32)
-            grown[:n] = self._rows[:n]
-            self._rows = grown
+        if n == self._rows.shape[0]:  # past the room: twice the room, copied once
+            self._rows = room.grown(self._rows[:n], 2 * n)
         self._rows[n] = vector
         self.names.append(tag)
         self._index[tag] = n
