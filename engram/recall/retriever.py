@@ -22,6 +22,7 @@ from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
 from engram.recall.named import names_asked, unnamed
 from engram.recall.passages import where_in
 from engram.recall.query import Query
+from engram.recall.replies import lend_replies
 from engram.recall.scoring import Decay, matched_exactly
 from engram.recall.spelling import corrected
 from engram.recall.typed import untyped
@@ -92,6 +93,7 @@ class Retriever:
         each returned memory's use is counted unless `touch` is false."""
         settings = self._settings
         scored, vectors = self.scored(query, where, limit, profile)
+        scored = lend_replies(scored, self._store, where)
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
@@ -119,12 +121,14 @@ class Retriever:
         itself makes each one what the query asks for."""
         scored, _ = self.scored(query, where, limit, profile)
         ranking = self.profile(profile)
-        best = _once(relevant(matched_exactly(scored, ranking) if exact else scored, floor, ranking))
+        # A listing (`exact`) is no search: its order is the due days'.
+        lent = matched_exactly(scored, ranking) if exact else lend_replies(scored, self._store, where)
+        best = _once(relevant(lent, floor, ranking))
         shown = best[:limit]
         doubtful = (
             set() if exact else unnamed(shown, scored, names_asked(query.text)) | untyped(shown, query.text)
         )
-        return self._full(best[:limit], query, exact, doubtful), len(best)
+        return self._full(shown, query, exact, doubtful), len(best)
 
     def _full(
         self,
