@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engram.lang import analysis
+from engram.lang import analysis, pii
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
@@ -129,12 +129,22 @@ def phrases(text: str) -> list[Phrase]:
 
 def topics(text: str, top: int = 10) -> tuple[str, ...]:
     """The tag candidates of `text`, best first: its noun phrases and names, or for mostly Chinese text jieba's
-    keywords among nouns and names."""
+    keywords among nouns and names. Personal data is never a topic: the spans the PII detector marks are read
+    as blanks, so no part of one ("de89" of an IBAN, a phone number's digits) becomes a tag, which is shown
+    everywhere and never redacted."""
+    text = without_pii(text)
     if not text.isascii() and len(re.findall(f"[{HAN}]", text)) > len(re.findall(r"[A-Za-z]+", text)):
         return analysis.concepts(text, top)
     if german.is_german(text):
         return german.topics(text, top)
     return tuple(p.text for p in phrases(text)[:top])
+
+
+def without_pii(text: str) -> str:
+    """`text` with each span the PII detector marks replaced by spaces, positions kept."""
+    for found in pii.detect(text):
+        text = text[: found.start] + " " * (found.end - found.start) + text[found.end :]
+    return text
 
 
 # Verbs that link a subject to what it is ("I'm vegetarian", "Lily gets carsick", "she became diabetic").
