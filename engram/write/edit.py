@@ -54,6 +54,8 @@ _KEPT = {
     "pii": "ingest_conversation's personal-data scan, read again when the content is edited",
 }
 _LINKS = ("updated_by", "updates", "superseded_by", "supersedes_id", "merged_into")
+# In `metadata.overridden`: the tags were set by hand, and the text's own tags no longer replace them.
+_SET_TAGS = "auto_tags"
 # The fields where an edit can bring personal data (redaction reads them).
 _FREE_TEXT = frozenset({"content", "tags", "metadata", "emotion"})
 
@@ -167,7 +169,7 @@ class Editor:
                 change |= {f"{name}_method": "explicit", f"{name}_confidence": 1.0}
         if named_kind:
             change["kind_method"] = "prefix"
-        change |= self._auto_tags(merged, fields, rewritten)
+        change |= self._auto_tags(merged, fields, rewritten, old.tags)
         texts: list[str] = []
         vectors: list[Vector] = []
         if rewritten:
@@ -288,20 +290,26 @@ class Editor:
         store.audit("reembed", None, {"model": self._embedder.name, "count": done})
         return done
 
-    def _auto_tags(self, item: NewMemory, fields: dict[str, Any], rewritten: bool) -> dict[str, Any]:
+    def _auto_tags(
+        self, item: NewMemory, fields: dict[str, Any], rewritten: bool, before: tuple[str, ...]
+    ) -> dict[str, Any]:
         """The tags store_memory gave a memory (its metadata's `auto_tags`) follow its content: new content gets
-        them from its own analysis, and the tags the caller gave or added since stay. Tags edited by hand are the
-        memory's tags from then on: only the automatic ones still there stay automatic. So does the importance it
-        scored, unless it was forced or set by hand (both recorded as overridden)."""
+        them from its own analysis, and the tags the caller gave or added since stay. Tags set by hand (other
+        than the `before` ones) are the memory's tags from then on, recorded as overridden: a later content edit
+        keeps them as set. So does the importance it scored, unless it was forced or set by hand."""
         automatic = item.metadata.get("auto_tags")
         if not isinstance(automatic, list):
             return {}  # not tagged by store_memory, or before it kept which tags were its own
         overridden = list(item.metadata.get("overridden") or [])
         if "importance" in fields and "importance" not in overridden:
             overridden.append("importance")
+        # Noted as "auto_tags" ("tags" says store_memory was given some); tags sent back as they were (a form
+        # round-tripping every field) set nothing.
+        if "tags" in fields and set(item.tags) != set(before) and _SET_TAGS not in overridden:
+            overridden.append(_SET_TAGS)
         meta = item.metadata | ({"overridden": overridden} if overridden else {})
         change: dict[str, Any] = {}
-        if "tags" in fields:
+        if "tags" in fields or (rewritten and _SET_TAGS in overridden):
             # The tags are the caller's; new text still brings its own concepts and entities.
             tagging = self._tagger.tagged(item.content, item.tags) if rewritten else None
             found = {} if tagging is None else tagging.metadata
