@@ -1,0 +1,28 @@
+"""The session context keeps what the user says about other people apart from the user's own preferences and
+facts: "Lena from design prefers Figma comments" is Lena's liking, and an agent told it is the user's would
+answer the user in Figma comments."""
+
+from __future__ import annotations
+
+from engram import Memory
+
+
+def test_a_named_persons_liking_is_not_the_users_preference(mem: Memory) -> None:
+    said = {
+        "lena": "Lena from design prefers Figma comments over e-mail",
+        "tom": "Tom likes his coffee black",
+        "julia": "My wife Julia loves Italian food",
+        "marco": "Marco's e-mail address changed last week",
+        "mine": "I prefer dark mode in every editor",
+        "both": "Lena and I prefer short stand-ups",
+        "lang": "Python is my favourite language",
+        "name": "My name is Sam and I work on the billing team",
+    }
+    ids = {key: mem.remember(text, kind="identity").id for key, text in said.items()}
+    sections = mem.session_context()["sections"]
+    own = set(sections.get("Preferences", [])) | set(sections.get("About the user", []))
+    for key in ("lena", "tom", "julia", "marco"):
+        assert ids[key] not in own, key
+        assert ids[key] in sections["Other people"], key  # still told, as someone else's
+    assert {ids["mine"], ids["both"], ids["lang"]} <= set(sections["Preferences"])
+    assert ids["name"] in sections["About the user"]
