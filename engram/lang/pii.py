@@ -156,16 +156,51 @@ def _ips(text: str) -> list[Finding]:
     return out
 
 
+# A number written as a phone number: with an international prefix ("+44 ...", "0044 ..."), or right after a word
+# that says it is one ("phone is", "mobile:", "tel."). Such a number needs only the right length for its country,
+# not a range the numbering plan lists as assigned (metadata lags new ranges; "+44 7700 900123" is in a range kept
+# free, and still someone's number as written).
+_INTERNATIONAL = re.compile(r"(?<![\w+])(?:\+|00)[1-9]")
+_SAID_PHONE = re.compile(
+    r"\b(?:phone|telephone|mobile|cell|cellphone|tel|fax|whatsapp)\b\.?(?:\s+(?:number|no\.?|is|was|on|at))*"
+    r"\s*[:#]?\s*$",
+    re.IGNORECASE,
+)
+_SAID_PHONE_ANYWHERE = re.compile(
+    r"\b(?:phone|telephone|mobile|cell|cellphone|tel|fax|whatsapp)\b", re.IGNORECASE
+)
+
+
 def _phones(text: str, regions: Sequence[str]) -> list[Finding]:
     out: dict[tuple[int, int], Finding] = {}
-    for region in regions:
-        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
-            if _SSN.fullmatch(m.raw_string):
-                continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
-            if _is_dotted_date(m.raw_string):
-                continue
-            out.setdefault((m.start, m.end), Finding(PiiKind.PHONE, m.start, m.end))
-    return list(out.values())
+    # Only a text with a prefix or a phone word is read a second time for numbers of a possible length.
+    said = bool(_INTERNATIONAL.search(text) or _SAID_PHONE_ANYWHERE.search(text))
+    lenient = (
+        (phonenumbers.Leniency.VALID, phonenumbers.Leniency.POSSIBLE)
+        if said
+        else (phonenumbers.Leniency.VALID,)
+    )
+    for leniency in lenient:
+        for region in regions:
+            for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=leniency):
+                if _SSN.fullmatch(m.raw_string):
+                    continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
+                if _is_dotted_date(m.raw_string):
+                    continue
+                if leniency == phonenumbers.Leniency.POSSIBLE and not _written_as_phone(
+                    text, m.start, m.raw_string
+                ):
+                    continue
+                out.setdefault((m.start, m.end), Finding(PiiKind.PHONE, m.start, m.end))
+    return list(out.values())  # valid readings first: on overlap detect keeps the first
+
+
+def _written_as_phone(text: str, start: int, raw: str) -> bool:
+    """Whether the number at `start` is written as a phone number: an international prefix, or a phone word
+    right before it; at least seven digits either way (no year or short count)."""
+    if sum(c.isdigit() for c in raw) < 7:
+        return False
+    return bool(_INTERNATIONAL.match(raw) or _SAID_PHONE.search(text[max(0, start - 40) : start]))
 
 
 def _is_dotted_date(raw: str) -> bool:
