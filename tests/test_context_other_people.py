@@ -26,3 +26,25 @@ def test_a_named_persons_liking_is_not_the_users_preference(mem: Memory) -> None
         assert ids[key] in sections["Other people"], key  # still told, as someone else's
     assert {ids["mine"], ids["both"], ids["lang"]} <= set(sections["Preferences"])
     assert ids["name"] in sections["About the user"]
+
+
+def test_search_about_the_user_puts_their_own_liking_before_another_persons(real: Memory) -> None:
+    for text in (
+        "Tom likes his coffee black",
+        "I like my coffee with oat milk",
+        "Anna from finance prefers Excel over Google Sheets",
+        "I don't like Excel",
+    ):
+        real.store_memory(text)
+
+    def found(question: str) -> list[str]:
+        return [r["content"] for r in real.search_memory(question)["results"]]
+
+    coffee = found("how does the user take coffee")
+    assert coffee.index("I like my coffee with oat milk") < coffee.index("Tom likes his coffee black")
+    sheets = found("what spreadsheet tool does the user prefer")
+    assert sheets.index("I don't like Excel") < sheets.index(
+        "Anna from finance prefers Excel over Google Sheets"
+    )
+    # Asked about the other person, their statement is still the answer.
+    assert found("what does Tom drink")[0] == "Tom likes his coffee black"

@@ -14,15 +14,13 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 
-from lemminflect import getAllLemmas
-
 from engram.agent.browse import shorten
+from engram.agent.subject import someone_else
 from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.lang import analysis, pii
 from engram.lang.due import reminder_day, standing
-from engram.lang.text import STOPWORDS
 from engram.model.agent_answers import SessionContextAnswer
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, Status, as_utc, utcnow
 from engram.recall.modes import RecallMode
@@ -43,11 +41,6 @@ _PREFERS = re.compile(
     re.I,
 )
 _DECIDED_KINDS = frozenset({"decision", "constraint"})
-# A statement that opens with another person as its subject ("Lena from design prefers ...", "My wife Julia
-# loves ...", "Tom's e-mail is ..."): the classifier calls it identity, but it says who someone else is.
-_SOMEONE = re.compile(r"^\W*(?:(?i:my|our)\s+((?:[a-z-]+\s+){1,2}))?([A-Z][\w-]*)(?:'s\b)?")
-# The user speaking in the same sentence ("Lena and I prefer ...", "Figma is my favourite"): then it is theirs.
-_USER_SPEAKS = re.compile(r"\b(?:I\b|I'\w+|(?i:we|we'\w+|my|our|mine|me)\b)")
 
 
 class SessionContext:
@@ -87,7 +80,7 @@ class SessionContext:
 
         base = Filter(session=session, now=when)
         identity = read(Filter(kinds=(Kind.IDENTITY,), session=session, now=when))
-        others = [r for r in identity if _someone_else(r.content)]
+        others = [r for r in identity if someone_else(r.content)]
         own = [r for r in identity if r not in others]
         prefers = [r for r in own if _prefers(r)]
         prefers += [r for r in read(Filter(categories=(Category.SYSTEM,), session=session, now=when))]
@@ -169,32 +162,6 @@ def _prefers(record: MemoryRecord) -> bool:
     if isinstance(candidate, dict) and candidate.get("kind") == "preference":
         return True
     return record.category is Category.SYSTEM or bool(_PREFERS.search(record.content))
-
-
-def _someone_else(content: str) -> bool:
-    """Whether the first sentence's subject is a named person other than the user, and the user does not speak
-    in it: "Lena from design prefers Figma comments" is Lena's liking, listed as the user's it had the agent
-    answer the user in Figma comments. A capitalised opening word that is a function word, an adjective or a
-    verb ("The", "Dark mode", "Submit") names nobody."""
-    first = re.split(r"(?<=[.!?;])\s|\n", content.strip(), maxsplit=1)[0]
-    m = _SOMEONE.match(first)
-    if m is None or (m[1] and set(m[1].lower().split()) & (STOPWORDS | {"name"})):
-        return False  # "My name is Sam": the user's own name
-    word = m[2].lower()
-    if word in STOPWORDS or (m[1] is None and _opens_sentence(word, first[m.end(2) :])):
-        return False
-    return _USER_SPEAKS.search(first[m.end() :]) is None
-
-
-def _opens_sentence(word: str, rest: str) -> bool:
-    """Whether a capitalised opening word is a word of the language, not a name: one the dictionary knows
-    ("Dark mode", "Submit", "Python is ..."), unless it reads as a name and is followed as a person is ("Tom
-    likes ...", "Tom's ...", "Tom from sales ...")."""
-    readings = set(getAllLemmas(word))
-    if not readings:
-        return False  # Lena, Priya: no word of the dictionary
-    as_person = re.match(r"'s\b|\s+(?:from|at|in|of|on)\s", rest) or _PREFERS.match(rest.lstrip())
-    return not (readings & {"NOUN", "PROPN"} and as_person)
 
 
 def _decided(record: MemoryRecord, passage_tokens: int) -> bool:

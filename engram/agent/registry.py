@@ -316,8 +316,7 @@ TOOLS: tuple[Tool, ...] = (
         "session_context",
         "memories",
         "read",
-        "What to know at the start of a session, as one short text: who the user is, their preferences, what "
-        "they said about other people, open "
+        "What to know at the start of a session, as one short text: who the user is, their preferences, open "
         "tasks due soon and recent decisions (of the project given, or every project), plus, given a query, the "
         "memories most related to it; within max_tokens. Pending, rejected and archived memories are left out, "
         "and nothing is counted as used.",

@@ -16,6 +16,7 @@ import numpy as np
 from engram.agent.answers import passage_answer
 from engram.agent.arguments import SearchOptions, validated
 from engram.agent.store import importance_1_5
+from engram.agent.subject import asks_about_user, someone_else
 from engram.config import Settings
 from engram.errors import InvalidInput
 from engram.lang import analysis, due, events, pii
@@ -146,9 +147,10 @@ class SearchMemory:
                 if query.due is not None:  # the days the reminders are due, not when memories were made
                     span = query.due
                     clause = TimeClause(span.phrase, span.after, span.before, "due")
-        if not listing and query.asks_for_memories():
+        by_rank = not listing and not query.asks_for_memories()  # a list of memories keeps its time order
+        if not listing and not by_rank:
             shown, total, clause = _memories_of(query, where, clause, opts, ranked)
-        elif not listing:
+        elif by_rank:
             found, _ = ranked(where, False, opts.limit)
             shown = with_updates(confident(found, opts.min_confidence, pii.asked_for(query.text)), found)
             total = len(shown)
@@ -156,6 +158,8 @@ class SearchMemory:
             self._retriever.touch(shown, now)
         if not listing:  # a list of things to do keeps its calendar order
             shown = newer_first(shown)
+        if by_rank and asks_about_user(query.text):
+            shown = users_own_first(shown)
         return {
             "results": _results(shown, query, days if listing else None),
             "total_found": total,
@@ -240,6 +244,14 @@ def newer_first(hits: list[Hit]) -> list[Hit]:
     return sorted(
         hits, key=lambda h: moved[h.record.id] - 0.5 if h.record.id in moved else place[h.record.id]
     )
+
+
+def users_own_first(hits: list[Hit]) -> list[Hit]:
+    """For a question about the user, the hits that state another person's liking or fact ("Tom likes his
+    coffee black") after the user's own, in their order: ranked first, the answer to "how does the user take
+    coffee" was Tom's."""
+    theirs = {h.record.id for h in hits if someone_else(h.record.content)}
+    return [h for h in hits if h.record.id not in theirs] + [h for h in hits if h.record.id in theirs]
 
 
 def _personal(metadata: dict[str, Any]) -> set[str]:
