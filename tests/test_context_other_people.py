@@ -48,3 +48,12 @@ def test_search_about_the_user_puts_their_own_liking_before_another_persons(real
     )
     # Asked about the other person, their statement is still the answer.
     assert found("what does Tom drink")[0] == "Tom likes his coffee black"
+
+
+def test_a_decision_made_is_no_open_task(mem: Memory) -> None:
+    made = mem.remember("We decided to use PostgreSQL for the billing service", kind="task").id
+    todo = mem.remember("Make a decision on the hosting vendor by Friday", kind="task").id
+    sections = mem.session_context()["sections"]
+    assert made not in sections.get("Open tasks", [])
+    assert made in sections["Recent decisions"]
+    assert todo in sections["Open tasks"]

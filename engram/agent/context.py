@@ -41,6 +41,12 @@ _PREFERS = re.compile(
     re.I,
 )
 _DECIDED_KINDS = frozenset({"decision", "constraint"})
+# A decision already made, in the past tense or under way ("We decided to use PostgreSQL", "we're going with"):
+# called a task, it has nothing left to do; "Make a decision on the vendor" is still one.
+_MADE = re.compile(
+    r"\b(?:we|I)(?:\s+have|'ve)?\s+(?:decided|chose|agreed|settled)\b|\b(?:we're|we are|I'm|I am)\s+going with\b",
+    re.I,
+)
 
 
 class SessionContext:
@@ -99,12 +105,12 @@ class SessionContext:
                 (h.record.parent_id or h.record.id, _line(h.record)) for h in hits if seen(h.record)
             ]
         tasks = read(Filter(kinds=(Kind.TASK,), session=session, now=when))
-        sections["Open tasks"] = list(_open_tasks(tasks, when))
+        sections["Open tasks"] = list(_open_tasks([r for r in tasks if not _made(r.content)], when))
         recent = read(base)
         sections["Recent decisions"] = [
             (r.id, f"{_line(r)} ({_dated(r)})")
             for r in recent
-            if r.kind is not Kind.TASK and _decided(r, self._settings.chunk_tokens)
+            if (r.kind is not Kind.TASK or _made(r.content)) and _decided(r, self._settings.chunk_tokens)
         ]
         read_records = [*identity, *prefers, *tasks, *recent]
         if query is not None:
@@ -162,6 +168,10 @@ def _prefers(record: MemoryRecord) -> bool:
     if isinstance(candidate, dict) and candidate.get("kind") == "preference":
         return True
     return record.category is Category.SYSTEM or bool(_PREFERS.search(record.content))
+
+
+def _made(content: str) -> bool:
+    return _MADE.search(content) is not None
 
 
 def _decided(record: MemoryRecord, passage_tokens: int) -> bool:
