@@ -90,3 +90,25 @@ def test_a_store_that_cannot_say_which_words_it_holds_corrects_none() -> None:
 def test_the_corrected_word_takes_the_misspelled_ones_place_and_case() -> None:
     assert respelled("Dentsit? my dentsit", {"dentsit": "dentist"}) == "Dentist? my dentist"
     assert respelled("dentsits", {"dentsit": "dentist"}) == "dentsits"
+
+
+def test_a_hostile_question_reads_few_short_words_for_typos(
+    mem: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 50,000-letter "word" made its variants take gigabytes; a question of many unknown words, one read each.
+    import engram.recall.spelling as spelling
+
+    read: list[str] = []
+
+    def counted(word: str) -> dict[str, int]:
+        read.append(word)
+        return variants(word)
+
+    monkeypatch.setattr(spelling, "variants", counted)
+    _store(mem, DENTIST)
+    unknown = [f"zq{letter}wvkx" for letter in "abcdefghijkl"]
+    result = mem.search_memory(" ".join(["q" + "x" * 40, *unknown]))
+    assert result["query_analysis"]["semantic_expansions"] == {}
+    assert read and all(len(word) <= spelling.LONGEST for word in read)
+    assert len(read) <= spelling.MOST_READ
+    assert mem.search_memory("x" * 50_000)["results"] is not None

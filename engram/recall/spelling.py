@@ -17,6 +17,10 @@ from engram.store.roles import SearchIndex, Vocabulary
 
 # Shorter words have too many stored words one edit away ("cat": car, cut, coat) to tell a typo from a word.
 SHORTEST = 5
+# A word's variants grow with its length and each is as long as it: a 50,000-letter "word" asked for gigabytes.
+# Few English words pass 24 letters, and a question has few typos, so only its first few unknown words are read.
+LONGEST = 24
+MOST_READ = 8
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # Each store's corrections of the words it lacks, with how many memories it held then (`""`: none one edit away):
 # a name the store lacks is asked again and again, and looking up its variants costs more than the rest of this.
@@ -59,7 +63,7 @@ def corrections(words: Sequence[str], store: SearchIndex) -> dict[str, str]:
     total, _ = store.document_frequencies(())
     known = _READ.setdefault(store, {})
     out = {w: c for w in unknown if (c := known.get(w, (-1, ""))[1]) and known[w][0] == total}
-    fresh = [w for w in unknown if known.get(w, (-1, ""))[0] != total]
+    fresh = [w for w in unknown if known.get(w, (-1, ""))[0] != total][:MOST_READ]
     found = _looked_up(fresh, store) if fresh else {}
     if len(known) > _KEPT:
         known.clear()
@@ -86,7 +90,7 @@ def _looked_up(unknown: Sequence[str], store: SearchIndex) -> dict[str, str]:
 def _plain(word: str) -> bool:
     """Letters only, long enough for one edit to be a typo rather than another word, not a stopword. A word the
     store lacks but the dictionary holds ("house" in a store that says "hour") is no typo either."""
-    return len(word) >= SHORTEST and word.isascii() and word.isalpha() and word not in STOPWORDS
+    return SHORTEST <= len(word) <= LONGEST and word.isascii() and word.isalpha() and word not in STOPWORDS
 
 
 def corrected(query: Query, store: SearchIndex) -> Query:
