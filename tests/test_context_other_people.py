@@ -57,3 +57,21 @@ def test_a_decision_made_is_no_open_task(mem: Memory) -> None:
     assert made not in sections.get("Open tasks", [])
     assert made in sections["Recent decisions"]
     assert todo in sections["Open tasks"]
+
+
+def test_a_question_naming_someone_keeps_their_statements_where_they_rank(real: Memory) -> None:
+    # "how do I reach Ada's school" says "I", but asks about Ada: her school's memory is the answer.
+    for text in (
+        "Ada's school office: 0161 496 0000, ask for Mrs Patel",
+        "I drop the kids at school at 8:15 on weekdays",
+        "I cycle to school with Ada when it is dry",
+        "Tom's flight lands at 6pm on Friday",
+    ):
+        real.store_memory(text)
+
+    def first(question: str) -> str:
+        return str(real.search_memory(question)["results"][0]["content"])
+
+    assert first("how do I reach Ada's school").startswith("Ada's school office")
+    assert first("how do I call Ada's school?").startswith("Ada's school office")
+    assert first("when do I pick up Tom from his flight?") == "Tom's flight lands at 6pm on Friday"

@@ -52,6 +52,28 @@ _ABOUT_USER = re.compile(r"\b(?:the user|I|I'\w+|me)\b|\bmy\s+(?:favou?rite|pref
 _THEIRS = re.compile(r"\b(?:my|our|user's)\s+(?!favou?rite|preference|own\b)[a-z]", re.I)
 
 
+# Someone the question names: a capitalised word after its first ("when do I meet Tom"), or a word's possessive
+# ("how do I reach ada's school"); then the statements about that person are the answer, not to be put last.
+_NAMED = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I')[A-Z][a-z]+|\b([a-z]+)'s\b")
+_CONTRACTED = {
+    "what",
+    "it",
+    "that",
+    "who",
+    "where",
+    "there",
+    "here",
+    "how",
+    "when",
+    "let",
+    "he",
+    "she",
+    "user",
+}
+
+
 def asks_about_user(question: str) -> bool:
     """Whether a question asks about the user themself rather than about someone it names or is theirs."""
-    return _ABOUT_USER.search(question) is not None and _THEIRS.search(question) is None
+    if _ABOUT_USER.search(question) is None or _THEIRS.search(question) is not None:
+        return False
+    return not any(m[1] is None or m[1].lower() not in _CONTRACTED for m in _NAMED.finditer(question.strip()))
