@@ -130,8 +130,20 @@ def _records(data: Any, key: str) -> list[dict[str, Any]]:
     return data
 
 
+# Another store's export is read whole and parsed at once (about ten times its size in Python objects): a 256 MiB
+# file took several GB. Its records are each written as a new memory, so a larger store is imported in parts.
+MAX_FOREIGN_BYTES = 128 * 1024 * 1024
+
+
 def _json_file(path: Path) -> Any:
-    """A JSON file's value; a file that is no UTF-8 text or no JSON is named as such."""
+    """A JSON file's value; a file that is no UTF-8 text or no JSON is named as such, one too large to read whole
+    is refused before it is read."""
+    size = path.stat().st_size
+    if size > MAX_FOREIGN_BYTES:
+        limit = f"{MAX_FOREIGN_BYTES / 2**20:,.0f} MiB"
+        raise InvalidInput(
+            "path", f"{path.name} is {size / 2**20:,.1f} MiB, over the {limit} an import may be"
+        )
     try:
         return json.loads(utf8_text(path.read_bytes()))
     except json.JSONDecodeError as exc:
