@@ -253,7 +253,8 @@ def test_a_question_for_things_to_do_lists_the_reminders(mem: Memory) -> None:
     assert mem.search_memory(question)["query_analysis"]["search_scope"] == "content+tags"  # none yet
     todo = [
         mem.store_memory(text, {"force_category": "reminders"})["memory_id"]
-        for text in ("Call mom on Sunday for her birthday", "Need to submit the grant report by Friday")
+        # Due today, so in "this week" whichever day the test runs (by Friday, said on a Saturday, is next week).
+        for text in ("Call mom today for her birthday", "Need to submit the grant report by tonight")
     ]
     other = mem.store_memory("I need a quiet room to do deep work", {"force_category": "contexts"})[
         "memory_id"
