@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-from lemminflect import getAllLemmas
-
+from engram.lang.lemmas import getAllLemmas
 from engram.lang.text import STOPWORDS
 
 # A statement that opens with another person as its subject ("Lena from design prefers ...", "My wife Julia

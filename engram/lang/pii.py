@@ -161,14 +161,9 @@ def _ips(text: str) -> list[Finding]:
 # not a range the numbering plan lists as assigned (metadata lags new ranges; "+44 7700 900123" is in a range kept
 # free, and still someone's number as written).
 _INTERNATIONAL = re.compile(r"(?<![\w+])(?:\+|00)[1-9]")
-_SAID_PHONE = re.compile(
-    r"\b(?:phone|telephone|mobile|cell|cellphone|tel|fax|whatsapp)\b\.?(?:\s+(?:number|no\.?|is|was|on|at))*"
-    r"\s*[:#]?\s*$",
-    re.IGNORECASE,
-)
-_SAID_PHONE_ANYWHERE = re.compile(
-    r"\b(?:phone|telephone|mobile|cell|cellphone|tel|fax|whatsapp)\b", re.IGNORECASE
-)
+_PHONE_WORD = r"\b(?:phone|telephone|mobile|cell|cellphone|tel|fax|whatsapp)\b"
+_SAID_PHONE = re.compile(_PHONE_WORD + r"\.?(?:\s+(?:number|no\.?|is|was|on|at))*\s*[:#]?\s*$", re.IGNORECASE)
+_SAID_PHONE_ANYWHERE = re.compile(_PHONE_WORD, re.IGNORECASE)
 
 
 def _phones(text: str, regions: Sequence[str]) -> list[Finding]:

@@ -22,6 +22,7 @@ _DOG = (
     "dachshund", "whippet", "greyhound", "lurcher", "cockapoo", "labradoodle", "cavapoo", "pug", "husky",
     "schnauzer", "alsatian", "sheepdog", "bulldog", "chihuahua", "shih tzu", "jack russell", "staffie", "corgi",
 )  # fmt: skip
+_GRANDCHILDREN = ("grandchild", "grandson", "granddaughter", "grandchildren", "grandkids")
 _CAT = ("cat", "kitten", "tabby", "siamese", "ragdoll", "maine coon")
 # "Our pet" is not looked up: of several pets, the first name found would stand for whichever was meant.
 _PETS = frozenset({*_DOG, *_CAT, "dogs", "cats"})
@@ -54,8 +55,8 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "grandson": ("grandson",),
     "granddaughter": ("granddaughter",),
     "grandchild": ("grandchild", "grandson", "granddaughter"),
-    "grandchildren": ("grandchild", "grandson", "granddaughter", "grandchildren", "grandkids"),
-    "grandkids": ("grandchild", "grandson", "granddaughter", "grandchildren", "grandkids"),
+    "grandchildren": _GRANDCHILDREN,
+    "grandkids": _GRANDCHILDREN,
     "godson": ("godson",),
     "goddaughter": ("goddaughter",),
     "flatmate": ("flatmate", "roommate", "housemate"),
@@ -93,12 +94,13 @@ _IN_LAWS = "in-laws"  # "my in-laws", "the in-laws": the spouse's parents
 # Kin through the asker's child, who the memories rarely call by the asker's word: a grandson is "Theo, Daniel and
 # Mei's little boy", a daughter-in-law "our son Daniel ... with his wife Mei". Each with how the child is stated
 # and how the memories say the child's own relation.
+_CHILDREN_SAID = ("son", "daughter", "boy", "girl", "child", "children", "kids")
 _THROUGH_CHILD: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "grandson": (("son", "daughter"), ("son", "boy", "lad")),
     "granddaughter": (("son", "daughter"), ("daughter", "girl")),
     "grandchild": (("son", "daughter"), ("son", "daughter", "boy", "girl", "child")),
-    "grandchildren": (("son", "daughter"), ("son", "daughter", "boy", "girl", "child", "children", "kids")),
-    "grandkids": (("son", "daughter"), ("son", "daughter", "boy", "girl", "child", "children", "kids")),
+    "grandchildren": (("son", "daughter"), _CHILDREN_SAID),
+    "grandkids": (("son", "daughter"), _CHILDREN_SAID),
     "daughter-in-law": (("son",), ("wife", "partner", "fiancée", "fiancee")),
     "son-in-law": (("daughter",), ("husband", "partner", "fiancé", "fiance")),
 }
