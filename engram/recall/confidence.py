@@ -5,8 +5,9 @@ pseudo-relevance feedback moved it), the share of the question's words it says, 
 other memory's, and its exact-match score; a memory beside a match in its episode takes a share of the match's.
 Importance, recency and usage never count: they say what to show first, not whether a memory answers. The bands
 are the probabilities under which 9 in 10 (medium) and 99 in 100 (high) of the best hits of questions nothing
-answers stay. A memory the question is clearly about (`stands_out`) is at least medium. docs/design/recall.md
-says how they were fitted and what they measured."""
+answers stay. A memory the question is clearly about (`stands_out`), or that it clearly means without sharing
+its words (`meant`), is at least medium. docs/design/recall.md says how they were fitted and what they
+measured."""
 
 from __future__ import annotations
 
@@ -29,6 +30,13 @@ LEAD_CLIP = 0.3  # a lead (or lag) beyond this says no more: the rank gap is wha
 # what the question is about: at least medium, whatever words it shares (a paraphrase shares few).
 LEAD = 0.2
 LEAD_FLOOR = 0.35
+# A memory standing alone that leads every other's cosine by MEANT_LEAD is what the question means when its cosine,
+# less SHARED x the share of the question's words it says, is at least MEANT: the model's cosine rises with the
+# words a text shares, so a near miss that shares a name and a topic ("my blood sugar level" over "Blood pressure
+# at my last GP visit was 118/76") reaches a cosine a paraphrase reaches with none of the words.
+MEANT = 0.44
+MEANT_LEAD = 0.1
+SHARED = 0.3
 # A memory beside a match in its episode (a reply after the question) is likely its answer, less surely than the
 # match: it takes this share of the match's probability. The calibrator does not read the neighbour itself: given
 # a turn's own match, a well-matched neighbour made it less likely to be the evidence, while a reply ("yes, last
@@ -68,12 +76,23 @@ def _probability(weighted: Any) -> np.ndarray:
     return np.asarray(1.0 / (1.0 + np.exp(-(calibrated.INTERCEPT + weighted))))
 
 
-def confidence_of(components: Mapping[str, float]) -> Confidence:
-    """high, medium or low."""
+def confidence_of(components: Mapping[str, float], *, by_meaning: bool = False) -> Confidence:
+    """high, medium or low. `by_meaning`: whether the cosine may speak for a memory alone (`meant`): for a memory
+    standing alone, asked in a language the model reads."""
     found = strength(components)
     if found >= HIGH:
         return "high"
-    return "medium" if found >= MEDIUM or stands_out(components) else "low"
+    sure = found >= MEDIUM or stands_out(components) or (by_meaning and meant(components))
+    return "medium" if sure else "low"
+
+
+def meant(components: Mapping[str, float]) -> bool:
+    """Whether the question means this memory though it says little of its words: its cosine to the query as
+    asked, discounted by the words it shares, is fair, and it leads every other memory's. A paraphrase ("what
+    gives me headaches" for "Red wine gives me migraines") shares no word and is rated by its cosine alone, low,
+    by the calibrator, which learnt from conversation turns that share one topic."""
+    cosine = components.get("cosine", 0.0) - SHARED * components.get("coverage", 0.0)
+    return cosine >= MEANT and components.get("lead", 0.0) >= MEANT_LEAD
 
 
 def stands_out(components: Mapping[str, float]) -> bool:

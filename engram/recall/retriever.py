@@ -12,6 +12,7 @@ from typing import Protocol
 
 from engram.config import RankingProfile, Settings
 from engram.embed.embedder import Embedder
+from engram.lang.text import unspaced
 from engram.model.record import MemoryRecord
 from engram.model.results import Scored
 from engram.model.vectors import Vector
@@ -99,7 +100,8 @@ class Retriever:
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
         doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
-        sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful)) for s in picked]
+        plain = not unspaced(query.text)
+        sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in picked]
         kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
         hits = self._full(kept, query, doubtful=doubtful)
         if touch and hits:
@@ -152,7 +154,7 @@ class Retriever:
             if record.parent_id is not None and record.chunk_index is not None:
                 passage = where_in(record, located.get(record.parent_id, []), query.stems)
             # recall judged its picks already (the mode cut by it); ranked's are judged here
-            sure = "high" if exact else s.confidence or _sure(s, doubtful or set())
+            sure = "high" if exact else s.confidence or _sure(s, doubtful or set(), not unspaced(query.text))
             out.append(Scored(record, s.score, s.components, s.why, sure, passage))
         return out
 
@@ -161,10 +163,13 @@ class Retriever:
         self._store.touch([h.record.id for h in hits], when)
 
 
-def _sure(s: Scored[Facts], doubtful: set[str]) -> Confidence:
+def _sure(s: Scored[Facts], doubtful: set[str], plain: bool) -> Confidence:
     """How surely a hit answers: by its match, and low when it does not name whom the question asks about or
-    holds no answer of the kind asked for."""
-    return "low" if s.record.id in doubtful else confidence_of(s.components)
+    holds no answer of the kind asked for. The cosine speaks for a memory alone only when it stands alone and
+    the question is in a language the model reads (`plain`: no Chinese or Japanese, whose cosines say little)."""
+    if s.record.id in doubtful:
+        return "low"
+    return confidence_of(s.components, by_meaning=plain and s.record.episode is None)
 
 
 def _once(scored: Sequence[Scored[Facts]]) -> list[Scored[Facts]]:
