@@ -139,6 +139,9 @@ class PrototypeSet:
         for i, label in enumerate(self._labels):
             self._gather[i, : len(self._rows[label])] = self._rows[label]
         self._counts = np.array([len(self._rows[label]) for label in self._labels], dtype=np.int64)
+        self._count_list: list[int] = self._counts.tolist()
+        self._fewest = min(self._count_list, default=0)
+        self._divisors: dict[int, npt.NDArray[np.int64]] = {}  # per k: each label's count of its k best
 
     def scores(
         self,
@@ -165,7 +168,7 @@ class PrototypeSet:
             else:
                 parts = self._means([(self._space[:n], vector)], top)
                 means = parts[0]
-            counts, names = self._counts.tolist(), self._labels
+            counts, names = self._count_list, self._labels
         if views is not None and len(parts) == 2:
             views["whole"] = _per_label(parts[0], names, counts, labels)
             views["opening"] = _per_label(parts[1], names, counts, labels)
@@ -179,14 +182,18 @@ class PrototypeSet:
         for row, (space, vector) in enumerate(views):
             np.matmul(space, vector, out=sims[row, :n])
         sims[:, n] = -np.inf
-        gathered = sims[:, self._gather]
+        gathered = sims.take(self._gather, axis=1)
         width = gathered.shape[2]
         k = min(top, width)
-        best = np.partition(gathered, width - k, axis=2)[:, :, width - k :]  # each row's k largest, unordered
-        # A label with fewer than k prototypes averages the ones it has.
-        means: npt.NDArray[np.float32] = np.where(best > -np.inf, best, 0.0).sum(axis=2) / np.maximum(
-            np.minimum(self._counts, k), 1
-        )
+        gathered.partition(width - k, axis=2)  # a copy: each row's k largest last, unordered
+        best = gathered[:, :, width - k :]
+        divisor = self._divisors.get(k)
+        if divisor is None:
+            divisor = self._divisors[k] = np.maximum(np.minimum(self._counts, k), 1)
+        # A label with fewer than k prototypes averages the ones it has (its pads, -inf, count nothing); when
+        # every label has k, no pad is among the k best. Read once per text, so none of it is built anew.
+        summed = best.sum(axis=2) if self._fewest >= k else np.where(best > -np.inf, best, 0.0).sum(axis=2)
+        means: npt.NDArray[np.float32] = summed / divisor
         return means
 
 
