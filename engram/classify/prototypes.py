@@ -16,7 +16,7 @@ import math
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,7 @@ from engram.classify.readout import LinearReadout
 from engram.classify.taxonomy import Taxonomy
 from engram.lang.text import first_words
 from engram.model.vectors import Matrix, Vector
+from engram.store import room
 from engram.store.values import Prototype
 
 
@@ -94,8 +95,10 @@ class PrototypeSet:
             if p.source == "learned":
                 self._learned.setdefault(p.label, deque()).append(i)
         self._grouped()
-        self._space: Matrix = np.zeros((len(self.items), dim), dtype=np.float32)
-        self._open: Matrix = np.zeros((len(self.items), dim), dtype=np.float32)  # no opening known: scores 0
+        # Room for as many rows again, whose pages are taken only once written: the first confident write
+        # copied both matrices into buffers twice their size, resident whole.
+        self._space: Matrix = room.zeros((_room(len(self.items)), dim), np.float32)
+        self._open: Matrix = room.zeros(self._space.shape, np.float32)  # no opening known: scores 0
         seeded = [p.opening for p in self.items if p.opening is not None and p.source == "seed"]
         self._open_mean = opening_mean(
             seeded or [p.opening for p in self.items if p.opening is not None], dim
@@ -104,7 +107,18 @@ class PrototypeSet:
             self._space[i] = p.vector
             if p.opening is not None:
                 self._open[i] = centred(p.opening, self._open_mean)
+        self.items = [self._in_row(p, i) for i, p in enumerate(self.items)]
         self._lock = threading.Lock()  # one thread may learn while another scores
+
+    def _in_row(self, item: Prototype, row: int) -> Prototype:
+        """`item` reading its vector from its row of the matrix, which holds the same float32 values: a
+        prototype's own copy doubled the memory of every seed's vector."""
+        vector = np.asarray(item.vector)
+        if vector.dtype != np.float32 or vector.shape != self._space.shape[1:]:
+            return item
+        view = self._space[row]
+        view.flags.writeable = False
+        return replace(item, vector=view)
 
     @property
     def matrix(self) -> Matrix:
@@ -123,11 +137,14 @@ class PrototypeSet:
                 row = len(self.items)
                 if row == self._space.shape[0]:
                     self._space, self._open = _grown(self._space), _grown(self._open)
+                    # views of the old matrix would keep it alive
+                    self.items = [self._in_row(p, i) for i, p in enumerate(self.items)]
                 self.items.append(item)
                 self._rows.setdefault(item.label, []).append(row)
                 self._grouped()
             self._space[row] = item.vector
             self._open[row] = 0.0 if item.opening is None else centred(item.opening, self._open_mean)
+            self.items[row] = self._in_row(item, row)
             learned.append(row)
 
     def _grouped(self) -> None:
@@ -223,9 +240,12 @@ def _per_label(
     return {label: found.get(label, 0.0) for label in labels}
 
 
+def _room(rows: int) -> int:
+    return max(16, 2 * rows)
+
+
 def _grown(space: Matrix) -> Matrix:
-    grown = np.zeros((max(16, 2 * space.shape[0]), space.shape[1]), dtype=np.float32)
-    grown[: space.shape[0]] = space
+    grown: Matrix = room.grown(space, _room(space.shape[0]))
     return grown
 
 
