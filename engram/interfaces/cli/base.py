@@ -13,7 +13,6 @@ from typing import Annotated, Any
 import pydantic
 import typer
 import typer.core
-import typer.rich_utils
 from rich.console import Console
 
 import engram
@@ -50,8 +49,26 @@ def _summary(*, help_text: str, markup_mode: Any) -> Any:
     return _command_help(help_text=" ".join(first.split("\n")) + sep + rest, markup_mode=markup_mode)
 
 
-_command_help = typer.rich_utils._make_command_help
-typer.rich_utils._make_command_help = _summary
+_command_help: Any = None
+
+
+def _with_summaries(format_help: Any) -> Any:
+    """Typer imports its rich help (rich's Markdown, pygments, rich's tracebacks: 3.7 MB, in every command and
+    every server) only to show help; the summary lines are set up then too, not on import."""
+
+    def shown(self: typer.core.TyperGroup, ctx: Any, formatter: Any) -> None:
+        global _command_help
+        import typer.rich_utils
+
+        if typer.rich_utils._make_command_help is not _summary:
+            _command_help = typer.rich_utils._make_command_help
+            typer.rich_utils._make_command_help = _summary
+        format_help(self, ctx, formatter)
+
+    return shown
+
+
+typer.core.TyperGroup.format_help = _with_summaries(typer.core.TyperGroup.format_help)  # type: ignore[method-assign]
 
 app = typer.Typer(
     help="Engram: a local-first memory engine for AI agents.\n\nExample: engram remember 'I prefer dark mode'",

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
-from rich.syntax import Syntax
 
 from engram import EngramError, MissingExtra, Scope
 from engram.config import locate
@@ -82,6 +81,8 @@ def setup(
         return
     for c in changes:
         if dry_run:
+            from rich.syntax import Syntax  # pygments: only to show a file that would be written
+
             out.print(plain(f"{c.path} ({'new file' if c.action == 'created' else c.action}) would hold:"))
             out.print(
                 Syntax(c.text, "toml" if c.path.suffix == ".toml" else "json", background_color="default")

@@ -10,12 +10,12 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from markdown_it import MarkdownIt
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 from typing_extensions import TypedDict
@@ -27,14 +27,20 @@ from engram.interfaces.http.caller import Caller, Who
 from engram.interfaces.http.problems import MAX_UPLOAD_BYTES, known_query, problem
 from engram.interfaces.tenants import Tenants, private_dir
 
-# CommonMark with tables and strikethrough; raw HTML is escaped, never passed through, and markdown-it refuses
-# javascript:, vbscript:, file: and non-image data: links: memory text cannot run script in the page. Images are
-# off (an image stays its text): memory text does not make the page fetch from other sites.
-_MARKDOWN = (
-    MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    .enable(["table", "strikethrough"])
-    .disable("image")
-)
+
+@cache
+def _markdown() -> Any:
+    """CommonMark with tables and strikethrough; raw HTML is escaped, never passed through, and markdown-it refuses
+    javascript:, vbscript:, file: and non-image data: links: memory text cannot run script in the page. Images are
+    off (an image stays its text): memory text does not make the page fetch from other sites. Loaded when a page
+    first shows a memory, not in every server."""
+    from markdown_it import MarkdownIt
+
+    return (
+        MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+        .enable(["table", "strikethrough"])
+        .disable("image")
+    )
 
 
 class ReviewBody(_Body):
@@ -68,14 +74,15 @@ class Rendered(TypedDict):
 
 
 def render_markdown(text: str) -> str:
-    """`text` as HTML from Markdown, safe to put in a page (see _MARKDOWN)."""
-    tokens = _MARKDOWN.parse(text)
+    """`text` as HTML from Markdown, safe to put in a page (see `_markdown`)."""
+    markdown = _markdown()
+    tokens = markdown.parse(text)
     for token in tokens:
         # A table column's alignment comes as a style attribute, which the page's CSP refuses: a class instead.
         align = token.attrs.pop("style", None)
         if isinstance(align, str) and align.startswith("text-align:"):
             token.attrSet("class", "align-" + align.removeprefix("text-align:"))
-    return str(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {}))
+    return str(markdown.renderer.render(tokens, markdown.options, {}))
 
 
 @contextmanager
