@@ -1,13 +1,19 @@
-"""A prototype set holds each vector once (its row of the matrix) and learns into room it already has."""
+"""A prototype set holds each vector once (its row of the matrix) and learns into room it already has; loading\nit hands the memory of the rows as read back."""
 
 from __future__ import annotations
 
 import gc
 import weakref
+from pathlib import Path
 
 import numpy as np
+import pytest
 
-from engram.classify.prototypes import PrototypeSet
+from engram import FakeEmbedder, Memory
+from engram.classify import classifier as classifier_module
+from engram.classify.classifier import Classifier
+from engram.classify.prototypes import PrototypeSet, Rules
+from engram.classify.taxonomy import Taxonomy
 from engram.store.values import Prototype
 
 DIM = 16
@@ -54,3 +60,18 @@ def test_learning_grows_in_place_and_scores_as_a_fresh_set() -> None:
     fresh = PrototypeSet([Prototype(p.label, p.source, p.vector.copy(), p.text) for p in protos.items], DIM)
     for query in _unit(rng, 5):
         assert protos.scores(query, LABELS, top=3) == fresh.scores(query, LABELS, top=3)
+
+
+def test_loading_a_taxonomys_prototypes_hands_the_rows_as_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tax = Taxonomy(
+        "few", {"a": "", "b": ""}, {"a": ("apples", "pears"), "b": ("cars", "trucks")}, fallback="a"
+    )
+    given: list[str] = []
+    with Memory(tmp_path / "f.db", embedder=FakeEmbedder()) as mem:
+        classifier = Classifier(tax, Rules(), mem.store, mem.embedder, learned_max=4, rules_fixed=True)
+        monkeypatch.setattr(classifier_module.heap, "give_back", lambda: given.append("loaded"))
+        classifier.prototypes()
+        classifier.prototypes()
+    assert given == ["loaded"]  # once per load, not per use

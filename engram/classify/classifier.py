@@ -26,6 +26,7 @@ from engram.classify.prototypes import (
 from engram.classify.readout import LinearReadout
 from engram.classify.taxonomy import Taxonomy
 from engram.embed.embedder import Embedder
+from engram.model import heap
 from engram.model.vectors import Matrix, Vector
 from engram.store.roles import Prototypes
 from engram.store.values import Prototype
@@ -87,6 +88,8 @@ class Classifier:
             self._set = PrototypeSet(self._completed(store.prototypes(name), embedder), embedder.dim)
             if rules.readout:
                 self.readout = self._readout(store, digest, self._set.items)
+            # The rows as read (every vector as bytes, then decoded) are freed, their pages still held.
+            heap.give_back()
         return self._set
 
     def seeds(self) -> list[tuple[str, str]]:
