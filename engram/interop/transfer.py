@@ -36,7 +36,7 @@ from engram.model.answers import ExportAnswer, ImportAnswer
 from engram.model.limits import bounded
 from engram.model.record import MemoryRecord, Status
 from engram.model.vectors import Vector, content_hash
-from engram.store.roles import AuditLog, Meta, Rows, TagRegistry
+from engram.store.roles import AuditLog, Meta, Rows, TagRegistry, Transactions
 from engram.store.values import Filter
 from engram.tags.service import TagService
 from engram.write.operations import Operation, Operations
@@ -44,7 +44,7 @@ from engram.write.rules import mean
 from engram.write.writer import Writer
 
 
-class TransferStore(Meta, Rows, TagRegistry, AuditLog, Protocol):
+class TransferStore(Transactions, Meta, Rows, TagRegistry, AuditLog, Protocol):
     """What export reads and import writes."""
 
 
@@ -165,9 +165,11 @@ class Transfer:
         """Write every memory as unified SHODH records (JSON Lines with a header line) to `path`, a new file;
         with embeddings (and the model's name) unless `with_embeddings` is false."""
         path = file_at(path, self.files, new=True)
-        model = self._store.model()
         count = chunks = 0
-        with private_file(path) as out:
+        # One moment of the store, read a batch at a time: read as it went, a forget or a merge between two
+        # batches gave a file that was the store at no time (a memory missing, or beside its merged form).
+        with private_file(path) as out, self._store.snapshot():
+            model = self._store.model()
             header = {"format": FORMAT, "model": model and model[0], "dim": model and model[1]}
             if not with_embeddings:
                 header = {"format": FORMAT, "model": None, "dim": None}

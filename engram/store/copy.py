@@ -126,8 +126,9 @@ def copy_database(
                 if progress:
                     progress(done, total)
 
-            copy_store(src, dst, advanced)
-            return verify_copy(src, dst)
+            with src.snapshot():  # the source at one moment, copied and checked, while it may be written
+                copy_store(src, dst, advanced)
+                return verify_copy(src, dst)
         finally:
             dst.close()
     finally:

@@ -1,7 +1,7 @@
 """What a backend offers, as roles: each consumer names the role (or the few roles) it uses, and every backend
 (engram.store.sqlite, engram.store.postgres) implements all of them. SQL stays inside the backends.
 
-Transactions  one writer's atomic block, and whether another thread may read now
+Transactions  one writer's atomic block, one reader's snapshot, and whether another thread may read now
 Meta          the embedding model recorded for the database, and small settings it keeps
 Rows          memories: write, read, list, count
 SearchIndex   vector and full-text search, and what recall scores a candidate by
@@ -33,6 +33,12 @@ class Transactions(Protocol):
     def reads_anywhere(self) -> bool:
         """Whether a read from another thread, now, sees exactly what this thread would: no write transaction
         open on this thread and no database that lives on a single connection."""
+        ...
+
+    def snapshot(self) -> AbstractContextManager[object]:
+        """Every read of this thread until the block ends sees the store at one moment, the block's start, while
+        other threads and processes go on writing (they do not wait for it): what a whole-store read (an export)
+        reads in batches is then the store as it was at one time, never a mix of before and after a write."""
         ...
 
 

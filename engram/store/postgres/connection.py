@@ -81,8 +81,9 @@ class Connections:
 
     @contextmanager
     def conn(self) -> Iterator[Conn]:
-        """The connection of this thread's write transaction, else a pooled one (autocommit)."""
-        tx: Conn | None = getattr(self._local, "tx", None)
+        """The connection of this thread's write transaction, else of its snapshot, else a pooled one
+        (autocommit)."""
+        tx: Conn | None = getattr(self._local, "tx", None) or getattr(self._local, "snap", None)
         if tx is not None:
             yield tx
             return
@@ -106,6 +107,24 @@ class Connections:
     def one(self, query: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         with self.conn() as db:
             return db.execute(query.encode(), params).fetchone()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """This thread's reads, until the block ends, see the schema as it was when it began: one REPEATABLE
+        READ transaction, read only, which no writer waits for. A write in the block takes a connection of its
+        own (and is not seen by the block's reads outside that write)."""
+        if self.in_transaction() or getattr(self._local, "snap", None) is not None:
+            yield  # a write transaction's reads, or an outer snapshot's, hold one state already
+            return
+        with self._unavailable(), self._pool.connection() as db:
+            db.execute(b"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            self._local.snap = db
+            try:
+                db.execute(b"SELECT 1 FROM migrations LIMIT 1")  # the moment: its first statement
+                yield
+            finally:
+                self._local.snap = None
+                db.execute(b"ROLLBACK")
 
     @contextmanager
     def atomic(self) -> Iterator[Conn]:

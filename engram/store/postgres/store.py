@@ -58,6 +58,10 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
         """A write transaction holding the schema's write lock; nested calls become savepoints."""
         return self._db.atomic()
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """This thread's reads see one moment until the block ends (Transactions.snapshot)."""
+        return self._db.snapshot()
+
     # The shared queries of SideTables are written with `?` placeholders.
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._all(sql.replace("?", "%s"), params)

@@ -170,8 +170,11 @@ class Upkeeping:
             raise StoreError(f"{target} exists; choose a new backup file")
         dest = SQLiteStore(target)
         try:
-            copy_store(self.whole(), dest)
-            checked = verify_copy(self.whole(), dest)
+            # One moment of the store, copied and then checked: read as it went, a write between two batches
+            # made a copy of no moment, or a backup refused as differing from a source that had moved on.
+            with self.whole().snapshot():
+                copy_store(self.whole(), dest)
+                checked = verify_copy(self.whole(), dest)
         finally:
             dest.close()
         return {"integrity": "ok", "memories": checked["memories"]}

@@ -15,7 +15,8 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from engram.lang.text import unspaced_pairs
@@ -126,6 +127,22 @@ class ThreadReads:
             with self._lock:
                 self._all.add(held)
         return held.db
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """This thread's reads, until the block ends, see the database as it was when it began: one read
+        transaction, which in WAL mode no writer waits for (a checkpoint stops short of it until it ends)."""
+        db = self.get()
+        if db.in_transaction:  # an outer snapshot of this thread holds already
+            yield
+            return
+        db.execute("BEGIN")
+        try:
+            db.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # the moment: its first read
+            yield
+        finally:
+            with contextlib.suppress(sqlite3.ProgrammingError):  # closed in the block (a restore) ends it too
+                db.execute("ROLLBACK")
 
     def drop_mine(self) -> None:
         """Close this thread's connection; its next read opens another."""

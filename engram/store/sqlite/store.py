@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,13 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
 
     def reads_anywhere(self) -> bool:
         return not self._memory and self._owner != threading.get_ident()
+
+    def snapshot(self) -> AbstractContextManager[object]:
+        """This thread's reads see one moment until the block ends (Transactions.snapshot). One connection
+        (an in-memory database) has no other moment to show: its writers wait instead."""
+        if self._memory or self._owner == threading.get_ident():
+            return self._lock  # inside its own write transaction a thread already reads one state
+        return self._reads.snapshot()
 
     def _reader(self) -> sqlite3.Connection:
         if self._memory or self._owner == threading.get_ident():
