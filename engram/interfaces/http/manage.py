@@ -2,22 +2,25 @@
 download and import from an upload, and a memory's text rendered from Markdown.
 
 Export and import run the migration tools (export_memories, import_memories) on a scratch file in the tenant's
-own files directory (the only place those tools reach for it), removed once the answer is read."""
+own files directory (the only place those tools reach for it), removed once the answer is read (an export's
+file once it is open: it is sent from there a block at a time)."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, BinaryIO, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
 from typing_extensions import TypedDict
 
 from engram import InvalidInput
@@ -98,6 +101,31 @@ def _scratch(request: Request, who: Caller, suffix: str) -> Iterator[tuple[str, 
         (root / name).unlink(missing_ok=True)
 
 
+def _blocks(file: BinaryIO) -> Iterator[bytes]:
+    with file:
+        while block := file.read(1 << 20):
+            yield block
+
+
+class _Sent(StreamingResponse):
+    """An open file's bytes sent a block at a time (an export sent whole was read into the server's memory
+    first, as large as every memory of the store with its embedding), the file closed however the sending ends:
+    a client that stops reading left it open until the collector came."""
+
+    def __init__(self, file: BinaryIO, media_type: str, headers: dict[str, str]) -> None:
+        self._file = file
+        size = os.fstat(file.fileno()).st_size
+        super().__init__(
+            _blocks(file), media_type=media_type, headers=headers | {"Content-Length": str(size)}
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # no block is being read now: a read under way is waited for when the sending is given up
+            self._file.close()
+
+
 def _too_large() -> Response:
     limit = f"{MAX_UPLOAD_BYTES // 2**20} MiB"
     detail = f"is over the {limit} an upload may be; import it with `engram import FILE` instead"
@@ -136,12 +164,12 @@ def manage_router() -> APIRouter:
         """Every memory as a download: SHODH records in JSON Lines with a header line (export_memories)."""
         with _scratch(request, who, ".jsonl") as (name, path):
             who.memory.export_memories(name, with_embeddings=with_embeddings)
-            data = path.read_bytes()
+            file = path.open("rb")  # read after its name is removed: no copy of the export stays on disk
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
-        return Response(
-            data,
-            media_type="application/x-ndjson",
-            headers={"Content-Disposition": f'attachment; filename="engram-export-{stamp}.jsonl"'},
+        return _Sent(
+            file,
+            "application/x-ndjson",
+            {"Content-Disposition": f'attachment; filename="engram-export-{stamp}.jsonl"'},
         )
 
     @v1.post("/import", response_model=BY_NAME["import_memories"].answer)
