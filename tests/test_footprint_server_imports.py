@@ -1,6 +1,6 @@
 """What the `engram` command and a server import before anyone asks for help or a rendered page: not typer's rich
-help (rich's Markdown and tracebacks), markdown-it or pygments, which only help, a page showing a memory and
-`engram setup --dry-run` use."""
+help (rich's Markdown and tracebacks), markdown-it, pygments or tomlkit, which only help, a page showing a memory
+and `engram setup` use."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 
 from engram.interfaces.http.manage import render_markdown
 
-HELP_ONLY = ("typer.rich_utils", "rich.markdown", "rich.syntax", "markdown_it", "pygments")
+HELP_ONLY = ("typer.rich_utils", "rich.markdown", "rich.syntax", "markdown_it", "pygments", "tomlkit")
 
 
 def test_the_command_and_the_server_load_no_help_renderer_markdown_or_highlighter() -> None:

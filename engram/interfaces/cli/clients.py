@@ -21,9 +21,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-
 from engram.errors import InvalidInput
 
 NAME = "engram"  # the server's name in every client's list
@@ -177,6 +174,9 @@ def _nest(keys: list[str], value: Any) -> dict[str, Any]:
 
 
 def _merge_toml(path: Path, key: str, entry: dict[str, Any]) -> Change:
+    import tomlkit  # read only when a TOML file is merged, not by every command and server
+    from tomlkit.exceptions import TOMLKitError
+
     new = tomlkit.document()
     new.add(key, tomlkit.table(is_super_table=True))
     new[key][NAME] = entry
