@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -99,9 +100,22 @@ _SECRETS = re.compile(
 _VALUE = ("password", "assigned", "said", "after")
 # A local part holds at most 64 characters and a domain 255: unbounded, each word of a long run of "a-a-a-..."
 # was read to the run's end again looking for an "@".
-_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,255}\.[A-Za-z]{2,}\b")
+# Letters of any script: an address with one Cyrillic letter in it was not read at all (no word boundary before it).
+_EMAIL = re.compile(r"\b[\w.%+-]{1,64}@[\w.-]{1,255}\.[^\W\d_]{2,63}\b")
+# An address spelt out to pass a filter: "ada [at] example [dot] com", "ada (at) example.org", and with bare words
+# only before a common top-level domain and after no article ("ada at example dot com"; not "look at this dot
+# product", "investors at the dot com peak").
+_AT = r"(?:\s*[\[({<]\s*at\s*[\])}>]\s*)"
+_DOT = r"(?:\s*[\[({<]\s*dot\s*[\])}>]\s*)"
+_ARTICLE = r"(?:the|a|an|this|that|these|those|my|our|your|his|her|their|its)"  # "at the dot com peak"
+_TLD = r"(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|ch|at|eu|in|cn|jp|us|ca|au|info|biz|me|ai|app|dev)"
+_SPELT_EMAIL = re.compile(
+    rf"(?i:\b[\w.%+-]{{1,64}}{_AT}[\w-]{{1,63}}(?:(?:{_DOT}|\.)[\w-]{{1,63}}){{0,4}}(?:{_DOT}|\.)[^\W\d_]{{2,63}}\b"
+    rf"|\b[\w.%+-]{{1,64}}\s+at\s+(?!{_ARTICLE}\s)[\w-]{{1,63}}(?:\s+dot\s+[\w-]{{1,63}}){{0,3}}\s+dot\s+{_TLD}\b)"
+)
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
-_CARD = re.compile(r"\b\d(?:[ -]?\d){12,18}\b")
+# Digits apart by a space, a dash, a dot or a slash, or a few spaces ("4111.1111.1111.1111" was not read).
+_CARD = re.compile(r"\b\d(?:(?:[./-]|\s{1,3})?\d){12,18}\b")
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 _IPV4 = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
 _IPV6 = re.compile(
@@ -121,7 +135,8 @@ def _secrets(text: str) -> list[Finding]:
 
 
 def _emails(text: str) -> list[Finding]:
-    return [Finding(PiiKind.EMAIL, m.start(), m.end()) for m in _EMAIL.finditer(text)]
+    found = [*_EMAIL.finditer(text), *_SPELT_EMAIL.finditer(text)]
+    return [Finding(PiiKind.EMAIL, m.start(), m.end()) for m in sorted(found, key=lambda m: m.start())]
 
 
 def _ibans(text: str) -> list[Finding]:
@@ -211,8 +226,44 @@ def _is_dotted_date(raw: str) -> bool:
     return True
 
 
+# What a reader does not see, or sees as a plain character: invisible format characters (zero-width spaces and
+# joiners, direction marks, soft hyphens) inside a number or an address, digits of other scripts, and the
+# full-width forms (U+FF14 for "4", U+FF20 for "@"). Each one kept a card, an address or a key from being read.
+_HIDDEN = re.compile(
+    r"[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ufe6b\uff01-\uff5e]|(?![0-9])\d"
+)
+
+
+def _as_read(text: str) -> tuple[str, list[int] | None]:
+    """`text` as a reader sees it (see _HIDDEN), and where each of its characters is in `text` (None: the same)."""
+    if text.isascii() or not _HIDDEN.search(text):
+        return text, None
+    chars: list[str] = []
+    where: list[int] = []
+    for i, c in enumerate(text):
+        kind = unicodedata.category(c)
+        if kind == "Cf":
+            continue
+        if kind == "Nd":
+            c = str(unicodedata.digit(c))
+        elif not c.isascii() and len(plain := unicodedata.normalize("NFKC", c)) == 1 and plain.isascii():
+            c = plain
+        chars.append(c)
+        where.append(i)
+    return "".join(chars), where
+
+
 def detect(text: str, regions: Sequence[str] = ("US", "GB", "DE", "FR", "IN", "CN")) -> list[Finding]:
-    """Non-overlapping findings sorted by position; on overlap the more specific kind wins."""
+    """Non-overlapping findings sorted by position; on overlap the more specific kind wins. Read as a reader
+    sees the text (_as_read); a finding covers the characters of `text` it was read from, hidden ones included."""
+    seen, where = _as_read(text)
+    kept = _detect(seen, regions)
+    if where is None:
+        return kept
+    return [Finding(f.kind, where[f.start], where[f.end - 1] + 1) for f in kept]
+
+
+def _detect(text: str, regions: Sequence[str]) -> list[Finding]:
     found = {
         PiiKind.SECRET: _secrets(text),
         PiiKind.EMAIL: _emails(text),
