@@ -11,7 +11,6 @@ said in November next March. An event on a day is due that day (engram.lang.even
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
@@ -24,9 +23,10 @@ import dateparser  # type: ignore[import-untyped]
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.events import event, yearly
-from engram.lang.foreign_dates import GERMAN_WEEKDAYS, either_order, forward, german_or_chinese
+from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
+from engram.lang.month_days import DAY_MONTH, ORDINAL, SLASHED, left_behind, ordinal
 from engram.lang.timewords import (
     DATE,
     DAYS,
@@ -128,20 +128,6 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         return None
 
 
-# A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
-# a weekday among them ("Sat 19.12.", "Freitag 11.12.", "Do 3.12."): alone, "3.12." is as often a version.
-_WEEKDAY_LEAD = (
-    rf"(?:{DAYS}|mon|tues?|weds?|thu|thurs?|fri|sat|sun|{GERMAN_WEEKDAYS}|(?-i:Mo|Di|Mi|Do|Fr|Sa|So))\.?,?"
-)
-_DAY_MONTH = re.compile(
-    r"\b(?:by|before|until|till|due|on|am|bis|zum|vor dem|expires|ends|from|ab|"
-    rf"{_WEEKDAY_LEAD})\s+(\d{{1,2}})\.(\d{{1,2}})\.(?![\d.]?\d)",
-    re.IGNORECASE,
-)
-# A numeric date with no order said ("10/12", "3/4/2027"): read both ways (engram.lang.foreign_dates).
-_SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?")
-
-
 def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     text = _spelled(text)
     if told_as_past(text) and _DEADLINE.search(text) is None:
@@ -154,11 +140,11 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         "RETURN_AS_TIMEZONE_AWARE": False,
     }
     pinned = [*WEEKDAY_DATE.finditer(text), *COUNTED.finditer(text)]  # first: they hold the others' matches
-    found_dates = [*pinned, *DATE.finditer(text), *_ORDINAL.finditer(text), *_DAY_MONTH.finditer(text)]
+    found_dates = [*pinned, *DATE.finditer(text), *ORDINAL.finditer(text), *DAY_MONTH.finditer(text)]
     dates = sorted(found_dates, key=lambda m: m.start())
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
-    dates = _left_behind(text, dates)
+    dates = left_behind(text, dates)
     marked = [
         m for m in dates if _MARKS.search(text, max(0, m.start() - 64), m.start()) or _DEADLINE.match(m[0])
     ]
@@ -169,18 +155,18 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             if (pinned_day := resolve(found, said)) is not None:
                 return pinned_day, found.group(0)
             continue
-        if found.re is _ORDINAL:  # "before the 3rd", "due on the 28th": that day of this month or the next
+        if found.re is ORDINAL:  # "before the 3rd", "due on the 28th": that day of this month or the next
             try:
-                return _ordinal(int(found.group(1)), said), found.group(0)
+                return ordinal(int(found.group(1)), said), found.group(0)
             except (ValueError, OverflowError):  # the 0th or the 99th, or a month past the year 9999
                 continue
-        if found.re is _DAY_MONTH:
+        if found.re is DAY_MONTH:
             day_month = forward(said, int(found.group(2)), int(found.group(1)))
             if day_month is not None:
                 return day_month, found.group(0)
             continue
         phrase = _LEADING.sub("", found.group(0).strip())
-        if (slashed := _SLASHED.fullmatch(phrase)) is not None:
+        if (slashed := SLASHED.fullmatch(phrase)) is not None:
             first, second, year = slashed.groups()
             full = None if year is None else int(year) + (2000 if len(year) == 2 else 0)
             if (either := either_order(int(first), int(second), said, full)) is not None:
@@ -235,29 +221,6 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 
 _cached_due = lru_cache(maxsize=4096)(_read_due)
 
-# A day moved to another ("moved from Tuesday to Thursday", "rescheduled from 3 Dec to 10 Dec"): the words between "from"
-# and "to" name the day it left.
-_MOVED = re.compile(
-    r"\b(?:moved|rescheduled|postponed|pushed(?: back)?|shifted|changed|brought forward)\s+"
-    r"(?:[\w'-]+\s+){0,3}?from\s+([\w:., ]{1,30}?)\s+to\s+\w",
-    re.IGNORECASE,
-)
-
-
-def _left_behind(text: str, dates: list[re.Match[str]]) -> list[re.Match[str]]:
-    """`dates` without those naming a day something moved away from."""
-    spans = [found.span(1) for found in _MOVED.finditer(text)]
-    return [m for m in dates if not any(start <= m.start() and m.end() <= end for start, end in spans)]
-
-
-def _ordinal(number: int, said: datetime) -> datetime:
-    """The day of the month `number` names, this month's or, once past, the next month that has it."""
-    month = said.replace(day=1) if number >= said.day else month_after(said.replace(day=1))
-    while number > calendar.monthrange(month.year, month.month)[1] and number <= 31:
-        month = month_after(month)  # "on the 31st" said in November: 31 December
-    return month.replace(day=number)
-
-
 # What makes a statement hold each time instead of once: a recurrence ("every Tuesday", "on Fridays", "daily"),
 # a habit ("usually", "always"), a prohibition kept as a rule ("never", "a team rule", "policy").
 _STANDING = re.compile(
@@ -283,16 +246,6 @@ _DEADLINE = re.compile(
 _MARKS = re.compile(
     r"\b(?:by|before|due|until|till|deadline:?|no later than)\s+(?:on\s+|by\s+|the\s+)?$", re.IGNORECASE
 )
-# A day of the month alone, after a word that says it is one ("before the 3rd", "on the 28th"); after "for" only
-# where it ends the phrase ("book the dinner for the 18th", not "for the 3rd time").
-_ORDINAL = re.compile(
-    rf"\b(?:by|on|before|until|till|due|for(?=\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:$|[.,;:!?)]|at\b)))"
-    rf"\s+(?:on\s+)?the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
-    rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b)",
-    re.IGNORECASE,
-)
-
-
 # A prohibition said as an instruction ("Don't book calls after 11am"): a rule, unless it is a reminder not to
 # forget something.
 _PROHIBITION = re.compile(r"(?:^|[.!?;:]\s+)(?:don['\u2019]?t|do not)\s+(?!forget\b|miss\b)", re.IGNORECASE)

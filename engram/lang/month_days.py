@@ -1,0 +1,56 @@
+"""The forms a day of the month takes in a reminder, for its due day (engram.lang.due): a day alone after a word
+that makes it one ("before the 3rd"), a day and month with dots and no year ("bis 3.4."), a numeric date with no
+order said ("10/12"), and the day a thing moved away from ("moved from Tuesday to Thursday"), which is not due."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import datetime
+
+from engram.lang.foreign_dates import GERMAN_WEEKDAYS
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
+
+# A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
+# a weekday among them ("Sat 19.12.", "Freitag 11.12.", "Do 3.12."): alone, "3.12." is as often a version.
+_WEEKDAY_LEAD = (
+    rf"(?:{DAYS}|mon|tues?|weds?|thu|thurs?|fri|sat|sun|{GERMAN_WEEKDAYS}|(?-i:Mo|Di|Mi|Do|Fr|Sa|So))\.?,?"
+)
+DAY_MONTH = re.compile(
+    r"\b(?:by|before|until|till|due|on|am|bis|zum|vor dem|expires|ends|from|ab|"
+    rf"{_WEEKDAY_LEAD})\s+(\d{{1,2}})\.(\d{{1,2}})\.(?![\d.]?\d)",
+    re.IGNORECASE,
+)
+# A numeric date with no order said ("10/12", "3/4/2027"): read both ways (engram.lang.foreign_dates).
+SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?")
+
+# A day of the month alone, after a word that says it is one ("before the 3rd", "on the 28th"); after "for" only
+# where it ends the phrase ("book the dinner for the 18th", not "for the 3rd time").
+ORDINAL = re.compile(
+    rf"\b(?:by|on|before|until|till|due|for(?=\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:$|[.,;:!?)]|at\b)))"
+    rf"\s+(?:on\s+)?the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
+    rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b)",
+    re.IGNORECASE,
+)
+
+# A day moved to another ("moved from Tuesday to Thursday", "rescheduled from 3 Dec to 10 Dec"): the words between
+# "from" and "to" name the day it left.
+_MOVED = re.compile(
+    r"\b(?:moved|rescheduled|postponed|pushed(?: back)?|shifted|changed|brought forward)\s+"
+    r"(?:[\w'-]+\s+){0,3}?from\s+([\w:., ]{1,30}?)\s+to\s+\w",
+    re.IGNORECASE,
+)
+
+
+def left_behind(text: str, dates: list[re.Match[str]]) -> list[re.Match[str]]:
+    """`dates` without those naming a day something moved away from."""
+    spans = [found.span(1) for found in _MOVED.finditer(text)]
+    return [m for m in dates if not any(start <= m.start() and m.end() <= end for start, end in spans)]
+
+
+def ordinal(number: int, said: datetime) -> datetime:
+    """The day of the month `number` names, this month's or, once past, the next month that has it."""
+    month = said.replace(day=1) if number >= said.day else month_after(said.replace(day=1))
+    while number > calendar.monthrange(month.year, month.month)[1] and number <= 31:
+        month = month_after(month)  # "on the 31st" said in November: 31 December
+    return month.replace(day=number)
