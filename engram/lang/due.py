@@ -22,7 +22,7 @@ import dateparser  # type: ignore[import-untyped]
 
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
-from engram.lang.events import event, yearly
+from engram.lang.events import event, stated_occasion, yearly
 from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
@@ -37,7 +37,7 @@ from engram.lang.timewords import (
     month_after,
     weekend,
 )
-from engram.lang.weekday_dates import COUNTED, END_OF, WEEKDAY_DATE, end_of, resolve, slot
+from engram.lang.weekday_dates import COUNTED, END_OF, PARTS, WEEKDAY_DATE, end_of, resolve, slot
 from engram.lang.weekday_dates import spelled as _spelled
 from engram.lang.window import window
 
@@ -130,7 +130,7 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 
 def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     text = _spelled(text)
-    if told_as_past(text) and _DEADLINE.search(text) is None:
+    if told_as_past(text) and _DEADLINE.search(text) is None and not stated_occasion(text):
         return None
     said = day_start(said_at.astimezone(UTC))
     settings: Any = {
@@ -177,7 +177,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
         if (
             phrase.lower() in DAYS.split("|")
             and following is not None
-            and following.start() - found.end() <= 3
+            and _BESIDE.fullmatch(text, found.end(), following.start()) is not None
         ):
             continue
         end = END_OF.fullmatch(phrase)
@@ -207,8 +207,11 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             ):
                 return said, phrase
             return day, phrase
-    # No date: a holiday ("book the train for Christmas"), then a weekend ("clean the garage this weekend" is due
+    # No date: the week a thing to do is for ("call the plumber this week": by its Sunday), a holiday ("book the
+    # train for Christmas"), then a weekend ("clean the garage this weekend" is due
     # that Saturday, "by the weekend" the Friday).
+    if (week := _THIS_WEEK.search(text)) is not None and (instruction(text) or _OBLIGED.search(text)):
+        return end_of("week", said), week.group(0)
     if (named := holiday(text, said)) is not None:
         return named
     if (span := weekend(text, said)) is not None:
@@ -220,6 +223,10 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 
 
 _cached_due = lru_cache(maxsize=4096)(_read_due)
+_THIS_WEEK = re.compile(r"(?<!earlier )(?<!end of )\bthis\s+week\b(?!['\u2019]s|end)", re.IGNORECASE)
+# What stands between a weekday and the date it falls on ("Friday 20 November", "Monday, the 21st December",
+# "Monday (14 December)").
+_BESIDE = re.compile(r"[\s,(]*(?:the\s+)?")
 
 # What makes a statement hold each time instead of once: a recurrence ("every Tuesday", "on Fridays", "daily"),
 # a habit ("usually", "always"), a prohibition kept as a rule ("never", "a team rule", "policy").
@@ -280,11 +287,34 @@ _BANNED = re.compile(
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     text = _spelled(text)
-    if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None:
+    if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None or _weekly(text):
         return True
     if (_EVERY.search(text) or _BANNED.search(text)) and not states_deadline(text) and not instruction(text):
         return True
     return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
+
+
+# What a weekday is, said as a kind of day or time with no determiner ("Sunday evening is family time", "Monday
+# is bin day"): each week's. "Monday is the deadline", "Friday is my last day" name one day.
+_WEEKDAY_IS = re.compile(
+    rf"^(?:{DAYS})(?:\s+(?:{PARTS}))?\s+is\s+([a-z]+(?:[\s-][a-z]+){{0,2}})\s*(?:[,;.!]|$)", re.IGNORECASE
+)
+
+
+def _weekly(text: str) -> bool:
+    """Whether a sentence of `text` says what a weekday is each week: words that can only be nouns after it."""
+    for sentence in _SENTENCE.finditer(text[:2000]):
+        found = _WEEKDAY_IS.match(sentence.group(1).strip())
+        if found is None:
+            continue
+        words = re.split(r"[\s-]+", found.group(1).lower())
+        readings = [_readings(w) for w in words]
+        if (
+            all("NOUN" in r and "ADJ" not in r and "ADV" not in r for r in readings)
+            and words[0] not in _OBJECT
+        ):
+            return True
+    return False
 
 
 def instruction(text: str) -> bool:

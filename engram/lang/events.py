@@ -9,6 +9,7 @@ from itertools import pairwise
 from engram.lang.foreign_dates import names_day
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS
+from engram.lang.weekday_dates import spelled
 
 SENTENCE = re.compile(r"(?:^|(?<=[.!?;:])\s+)(\S.*?)(?=[.!?;:](?:\s|$)|$)", re.DOTALL)
 # After an opening word that can be a noun too, what shows it is a verb: its object's determiner, a pronoun or
@@ -93,14 +94,29 @@ def occasion(text: str) -> bool:
     """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned) with its day."""
     return any(
         _OCCASION.search(said := s.group(1)) is not None and DATE.search(said) is not None
-        for s in SENTENCE.finditer(text[:2000])
+        for s in SENTENCE.finditer(spelled(text[:2000]))  # "the 2nd of December" as the date readers know it
     )
 
 
 def yearly(text: str) -> bool:
     """Whether `text` names an occasion that comes back every year (a birthday, an anniversary, a name day) with
     its day: due again each year, where a task or a journey on a day is due once."""
-    return _RECURRING.search(text[:2000]) is not None and DATE.search(text[:2000]) is not None
+    head = spelled(text[:2000])
+    return _RECURRING.search(head) is not None and DATE.search(head) is not None
+
+
+# An occasion's day stated as it stands ("Our anniversary is 14/08", "Ravi's birthday falls on the 2nd of
+# December"): the day it comes back, even beside a past told of it ("..., we married in 2015").
+_STATED = re.compile(
+    r"\b(?:birthday|anniversary|name ?day)\s+(?:is|falls)\s+(?:on\s+|the\s+)?(?=\d|the\s+\d|"
+    rf"(?:{MONTHS}|{SHORT_MONTHS})\b)",
+    re.IGNORECASE,
+)
+
+
+def stated_occasion(text: str) -> bool:
+    """Whether `text` states the day of a yearly occasion in the present ("Mum's birthday is 3 March")."""
+    return _STATED.search(spelled(text[:2000])) is not None
 
 
 def _said_of(words: list[str]) -> bool:

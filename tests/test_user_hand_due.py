@@ -1,0 +1,111 @@
+"""Days a person writes by hand, as a new user stored them: a birthday said with "the 2nd of December", an
+anniversary written 14/08 beside the year of the wedding, a weekday with its date "the 18th of December", a task
+for "this week", and a weekly habit said as what a weekday is ("Sunday evening is family time")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import time_machine
+
+from engram import FakeEmbedder, Memory
+from engram.config import Settings
+from engram.lang import due, events
+
+SAID = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)  # a Saturday
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("My brother Ravi's birthday is on the 2nd of December.", "2026-12-02"),
+        ("Our wedding anniversary is 14/08, Anjali and I married in 2015.", "2027-08-14"),
+        ("Grandad's birthday is the 1st of March; he was born in 1941.", "2027-03-01"),
+        (
+            "Flight to Lisbon on Friday the 18th of December, TAP 1357 leaving Manchester at 06:10.",
+            "2026-12-18",
+        ),
+        ("Drinks with the Lisbon team on Monday, the 21st of December.", "2026-12-21"),
+        ("Call the plumber about the dripping kitchen tap this week.", "2026-11-29"),
+        ("Sort out the Christmas card list this week, and order stamps.", "2026-11-29"),
+    ],
+)
+def test_the_day_written_by_hand_is_the_reminders_day(text: str, day: str) -> None:
+    found = due.reminder_day(text, SAID, SAID)
+    assert found is not None and found.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My brother Ravi's birthday is on the 2nd of December.",
+        "Our wedding anniversary is 14/08, Anjali and I married in 2015.",
+    ],
+)
+def test_an_occasion_written_by_hand_comes_back_every_year(text: str) -> None:
+    assert events.yearly(text) and events.occasion(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sunday evening is family time, no laptops at the table.",
+        "Friday night is pizza night.",
+        "Monday is bin day.",
+        "Thursday evenings are for choir practice.",
+    ],
+)
+def test_what_a_weekday_is_each_week_is_a_habit(text: str) -> None:
+    assert due.standing(text)
+    assert due.reminder_day(text, SAID, SAID) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Monday is the deadline for the grant report.", "2026-11-30"),
+        ("Friday is my last day at Ledgerly.", "2026-12-04"),
+        ("Tuesday is fine for the dentist, at 3pm.", "2026-12-01"),
+    ],
+)
+def test_a_weekday_that_is_one_day_stays_due(text: str, day: str) -> None:
+    assert not due.standing(text)
+    found = due.reminder_day(text, SAID, SAID)
+    assert found is not None and found.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dad's birthday was on the 2nd of December, we took him to Dishoom.",  # a story: when it happened
+        "I called the plumber earlier this week.",
+    ],
+)
+def test_what_was_told_as_past_stays_undated(text: str) -> None:
+    assert due.due_day(text, SAID) is None
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:
+        yield m
+
+
+def _store(memory: Memory, text: str) -> dict[str, Any]:
+    with time_machine.travel(SAID, tick=False):
+        return dict(memory.store_memory(text)["analysis"])
+
+
+def test_a_birthday_next_week_is_in_next_weeks_list_and_a_habit_is_not(memory: Memory) -> None:
+    ravi = _store(memory, "My brother Ravi's birthday is on the 2nd of December.")
+    assert ravi["due_date"] == "2026-12-02"
+    _store(memory, "Sunday evening is family time, no laptops at the table.")
+    _store(memory, "Flight to Lisbon on Friday the 18th of December, TAP 1357 leaving Manchester at 06:10.")
+    with time_machine.travel(SAID, tick=False):
+        listed = memory.search_memory("what's due next week?", now=SAID)
+    due_days = {h["content"]: h.get("due") for h in listed["results"]}
+    assert due_days == {"My brother Ravi's birthday is on the 2nd of December.": "2026-12-02"}
