@@ -198,8 +198,9 @@ class Ingestor:
                 approved = candidate.confidence >= APPROVE_AT and risk < 2
                 # The topics store_memory tags with (names, noun phrases), not word runs: "send-the-on-call" and
                 # "anna-by-thursday" were the tags of "Remind me to send the on-call rota to Anna by Thursday."
+                # The extractor's label (todo, profile) names no topic: it stays in metadata, which review reads.
                 topics = (analysis.normalize_tag(c) for c in phrases.topics(content))
-                concepts = list(dict.fromkeys(t for t in topics if t))[:3]
+                concepts = list(dict.fromkeys(t for t in topics if t))[:4]
                 waits: dict[str, str] = {}
                 if not approved:
                     waits["review_reason"] = review_reason(
@@ -218,7 +219,7 @@ class Ingestor:
                         user_id=user_id,
                         workspace_id=workspace_id,
                         status=Status.APPROVED if approved else Status.PENDING,
-                        tags=[candidate.kind.replace("_", "-"), *concepts],
+                        tags=concepts,
                         category=dated(content, message.ts),
                         expires_at=expiry(content, message.ts) if candidate.kind == "todo" else None,
                         episode_id=message.conversation_id or None,

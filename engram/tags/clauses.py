@@ -31,6 +31,10 @@ def clause_verb(before: Any, token: Any) -> bool:
     # Before a preposition it is the verb only when its clause has no other verb and opens with a subject's
     # determiner or owner ("Our staging cluster runs on k3s", "Sam's flight lands at 6:40"), or the preposition
     # says when ("family plan renews in March"): not "aisle seats on long flights".
+    # Before "every" or "each" it says how often: the verb only when its clause has no other ("Our staging cluster
+    # runs every night"), not "Rotate the staging API keys every 90 days".
+    if after.text.lower() in {"every", "each"}:
+        return not any(t.pos_ in {"VERB", "AUX"} or t.tag_.startswith("VB") for t in _clause(token) if t != token)
     if after.tag_ in _AFTER_A_VERB:
         return True
     if after.tag_ != "IN":
@@ -59,3 +63,18 @@ def _when_follows(preposition: Any) -> bool:
         return False
     word = doc[preposition.i + 1]
     return word.tag_ == "CD" or word.text.lower() in _WHEN_WORDS
+
+
+def head_noun(token: Any) -> bool:
+    """Whether `token`, tagged a verb's base form right after a singular noun, is the head of that noun's phrase
+    ("Sprint review every second Friday"): a singular subject takes no base form, the word can be a noun, no
+    object follows and its clause has no other verb ("Let Sam review the draft" keeps its verb)."""
+    doc = token.doc
+    if token.tag_ not in {"VB", "VBP"} or token.i == 0 or doc[token.i - 1].tag_ not in {"NN", "NNP"}:
+        return False
+    if "NOUN" not in getAllLemmas(token.text.lower()):
+        return False
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if after is not None and after.tag_ in {"DT", "PRP$", "PRP"} and after.text.lower() not in {"every", "each"}:
+        return False
+    return not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in _clause(token) if t != token)

