@@ -109,3 +109,13 @@ def test_a_birthday_next_week_is_in_next_weeks_list_and_a_habit_is_not(memory: M
         listed = memory.search_memory("what's due next week?", now=SAID)
     due_days = {h["content"]: h.get("due") for h in listed["results"]}
     assert due_days == {"My brother Ravi's birthday is on the 2nd of December.": "2026-12-02"}
+
+
+def test_what_is_overdue_holds_no_reminder_that_names_no_day(memory: Memory) -> None:
+    with time_machine.travel(datetime(2026, 11, 10, 9, 0, tzinfo=UTC), tick=False):
+        memory.store_memory("Send the invoice to Acme by 20 November.")
+    _store(memory, "Remember to buy a present for Ravi, he wants the new Le Guin biography.")
+    _store(memory, "Call the bank about the mortgage.")
+    with time_machine.travel(SAID, tick=False):
+        found = memory.search_memory("what's overdue?", now=SAID)
+    assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [("Send the invoice", "2026-11-20")]
