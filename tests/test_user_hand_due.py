@@ -118,4 +118,6 @@ def test_what_is_overdue_holds_no_reminder_that_names_no_day(memory: Memory) -> 
     _store(memory, "Call the bank about the mortgage.")
     with time_machine.travel(SAID, tick=False):
         found = memory.search_memory("what's overdue?", now=SAID)
-    assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [("Send the invoice", "2026-11-20")]
+    assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [
+        ("Send the invoice", "2026-11-20")
+    ]

@@ -44,7 +44,11 @@ def test_a_memory_from_a_chat_is_tagged_with_its_topics_not_the_extractors_label
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:
         m.ingest(
             [
-                {"role": "user", "content": "Remind me to renew the parking permit by Friday.", "message_id": "1"},
+                {
+                    "role": "user",
+                    "content": "Remind me to renew the parking permit by Friday.",
+                    "message_id": "1",
+                },
                 {"role": "user", "content": "I'm a radiographer at St Mary's hospital.", "message_id": "2"},
             ]
         )

@@ -34,7 +34,9 @@ def clause_verb(before: Any, token: Any) -> bool:
     # Before "every" or "each" it says how often: the verb only when its clause has no other ("Our staging cluster
     # runs every night"), not "Rotate the staging API keys every 90 days".
     if after.text.lower() in {"every", "each"}:
-        return not any(t.pos_ in {"VERB", "AUX"} or t.tag_.startswith("VB") for t in _clause(token) if t != token)
+        return not any(
+            t.pos_ in {"VERB", "AUX"} or t.tag_.startswith("VB") for t in _clause(token) if t != token
+        )
     if after.tag_ in _AFTER_A_VERB:
         return True
     if after.tag_ != "IN":
@@ -75,6 +77,10 @@ def head_noun(token: Any) -> bool:
     if "NOUN" not in getAllLemmas(token.text.lower()):
         return False
     after = doc[token.i + 1] if token.i + 1 < len(doc) else None
-    if after is not None and after.tag_ in {"DT", "PRP$", "PRP"} and after.text.lower() not in {"every", "each"}:
+    if (
+        after is not None
+        and after.tag_ in {"DT", "PRP$", "PRP"}
+        and after.text.lower() not in {"every", "each"}
+    ):
         return False
     return not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in _clause(token) if t != token)
