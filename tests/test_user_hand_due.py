@@ -15,6 +15,7 @@ import time_machine
 from engram import FakeEmbedder, Memory
 from engram.config import Settings
 from engram.lang import due, events
+from engram.model.record import Category, Kind
 
 SAID = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)  # a Saturday
 
@@ -121,3 +122,14 @@ def test_what_is_overdue_holds_no_reminder_that_names_no_day(memory: Memory) -> 
     assert [(h["content"][:16], h.get("due")) for h in found["results"]] == [
         ("Send the invoice", "2026-11-20")
     ]
+
+
+def test_a_birthday_coming_up_is_among_the_open_tasks_at_a_sessions_start(memory: Memory) -> None:
+    """An occasion is a fact about someone (kind identity) filed as a reminder: the session's context lists it with
+    its day among the things coming up, not only as a line about that person."""
+    ravi = memory.store_memory("My brother Ravi's birthday is on the 2nd of December.")["memory_id"]
+    stored = memory.get(ravi)
+    memory.store.update(stored.model_copy(update={"kind": Kind.IDENTITY, "category": Category.REMINDERS}))
+    context = memory.session_context(now=SAID)
+    assert ravi in context["sections"]["Open tasks"]
+    assert "Ravi's birthday is on the 2nd of December. (due 2026-12-02)" in context["text"]

@@ -85,7 +85,12 @@ class SessionContext:
             return [r for r in self._store.select(where, limit=READ) if seen(r)]
 
         base = Filter(session=session, now=when)
-        identity = read(Filter(kinds=(Kind.IDENTITY,), session=session, now=when))
+        # A reminder is listed with its day among the open tasks, whatever its kind: a birthday is a fact about
+        # someone, filed as a reminder so that it comes up when its day nears.
+        reminders = read(Filter(categories=(Category.REMINDERS,), session=session, now=when))
+        identity = [
+            r for r in read(Filter(kinds=(Kind.IDENTITY,), session=session, now=when)) if r not in reminders
+        ]
         others = [r for r in identity if someone_else(r.content)]
         own = [r for r in identity if r not in others]
         prefers = [r for r in own if _prefers(r)]
@@ -104,7 +109,7 @@ class SessionContext:
             sections["Relevant to this session"] = [
                 (h.record.parent_id or h.record.id, _line(h.record)) for h in hits if seen(h.record)
             ]
-        tasks = read(Filter(kinds=(Kind.TASK,), session=session, now=when))
+        tasks = _unique([*read(Filter(kinds=(Kind.TASK,), session=session, now=when)), *reminders])
         sections["Open tasks"] = list(_open_tasks([r for r in tasks if not _made(r.content)], when))
         recent = read(base)
         sections["Recent decisions"] = [
@@ -217,7 +222,7 @@ def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str,
     for day, record in sorted(dated, key=lambda d: d[0]):
         late = " - overdue" if day.date() < now.date() else ""
         yield record.id, f"{_line(record)} (due {day.date().isoformat()}{late})"
-    for record in undated:
+    for record in sorted(undated, key=lambda r: r.created_at, reverse=True):
         yield record.id, _line(record)
 
 
