@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from engram.lang.text import stems_among
+from engram.lang.text import stems_among, unspaced
 
 SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
 
@@ -116,8 +116,12 @@ def _looked_for(
     extra_stems = frozenset(w for alts in instead.values() for alt in alts for w in alt)
     # A short stem ("dad", "son") is looked for as the word itself: `stems_among` would stem every word that
     # starts with its first letter, and a broad word's short other words (every kin word) tripled its time.
+    # Not a Chinese or Japanese one ("上课" for lesson): written without spaces it has no word boundary to be found
+    # by, and `stems_among` reads such text as its character pairs.
     short = frozenset(
-        w for w in extra_stems if len(w) <= SHORT and w not in query_weights and w not in others
+        w
+        for w in extra_stems
+        if len(w) <= SHORT and w not in query_weights and w not in others and not unspaced(w)
     )
     return short, frozenset(query_weights) | frozenset(others) | (extra_stems - short)
 
