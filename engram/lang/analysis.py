@@ -30,6 +30,7 @@ from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.lang.text import words as words_of
 from engram.lang.timewords import DATE, DAYS, MONTHS
+from engram.lang.unseen import seen_only
 from engram.model.names import mixed_script_problem
 
 
@@ -163,7 +164,7 @@ def concepts(text: str, top: int = 8) -> tuple[str, ...]:
         return (
             ()
             if extractor is None
-            else tuple(extractor.extract_tags(text, topK=top, allowPOS=_CHINESE_TOPICS))
+            else tuple(extractor.extract_tags(seen_only(text), topK=top, allowPOS=_CHINESE_TOPICS))
         )
     found: list[str] = []
     for phrase, _score in _extractor().extract_keywords(text):
