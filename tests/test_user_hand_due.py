@@ -133,3 +133,29 @@ def test_a_birthday_coming_up_is_among_the_open_tasks_at_a_sessions_start(memory
     context = memory.session_context(now=SAID)
     assert ravi in context["sections"]["Open tasks"]
     assert "Ravi's birthday is on the 2nd of December. (due 2026-12-02)" in context["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("My son Arjun starts secondary school in September 2027.", "2027-09-01"),
+        (
+            "Our mortgage fixed rate ends in June 2027; look at remortgaging three months before.",
+            "2027-06-01",
+        ),
+    ],
+)
+def test_a_month_of_a_year_to_come_is_its_first_day_and_no_deadline(text: str, day: str) -> None:
+    """Listed by its month, never in this week's list; a month is a plan's horizon, so no reminder is made of it."""
+    found = due.reminder_day(text, SAID, SAID)
+    assert found is not None and found.date().isoformat() == day
+    assert due.deadline_day(text, SAID) is None
+
+
+def test_this_weeks_list_holds_no_plan_for_a_later_year(memory: Memory) -> None:
+    _store(memory, "Call the plumber about the dripping kitchen tap this week.")
+    arjun = memory.store_memory("My son Arjun starts secondary school in September 2027.")["memory_id"]
+    memory.store.update(memory.get(arjun).model_copy(update={"category": Category.REMINDERS}))
+    with time_machine.travel(SAID, tick=False):
+        found = memory.search_memory("what's due this week?", now=SAID)
+    assert [h["content"][:16] for h in found["results"]] == ["Call the plumber"]

@@ -52,7 +52,9 @@ def due_day(text: str, said_at: datetime) -> datetime | None:
 
 
 # A month, a quarter or a year alone ("by October", "next month", "by end of Q1") is a horizon, not a due day.
-_MONTH_ONLY = re.compile(rf"(?:{MONTHS}|next month|end of (?:the )?(?:year|quarter|q[1-4]))", re.IGNORECASE)
+_MONTH_ONLY = re.compile(
+    rf"(?:(?:{MONTHS})(?:\s+\d{{4}})?|next month|end of (?:the )?(?:year|quarter|q[1-4]))", re.IGNORECASE
+)
 
 
 def deadline_day(text: str, said_at: datetime) -> datetime | None:
@@ -212,6 +214,12 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     # that Saturday, "by the weekend" the Friday).
     if (week := _THIS_WEEK.search(text)) is not None and (instruction(text) or _OBLIGED.search(text)):
         return end_of("week", said), week.group(0)
+    if (month := _MONTH_YEAR.search(text)) is not None:  # "starts school in September 2027": its first day
+        first = datetime(
+            int(month.group(2)), MONTHS.split("|").index(month.group(1).lower()) + 1, 1, tzinfo=UTC
+        )
+        if first >= said.replace(day=1):
+            return max(first, said), month.group(0)
     if (named := holiday(text, said)) is not None:
         return named
     if (span := weekend(text, said)) is not None:
@@ -223,6 +231,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 
 
 _cached_due = lru_cache(maxsize=4096)(_read_due)
+_MONTH_YEAR = re.compile(rf"\b({MONTHS})\s+(\d{{4}})\b", re.IGNORECASE)
 _THIS_WEEK = re.compile(r"(?<!earlier )(?<!end of )\bthis\s+week\b(?!['\u2019]s|end)", re.IGNORECASE)
 # What stands between a weekday and the date it falls on ("Friday 20 November", "Monday, the 21st December",
 # "Monday (14 December)").
