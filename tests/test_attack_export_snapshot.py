@@ -236,3 +236,28 @@ def test_a_postgres_backup_taken_while_written_is_one_moment(
         finally:
             copy.close()
         assert ids[-1] not in _stored(mem)
+
+
+def test_an_export_cut_short_leaves_no_file_that_reads_as_whole(
+    mem: Memory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A disk that fills, or an interrupt, half-way through an export left the lines written so far: a header and
+    some records, which import as a whole export of fewer memories. The file is removed when the export fails."""
+    _filled(mem, [f"a note on the boat, number {i}" for i in range(BATCH + 20)])
+    original = transfer.to_shodh
+    written: list[int] = []
+
+    def full_disk(record: Any, vector: Any) -> Any:
+        written.append(1)
+        if len(written) > BATCH:
+            raise OSError(28, "No space left on device")
+        return original(record, vector)
+
+    monkeypatch.setattr(transfer, "to_shodh", full_disk)
+    out = tmp_path / "export.jsonl"
+    with pytest.raises(OSError, match="No space"):
+        mem.export_memories(out)
+    assert not out.exists()
+    monkeypatch.setattr(transfer, "to_shodh", original)
+    mem.export_memories(out)  # the name is free for the next try
+    assert len(_lines(out)) == BATCH + 20

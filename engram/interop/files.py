@@ -5,6 +5,7 @@ memory: written with the system's default, 0644, any account on the machine coul
 from __future__ import annotations
 
 import codecs
+import contextlib
 import errno
 import os
 import shutil
@@ -126,6 +127,23 @@ def private_file(path: Path) -> IO[str]:
     finally:
         os.close(folder)
     return os.fdopen(fd, "w", encoding="utf-8")
+
+
+@contextmanager
+def finished(path: Path, out: IO[str]) -> Iterator[IO[str]]:
+    """`out` (private_file's new file at `path`), closed after the block, and removed if the block fails: an
+    export cut short by an error or an interrupt read as a whole export of fewer memories, and imported as one.
+    Only the file made is removed, not one put at its name since."""
+    made = os.fstat(out.fileno())
+    try:
+        with out:
+            yield out
+    except BaseException:
+        with contextlib.suppress(OSError):
+            now = os.lstat(path)
+            if (now.st_dev, now.st_ino) == (made.st_dev, made.st_ino):
+                path.unlink()
+        raise
 
 
 def folder_of(path: Path) -> int:

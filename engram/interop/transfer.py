@@ -23,6 +23,7 @@ from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.interop.files import (
     file_at,
+    finished,
     held_file,
     json_lines,
     json_record,
@@ -168,7 +169,7 @@ class Transfer:
         count = chunks = 0
         # One moment of the store, read a batch at a time: read as it went, a forget or a merge between two
         # batches gave a file that was the store at no time (a memory missing, or beside its merged form).
-        with private_file(path) as out, self._store.snapshot():
+        with finished(path, private_file(path)) as out, self._store.snapshot():
             model = self._store.model()
             header = {"format": FORMAT, "model": model and model[0], "dim": model and model[1]}
             if not with_embeddings:
