@@ -316,8 +316,14 @@ def redaction(
                 found.extend(report.kinds)
                 return report.redacted
             return value
-        if isinstance(value, Mapping):
-            return {k: clean(v) for k, v in value.items()}
+        if isinstance(value, Mapping):  # its keys too: {"ada@example.com": "landlord"} kept the address
+            out: dict[Any, Any] = {}
+            for k, v in value.items():
+                key = clean(k)
+                while key in out:  # two keys redacted alike both stay
+                    key += "'"
+                out[key] = clean(v)
+            return out
         if isinstance(value, list | tuple):
             return [clean(v) for v in value]
         return value
