@@ -19,6 +19,7 @@ from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
 from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, said_of, searched, spelled
+from engram.recall.likings import liked
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
 from engram.recall.named import names_asked, unnamed
 from engram.recall.passages import where_in
@@ -64,7 +65,8 @@ class Retriever:
     ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
         """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all)."""
         understood = self._linked(corrected(query, self._store), where)
-        return self._candidates.scored(understood, where, limit, self.profile(profile))
+        scored, vectors = self._candidates.scored(understood, where, limit, self.profile(profile))
+        return liked(scored, query.text), vectors
 
     def corrected(self, query: Query) -> Query:
         """`query` with its misspelled words read as the store spells them (engram.recall.spelling)."""
