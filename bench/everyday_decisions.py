@@ -16,8 +16,11 @@ electrician with a partner, twins and a mother abroad; fragments, lists, househo
 statements about the user without "I", dates as "Wed 16/12", "31 Dec", "2027-01-12", German lines), and an eighth's
 (bench/data/everyday_eighth_user.jsonl, 40 lines of one person said on Monday 4 January: a translator with a
 husband, a teenage son and a mother-in-law with dementia; family and health statements without "I", meeting notes,
-household schedules, dates as "Thu 14/1", "31.01.", "the 20th", German lines). The first three users' sets, which
-label kinds only, are read for their kinds.
+household schedules, dates as "Thu 14/1", "31.01.", "the 20th", German lines), and a ninth's
+(bench/data/everyday_ninth_user.jsonl, 40 lines of one person said on Monday 1 February: an aquarist with a partner,
+a baby and a father with a heart condition; profile and health fragments, relatives' facts and weekly slots
+without "I", meeting notes and a debrief, dates as "Tue 9/2", "15.02.", "Sunday 7th", German lines). The first three
+users' sets, which label kinds only, are read for their kinds.
 
 Every memory goes in through `store_memory` with the clock at 08:00 of its day, into one fresh store (neighbour
 votes and learning take part). Reported: kind accuracy and fallback share, category accuracy (undecided counts
