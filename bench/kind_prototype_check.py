@@ -42,6 +42,10 @@ EVALUATION_SETS = (
     ROOT / "data" / "everyday_user.jsonl",
     ROOT / "data" / "everyday_second_user.jsonl",
     ROOT / "data" / "everyday_third_user.jsonl",
+    *(
+        ROOT / "data" / f"everyday_{n}_user.jsonl"
+        for n in ("fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+    ),
 )
 NEAR_DUPLICATE = 0.92
 SHARED_NGRAM = 5
