@@ -1,8 +1,8 @@
 """Personal data in memory text: detect, redact, and score the risk.
 
 Kinds: email, phone (libphonenumber, international and national formats), payment card (Luhn-checked), IBAN
-(checksum), US SSN (valid ranges), IP address (v4 / v6, parsed), and secrets (cloud and API tokens of common
-formats, JWTs, `password=...` style assignments, private key blocks). Validation is the libraries' job
+(checksum), US SSN (valid ranges), IP address (v4 / v6, parsed), postal address (engram.lang.postal), and
+secrets (cloud and API tokens of common formats, JWTs, `password=...` style assignments, private key blocks). Validation is the libraries' job
 (phonenumbers, python-stdnum, ipaddress); the patterns only find candidates.
 
 Risk: 0 no PII; 1 only redaction markers (already redacted); 2 raw PII present. A finding never shows its value
@@ -24,6 +24,7 @@ import phonenumbers
 from stdnum import iban, luhn
 from stdnum.us import ssn
 
+from engram.lang import postal
 from engram.model.answers import PiiSummary
 
 
@@ -35,6 +36,7 @@ class PiiKind(StrEnum):
     SSN = "ssn"
     IP = "ip"
     SECRET = "secret"
+    ADDRESS = "address"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,16 @@ class PiiReport:
 MARKERS = {kind: f"[REDACTED_{kind.value.upper()}]" for kind in PiiKind}
 MARKER = re.compile(r"\[REDACTED_(?:" + "|".join(k.value.upper() for k in PiiKind) + r")\]")
 # Most specific first: an overlap goes to the earlier kind.
-_ORDER = (PiiKind.SECRET, PiiKind.EMAIL, PiiKind.IBAN, PiiKind.CARD, PiiKind.SSN, PiiKind.IP, PiiKind.PHONE)
+_ORDER = (
+    PiiKind.SECRET,
+    PiiKind.EMAIL,
+    PiiKind.IBAN,
+    PiiKind.CARD,
+    PiiKind.SSN,
+    PiiKind.IP,
+    PiiKind.PHONE,
+    PiiKind.ADDRESS,
+)
 
 _SECRETS = re.compile(
     r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"
@@ -272,6 +283,7 @@ def _detect(text: str, regions: Sequence[str]) -> list[Finding]:
         PiiKind.SSN: _ssns(text),
         PiiKind.IP: _ips(text),
         PiiKind.PHONE: _phones(text, regions),
+        PiiKind.ADDRESS: [Finding(PiiKind.ADDRESS, start, end) for start, end in postal.addresses(text)],
     }
     kept: list[Finding] = []
     for kind in _ORDER:
@@ -367,6 +379,7 @@ _ASKING = {
         "contact",
     ),
     PiiKind.EMAIL: ("email", "e-mail", "mail", "address", "reach", "contact", "write"),
+    PiiKind.ADDRESS: ("address", "live", "lives", "lived", "postcode", "zip", "street"),
 }
 _ASKING_WORDS = {
     kind: re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) for kind, words in _ASKING.items()
