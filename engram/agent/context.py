@@ -88,8 +88,9 @@ class SessionContext:
         # A reminder is listed with its day among the open tasks, whatever its kind: a birthday is a fact about
         # someone, filed as a reminder so that it comes up when its day nears.
         reminders = read(Filter(categories=(Category.REMINDERS,), session=session, now=when))
+        listed = {r.id for r in reminders}
         identity = [
-            r for r in read(Filter(kinds=(Kind.IDENTITY,), session=session, now=when)) if r not in reminders
+            r for r in read(Filter(kinds=(Kind.IDENTITY,), session=session, now=when)) if r.id not in listed
         ]
         others = [r for r in identity if someone_else(r.content)]
         own = [r for r in identity if r not in others]

@@ -13,16 +13,15 @@ import functools
 import inspect
 import os
 from collections.abc import Callable, Mapping
-from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from engram.errors import InvalidInput
+from engram.model.limits import NO_TEXT
 from engram.model.record import text_problem
 
 F = TypeVar("F", bound=Callable[..., Any])
-_NO_TEXT = frozenset({bool, int, float, datetime})
 DEEPEST = 64  # nesting deeper than this is refused by the bounds of metadata and arguments, not read here
 
 
@@ -54,7 +53,7 @@ def unfit(value: Any, where: str, depth: int = 0) -> tuple[str, str] | None:
     """(where, problem) of the first unfit text in `value`; an iterator is not read (that would consume it)."""
     if isinstance(value, str):
         return (where, problem) if (problem := text_problem(value)) else None
-    if value is None or type(value) in _NO_TEXT:
+    if value is None or type(value) in NO_TEXT:
         return None  # most fields of a memory: asked of the abstract classes below, each took a microsecond
     if depth > DEEPEST:
         return None

@@ -19,7 +19,7 @@ from engram.model.names import IDENTIFIERS, visible
 
 T = TypeVar("T")
 
-_NO_TEXT = frozenset({bool, int, float, datetime})
+NO_TEXT = frozenset({bool, int, float, datetime})  # values of a field that hold no text to check
 MAX_DEPTH = 32  # levels of objects and arrays inside one field
 MAX_ITEMS = 10_000  # keys of one object, items of one array
 MAX_STRING = 100_000  # characters of one string or key
@@ -65,7 +65,7 @@ def bounded_fields(fields: T) -> T:
     names = fields.keys() if isinstance(fields, Mapping) else getattr(type(fields), "model_fields", {})
     for name in names:
         value = fields[name] if isinstance(fields, Mapping) else getattr(fields, name, None)
-        if value is None or type(value) in _NO_TEXT:
+        if value is None or type(value) in NO_TEXT:
             continue  # most fields of a memory: asked of Mapping (an abstract class), each took a microsecond
         if isinstance(value, Mapping | list | tuple):
             bounded(str(name), value)

@@ -147,6 +147,7 @@ class Retriever:
         full = {r.id: r for r in self._store.get_many([s.record.id for s in picked])}
         documents = {r.parent_id for r in full.values() if r.parent_id is not None}
         located = {d: self._store.children(d) for d in documents}
+        plain = not unspaced(query.text)
         out: list[Hit] = []
         for s in picked:
             record = full.get(s.record.id)
@@ -156,7 +157,7 @@ class Retriever:
             if record.parent_id is not None and record.chunk_index is not None:
                 passage = where_in(record, located.get(record.parent_id, []), query.stems)
             # recall judged its picks already (the mode cut by it); ranked's are judged here
-            sure = "high" if exact else s.confidence or _sure(s, doubtful or set(), not unspaced(query.text))
+            sure = "high" if exact else s.confidence or _sure(s, doubtful or set(), plain)
             out.append(Scored(record, s.score, s.components, s.why, sure, passage))
         return out
 
