@@ -18,6 +18,7 @@ from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
+from engram.recall.contacts import without_contact
 from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, said_of, searched, spelled
 from engram.recall.likings import liked
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
@@ -101,6 +102,7 @@ class Retriever:
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
         doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
+        doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         plain = not unspaced(query.text)
         sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in picked]
@@ -130,7 +132,11 @@ class Retriever:
         best = _once(relevant(lent, floor, ranking))
         shown = best[:limit]
         doubtful = (
-            set() if exact else unnamed(shown, scored, names_asked(query.text)) | untyped(shown, query.text)
+            set()
+            if exact
+            else unnamed(shown, scored, names_asked(query.text))
+            | untyped(shown, query.text)
+            | without_contact(shown, query.text)
         )
         return self._full(shown, query, exact, doubtful), len(best)
 
