@@ -228,7 +228,7 @@ def argmax() -> None:
             misses = []
             for row, text, vector, opened in zip(rows, texts, vectors, openings, strict=True):
                 kind = both.decide_kind(vector, [], opened, text)
-                category = both.decide_category(vector, [], opened, kind)
+                category = both.decide_category(vector, [], opened, kind, text)
                 kinds += kind.label in row["kind"].split("|")
                 fallback += kind.method == "fallback"
                 categories += category.label == row.get("category")

@@ -63,6 +63,10 @@ class Classifiers:
                 fallback_below=settings.category_fallback_below,
                 learn_above=settings.category_learn_above,
                 readout=True,
+                # A link, an e-mail address or a phone number says lookup material whatever the topic: "Grafana
+                # dashboard ...: https://..." sat among the team's projects. The kinds' other marks do not carry
+                # over: a deadline makes a reminder already, and the speaker's words tell no topic.
+                forms=("address",),
             ),
             store,
             embedder,
@@ -101,9 +105,12 @@ class Classifiers:
         neighbours: list[tuple[str, float]],
         opening: Vector | None,
         kind: Decision | None = None,
+        text: str | None = None,
+        marks: frozenset[str] | None = None,
     ) -> Decision:
-        """`kind`: the memory's kind decision, weighed in as evidence of its category (engram.classify.joint)."""
-        decided = self.categories.decide(vector, neighbours, opening)
+        """`kind`: the memory's kind decision, weighed in as evidence of its category (engram.classify.joint);
+        `text` is read for the marks of form the categories read, unless `marks` holds them (`kind_marks`)."""
+        decided = self.categories.decide(vector, neighbours, opening, text, marks)
         if kind is None or decided.method != "fallback":
             return decided  # only a category left undecided on its own is weighed by the kind
         return with_kind(decided, kind, self.kind_evidence(), self.categories.rules.fallback_below)

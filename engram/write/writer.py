@@ -169,7 +169,7 @@ class Writer:
             }
         if category:
             votes = [(c, s) for _, s, label in hits if (c := label.category) is not None]
-            decision = self._classifiers.decide_category(vector, votes, opening, of_kind)
+            decision = self._classifiers.decide_category(vector, votes, opening, of_kind, text)
             fields |= {
                 "category": None if decision.method == "fallback" else Category(decision.label),
                 "category_confidence": decision.confidence,
@@ -384,7 +384,9 @@ class Writer:
         if p.item.category is not None:
             return Decision(p.item.category.value, 1.0, "explicit")
         neighbours = [(c, s) for i, s in near if i in voters and (c := voters[i].category) is not None]
-        return self._classifiers.decide_category(vector, neighbours, p.opening_vector, kind)
+        return self._classifiers.decide_category(
+            vector, neighbours, p.opening_vector, kind, p.content, p.marks
+        )
 
 
 __all__ = ["WriteStore", "Writer"]
