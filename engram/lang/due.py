@@ -26,7 +26,7 @@ from engram.lang.events import event, stated_occasion, yearly
 from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
-from engram.lang.month_days import DAY_MONTH, ORDINAL, SLASHED, left_behind, ordinal
+from engram.lang.month_days import DAY_MONTH, ORDINAL, SLASHED, left_behind, missed, ordinal
 from engram.lang.timewords import (
     DATE,
     DAYS,
@@ -37,7 +37,7 @@ from engram.lang.timewords import (
     month_after,
     weekend,
 )
-from engram.lang.weekday_dates import COUNTED, END_OF, PARTS, WEEKDAY_DATE, end_of, resolve, slot
+from engram.lang.weekday_dates import COUNTED, END_OF, PARTS, WEEKDAY_DATE, end_of, resolve, slot, weekday_span
 from engram.lang.weekday_dates import spelled as _spelled
 from engram.lang.window import window
 
@@ -135,6 +135,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     if told_as_past(text) and _DEADLINE.search(text) is None and not stated_occasion(text):
         return None
     said = day_start(said_at.astimezone(UTC))
+    if (late := missed(text, said)) is not None:
+        return late
     settings: Any = {
         "PREFER_DATES_FROM": "future",
         "RELATIVE_BASE": said.replace(tzinfo=None),
@@ -297,6 +299,8 @@ def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     text = _spelled(text)
     if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None or _weekly(text):
+        return True
+    if weekday_span(text) and not states_deadline(text) and not instruction(text):
         return True
     if (_EVERY.search(text) or _BANNED.search(text)) and not states_deadline(text) and not instruction(text):
         return True

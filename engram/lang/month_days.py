@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engram.lang.foreign_dates import GERMAN_WEEKDAYS
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
@@ -54,3 +54,38 @@ def ordinal(number: int, said: datetime) -> datetime:
     while number > calendar.monthrange(month.year, month.month)[1] and number <= 31:
         month = month_after(month)  # "on the 31st" said in November: 31 December
     return month.replace(day=number)
+
+
+# A deadline said to have passed ("the council tax was due on 20 November and I still haven't paid it", "the
+# invoice was due by the 3rd"): its date lies behind the day it was said; read forward, it is next year's.
+_WAS_DUE = re.compile(
+    r"\b(?:was|were)\s+(?:already\s+)?due\s+(?:on\s+|by\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?"
+    rf"(?:\s+(?:of\s+)?({MONTHS}|{SHORT_MONTHS})\b\.?)?(?!\s*,?\s*\d{{4}})",
+    re.IGNORECASE,
+)
+
+
+_MISSED_DAYS = 183
+
+
+def missed(text: str, said: datetime) -> tuple[datetime, str] | None:
+    """The day `text` says something was due, when it names one with no year, and the phrase naming it: the latest
+    such day before `said` (a UTC midnight). None if it says no such thing."""
+    found = _WAS_DUE.search(text)
+    if found is None:
+        return None
+    number, name = int(found.group(1)), found.group(2)
+    if name is None:  # "the 3rd" alone: this month's or the last one's
+        last = said.replace(day=1) - timedelta(days=1)
+        candidates = [(said.year, said.month), (last.year, last.month)]
+    else:
+        month = [m[:3] for m in MONTHS.split("|")].index(name.lower().rstrip(".")[:3]) + 1
+        candidates = [(said.year, month), (said.year - 1, month)]
+    for year, month in candidates:
+        try:
+            day = said.replace(year=year, month=month, day=number)
+        except ValueError:  # the 31st of a shorter month
+            continue
+        if day < said:  # a year back is no deadline just missed: read forward as any date
+            return (day, found.group(0)) if (said - day).days <= _MISSED_DAYS else None
+    return None

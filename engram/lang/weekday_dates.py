@@ -199,3 +199,23 @@ def end_of(unit: str, day: datetime) -> datetime:
         month = MONTHS.split("|").index(unit) + 1
         day = datetime(day.year + (month < day.month), month, 1, tzinfo=UTC)
     return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+# A span of weekdays with no week named ("Swimming is Tuesday to Thursday", "she works Mon-Wed"): the days of each
+# week it happens on. "I'm away Monday to Wednesday", "from next Monday to Wednesday" name one week.
+_WEEKDAY_SPAN = re.compile(
+    rf"(?<!\bthis )(?<!\bnext )(?<!\bcoming )(?<!\bfrom )\b({DAYS}|{_SHORT})\s*(?:-|\u2013|to|through|thru|till"
+    rf"|until)\s*({DAYS}|{_SHORT})\b(?!\s+(?:next|this)\b)",
+    re.IGNORECASE,
+)
+_ONE_WEEK = re.compile(
+    r"\b(?:this|next|coming|last)\s+week\b|\b(?:i['\u2019]m|i am|we['\u2019]re|we are|i['\u2019]ll|we['\u2019]ll"
+    rf"|will|today|tomorrow)\b|\b{_MONTH}|\d{{1,2}}[./]\d{{1,2}}",
+    re.IGNORECASE,
+)
+
+
+def weekday_span(text: str) -> bool:
+    """Whether `text` says something happens on a span of weekdays each week: the span with no week named and no
+    one's stay or plan ("I'm off Monday to Wednesday") or date ("Tuesday to Thursday, 8-10 December") in it."""
+    return _WEEKDAY_SPAN.search(text) is not None and _ONE_WEEK.search(text) is None

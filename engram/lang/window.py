@@ -18,7 +18,7 @@ _OVERDUE = re.compile(r"\b(?:overdue|past due)\b", re.IGNORECASE)  # "what's ove
 
 def window(query: str, now: datetime) -> TimeRange | None:
     """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
-    Sunday) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
+    Sunday; "this week" asked on a Saturday or Sunday runs to the next one's end) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
     included); "overdue" the days before today. "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
     before Friday" lists Thursday's too)."""
     try:
@@ -97,7 +97,8 @@ def _window(query: str, now: datetime) -> TimeRange | None:
         "today": (today, today + timedelta(days=1)),
         "tonight": (today, today + timedelta(days=1)),
         "tomorrow": (today + timedelta(days=1), today + timedelta(days=2)),
-        "this week": (monday, monday + timedelta(days=7)),
+        # Asked at the weekend, the week ahead is the one meant too: its last two days are all that is left.
+        "this week": (monday, monday + timedelta(days=14 if today.weekday() >= 5 else 7)),
         "next week": (monday + timedelta(days=7), monday + timedelta(days=14)),
         "this month": (first, next_first),
         "next month": (next_first, month_after(next_first)),
