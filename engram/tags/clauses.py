@@ -23,11 +23,13 @@ def clause_verb(before: Any, token: Any) -> bool:
     """Whether `token`, tagged a plural noun after a singular one, is the verb of a clause: it can be a verb and
     its object follows ("service batches writes", "wife loves hiking"). A plural does not follow a singular
     noun inside a name for one thing unless the phrase ends there ("pull requests")."""
-    if token.tag_ != "NNS" or before.tag_ != "NN" or token.i + 1 >= len(token.doc):
+    if token.tag_ != "NNS" or token.i + 1 >= len(token.doc):
         return False
     after = token.doc[token.i + 1]  # "checklist lives in", "gateway times out", "service batches writes"
     if "VERB" not in getAllLemmas(token.text.lower().rsplit("-", 1)[-1]):  # "auto-renews" as "renews"
         return False
+    if before.tag_ != "NN":
+        return _subject_verb(before, token, after)
     # Before a preposition it is the verb only when its clause has no other verb and opens with a subject's
     # determiner or owner ("Our staging cluster runs on k3s", "Sam's flight lands at 6:40"), or the preposition
     # says when ("family plan renews in March"): not "aisle seats on long flights".
@@ -46,6 +48,17 @@ def clause_verb(before: Any, token: Any) -> bool:
         return False
     owner = len(clause) > 1 and clause[1].tag_ == "POS"
     return clause[0].tag_ in {"DT", "PRP$"} or owner or _when_follows(after)
+
+
+def _subject_verb(before: Any, token: Any, after: Any) -> bool:
+    """Whether `token` is the verb after a subject that is no common noun: a name before a pronoun or a
+    determiner ("Claire prefers we", "Tomasz texts me"), or a gerund opening its clause before a noun ("recycling
+    alternates weeks"). A plural inside a name ("Google Docs", "Harbour Row flats") has none of those after it."""
+    if before.tag_ == "NNP":
+        return after.tag_ in {"PRP", "PRP$", "DT"} and after.text.lower() not in {"every", "each", "this", "next"}
+    if before.tag_ == "VBG":
+        return _clause(before)[0] == before and after.tag_ in {"NN", "NNS"}
+    return False
 
 
 def _clause(token: Any) -> Any:

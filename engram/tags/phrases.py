@@ -193,8 +193,10 @@ def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
     for token in [*doc, None]:
         if token is not None and run and _names_an_occasion(token):
             continue  # "parents' evening": the time word alone names no topic, so it keeps its owner
-        if token is not None and run and clause_verb(run[-1], token):
-            yield from _finish(run)  # "the sync service batches writes": batches is the verb
+        # "the sync service batches writes", "recycling alternates weeks": the plural is the verb
+        before = run[-1] if run else (None if token is None or token.i == 0 else token.doc[token.i - 1])
+        if token is not None and before is not None and clause_verb(before, token):
+            yield from _finish(run)
             run = []
             continue
         if token is not None and (_in_phrase(token) or (run and run[-1].tag_ in _NOUN and _activity(token))):
