@@ -208,8 +208,8 @@ def _unique(records: list[MemoryRecord]) -> list[MemoryRecord]:
 
 
 def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str, str]]:
-    """Tasks with a due day, soonest first (overdue ones too, for a week), then the undated, newest first; never
-    a rule or a habit."""
+    """Tasks with a due day, soonest first (overdue ones too, for a week from their day or from when they were
+    said late), then the undated, newest first; never a rule or a habit."""
     dated: list[tuple[datetime, MemoryRecord]] = []
     undated: list[MemoryRecord] = []
     for record in tasks:
@@ -218,7 +218,7 @@ def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str,
         day = reminder_day(record.content, record.created_at, now)  # a yearly occasion: its next day
         if day is None:
             undated.append(record)
-        elif day >= now - OVERDUE:
+        elif max(day, record.created_at) >= now - OVERDUE:  # said when already late: open for a week from then
             dated.append((day, record))
     for day, record in sorted(dated, key=lambda d: d[0]):
         late = " - overdue" if day.date() < now.date() else ""
