@@ -12,11 +12,17 @@ SATURDAY = datetime(2026, 11, 28, 9, tzinfo=UTC)
 @pytest.mark.parametrize(
     ("text", "due"),
     [
-        ("Overdue: the council tax was due on 20 November and I still haven't paid it.", datetime(2026, 11, 20)),
+        (
+            "Overdue: the council tax was due on 20 November and I still haven't paid it.",
+            datetime(2026, 11, 20),
+        ),
         ("The invoice was due by the 3rd.", datetime(2026, 11, 3)),
         ("Rent was due on the 30th, still not in.", datetime(2026, 10, 30)),
         ("The essay is due on 20 November.", datetime(2027, 11, 20)),  # said as ahead: next year's
-        ("The report was due on 2 December.", datetime(2026, 12, 2)),  # a year back is no deadline just missed
+        (
+            "The report was due on 2 December.",
+            datetime(2026, 12, 2),
+        ),  # a year back is no deadline just missed
     ],
 )
 def test_a_deadline_said_to_have_passed_is_behind_the_day_it_was_said(text: str, due: datetime) -> None:

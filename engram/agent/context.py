@@ -218,7 +218,8 @@ def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str,
         day = reminder_day(record.content, record.created_at, now)  # a yearly occasion: its next day
         if day is None:
             undated.append(record)
-        elif max(day, record.created_at) >= now - OVERDUE:  # said when already late: open for a week from then
+        # A task said when already late stays open for a week from when it was said.
+        elif max(day, record.created_at) >= now - OVERDUE:
             dated.append((day, record))
     for day, record in sorted(dated, key=lambda d: d[0]):
         late = " - overdue" if day.date() < now.date() else ""

@@ -27,17 +27,17 @@ from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
 from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.month_days import DAY_MONTH, ORDINAL, SLASHED, left_behind, missed, ordinal
-from engram.lang.timewords import (
-    DATE,
-    DAYS,
-    DOTTED,
-    MONTHS,
-    SHORT_MONTHS,
-    day_start,
-    month_after,
-    weekend,
+from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after, weekend
+from engram.lang.weekday_dates import (
+    COUNTED,
+    END_OF,
+    PARTS,
+    WEEKDAY_DATE,
+    end_of,
+    resolve,
+    slot,
+    weekday_span,
 )
-from engram.lang.weekday_dates import COUNTED, END_OF, PARTS, WEEKDAY_DATE, end_of, resolve, slot, weekday_span
 from engram.lang.weekday_dates import spelled as _spelled
 from engram.lang.window import window
 

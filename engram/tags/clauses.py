@@ -55,7 +55,7 @@ def _subject_verb(before: Any, token: Any, after: Any) -> bool:
     determiner ("Claire prefers we", "Tomasz texts me"), or a gerund opening its clause before a noun ("recycling
     alternates weeks"). A plural inside a name ("Google Docs", "Harbour Row flats") has none of those after it."""
     if before.tag_ == "NNP":
-        return after.tag_ in {"PRP", "PRP$", "DT"} and after.text.lower() not in {"every", "each", "this", "next"}
+        return after.tag_ in {"PRP", "PRP$", "DT"} and after.text.lower() not in _WHEN_WORDS
     if before.tag_ == "VBG":
         return _clause(before)[0] == before and after.tag_ in {"NN", "NNS"}
     return False
