@@ -24,7 +24,7 @@ import phonenumbers
 from stdnum import iban, luhn
 from stdnum.us import ssn
 
-from engram.lang import postal
+from engram.lang import phone_reader, postal
 from engram.model.answers import PiiSummary
 
 
@@ -201,18 +201,14 @@ def _phones(text: str, regions: Sequence[str]) -> list[Finding]:
         if said
         else (phonenumbers.Leniency.VALID,)
     )
-    for leniency in lenient:
-        for region in regions:
-            for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=leniency):
-                if _SSN.fullmatch(m.raw_string):
-                    continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
-                if _is_dotted_date(m.raw_string):
-                    continue
-                if leniency == phonenumbers.Leniency.POSSIBLE and not _written_as_phone(
-                    text, m.start, m.raw_string
-                ):
-                    continue
-                out.setdefault((m.start, m.end), Finding(PiiKind.PHONE, m.start, m.end))
+    for leniency, m in phone_reader.matches(text, regions, lenient):
+        if _SSN.fullmatch(m.raw_string):
+            continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
+        if _is_dotted_date(m.raw_string):
+            continue
+        if leniency == phonenumbers.Leniency.POSSIBLE and not _written_as_phone(text, m.start, m.raw_string):
+            continue
+        out.setdefault((m.start, m.end), Finding(PiiKind.PHONE, m.start, m.end))
     return list(out.values())  # valid readings first: on overlap detect keeps the first
 
 
