@@ -17,6 +17,10 @@
    spaCy pipeline and by the server's libraries, each measured in a fresh process.
 Results: bench/results/footprint.json and footprint.md.
 
+`--routes` serves copies of one built store once per route (REST search, store, list, the web UI's page; MCP
+search_memory, store_memory), each driven alone for `--seconds`: what each route adds to RSS after the first store,
+and its peak (VmHWM reset after the first store). Writes footprint_routes.md.
+
 `--compare DIR` serves copies of one built store with the code in DIR (another checkout) and with this one,
 alternating (DIR, this, this, DIR) on the shared machine, and writes footprint_compare.md instead.
 """
@@ -466,6 +470,120 @@ def compare(other: Path, size: int, seconds: float) -> list[str]:
     ]
 
 
+ROUTES = ("search", "store", "list", "ui", "mcp-search", "mcp-store")
+
+
+async def _one_tool(url: str, tool: str, args: Callable[[int], dict[str, str]], stop_at: float) -> int:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    calls = 0
+    async with (
+        httpx2.AsyncClient(timeout=60) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+    ):
+        while time.monotonic() < stop_at:
+            await client.call_tool(tool, args(calls))
+            calls += 1
+    return calls
+
+
+def route_alone(
+    db: Path, home: Path, route: str, queries: list[str], texts: list[str], seconds: float
+) -> dict[str, Any]:
+    """One `engram serve --local` on `db` after a first search and store, driven by `route` alone."""
+    import httpx
+
+    port = _port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "engram", "--db", str(db), "serve", "--local", "--port", str(port)],
+        env=os.environ | {"ENGRAM_HOME": str(home)},
+        stdout=subprocess.DEVNULL,
+        stderr=(home / "serve.log").open("wb"),
+    )
+    try:
+        with httpx.Client(base_url=url, timeout=120) as http:
+            started = time.monotonic()
+            while True:
+                with contextlib.suppress(httpx.TransportError):
+                    if http.get("/api/health").status_code == 200:
+                        break
+                if server.poll() is not None or time.monotonic() - started > 120:
+                    raise RuntimeError(
+                        f"engram serve did not start: {(home / 'serve.log').read_text()[-2000:]}"
+                    )
+                time.sleep(0.1)
+            http.post("/v1/search", json={"query": queries[0]}).raise_for_status()
+            http.post("/v1/store", json={"content": texts[0]}).raise_for_status()
+            before = status_mb(server.pid)
+            Path(f"/proc/{server.pid}/clear_refs").write_text("5")  # VmHWM from here on
+            stop_at = time.monotonic() + seconds
+            text = lambda i: texts[1 + i % (len(texts) - 1)]  # noqa: E731
+            if route == "mcp-search":
+                calls = asyncio.run(
+                    _one_tool(url, "search_memory", lambda i: {"query": queries[i % len(queries)]}, stop_at)
+                )
+            elif route == "mcp-store":
+                calls = asyncio.run(_one_tool(url, "store_memory", lambda i: {"content": text(i)}, stop_at))
+            else:
+                calls = 0
+                while time.monotonic() < stop_at:
+                    match route:
+                        case "search":
+                            http.post("/v1/search", json={"query": queries[calls % len(queries)]})
+                        case "store":
+                            http.post("/v1/store", json={"content": text(calls)})
+                        case "list":
+                            http.get("/v1/memories", params={"limit": 50})
+                        case _:
+                            http.get("/")
+                    calls += 1
+            after = status_mb(server.pid)
+    finally:
+        server.terminate()
+        server.wait(60)
+    return {
+        "route": route,
+        "calls": calls,
+        "rss_after_first_store_mb": before["VmRSS"],
+        "rss_after_route_mb": after["VmRSS"],
+        "added_mb": round(after["VmRSS"] - before["VmRSS"], 1),
+        "added_anon_mb": round(after["RssAnon"] - before["RssAnon"], 1),
+        "peak_during_route_mb": after["VmHWM"],
+    }
+
+
+def routes(size: int, seconds: float) -> list[str]:
+    """Each route alone on a copy of one built store, and the table of what each adds."""
+    from bench.speed import queries
+
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        built = Path(tmp) / "built"
+        built.mkdir()
+        texts = build(built / "footprint.db", built, size)
+        for route in ROUTES:
+            home = Path(tmp) / route
+            home.mkdir()
+            copy_store(built / "footprint.db", home / "footprint.db")
+            rows.append(route_alone(home / "footprint.db", home, route, queries(200), texts, seconds))
+            print(json.dumps(rows[-1]), flush=True)
+    head = list(rows[0])
+    return [
+        f"# Footprint: what each route alone adds to `engram serve` on a {size} store",
+        "",
+        f"{seconds} s of one route each, after a first search and store, on copies of one store; "
+        f"{datetime.now(UTC).isoformat(timespec='seconds')}.",
+        "",
+        f"| {' | '.join(head)} |",
+        "|---" * len(head) + "|",
+        *(f"| {' | '.join(str(r[k]) for k in head)} |" for r in rows),
+        "",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -474,6 +592,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--compare", type=Path, metavar="DIR", help="another checkout to serve alternately")
+    parser.add_argument("--routes", action="store_true", help="drive each route alone (footprint_routes.md)")
     parser.add_argument("--stage", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage:
@@ -484,6 +603,14 @@ def main() -> None:
             "new_store": stage_new_store,
         }
         print(json.dumps(stages[name](*rest)))
+        return
+
+    if args.routes:
+        lines = routes(args.size, args.seconds)
+        print("\n".join(lines))
+        if not args.no_write:
+            RESULTS.mkdir(exist_ok=True)
+            (RESULTS / "footprint_routes.md").write_text("\n".join(lines))
         return
 
     if args.compare:
