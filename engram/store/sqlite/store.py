@@ -166,7 +166,8 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
         self._settler.close()
         self._close_reads()
         self._reads.close()
-        self._writer.close()
+        with self._lock:  # a settle retried on the settler's thread may be using the writer
+            self._writer.close()
 
     # ---- writes -----------------------------------------------------------------------------------------
     def insert(self, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]) -> None:
