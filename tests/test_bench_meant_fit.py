@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.meant_fit import _halves, outcomes
+from bench.meant_fit import _halves, across_sets, outcomes, separation
 
 
 def _hit(
@@ -46,3 +46,33 @@ def test_halves_choose_only_settings_lifting_no_unanswerable_question() -> None:
     table = {g: outcomes(QUESTIONS * 5, g) for g in grid}
     chosen, _, lifted = _halves(table, grid, splits=10, seed=1)
     assert set(chosen) == {(0.3, 0.44, 0.1)} and lifted == 0.0
+
+
+def test_across_sets_each_set_is_measured_with_a_setting_chosen_on_the_others() -> None:
+    near = {"answers": [], "hits": [_hit("c", 0.46, 0.31, 0.16)]}  # lifted unless discounted
+    paraphrase = {"answers": ["a"], "hits": [_hit("a", 0.42, 0.0, 0.15)]}  # lifted only below the shipped floor
+    collected = {"dev": [near, paraphrase], "errands": [paraphrase], "translator": [near, paraphrase]}
+    found = across_sets(collected)
+    # Chosen on errands alone, any setting that lifts the paraphrase will do; on dev, none that lifts the near miss.
+    assert found["by_set"]["dev"]["gained"] == 1 and found["by_set"]["dev"]["lifted"] == 1
+    assert found["by_set"]["errands"]["gained"] == 1 and found["by_set"]["errands"]["lifted"] == 0
+    kept_apart = found["by_set"]["translator"]
+    assert kept_apart["setting"] == found["chosen_on_all"] and kept_apart["lifted"] == 0
+    assert kept_apart["gained"] == 1
+
+
+def test_separation_reads_the_first_hit_of_questions_with_nothing_sure() -> None:
+    def row(key: str, cosine: float, lead: float) -> dict[str, Any]:
+        extra = {"lexical": 0.5, "score": cosine, "first_by_words": True}
+        return _hit(key, cosine, 0.2, lead) | extra
+
+    collected = {
+        "dev": [
+            {"answers": ["a"], "hits": [row("a", 0.5, 0.2), row("x", 0.3, -0.2)]},
+            {"answers": [], "hits": [row("b", 0.4, 0.05)]},
+            {"answers": ["e"], "hits": [row("e", 0.6, 0.2) | {"base": "medium"}]},
+        ]
+    }
+    found = separation(collected)
+    assert found["questions"] == {"dev": 2} and found["right_first"] == {"dev": 1}
+    assert found["auc"]["lead"]["all"] == 1.0 and found["auc"]["agree"]["all"] == 0.5
