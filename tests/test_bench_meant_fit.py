@@ -50,7 +50,10 @@ def test_halves_choose_only_settings_lifting_no_unanswerable_question() -> None:
 
 def test_across_sets_each_set_is_measured_with_a_setting_chosen_on_the_others() -> None:
     near = {"answers": [], "hits": [_hit("c", 0.46, 0.31, 0.16)]}  # lifted unless discounted
-    paraphrase = {"answers": ["a"], "hits": [_hit("a", 0.42, 0.0, 0.15)]}  # lifted only below the shipped floor
+    paraphrase = {
+        "answers": ["a"],
+        "hits": [_hit("a", 0.42, 0.0, 0.15)],
+    }  # lifted only below the shipped floor
     collected = {"dev": [near, paraphrase], "errands": [paraphrase], "translator": [near, paraphrase]}
     found = across_sets(collected)
     # Chosen on errands alone, any setting that lifts the paraphrase will do; on dev, none that lifts the near miss.
