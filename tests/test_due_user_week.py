@@ -85,3 +85,20 @@ def test_until_says_how_long_a_state_lasts_not_a_deadline(text: str) -> None:
 def test_until_in_something_to_do_is_still_its_deadline(text: str) -> None:
     assert due.to_do(text)
     assert "deadline" in forms.read(text, SAID)
+
+
+def test_a_task_said_due_before_a_day_is_listed_when_asked_what_is_due_before_it(mem: Memory) -> None:
+    """ "Pick up the dry cleaning before Friday" is due on Friday; "what do I need to do before Friday" listed only
+    the days up to Thursday, so the one task said that way was missing from its own question's answer."""
+    saturday = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
+    with time_machine.travel(saturday, tick=False):
+        mem.store_memory("Pick up the dry cleaning before Friday.")
+        mem.store_memory("Send the tax form by Wednesday.")
+        found = mem.search_memory("what do I need to do before Friday", now=saturday)
+        later = mem.search_memory("what do I need to do before next week", now=saturday)
+    listed = {hit["content"]: hit.get("due") for hit in found["results"]}
+    assert listed == {
+        "Pick up the dry cleaning before Friday.": "2026-12-04",
+        "Send the tax form by Wednesday.": "2026-12-02",
+    }
+    assert later["results"] == []  # asked on a Saturday, "before next week" ends on Sunday

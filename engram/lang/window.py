@@ -19,8 +19,9 @@ _OVERDUE = re.compile(r"\b(?:overdue|past due)\b", re.IGNORECASE)  # "what's ove
 def window(query: str, now: datetime) -> TimeRange | None:
     """The days a question about things to do asks for: today, tomorrow, this or next week (Monday to
     Sunday; "this week" asked on a Saturday or Sunday runs to the next one's end) or month, a weekend, a weekday (the next one, today included) or a month (the next one, this one
-    included); "overdue" the days before today. "before" / "by" / "until" one of them asks for everything due from today up to it ("what is due
-    before Friday" lists Thursday's too)."""
+    included); "overdue" the days before today. "before" / "by" / "until" one of them asks for everything due from today up to it, that
+    named day included ("send the report before Friday" is due on Friday, and "what is due before Friday" lists
+    it), a named week or weekend not ("before next week" ends on Sunday)."""
     try:
         span = _window(query, now)
     except (ValueError, OverflowError):  # asked as of the calendar's last days: no day comes after them
@@ -32,7 +33,10 @@ def window(query: str, now: datetime) -> TimeRange | None:
     if found is None:
         return span
     today = day_start(now.astimezone(UTC))
-    end = span.after if found.group(1).lower() == "before" else span.before
+    one_day = span.before is not None and span.before - span.after <= timedelta(days=1)
+    end = (
+        span.after if found.group(1).lower() == "before" and not one_day else span.before
+    )  # "before next week"
     return TimeRange(today, end, query[found.start() : len(lead) + len(span.phrase)])
 
 
