@@ -1,0 +1,47 @@
+"""A question about a person is answered by what that person said. In a conversation stored turn by turn, each
+turn written as "Caroline: ..." is said by Caroline, and "what kind of art does Caroline make?" is answered by her
+turns ("I've been painting landscapes"), which rarely say her name, while the other speaker's turns address her
+by it ("Caroline, that sounds great!") and share the question's word. The name a turn opens with is its speaker's,
+not a word of what was said, so the text search weighs it as little as any word half the turns say."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engram.model.results import Scored
+from engram.recall.named import names_asked
+from engram.store.values import Facts
+
+# How much a turn said by a person the question names gains (times 1 + LIFT). A fifth: a tenth lifted too few
+# such turns into the first ten, a quarter or more put that person's small talk above the other speaker's answers.
+LIFT = 0.2
+# A speaker's label: one to three capitalised words opening the text, then a colon and a space ("Joanna: ...",
+# "Dr Patel: ..."); not "Note: ..." unless the question names a Note.
+_LABEL = re.compile(r"\s*([^\W\d_][\w'\u2019.-]*(?:[ \t][^\W\d_][\w'\u2019.-]*){0,2})[ \t]*:\s")
+
+
+def speaker(text: str) -> str | None:
+    """The speaker a turn's text opens with ("Joanna: Absolutely" -> "joanna"), lower case, or None."""
+    label = _LABEL.match(text[:64])
+    if label is None or not label.group(1)[0].isupper():
+        return None
+    return label.group(1).lower()
+
+
+def said_by_asked(scored: Sequence[Scored[Facts]], question: str) -> list[Scored[Facts]]:
+    """`scored` (best first) with each memory said by a person the question names scoring 1 + LIFT times as
+    much, best first again. A question that names nobody, or a store whose memories name no speaker, is left as
+    it is."""
+    names = set(names_asked(question))
+    if not names:
+        return list(scored)
+    out: list[Scored[Facts]] = []
+    lifted = False
+    for s in scored:
+        who = speaker(s.record.content) if s.score > 0 else None
+        if who is not None and names.intersection(who.split()):
+            s = Scored(s.record, s.score * (1 + LIFT), s.components, s.why, s.confidence, s.passage)
+            lifted = True
+        out.append(s)
+    return sorted(out, key=lambda s: -s.score) if lifted else out  # stable: equal scores keep their order
