@@ -97,9 +97,9 @@ class Candidates:
 
     def scored(
         self, query: Query, where: Filter, limit: int, profile: RankingProfile
-    ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
+    ) -> tuple[list[Scored[Facts]], dict[str, Vector], dict[str, list[str]]]:
         """Every candidate of the vector and text searches (and their episode neighbours), scored, best first,
-        and the candidates' vectors. The query's expansions are extra words for the text search only."""
+        the candidates' vectors, and each candidate's neighbours among them. The query's expansions are extra words for the text search only."""
         store, settings = self._store, self._settings
         profile = profile.weighing(query.about_time)
         wide, nearest = candidates_of(limit)
@@ -208,7 +208,7 @@ class Candidates:
             asked.standins,
             contained,
         )
-        return ranked, vectors
+        return ranked, vectors, beside
 
     def _term_weights(self, query: Query, expansions: Sequence[str]) -> QueryTerms:
         own = list(query.stems)

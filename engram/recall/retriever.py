@@ -19,6 +19,7 @@ from engram.model.vectors import Vector
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
 from engram.recall.contacts import without_contact
+from engram.recall.exchanges import exchanged
 from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, said_of, searched, spelled
 from engram.recall.likings import liked
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
@@ -27,6 +28,7 @@ from engram.recall.passages import where_in
 from engram.recall.query import Query
 from engram.recall.replies import lend_replies
 from engram.recall.scoring import Decay, matched_exactly
+from engram.recall.speakers import said_by_asked
 from engram.recall.spelling import corrected
 from engram.recall.typed import untyped
 from engram.store.values import Facts, Filter
@@ -66,8 +68,8 @@ class Retriever:
     ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
         """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all)."""
         understood = self._linked(corrected(query, self._store), where)
-        scored, vectors = self._candidates.scored(understood, where, limit, self.profile(profile))
-        return liked(scored, query.text), vectors
+        scored, vectors, beside = self._candidates.scored(understood, where, limit, self.profile(profile))
+        return exchanged(said_by_asked(liked(scored, query.text), query.text), beside), vectors
 
     def corrected(self, query: Query) -> Query:
         """`query` with its misspelled words read as the store spells them (engram.recall.spelling)."""
