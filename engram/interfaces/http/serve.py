@@ -149,14 +149,15 @@ async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
 
 
 def _refused(body: bytes) -> ASGIApp | None:
-    """A JSON-RPC error for a message whose id or method name is huge (as over stdio), else None: the SDK
-    answered a 50,000-character method's "Method not found" quoting it whole, and repeats any id."""
+    """A JSON-RPC error for a message whose id or method name is huge, or that is no JSON-RPC message the SDK
+    reads (a batch), as over stdio, else None: the SDK answered a 50,000-character method's "Method not found"
+    quoting it whole, repeats any id, and refused a malformed message as bad params quoting pydantic's dump."""
     try:
         value = json.loads(body)
     except (ValueError, RecursionError):
         return None  # the SDK's transport names it
     try:
-        stdio.oversized(value)
+        stdio.readable(body, value, stdio.oversized(value))
     except stdio.Refused as refused:
         error = {"code": refused.code, "message": str(refused)}
         return JSONResponse({"jsonrpc": "2.0", "id": refused.request_id, "error": error}, status_code=400)

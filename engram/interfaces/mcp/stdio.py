@@ -64,6 +64,21 @@ def _checked(raw: bytes) -> str:
         raise Refused(
             INVALID_REQUEST, f"Invalid request: {repeated} is given twice: send it once", request_id
         )
+    readable(text, value, request_id)
+    return text
+
+
+def readable(text: str | bytes, value: Any, request_id: Any = None) -> None:
+    """Refused unless the SDK reads `text` (parsed: `value`) as one JSON-RPC message. A batch is named as one:
+    MCP has none since 2025-06-18, and the SDK's refusal (over HTTP with the code of bad params) quoted pydantic's
+    four-model dump and pieces of every message in the array."""
+    if isinstance(value, list):
+        raise Refused(
+            INVALID_REQUEST,
+            "Invalid request: a batch (an array of messages) is not served: send each message on its own",
+        )
+    if problem := _misshapen(value):
+        raise Refused(INVALID_REQUEST, f"Invalid request: {problem}", request_id)
     try:
         types.jsonrpc_message_adapter.validate_json(text, by_name=False)
     except Exception as exc:  # the SDK's own validation: what it could not read it would not answer
@@ -71,7 +86,6 @@ def _checked(raw: bytes) -> str:
         raise Refused(
             INVALID_REQUEST, f"Invalid request: {first[0] if first else 'not JSON-RPC'}", request_id
         ) from None
-    return text
 
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes included
@@ -110,9 +124,33 @@ def oversized(value: Any) -> str | int | None:
     return request_id
 
 
+def _misshapen(value: Any) -> str | None:
+    """What makes `value` no JSON-RPC message, named by field (the SDK's refusal only counted its errors)."""
+    if not isinstance(value, dict):
+        return f"a message is a JSON object, not {_json_type(value)}"
+    if value.get("jsonrpc") != "2.0":
+        return 'jsonrpc: must be "2.0"'
+    if "method" not in value:
+        return None if "result" in value or "error" in value else "method: is missing"
+    if not isinstance(value["method"], str):
+        return f"method: must be text, not {_json_type(value['method'])}"
+    params = value.get("params")
+    if params is not None and not isinstance(params, dict):
+        return f"params: must be an object, not {_json_type(params)}"
+    return None
+
+
 def _json_type(value: Any) -> str:
-    names = {bool: "a boolean", float: "a fraction", dict: "an object", list: "a list"}
-    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
+    names = {
+        bool: "a boolean",
+        float: "a fraction",
+        dict: "an object",
+        list: "a list",
+        str: "text",
+        int: "a number",
+    }
+    found = (name for kind, name in names.items() if isinstance(value, kind))
+    return next(found, "null" if value is None else type(value).__name__)
 
 
 def _nesting(text: str) -> int:

@@ -1,0 +1,103 @@
+"""Messages of the wrong shape sent to /mcp over streamable HTTP: a batch (an array of messages, which MCP no
+longer has), a `jsonrpc` other than "2.0", no method, a method that is no text, params that are a list. The SDK
+refused each as bad params (-32602, the code of a call whose arguments are wrong) with pydantic's dump of four
+models, quoting pieces of every message in a batch. Each is now an invalid request (-32600) naming the field, as
+over stdio, answered before a session sees it, and nothing in the batch is stored."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from engram.interfaces.mcp.stdio import INVALID_REQUEST, Refused, _checked
+from tests.live import LiveServer
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+
+
+def _store(i: int) -> dict[str, Any]:
+    arguments = {"content": f"batched secret number {i}"}
+    return {
+        "jsonrpc": "2.0",
+        "id": i,
+        "method": "tools/call",
+        "params": {"name": "store_memory", "arguments": arguments},
+    }
+
+
+SHAPES: list[tuple[Any, str]] = [
+    ([_store(i) for i in range(3)], "batch"),
+    ([], "batch"),
+    ({"jsonrpc": "1.0", "id": 9, "method": "ping"}, "jsonrpc"),
+    ({"jsonrpc": "2.0", "id": 9}, "method"),
+    ({"jsonrpc": "2.0", "id": 9, "method": 5}, "method"),
+    ({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": [1, 2]}, "params"),
+    ("ping", "object"),
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "home", require_key=True)
+    yield live
+    live.stop()
+
+
+def _headers(key: str, session: str | None = None) -> list[tuple[str, str]]:
+    headers = [
+        ("authorization", f"Bearer {key}"),
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+    ]
+    return [*headers, ("mcp-session-id", session)] if session else headers
+
+
+def _listed(http: httpx.Client, key: str, session: str) -> Any:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "list_memories", "arguments": {}},
+    }
+    answer = http.post("/mcp", content=json.dumps(call), headers=_headers(key, session))
+    assert answer.status_code == 200, answer.text
+    data = next(line[6:] for line in answer.text.splitlines() if line.startswith("data: "))
+    return json.loads(data)["result"]["structuredContent"]["memories"]
+
+
+def test_each_wrong_shape_is_an_invalid_request_naming_the_field(server: LiveServer) -> None:
+    key = server.key("alice")
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        opened = http.post("/mcp", content=json.dumps(INIT), headers=_headers(key))
+        session = opened.headers["mcp-session-id"]
+        for message, field in SHAPES:
+            answer = http.post("/mcp", content=json.dumps(message), headers=_headers(key, session))
+            assert answer.status_code == 400, answer.text
+            error = answer.json()["error"]
+            assert error["code"] == INVALID_REQUEST, (message, error)
+            assert field in error["message"], (message, error)
+            assert "validation error" not in error["message"] and "secret" not in error["message"]
+        assert _listed(http, key, session) == []
+
+
+@pytest.mark.parametrize(("message", "field"), SHAPES)
+def test_stdio_names_the_same_field(message: Any, field: str) -> None:
+    with pytest.raises(Refused) as refused:
+        _checked(json.dumps(message).encode())
+    assert refused.value.code == INVALID_REQUEST
+    assert field in str(refused.value)
+    assert "validation error" not in str(refused.value)
