@@ -44,7 +44,7 @@ EVALUATION_SETS = (
     ROOT / "data" / "everyday_third_user.jsonl",
     *(
         ROOT / "data" / f"everyday_{n}_user.jsonl"
-        for n in ("fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+        for n in ("fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
     ),
 )
 NEAR_DUPLICATE = 0.92
