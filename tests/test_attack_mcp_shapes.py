@@ -2,7 +2,9 @@
 longer has), a `jsonrpc` other than "2.0", no method, a method that is no text, params that are a list. The SDK
 refused each as bad params (-32602, the code of a call whose arguments are wrong) with pydantic's dump of four
 models, quoting pieces of every message in a batch. Each is now an invalid request (-32600) naming the field, as
-over stdio, answered before a session sees it, and nothing in the batch is stored."""
+over stdio, answered before a session sees it, and nothing in the batch is stored. A tool's path given as no
+text was refused as "path.str: must be text (and 1 more problem)": a member of a type union named as a field,
+the other member's refusal counted as a second problem; the answer now names the argument alone."""
 
 from __future__ import annotations
 
@@ -101,3 +103,35 @@ def test_stdio_names_the_same_field(message: Any, field: str) -> None:
     assert refused.value.code == INVALID_REQUEST
     assert field in str(refused.value)
     assert "validation error" not in str(refused.value)
+
+
+def _said(http: httpx.Client, key: str, session: str, tool: str, arguments: dict[str, Any]) -> str:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments},
+    }
+    answer = http.post("/mcp", content=json.dumps(call), headers=_headers(key, session))
+    data = json.loads(next(line[6:] for line in answer.text.splitlines() if line.startswith("data: ")))
+    assert data["result"]["isError"], data
+    return str(data["result"]["content"][0]["text"])
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("export_memories", {"path": {"a": [1]}}),
+        ("import_memories", {"path": ["a"]}),
+        ("backup_restore", {"action": "backup", "path": 123}),
+    ],
+)
+def test_a_path_of_the_wrong_type_is_named_as_the_argument(
+    server: LiveServer, tool: str, arguments: dict[str, Any]
+) -> None:
+    key = server.key("alice")
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        session = http.post("/mcp", content=json.dumps(INIT), headers=_headers(key)).headers["mcp-session-id"]
+        said = _said(http, key, session, tool, arguments)
+    assert said.startswith("path: must be text, got "), said
+    assert "more problem" not in said

@@ -157,7 +157,7 @@ def _refused(body: bytes) -> ASGIApp | None:
     except (ValueError, RecursionError):
         return None  # the SDK's transport names it
     try:
-        stdio.readable(body, value, stdio.oversized(value))
+        stdio.one_message(body, value, stdio.oversized(value))
     except stdio.Refused as refused:
         error = {"code": refused.code, "message": str(refused)}
         return JSONResponse({"jsonrpc": "2.0", "id": refused.request_id, "error": error}, status_code=400)

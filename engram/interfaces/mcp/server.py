@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import re
 import typing
 import uuid
 from collections.abc import Callable, Iterable
@@ -164,14 +165,32 @@ def _long_name(arguments: Any) -> tuple[str, int] | None:
 
 def _first(exc: ValidationError) -> ErrorDetails:
     """The problem an answer names first: an argument the tool does not take, else the first."""
-    return sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
+    return _errors(exc)[0]
+
+
+# The name pydantic gives a member of a union in an error's location ("str", "lax-or-strict[...]"): no argument's.
+_MEMBER = re.compile(r"(str|int|float|bool|bytes|[a-z-]+\[.*\])", re.DOTALL)
+
+
+def _errors(exc: ValidationError) -> list[ErrorDetails]:
+    """The problems, an argument the tool does not take first, each location once: a value that fits no member
+    of a union (a path given as an object) was "path.str: must be text (and 1 more problem)", the member's name
+    shown as a field and the other member's refusal counted as a second problem."""
+    seen: set[tuple[int | str, ...]] = set()
+    out: list[ErrorDetails] = []
+    for error in sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden"):
+        loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and _MEMBER.fullmatch(p)))
+        if loc not in seen:
+            seen.add(loc)
+            out.append({**error, "loc": loc})
+    return out
 
 
 def readable(exc: ValidationError) -> str:
     """A refused argument as one sentence: the field, what it must be, and what was given. An argument the tool
     does not take comes first, then the next problem: a misnamed argument ("memory_id" for "id") reads as both
     the name given and the one required, not as "id is required" alone."""
-    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+    errors = _errors(exc)
     shown = 2 if len(errors) > 1 and errors[0]["type"] == "extra_forbidden" else 1
     rest = len(errors) - shown
     more = f" (and {rest} more problem{'s' if rest > 1 else ''})" if rest else ""

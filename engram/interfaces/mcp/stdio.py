@@ -64,11 +64,11 @@ def _checked(raw: bytes) -> str:
         raise Refused(
             INVALID_REQUEST, f"Invalid request: {repeated} is given twice: send it once", request_id
         )
-    readable(text, value, request_id)
+    one_message(text, value, request_id)
     return text
 
 
-def readable(text: str | bytes, value: Any, request_id: Any = None) -> None:
+def one_message(text: str | bytes, value: Any, request_id: Any = None) -> None:
     """Refused unless the SDK reads `text` (parsed: `value`) as one JSON-RPC message. A batch is named as one:
     MCP has none since 2025-06-18, and the SDK's refusal (over HTTP with the code of bad params) quoted pydantic's
     four-model dump and pieces of every message in the array."""
