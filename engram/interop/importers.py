@@ -21,7 +21,7 @@ from engram.errors import InvalidInput
 from engram.interop.files import file_at, held_file, not_empty, utf8_text
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
 from engram.model.limits import bounded
-from engram.model.record import NewMemory, Scope, SourceType, new_id, parse
+from engram.model.record import NewMemory, Scope, SourceType, new_id, parse, text_problem
 from engram.model.vectors import content_hash
 from engram.store.roles import Rows
 from engram.write.operations import Operations
@@ -203,6 +203,22 @@ def _type_name(value: Any) -> str | None:
     raise InvalidInput("type", f"must be text, a memory type such as Decision, not {type(value).__name__}")
 
 
+def _content(item: dict[str, Any]) -> str:
+    """A record's text ("" for none). Anything else is refused: a number, a list or an object was stored as
+    Python shows it ("{'a': 1}", "True"), a memory no one wrote; a lone surrogate failed the whole import with
+    a UnicodeEncodeError while hashing it (a 500 over REST), naming no record."""
+    value = item.get("content")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        kinds = {bool: "true or false", list: "a list", dict: "an object", bytes: "bytes"}
+        shown = next((name for kind, name in kinds.items() if isinstance(value, kind)), "a number")
+        raise InvalidInput("content", f"must be text, not {shown}")
+    if problem := text_problem(value):
+        raise InvalidInput("content", problem)
+    return value
+
+
 def _label(item: dict[str, Any], index: int) -> str:
     return str(item.get("id") if item.get("id") is not None else index)
 
@@ -232,7 +248,7 @@ class ForeignImport:
         when = {
             index: _when(item.get("created_at"), f"record {_label(item, index)}.created_at")
             for index, item in enumerate(items)
-            if not item.get("deleted") and str(item.get("content") or "").strip()
+            if not item.get("deleted") and isinstance(item.get("content"), str) and item["content"].strip()
         }
         created: list[dict[str, Any]] = []
         merged: list[dict[str, Any]] = []
@@ -240,9 +256,13 @@ class ForeignImport:
         with self._operations.run(f"import_{source}") as op:
             for index, item in enumerate(items):
                 label = _label(item, index)
-                content = str(item.get("content") or "")
                 if item.get("deleted"):
                     skipped.append({"source_id": label, "reason": "deleted in the source"})
+                    continue
+                try:
+                    content = _content(item)
+                except InvalidInput as exc:
+                    skipped.append({"source_id": label, "reason": f"{exc.field}: {exc.problem}"})
                     continue
                 if not content.strip():
                     skipped.append({"source_id": label, "reason": "empty content"})
