@@ -73,7 +73,10 @@ class Tagger:
 
     def tagged(self, content: str, given: Sequence[str]) -> Tagging:
         """The analysis of `content` and its tags: the concepts' tags and context tags (urgency, ...) beside
-        the caller's `given` tags, which are never cut."""
+        the caller's `given` tags, which are never cut. Text over the longest a memory may be is refused first,
+        as the write refuses it: read for concepts, a 1 MB text held a core for seconds before its refusal."""
+        if len(content) > (longest := self._settings.max_content_chars):
+            raise InvalidInput("content", f"is {len(content)} characters; the maximum is {longest}")
         found = analysis.analyse(content)
         found = replace(found, concepts=phrases.topics(content), context_tags=context_tags(content))
         if self._settings.redact_pii:

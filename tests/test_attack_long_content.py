@@ -1,0 +1,54 @@
+"""Text longer than a memory may be, given to `remember` or as an edit's new text: it was read for concepts and
+keywords first (the tagger runs before the write checks the length), so each refusal of a 1 MB text over MCP
+held a core for about five seconds. It is now refused before anything reads it, with the write's own words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram import FakeEmbedder, Memory, Settings
+from engram.errors import InvalidInput
+from engram.lang import analysis
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Iterator[Memory]:
+    settings = Settings(home=tmp_path / "home", max_content_chars=200)
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=settings) as memory:
+        yield memory
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the analysis is asked to read."""
+    seen: list[str] = []
+    real = analysis.analyse
+
+    def spy(text: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(analysis, "analyse", spy)
+    return seen
+
+
+@pytest.mark.parametrize("tool", ["remember", "store_memory"])
+def test_too_long_a_text_is_refused_before_it_is_read(small: Memory, reads: list[str], tool: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        small.run_tool(tool, content="word " * 100)
+    assert refused.value.field == "content" and "the maximum is 200" in refused.value.problem
+    assert reads == [] and small.list() == []
+
+
+def test_too_long_an_edit_is_refused_before_it_is_read(small: Memory, reads: list[str]) -> None:
+    kept = small.remember("the gate code is 4411")
+    reads.clear()
+    with pytest.raises(InvalidInput) as refused:
+        small.run_tool("update_memory", id=kept.id, content="word " * 100)
+    assert refused.value.field == "content" and "the maximum is 200" in refused.value.problem
+    assert reads == []
+    assert [r.content for r in small.list()] == ["the gate code is 4411"]
