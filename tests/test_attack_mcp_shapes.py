@@ -4,7 +4,9 @@ refused each as bad params (-32602, the code of a call whose arguments are wrong
 models, quoting pieces of every message in a batch. Each is now an invalid request (-32600) naming the field, as
 over stdio, answered before a session sees it, and nothing in the batch is stored. A tool's path given as no
 text was refused as "path.str: must be text (and 1 more problem)": a member of a type union named as a field,
-the other member's refusal counted as a second problem; the answer now names the argument alone."""
+the other member's refusal counted as a second problem; the answer now names the argument alone. A request whose
+params MCP's own model of the method refuses (a log level, a resource's uri, a list cursor, a progress token of
+the wrong type) was answered "Invalid request parameters" alone; the field is now named, on both doors."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from engram.interfaces.mcp.stdio import INVALID_REQUEST, Refused, _checked
+from engram.interfaces.mcp.stdio import INVALID_PARAMS, INVALID_REQUEST, Refused, _checked
 from tests.live import LiveServer
 
 INIT = {
@@ -135,3 +137,40 @@ def test_a_path_of_the_wrong_type_is_named_as_the_argument(
         said = _said(http, key, session, tool, arguments)
     assert said.startswith("path: must be text, got "), said
     assert "more problem" not in said
+
+
+PARAMS: list[tuple[dict[str, Any], str]] = [
+    ({"method": "logging/setLevel", "params": {"level": "loud"}}, "params.level: must be 'debug'"),
+    ({"method": "resources/read", "params": {"uri": {"a": 1}}}, "params.uri: must be text"),
+    ({"method": "tools/list", "params": {"cursor": [1]}}, "params.cursor: must be text"),
+    (
+        {"method": "prompts/get", "params": {"name": "context", "arguments": [1]}},
+        "params.arguments: must be an object",
+    ),
+    ({"method": "ping", "params": {"_meta": "x"}}, "params._meta: must be an object"),
+]
+
+
+def test_params_the_method_refuses_are_named(server: LiveServer) -> None:
+    key = server.key("alice")
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        session = http.post("/mcp", content=json.dumps(INIT), headers=_headers(key)).headers["mcp-session-id"]
+        for message, said in PARAMS:
+            body = {"jsonrpc": "2.0", "id": 4, **message}
+            answer = http.post("/mcp", content=json.dumps(body), headers=_headers(key, session))
+            error = answer.json()["error"]
+            assert error["code"] == INVALID_PARAMS and error["message"].startswith(said), (message, error)
+            assert answer.json()["id"] == 4
+
+
+@pytest.mark.parametrize(("message", "said"), PARAMS)
+def test_stdio_names_the_same_params(message: dict[str, Any], said: str) -> None:
+    with pytest.raises(Refused) as refused:
+        _checked(json.dumps({"jsonrpc": "2.0", "id": 4, **message}).encode())
+    assert refused.value.code == INVALID_PARAMS and str(refused.value).startswith(said)
+    assert refused.value.request_id == 4
+
+
+def test_a_notification_of_bad_params_is_not_answered() -> None:
+    line = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": [1]}}
+    assert _checked(json.dumps(line).encode())  # handed on: the SDK drops it, and no notification is answered

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import re
 import typing
 import uuid
 from collections.abc import Callable, Iterable
@@ -39,6 +38,7 @@ from engram import EngramError, Memory
 from engram.agent import refusal
 from engram.agent.registry import TOOLS, Tool
 from engram.interfaces.mcp import logs
+from engram.interfaces.mcp.stdio import UNION_MEMBER
 from engram.interfaces.mcp.stdio import serve as guarded_stdio
 
 # Resolves the Memory a call acts on from the request's context.
@@ -168,10 +168,6 @@ def _first(exc: ValidationError) -> ErrorDetails:
     return _errors(exc)[0]
 
 
-# The name pydantic gives a member of a union in an error's location ("str", "lax-or-strict[...]"): no argument's.
-_MEMBER = re.compile(r"(str|int|float|bool|bytes|[a-z-]+\[.*\])", re.DOTALL)
-
-
 def _errors(exc: ValidationError) -> list[ErrorDetails]:
     """The problems, an argument the tool does not take first, each location once: a value that fits no member
     of a union (a path given as an object) was "path.str: must be text (and 1 more problem)", the member's name
@@ -179,7 +175,7 @@ def _errors(exc: ValidationError) -> list[ErrorDetails]:
     seen: set[tuple[int | str, ...]] = set()
     out: list[ErrorDetails] = []
     for error in sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden"):
-        loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and _MEMBER.fullmatch(p)))
+        loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and UNION_MEMBER.fullmatch(p)))
         if loc not in seen:
             seen.add(loc)
             out.append({**error, "loc": loc})

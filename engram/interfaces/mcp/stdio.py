@@ -21,7 +21,10 @@ import anyio
 import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
+from mcp_types.methods import MONOLITH_REQUESTS
+from pydantic import ValidationError
 
+from engram.agent import refusal
 from engram.model.jsonkeys import parse_marking, twice
 
 PARSE_ERROR = -32700
@@ -79,6 +82,8 @@ def one_message(text: str | bytes, value: Any, request_id: Any = None) -> None:
         )
     if problem := _misshapen(value):
         raise Refused(INVALID_REQUEST, f"Invalid request: {problem}", request_id)
+    if problem := _bad_params(value):
+        raise Refused(INVALID_PARAMS, problem, request_id)
     try:
         types.jsonrpc_message_adapter.validate_json(text, by_name=False)
     except Exception as exc:  # the SDK's own validation: what it could not read it would not answer
@@ -137,6 +142,31 @@ def _misshapen(value: Any) -> str | None:
     params = value.get("params")
     if params is not None and not isinstance(params, dict):
         return f"params: must be an object, not {_json_type(params)}"
+    return None
+
+
+# The name pydantic gives a member of a union in an error's location ("str", "int"): no field's.
+UNION_MEMBER = re.compile(r"(str|int|float|bool|bytes|[a-z-]+\[.*\])", re.DOTALL)
+
+
+def _bad_params(value: dict[str, Any]) -> str | None:
+    """The first field of a request's params that MCP's model of its method refuses, named: the SDK answered
+    "Invalid request parameters" alone (a log level, a resource's uri, a cursor, a progress token of the wrong
+    type), so an agent could not tell what to send instead. A notification is never answered; a method MCP
+    does not have is the SDK's to answer."""
+    model = MONOLITH_REQUESTS.get(value.get("method", ""))
+    if model is None or "id" not in value:
+        return None
+    body = {"method": value["method"]} | (
+        {"params": value["params"]} if value.get("params") is not None else {}
+    )
+    try:
+        model.model_validate(body, by_name=False)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and UNION_MEMBER.fullmatch(p)))
+        where = refusal.path(loc) or "params"
+        return f"{where}: {refusal.problem({**error, 'loc': loc}, refusal.path(loc[:-1]), 'a field')}"
     return None
 
 
