@@ -95,6 +95,7 @@ def test_each_wrong_shape_is_an_invalid_request_naming_the_field(server: LiveSer
             assert error["code"] == INVALID_REQUEST, (message, error)
             assert field in error["message"], (message, error)
             assert "validation error" not in error["message"] and "secret" not in error["message"]
+            assert answer.json()["id"] is None  # no request was read, so none is answered
         assert _listed(http, key, session) == []
 
 

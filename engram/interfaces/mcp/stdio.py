@@ -80,17 +80,17 @@ def one_message(text: str | bytes, value: Any, request_id: Any = None) -> None:
             INVALID_REQUEST,
             "Invalid request: a batch (an array of messages) is not served: send each message on its own",
         )
+    # No request was read from a message of the wrong shape, so, as JSON-RPC says, no id is answered: the "id"
+    # of an object that is no request may be anything, and a client would take the error for that call's.
     if problem := _misshapen(value):
-        raise Refused(INVALID_REQUEST, f"Invalid request: {problem}", request_id)
+        raise Refused(INVALID_REQUEST, f"Invalid request: {problem}")
     if problem := _bad_params(value):
         raise Refused(INVALID_PARAMS, problem, request_id)
     try:
         types.jsonrpc_message_adapter.validate_json(text, by_name=False)
     except Exception as exc:  # the SDK's own validation: what it could not read it would not answer
         first = str(exc).splitlines()
-        raise Refused(
-            INVALID_REQUEST, f"Invalid request: {first[0] if first else 'not JSON-RPC'}", request_id
-        ) from None
+        raise Refused(INVALID_REQUEST, f"Invalid request: {first[0] if first else 'not JSON-RPC'}") from None
 
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes included
