@@ -16,6 +16,18 @@ from engram import FakeEmbedder, Settings
 from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import Keys
 
+# An MCP client's first message, as the tests that open a session over HTTP send it.
+MCP_INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -20,18 +20,9 @@ import uvicorn
 from engram import FakeEmbedder, Settings
 from engram.interfaces.http import guard, pacing
 from engram.interfaces.http.serve import McpGate, build_app
+from tests.live import MCP_INIT as INIT
 from tests.live import LiveServer, free_port
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 ACCEPT = ("accept", "application/json, text/event-stream")
 
 

@@ -19,18 +19,8 @@ import httpx
 import pytest
 
 from engram.interfaces.mcp.stdio import INVALID_PARAMS, INVALID_REQUEST, Refused, _checked
+from tests.live import MCP_INIT as INIT
 from tests.live import LiveServer
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 
 
 def _store(i: int) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import pytest
 from engram import FakeEmbedder, InvalidInput, Memory, Settings
 from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import LOCAL, Keys
-from tests.live import LiveServer
+from tests.live import MCP_INIT, LiveServer
 
 
 def _deep(levels: int, leaf: Any = "x") -> Any:
@@ -359,16 +359,7 @@ def test_a_key_for_a_reserved_name_acts_for_nobody(keyed: LiveServer) -> None:
 def _mcp_init(client: httpx.Client) -> str:
     r = client.post(
         "/mcp",
-        json={
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
+        json=MCP_INIT,
         headers={"Accept": "application/json, text/event-stream"},
     )
     assert r.status_code == 200, r.text
