@@ -1,6 +1,6 @@
 """The concurrency tests, run many times in a row while another process keeps every core busy.
 
-    python -m bench.concurrency_soak [--runs 50] [--burners 2] [--tests NODEID ...]
+    python -m bench.concurrency_soak [--runs 50] [--burners 2] [--load python|yes] [--tests NODEID ...]
 
 Busy-loop processes, one per core (plain Python arithmetic, at the soak's own priority), spin for as long as the
 soak lasts, so every writer, reader and subprocess of the tests competes for the CPU as on a loaded machine.
@@ -33,13 +33,21 @@ TESTS = [
     "tests/test_store.py::test_a_first_write_loads_the_classifiers_before_it_takes_the_write_lock",
     "tests/test_memory.py::test_one_memory_is_safe_to_share_between_threads",
     "tests/test_tools.py::test_concurrent_searches_all_finish",
+    "tests/test_attack_concurrency.py",
+    "tests/test_attack_races.py",
+    "tests/test_attack_settle_close.py",
+    "tests/test_forget_hostile.py",
+    "tests/test_import_hostile.py::test_two_imports_of_one_file_at_once_store_each_record_once",
+    "tests/test_attack_export_snapshot.py::test_an_export_racing_writers_and_forgets_keeps_every_pair_whole",
+    "tests/test_attack_export_snapshot.py::test_a_postgres_backup_taken_while_written_is_one_moment",
 ]
 BURN = "import time\nwhile True:\n    sum(i * i for i in range(10_000))\n"
+LOADS = {"python": [sys.executable, "-c", BURN], "yes": ["yes"]}  # `yes` spins in C, writing to /dev/null
 
 
-def start_burners(count: int) -> list[subprocess.Popen[bytes]]:
+def start_burners(count: int, load: str = "python") -> list[subprocess.Popen[bytes]]:
     """`count` processes each keeping one core busy."""
-    return [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(count)]
+    return [subprocess.Popen(LOADS[load], stdout=subprocess.DEVNULL) for _ in range(count)]
 
 
 # As a pytest plugin (`-p bench.concurrency_soak`, with SOAK_ROUNDS and SOAK_LOG set): every test repeated.
@@ -93,13 +101,14 @@ def main() -> None:
     parser.add_argument(
         "--burners", type=int, default=os.cpu_count() or 2, help="busy processes (one per core)"
     )
+    parser.add_argument("--load", choices=sorted(LOADS), default="python", help="what each busy process runs")
     parser.add_argument("--tests", nargs="*", default=TESTS, help="pytest node ids")
     parser.add_argument("--out", default="concurrency", help="results file name, without extension")
     args = parser.parse_args()
     started = time.monotonic()
     # Stopped early (SIGTERM): the rounds done so far stay recorded, and no burner is left spinning.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    burners = start_burners(args.burners)
+    burners = start_burners(args.burners, args.load)
     with tempfile.TemporaryDirectory(prefix="engram-soak-") as tmp:
         log = Path(tmp) / "log.jsonl"
         env = os.environ | {"SOAK_ROUNDS": str(args.runs), "SOAK_LOG": str(log)}
@@ -134,6 +143,7 @@ def write(
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "burners": args.burners,
+        "load": args.load,
         "tests": args.tests,
         "runs_asked": args.runs,
         "runs_done": len(runs),
@@ -153,7 +163,7 @@ def render(report: dict[str, Any]) -> str:
     lines = [
         "# Concurrency tests under CPU load",
         "",
-        f"{report['date']}, {report['machine']}, {report['burners']} busy-loop processes beside the tests "
+        f"{report['date']}, {report['machine']}, {report['burners']} busy processes (`{report['load']}`) beside the tests "
         f"(load average {report['load_average_at_end'][0]} at the end), {report['seconds']} s in all. "
         "`python -m bench.concurrency_soak` (see its docstring).",
         "",
