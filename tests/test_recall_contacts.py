@@ -4,7 +4,10 @@ With the real model: the match strengths decide the bands."""
 
 from __future__ import annotations
 
-from engram import Memory
+from pathlib import Path
+
+from engram import Memory, Settings
+from engram.embed.embedder import CachedEmbedder
 from engram.lang.pii import PiiKind
 from engram.recall.contacts import contact_asked
 
@@ -39,3 +42,16 @@ def test_a_memory_without_the_asked_contact_detail_is_no_sure_answer(real: Memor
     # Asked for no detail, the memory is judged by its match alone.
     found = real.search_memory("how often do I phone my mum?", touch=False)["results"]
     assert found[0]["id"] == ids[3] and found[0]["confidence"] != "low", found
+
+
+def test_a_redacted_contact_detail_still_answers_the_question_about_it(
+    tmp_path: Path, settings: Settings, model: CachedEmbedder
+) -> None:
+    """With redaction on, the store holds "[REDACTED_EMAIL]" where the address was: the memory still holds an
+    e-mail address, and the question asking for it must not be told it holds none."""
+    redacting = settings.model_copy(update={"redact_pii": True})
+    with Memory(tmp_path / "redacted.db", embedder=model, settings=redacting) as memory:
+        ids = [memory.store_memory(text)["memory_id"] for text in MEMORIES]
+        assert "[REDACTED_EMAIL]" in memory.get(ids[1]).content
+        found = memory.search_memory("what's Nadia's email address?", touch=False)["results"]
+        assert found[0]["id"] == ids[1] and found[0]["confidence"] != "low", found

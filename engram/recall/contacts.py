@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engram.lang.pii import PiiKind, detect
+from engram.lang.pii import MARKERS, PiiKind, detect
 from engram.model.results import Scored
 from engram.store.values import Facts
 
@@ -33,8 +33,10 @@ def without_contact(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
     wanted = contact_asked(question)
     if not wanted:
         return set()
-    return {
-        s.record.id
-        for s in shown
-        if s.record.episode is None and not wanted & {f.kind for f in detect(s.record.content)}
-    }
+    return {s.record.id for s in shown if s.record.episode is None and not wanted & held(s.record.content)}
+
+
+def held(text: str) -> set[PiiKind]:
+    """The kinds of contact detail a text holds, as written or as redacted ("[REDACTED_EMAIL]": the store held one,
+    and the question about it is answered by that memory even where redaction hid the value)."""
+    return {f.kind for f in detect(text)} | {kind for kind, marker in MARKERS.items() if marker in text}
