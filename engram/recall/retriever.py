@@ -64,12 +64,17 @@ class Retriever:
         return self._settings.profiles[name]
 
     def scored(
-        self, query: Query, where: Filter, limit: int, profile: str
+        self, query: Query, where: Filter, limit: int, profile: str, *, lend: bool = False
     ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
-        """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all)."""
+        """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all). With
+        `lend`, a question's reply is lent its score before the speaker asked about is weighed, so a reply that
+        person says is weighed as their other turns are."""
         understood = self._linked(corrected(query, self._store), where)
         scored, vectors, beside = self._candidates.scored(understood, where, limit, self.profile(profile))
-        return exchanged(said_by_asked(liked(scored, query.text), query.text), beside), vectors
+        scored = liked(scored, query.text)
+        if lend:
+            scored = lend_replies(scored, self._store, where)
+        return exchanged(said_by_asked(scored, query.text), beside), vectors
 
     def corrected(self, query: Query) -> Query:
         """`query` with its misspelled words read as the store spells them (engram.recall.spelling)."""
@@ -98,8 +103,7 @@ class Retriever:
         """In MMR order, each document once (by its best passage), each hit with its confidence, cut by the mode;
         each returned memory's use is counted unless `touch` is false."""
         settings = self._settings
-        scored, vectors = self.scored(query, where, limit, profile)
-        scored = lend_replies(scored, self._store, where)
+        scored, vectors = self.scored(query, where, limit, profile, lend=True)
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
@@ -127,10 +131,10 @@ class Retriever:
         """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and how
         many scored that much. A long memory counts once, by its best passage (chunk). With `exact`, `where`
         itself makes each one what the query asks for."""
-        scored, _ = self.scored(query, where, limit, profile)
+        scored, _ = self.scored(query, where, limit, profile, lend=not exact)
         ranking = self.profile(profile)
         # A listing (`exact`) is no search: its order is the due days'.
-        lent = matched_exactly(scored, ranking) if exact else lend_replies(scored, self._store, where)
+        lent = matched_exactly(scored, ranking) if exact else scored
         best = _once(relevant(lent, floor, ranking))
         shown = best[:limit]
         doubtful = (
