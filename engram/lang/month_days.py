@@ -59,11 +59,17 @@ def ordinal(number: int, said: datetime) -> datetime:
 # A deadline said to have passed ("the council tax was due on 20 November and I still haven't paid it", "the
 # invoice was due by the 3rd"): its date lies behind the day it was said; read forward, it is next year's.
 _WAS_DUE = re.compile(
-    r"\b(?:was|were)\s+(?:already\s+)?due\s+(?:on\s+|by\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?"
+    r"\b(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?"
     rf"(?:\s+(?:of\s+)?({MONTHS}|{SHORT_MONTHS})\b\.?)?(?!\s*,?\s*\d{{4}})",
     re.IGNORECASE,
 )
 
+
+# ... or a weekday ("the library books were due back last Friday"): read forward, it was the coming one.
+_WAS_DUE_WEEKDAY = re.compile(
+    rf"\b(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:last\s+)?({DAYS})\b",
+    re.IGNORECASE,
+)
 
 _MISSED_DAYS = 183
 
@@ -73,7 +79,10 @@ def missed(text: str, said: datetime) -> tuple[datetime, str] | None:
     such day before `said` (a UTC midnight). None if it says no such thing."""
     found = _WAS_DUE.search(text)
     if found is None:
-        return None
+        if (weekday := _WAS_DUE_WEEKDAY.search(text)) is None:
+            return None
+        back = (said.weekday() - DAYS.split("|").index(weekday.group(1).lower())) % 7 or 7
+        return said - timedelta(days=back), weekday.group(0)
     number, name = int(found.group(1)), found.group(2)
     if name is None:  # "the 3rd" alone: this month's or the last one's
         last = said.replace(day=1) - timedelta(days=1)
