@@ -351,8 +351,13 @@ def _by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetim
             return (0, -late if span is None else day.timestamp())
         return (1 if late <= RECENTLY_MISSED else 3, late)
 
-    if span is not None:  # with no start ("overdue") it asks what was due: a reminder naming no day never was
-        undated = [h for h in hits if days[h.record.id] is None] if span.after is not None else []
+    if span is not None:
+        # A reminder naming no day is pending now: listed for days that include today, when worded as a thing to
+        # do. A need stated ("Dentist said I need a crown") was listed for every week and month asked about.
+        pending = span.after is not None and span.contains(today)
+        undated = (
+            [h for h in hits if days[h.record.id] is None and due.to_do(h.record.content)] if pending else []
+        )
         hits = [h for h in hits if (d := days[h.record.id]) is not None and span.contains(d)] + undated
     return sorted(hits, key=order), days
 

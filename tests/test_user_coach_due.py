@@ -1,0 +1,68 @@
+"""Due days and due lists as a teacher who coaches and renovates wrote them: a need the dentist stated with no
+day, filed as a reminder, and library books "due back last Friday"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import time_machine
+
+from engram import FakeEmbedder, Memory
+from engram.config import Settings
+from engram.lang import due
+from engram.model.record import Category
+
+SAID = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)  # a Thursday
+CROWN = "Dentist said I need a crown on the lower left molar."
+PLUMBER = "Call the plumber about the dripping kitchen tap."
+SKIP = "Ring Sheffield Skips by Friday to extend the skip hire."
+BADGE = "Finish the FA coaching module by 15 December."
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Library books were due back last Friday, return them to Broomhill Library.", "2026-11-20"),
+        ("The rent was due on Monday and I still haven't paid it.", "2026-11-23"),
+        ("The invoice was due by the 3rd.", "2026-11-03"),  # a day of the month, read as before
+    ],
+)
+def test_a_weekday_something_was_due_on_lies_behind(text: str, day: str) -> None:
+    found = due.reminder_day(text, SAID, SAID)
+    assert found is not None and found.date().isoformat() == day
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Memory]:
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:
+        with time_machine.travel(SAID, tick=False):
+            m.remember(CROWN, category=Category.REMINDERS)  # as the classifier files it
+            m.remember(PLUMBER, category=Category.REMINDERS)
+            m.store_memory(SKIP)
+            m.store_memory(BADGE)
+        yield m
+
+
+def _listed(memory: Memory, question: str) -> list[str]:
+    with time_machine.travel(SAID, tick=False):
+        return [h["content"] for h in memory.search_memory(question, now=SAID)["results"]]
+
+
+@pytest.mark.parametrize(
+    "question", ["what's due next month?", "what's due next week?", "what's due in January?"]
+)
+def test_what_names_no_day_is_not_listed_for_days_to_come(memory: Memory, question: str) -> None:
+    listed = _listed(memory, question)
+    assert CROWN not in listed and PLUMBER not in listed
+
+
+def test_a_stated_need_is_no_thing_to_do_this_week_and_an_undated_task_is(memory: Memory) -> None:
+    listed = _listed(memory, "what do I have to do this week?")
+    assert SKIP in listed and PLUMBER in listed and CROWN not in listed
+
+
+def test_a_month_lists_its_dated_tasks(memory: Memory) -> None:
+    assert _listed(memory, "what's due next month?") == [BADGE]
