@@ -13,6 +13,7 @@ import time_machine
 from engram import FakeEmbedder, Memory
 from engram.config import Settings
 from engram.lang import due
+from engram.lang.timewords import time_range
 from engram.model.record import Category
 
 SAID = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)  # a Thursday
@@ -66,3 +67,43 @@ def test_a_stated_need_is_no_thing_to_do_this_week_and_an_undated_task_is(memory
 
 def test_a_month_lists_its_dated_tasks(memory: Memory) -> None:
     assert _listed(memory, "what's due next month?") == [BADGE]
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("what did I save on the 24th?", "2026-11-24"),
+        ("what did I write down on the 24th of November?", "2026-11-24"),
+        ("what did we decide on the 30th?", "2026-10-30"),  # not yet this month: last month's
+    ],
+)
+def test_a_day_of_the_month_asked_about_is_the_latest_one(question: str, day: str) -> None:
+    span = time_range(question, SAID)
+    assert span is not None and span.after is not None and span.after.date().isoformat() == day
+    assert span.before is not None and (span.before - span.after).days == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [("what is due on the 30th?", "2026-11-30"), ("what do I have on the 3rd?", "2026-12-03")],
+)
+def test_a_day_of_the_month_asked_for_things_to_do_is_the_next_one(question: str, day: str) -> None:
+    span = due.window(question, SAID)
+    assert span is not None and span.after is not None and span.after.date().isoformat() == day
+
+
+def test_a_floor_is_no_day() -> None:
+    assert time_range("who lives on the 3rd floor?", SAID) is None
+    assert due.window("who lives on the 3rd floor?", SAID) is None
+
+
+def test_what_was_noted_on_a_day_of_the_month_comes_back(tmp_path: Path) -> None:
+    skip = "Skip hire from Sheffield Skips ends on Friday, ring them to extend or swap it."
+    with Memory(tmp_path / "d.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as memory:
+        with time_machine.travel(datetime(2026, 11, 24, 8, tzinfo=UTC), tick=False):
+            memory.store_memory(skip)
+        with time_machine.travel(datetime(2026, 11, 20, 8, tzinfo=UTC), tick=False):
+            memory.store_memory("Oat milk in coffee, never instant.")
+        with time_machine.travel(SAID, tick=False):
+            found = memory.search_memory("what did I save on the 24th?", now=SAID)
+    assert [h["content"] for h in found["results"]] == [skip]

@@ -60,8 +60,9 @@ _SCREEN = re.compile(
 _UNIT = {"day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30, "months": 30, "year": 365, "years": 365}
 _NUM_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
 _POINT = (
-    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})(?:\s+\d{{4}})?"
-    rf"|(?:{MONTHS}|{SHORT_MONTHS})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{DAYS}|yesterday|today)"
+    rf"(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})(?:\s+\d{{4}})?"
+    rf"|(?:{MONTHS}|{SHORT_MONTHS})(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?|\d{{4}}|{DAYS}|yesterday|today"
+    r"|\d{1,2}(?:st|nd|rd|th)(?!\s+[a-z]))"  # "on the 24th", not "on the 3rd floor"
 )
 _RANGE = re.compile(rf"\b(since|after|before|in|during|on)\s+(?:the\s+)?({_POINT})\b", re.IGNORECASE)
 _AGO = re.compile(
@@ -182,6 +183,11 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
         if start > now:
             start = start.replace(year=start.year - 1)
         return start, month_after(start)
+    if (alone := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", p)) is not None:  # "on the 24th": the latest one
+        month = day_start(now).replace(day=1)
+        month = month if int(alone[1]) <= now.day else (month - timedelta(days=1)).replace(day=1)
+        start = month.replace(day=int(alone[1]))
+        return start, start + timedelta(days=1)
     parsed = _parse(p, now)
     if parsed is None:
         return None
@@ -331,7 +337,7 @@ def _time_range(query: str, now: datetime) -> TimeRange | None:
         if named is not None:
             return named
     if m:
-        word = " ".join(m.group(1).lower().split())
+        word = " ".join(m.group(1).lower().replace("previous", "last").split())
         monday = today - timedelta(days=today.weekday())
         first = today.replace(day=1)
         spans = {
@@ -340,16 +346,10 @@ def _time_range(query: str, now: datetime) -> TimeRange | None:
             "recently": (now - timedelta(days=14), None),
             "this week": (monday, None),
             "last week": (monday - timedelta(days=7), monday),
-            "previous week": (monday - timedelta(days=7), monday),
             "this month": (first, None),
             "last month": ((first - timedelta(days=1)).replace(day=1), first),
-            "previous month": ((first - timedelta(days=1)).replace(day=1), first),
             "this year": (today.replace(month=1, day=1), None),
             "last year": (today.replace(year=today.year - 1, month=1, day=1), today.replace(month=1, day=1)),
-            "previous year": (
-                today.replace(year=today.year - 1, month=1, day=1),
-                today.replace(month=1, day=1),
-            ),
         }
         return TimeRange(*spans[word], m.group(0))
     return _named(query, now)

@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from engram.lang.holidays import holiday
+from engram.lang.month_days import ordinal
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
 
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
@@ -52,10 +53,21 @@ _CALENDAR_DAY = re.compile(
 )
 
 
+# A day of the month alone, ending the question or before its time ("what's due on the 30th?", "by the 3rd at 9"):
+# "the 3rd floor" names none.
+_DAY_ALONE = re.compile(
+    r"\b(?:on|by|before|until|till|for|due)\s+the\s+((\d{1,2})(?:st|nd|rd|th))(?=\s*(?:[?.!,;]|$|(?:at|and|or)\b))",
+    re.IGNORECASE,
+)
+
+
 def _calendar_day(query: str, now: datetime) -> tuple[datetime, str] | None:
-    """The day a question names by its date or a holiday, the next one (today included)."""
+    """The day a question names by its date, its day of the month alone (this month's, or the next month's once
+    past) or a holiday, the next one (today included)."""
     today = day_start(now.astimezone(UTC))
     found = _CALENDAR_DAY.search(query)
+    if found is None and (alone := _DAY_ALONE.search(query)) is not None:
+        return ordinal(int(alone.group(2)), today), alone.group(1)
     if found is None:
         return holiday(query, now)
     name = (found.group(2) or found.group(3)).lower()
