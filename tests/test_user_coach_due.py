@@ -92,6 +92,30 @@ def test_a_day_of_the_month_asked_for_things_to_do_is_the_next_one(question: str
     assert span is not None and span.after is not None and span.after.date().isoformat() == day
 
 
+@pytest.mark.parametrize(
+    ("said", "question", "day"),
+    [
+        (
+            datetime(2026, 12, 15, tzinfo=UTC),
+            "what did I save on the 31st?",
+            "2026-10-31",
+        ),  # November has no 31st
+        (
+            datetime(2026, 3, 10, tzinfo=UTC),
+            "what did I note on the 30th?",
+            "2026-01-30",
+        ),  # nor February a 30th
+    ],
+)
+def test_the_latest_day_of_the_month_skips_months_without_it(said: datetime, question: str, day: str) -> None:
+    span = time_range(question, said)
+    assert span is not None and span.after is not None and span.after.date().isoformat() == day
+
+
+def test_a_day_no_month_has_is_no_day_nor_a_year() -> None:
+    assert time_range("what did I note on the 45th?", SAID) is None  # was read as 1945
+
+
 def test_a_floor_is_no_day() -> None:
     assert time_range("who lives on the 3rd floor?", SAID) is None
     assert due.window("who lives on the 3rd floor?", SAID) is None

@@ -11,6 +11,7 @@ costs milliseconds per call.
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -172,22 +173,25 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
     """The period a date expression names: a year, a month, or a day."""
     p = point.strip().lower()
     if re.fullmatch(r"\d{4}", p):
-        year = int(p)
-        return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+        return datetime(int(p), 1, 1, tzinfo=UTC), datetime(int(p) + 1, 1, 1, tzinfo=UTC)
     month_only = re.fullmatch(rf"({MONTHS}|{SHORT_MONTHS})(?:,?\s+(\d{{4}}))?", p)
     if month_only:
         parsed = _parse(f"1 {month_only.group(1)} {month_only.group(2) or ''}".strip(), now)
         if parsed is None:
             return None
         start = day_start(parsed).replace(day=1)
-        if start > now:
-            start = start.replace(year=start.year - 1)
+        start = start.replace(year=start.year - 1) if start > now else start
         return start, month_after(start)
-    if (alone := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", p)) is not None:  # "on the 24th": the latest one
-        month = day_start(now).replace(day=1)
-        month = month if int(alone[1]) <= now.day else (month - timedelta(days=1)).replace(day=1)
-        start = month.replace(day=int(alone[1]))
-        return start, start + timedelta(days=1)
+    if (
+        alone := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", p)
+    ) is not None:  # the latest 24th; "the 45th" none
+        number = int(alone[1])
+        month = (day_start(now).replace(day=1) - timedelta(days=int(number > now.day))).replace(day=1)
+        while (
+            0 < number < 32 and number > monthrange(month.year, month.month)[1]
+        ):  # 15 Dec, "the 31st": 31 Oct
+            month = (month - timedelta(days=1)).replace(day=1)
+        return ((start := month.replace(day=number)), start + timedelta(days=1)) if 0 < number < 32 else None
     parsed = _parse(p, now)
     if parsed is None:
         return None
