@@ -182,14 +182,10 @@ def _span(point: str, now: datetime) -> tuple[datetime, datetime] | None:
         start = day_start(parsed).replace(day=1)
         start = start.replace(year=start.year - 1) if start > now else start
         return start, month_after(start)
-    if (
-        alone := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", p)
-    ) is not None:  # the latest 24th; "the 45th" none
+    if (alone := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", p)) is not None:  # the latest 24th; the 45th none
         number = int(alone[1])
         month = (day_start(now).replace(day=1) - timedelta(days=int(number > now.day))).replace(day=1)
-        while (
-            0 < number < 32 and number > monthrange(month.year, month.month)[1]
-        ):  # 15 Dec, "the 31st": 31 Oct
+        while 0 < number < 32 and number > monthrange(month.year, month.month)[1]:  # 31st on 15 Dec: 31 Oct
             month = (month - timedelta(days=1)).replace(day=1)
         return ((start := month.replace(day=number)), start + timedelta(days=1)) if 0 < number < 32 else None
     parsed = _parse(p, now)
