@@ -378,3 +378,15 @@ def test_clusters_count_without_what_the_same_pass_archives(mem: Memory) -> None
     # two others left in each cluster: not promoted, so the next pass has nothing to take back
     assert [(mem.get(i).cluster_size, mem.get(i).tier) for i in rest] == [(2, Tier.MID)] * 3
     assert mem.maintain(t0)["changed"] == 0
+
+
+def test_a_pass_records_what_it_did_for_the_history(mem: Memory) -> None:
+    t0 = datetime.now(UTC)
+    mem.remember("An old recipe for plum jam")
+    mem.remember("Grandma's birthday is 3 May")
+    done = mem.maintain(t0 + timedelta(days=200))
+    history = {op["id"]: op for op in mem.operations()["operations"]}
+    summary = history[done["operation_id"]]["summary"]
+    # the history page shows these beside the count of changes; an empty summary told a user nothing
+    assert summary["quality_decayed"] == done["quality_decayed"] == 2
+    assert "archived" not in summary  # nothing archived is not listed

@@ -162,7 +162,7 @@ class Lifecycle:
                 break
             leave_out = archived
         counts = {"promoted": 0, "archived": 0, "short": 0, "quality_decayed": 0}
-        operation_id, changed = None, 0
+        operation_id, changed, reprioritised = None, 0, 0
         with ExitStack() as stack:
             op = None
             for part, batch in pages(sizes):
@@ -192,6 +192,9 @@ class Lifecycle:
                                 "fields": {k: str(v) for k, v in fields.items()},
                             },
                         )
+                    reprioritised += "priority" in part.reasons[memory_id]
+            if op is not None:  # the history shows what the pass did, not only how many memories it touched
+                op.summary.update({k: v for k, v in (counts | {"reprioritised": reprioritised}).items() if v})
         if last is None or now > last:  # the clock only moves on: time counted once is not counted again
             self._store.set_meta(_LAST_RUN, now.isoformat())
         if decays and (last_decay is None or now > last_decay):
