@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +54,23 @@ def test_a_left_out_component_says_so_when_built() -> None:
 
     with pytest.raises(RuntimeError, match="not loaded in a serving process"):
         UnusedSpacyPart()
+
+
+def test_the_stdio_server_loads_spacy_for_tagging_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from engram.interfaces.cli.app import app
+    from engram.interfaces.http import heap
+    from engram.interfaces.mcp import server
+    from engram.model import standins
+
+    calls: list[str] = []
+    monkeypatch.setenv("ENGRAM_HOME", str(tmp_path))
+    monkeypatch.setattr(heap, "limit_arenas", lambda: calls.append("arenas") or True)
+    monkeypatch.setattr(standins, "spacy_for_tagging_only", lambda: calls.append("spacy") or True)
+    monkeypatch.setattr(server, "stdio", lambda memory: calls.append("served"))
+    done = CliRunner().invoke(app, ["--db", str(tmp_path / "notes.db"), "mcp"])
+    assert done.exit_code == 0, done.output
+    assert calls == ["arenas", "spacy", "served"]  # spaCy is narrowed before anything an agent asks loads it
