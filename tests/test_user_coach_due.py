@@ -131,3 +131,17 @@ def test_what_was_noted_on_a_day_of_the_month_comes_back(tmp_path: Path) -> None
         with time_machine.travel(SAID, tick=False):
             found = memory.search_memory("what did I save on the 24th?", now=SAID)
     assert [h["content"] for h in found["results"]] == [skip]
+
+
+def test_a_passed_event_is_not_overdue_and_a_late_task_is(tmp_path: Path) -> None:
+    match, fee = "Match day is Saturday: kick-off 10am at Hollins Park.", "Pay the club subs by Friday."
+    with Memory(tmp_path / "late.db", embedder=FakeEmbedder()) as m:
+        with time_machine.travel(SAID, tick=False):  # Thursday: the match on the 28th, the subs on the 27th
+            m.remember(match, category=Category.REMINDERS)
+            m.remember(fee, category=Category.REMINDERS)
+        later = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+        with time_machine.travel(later, tick=False):
+            listed = [h["content"] for h in m.search_memory("what's overdue?", now=later)["results"]]
+            coming = [h["content"] for h in m.search_memory("what's due this week?", now=SAID)["results"]]
+    assert listed == [fee]  # the match was played; the subs are still owed
+    assert match in coming and fee in coming  # before their days both are listed

@@ -359,6 +359,8 @@ def _by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetim
             [h for h in hits if days[h.record.id] is None and due.to_do(h.record.content)] if pending else []
         )
         hits = [h for h in hits if (d := days[h.record.id]) is not None and span.contains(d)] + undated
+        if span.after is None:  # "what's overdue": a match that has passed was played, it is not late
+            hits = [h for h in hits if due.owed(h.record.content)]
     return sorted(hits, key=order), days
 
 

@@ -373,9 +373,13 @@ def to_do(text: str) -> bool:
     """Whether `text` states a deadline, is an instruction, says the speaker has to do something or tells of an
     event: with a day it names, a reminder ("Prepare the slides for the review on 2 December", "Ich muss am Montag
     den Arzttermin verschieben", "Mia's school play is on December 12")."""
-    if states_deadline(text) or instruction(text) or _OBLIGED.search(text) is not None:
-        return True
-    return event(text) or slot(_spelled(text))
+    return owed(text) or event(text) or slot(_spelled(text))
+
+
+def owed(text: str) -> bool:
+    """Whether `text` is a thing to do (a deadline, an instruction, an obligation), not only an event: once its day
+    has passed an event happened, and only a thing to do is overdue."""
+    return states_deadline(text) or instruction(text) or _OBLIGED.search(text) is not None
 
 
 def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> datetime | None:
