@@ -20,7 +20,7 @@ def test_a_line_with_an_address_is_lookup_material(real: Memory) -> None:
         assert categories.decide(vector, [], opened).label != "references"  # the topic alone
         assert real.store_memory(text)["analysis"]["detected_category"] == "references", text
     readout = categories.readout
-    assert readout is not None and readout.forms == ("address",)
+    assert readout is not None and readout.forms[0] == "address"
     assert readout.likelihoods is not None
     share = dict(zip(readout.labels, readout.likelihoods[:, 0], strict=True))
     assert share["references"] == max(share.values())

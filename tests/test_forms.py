@@ -35,6 +35,17 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("The user lives in Lisbon.", set()),
         ("Imagine the mirrors in the hall.", set()),
         ("Flutter's hot reload keeps the app state.", set()),
+        # A heading naming a meeting or a call opens its notes, whatever they list; a meeting named inside a
+        # sentence, an instruction to call and a lesson from a retro are no such heading.
+        ("Call with the tiler: he can start after the holidays.", {"meeting"}),
+        ("Board meeting notes - move the audit to spring, hire a bookkeeper.", {"meeting"}),
+        ("1:1 with Sanne: she wants to lead the onboarding work.", {"meeting"}),
+        ("Besprechung mit dem Vermieter: die Heizung wird im Januar getauscht.", {"meeting"}),
+        ("Hate phone calls after dinner - text me instead.", {"speaker"}),
+        ("Never book video calls before nine - audio only.", set()),
+        ("Call the tiler - the grout is cracking.", set()),
+        ("Lesson from the retro: smaller tickets move faster.", set()),
+        ("Meeting at 10:30 - room 4.", set()),
     ],
 )
 def test_the_marks_a_text_carries(text: str, marks: set[str]) -> None:

@@ -4,6 +4,8 @@ dates and addresses, given to the kinds' linear read-out as features next to the
 - `deadline`: the statement is something to do by a day, as store_memory reads a reminder: it states a deadline
   or is worded as an instruction, and names a day ("Conference talk abstract due 8 Dec.", "下周五之前把报告发给王经理").
 - `address`: it holds a way to reach someone or something: a URL, an e-mail address or a phone number.
+- `meeting`: it opens with a heading that names a meeting or a call ("Call with the landlord: ...", "Standup: ...",
+  "Team meeting notes - ..."): what follows is an account of it, whatever its topic or the actions it lists.
 
 The embedding of a short text is mostly its topic: "Conference talk abstract due 8 Dec." sat among meeting notes,
 "Good article on Postgres index types: https://..." among statements about the user. The read-out learns how
@@ -23,7 +25,7 @@ from engram.lang import analysis, due, pii
 from engram.lang.timewords import day_start
 from engram.model.vectors import Matrix
 
-FORMS = ("deadline", "address", "speaker")
+FORMS = ("deadline", "address", "speaker", "meeting")
 _ADDRESSES = frozenset({"url", "email"})
 # The speaker's own words for themself, English, German and Chinese (我, not 我们 "we"): closed-class words, not
 # topics. Chinese writes no spaces, so 我 is read without word boundaries.
@@ -31,6 +33,56 @@ _SPEAKER = re.compile(
     r"(?i)(?<![\w'\u2019])(i|me|my|mine|myself|i['\u2019](?:m|ve|d|ll)|"
     r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)(?![\w'\u2019])|我(?!们)"
 )
+# A heading: a few words before ": " or a spaced dash, at the start of the text.
+_HEADING = re.compile(r"^\s*((?:[^:\n]|:(?=\S)){1,80}?)(?::\s|\s[-\u2013\u2014]\s)")
+# Nouns that name a meeting or a call (English, German, Spanish, French, Portuguese): closed-class, not topics.
+_MEETING = frozenset(
+    [
+        "meeting",
+        "call",
+        "standup",
+        "stand-up",
+        "sync",
+        "1:1",
+        "retro",
+        "debrief",
+        "catch-up",
+        "interview",
+        "coffee",
+        "lunch",
+        "dinner",
+        "chat",
+        "besprechung",
+        "gespräch",
+        "telefonat",
+        "sitzung",
+        "reunión",
+        "llamada",
+        "réunion",
+        "appel",
+        "reunião",
+        "chamada",
+    ]
+)
+# What may follow the meeting's noun inside the heading: whom it was with, or that these are its notes.
+_AFTER_MEETING = frozenset(
+    [
+        "with",
+        "mit",
+        "con",
+        "avec",
+        "com",
+        "notes",
+        "recap",
+        "takeaways",
+        "summary",
+        "after",
+        "nach",
+        "notizen",
+        "protokoll",
+    ]
+)
+_HEADING_WORDS = 7  # a longer opening before a colon is a sentence, not a heading
 _DIGIT = re.compile(r"\d")  # any decimal digit, as the phone matcher reads them (full-width ones too)
 
 
@@ -44,6 +96,8 @@ def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
         found.add("address")
     if _SPEAKER.search(text):
         found.add("speaker")
+    if _meeting(text):
+        found.add("meeting")
     return frozenset(found)
 
 
@@ -60,6 +114,23 @@ def _address(text: str) -> bool:
     if analysis.names_link(text):
         return True
     return _DIGIT.search(text) is not None and any(f.kind is pii.PiiKind.PHONE for f in pii.detect(text))
+
+
+def _meeting(text: str) -> bool:
+    """Whether `text` opens with a heading naming a meeting: the meeting's noun among its first two words,
+    ending the heading or followed by whom it was with ("Call with ...", "Supervisor meeting notes", "Ops
+    meeting"). "Can't stand video calls before 9am - ..." and "Insight from the retro: ..." are no such heading,
+    nor is an instruction ("Call the plumber - ...")."""
+    heading = _HEADING.match(text)
+    if heading is None:
+        return False
+    words = [w.strip("'\u2019,.").lower() for w in heading.group(1).split()]
+    if len(words) > _HEADING_WORDS:
+        return False
+    for i, word in enumerate(words[:2]):
+        if word.rstrip("s") in _MEETING or word in _MEETING:
+            return i + 1 == len(words) or words[i + 1] in _AFTER_MEETING
+    return False
 
 
 def marks(found: Sequence[frozenset[str]], forms: Sequence[str]) -> Matrix:

@@ -65,8 +65,9 @@ class Classifiers:
                 readout=True,
                 # A link, an e-mail address or a phone number says lookup material whatever the topic: "Grafana
                 # dashboard ...: https://..." sat among the team's projects. The kinds' other marks do not carry
-                # over: a deadline makes a reminder already, and the speaker's words tell no topic.
-                forms=("address",),
+                # over: a deadline makes a reminder already, and the speaker's words tell no topic. A meeting's
+                # heading says its notes are an account of it, whatever project or task they name.
+                forms=("address", "meeting"),
             ),
             store,
             embedder,
