@@ -44,7 +44,6 @@ STATEMENTS = [
     "Send the signed lease back to the landlord by Friday 4 December",
     "The landlord can be reached on +49 170 5550192",
     "Good article on Postgres index types: https://example.com/blog/pg",
-    "Call with the landlord: the boiler gets fixed after the holidays",
 ]
 
 
@@ -129,6 +128,7 @@ def test_one_batch_stores_what_one_write_at_a_time_stores(
     """`unit`: memories per model call, so that the next unit embeds on a thread of its own while one is
     written (engram.write.embedding); None: the default, one call for these 152 texts."""
     items = _items()
+    items.insert(75, {"content": "Call with the landlord: the boiler is fixed after the holidays"})  # meeting
     settings = Settings(home=tmp_path / "home", tag_on_topic=-1, lifecycle_mode=mode)
     embedder = _Threads()
     if unit is not None:
