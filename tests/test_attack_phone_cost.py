@@ -62,3 +62,37 @@ def test_the_reader_gives_what_the_library_gives(text: str) -> None:
         for leniency, m in phone_reader.matches(text, regions, leniencies)
     ]
     assert ours == library and library
+
+
+def _national_digits(count: int) -> str:
+    # Distinct numbers written as national ones are ("0301 555 1298"), none opening with "+" or "00".
+    return ", ".join(
+        f"0{n * 7919 % 900 + 100} {n * 104729 % 900 + 100} {n * 1299709 % 9000 + 1000}" for n in range(count)
+    )
+
+
+def _parses(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
+    calls: list[int] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(phonenumbers, "parse", _counted(calls, phonenumbers.parse))
+        detect(text)
+    return len(calls)
+
+
+def test_digits_after_a_phone_word_are_read_as_the_same_digits_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    digits = _national_digits(300)
+    alone = _parses(monkeypatch, digits)
+    said = _parses(monkeypatch, "phone: " + digits)
+    # A phone word makes numbers of a possible length count, but only right after it (or with a "+" or "00"): the
+    # other candidates were parsed once a region again for that reading, doubling the work.
+    assert alone > 1000
+    assert said < alone * 1.1
+
+
+def test_numbers_written_as_phones_behind_national_digits_are_found() -> None:
+    digits = _national_digits(300)
+    text = f"phone: {digits}. Her mobile: 0301 555 12 and +44 7700 900123, {digits}"
+    found = {text[f.start : f.end] for f in detect(text) if f.kind is PiiKind.PHONE}
+    assert {digits[:13], "0301 555 12", "+44 7700 900123"} <= found

@@ -6,12 +6,16 @@ candidate written with a "+" is one number whatever the region (its country code
 candidate text reads the same way wherever it stands; so each (candidate, leniency) is parsed once, and a
 national one once per region. The matcher's own checks of the characters around a candidate still run at every
 position.
+
+A caller that keeps only some candidates (a number of possible length is kept only where it is written as a
+phone number) may say which it will drop: those are passed over unparsed, inner pieces included, and the matcher
+goes on after them as after a match.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import phonenumbers
 from phonenumbers import PhoneNumber, PhoneNumberMatch, phonenumbermatcher
@@ -23,13 +27,34 @@ _STARTS_WITH_PLUS = re.compile(r"[^+\uff0b\d]*[+\uff0b]")
 
 _Verdict = PhoneNumber | None
 
+# Whether the caller drops a candidate (its text and offset) and every piece of it, whatever it parses to.
+Dropped = Callable[[str, int], bool]
+
+# The number of a candidate passed over unparsed; never given to a caller.
+_UNREAD = PhoneNumber()
+
 
 class _Matcher(phonenumbers.PhoneNumberMatcher):
     """The library's matcher with its parse-and-verify step remembered across regions and positions."""
 
-    def __init__(self, text: str, region: str, leniency: int, verdicts: dict[tuple[str, int, str], _Verdict]):
+    def __init__(
+        self,
+        text: str,
+        region: str,
+        leniency: int,
+        verdicts: dict[tuple[str, int, str], _Verdict],
+        dropped: Dropped | None,
+    ):
         super().__init__(text, region, leniency=leniency)
         self._verdicts = verdicts
+        self._dropped = dropped
+
+    def _extract_match(self, candidate: str, offset: int) -> PhoneNumberMatch | None:
+        # Answered as a match so the search goes on after the whole candidate, as after a number found there.
+        if self._dropped is not None and self._dropped(candidate, offset):
+            return PhoneNumberMatch(offset, candidate, _UNREAD)
+        match: PhoneNumberMatch | None = super()._extract_match(candidate, offset)
+        return match
 
     def _parse_and_verify(self, candidate: str, offset: int) -> PhoneNumberMatch | None:
         # The library's own steps (phonenumbermatcher.PhoneNumberMatcher._parse_and_verify), in its order.
@@ -75,11 +100,16 @@ class _Matcher(phonenumbers.PhoneNumberMatcher):
 
 
 def matches(
-    text: str, regions: Sequence[str], leniencies: Sequence[int]
+    text: str,
+    regions: Sequence[str],
+    leniencies: Sequence[int],
+    dropped: Mapping[int, Dropped] | None = None,
 ) -> Iterator[tuple[int, PhoneNumberMatch]]:
-    """The matches of every leniency and region, in that order (as one matcher per pair gives them)."""
+    """The matches of every leniency and region, in that order (as one matcher per pair gives them); a
+    leniency's `dropped` candidates are not read."""
     verdicts: dict[tuple[str, int, str], _Verdict] = {}
     for leniency in leniencies:
         for region in regions:
-            for match in _Matcher(text, region, leniency, verdicts):
-                yield leniency, match
+            for match in _Matcher(text, region, leniency, verdicts, (dropped or {}).get(leniency)):
+                if match.number is not _UNREAD:
+                    yield leniency, match

@@ -201,7 +201,14 @@ def _phones(text: str, regions: Sequence[str]) -> list[Finding]:
         if said
         else (phonenumbers.Leniency.VALID,)
     )
-    for leniency, m in phone_reader.matches(text, regions, lenient):
+
+    # A number of possible length is kept only where it is written as one, so the other candidates of that reading
+    # are not parsed: after a phone word, 100,000 digits were parsed once a region for nothing.
+    def dropped(candidate: str, offset: int) -> bool:
+        return not _INTERNATIONAL.search(candidate) and not _written_as_phone(text, offset, candidate)
+
+    possible_only_written = {phonenumbers.Leniency.POSSIBLE: dropped}
+    for leniency, m in phone_reader.matches(text, regions, lenient, possible_only_written):
         if _SSN.fullmatch(m.raw_string):
             continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
         if _is_dotted_date(m.raw_string):
