@@ -12,7 +12,7 @@ import pytest
 
 from engram import FakeEmbedder, Memory, Settings
 from engram.errors import InvalidInput
-from engram.lang import analysis
+from engram.lang import analysis, pii
 
 
 @pytest.fixture
@@ -51,4 +51,26 @@ def test_too_long_an_edit_is_refused_before_it_is_read(small: Memory, reads: lis
         small.run_tool("update_memory", id=kept.id, content="word " * 100)
     assert refused.value.field == "content" and "the maximum is 200" in refused.value.problem
     assert reads == []
+    assert [r.content for r in small.list()] == ["the gate code is 4411"]
+
+
+@pytest.mark.parametrize("tool", ["update_memory", "remember"])
+def test_too_long_a_text_is_not_scanned_for_personal_data(
+    small: Memory, monkeypatch: pytest.MonkeyPatch, tool: str
+) -> None:
+    kept = small.remember("the gate code is 4411")
+    scanned: list[str] = []
+    real = pii.detect
+
+    def spy(text: str, *args: Any, **kwargs: Any) -> Any:
+        scanned.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(pii, "detect", spy)
+    given = {"id": kept.id} if tool == "update_memory" else {}
+    # An edit's new text was scanned whole before its length was checked: seconds for 900,000 characters.
+    with pytest.raises(InvalidInput) as refused:
+        small.run_tool(tool, content="call 020 7946 0958 " * 20, **given)
+    assert refused.value.field == "content" and "the maximum is 200" in refused.value.problem
+    assert scanned == []
     assert [r.content for r in small.list()] == ["the gate code is 4411"]

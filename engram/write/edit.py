@@ -112,6 +112,10 @@ class Editor:
     def _update(self, memory_id: str, fields: dict[str, Any], *, engine: bool) -> MemoryRecord:
         """An edit; `engine` when Engram itself sets the metadata it keeps (supersede)."""
         bounded_fields(fields)
+        if isinstance(fields.get("content"), str):
+            # Refused by its length before any reading: a 900,000-character edit was scanned for personal data
+            # (seconds) before the length check after it.
+            self._writer.check_length(fields["content"])
         old = whole(self._store, memory_id, "update")  # a chunk's fields are its memory's
         named_kind = False
         allowed = set(NewMemory.model_fields) - _FIXED
