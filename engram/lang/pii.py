@@ -11,6 +11,7 @@ Risk: 0 no PII; 1 only redaction markers (already redacted); 2 raw PII present. 
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 import unicodedata
@@ -288,12 +289,18 @@ def _detect(text: str, regions: Sequence[str]) -> list[Finding]:
         PiiKind.PHONE: _phones(text, regions),
         PiiKind.ADDRESS: [Finding(PiiKind.ADDRESS, start, end) for start, end in postal.addresses(text)],
     }
+    # Kept findings never overlap, so in order of start their ends are in order too: the one starting last before
+    # a finding ends is the only one that can overlap it. Compared with every kept one, 100,000 characters of
+    # numbers took seconds.
     kept: list[Finding] = []
     for kind in _ORDER:
         for f in found[kind]:
-            if not any(f.start < k.end and k.start < f.end for k in kept):
-                kept.append(f)
-    return sorted(kept, key=lambda f: f.start)
+            if f.start >= f.end:
+                continue
+            at = bisect.bisect_left(kept, f.end, key=lambda k: k.start)
+            if at == 0 or kept[at - 1].end <= f.start:
+                kept.insert(at, f)
+    return kept
 
 
 def redact(text: str, findings: Sequence[Finding] | None = None) -> str:
