@@ -84,12 +84,13 @@ def _parent(shown: str) -> str:
     return "." if parent in ("", ".") else parent
 
 
-def utf8_text(raw: bytes) -> str:
+def utf8_text(raw: bytes | bytearray) -> str:
     """A file's bytes as text; a file that is not UTF-8 text is named as such, at the first bad byte. A byte
-    order mark (what Windows editors write first) is no part of the text: JSON's reader refused the file for it."""
+    order mark (what Windows editors write first) is no part of the text: JSON's reader refused the file for it.
+    The bytes are decoded where they are, not copied first."""
     mark = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
     try:
-        return raw[mark:].decode("utf-8")
+        return str(memoryview(raw)[mark:], "utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput("file", f"is not UTF-8 text (byte {exc.start + mark})") from None
 

@@ -43,10 +43,16 @@ def _date(text: str | None) -> datetime | None:
 # took gigabytes of memory before failing. The largest benchmark file (LongMemEval_S) expands to about 280 MB.
 MAX_EXPANDED = 512 * 2**20
 _PIECE = 2**20
+# How many messages (lines, or objects in a JSON file) one file may hold. Within the size above, 480 MiB of short
+# messages (a 1.2 MB gzip file) is 16 million of them, and reading them took more than 5.8 GB of memory before
+# failing with no word on why; a message read costs about a kilobyte, so this bounds a file to about as much. The
+# largest benchmark file holds about 280,000 objects.
+MAX_MESSAGES = 1_000_000
 
 
-def expanded(path: Path, cap: int | None = None) -> bytes:
-    """A gzip file's content, read a piece at a time and refused as soon as it passes `cap` bytes."""
+def expanded(path: Path, cap: int | None = None) -> bytearray:
+    """A gzip file's content, read a piece at a time and refused as soon as it passes `cap` bytes (kept as read:
+    a copy as bytes doubled the memory a large file takes)."""
     cap = MAX_EXPANDED if cap is None else cap
     out = bytearray()
     try:
@@ -60,7 +66,7 @@ def expanded(path: Path, cap: int | None = None) -> bytes:
                 out += piece
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise InvalidInput("file", f"is not a readable gzip file ({exc})") from None
-    return bytes(out)
+    return out
 
 
 def _load(path: Path) -> Any:
@@ -71,8 +77,11 @@ def _load(path: Path) -> Any:
         limit = f"{MAX_EXPANDED / 2**20:,.0f} MiB"
         raise InvalidInput("file", f"is over {limit}, more than one file is read at once; split it")
     raw = expanded(path) if path.suffix == ".gz" else path.read_bytes()
+    lines = path.name.endswith((".jsonl", ".jsonl.gz"))
+    _few_enough(raw, lines)
     text = utf8_text(raw)
-    if not path.name.endswith((".jsonl", ".jsonl.gz")):
+    del raw
+    if not lines:
         return json.loads(text)
     rows = []
     for number, line in enumerate(json_lines(text), 1):
@@ -81,6 +90,19 @@ def _load(path: Path) -> Any:
         except json.JSONDecodeError as exc:  # its own "line 1" is the line's: say which line of the file
             raise InvalidInput("file", f"line {number}, column {exc.colno}: {exc.msg}") from None
     return rows
+
+
+def _few_enough(raw: bytes | bytearray, lines: bool) -> None:
+    """Refuse a file holding more than MAX_MESSAGES messages before it is parsed, counted from its bytes: its
+    lines, or the objects and lists a JSON file may open (a bracket inside a text counts too: more, never fewer)."""
+    if lines:
+        count, what = raw.count(b"\n") + 1 - raw.endswith(b"\n"), "lines"
+    else:
+        count, what = raw.count(b"{") + raw.count(b"["), "objects and lists"
+    if count > MAX_MESSAGES:
+        raise InvalidInput(
+            "file", f"holds more than {MAX_MESSAGES:,} {what}, more than one file is read at once; split it"
+        )
 
 
 def locomo_messages(samples: Sequence[dict[str, Any]]) -> Iterator[Message]:
