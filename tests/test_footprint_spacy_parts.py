@@ -70,7 +70,9 @@ def test_the_stdio_server_loads_spacy_for_tagging_only(
     monkeypatch.setenv("ENGRAM_HOME", str(tmp_path))
     monkeypatch.setattr(heap, "limit_arenas", lambda: calls.append("arenas") or True)
     monkeypatch.setattr(standins, "spacy_for_tagging_only", lambda: calls.append("spacy") or True)
+    monkeypatch.setattr(standins, "tag_without_spacy", lambda: calls.append("numpy"))
     monkeypatch.setattr(server, "stdio", lambda memory: calls.append("served"))
     done = CliRunner().invoke(app, ["--db", str(tmp_path / "notes.db"), "mcp"])
     assert done.exit_code == 0, done.output
-    assert calls == ["arenas", "spacy", "served"]  # spaCy is narrowed before anything an agent asks loads it
+    # spaCy is narrowed, and the tagger set to run on numpy, before anything an agent asks loads it
+    assert calls == ["arenas", "spacy", "numpy", "served"]

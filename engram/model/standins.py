@@ -98,3 +98,16 @@ def spacy_for_tagging_only() -> bool:
     if not any(isinstance(f, _SpacyTaggerOnly) for f in sys.meta_path):
         sys.meta_path.insert(0, _SpacyTaggerOnly())
     return True
+
+
+_WITHOUT_SPACY: list[bool] = []
+
+
+def tag_without_spacy() -> None:
+    """In a serving process, the tagger runs on numpy from spaCy's exported weights (`engram.tags.postag`, the same
+    tokens and tags) and spaCy's framework is never imported to tag."""
+    _WITHOUT_SPACY[:] = [True]
+
+
+def tagging_without_spacy() -> bool:
+    return bool(_WITHOUT_SPACY)

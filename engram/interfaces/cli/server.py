@@ -100,12 +100,13 @@ def mcp() -> None:
     try:
         from engram.interfaces.http.heap import limit_arenas
         from engram.interfaces.mcp.server import stdio
-        from engram.model.standins import spacy_for_tagging_only
+        from engram.model.standins import spacy_for_tagging_only, tag_without_spacy
     except ModuleNotFoundError:
         error(err, MissingExtra("engram mcp", "server"))
         raise typer.Exit(1) from None
     limit_arenas()  # a serving process, as `engram serve` (engram.interfaces.http.heap)
     spacy_for_tagging_only()  # nothing an agent calls builds spaCy's parser, entities or classifiers
+    tag_without_spacy()  # the same tags from numpy, without spaCy's framework in the process
     # An agent names the paths of the file tools (export, import, backup): they reach only the local tenant's
     # folder, as over `engram serve --local`, not every file the user's account can write or read.
     with opened(files=Settings().home / "files" / LOCAL) as memory:

@@ -41,7 +41,7 @@ from engram.interfaces.http.pacing import PacedH11
 from engram.interfaces.mcp import server as mcp_server
 from engram.interfaces.mcp import stdio
 from engram.interfaces.tenants import LOCAL, Keys, Tenants
-from engram.model.standins import spacy_for_tagging_only
+from engram.model.standins import spacy_for_tagging_only, tag_without_spacy
 
 WEB = Path(__file__).resolve().parents[1] / "web"
 SESSION = "mcp-session-id"
@@ -249,6 +249,7 @@ def serve(
         raise ValueError(f"local mode (no API keys) only binds to loopback, not {host}")
     limit_arenas()  # before the server's threads allocate
     spacy_for_tagging_only()  # nothing in a server builds spaCy's parser, entities or classifiers
+    tag_without_spacy()  # the same tags from numpy, without spaCy's framework in the process
     app = build_app(settings, db=db, require_key=not local, host=host)
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every session at INFO
 
