@@ -14,7 +14,8 @@
 3. Library: a process that opens the store with `Memory`, recalls, searches and remembers; VmRSS after each
    step and VmHWM at the end. Then a new, empty store's first write (which sets up the classifiers).
 4. Breakdown: VmRSS added by each import (in the order `engram` loads them), by the embedding model, by the
-   spaCy pipeline and by the server's libraries, each measured in a fresh process.
+   spaCy pipeline (a library's tagger), by the tagger run on numpy (a server's) and by the server's libraries,
+   each measured in a fresh process.
 Results: bench/results/footprint.json and footprint.md.
 
 `--routes` serves copies of one built store once per route (REST search, store, list, the web UI's page; MCP
@@ -160,8 +161,12 @@ def stage_breakdown() -> dict[str, Any]:
         "MiniLM batch of 256",
         lambda: model[0].embed_batch([f"sentence number {i} of a batch" for i in range(256)]),
     )
-    from engram.tags import phrases
+    from engram.tags import phrases, postag
 
+    step(  # what a serving process holds to tag (spaCy above is imported for the library's tagger only)
+        "tagger on numpy loaded and a first text tagged (serving processes)",
+        lambda: postag.load(phrases.MODEL)("The garden needs new tomato plants."),
+    )
     step("spaCy pipeline loaded", lambda: phrases.phrases("The garden needs new tomato plants."))
     steps["VmHWM"] = status_mb()["VmHWM"]
     return steps
