@@ -394,7 +394,8 @@ def set_markdown(name: str, results: Mapping[str, Any]) -> str:
 
 def score_folder(folder: Path, *, separate: bool = False) -> dict[str, Any]:
     """The memories of `folder` stored in a fresh store and its questions asked: each surface's figures with its
-    misses (and how well confidence separates answers from guesses, `separate`), stamped with the moment asked,
+    misses (and how well confidence separates answers from guesses, `separate`), the due lists of a set with
+    dated tasks, stamped with the moment asked,
     the counts, the date and the engine's sources."""
     memories = load_jsonl(folder / "memories.jsonl")
     questions = load_jsonl(folder / "questions.jsonl")
@@ -405,6 +406,13 @@ def score_folder(folder: Path, *, separate: bool = False) -> dict[str, Any]:
         part = run_split(bench, questions, misses=True)
         if separate:
             part["separation"] = separation(bench, questions)
+        # A set with dated tasks is asked for each one's week too, as the main set is.
+        tasks = {m["key"]: date.fromisoformat(m["due"]) for m in memories if "due" in m}
+        if tasks:
+            rules = [m["key"] for m in memories if m.get("kind_hint") in RULE_HINTS]
+            part["due_check"] = due_check(
+                tasks, rules, bench.weekly_lists(week_of(d) for d in tasks.values())
+            )
     return part | {
         "now": NOW.isoformat(),
         "memories": len(memories),
@@ -422,6 +430,8 @@ def run_set(name: str, out: Path) -> None:
         print(f"{surface}: " + ", ".join(f"{k} {row[k]}" for k in row if k not in _LONG))
         for miss in row["misses"]:
             print(f"  {surface} miss [{miss['type']}] {miss['q']!r} -> {miss['returned']}")
+    if "due_check" in results:
+        print(f"due lists: {results['due_check']}")
     out.mkdir(parents=True, exist_ok=True)
     (out / f"userlevel_{name}.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     (out / f"userlevel_{name}.md").write_text(set_markdown(name, results))
