@@ -12,10 +12,8 @@ said in November next March. An event on a day is due that day (engram.lang.even
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
@@ -25,8 +23,10 @@ from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.events import event, stated_occasion, yearly
 from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
-from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.month_days import DAY_MONTH, ORDINAL, SLASHED, left_behind, missed, ordinal
+from engram.lang.tense import inflected as _inflected
+from engram.lang.tense import readings as _readings
+from engram.lang.tense import told_as_past
 from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after, weekend
 from engram.lang.weekday_dates import (
     COUNTED,
@@ -67,54 +67,6 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
     if found is None or _MONTH_ONLY.fullmatch(found[1]):
         return None
     return found[0]
-
-
-# A person said to have done something: the pronoun, an adverb perhaps, then the verb ("We replaced ...").
-_DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)?([a-z]+)\b", re.IGNORECASE)
-
-
-# A past verb of intent before what is to be done ("I promised to be there", "we agreed to meet", "she asked me to
-# call"): the deed lies ahead, and so does its day.
-_INTENT_VERBS = frozenset(
-    ("promised", "agreed", "decided", "planned", "arranged", "offered", "asked", "reminded", "told")
-)
-# Modal verbs the lemma tables call past forms ("should" of "shall"): "I should call the bank on Monday" is ahead.
-_MODALS = frozenset(("should", "could", "would", "might"))
-_TO_DO = re.compile(r"\s+(?:(?:me|us|him|her|them|you)\s+)?to\s+[a-z]", re.IGNORECASE)
-
-
-@lru_cache(maxsize=4096)
-def _readings(word: str) -> Mapping[str, tuple[str, ...]]:
-    """`getAllLemmas(word)`, kept: a bulk write reads the same first words of sentences again and again, and each
-    look-up parses the table's lines and copies what it found."""
-    return MappingProxyType(getAllLemmas(word))
-
-
-def _inflected(word: str, tag: str) -> bool:
-    """Whether `word` is a verb's form `tag` (VBD simple past, VBN past participle) that its base form is not."""
-    word = word.lower()
-    return any(
-        lemma != word and word in getInflection(lemma, tag) for lemma in _readings(word).get("VERB", ())
-    )
-
-
-def told_as_past(text: str) -> bool:
-    """Whether `text` tells what someone did ("We replaced the cron jobs in October"): a pronoun followed by a
-    verb in its simple past, a form no present tense shares ("put" and "read" are left out). A note says it
-    without the pronoun ("Ran the parkrun on Saturday", "Met Carla on Friday"): a sentence opening with a simple
-    past followed by its object (a determiner, a pronoun, a name or a number), so that a participle naming a
-    thing ("Scheduled maintenance on Saturday") stays."""
-    for found in _DONE.finditer(text[:2000]):
-        intent = found.group(1).lower() in _INTENT_VERBS and _TO_DO.match(text, found.end()) is not None
-        if not intent and found.group(1).lower() not in _MODALS and _inflected(found.group(1), "VBD"):
-            return True
-    for sentence in _SENTENCE.finditer(text[:2000]):
-        words = re.findall(r"[\w'-]+", sentence.group(1))
-        if len(words) > 1 and _inflected(words[0], "VBD"):
-            following = words[1]
-            if following.lower() in _OBJECT or following[0].isupper() or following[0].isdigit():
-                return True
-    return False
 
 
 _CACHED_CHARS = 4000  # a longer text (a pasted document) is read again rather than held in the cache
@@ -289,6 +241,13 @@ _SCHEDULED = re.compile(
 _EVERY = re.compile(r"\b(?:every|each)\s+(?!one\b|other\b|of\b)[a-z]", re.IGNORECASE)
 
 
+# A payment the bank makes each time ("Standing order of £450 goes out on the 1st"): a schedule, not a thing to do,
+# unless a task about it is asked ("Cancel the direct debit before the 1st").
+_PAYMENT = re.compile(r"\b(?:standing\s+orders?|direct\s+debits?|dauerauftrag|lastschrift)\b", re.IGNORECASE)
+# The next time of a recurring thing given a deadline ("every 28 days, next one by Monday"): that time is to do.
+_NEXT_DUE = re.compile(r"\bnext\s+(?:one\s+|time\s+)?(?:is\s+)?(?:due\b|by\b|before\b)", re.IGNORECASE)
+
+
 # A prohibition stated as a fact ("Friday afternoon deploys are banned"): a rule, unless a task about it is asked.
 _BANNED = re.compile(
     r"\b(?:banned|forbidden|prohibited|not (?:allowed|permitted)|off[- ]limits|verboten)\b", re.I
@@ -298,11 +257,13 @@ _BANNED = re.compile(
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     text = _spelled(text)
-    if _STANDING.search(text) is not None or _PROHIBITION.search(text) is not None or _weekly(text):
+    recurs = _STANDING.search(text) is not None and _NEXT_DUE.search(text) is None
+    if recurs or _PROHIBITION.search(text) is not None or _weekly(text):
         return True
     if weekday_span(text) and not states_deadline(text) and not instruction(text):
         return True
-    if (_EVERY.search(text) or _BANNED.search(text)) and not states_deadline(text) and not instruction(text):
+    repeated = _EVERY.search(text) or _BANNED.search(text) or _PAYMENT.search(text)
+    if repeated and not states_deadline(text) and not instruction(text):
         return True
     return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
 

@@ -82,11 +82,21 @@ _JOURNEY = re.compile(
 )
 
 
+# A time counted ahead of when it was said ("Amara's cast comes off in three weeks", "the results are back in
+# 10 days"): something that comes up on that day, whatever it is.
+_AHEAD = re.compile(
+    r"\bin\s+(?:\d{1,3}|a|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few)\s+"
+    r"(?:days?|weeks?|fortnights?)(?:['\u2019]\s*time)?\b|\bin\s+a\s+fortnight\b",
+    re.IGNORECASE,
+)
+
+
 def on_calendar(text: str) -> bool:
-    """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned) or a journey or
-    a visit, which a day it names puts on the calendar (engram.lang.due reads the day, none for a story told in
-    the past)."""
-    journey = any(_JOURNEY.search(s.group(1)) is not None for s in SENTENCE.finditer(text[:2000]))
+    """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned), a journey or
+    a visit, or a time counted ahead, which a day it names puts on the calendar (engram.lang.due reads the day,
+    none for a story told in the past)."""
+    sentences = [s.group(1) for s in SENTENCE.finditer(text[:2000])]
+    journey = any(_JOURNEY.search(s) is not None or _AHEAD.search(s) is not None for s in sentences)
     return journey or occasion(text)
 
 

@@ -65,9 +65,11 @@ _WAS_DUE = re.compile(
 )
 
 
-# ... or a weekday ("the library books were due back last Friday"): read forward, it was the coming one.
+# ... or a weekday ("the library books were due back last Friday", "meant to post it by last Friday"): read
+# forward, it was the coming one.
 _WAS_DUE_WEEKDAY = re.compile(
-    rf"\b(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:last\s+)?({DAYS})\b",
+    rf"\b(?:(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:last\s+)?"
+    rf"|(?:by|before|due|until)\s+last\s+)({DAYS})\b",
     re.IGNORECASE,
 )
 

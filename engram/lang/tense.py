@@ -1,0 +1,60 @@
+"""Verb forms in a statement: whether it tells what someone did ("We replaced the cron jobs in October"), and the
+dictionary's readings of a word. engram.lang.due reads a date in an account of the past as when it happened."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
+from engram.lang.events import OBJECT as _OBJECT
+from engram.lang.events import SENTENCE as _SENTENCE
+from engram.lang.lemmas import getAllLemmas, getInflection
+
+# A person said to have done something: the pronoun, an adverb perhaps, then the verb ("We replaced ...").
+_DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)?([a-z]+)\b", re.IGNORECASE)
+
+
+# A past verb of intent before what is to be done ("I promised to be there", "we agreed to meet", "she asked me to
+# call"): the deed lies ahead, and so does its day.
+_INTENT_VERBS = frozenset(
+    ("promised", "agreed", "decided", "planned", "arranged", "offered", "asked", "reminded", "told")
+)
+# Modal verbs the lemma tables call past forms ("should" of "shall"): "I should call the bank on Monday" is ahead.
+_MODALS = frozenset(("should", "could", "would", "might"))
+_TO_DO = re.compile(r"\s+(?:(?:me|us|him|her|them|you)\s+)?to\s+[a-z]", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def readings(word: str) -> Mapping[str, tuple[str, ...]]:
+    """`getAllLemmas(word)`, kept: a bulk write reads the same first words of sentences again and again, and each
+    look-up parses the table's lines and copies what it found."""
+    return MappingProxyType(getAllLemmas(word))
+
+
+def inflected(word: str, tag: str) -> bool:
+    """Whether `word` is a verb's form `tag` (VBD simple past, VBN past participle) that its base form is not."""
+    word = word.lower()
+    return any(
+        lemma != word and word in getInflection(lemma, tag) for lemma in readings(word).get("VERB", ())
+    )
+
+
+def told_as_past(text: str) -> bool:
+    """Whether `text` tells what someone did ("We replaced the cron jobs in October"): a pronoun followed by a
+    verb in its simple past, a form no present tense shares ("put" and "read" are left out). A note says it
+    without the pronoun ("Ran the parkrun on Saturday", "Met Carla on Friday"): a sentence opening with a simple
+    past followed by its object (a determiner, a pronoun, a name or a number), so that a participle naming a
+    thing ("Scheduled maintenance on Saturday") stays."""
+    for found in _DONE.finditer(text[:2000]):
+        intent = found.group(1).lower() in _INTENT_VERBS and _TO_DO.match(text, found.end()) is not None
+        if not intent and found.group(1).lower() not in _MODALS and inflected(found.group(1), "VBD"):
+            return True
+    for sentence in _SENTENCE.finditer(text[:2000]):
+        words = re.findall(r"[\w'-]+", sentence.group(1))
+        if len(words) > 1 and inflected(words[0], "VBD"):
+            following = words[1]
+            if following.lower() in _OBJECT or following[0].isupper() or following[0].isdigit():
+                return True
+    return False
