@@ -46,7 +46,20 @@ def is_german(text: str) -> bool:
     in the text), are German function words or dates that are no English word."""
     words = [w.lower() for w in _WORD.findall(text[:2000])]
     hits = sum(_german_only(w) or (w in _WHEN and not getAllLemmas(w)) for w in words)
-    return hits * 6 >= len(words) and (hits >= 2 or (hits == 1 and re.search("[äöüß]", text) is not None))
+    if hits * 6 >= len(words) and (hits >= 2 or (hits == 1 and re.search("[äöüß]", text) is not None)):
+        return True
+    return _short_german(words)
+
+
+def _short_german(words: list[str]) -> bool:
+    """A short German line whose function words English shares ("Ruth schrieb: Felix hat am 9. Dezember
+    Geburtstag": hat, am): two German function words or dates, one of them no English word, no function word
+    only English has, and most words unknown to the English dictionary ("Sam was in Berlin" is English)."""
+    german = sum(w in _function_words() or w in _WHEN for w in words)
+    english = any(w in STOPWORDS and w not in _function_words() for w in words)
+    unknown = sum(not getAllLemmas(w) or _german_only(w) for w in words)
+    only_german = any(_german_only(w) or (w in _WHEN and not getAllLemmas(w)) for w in words)
+    return not english and german >= 2 and only_german and unknown * 2 >= len(words)
 
 
 def topics(text: str, top: int = 10) -> tuple[str, ...]:
