@@ -323,17 +323,7 @@ def markdown(results: Mapping[str, Any]) -> str:
                 cells = [row["results_when_unanswerable"], "", other["results_when_unanswerable"], ""]
             out.append(f"| {kind} | {n} | " + " | ".join(_cell(c) for c in cells) + " |")
         out.append("")
-    due = results.get("due_check")
-    if due is not None:
-        out += ["## Due lists", ""]
-        out.append(
-            f"{due['listed_in_their_week']} of {due['tasks']} dated tasks listed in the week they are due."
-        )
-        out.append(f"Missing: {', '.join(due['missing']) or 'none'}.")
-        out.append(f"Rules or habits listed as things to do: {', '.join(due['rules_listed']) or 'none'}.")
-        others = due.get("others_listed", [])
-        out.append(f"Other memories listed as things to do (not scored): {', '.join(others) or 'none'}.")
-        out.append("")
+    out += due_lines(results.get("due_check"))
     out += [
         "## Notes",
         "",
@@ -349,6 +339,22 @@ def markdown(results: Mapping[str, Any]) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def due_lines(due: Mapping[str, Any] | None) -> list[str]:
+    """The due lists' figures in Markdown lines (none when the set has no dated task)."""
+    if due is None:
+        return []
+    others = due.get("others_listed", [])
+    return [
+        "## Due lists",
+        "",
+        f"{due['listed_in_their_week']} of {due['tasks']} dated tasks listed in the week they are due.",
+        f"Missing: {', '.join(due['missing']) or 'none'}.",
+        f"Rules or habits listed as things to do: {', '.join(due['rules_listed']) or 'none'}.",
+        f"Other memories listed as things to do (not scored): {', '.join(others) or 'none'}.",
+        "",
+    ]
 
 
 def _cell(value: Any) -> str:
@@ -389,7 +395,8 @@ def surface_tables(title: str, results: Mapping[str, Any], columns: Sequence[str
 def set_markdown(name: str, results: Mapping[str, Any]) -> str:
     """The tables of userlevel_NAME.json."""
     columns = (*_SET_COLUMNS, "unanswerable_above_low", "answerable_none_above_low")
-    return surface_tables(f"User-level recall: set {name}", results, columns)
+    tables = surface_tables(f"User-level recall: set {name}", results, columns)
+    return "\n".join([tables, *due_lines(results.get("due_check"))])
 
 
 def score_folder(folder: Path, *, separate: bool = False) -> dict[str, Any]:
