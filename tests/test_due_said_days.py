@@ -22,7 +22,7 @@ def _day(text: str) -> str | None:
     ("text", "day"),
     [
         # A time of day beside a day: an appointment, whatever words tell of it.
-        ("Dentist appointment next Thursday at 9.", "2026-11-26"),
+        ("Dentist appointment on Thursday at 9.", "2026-11-26"),
         ("Call with the bank on 2 December, 10:30.", "2026-12-02"),
         ("Abendessen bei Jana morgen um 19 Uhr.", "2026-11-24"),
         ("明天下午三点去医院。", "2026-11-24"),

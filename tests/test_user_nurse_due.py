@@ -94,3 +94,47 @@ def test_a_standing_order_is_not_listed_as_a_thing_to_do(memory: Memory) -> None
     for question in ("what's due this week?", "what do I have to do today?"):
         listed = _listed(memory, question, monday)
         assert ORDER not in listed and DEBIT not in listed
+
+
+def test_a_day_told_of_something_done_is_no_due_day() -> None:
+    text = "Paid the £2,500 venue deposit to Beaumanor Hall today, the balance is due 8 weeks before the day."
+    assert due.reminder_day(text, SAID) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "day"),
+    [
+        (
+            "Chase the OT referral if nobody has rung by next Wednesday.",
+            datetime(2026, 11, 23, tzinfo=UTC),
+            "2026-12-02",
+        ),
+        ("Send them the logo proofs by next Friday.", datetime(2026, 11, 18, tzinfo=UTC), "2026-11-27"),
+        ("Dentist appointment next Thursday at 9.", datetime(2026, 11, 23, tzinfo=UTC), "2026-12-03"),
+        # Said later in the week, the next one is next week's anyway.
+        ("Dentist appointment next Tuesday at 3pm.", datetime(2026, 11, 28, tzinfo=UTC), "2026-12-01"),
+    ],
+)
+def test_next_and_a_weekday_is_next_weeks(text: str, said: datetime, day: str) -> None:
+    found = due.reminder_day(text, said)
+    assert found is not None and found.date().isoformat() == day
+
+
+def test_a_chinese_line_opening_with_its_day_is_an_arrangement_for_it() -> None:
+    monday = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
+    text = "下周三和美琳一起去看伴娘裙。"  # next Wednesday, go with Mei Lin to look at bridesmaid dresses
+    assert events.event(text) and due.to_do(text)
+    found = due.deadline_day(text, monday)
+    assert found is not None and found.date().isoformat() == "2026-12-02"
+    assert not events.event("今天很累。")  # "very tired today": a note, nothing to go to
+
+
+def test_an_instruction_after_a_comma_is_a_thing_to_do_and_can_be_overdue(tmp_path: Path) -> None:
+    text = "Manual handling and basic life support refreshers both expire this month, book them on the portal today."
+    assert due.instruction(text) and due.owed(text)
+    assert not due.instruction("Dad fell in the bathroom last night, bruised his hip but no fracture.")
+    thursday = datetime(2026, 11, 26, 8, 0, tzinfo=UTC)
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:
+        with time_machine.travel(thursday, tick=False):
+            m.store_memory(text)
+        assert text in _listed(m, "what's overdue?", SAID)

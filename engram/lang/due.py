@@ -84,7 +84,8 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 
 def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     text = _spelled(text)
-    if told_as_past(text) and _DEADLINE.search(text) is None and not stated_occasion(text):
+    past = told_as_past(text) and not stated_occasion(text)
+    if past and _DEADLINE.search(text) is None:
         return None
     said = day_start(said_at.astimezone(UTC))
     if (late := missed(text, said)) is not None:
@@ -106,6 +107,10 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     ]
     if marked:
         dates = [*marked, *(m for m in dates if m not in marked)]
+    elif (
+        past
+    ):  # "Paid the deposit today, the balance is due 8 weeks before": the day it names is when it was done
+        return None
     for found, following in zip(dates, [*dates[1:], None], strict=False):
         if found.re in (WEEKDAY_DATE, COUNTED):
             if (pinned_day := resolve(found, said)) is not None:
@@ -155,6 +160,9 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
             ).lower().startswith(("before", "until"))
             if phrase.split()[0].lower() in DAYS.split("|") and (day - said).days == 7 and not after_next:
                 return said, phrase
+            # "next Thursday" said on a Monday is next week's, not the one three days off ("this Thursday").
+            if lead.endswith("next") and day.isocalendar()[:2] == said.isocalendar()[:2]:
+                return day + timedelta(days=7), phrase
             # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
             if any(c.isdigit() for c in phrase) and (day.month, day.day, day.year) == (
                 said.month,
@@ -309,7 +317,20 @@ def instruction(text: str) -> bool:
             return True  # after "remind me to", "need to": a verb whatever else it can be
         if len(words) > 1 and words[1].lower() in _OBJECT:
             return True
-    return False
+    return any(_told_after_a_comma(clause) for clause in _CLAUSE.split(text[:2000])[1:])
+
+
+# A clause after a comma or a semicolon ("The refreshers expire this month, book them today").
+_CLAUSE = re.compile(r"[,;]\s+")
+
+
+def _told_after_a_comma(clause: str) -> bool:
+    """Whether a clause opens with a verb in its base form and its object: an instruction inside a sentence."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", clause)
+    if len(words) < 2 or words[1].lower() not in _OBJECT - {"in", "up", "out", "back", "off", "down", "over"}:
+        return False
+    first = words[0].lower()
+    return _readings(first).get("VERB") == (first,) and first not in {"be", "have", "do"}
 
 
 def states_deadline(text: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from engram.lang.foreign_dates import names_day
+from engram.lang.foreign_dates import arranged_in_chinese, names_day
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS
 from engram.lang.weekday_dates import spelled
@@ -45,7 +45,7 @@ def event(text: str) -> bool:
     """Whether a sentence of `text` tells of an event on a day, something a person goes to: "<what> is on
     <day>", or a fragment naming only what (nouns and names) and the day. A birthday or an anniversary recurs
     and is a fact; "Mia turns seven on 6 December" has a verb of its own, "The play was on Saturday" is past."""
-    if timed(text):
+    if timed(text) or arranged_in_chinese(text):
         return True
     for sentence in SENTENCE.finditer(text[:2000]):
         found = _EVENT.match(sentence.group(1))

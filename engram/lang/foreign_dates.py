@@ -40,6 +40,18 @@ def names_day(text: str) -> bool:
     )
 
 
+# A Chinese line that opens with its day and tells of going, meeting or attending ("下周三和美琳一起去看伴娘裙": next
+# Wednesday, go with Mei Lin to look at bridesmaid dresses): an arrangement for that day. "今天很累" is none.
+_ZH_ARRANGED = re.compile(
+    rf"^\s*(?:下|这|本)?个?(?:{_ZH_DAY.pattern})[^。\uff01\uff1f!?]*?(?:去|见|开会|参加|约)"
+)
+
+
+def arranged_in_chinese(text: str) -> bool:
+    """Whether `text` is a Chinese line opening with the day of something to go to."""
+    return _ZH_ARRANGED.search(text) is not None
+
+
 def _zh_number(text: str) -> int:
     """A number written in digits or in Chinese numerals up to 31 (十二 12, 二十一 21, 三十 30)."""
     if text.isdigit():
