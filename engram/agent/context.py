@@ -20,7 +20,7 @@ from engram.config import Settings
 from engram.embed.embedder import Embedder
 from engram.errors import InvalidInput
 from engram.lang import analysis, pii
-from engram.lang.due import reminder_day, standing
+from engram.lang.due import reminder_day, standing, to_do
 from engram.model.agent_answers import SessionContextAnswer
 from engram.model.record import Category, Kind, MemoryRecord, MemoryType, Scope, Status, as_utc, utcnow
 from engram.recall.modes import RecallMode
@@ -44,7 +44,8 @@ _DECIDED_KINDS = frozenset({"decision", "constraint"})
 # A decision already made, in the past tense or under way ("We decided to use PostgreSQL", "we're going with"):
 # called a task, it has nothing left to do; "Make a decision on the vendor" is still one.
 _MADE = re.compile(
-    r"\b(?:we|I)(?:\s+have|'ve)?\s+(?:decided|chose|agreed|settled)\b|\b(?:we're|we are|I'm|I am)\s+going with\b",
+    r"\b(?:we|I)(?:\s+have|'ve)?\s+(?:decided|chose|agreed|settled)\b|\b(?:we're|we are|I'm|I am)\s+going with\b"
+    r"|^\s*(?:decided|decision)\s*:",  # a note headed as one ("Decided: we won't move Dad before the wedding")
     re.I,
 )
 
@@ -217,7 +218,10 @@ def _open_tasks(tasks: list[MemoryRecord], now: datetime) -> Iterator[tuple[str,
             continue  # a rule or a habit the classifier called a task: nothing to complete
         day = reminder_day(record.content, record.created_at, now)  # a yearly occasion: its next day
         if day is None:
-            undated.append(record)
+            # With no day, only what is worded as a thing to do, as the due list has it: a statement filed as a
+            # task or a reminder ("Kwame's mother will make jollof for the buffet") has nothing to complete.
+            if to_do(record.content):
+                undated.append(record)
         # A task said when already late stays open for a week from when it was said.
         elif max(day, record.created_at) >= now - OVERDUE:
             dated.append((day, record))
