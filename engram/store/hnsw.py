@@ -20,6 +20,8 @@ import faiss
 import numpy as np
 import numpy.typing as npt
 
+from engram.store.scan import distinct
+
 Vectors = npt.NDArray[np.float32]
 Keys = npt.NDArray[np.uint64]
 
@@ -77,6 +79,12 @@ class Graph:
     def contains(self, keys: Keys) -> npt.NDArray[np.bool_]:
         return self._slots_of(keys) >= 0
 
+    def held(self, keys: Keys) -> Keys:
+        """The distinct keys of `keys` the graph holds, sorted."""
+        ukeys = distinct(keys)
+        kept: Keys = ukeys[self.contains(ukeys)] if len(ukeys) else ukeys
+        return kept
+
     def _slots_of(self, keys: Keys) -> npt.NDArray[np.int64]:
         """Each key's slot, -1 for a key the graph does not hold."""
         at = np.asarray(keys, dtype=np.uint64)
@@ -127,7 +135,7 @@ class Graph:
         self._count += len(keys)
 
     def remove(self, keys: Keys) -> None:
-        found = self._slots_of(np.unique(np.asarray(keys, dtype=np.uint64)))
+        found = self._slots_of(distinct(keys))
         at = found[found >= 0]
         if not len(at):
             return
@@ -225,7 +233,7 @@ class Graph:
         index.hnsw.efConstruction = expansion_add
         graph._index, graph._keys, graph._live, graph._used = index, keys, live_bits, slots
         live = np.flatnonzero(np.unpackbits(live_bits, bitorder="little")[:slots])
-        if len(np.unique(keys[live])) != len(live):
+        if len(distinct(keys[live])) != len(live):
             raise ValueError("a key is live in two slots")
         graph._place(keys[live], live.astype(np.int32))
         graph._params = graph._search_params()

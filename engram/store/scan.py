@@ -19,6 +19,19 @@ def scan(keys: npt.NDArray[np.uint64], rows: Vectors, q: Vectors, k: int) -> lis
     return pairs(keys[top], scores[top])
 
 
+def distinct(keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """The keys sorted, each once, as `np.unique` answers: by a sort, as numpy 2.4's `np.unique` of integers
+    goes through a hash table many times slower than sorting a large array (a graph's every key on load)."""
+    ordered = np.sort(np.asarray(keys, dtype=np.uint64))
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    kept: npt.NDArray[np.uint64] = ordered[first]
+    return kept
+
+
 def unit(vecs: Vectors) -> Vectors:
     """Rows scaled to length 1 (zero rows stay zero): the graph ranks by inner product."""
     norms = np.linalg.norm(vecs, axis=1, keepdims=True)

@@ -156,8 +156,7 @@ class VectorIndex:
         if self._small is not None:
             return self._small.search(q, k, _keys(allowed, strict=False))
         unit = _unit(q.reshape(1, -1))[0]
-        ukeys = np.unique(_keys(allowed, strict=False))
-        ukeys = ukeys[self._index.contains(ukeys)] if len(ukeys) else ukeys
+        ukeys = self._index.held(_keys(allowed, strict=False))
         if not len(ukeys):
             return []
         candidates = math.ceil(OVERSAMPLE * k * size / len(ukeys))
