@@ -138,3 +138,18 @@ def test_an_instruction_after_a_comma_is_a_thing_to_do_and_can_be_overdue(tmp_pa
         with time_machine.travel(thursday, tick=False):
             m.store_memory(text)
         assert text in _listed(m, "what's overdue?", SAID)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Ruth schrieb: Felix hat am 9. Dezember Geburtstag.", "2026-12-09"),
+        ("妈妈的生日是12月3日。", "2026-12-03"),  # Mum's birthday is 3 December
+    ],
+)
+def test_a_birthday_in_german_or_chinese_is_on_the_calendar_every_year(text: str, day: str) -> None:
+    assert events.on_calendar(text) and events.yearly(text)
+    found = due.deadline_day(text, SAID)
+    assert found is not None and found.date().isoformat() == day
+    next_year = due.reminder_day(text, SAID, datetime(2027, 1, 10, tzinfo=UTC))
+    assert next_year is not None and next_year.year == 2027

@@ -100,8 +100,19 @@ def on_calendar(text: str) -> bool:
     return journey or occasion(text)
 
 
+# A birthday or an anniversary in German or Chinese ("Felix hat am 9. Dezember Geburtstag", "妈妈的生日是三月三日"),
+# read in the whole text: a German date's dot ends no sentence.
+_FOREIGN_OCCASION = re.compile(r"geburtstag|jahrestag|namenstag|生日|周年|纪念日", re.IGNORECASE)
+
+
+def _foreign_occasion(text: str) -> bool:
+    return _FOREIGN_OCCASION.search(text) is not None and names_day(text)
+
+
 def occasion(text: str) -> bool:
     """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned) with its day."""
+    if _foreign_occasion(text[:2000]):
+        return True
     return any(
         _OCCASION.search(said := s.group(1)) is not None and DATE.search(said) is not None
         for s in SENTENCE.finditer(spelled(text[:2000]))  # "the 2nd of December" as the date readers know it
@@ -112,7 +123,7 @@ def yearly(text: str) -> bool:
     """Whether `text` names an occasion that comes back every year (a birthday, an anniversary, a name day) with
     its day: due again each year, where a task or a journey on a day is due once."""
     head = spelled(text[:2000])
-    return _RECURRING.search(head) is not None and DATE.search(head) is not None
+    return (_RECURRING.search(head) is not None and DATE.search(head) is not None) or _foreign_occasion(head)
 
 
 # An occasion's day stated as it stands ("Our anniversary is 14/08", "Ravi's birthday falls on the 2nd of
