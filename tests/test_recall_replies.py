@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from engram import Memory
 from engram.model.record import utcnow
+from engram.recall.replies import ASKING
 
 ASKED = "what is Nate's favourite dish from the cooking show"
 
@@ -57,6 +58,7 @@ def test_a_turn_that_asks_nothing_lends_nothing(mem: Memory) -> None:
         mem, "Joanna: Congrats on the cooking show, Nate! Your favourite dish from it was great."
     )
     hits = mem.recall(ASKED, mode="ranked", limit=10, touch=False)
-    assert ids[1] in [h.record.id for h in hits[:3]]
+    # Among the best, where a question would lend its reply.
+    assert ids[1] in [h.record.id for h in hits[:ASKING]]
     assert all(h.why == "match" for h in hits)
     assert not _above([h.record.id for h in hits], ids[2], [ids[0], ids[6]])

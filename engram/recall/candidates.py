@@ -17,8 +17,10 @@ from engram.lang.text import idf, stem, stems
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.contained import Contained, overlap_stems
+from engram.recall.named import names_asked
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, Pool, feedback_query, score
+from engram.recall.speakers import as_said, spoken_names, without_names
 from engram.store.roles import SearchIndex, Transactions
 from engram.store.values import Facts, Filter
 
@@ -152,6 +154,7 @@ class Candidates:
             known = {f.id for f in facts}
             extra = [n for n in dict.fromkeys(n for near in beside.values() for n in near) if n not in known]
             facts += store.facts(extra) if extra else []
+        qvec = self._as_said(query, facts, qvec)
         vectors = {f.id: f.vector for f in facts if f.vector is not None}
         # np.array, not np.stack, of the rows: the same matrix, in a third of the time for a few hundred rows.
         embedded = np.array(list(vectors.values())) if vectors else np.zeros((0, len(qvec)), dtype=np.float32)
@@ -209,6 +212,20 @@ class Candidates:
             contained,
         )
         return ranked, vectors, beside
+
+    def _as_said(self, query: Query, facts: Sequence[Facts], qvec: Vector) -> Vector:
+        """The query's vector, or, when it names a speaker of the candidate turns ("what does Melanie paint?"
+        over turns written "Melanie: ..."), mostly the vector of the question without that name: who said a turn
+        is the speaker step's to weigh (engram.recall.speakers). Only such a question pays for a second
+        embedding."""
+        names = names_asked(query.search)
+        if not names:
+            return qvec
+        spoken = spoken_names([f.content for f in facts], names)
+        rest = without_names(query.search, spoken) if spoken else ""
+        if not rest or rest == query.search:
+            return qvec
+        return as_said(self._embedder.embed_batch([rest])[0], qvec)
 
     def _term_weights(self, query: Query, expansions: Sequence[str]) -> QueryTerms:
         own = list(query.stems)
