@@ -47,3 +47,15 @@ def test_optimize_tags_folds_hall_into_hallway(tmp_path: Path) -> None:
         m.remember("Dad's spare glasses are in the top drawer of the hall dresser.", tags=["hall", "glasses"])
         plan = m.run_tool("optimize_tags", dry_run=True)
     assert {(x["tag"], x["into"]) for x in plan["merges"]} >= {("hall", "hallway")}
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("Dad fell in the bathroom, bruised his hip; the OT is coming to fit grab rails.", "grab rails"),
+        ("I am going to paint the hall next weekend.", "hall"),
+    ],
+)
+def test_a_verb_after_to_is_no_part_of_the_topic(text: str, topic: str) -> None:
+    tags = [t.lower() for t in phrases.topics(text)]
+    assert topic in tags and not any(t.startswith(("fit ", "paint ")) for t in tags)

@@ -276,23 +276,18 @@ def _instructions(doc: Any) -> Any:
         if token.tag_ == "VBG" and previous in _GO:
             token.tag_ = "NN"  # an activity: "I go swimming every Wednesday"
             continue
-        if (
-            token.tag_ == "JJ"
-            and previous in _LIST
-            and "ADJ" not in readings
-            and readings.get("VERB") == (word,)
-        ):
-            token.tag_ = (
-                "VB"  # a step of a list, no adjective the dictionary knows: "soup: fry onion and carrot"
-            )
+        verb = readings.get("VERB") == (word,)  # the word is a verb's base form
+        # A step of a list, no adjective the dictionary knows: "soup: fry onion and carrot".
+        if token.tag_ == "JJ" and previous in _LIST and "ADJ" not in readings and verb:
+            token.tag_ = "VB"
             continue
-        if (
-            token.tag_ == "JJ"
-            and previous in _CLAUSE
-            and readings.get("VERB") == (word,)
-            and not readings.keys() - {"VERB"}
-        ):
+        if token.tag_ == "JJ" and previous in _CLAUSE and verb and not readings.keys() - {"VERB"}:
             token.tag_ = "VB"  # a clause's first word that can only be a verb: "renew car insurance"
+            continue
+        # A verb after "coming to", "want to", read as an adjective: "the OT is coming to fit grab rails".
+        infinitive = previous == "to" and token.i > 1 and doc[token.i - 2].tag_.startswith("VB")
+        if infinitive and verb and token.text.islower() and token.tag_ in _NOUN | {"JJ"}:
+            token.tag_ = "VB"
             continue
         after = doc[token.i + 1].text.lower()
         if previous not in _CLAUSE and not (previous in {"and", "then"} and after in _OBJECT):
