@@ -16,6 +16,7 @@ from engram.lang.text import unspaced
 from engram.model.record import MemoryRecord
 from engram.model.results import Scored
 from engram.model.vectors import Vector
+from engram.recall.aligned import meant_by_words
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
 from engram.recall.contacts import without_contact
@@ -55,6 +56,7 @@ class Retriever:
         decay = Decay(
             settings.recency_half_life_days, settings.importance_daily_decay, settings.negative_penalty
         )
+        self._embedder = embedder
         self._candidates = Candidates(settings, store, embedder, decay, self._readers)
 
     def close(self) -> None:
@@ -112,6 +114,7 @@ class Retriever:
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         plain = not unspaced(query.text)
         sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in picked]
+        sure = self._meant(sure, query.text, doubtful, plain)
         kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
         hits = self._full(kept, query, doubtful=doubtful)
         if touch and hits:
@@ -144,7 +147,20 @@ class Retriever:
             | untyped(shown, query.text)
             | without_contact(shown, query.text)
         )
+        if not exact:
+            plain = not unspaced(query.text)
+            judged = [
+                Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in shown
+            ]
+            shown = self._meant(judged, query.text, doubtful, plain)
         return self._full(shown, query, exact, doubtful), len(best)
+
+    def _meant(
+        self, judged: list[Scored[Facts]], question: str, doubtful: set[str], plain: bool
+    ) -> list[Scored[Facts]]:
+        """`judged` with a first hit that answers in other words at medium (engram.recall.aligned)."""
+        lifted = meant_by_words(judged, question, self._embedder, doubtful) if plain else set()
+        return [replace(s, confidence="medium") if s.record.id in lifted else s for s in judged]
 
     def _full(
         self,
