@@ -9,11 +9,38 @@ from datetime import UTC, datetime
 
 import pytest
 
+from engram import Memory
 from engram.embed.embedder import Embedder
 from engram.embed.minilm import default_embedder
 from engram.model.results import Scored
+from engram.recall import aligned
 from engram.recall.aligned import ALIGNED, ALIGNED_LEAD, content, meant_by_words, worst_match
 from engram.store.values import Facts
+
+NOTES = (
+    "I swim 30 lengths at the leisure centre before work on Tuesdays.",
+    "My take-home pay is £2,900 a month after tax.",
+    "Our tortoise Sheldon hibernates in a box in the garage from November.",
+    "Granddad Walter collects model trains and still builds the layouts himself.",
+    "The allotment is plot 14 on Mill Lane; the key is on the blue hook.",
+    "I can't bear reality TV, but I'll watch any nature documentary.",
+    "Book club meets the first Tuesday of the month at Priya's.",
+    "The car is a 2017 Honda Jazz, MOT due in March.",
+    "My dentist is Dr Okafor at Bridge Street Dental.",
+    "Rent is £1,450 a month, paid on the 28th.",
+    "Took up the ukulele in September; lessons with Marco on Thursday evenings.",
+    "Our son Theo is allergic to penicillin.",
+    "I take 50mg of sertraline every morning.",
+    "Passport number 533219874, expires June 2029.",
+    "The boiler pressure should sit between 1 and 1.5 bar.",
+    "Dad's birthday is 4 May; he collects vinyl records of 70s soul.",
+    "We switched our broadband to Zen Internet in August.",
+    "My sister Ines works as a vet in Porto.",
+    "Saving for a new kitchen, about £8,000 so far in the Nationwide account.",
+    "Gym membership at PureGym is £24 a month, I go twice a week.",
+    "Our neighbour Doreen feeds the tortoise when we're away.",
+    "I'm reading The Overstory for book club.",
+)
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +103,20 @@ def test_only_a_first_hit_standing_alone_among_low_ones_is_meant(model: Embedder
         meant_by_words([_hit(pay.record.content, lead=ALIGNED_LEAD - 0.01)], question, model, set()) == set()
     )
     assert meant_by_words([], question, model, set()) == set()
+
+
+def test_accurate_recall_answers_a_question_in_other_words_and_still_nothing_for_a_near_miss(
+    notes: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hits = notes.recall("what's my sister's job?", touch=False)
+    assert [(h.record.content, h.confidence) for h in hits] == [
+        ("My sister Ines works as a vet in Porto.", "medium")
+    ]
+    for question in (
+        "who is my dentist's receptionist?",
+        "what is my pension worth?",
+        "what is my mortgage rate?",
+    ):
+        assert notes.recall(question, touch=False) == []
+    monkeypatch.setattr(aligned, "ALIGNED", 2.0)  # no worst match reaches it: the rule is off
+    assert notes.recall("what's my sister's job?", touch=False) == []
