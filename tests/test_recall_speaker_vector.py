@@ -30,6 +30,10 @@ def test_the_names_a_question_asks_of_speakers() -> None:
     assert without_names("Did Carolines or Caroline say it?", ["caroline"]) == "Did Carolines or say it?"
     assert spoken_names(["Melanie: hi", "Caroline: I saw Bob"], ["melanie", "bob"]) == ("melanie",)
     assert spoken_names(["Note: Melanie called"], ["melanie"]) == ()
+    # A heading of a few lines among many is a topic, not a speaker.
+    listed = ["Tokyo: two nights in Shinjuku", *(f"line {i} of the trip" for i in range(9))]
+    assert spoken_names(listed, ["tokyo"]) == ()
+    assert spoken_names(listed[:4], ["tokyo"]) == ("tokyo",)
 
 
 def test_the_vector_keeps_a_share_of_the_question_as_asked() -> None:
