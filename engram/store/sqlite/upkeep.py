@@ -29,6 +29,9 @@ MERGE_PAGES = 1000
 MERGE_STEPS = 64
 # A process that has put this many rows into the text index merges it when it closes: the end of a bulk load.
 MERGE_AFTER_ROWS = 10_000
+# Forgets between two full rebuilds of the text index (see `_erased`), and the meta key that counts them.
+REBUILD_EVERY = 400
+_ERASURES = "text_index_erasures"
 
 
 def _marked(db: sqlite3.Connection) -> bool:
@@ -117,10 +120,24 @@ class Upkeeping:
         self._vectors.forget()  # the old index holds another vector space
 
     # ---- what a forget leaves (store/erasure.py) ----------------------------------------------------------
+    _rebuilt_once = False  # whether this process has built the text index afresh on a forget
+
     def _erased(self) -> None:
         # A full-text delete only adds a tombstone segment: the forgotten terms stay in the older segments until
         # they merge. 'optimize' merges them all now (this SQLite has no FTS5 secure-delete).
-        self._writer.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+        # SQLite 3.40's FTS5 reports its index malformed after about 1,000 deletes each followed by a merge (every
+        # write after failed); the index is built again instead every `REBUILD_EVERY` forgets (the first one a
+        # process makes included, for a store an older version forgot in), which starts it afresh.
+        (erasures,) = self._writer.execute(
+            "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
+            "SET value = CAST(value AS INTEGER) + 1 RETURNING CAST(value AS INTEGER)",
+            (_ERASURES,),
+        ).fetchone()
+        if erasures % REBUILD_EVERY == 1 or not self._rebuilt_once:
+            self._rebuilt_once = True
+            self.rebuild_fts()
+        else:
+            self._writer.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
         if not self._memory:
             # Committed with the forget, so that whichever process writes next settles the log if this one cannot.
             self._writer.execute(
