@@ -120,21 +120,19 @@ class Upkeeping:
         self._vectors.forget()  # the old index holds another vector space
 
     # ---- what a forget leaves (store/erasure.py) ----------------------------------------------------------
-    _rebuilt_once = False  # whether this process has built the text index afresh on a forget
 
     def _erased(self) -> None:
         # A full-text delete only adds a tombstone segment: the forgotten terms stay in the older segments until
         # they merge. 'optimize' merges them all now (this SQLite has no FTS5 secure-delete).
         # SQLite 3.40's FTS5 reports its index malformed after about 1,000 deletes each followed by a merge (every
-        # write after failed); the index is built again instead every `REBUILD_EVERY` forgets (the first one a
-        # process makes included, for a store an older version forgot in), which starts it afresh.
+        # write after failed); the index is built again instead every `REBUILD_EVERY` forgets (the first one
+        # counted included, for a store an older version forgot in), which starts it afresh.
         (erasures,) = self._writer.execute(
             "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
             "SET value = CAST(value AS INTEGER) + 1 RETURNING CAST(value AS INTEGER)",
             (_ERASURES,),
         ).fetchone()
-        if erasures % REBUILD_EVERY == 1 or not self._rebuilt_once:
-            self._rebuilt_once = True
+        if erasures % REBUILD_EVERY == 1:
             self.rebuild_fts()
         else:
             self._writer.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
