@@ -139,6 +139,20 @@ def score(rows: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]], l
     }
 
 
+def causes(rows: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+    """The misses grouped by what the set says each line is (its `kind_hint`: a rule, a family fact, meeting
+    notes, a household schedule) and by the label taken for the right one, most frequent first: what fails in
+    common, read before any change is tried."""
+    out: dict[str, Counter[str]] = {"kind": Counter(), "category": Counter()}
+    for r, g in zip(rows, got, strict=True):
+        hint = r.get("kind_hint") or "?"
+        if g["kind"] not in r["kind"].split("|"):
+            out["kind"][f"{hint}: {r['kind']} -> {g['kind']}"] += 1
+        if "category" in r and g["category"] != r["category"]:
+            out["category"][f"{hint}: {r['category']} -> {g['category']}"] += 1
+    return {part: dict(counts.most_common()) for part, counts in out.items()}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.everyday_decisions")
     parser.add_argument("--set", type=Path, default=DEFAULT)
@@ -152,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         weeks = {week_of(date.fromisoformat(r["due"])) for r in rows if r.get("due")}
         weeks |= {week_of(date.fromisoformat(r.get("created", SAID_ON))) for r in rows}
         listed = _listed(memory, weeks)
-    result = score(rows, got, listed)
+    result = score(rows, got, listed) | {"misses_by_hint": causes(rows, got)}
     print(json.dumps(result, indent=1, ensure_ascii=False))
     stamp = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "set": args.set.name}
     args.out.write_text(json.dumps(stamp | result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
