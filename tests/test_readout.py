@@ -150,3 +150,22 @@ def test_a_taxonomy_with_too_few_seeds_per_label_has_no_read_out(tmp_path: Path)
         assert classifier.readout is None and "readout" not in decided.views
         assert decided.label == "a"  # the prototype score alone still decides
         assert not mem.store.get_meta("readout:few")
+
+
+def test_the_fit_does_not_depend_on_how_many_threads_blas_sums_with() -> None:
+    """A store limits BLAS to one thread; the shipped read-outs were fitted with more. Fitted in float32, the
+    solver stopped at another iteration and the coefficients moved enough to change decisions."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(0)
+    centres = rng.normal(size=(5, 384)).astype(np.float32)
+    target = np.repeat(np.arange(5), 80)
+    x = centres[target] * 0.3 + rng.normal(size=(400, 384)).astype(np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    labels = [f"label{i}" for i in target]
+    fits = []
+    for threads in (2, 1):
+        with threadpool_limits(threads, user_api="blas"):
+            fits.append(linear.fit(x, None, labels, np.zeros(384, np.float32), 0.0, _uninformed(400, 5)))
+    assert fits[0].regularisation == fits[1].regularisation
+    assert np.allclose(fits[0].coef, fits[1].coef, rtol=0, atol=1e-6)

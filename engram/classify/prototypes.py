@@ -368,7 +368,9 @@ def _left_out_scores(
     vectors: Matrix, label_idx: npt.NDArray[np.int64], labels: int, top: int
 ) -> npt.NDArray[np.float64]:
     """Each vector's score per label (mean of its `top` best cosines there), itself left out."""
-    sims = vectors @ vectors.T
+    # float64: a float32 product differs in its last bits with the number of threads BLAS sums with
+    wide = np.asarray(vectors, dtype=np.float64)
+    sims = wide @ wide.T
     np.fill_diagonal(sims, -np.inf)
     per_label = []
     for i in range(labels):

@@ -41,7 +41,10 @@ REGULARISATION = (1.0, 4.0, 16.0, 64.0)  # inverse strengths tried (scikit-learn
 TEMPERATURES = tuple(round(0.1 + 0.05 * i, 2) for i in range(59))  # 0.1 .. 3.0
 WEIGHTS = tuple(round(0.05 * i, 2) for i in range(21))  # 0 .. 1
 FOLDS = 5
-FITTED_BY = "logistic/3"  # changes when fitting does, so a kept read-out is fitted again
+# The solver runs to the regression's optimum: stopped at scikit-learn's default (1e-4), where it stopped
+# depended on the order BLAS summed in, and the coefficients with it.
+TOLERANCE = 1e-8
+FITTED_BY = "logistic/5"  # changes when fitting does, so a kept read-out is fitted again
 FLOOR = 1e-12  # the least probability a part of the pool holds, so one part's zero does not veto the other
 
 
@@ -168,11 +171,14 @@ def fit(
 
     names = tuple(sorted(set(labels)))
     target = np.array([names.index(label) for label in labels])
-    x = features(vectors, openings, opening_mean, opening_weight)
+    # In float64: fitted on float32 features, the solver stopped at another iteration whenever BLAS summed in
+    # another order (a process whose BLAS a store had limited to one thread), and the coefficients moved by a
+    # tenth, enough to change decisions; in float64 they agree across thread counts to 1e-9.
+    x = features(vectors, openings, opening_mean, opening_weight).astype(np.float64)
     folds = StratifiedKFold(FOLDS, shuffle=True, random_state=0)  # every label needs FOLDS seeds
 
     def model(c: float) -> LogisticRegression:
-        return LogisticRegression(C=c, max_iter=5000)
+        return LogisticRegression(C=c, max_iter=5000, tol=TOLERANCE)
 
     best: tuple[float, float, float, npt.NDArray[np.float64]] | None = None  # log-loss, C, T, probabilities
     with warnings.catch_warnings():
