@@ -22,18 +22,23 @@ def small(tmp_path: Path) -> Iterator[Memory]:
         yield memory
 
 
-@pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The texts the analysis is asked to read."""
+def _spy(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[str]:
+    """The texts `module.name` is called with from now on."""
     seen: list[str] = []
-    real = analysis.analyse
+    real = getattr(module, name)
 
     def spy(text: str, *args: Any, **kwargs: Any) -> Any:
         seen.append(text)
         return real(text, *args, **kwargs)
 
-    monkeypatch.setattr(analysis, "analyse", spy)
+    monkeypatch.setattr(module, name, spy)
     return seen
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the analysis is asked to read."""
+    return _spy(monkeypatch, analysis, "analyse")
 
 
 @pytest.mark.parametrize("tool", ["remember", "store_memory"])
@@ -59,14 +64,7 @@ def test_too_long_a_text_is_not_scanned_for_personal_data(
     small: Memory, monkeypatch: pytest.MonkeyPatch, tool: str
 ) -> None:
     kept = small.remember("the gate code is 4411")
-    scanned: list[str] = []
-    real = pii.detect
-
-    def spy(text: str, *args: Any, **kwargs: Any) -> Any:
-        scanned.append(text)
-        return real(text, *args, **kwargs)
-
-    monkeypatch.setattr(pii, "detect", spy)
+    scanned = _spy(monkeypatch, pii, "detect")
     given = {"id": kept.id} if tool == "update_memory" else {}
     # An edit's new text was scanned whole before its length was checked: seconds for 900,000 characters.
     with pytest.raises(InvalidInput) as refused:

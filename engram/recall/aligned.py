@@ -23,7 +23,7 @@ from engram.store.values import Facts
 
 # The worst-matched question word's best cosine to a word of the memory, and the memory's cosine lead over every
 # other memory, at which the memory is meant: chosen across the user-level sets, each measured with the setting
-# chosen on the others (`python -m bench.meant_fit --aligned`).
+# chosen on the others (`python -m bench.aligned_fit`).
 ALIGNED = 0.45
 ALIGNED_LEAD = 0.06
 # Words that ask rather than name what is asked about.
