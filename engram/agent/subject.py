@@ -28,7 +28,8 @@ def someone_else(content: str) -> bool:
     if m is None or (m[1] and set(m[1].lower().split()) & (STOPWORDS | {"name"})):
         return False  # "My name is Sam": the user's own name
     word = m[2].lower()
-    if word in STOPWORDS or (m[1] is None and _opens_sentence(word, first[m.end(2) :])):
+    # A word in capitals is an abbreviation ("MOT for the Skoda ...", "NHS number ..."), not a person's name.
+    if word in STOPWORDS or m[2].isupper() or (m[1] is None and _opens_sentence(word, first[m.end(2) :])):
         return False
     return _USER_SPEAKS.search(first[m.end() :]) is None
 
