@@ -112,9 +112,7 @@ class Retriever:
         doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
         doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
-        plain = not unspaced(query.text)
-        sure = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in picked]
-        sure = self._meant(sure, query.text, doubtful, plain)
+        sure = self._judged(picked, query.text, doubtful)
         kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
         hits = self._full(kept, query, doubtful=doubtful)
         if touch and hits:
@@ -148,17 +146,16 @@ class Retriever:
             | without_contact(shown, query.text)
         )
         if not exact:
-            plain = not unspaced(query.text)
-            judged = [
-                Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in shown
-            ]
-            shown = self._meant(judged, query.text, doubtful, plain)
+            shown = self._judged(shown, query.text, doubtful)
         return self._full(shown, query, exact, doubtful), len(best)
 
-    def _meant(
-        self, judged: list[Scored[Facts]], question: str, doubtful: set[str], plain: bool
+    def _judged(
+        self, hits: Sequence[Scored[Facts]], question: str, doubtful: set[str]
     ) -> list[Scored[Facts]]:
-        """`judged` with a first hit that answers in other words at medium (engram.recall.aligned)."""
+        """`hits` each with its confidence, a first hit that answers in other words at medium
+        (engram.recall.aligned)."""
+        plain = not unspaced(question)
+        judged = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in hits]
         lifted = meant_by_words(judged, question, self._embedder, doubtful) if plain else set()
         return [replace(s, confidence="medium") if s.record.id in lifted else s for s in judged]
 

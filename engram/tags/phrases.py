@@ -80,9 +80,6 @@ class Phrase:
 FRESH_AFTER_WORDS = 20_000
 _loaded: list[Any] = []  # the tagger, and the size of its vocabulary when it loaded
 _loading = threading.Lock()
-_exported: list[
-    Any
-] = []  # the tagger run on numpy, in a process that asked for it (standins.tag_without_spacy)
 
 
 def _nlp() -> Any:
