@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engram.lang import analysis, timewords
+from engram.recall import intent as intents
 from engram.recall import query as questions
 from engram.tags.naming import is_abbreviation, kept_apart, key, same_tag
 
@@ -122,10 +123,10 @@ def test_chinese_importance_reads_its_dates_urgency_and_decisions() -> None:
 
 
 def test_intents_and_event_anchors() -> None:
-    assert questions.intent("what do I need to do this week") == "remind"
-    assert questions.intent("show me notes similar to this one") == "show_similar"
-    assert questions.intent("when did we ship v2") == "timeline"
-    assert questions.intent("where is the config") == "find"
+    assert intents.intent("what do I need to do this week") == "remind"
+    assert intents.intent("show me notes similar to this one") == "show_similar"
+    assert intents.intent("when did we ship v2") == "timeline"
+    assert intents.intent("where is the config") == "find"
     anchor = timewords.event_anchor("what did we agree before the launch?")
     assert anchor is not None and (anchor.phrase, anchor.relation) == ("the launch", "before")
     # Phrasal verbs name no event: "looks after our dog" filtered to what was said after a memory about it.
@@ -135,10 +136,8 @@ def test_intents_and_event_anchors() -> None:
         "he takes after his father",
     ):
         assert timewords.event_anchor(query) is None, query
-    assert not questions.asks_for_memories(questions.query_concepts("What did I learn")), (
-        "learning is a topic"
-    )
-    assert questions.asks_for_memories(questions.query_concepts("what did I tell you"))
+    assert not intents.asks_for_memories(questions.query_concepts("What did I learn")), "learning is a topic"
+    assert intents.asks_for_memories(questions.query_concepts("what did I tell you"))
 
 
 def test_tag_rules() -> None:
@@ -451,13 +450,13 @@ def test_a_query_asking_for_things_to_do_names_no_topic() -> None:
         "any open tasks?",
         "my to-do list",
     ):
-        assert questions.intent(query) == "remind"
-        assert questions.names_no_topic(questions.query_concepts(query)), query
-    assert not questions.names_no_topic(questions.query_concepts("when is the grant report due"))
+        assert intents.intent(query) == "remind"
+        assert intents.names_no_topic(questions.query_concepts(query)), query
+    assert not intents.names_no_topic(questions.query_concepts("when is the grant report due"))
     # Asked to recall something, not for things to do.
-    assert questions.intent("Can you remind me what Sarah said about the roadmap?") == "find"
-    assert questions.intent("What is Melanie's hand-painted bowl a reminder of?") == "find"
-    assert questions.intent("remind me to buy milk") == "remind"
+    assert intents.intent("Can you remind me what Sarah said about the roadmap?") == "find"
+    assert intents.intent("What is Melanie's hand-painted bowl a reminder of?") == "find"
+    assert intents.intent("remind me to buy milk") == "remind"
 
 
 def test_a_name_longer_than_a_keyphrase_is_kept_whole() -> None:

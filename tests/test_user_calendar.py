@@ -16,7 +16,8 @@ from engram import FakeEmbedder, Memory
 from engram.config import Settings
 from engram.lang import due, events
 from engram.model.record import Category
-from engram.recall.query import intent, read_search
+from engram.recall.intent import intent
+from engram.recall.query import read_search
 
 SAID = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)  # a Friday
 

@@ -25,12 +25,12 @@ from engram.model.answers import SearchHit, SearchMemoryResult
 from engram.model.record import Category, Kind, as_utc, utcnow
 from engram.model.vectors import Vector
 from engram.recall.confidence import at_least
+from engram.recall.intent import names_no_topic
 from engram.recall.modes import RecallMode
 from engram.recall.query import (
     Query,
     TimeClause,
     matched_concepts,
-    names_no_topic,
     query_concepts,
     read_query,
 )

@@ -17,6 +17,7 @@ from engram.lang.text import STOPWORDS, joined_spellings, stem, stems, terms
 from engram.lang.text import words as words_of
 from engram.lang.timewords import EventAnchor, TimeRange
 from engram.model.record import text_problem
+from engram.recall.intent import OCCASIONS, asks_for_memories, intent, names_no_topic
 from engram.recall.kin import kin_words
 from engram.recall.named import names_asked
 from engram.recall.scoring import Period
@@ -99,7 +100,7 @@ class Query:
 
     def asks_for_occasions(self) -> bool:
         """Whether it asks for things to do that are yearly occasions only ("birthdays coming up")."""
-        return self.asks_for_tasks() and _OCCASIONS.search(self.text) is not None
+        return self.asks_for_tasks() and OCCASIONS.search(self.text) is not None
 
     def asks_for_memories(self) -> bool:
         """Whether it asks for memories themselves, about nothing in particular ("what did I tell you today?")."""
@@ -242,21 +243,6 @@ def query_concepts(query: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def names_no_topic(concepts: Iterable[str]) -> bool:
-    """Whether a query's concepts only ask for things to do ("my reminders", "open tasks", "due soon"), about
-    nothing in particular."""
-    return _only(concepts, _ASKING_FOR_TASKS)
-
-
-def _only(concepts: Iterable[str], asking: frozenset[str]) -> bool:
-    """Whether every word of the concepts is one of `asking`, a stopword or a word that only says when."""
-    words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
-    return all(
-        w in asking or w in STOPWORDS or w in analysis.WHEN_ALONE or analysis.NO_TOPIC.fullmatch(w)
-        for w in words
-    )
-
-
 def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str]) -> list[str]:
     """The concepts a memory answers: a tag of it, or a phrase most of whose content words (stemmed; "sister's"
     is "sister") are among its words or its tags' words. Whole words only: "phone" is not in "telephone"."""
@@ -270,72 +256,6 @@ def matched_concepts(concepts: Iterable[str], content: str, tags: Iterable[str])
         if concept in tag_set or (wanted and 2 * len(wanted & have) > len(wanted)):
             out.append(concept)
     return sorted(set(out))
-
-
-# "Remind me what Sarah said", "a reminder of the trip": asking to recall something, not for things to do.
-_RECALLING = re.compile(
-    r"\bremind(?:s|ed)?\s+(?:me|him|her|them|us)\s+(?:of|what|which|who|whom|where|when|how|why|about|whether|if"
-    r"|that)\b|\breminders?\s+of\b"
-)
-# Words a query asking for things to do is made of when it names no topic ("what do I need to do?").
-_ASKING_FOR_TASKS = frozenset(
-    """remind reminder reminders task tasks todo todos to-do to-dos due deadline deadlines need needs have has left
-    open pending upcoming coming up soon list things thing anything everything any all my outstanding should must
-    got get done plate happening""".split()  # noqa: SIM905
-)
-# What a calendar holds, asked for as a whole ("appointments next week", "what's overdue").
-_ASKING_FOR_TASKS |= {"overdue", "appointment", "appointments", "birthdays", "anniversaries", "events"}
-_ASKING_FOR_TASKS |= {"occasions", "engagements"}
-
-
-# Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
-_ASKING_FOR_MEMORIES = frozenset(
-    {
-        "tell",
-        "told",
-        "say",
-        "said",
-        "mention",
-        "mentioned",
-        "share",
-        "shared",
-        "talk",
-        "talked",
-        "discuss",
-        "discussed",
-        "write",
-        "wrote",
-        "written",
-        "store",
-        "stored",
-        "save",
-        "saved",
-        "memory",
-        "memories",
-        "notes",
-        "everything",
-        "anything",
-        "something",
-        "things",
-        "thing",
-        "stuff",
-        "all",
-        "list",
-        "show",
-        "recent",
-        "recently",
-        "latest",
-        "new",
-        "happened",
-        "happen",
-    }
-)
-
-
-def asks_for_memories(concepts: Iterable[str]) -> bool:
-    """Whether a query's concepts (its time phrase taken out) ask for memories, about nothing in particular:
-    "what did I tell you", "everything I saved", "recent memories"."""
-    return _only(concepts, _ASKING_FOR_MEMORIES)
 
 
 # "How many trips", "how often", "the total cost", "altogether": a question that counts or sums instances.
@@ -359,42 +279,3 @@ def recent(query: str) -> bool:
 def counts(query: str) -> bool:
     """Whether a query counts or sums what was said on a topic, so wants each memory of it, however alike."""
     return _COUNTING.search(query) is not None
-
-
-# What a calendar holds, named as what a question asks for ("appointments next week", "upcoming birthdays").
-_EVENTS = r"(?:appointments?|birthdays?|anniversar(?:y|ies)|events?|occasions?|engagements?)"
-
-
-_OCCASIONS = re.compile(r"\b(?:birthdays?|anniversar(?:y|ies)|occasions?)\b", re.IGNORECASE)
-_MONTH = rf"(?:{timewords.MONTHS}|(?:{timewords.SHORT_MONTHS})\b)"
-
-
-def intent(query: str) -> str:
-    """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
-    q = query.lower()
-    if re.search(
-        r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done)|"
-        r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my plate|"
-        # What a diary holds: "what do I have on in December", "what's coming up next week".
-        r"(?:do|have) (?:i|we) (?:have|got) (?:on|coming up)|"
-        r"(?:what'?s|what is|anything|something) coming up|coming up (?:this|next|in|soon|today|tomorrow)|"
-        r"what'?s on (?:this|next|in|for|today|tomorrow|tonight|(?:the )?\d+(?:st|nd|rd|th)?"
-        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-        r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
-        r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
-        r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight)|overdue|"
-        # A month alone, with nothing said to have happened then: "anything in December?", "what do I have in May".
-        rf"^\W*(?:(?:is|are) there )?(?:anything|something|what do (?:i|we) have)(?: on)? (?:in|for) {_MONTH}|"
-        # An event noun with a time to come: "appointments next week", "birthdays coming up", "upcoming events".
-        rf"(?:upcoming|coming|next) {_EVENTS}|(?:^|\b(?:any|my|what|which|the)\s+){_EVENTS}\s+(?:(?:are|is)\s+)?"
-        rf"(?:coming up|upcoming|due|soon|this|next|today|tomorrow|tonight|in (?:the )?(?:next|coming)|in {_MONTH}))\b",
-        q,
-    ) and not (_RECALLING.search(q)):
-        return "remind"
-    if re.search(r"\b(similar to|like this|related to|more like)\b", q):
-        return "show_similar"
-    if re.search(r"\b(when did|when was|history of|timeline|what happened)\b", q):
-        return "timeline"
-    if re.search(r"^\s*(list|show( me)? all|all (my|the))\b", q):
-        return "list"
-    return "find"

@@ -1,0 +1,130 @@
+"""What a question asks for, read from its words: things to do (`intent` "remind"), similar memories, a
+timeline, a list, else a search; and whether it names no topic beside asking for things to do or for memories."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from engram.lang import analysis, timewords
+from engram.lang.text import STOPWORDS
+
+
+def names_no_topic(concepts: Iterable[str]) -> bool:
+    """Whether a query's concepts only ask for things to do ("my reminders", "open tasks", "due soon"), about
+    nothing in particular."""
+    return _only(concepts, _ASKING_FOR_TASKS)
+
+
+def _only(concepts: Iterable[str], asking: frozenset[str]) -> bool:
+    """Whether every word of the concepts is one of `asking`, a stopword or a word that only says when."""
+    words = [w for c in concepts for w in re.split(r"[\s-]+", c.lower()) if w]
+    return all(
+        w in asking or w in STOPWORDS or w in analysis.WHEN_ALONE or analysis.NO_TOPIC.fullmatch(w)
+        for w in words
+    )
+
+
+# "Remind me what Sarah said", "a reminder of the trip": asking to recall something, not for things to do.
+_RECALLING = re.compile(
+    r"\bremind(?:s|ed)?\s+(?:me|him|her|them|us)\s+(?:of|what|which|who|whom|where|when|how|why|about|whether|if"
+    r"|that)\b|\breminders?\s+of\b"
+)
+# Words a query asking for things to do is made of when it names no topic ("what do I need to do?").
+_ASKING_FOR_TASKS = frozenset(
+    """remind reminder reminders task tasks todo todos to-do to-dos due deadline deadlines need needs have has left
+    open pending upcoming coming up soon list things thing anything everything any all my outstanding should must
+    got get done plate happening""".split()  # noqa: SIM905
+)
+# What a calendar holds, asked for as a whole ("appointments next week", "what's overdue").
+_ASKING_FOR_TASKS |= {"overdue", "appointment", "appointments", "birthdays", "anniversaries", "events"}
+_ASKING_FOR_TASKS |= {"occasions", "engagements"}
+
+
+# Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
+_ASKING_FOR_MEMORIES = frozenset(
+    {
+        "tell",
+        "told",
+        "say",
+        "said",
+        "mention",
+        "mentioned",
+        "share",
+        "shared",
+        "talk",
+        "talked",
+        "discuss",
+        "discussed",
+        "write",
+        "wrote",
+        "written",
+        "store",
+        "stored",
+        "save",
+        "saved",
+        "memory",
+        "memories",
+        "notes",
+        "everything",
+        "anything",
+        "something",
+        "things",
+        "thing",
+        "stuff",
+        "all",
+        "list",
+        "show",
+        "recent",
+        "recently",
+        "latest",
+        "new",
+        "happened",
+        "happen",
+    }
+)
+
+
+def asks_for_memories(concepts: Iterable[str]) -> bool:
+    """Whether a query's concepts (its time phrase taken out) ask for memories, about nothing in particular:
+    "what did I tell you", "everything I saved", "recent memories"."""
+    return _only(concepts, _ASKING_FOR_MEMORIES)
+
+
+# What a calendar holds, named as what a question asks for ("appointments next week", "upcoming birthdays").
+_EVENTS = r"(?:appointments?|birthdays?|anniversar(?:y|ies)|events?|occasions?|engagements?)"
+
+
+OCCASIONS = re.compile(r"\b(?:birthdays?|anniversar(?:y|ies)|occasions?)\b", re.IGNORECASE)
+_MONTH = rf"(?:{timewords.MONTHS}|(?:{timewords.SHORT_MONTHS})\b)"
+
+
+def intent(query: str) -> str:
+    """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
+    q = query.lower()
+    if re.search(
+        r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done)|"
+        r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my plate|"
+        # What a diary holds: "what do I have on in December", "what's coming up next week".
+        r"(?:do|have) (?:i|we) (?:have|got) (?:on|coming up)|"
+        r"(?:what'?s|what is|anything|something) coming up|coming up (?:this|next|in|soon|today|tomorrow)|"
+        r"what'?s on (?:this|next|in|for|today|tomorrow|tonight|(?:the )?\d+(?:st|nd|rd|th)?"
+        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+        r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
+        r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
+        r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight)|overdue|"
+        # A month alone, with nothing said to have happened then: "anything in December?", "what do I have in May".
+        rf"^\W*(?:(?:is|are) there )?(?:anything|something|what do (?:i|we) have)(?: on)? (?:in|for) {_MONTH}|"
+        # An event noun with a time to come: "appointments next week", "birthdays coming up", "upcoming events".
+        rf"(?:upcoming|coming|next) {_EVENTS}|(?:^|\b(?:any|my|what|which|the)\s+){_EVENTS}\s+(?:(?:are|is)\s+)?"
+        rf"(?:coming up|upcoming|due|soon|this|next|today|tomorrow|tonight|in (?:the )?(?:next|coming)|in {_MONTH}))\b",
+        q,
+    ) and not (_RECALLING.search(q)):
+        return "remind"
+    if re.search(r"\b(similar to|like this|related to|more like)\b", q):
+        return "show_similar"
+    if re.search(r"\b(when did|when was|history of|timeline|what happened)\b", q):
+        return "timeline"
+    if re.search(r"^\s*(list|show( me)? all|all (my|the))\b", q):
+        return "list"
+    return "find"
