@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -358,7 +358,14 @@ def _by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetim
         undated = (
             [h for h in hits if days[h.record.id] is None and due.to_do(h.record.content)] if pending else []
         )
-        hits = [h for h in hits if (d := days[h.record.id]) is not None and span.contains(d)] + undated
+        # Asked from today ("what do I have to do today?"), what was missed this last week is still to do.
+        since = today - timedelta(days=RECENTLY_MISSED) if pending and span.after == today else today
+        hits = [
+            h
+            for h in hits
+            if (d := days[h.record.id]) is not None
+            and (span.contains(d) or (since <= d < today and due.owed(h.record.content)))
+        ] + undated
         if span.after is None:  # "what's overdue": a match that has passed was played, it is not late
             hits = [h for h in hits if due.owed(h.record.content)]
     return sorted(hits, key=order), days

@@ -25,6 +25,9 @@ def window(query: str, now: datetime) -> TimeRange | None:
     it), a named week or weekend not ("before next week" ends on Sunday)."""
     try:
         span = _window(query, now)
+        if span is None and (said := _foreign(query)) is not None:
+            read = _window(said[0], now)
+            span = None if read is None else TimeRange(read.after, read.before, said[1])
     except (ValueError, OverflowError):  # asked as of the calendar's last days: no day comes after them
         return None
     if span is None or span.after is None:
@@ -39,6 +42,43 @@ def window(query: str, now: datetime) -> TimeRange | None:
         span.after if found.group(1).lower() == "before" and not one_day else span.before
     )  # "before next week"
     return TimeRange(today, end, query[found.start() : len(lead) + len(span.phrase)])
+
+
+# The days a German or Chinese question for things to do names, as English says them: "was steht diese Woche an?",
+# "这周有什么要做的". A weekday or a date in them is read by engram.lang.foreign_dates for memories, not here.
+_FOREIGN_DAYS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\büberfällig|\bverpasst|逾期|过期|超期", re.IGNORECASE), "overdue"),
+    (re.compile(r"\b(?:dieses|am)\s+wochenende\b|这个?周末|周末", re.IGNORECASE), "this weekend"),
+    (
+        re.compile(
+            r"\b(?:diese[nr]?|in\s+dieser)\s+woche\b|(?:这|本)个?(?:周|星期|礼拜)(?![一二三四五六日天])",
+            re.IGNORECASE,
+        ),
+        "this week",
+    ),
+    (
+        re.compile(
+            r"\b(?:nächste[nr]?|kommende[nr]?|in\s+der\s+nächsten)\s+woche\b|下个?(?:周|星期|礼拜)(?![一二三四五六日天])",
+            re.IGNORECASE,
+        ),
+        "next week",
+    ),
+    (re.compile(r"\b(?:diese[nmr]?|in\s+diesem)\s+monat\b|这个月|本月", re.IGNORECASE), "this month"),
+    (
+        re.compile(r"\b(?:nächste[nmr]?|kommende[nmr]?|im\s+nächsten)\s+monat\b|下个?月", re.IGNORECASE),
+        "next month",
+    ),
+    (re.compile(r"\bheute\b|今天|今日|今晚", re.IGNORECASE), "today"),
+    (re.compile(r"(?<!heute )(?<!am )\bmorgen\b(?!s)|明天", re.IGNORECASE), "tomorrow"),
+)
+
+
+def _foreign(query: str) -> tuple[str, str] | None:
+    """The English for the days a German or Chinese question names, and the words it names them with."""
+    for pattern, english in _FOREIGN_DAYS:
+        if (found := pattern.search(query)) is not None:
+            return english, found.group(0)
+    return None
 
 
 # "before Friday", "by the weekend", "until next week": the word that makes a window run from today.

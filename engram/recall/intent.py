@@ -39,6 +39,14 @@ _ASKING_FOR_TASKS = frozenset(
 # What a calendar holds, asked for as a whole ("appointments next week", "what's overdue").
 _ASKING_FOR_TASKS |= {"overdue", "appointment", "appointments", "birthdays", "anniversaries", "events"}
 _ASKING_FOR_TASKS |= {"occasions", "engagements"}
+# The German words such a question is made of when it names no topic, beside its time ("diese Woche").
+_GERMAN_ASKING = frozenset(
+    """was steht stehen liegt an habe hab haben ich wir muss müssen sollte soll noch zu erledigen machen tun
+    welche welcher welches aufgaben aufgabe termine termin fristen frist fällig überfällig vor gibt es für mich
+    mir offen offene offenen alles heute morgen diese dieser diesen nächste nächster nächsten kommende kommenden
+    woche wochenende monat""".split()  # noqa: SIM905
+)
+_ASKING_FOR_TASKS |= _GERMAN_ASKING
 
 
 # Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
@@ -99,6 +107,16 @@ OCCASIONS = re.compile(r"\b(?:birthdays?|anniversar(?:y|ies)|occasions?)\b", re.
 _MONTH = rf"(?:{timewords.MONTHS}|(?:{timewords.SHORT_MONTHS})\b)"
 
 
+# Asking for things to do in German ("was steht diese Woche an?", "was muss ich heute erledigen?", "welche Termine
+# habe ich?") or Chinese ("这周有什么要做的", "今天要办什么", "下周有什么安排"): the English words above are not in them.
+_FOREIGN_TASKS = re.compile(
+    r"\bwas\s+steht\b.*\ban\b|\bwas\s+liegt\b.*\ban\b|\bwas\s+(?:habe|hab|haben)\s+(?:ich|wir)\b.*\bvor\b"
+    r"|\b(?:muss|müssen|sollte|soll)\s+(?:ich|wir)\b.*\b(?:erledigen|machen|tun|abgeben|schicken)\b"
+    r"|\bzu\s+erledigen\b|\b(?:aufgaben|termine|fristen|fällig|überfällig)\b"
+    r"|要做|要办|该做|得做|待办|任务|安排|日程|到期|截止|逾期|有什么事"
+)
+
+
 def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()
@@ -120,6 +138,8 @@ def intent(query: str) -> str:
         rf"(?:coming up|upcoming|due|soon|this|next|today|tomorrow|tonight|in (?:the )?(?:next|coming)|in {_MONTH}))\b",
         q,
     ) and not (_RECALLING.search(q)):
+        return "remind"
+    if _FOREIGN_TASKS.search(q):
         return "remind"
     if re.search(r"\b(similar to|like this|related to|more like)\b", q):
         return "show_similar"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -159,8 +159,15 @@ def search(
     rows = []
     for hit in result["results"]:
         row = [hit["id"][:8], hit["confidence"], f"{hit['relevance_score']:.2f}", hit["category"] or "-"]
-        rows.append(([*row, *([hit.get("due") or "-"] if listing else [])], snippet(hit, query)))
+        rows.append(([*row, *([_due_cell(hit.get("due"))] if listing else [])], snippet(hit, query)))
     out.print(text_rows(out.width, columns, rows, title))
+
+
+def _due_cell(day: str | None) -> str:
+    """A thing to do's due day, said to be overdue once past (a list for today keeps what the last days missed)."""
+    if day is None:
+        return "-"
+    return f"{day} overdue" if day < datetime.now(UTC).date().isoformat() else day
 
 
 @app.command()
