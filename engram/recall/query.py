@@ -216,7 +216,10 @@ FRAMING = frozenset(
 
 # A phrase that asks for a kind of answer as "name" does: "what does he do for a living" wants a job, which a memory
 # gives without saying "living" ("Kemal is a firefighter"); searched, "living" found whoever "lives" somewhere.
-_ASKS_FOR = re.compile(r"\bfor\s+a\s+living\b", re.IGNORECASE)
+# "What time" and "which day" want a time or a day: searched, "time" found "hives last time".
+_ASKS_FOR = re.compile(
+    r"\bfor\s+a\s+living\b|(?<=\bwhat\s)(?:time|day|date)\b|(?<=\bwhich\s)(?:day|date)\b", re.IGNORECASE
+)
 
 
 def topical(text: str) -> tuple[str, ...]:
