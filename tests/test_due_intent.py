@@ -1,4 +1,4 @@
-"""A day ahead named beside a past verb of intent ("I promised to be there") or a day moved to another ("moved
+"""A day ahead named beside a past verb of intent ("I promised to be there", "I said I'd drive her") or a day moved to another ("moved
 from Tuesday to Thursday") is the day the thing happens."""
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ SAID = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)  # a Monday
         ("We agreed to meet on Thursday 17 Dec", "2026-12-17"),
         ("She asked me to call her on Friday", "2026-12-11"),
         ("He reminded us to bring the forms on 14 December", "2026-12-14"),
+        # A deed promised as a clause after a verb of saying.
+        ("Mum's operation is on 10 December - I said I'd drive her there for 7:30", "2026-12-10"),
+        ("I told Priya we will send the proofs on Friday", "2026-12-11"),
+        ("Dad's move is on Saturday 12 Dec, I said that I would help", "2026-12-12"),
     ],
 )
 def test_a_past_verb_of_intent_leaves_the_day_ahead(text: str, day: str) -> None:
@@ -31,7 +35,13 @@ def test_a_past_verb_of_intent_leaves_the_day_ahead(text: str, day: str) -> None
 
 @pytest.mark.parametrize(
     "text",
-    ["I went to Paris on 3 Dec", "We decided on 2 Dec to switch", "I promised Tom the report on Friday"],
+    [
+        "I went to Paris on 3 Dec",
+        "We decided on 2 Dec to switch",
+        "I promised Tom the report on Friday",
+        "She said the venue was booked on 3 Dec",  # said, and what was said is done
+        "We said goodbye to Anna on Friday",
+    ],
 )
 def test_what_was_done_stays_past(text: str) -> None:
     assert due.told_as_past(text)

@@ -19,11 +19,16 @@ _DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)
 # A past verb of intent before what is to be done ("I promised to be there", "we agreed to meet", "she asked me to
 # call"): the deed lies ahead, and so does its day.
 _INTENT_VERBS = frozenset(
-    ("promised", "agreed", "decided", "planned", "arranged", "offered", "asked", "reminded", "told")
+    ("promised", "agreed", "decided", "planned", "arranged", "offered", "asked", "reminded", "told", "said")
 )
 # Modal verbs the lemma tables call past forms ("should" of "shall"): "I should call the bank on Monday" is ahead.
 _MODALS = frozenset(("should", "could", "would", "might"))
-_TO_DO = re.compile(r"\s+(?:(?:me|us|him|her|them|you)\s+)?to\s+[a-z]", re.IGNORECASE)
+# ... or before a deed promised as a clause: "I said I'd drive her there", "we told him we will".
+_TO_DO = re.compile(
+    r"\s+(?:(?:me|us|him|her|them|you|(?-i:[A-Z][a-z]+))\s+)?(?:to\s+[a-z]|(?:that\s+)?(?:I|we|he|she|they)"
+    r"(?:['\u2019](?:d|ll)|\s+(?:would|will|shall))\b)",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=4096)
