@@ -6,7 +6,8 @@ Only approved, unexpired memories are shown (never pending, rejected, superseded
 scope, the project asked for (every project when none is named) and the session asking. Reading the context
 counts no use of a memory unless asked: a session start is no recall, and counting it would make the memories
 shown at every start the most used, so shown again. The sections share the budget by taking turns, one line
-each, so a long list of preferences cannot crowd out the tasks. Personal data in a line shows as its marker."""
+each, so a long list of preferences cannot crowd out the tasks. Personal data in a line shows as its marker, but
+for the user's own address in the user's own lines, and a last line says why."""
 
 from __future__ import annotations
 
@@ -41,6 +42,12 @@ _PREFERS = re.compile(
     re.I,
 )
 _DECIDED_KINDS = frozenset({"decision", "constraint"})
+_OWN = ("About the user", "Preferences", "Open tasks")  # the sections of the user's own lines
+# Why a marker stands in a line: a context goes into every session, whatever it is about.
+_WITHHELD = (
+    "(Phone numbers, e-mail addresses and other personal data show as markers here, as this text goes into every "
+    "session; search_memory gives them when asked.)"
+)
 # A decision already made, in the past tense or under way ("We decided to use PostgreSQL", "we're going with"):
 # called a task, it has nothing left to do; "Make a decision on the vendor" is still one.
 _MADE = re.compile(
@@ -123,7 +130,10 @@ class SessionContext:
         if query is not None:
             read_records += [h.record for h in hits]
         sections = self._with_updates(sections, {r.id: r for r in read_records}, when)
-        text, used = _fill(sections, max_tokens, self._count)
+        # An address in the user's own lines (where they live, the flat they leave, where a task takes them) is
+        # theirs to see: a marker in its place left the agent unable to say where.
+        theirs = {i for title in _OWN for i, _ in sections.get(title, [])}
+        text, used = _fill(sections, max_tokens, self._count, theirs)
         ids = list(dict.fromkeys(i for shown in used.values() for i in shown))
         if touch and ids:
             self._store.touch(ids, when)
@@ -241,11 +251,21 @@ def _dated(record: MemoryRecord) -> str:
     return f"{record.created_at.date().isoformat()}{where}"
 
 
+def _shown(text: str, own: bool) -> str:
+    """A line with its personal data as markers; an address kept in a line of the user's own."""
+    found = pii.detect(text)
+    return pii.redact(text, [f for f in found if not (own and f.kind is pii.PiiKind.ADDRESS)])
+
+
 def _fill(
-    sections: dict[str, list[tuple[str, str]]], budget: int, count: Callable[[str], int]
+    sections: dict[str, list[tuple[str, str]]],
+    budget: int,
+    count: Callable[[str], int],
+    own: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[str, dict[str, list[str]]]:
     """The sections' lines within `budget` tokens: each section in turn gives its next line while one fits; a
-    memory shown once is not shown again under another title."""
+    memory shown once is not shown again under another title. With a marker shown, a last line says why, when
+    it fits."""
     lines: dict[str, list[str]] = {title: [] for title in sections}
     used: dict[str, list[str]] = {title: [] for title in sections}
     shown: set[str] = set()
@@ -262,7 +282,7 @@ def _fill(
             memory_id, text = queue.pop(0)
             # A context goes into every session, whatever it is about: personal data (the user's phone number,
             # an e-mail address) shows as its marker, and search_memory gives it when a session asks for it.
-            line = f"- {pii.redact(text)}"
+            line = f"- {_shown(text, memory_id in own)}"
             cost = count(line) + 1 + (0 if lines[title] else count(f"## {title}") + 2)
             if spent + cost > budget:
                 continue  # a shorter line further on may still fit
@@ -278,4 +298,6 @@ def _fill(
         used[title].pop()
         blocks = [f"## {t}\n" + "\n".join(ls) for t, ls in lines.items() if ls]
         text = "\n\n".join(blocks)
+    if pii.MARKER.search(text) and count(with_note := f"{text}\n\n{_WITHHELD}") <= budget:
+        text = with_note
     return text, {title: ids for title, ids in used.items() if ids}
