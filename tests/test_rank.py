@@ -174,6 +174,19 @@ def test_mmr_counts_two_chunks_of_one_memory_as_that_memory_twice() -> None:
     assert [s.record.id for s in mmr(hits, v, 0.75, 2, {"a1": "a", "a2": "a"}, instances=True)] == ["a1", "b"]
 
 
+def test_mmr_counting_takes_another_episode_before_a_retelling_in_the_same_one() -> None:
+    # A question that counts ("how many hikes"): a1 and a2 are turns of one conversation on the topic (the same
+    # instance told again), b a turn of another conversation (another instance). Alike by their embeddings, all
+    # three count while no episode is known; known, the retelling gives way to the other instance.
+    hits, v = _pool({"a1": 0.9, "a2": 0.85, "b": 0.83}, {"a1": [1, 0, 0], "a2": [1, 0, 0], "b": [1, 0, 0]})
+    assert [s.record.id for s in mmr(hits, v, 0.75, 2, instances=True)] == ["a1", "a2"]
+    episodes = {"a1": "s1", "a2": "s1", "b": "s2"}
+    assert [s.record.id for s in mmr(hits, v, 0.75, 2, instances=True, episodes=episodes)] == ["a1", "b"]
+    # Only a counting question reads episodes: any other takes b and a2 alike as repeats of a1.
+    plain = [s.record.id for s in mmr(hits, v, 0.75, 3)]
+    assert [s.record.id for s in mmr(hits, v, 0.75, 3, episodes=episodes)] == plain
+
+
 def test_modes() -> None:
     sure = [
         Scored(record(str(i)), s, confidence="medium") for i, s in enumerate([0.9, 0.6, 0.5, 0.3, 0.25, 0.1])

@@ -14,6 +14,9 @@ from engram.model.vectors import Vector
 from engram.recall.confidence import at_least
 from engram.recall.scoring import R, as_asked, matching, shortfall
 
+# How much of a repeat a counting question's turn alike to an earlier pick of its own conversation is.
+RETOLD = 0.5
+
 
 class RecallMode(StrEnum):
     ACCURATE = "accurate"  # strict threshold, few results
@@ -29,6 +32,7 @@ def mmr(
     parents: Mapping[str, str] | None = None,
     *,
     instances: bool = False,
+    episodes: Mapping[str, str] | None = None,
 ) -> list[Scored[R]]:
     """Maximal marginal relevance: trade each pick's score against its similarity to the picks before it.
 
@@ -39,7 +43,10 @@ def mmr(
     different their words: their similarity counts as 1. By their embeddings alone, the second chunk of a long
     memory looked newer than another memory on the same topic, and took its place.
     With `instances`, only that counts: a question that counts ("how many trips", "the total weight of the feed I
-    bought") wants every memory on its topic, and those MMR took for repeats were the instances to count."""
+    bought") wants every memory on its topic, and those MMR took for repeats were the instances to count. With
+    `episodes` too (a memory's conversation), a turn alike to an earlier pick of its own episode still counts as
+    half a repeat: one conversation tells an instance over several turns, while each other conversation may hold
+    another."""
     pool = list(scored)
     if lam >= 1 or len(pool) <= 1:
         return pool[:k]
@@ -54,6 +61,11 @@ def mmr(
     group = (
         np.unique([w or f"\0{i}" for i, w in enumerate(whole)], return_inverse=True)[1] if parents else None
     )
+    told = None  # each candidate's episode, when some are in one and the question counts
+    if instances and episodes:
+        keys = [episodes.get(s.record.id) for s in pool]
+        if any(keys):
+            told = np.unique([k or f"\0{i}" for i, k in enumerate(keys)], return_inverse=True)[1]
     chosen: list[int] = []
     # Before the first pick nothing is similar (no penalty); after it, each one's greatest similarity to a pick.
     # A pick's gain becomes -inf, so that it stays out of every later value (less any finite penalty).
@@ -65,7 +77,10 @@ def mmr(
         pick = int(np.argmax(value))
         chosen.append(pick)
         gain[pick] = -np.inf
-        similar = np.zeros(len(pool)) if instances else mats @ mats[pick]
+        if told is not None:
+            similar = np.where(told == told[pick], RETOLD * (mats @ mats[pick]), 0.0)
+        else:
+            similar = np.zeros(len(pool)) if instances else mats @ mats[pick]
         if group is not None and whole[pick] is not None:
             similar = np.where(group == group[pick], 1.0, similar)
         np.maximum(max_sim, similar, out=max_sim)

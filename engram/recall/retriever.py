@@ -108,7 +108,13 @@ class Retriever:
         scored, vectors = self.scored(query, where, limit, profile, lend=True)
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
-        picked = mmr(_once(scored), vectors, settings.mmr_lambda, size, instances=query.counts)
+        pool = _once(scored)
+        told = (
+            {s.record.id: s.record.episode for s in pool if s.record.episode is not None}
+            if query.counts
+            else None
+        )
+        picked = mmr(pool, vectors, settings.mmr_lambda, size, instances=query.counts, episodes=told)
         doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
         doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
