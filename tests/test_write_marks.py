@@ -113,3 +113,57 @@ def test_the_kept_word_readings_answer_as_the_table_and_none_can_change_them() -
         with pytest.raises(TypeError):
             kept["VERB"] = ("changed",)  # type: ignore[index]
         assert due._readings(word) == getAllLemmas(word)
+
+
+def _every_text() -> list[str]:
+    """Every text of the data sets and every string the tests write: the forms of day the readers are tested on."""
+    import ast
+
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for path in sorted((ROOT / "bench" / "data").rglob("*.json*")):
+        lines = (
+            path.read_text(encoding="utf-8").splitlines() if path.suffix == ".jsonl" else [path.read_text()]
+        )
+        for line in lines:
+            if line.strip():
+                walk(json.loads(line))
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.append(node.value)
+    return list(dict.fromkeys(t for t in found if t.strip()))
+
+
+@pytest.mark.parametrize("said", [SAID, datetime(2027, 2, 26, 23, 0, tzinfo=UTC)])
+def test_a_text_without_a_day_word_names_no_due_day(said: datetime) -> None:
+    """Most statements name no day, and the due readers skip them on a screen of the words every day they read
+    holds: every text the screen refuses, read by the readers themselves, names none."""
+    from engram.lang import due
+    from engram.lang.weekday_dates import may_name_day
+
+    texts = _every_text()
+    refused = [t for t in texts if not may_name_day(t)]
+    assert len(texts) / 3 < len(refused) < len(texts)
+
+    def read(text: str) -> tuple[datetime, str] | None:
+        try:
+            return due._read_due(text, said)
+        except (ValueError, OverflowError):
+            return None
+
+    assert [t for t in refused if read(t) is not None] == []
+    named = [t for t in texts if may_name_day(t) and read(t) is not None]
+    assert len(named) > 100  # the readers did read days, from texts the screen let through
+    for text in named[:200]:
+        assert due.due_day(text, said) is not None

@@ -23,6 +23,7 @@ import numpy as np
 
 from engram.lang import analysis, due, pii
 from engram.lang.timewords import day_start
+from engram.lang.weekday_dates import may_name_day
 from engram.model.vectors import Matrix
 
 FORMS = ("deadline", "address", "speaker", "meeting")
@@ -90,7 +91,7 @@ def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
     """The marks `text` carries, read as if said at `said_at` (now by default: a due day is read forward)."""
     said = day_start((said_at or datetime.now(UTC)).astimezone(UTC))
     found = set()
-    if due.to_do(text) and due.deadline_day(text, said) is not None:
+    if may_name_day(text) and due.to_do(text) and due.deadline_day(text, said) is not None:
         found.add("deadline")
     if _address(text):
         found.add("address")

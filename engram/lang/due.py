@@ -34,6 +34,7 @@ from engram.lang.weekday_dates import (
     PARTS,
     WEEKDAY_DATE,
     end_of,
+    may_name_day,
     resolve,
     slot,
     weekday_span,
@@ -61,7 +62,7 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
     """The day a statement is due when it names one (a date, a weekday, tomorrow, the end of a week or month),
     not a month alone: "run a marathon by October" is a plan, "send the slides by 4 December" a reminder. None
     for a rule or a habit."""
-    if standing(text):
+    if not may_name_day(text) or standing(text):
         return None
     found = _first_due(text, day_start(said_at.astimezone(UTC)))
     if found is None or _MONTH_ONLY.fullmatch(found[1]):
@@ -76,6 +77,8 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     """The first date `text` names that is not before the day it was said, and the phrase that names it. None
     for what was done: a date in an account of the past is when it happened, not a day something is due.
     Callers pass the day (UTC midnight), so that the kind's read and the due day's of one write share a result."""
+    if not may_name_day(text):
+        return None
     try:
         return _cached_due(text, said_at) if len(text) <= _CACHED_CHARS else _read_due(text, said_at)
     except (ValueError, OverflowError):  # read forward from the calendar's last days (an import's 9999-12-31)

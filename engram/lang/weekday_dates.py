@@ -17,10 +17,28 @@ import calendar
 import re
 from datetime import UTC, datetime, timedelta
 
-from engram.lang.foreign_dates import forward
+from engram.lang.foreign_dates import GERMAN_WEEKDAYS, forward
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
 
 PARTS = r"morning|afternoon|evening|night|lunchtime|midday|noon"
+# What every day the due-day readers find holds (engram.lang.due: its own patterns, the month days', the holidays',
+# the German and Chinese ones, and `spelled`, which writes out only short weekdays and moves only digits): a
+# digit, a weekday or its short form, a month, a word of a day or a span, a holiday, a German or Chinese day word.
+# Most statements hold none, and for them the readers' dozens of patterns need not run. A new form of day read
+# there needs its word here (tests/test_write_marks.py reads every test's and data set's text both ways).
+_DAY_WORD = re.compile(
+    rf"\d|\b(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tonight|{MONTHS}|end of|week|month|days?\b|fortnight"
+    rf"|christmas|xmas|boxing|new year|halloween|valentine|easter|heute|übermorgen|morgen|ende\b|{GERMAN_WEEKDAYS})"
+    r"|月|周|星期|礼拜|今天|明天|后天",
+    re.IGNORECASE,
+)
+
+
+def may_name_day(text: str) -> bool:
+    """Whether `text` holds a word any due day is read from; False: it names none (engram.lang.due)."""
+    return _DAY_WORD.search(text) is not None
+
+
 _SHORT = r"mon|tues?|weds?|thu|thurs?|fri|sat|sun"
 # After a word this could be a verb ("we sat ...", "I wed ..."): no weekday.
 _NO_SUBJECT = r"(?<!\bi )(?<!\bwe )(?<!\bhe )(?<!\bshe )(?<!\bthey )(?<!\byou )(?<!\bit )"
