@@ -4,7 +4,7 @@ missed during the week, and questions for things to do asked in German and Chine
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ import time_machine
 
 from engram import FakeEmbedder, Memory
 from engram.config import Settings
+from engram.lang import due
 from engram.recall.intent import intent
 
 MONDAY = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
@@ -85,3 +86,46 @@ def test_the_command_line_says_which_things_to_do_are_overdue(tmp_path: Path) ->
     with time_machine.travel(SATURDAY, tick=False):
         out = CliRunner().invoke(app, ["--db", db, "search", "what do I have to do today?"]).output
     assert "2026-11-26 overdue" in out
+
+
+THURSDAY = datetime(2026, 11, 26, 10, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("what do I need to do before the end of November?", "2026-11-26", "2026-11-30"),
+        ("what is due by the end of the month?", "2026-11-26", "2026-11-30"),
+        ("anything due by the end of next week?", "2026-11-26", "2026-12-06"),
+        ("what do I have to do by the end of the week?", "2026-11-26", "2026-11-29"),
+        ("what is due the second Tuesday of next month?", "2026-12-08", "2026-12-08"),
+        ("what is due on the first Monday of December?", "2026-12-07", "2026-12-07"),
+        ("what is due in the next ten days?", "2026-11-26", "2026-12-06"),
+        ("what do I have to do within two weeks?", "2026-11-26", "2026-12-10"),
+    ],
+)
+def test_the_days_a_question_for_things_to_do_names(question: str, first: str, last: str) -> None:
+    span = due.window(question, THURSDAY)
+    assert span is not None and span.after is not None and span.before is not None
+    assert span.after.date().isoformat() == first
+    assert (span.before - timedelta(days=1)).date().isoformat() == last
+
+
+def test_before_the_end_of_the_month_lists_what_is_due_until_then(tmp_path: Path) -> None:
+    invoice = "Send Brightmoor the invoice by the end of the month."
+    review = "Quarterly review on the second Tuesday of next month."
+    with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:
+        with time_machine.travel(MONDAY, tick=False):
+            for text in (invoice, review, HETZNER):
+                m.store_memory(text)
+        with time_machine.travel(THURSDAY, tick=False):
+            listed = [
+                h["content"]
+                for h in m.search_memory("what do I need to do before the end of November?")["results"]
+            ]
+            second = [
+                h["content"]
+                for h in m.search_memory("what is due the second Tuesday of next month?")["results"]
+            ]
+    assert invoice in listed and HETZNER in listed and review not in listed
+    assert second == [review]

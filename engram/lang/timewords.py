@@ -392,9 +392,9 @@ _EVENT = re.compile(
 
 
 def event_anchor(query: str) -> EventAnchor | None:
-    """ "before the launch", "after my surgery": a time relative to an event the memories mention."""
+    """ "before the launch", "after my surgery": a time relative to an event; "before the end of May" is none."""
     m = _EVENT.search(query)
-    if m is None:
+    if m is None or re.match(r"the\s+(?:end|start|beginning|middle)\s+of\b", m.group(2), re.I):
         return None
     phrase = re.sub(r"[?.!,]+$", "", m.group(2)).strip()
     return EventAnchor(phrase, m.group(1).lower())

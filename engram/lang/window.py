@@ -9,10 +9,15 @@ from datetime import UTC, datetime, timedelta
 from engram.lang.holidays import holiday
 from engram.lang.month_days import ordinal
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
+from engram.lang.weekday_dates import COUNTED, resolve
 
+# "the end of the month", "end of next week", "the end of November": the span it ends, up to its last day.
+_END_OF = r"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
 _WINDOW = re.compile(
-    rf"\b(today|tonight|tomorrow|this week|next week|this month|next month|{DAYS}|{MONTHS})\b", re.IGNORECASE
+    rf"\b({_END_OF}(?:week|month|next\s+week|next\s+month|{MONTHS})|today|tonight|tomorrow|this week|next week"
+    rf"|this month|next month|{DAYS}|{MONTHS})\b",
+    re.IGNORECASE,
 )
 _OVERDUE = re.compile(r"\b(?:overdue|past due)\b", re.IGNORECASE)  # "what's overdue": the days before today
 
@@ -38,8 +43,11 @@ def window(query: str, now: datetime) -> TimeRange | None:
         return span
     today = day_start(now.astimezone(UTC))
     one_day = span.before is not None and span.before - span.after <= timedelta(days=1)
+    ends = (
+        re.match(_END_OF, span.phrase, re.IGNORECASE) is not None
+    )  # "before the end of the month": all of it
     end = (
-        span.after if found.group(1).lower() == "before" and not one_day else span.before
+        span.after if found.group(1).lower() == "before" and not one_day and not ends else span.before
     )  # "before next week"
     return TimeRange(today, end, query[found.start() : len(lead) + len(span.phrase)])
 
@@ -79,6 +87,16 @@ def _foreign(query: str) -> tuple[str, str] | None:
         if (found := pattern.search(query)) is not None:
             return english, found.group(0)
     return None
+
+
+# "in the next ten days", "within two weeks", "over the coming week": from today to that day.
+_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_COUNTS |= {"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "twenty": 20, "thirty": 30}
+_WITHIN = re.compile(
+    rf"\b(?:(?:in|over|during|for)\s+the\s+(?:next|coming)|within(?:\s+the\s+next)?)\s+(?:({'|'.join(_COUNTS)}|\d{{1,3}})\s+)?"
+    r"(days?|weeks?|fortnights?)\b",
+    re.IGNORECASE,
+)
 
 
 # "before Friday", "by the weekend", "until next week": the word that makes a window run from today.
@@ -131,6 +149,16 @@ def _window(query: str, now: datetime) -> TimeRange | None:
             assert end.before is not None
             return TimeRange(end.before, end.before + timedelta(days=2), "weekend")
         return TimeRange(end.after, end.before, "weekend")
+    today = day_start(now.astimezone(UTC))
+    counted = COUNTED.search(query)
+    if counted is not None and counted.group(5) and (day := resolve(counted, today)) is not None:
+        # "the second Tuesday of next month": that day, not the next Tuesday nor the whole month
+        return TimeRange(day, day + timedelta(days=1), counted.group(0))
+    if (within := _WITHIN.search(query)) is not None:
+        number, unit = within.group(1), within.group(2).lower()
+        count = 1 if number is None else int(number) if number.isdigit() else _COUNTS[number.lower()]
+        per = 14 if unit.startswith("f") else 7 if unit.startswith("w") else 1
+        return TimeRange(today, today + timedelta(days=count * per + 1), within.group(0))
     if (named := _calendar_day(query, now)) is not None:
         return TimeRange(named[0], named[0] + timedelta(days=1), named[1])
     # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".
@@ -144,8 +172,8 @@ def _window(query: str, now: datetime) -> TimeRange | None:
     )
     if found is None:
         return None
-    phrase = found.group(1).lower()
-    today = day_start(now.astimezone(UTC))
+    phrase = re.sub(rf"^{_END_OF}", "", found.group(1).lower())
+    phrase = {"week": "this week", "month": "this month"}.get(phrase, re.sub(r"\s+", " ", phrase))
     monday = today - timedelta(days=today.weekday())
     first = today.replace(day=1)
     next_first = month_after(first)
