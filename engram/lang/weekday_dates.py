@@ -34,8 +34,14 @@ _DAY_WORD = re.compile(
 )
 
 
+# ASCII text lowered matches as the case-blind pattern does (lowering is all case folding does there), faster.
+_DAY_WORD_LOWERED = re.compile(_DAY_WORD.pattern)
+
+
 def may_name_day(text: str) -> bool:
     """Whether `text` holds a word any due day is read from; False: it names none (engram.lang.due)."""
+    if text.isascii():
+        return _DAY_WORD_LOWERED.search(text.lower()) is not None
     return _DAY_WORD.search(text) is not None
 
 
@@ -176,6 +182,8 @@ _SHORT_DAY = re.compile(
     re.IGNORECASE,
 )
 _FULL_DAY = {d[:3]: d for d in DAYS.split("|")}
+_SHORT_WORD = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 _MONTH = rf"(?:{MONTHS}|{SHORT_MONTHS})\b\.?"
 # "the 8th of December": the date readers know "8th December".
 _DAY_OF_MONTH = re.compile(rf"\b(\d{{1,2}}(?:st|nd|rd|th))\s+of\s+({_MONTH})", re.IGNORECASE)
@@ -190,8 +198,13 @@ _DAY_SPAN = re.compile(
 def spelled(text: str) -> str:
     """`text` with its shortened weekdays written out, "the 8th of December" as "the 8th December" and a span of
     days in a month with its month after the first day too, for the date readers that know only those forms."""
-    text = _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
-    text = BARE_SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1)[:3].lower()], text)
+    # Each form needs a short weekday or a digit, which most texts lack (writing out a weekday adds no digit).
+    digits = _DIGIT.search(text) is not None
+    if _SHORT_WORD.search(text) is not None:
+        text = _SHORT_DAY.sub(lambda m: f"{m.group(1)} {_FULL_DAY[m.group(2)[:3].lower()]}", text)
+        text = BARE_SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1)[:3].lower()], text)
+    if not digits:
+        return text
     text = _DAY_OF_MONTH.sub(r"\1 \2", text)
     return _DAY_SPAN.sub(lambda m: f"{m[1]}{m[2] or ''} {m[3].split()[-1]} to {m[3]}", text)
 
