@@ -129,3 +129,19 @@ def test_before_the_end_of_the_month_lists_what_is_due_until_then(tmp_path: Path
             ]
     assert invoice in listed and HETZNER in listed and review not in listed
     assert second == [review]
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "day"),
+    [
+        ("Call with Katrin 24 Nov: they need CSV export before the review.", "2026-11-24", None),
+        ("Call with Katrin 24 Nov: they need CSV export before the review.", "2026-11-25", None),
+        ("Meter readings at Crayton Street on 25 Nov: electricity 48211, gas 10933.", "2026-11-25", None),
+        ("Standup 24 Nov: Priya needs the API keys by Friday.", "2026-11-24", "2026-11-27"),
+        ("Dentist 3 Dec: bring the forms.", "2026-11-24", "2026-12-03"),  # an appointment to come
+        ("Invoice due 24 Nov: chase it.", "2026-11-24", "2026-11-24"),
+    ],
+)
+def test_a_heading_that_dates_a_note_names_no_due_day(text: str, said: str, day: str | None) -> None:
+    found = due.reminder_day(text, datetime.fromisoformat(f"{said}T08:00:00+00:00"))
+    assert (None if found is None else found.date().isoformat()) == day

@@ -23,7 +23,15 @@ from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.events import event, stated_occasion, yearly
 from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
-from engram.lang.month_days import DAY_MONTH, ORDINAL, SLASHED, left_behind, missed, ordinal
+from engram.lang.month_days import (
+    DAY_MONTH,
+    ORDINAL,
+    SLASHED,
+    after_dated_heading,
+    left_behind,
+    missed,
+    ordinal,
+)
 from engram.lang.tense import inflected as _inflected
 from engram.lang.tense import readings as _readings
 from engram.lang.tense import told_as_past
@@ -77,6 +85,7 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     """The first date `text` names that is not before the day it was said, and the phrase that names it. None
     for what was done: a date in an account of the past is when it happened, not a day something is due.
     Callers pass the day (UTC midnight), so that the kind's read and the due day's of one write share a result."""
+    text = after_dated_heading(text, said_at) or text  # "Call with Katrin 24 Nov: ...": when it was noted
     if not may_name_day(text):
         return None
     try:

@@ -100,3 +100,39 @@ def missed(text: str, said: datetime) -> tuple[datetime, str] | None:
         if day < said:  # a year back is no deadline just missed: read forward as any date
             return (day, found.group(0)) if (said - day).days <= _MISSED_DAYS else None
     return None
+
+
+# A note headed by the day it was taken ("Call with Katrin 24 Nov: ...", "Meter readings on 25 Nov: ...", "Notes
+# 12/11: ..."): a few opening words, the date, a colon.
+_MONTH_WORD = rf"(?:{MONTHS}|{SHORT_MONTHS})\.?"
+_HEADED = re.compile(
+    rf"^\W*(?:[\w'&-]+\s+){{1,6}}?(?:on\s+)?(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORD})"
+    rf"|({_MONTH_WORD})\s+(\d{{1,2}})(?:st|nd|rd|th)?|(\d{{1,2}})[/.](\d{{1,2}})\.?)\s*:\s*",
+    re.IGNORECASE,
+)
+_DEADLINE_WORD = re.compile(r"\b(?:due|by|before|until|till|deadline|expires?|ends?)\b", re.IGNORECASE)
+_TAKEN_WITHIN = 62  # days: a heading's date further back is no note of these weeks, but read as a date
+
+
+def after_dated_heading(text: str, said: datetime) -> str | None:
+    """The text after a heading that dates the note (the day it was said or shortly before: when the call or the
+    reading took place, not a day anything is due); None when it opens with no such heading. "Dentist 3 Dec:
+    bring the forms", said before the 3rd, is an appointment: its heading is kept."""
+    found = _HEADED.match(text)
+    if found is None or _DEADLINE_WORD.search(text, 0, found.end()):
+        return None  # "Invoice due 24 Nov: chase it": the day it is due
+    day, month, month_first, day_after, first, second = found.groups()
+    if first is not None:
+        pairs = [(int(first), int(second)), (int(second), int(first))]  # day and month in either order
+    else:
+        name = (month or month_first).lower().rstrip(".")[:3]
+        pairs = [(int(day or day_after), [m[:3] for m in MONTHS.split("|")].index(name) + 1)]
+    for number, month_number in pairs:
+        for year in (said.year, said.year - 1):
+            try:
+                taken = said.replace(year=year, month=month_number, day=number)
+            except ValueError:
+                continue
+            if timedelta(0) <= said - taken <= timedelta(days=_TAKEN_WITHIN):
+                return text[found.end() :]
+    return None
