@@ -24,6 +24,9 @@ from engram.store.vectors import VectorIndex
 
 Model = Callable[[], tuple[str, int] | None]
 _CATCH_UP_STEP = 8192
+# A forget's vector leaves the saved graph this long after it (forgets in a row are saved once): the file keeps
+# what the graph held when it was saved, so a server that ran for days kept a forgotten memory's codes on disk.
+SAVE_AFTER_FORGET_S = 1.0
 
 
 class IndexFile:
@@ -47,6 +50,8 @@ class IndexFile:
         self._index: VectorIndex | None = None
         self._seq = 0
         self._lock = threading.Lock()
+        self._saving: threading.Timer | None = None
+        self._closed = False
 
     @property
     def seq(self) -> int:
@@ -72,10 +77,37 @@ class IndexFile:
         with self._lock:
             self._index = None
 
+    def erased(self) -> None:
+        """A forget removed vectors: the saved graph, if any, is written again a moment later without them."""
+        if self._files is None or not self._files[0].exists():
+            return
+        with self._lock:
+            if self._closed or (self._saving is not None and self._saving.is_alive()):
+                return
+            self._saving = threading.Timer(SAVE_AFTER_FORGET_S, self._save_erased)
+            self._saving.daemon = True
+            self._saving.start()
+
+    def _save_erased(self) -> None:
+        with self._lock:
+            if self._closed or self._files is None or not self._files[0].exists():
+                return
+            try:
+                if self._index is None:
+                    self._open()  # loading catches up with the forget, and saves what it removed
+                else:
+                    self._catch_up()
+                    self._save()
+            except (sqlite3.Error, StoreError, OSError):
+                pass  # the store is closing or the disk refused: the next open saves what it removed
+
     def close(self) -> None:
         """Save the index and let it go: a closed store that is still referenced (a caller's variable) held its
         graph, so opening the store again in the same process held two."""
         with self._lock:
+            self._closed = True
+            if self._saving is not None:
+                self._saving.cancel()
             if self._index is not None:
                 self._save()
                 self._index = None
@@ -127,24 +159,28 @@ class IndexFile:
                 if model is not None and state.get("model") == model[0] and state.get("dim") == dim:
                     self._index = VectorIndex.load(self._files[0], dim)
                     self._seq = int(state["seq"])
-                    self._catch_up()
+                    if self._catch_up():
+                        # the file held vectors removed since (a forget whose process ended before saving)
+                        self._save()
                     if len(self._index) == self.embedded_count():
                         return
             except (StoreError, ValueError, KeyError, OSError):
                 pass  # unreadable or stale: rebuild below
         self.rebuild()
 
-    def _catch_up(self) -> None:
-        """Apply committed vector changes to the index (uncommitted ones could still roll back)."""
+    def _catch_up(self) -> int:
+        """Apply committed vector changes to the index (uncommitted ones could still roll back); how many vectors
+        it removed."""
         assert self._index is not None
         if self._frozen():
-            return
+            return 0
         db = self._db()
         changes = db.execute(
             "SELECT max(seq), group_concat(DISTINCT rid) FROM vector_changes WHERE seq > ?", (self._seq,)
         ).fetchone()
         if changes[0] is None:
-            return
+            return 0
+        removed = 0
         rids = [int(r) for r in str(changes[1]).split(",")]
         # A step at a time: a bulk load's million vectors read at once would hold them all twice in memory.
         for at in range(0, len(rids), _CATCH_UP_STEP):
@@ -155,10 +191,13 @@ class IndexFile:
                 present.update(db.execute(sql + " AND searchable = 1", part).fetchall())
             gone = [r for r in step if r not in present]
             if gone:
+                held = len(self._index)
                 self._index.remove(gone)
+                removed += held - len(self._index)
             if present:
                 self._index.upsert(list(present), np.stack([decode_vector(b) for b in present.values()]))
         self._seq = int(changes[0])
+        return removed
 
     def _save(self) -> None:
         model = self._model()

@@ -136,6 +136,7 @@ class Upkeeping:
             self.rebuild_fts()
         else:
             self._writer.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+        self._erasing = True  # the vector graph's file is saved again once this commits (`_after_commit`)
         if not self._memory:
             # Committed with the forget, so that whichever process writes next settles the log if this one cannot.
             self._writer.execute(
@@ -160,7 +161,12 @@ class Upkeeping:
                 return
             _truncated(self._writer)  # the log now holds only that delete
 
+    _erasing = False
+
     def _after_commit(self) -> None:
+        if self._erasing:
+            self._erasing = False
+            self._vectors.erased()
         if self._memory:
             # An in-memory database cannot catch its index up inside the next write transaction (it would see
             # that transaction's uncommitted rows), so it does so after each commit.
