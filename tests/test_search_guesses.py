@@ -9,13 +9,22 @@ from engram.agent.search import GUESSES, confident, users_own_first
 
 
 class _Record:
-    def __init__(self, rid: str, content: str, metadata: dict[str, Any] | None = None) -> None:
-        self.id, self.content, self.metadata = rid, content, metadata or {}
+    def __init__(
+        self, rid: str, content: str, metadata: dict[str, Any] | None = None, parent_id: str | None = None
+    ) -> None:
+        self.id, self.content, self.metadata, self.parent_id = rid, content, metadata or {}, parent_id
 
 
 class _Hit:
-    def __init__(self, rid: str, confidence: str, content: str = "", metadata: dict[str, Any] | None = None):
-        self.record, self.confidence = _Record(rid, content or rid, metadata), confidence
+    def __init__(
+        self,
+        rid: str,
+        confidence: str,
+        content: str = "",
+        metadata: dict[str, Any] | None = None,
+        parent_id: str | None = None,
+    ):
+        self.record, self.confidence = _Record(rid, content or rid, metadata, parent_id), confidence
 
 
 def _ids(hits: list[Any]) -> list[str]:
@@ -44,6 +53,17 @@ def test_a_guess_holding_personal_data_is_not_shown_unless_asked() -> None:
     hits = [_Hit("a", "high"), _Hit("b", "low", metadata={"pii_found": ["email"]}), _Hit("c", "low")]
     assert _ids(confident(hits, "auto")) == ["a", "c"]
     assert _ids(confident(hits, "auto", frozenset({"email"}))) == ["a", "b", "c"]
+
+
+def test_a_document_passage_is_judged_by_the_personal_data_it_shows() -> None:
+    # A passage carries its whole document's marks: the care plan's phone number, said in another section,
+    # withheld every passage of it as a guess, the one that answers included.
+    marks = {"pii_found": ["phone", "address"]}
+    plain = _Hit("p5", "low", "## 5. Safety at home: the spare glasses are in the red folder", marks, "plan")
+    phone = _Hit("p7", "low", "## 7. Contacts: Helping Hands on 01509 212 400", marks, "plan")
+    hits = [_Hit("a", "high"), plain, phone, _Hit("c", "low")]
+    assert _ids(confident(hits, "auto")) == ["a", "p5", "c"]
+    assert _ids(confident(hits, "auto", frozenset({"phone"}))) == ["a", "p5", "p7"]
 
 
 def test_the_users_own_guess_stays_below_someone_elses_sure_answer() -> None:

@@ -210,8 +210,13 @@ def confident(hits: list[Hit], least: str, asked: frozenset[str] = frozenset()) 
     # agent's context for a question about something else. Asked for it ("how can I reach the landlord"), the
     # memory holding it is the likeliest answer: withheld, unrelated guesses took its place.
     kept = {h.record.id for h in sure}
-    guesses = [h for h in hits if h.record.id not in kept and not _personal(h.record.metadata) - asked]
-    return [*sure, *guesses[: GUESSES - len(sure)]]
+    guesses: list[Hit] = []
+    for h in hits:
+        if len(sure) + len(guesses) >= GUESSES:
+            break
+        if h.record.id not in kept and not _personal_shown(h) - asked:
+            guesses.append(h)
+    return [*sure, *guesses]
 
 
 def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
@@ -254,6 +259,15 @@ def users_own_first(hits: list[Hit]) -> list[Hit]:
     coffee" was Tom's. A guess stays below the surer hits whoever it is about."""
     theirs = {h.record.id for h in hits if someone_else(h.record.content)}
     return sorted(hits, key=lambda h: (h.confidence in (None, "low"), h.record.id in theirs))
+
+
+def _personal_shown(hit: Hit) -> set[str]:
+    """The kinds of personal data a hit shows: a document's passage by its own text (it carries the whole
+    document's marks, so a care plan's one phone number withheld every passage of it as a guess), any other
+    memory by its marks."""
+    if hit.record.parent_id is None:
+        return _personal(hit.record.metadata)
+    return set(pii.scan(hit.record.content).names)
 
 
 def _personal(metadata: dict[str, Any]) -> set[str]:
