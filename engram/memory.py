@@ -112,7 +112,7 @@ class Memory(Tools):
         self._health = Health(store, tags)
         self._transfer = Transfer(settings, store, embedder, writer, classifiers, tags, operations, files)
         self._backups = Backups(store, tags, classifiers, files)
-        self._documents = Documents(store, writer, editor, tagger.tag_item)
+        self._documents = Documents(store, writer, editor, tagger.tag_item, settings.max_content_chars)
         self._foreign = ForeignImport(store, writer, operations, files)
         self._tinydb = TinyDbImport(store, operations, tags, self._store_memory)
         self._ingestor = Ingestor(settings, store, embedder, classifiers, writer)

@@ -10,6 +10,8 @@ nothing else in it is the same. PDF and HTML need the `documents` extra (pypdf, 
 from __future__ import annotations
 
 import re
+import struct
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +38,15 @@ TYPES = {
 # The largest file read as a document, as large as a web upload may be: a 3 GB file took 6.5 GB of memory and
 # was refused only then, for the length of its text.
 MAX_DOCUMENT_BYTES = 256 * 2**20
+# A PDF's pages are read one after another: a 6 MB file naming one page a million times, or a 0.2 MB file whose
+# pages share one stream that decompresses to 70 MB each, kept the reader busy for minutes. Long books fit.
+MAX_PDF_PAGES = 10_000
+MAX_PDF_CONTENT_BYTES = MAX_DOCUMENT_BYTES
+# What pypdf raises from inside a damaged file besides its own errors.
+_PARSE_ERRORS = (
+    *(ValueError, KeyError, TypeError, AttributeError, IndexError, AssertionError, OverflowError),
+    *(zlib.error, struct.error),
+)
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
 _FRONT_TITLE = re.compile(r"^title:\s*(.+?)\s*$", re.MULTILINE)
@@ -55,8 +66,9 @@ class Document:
     type: str
 
 
-def read_document(path: Path) -> Document:
-    """The text and title of a Markdown, text, HTML or PDF file."""
+def read_document(path: Path, longest: int | None = None) -> Document:
+    """The text and title of a Markdown, text, HTML or PDF file; a PDF whose text passes `longest` characters is
+    refused as soon as it does (its other pages unread)."""
     kind = TYPES.get(path.suffix.lower())
     if kind is None:
         raise InvalidInput(
@@ -69,7 +81,7 @@ def read_document(path: Path) -> Document:
             "path", f"{path.name} is {size / 2**20:,.1f} MiB, over the {limit} a document may be"
         )
     if kind == "pdf":
-        text, title = _pdf(path)
+        text, title = _pdf(path, longest)
     elif kind == "html":
         text, title = _html(utf8_text(path.read_bytes()))
     else:
@@ -137,20 +149,48 @@ def _text(root: Any) -> str:
     return "".join(out)
 
 
-def _pdf(path: Path) -> tuple[str, str | None]:
-    """Each page's text, pages apart as paragraphs, and the title in the PDF's metadata."""
+def _pdf(path: Path, longest: int | None = None) -> tuple[str, str | None]:
+    """Each page's text, pages apart as paragraphs, and the title in the PDF's metadata. A file of more than
+    `MAX_PDF_PAGES` pages, of more than `MAX_PDF_CONTENT_BYTES` of page content once decompressed, or whose text
+    passes `longest` characters is refused naming `path` as soon as that is known, and so is a file the parser
+    gives up on (a limit of its own, nesting past Python's stack, a damaged structure)."""
     try:
         from pypdf import PdfReader
-        from pypdf.errors import PdfReadError
+        from pypdf.errors import PyPdfError
     except ModuleNotFoundError as exc:
         raise MissingExtra("adding a PDF file", "documents") from exc
+    pages: list[str] = []
     try:
         reader = PdfReader(path)
-        pages = [page.extract_text() or "" for page in reader.pages]
+        if (count := len(reader.pages)) > MAX_PDF_PAGES:
+            raise InvalidInput(
+                "path", f"{path.name} has {count:,} pages, over the {MAX_PDF_PAGES:,} a PDF may have"
+            )
+        content, length = 0, 0
+        for number, page in enumerate(reader.pages, 1):
+            streams = page.get_contents()
+            content += len(streams.get_data()) if streams is not None else 0
+            if content > MAX_PDF_CONTENT_BYTES:
+                limit = f"{MAX_PDF_CONTENT_BYTES / 2**20:,.0f} MiB"
+                raise InvalidInput(
+                    "path", f"{path.name}: its pages hold over {limit} of content once decompressed"
+                )
+            text = (page.extract_text() or "").strip() if streams is not None else ""
+            length += len(text) + 2
+            if longest is not None and length > longest + 2:
+                raise InvalidInput(
+                    "path",
+                    f"{path.name}: its text passes the maximum of {longest} characters by page {number} "
+                    "(ENGRAM_MAX_CONTENT_CHARS); split the file",
+                )
+            pages.append(text)
         title = reader.metadata.title if reader.metadata is not None else None
-    except (PdfReadError, ValueError, KeyError) as exc:
-        raise InvalidInput("path", f"{path.name} is not a readable PDF ({exc})") from None
-    return "\n\n".join(p.strip() for p in pages if p.strip()), title if isinstance(title, str) else None
+    except InvalidInput:
+        raise
+    except (PyPdfError, RecursionError, *_PARSE_ERRORS) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
+        raise InvalidInput("path", f"{path.name} is not a readable PDF ({reason})") from None
+    return "\n\n".join(p for p in pages if p), title if isinstance(title, str) else None
 
 
 class DocumentStore(Meta, Rows, Protocol):
@@ -164,15 +204,17 @@ class Documents:
         writer: Writer,
         editor: Editor,
         tagged: Callable[[dict[str, Any]], dict[str, Any]],
+        longest: int | None = None,
     ) -> None:
-        """`tagged` gives an item the tags of its text when its caller gave none (Memory.remember's)."""
+        """`tagged` gives an item the tags of its text when its caller gave none (Memory.remember's); `longest`
+        is the longest content a memory may hold, where reading a PDF stops."""
         self._store, self._writer, self._editor = store, writer, editor
-        self._tagged = tagged
+        self._tagged, self._longest = tagged, longest
 
     def add_file(self, path: str | Path, fields: dict[str, Any]) -> AddedFile:
         """Add one file as a document memory; `fields` (scope, scope_id, tags, ...) go to the memory."""
         target = file_at(path, None, new=False).resolve()
-        document = read_document(target)
+        document = read_document(target, self._longest)
         metadata = {
             "title": document.title,
             "source_path": str(target),
