@@ -26,7 +26,7 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("The landlord can be reached on +49 170 5550192.", {"address"}),
         # A rule is never due, a month is a horizon, and a past day is when it happened; the speaker's own words
         # for themself are a mark of their own.
-        ("Never deploy to production on Fridays after 2pm.", set()),
+        ("Never deploy to production on Fridays after 2pm.", {"recurring"}),
         ("No meetings before 10am on Mondays.", set()),
         ("I want to run a marathon by October.", {"speaker"}),
         ("Ich trinke morgens immer zwei Tassen Tee.", {"speaker"}),
@@ -46,6 +46,15 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("Call the tiler - the grout is cracking.", set()),
         ("Lesson from the retro: smaller tickets move faster.", set()),
         ("Meeting at 10:30 - room 4.", set()),
+        # A time that comes round, stated: a habit or a timetable. Asked or owed, however often, it is a thing to
+        # do; "always" and "usually" state rules and habits of every kind, not a slot in the week.
+        ("Bin days: black bin Tuesdays, green one every other Friday", {"recurring"}),
+        ("The choir rehearses every Wednesday evening in the church hall.", {"recurring"}),
+        ("Zumba jeden Donnerstag um 19 Uhr.", {"recurring"}),
+        ("Water the tomatoes every evening.", set()),
+        ("I have to call my gran twice a week.", {"speaker"}),
+        ("The gas bill is due on the 3rd of every month.", set()),
+        ("I always take the stairs.", {"speaker"}),
     ],
 )
 def test_the_marks_a_text_carries(text: str, marks: set[str]) -> None:

@@ -44,6 +44,7 @@ STATEMENTS = [
     "Send the signed lease back to the landlord by Friday 4 December",
     "The landlord can be reached on +49 170 5550192",
     "Good article on Postgres index types: https://example.com/blog/pg",
+    "Choir rehearsals are on Wednesdays in the church hall",
 ]
 
 

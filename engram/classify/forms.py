@@ -6,6 +6,8 @@ dates and addresses, given to the kinds' linear read-out as features next to the
 - `address`: it holds a way to reach someone or something: a URL, an e-mail address or a phone number.
 - `meeting`: it opens with a heading that names a meeting or a call ("Call with the landlord: ...", "Standup: ...",
   "Team meeting notes - ..."): what follows is an account of it, whatever its topic or the actions it lists.
+- `recurring`: it states a time that comes round ("Bin days: black bin Tuesdays", "Sea swim every Saturday
+  morning") and is no instruction, obligation or deadline: a habit or a timetable, not a thing to do.
 
 The embedding of a short text is mostly its topic: "Conference talk abstract due 8 Dec." sat among meeting notes,
 "Good article on Postgres index types: https://..." among statements about the user. The read-out learns how
@@ -22,11 +24,11 @@ from datetime import UTC, datetime
 import numpy as np
 
 from engram.lang import analysis, due, pii
-from engram.lang.timewords import day_start
+from engram.lang.timewords import DAYS, day_start
 from engram.lang.weekday_dates import may_name_day
 from engram.model.vectors import Matrix
 
-FORMS = ("deadline", "address", "speaker", "meeting")
+FORMS = ("deadline", "address", "speaker", "meeting", "recurring")
 _ADDRESSES = frozenset({"url", "email"})
 # The speaker's own words for themself, English, German and Chinese (我, not 我们 "we"): closed-class words, not
 # topics. Chinese writes no spaces, so 我 is read without word boundaries.
@@ -83,6 +85,16 @@ _AFTER_MEETING = frozenset(
         "protokoll",
     ]
 )
+# A time that comes round ("every other Friday", "Mondays", "twice a week", "on the 1st of every month", "jeden
+# Dienstag", 每周): closed-class words of the calendar, not topics. "always", "never" and "usually" are left out:
+# they state rules and habits of every kind, not a slot in the week.
+_RECURRING = re.compile(
+    rf"(?i)\b(?:every|each)\s+(?:other\s+|single\s+|second\s+)?(?:day|night|morning|afternoon|evening|week|weekend"
+    rf"|weekday|fortnight|month|year|{DAYS})\b|\b(?:{DAYS})s\b|\bevery\s+(?:\d+|few|couple of|two|three|four|five|six"
+    r"|ten)\s+(?:days|nights|weeks|months|years)\b|\b(?:once|twice|three times)\s+(?:a|per|every)\s+(?:day|week"
+    r"|month|year)\b|\b(?:weekends|weekdays|daily|nightly|weekly|fortnightly|monthly)\b|\b(?:jeden|jede|jedes"
+    r"|täglich|wöchentlich|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags)\b|每天|每周|每个星期|每月"
+)
 _HEADING_WORDS = 7  # a longer opening before a colon is a sentence, not a heading
 _DIGIT = re.compile(r"\d")  # any decimal digit, as the phone matcher reads them (full-width ones too)
 
@@ -99,6 +111,8 @@ def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
         found.add("speaker")
     if _meeting(text):
         found.add("meeting")
+    if _recurring(text):
+        found.add("recurring")
     return frozenset(found)
 
 
@@ -132,6 +146,14 @@ def _meeting(text: str) -> bool:
         if word.rstrip("s") in _MEETING or word in _MEETING:
             return i + 1 == len(words) or words[i + 1] in _AFTER_MEETING
     return False
+
+
+def _recurring(text: str) -> bool:
+    """Whether `text` states a time that comes round, as a fact rather than a thing asked: "Bin days: black bin
+    Tuesdays", "Kids' swimming: Mondays 6-7pm", "Sea swim every Saturday morning". An instruction, an obligation
+    or a deadline ("Water the plants every Sunday", "I have to call Mum every week", "Rent is due on the 5th of
+    every month") is a thing to do, however often (`due.owed`)."""
+    return _RECURRING.search(text) is not None and not due.owed(text)
 
 
 def marks(found: Sequence[frozenset[str]], forms: Sequence[str]) -> Matrix:

@@ -66,8 +66,9 @@ class Classifiers:
                 # A link, an e-mail address or a phone number says lookup material whatever the topic: "Grafana
                 # dashboard ...: https://..." sat among the team's projects. The kinds' other marks do not carry
                 # over: a deadline makes a reminder already, and the speaker's words tell no topic. A meeting's
-                # heading says its notes are an account of it, whatever project or task they name.
-                forms=("address", "meeting"),
+                # heading says its notes are an account of it, whatever project or task they name. A time that
+                # comes round, stated rather than asked, is a household's or a timetable's slot, not a thing to do.
+                forms=("address", "meeting", "recurring"),
             ),
             store,
             embedder,
