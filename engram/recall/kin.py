@@ -26,6 +26,13 @@ _GRANDCHILDREN = ("grandchild", "grandson", "granddaughter", "grandchildren", "g
 _CAT = ("cat", "kitten", "tabby", "siamese", "ragdoll", "maine coon")
 # "Our pet" is not looked up: of several pets, the first name found would stand for whichever was meant.
 _PETS = frozenset({*_DOG, *_CAT, "dogs", "cats"})
+# The trades and services people hire, named as a role or as a title before the name ("Electrician Sinead Byrne
+# quoted ...", "Kev the plumber"), then by name alone ("Sinead can start on 7 December").
+_TRADES = (
+    "electrician", "plumber", "builder", "roofer", "plasterer", "decorator", "painter", "joiner", "carpenter",
+    "locksmith", "mechanic", "gardener", "tiler", "glazier", "architect", "surveyor", "solicitor", "physio",
+    "physiotherapist", "optician", "hairdresser", "barber", "tutor", "vet", "chiropractor", "osteopath",
+)  # fmt: skip
 _RELATIONS: dict[str, tuple[str, ...]] = {
     "husband": ("husband",),
     "wife": ("wife",),
@@ -73,6 +80,7 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "mentor": ("mentor",),
     "babysitter": ("babysitter", "nanny", "childminder"),
     "cleaner": ("cleaner",),
+    **{trade: (trade,) for trade in _TRADES},
     # A dog or a cat is named as kin are ("our dog Rufus", "Pickle, our beagle", "Biscuit (the cat)"), often by
     # its breed.
     "dog": _DOG,
@@ -173,7 +181,7 @@ def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
 def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
     relation = "(?:" + "|".join(re.escape(w) for w in said) + ")"
     own = r"(?:\b(?:my|our)\s+)"  # the asker's own
-    if set(said) & _TITLES:  # or, said as a title, a sentence's first word: "Dad (Emeka)", "Uncle Chidi"
+    if set(said) & _TITLES or set(said) & set(_TRADES):  # or as a title: "Dad (Emeka)", "Electrician Sinead"
         own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
     found = [
         rf"{own}{relation}\b,?\s+{_NAME}",  # my husband Tomás, Mum, Helen
@@ -181,6 +189,8 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
         rf"{own}{relation}\s+(?:is|was)\s+(?:called\s+)?{_NAME}",  # my manager is Dana
         rf"\b{_NAME},?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",  # Tomás, my husband; Ada is our daughter
     ]
+    if set(said) & set(_TRADES):  # Kev the plumber; Sinead (electrician)
+        found += [rf"\b{_NAME},?\s+(?:the|our|my)\s+{relation}\b", rf"\b{_NAME}\s*\(\s*{relation}\s*\)"]
     if set(said) & _PETS:
         found += [
             rf"\b{_NAME}\s*\(\s*(?:(?:the|our|my|a|an)\s+)?(?:[^\W\d_]+\s+)?{relation}\b",  # Biscuit (the cat)
@@ -262,7 +272,7 @@ def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
     model places "what does Tomás do for work" near what is said of Tomás, and "my husband" near the memory
     that says whom the asker married."""
     for word, names in named:
-        own = "my|our|the" if word in _PETS else "my|our"  # "the dog" is the asker's dog
+        own = "my|our|the" if word in _PETS or word in _TRADES else "my|our"  # "the dog" is the asker's dog
         pattern = re.compile(rf"\b(?:(?:{own})\s+)?{re.escape(word)}(?=['\u2019]s\b|\b)", re.IGNORECASE)
         found = pattern.search(text)
         if found is not None:
