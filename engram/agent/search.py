@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
+from engram.agent.agenda import LISTED, by_due, things_to_do
 from engram.agent.answers import passage_answer
 from engram.agent.arguments import SearchOptions, validated
 from engram.agent.store import importance_1_5
 from engram.agent.subject import asks_about_user, someone_else
 from engram.config import Settings
 from engram.errors import InvalidInput
-from engram.lang import analysis, due, events, pii
-from engram.lang.timewords import day_start
+from engram.lang import analysis, events, pii
 from engram.model.answers import SearchHit, SearchMemoryResult
 from engram.model.record import Category, Kind, as_utc, utcnow
 from engram.model.vectors import Vector
@@ -44,9 +44,7 @@ EXPANSION_AT = 0.6  # cosine at which a tag expands a query concept
 # recall's profile: it found more than the "redesign" weights (semantic 0.4, exact 0.3 and the three priors) on
 # every development set (docs/design/recall.md).
 PROFILE = "default"
-LISTED = 500  # reminders read for a question about things to do
 GUESSES = 3  # the fewest results "auto" shows: the sure ones, then the best guesses (low confidence)
-RECENTLY_MISSED = 7  # days a reminder past its due day is listed right after the upcoming ones
 
 # Words an agent uses for a content type, beside the category and kind names themselves.
 _CONTENT_TYPES: dict[str, Category | Kind] = {
@@ -137,12 +135,12 @@ class SearchMemory:
         shown: list[Hit] = []
         total, days = 0, dict[str, datetime | None]()
         if listing:
-            shown = _things_to_do(replace(where, kinds=(), categories=()), ranked)
+            shown = things_to_do(replace(where, kinds=(), categories=()), ranked)
             if query.asks_for_occasions():  # "birthdays coming up": not the dentist
                 shown = [h for h in shown if events.occasion(h.record.content)]
             listing = bool(shown)  # none due on the days asked is an answer; no reminder at all is not
             if listing:
-                shown, days = _by_due(shown, query)
+                shown, days = by_due(shown, query)
                 shown, total = shown[: opts.limit], len(shown)
                 if query.due is not None:  # the days the reminders are due, not when memories were made
                     span = query.due
@@ -324,65 +322,6 @@ def _memories_of(
         return shown, len(shown), clause
     shown, total = ranked(where, True, LISTED)
     return sorted(shown, key=lambda h: h.record.created_at, reverse=True)[: opts.limit], total, clause
-
-
-def _things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[list[Hit], int]]) -> list[Hit]:
-    """The reminders, and the tasks that name a day they are due (a task said in a chat keeps the category the
-    classifier gave it); never a rule or a habit ("no deploys on Fridays", "I run every Tuesday"), which holds each
-    time and is never due. Reminders are few: all of them are read, so the days asked for can be picked from
-    every one."""
-    reminders, _ = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
-    tasks, _ = ranked(replace(where, kinds=(Kind.TASK,)), True, LISTED)
-    seen = {h.record.id for h in reminders}
-    # A task joins when it names a day or is worded as one ("Call the plumber about the boiler"): the kind alone
-    # also fell on statements ("Ollie in finance handles expense claims").
-    dated = [
-        h
-        for h in tasks
-        if h.record.id not in seen
-        and (
-            due.reminder_day(h.record.content, h.record.created_at) is not None
-            or due.instruction(h.record.content)
-        )
-    ]
-    return [h for h in [*reminders, *dated] if not due.standing(h.record.content)]
-
-
-def _by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime | None]]:
-    """Reminders due on the days the query names, in calendar order, then those naming no day in their order;
-    and each one's due day. Naming no days ("what's due soon"), the upcoming come first, soonest first, then
-    those missed in the last week (latest first), those naming no day, and last those missed longer ago: a
-    reminder months overdue is most likely done."""
-    days = {h.record.id: due.reminder_day(h.record.content, h.record.created_at, query.now) for h in hits}
-    span, today = query.due, day_start(query.now)
-
-    def order(hit: Hit) -> tuple[int, float]:
-        day = days[hit.record.id]
-        if day is None:
-            return (1 if span is not None else 2, 0.0)
-        late = (today - day).days
-        if span is not None or late <= 0:
-            return (0, -late if span is None else day.timestamp())
-        return (1 if late <= RECENTLY_MISSED else 3, late)
-
-    if span is not None:
-        # A reminder naming no day is pending now: listed for days that include today, when worded as a thing to
-        # do. A need stated ("Dentist said I need a crown") was listed for every week and month asked about.
-        pending = span.after is not None and span.contains(today)
-        undated = (
-            [h for h in hits if days[h.record.id] is None and due.to_do(h.record.content)] if pending else []
-        )
-        # Asked from today ("what do I have to do today?"), what was missed this last week is still to do.
-        since = today - timedelta(days=RECENTLY_MISSED) if pending and span.after == today else today
-        hits = [
-            h
-            for h in hits
-            if (d := days[h.record.id]) is not None
-            and (span.contains(d) or (since <= d < today and due.owed(h.record.content)))
-        ] + undated
-        if span.after is None:  # "what's overdue": a match that has passed was played, it is not late
-            hits = [h for h in hits if due.owed(h.record.content)]
-    return sorted(hits, key=order), days
 
 
 def _results(shown: list[Hit], query: Query, days: dict[str, datetime | None] | None) -> list[SearchHit]:
