@@ -9,7 +9,6 @@ be neither used nor ended with another's key."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import uuid
 from collections.abc import Iterator
@@ -21,11 +20,12 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engram import FakeEmbedder, InvalidInput, Settings, StoreError
+from engram import FakeEmbedder, InvalidInput, Settings
 from engram.config import split_schema, with_schema
 from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import RESERVED, Keys, Tenants, check_tenant, schema_of
 from tests.live import MCP_INIT
+from tests.test_tenants_hostile import file_tools_stay_in_folder
 
 CONFUSABLE = ["team-x", "team__x", "team_-x", "team-_x", "team--x", "a" * 63, "a" * 62 + "b"]
 ACCEPT = {"Accept": "application/json, text/event-stream"}
@@ -280,27 +280,4 @@ pg_paths = st.one_of(
 @given(path=pg_paths)
 def test_a_postgres_tenants_file_tools_stay_in_its_folder(pg_pair: tuple[Tenants, Path], path: str) -> None:
     server, home = pg_pair
-    alice = server.memory("alice-files")
-    folder = server.files("alice-files").resolve()
-    before = set(home.rglob("*"))
-    for tool, arguments in (
-        ("import_memories", {"path": path}),
-        ("backup_restore", {"action": "restore", "path": path}),
-        ("export_memories", {"path": path}),
-        ("backup_restore", {"action": "backup", "path": path}),
-    ):
-        try:
-            alice.run_tool(tool, **arguments)
-        except InvalidInput as exc:
-            assert exc.field == "path" or exc.field.startswith(("line", "file")), (tool, exc)
-            continue
-        except StoreError:
-            continue
-        made = set(home.rglob("*")) - before
-        assert all(p.resolve().is_relative_to(folder) for p in made if p.is_file()), (tool, path, made)
-    for foreign in ("shodh-json", "mem0", "mcp-memory-service"):
-        for attempt in (path, f"../bob-files/{path}", f"link/{path}"):
-            with contextlib.suppress(InvalidInput, StoreError):
-                alice.import_from(foreign, attempt)
-    assert all("bob's secret" not in r.content for r in alice.list(limit=100)), path
-    assert [r.content for r in server.memory("bob-files").list(limit=100)] == ["bob's secret"]
+    file_tools_stay_in_folder(server, home, path, ("alice-files", "bob-files"))

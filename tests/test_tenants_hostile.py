@@ -163,8 +163,16 @@ def pair(tmp_path: Path) -> Iterator[tuple[Tenants, Path]]:
 @given(path=paths)
 def test_a_tenants_file_tools_stay_in_its_folder(pair: tuple[Tenants, Path], path: str) -> None:
     server, home = pair
-    alice = server.memory("alice")
-    folder = server.files("alice").resolve()
+    file_tools_stay_in_folder(server, home, path, ("alice", "bob"), str(home / "tenants" / "bob.db"))
+
+
+def file_tools_stay_in_folder(
+    server: Tenants, home: Path, path: str, names: tuple[str, str], *more: str
+) -> None:
+    """The first tenant's file tools, given `path`, make files only in its folder, and its imports (also of
+    `../<second>/path`, through a link in its folder, and of the `more` paths) read nothing of the second's."""
+    alice, bob = (server.memory(name) for name in names)
+    folder = server.files(names[0]).resolve()
     before = {p for p in home.rglob("*")}
     for tool, arguments in (
         ("import_memories", {"path": path}),
@@ -183,16 +191,11 @@ def test_a_tenants_file_tools_stay_in_its_folder(pair: tuple[Tenants, Path], pat
             made = {p for p in home.rglob("*")} - before
             assert all(p.resolve().is_relative_to(folder) for p in made if p.is_file()), (tool, path, made)
     for foreign in ("shodh-json", "mem0", "mcp-memory-service"):
-        for attempt in (path, f"../bob/{path}", f"link/{path}", str(home / "tenants" / "bob.db")):
+        for attempt in (path, f"../{names[1]}/{path}", f"link/{path}", *more):
             with contextlib.suppress(InvalidInput, StoreError):
                 alice.import_from(foreign, attempt)
     assert all("bob's secret" not in r.content for r in alice.list(limit=1000)), path
-    assert bob_only(server)
-
-
-def bob_only(server: Tenants) -> bool:
-    """Bob's store holds bob's memory and nothing of alice's."""
-    return [r.content for r in server.memory("bob").list(limit=1000)] == ["bob's secret"]
+    assert [r.content for r in bob.list(limit=1000)] == ["bob's secret"]
 
 
 def test_keys_list_says_which_old_keys_act_for_nobody() -> None:
