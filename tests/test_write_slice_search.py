@@ -19,6 +19,8 @@ from engram.store.values import Filter
 from tests.test_write_batch import STATEMENTS, SUBJECTS, TIMES, _stored
 
 PLACES = ["Lisbon", "Oslo", "Kyoto", "Lima", "Cairo", "Perth", "Quito", "Riga"]
+NEAR = 0.5  # below every similarity a write's duplicate or merge decision reads
+EXACT = vectors.EXACT_MAX  # the vectors searched exactly, before a test lowers it
 
 
 def _filled(rng: random.Random) -> list[dict[str, Any]]:
@@ -99,6 +101,12 @@ def test_a_bulk_write_into_a_filled_store_stores_what_one_write_at_a_time_stores
     assert ready  # the index was made ready while the model embedded
     assert {row["outcome"] for row in batch} >= {"created", "merged"}
     for i, (got, expected) in enumerate(zip(batch, single, strict=True)):
+        if exact_max != EXACT:
+            # In the graph, search is approximate: one write at a time finds the call's earlier writes through
+            # the graph, a bulk write its own slice exactly, so a far neighbour the graph missed may be in one
+            # list only. Every near one (those a duplicate or a merge reads) is in both, with the same score.
+            near = [[hit for hit in row.pop("neighbours") if hit[1] >= NEAR] for row in (got, expected)]
+            assert near[0] == near[1], f"write {i}: {bulk[i]['content']!r}"
         assert got == expected, f"write {i}: {bulk[i]['content']!r}"
     strip = {"similarity"}  # ids differ between the databases; the rest must match
     assert [
