@@ -90,7 +90,7 @@ def missed(text: str, said: datetime) -> tuple[datetime, str] | None:
         last = said.replace(day=1) - timedelta(days=1)
         candidates = [(said.year, said.month), (last.year, last.month)]
     else:
-        month = [m[:3] for m in MONTHS.split("|")].index(name.lower().rstrip(".")[:3]) + 1
+        month = _month_number(name)
         candidates = [(said.year, month), (said.year - 1, month)]
     for year, month in candidates:
         try:
@@ -125,8 +125,7 @@ def after_dated_heading(text: str, said: datetime) -> str | None:
     if first is not None:
         pairs = [(int(first), int(second)), (int(second), int(first))]  # day and month in either order
     else:
-        name = (month or month_first).lower().rstrip(".")[:3]
-        pairs = [(int(day or day_after), [m[:3] for m in MONTHS.split("|")].index(name) + 1)]
+        pairs = [(int(day or day_after), _month_number(month or month_first))]
     for number, month_number in pairs:
         for year in (said.year, said.year - 1):
             try:
@@ -136,3 +135,8 @@ def after_dated_heading(text: str, said: datetime) -> str | None:
             if timedelta(0) <= said - taken <= timedelta(days=_TAKEN_WITHIN):
                 return text[found.end() :]
     return None
+
+
+def _month_number(name: str) -> int:
+    """1 to 12 for a month's name, short or not ("Nov.", "november")."""
+    return [m[:3] for m in MONTHS.split("|")].index(name.lower().rstrip(".")[:3]) + 1

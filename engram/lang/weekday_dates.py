@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 from engram.lang.foreign_dates import GERMAN_WEEKDAYS, forward
@@ -63,7 +64,7 @@ WEEKDAY_DATE = re.compile(
     rf"(?!\s+(?:of\s+)?(?:{MONTHS})))",
     re.IGNORECASE,
 )
-_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
+NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
 _ORDER = {
     "first": 0,
     "1st": 0,
@@ -77,7 +78,7 @@ _ORDER = {
 }
 # A span counted from the day it was said, or a weekday counted in a month.
 COUNTED = re.compile(
-    rf"\b(?:in\s+(\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(days?|weeks?|fortnights?)\b|(?:in\s+)?a\s+(fortnight)\b"
+    rf"\b(?:in\s+(\d{{1,3}}|{'|'.join(NUMBERS)})\s+(days?|weeks?|fortnights?)\b|(?:in\s+)?a\s+(fortnight)\b"
     rf"|(?:the\s+)?(day after tomorrow)\b|({'|'.join(_ORDER)})\s+({DAYS})\s+(?:of|in)\s+"
     rf"(?:(the month|this month)|(next month)|({MONTHS})))",
     re.IGNORECASE,
@@ -137,20 +138,18 @@ def _readings(found: re.Match[str], said: datetime) -> list[datetime]:
     return [d for d in out if d is not None]
 
 
+def days_in(number: str | None, unit: str, words: Mapping[str, int] = NUMBERS) -> int:
+    """The days in `number` (digits or one of `words`; none: one) of `unit` (days, weeks or fortnights)."""
+    count = 1 if number is None else int(number) if number.isdigit() else words[number.lower()]
+    return count * (14 if unit.lower().startswith("f") else 7 if unit.lower().startswith("w") else 1)
+
+
 def _counted(found: re.Match[str], said: datetime) -> datetime | None:
     number, unit, fortnight, after_next, order, weekday, _this, following, named = found.groups()
     if after_next is not None:
         return said + timedelta(days=2)
     if fortnight is not None or unit is not None:
-        count = 1 if number is None else int(number) if number.isdigit() else _NUMBERS[number.lower()]
-        per = (
-            14
-            if fortnight is not None or unit.lower().startswith("f")
-            else 7
-            if unit.lower()[0] == "w"
-            else 1
-        )
-        return said + timedelta(days=count * per)
+        return said + timedelta(days=days_in(number, unit or fortnight))
     day = DAYS.split("|").index(weekday.lower())
     first = said.replace(day=1)
     if following is not None:

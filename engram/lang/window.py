@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from engram.lang.holidays import holiday
 from engram.lang.month_days import ordinal
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, TimeRange, day_start, month_after, weekend
-from engram.lang.weekday_dates import COUNTED, resolve
+from engram.lang.weekday_dates import COUNTED, NUMBERS, days_in, resolve
 
 # "the end of the month", "end of next week", "the end of November": the span it ends, up to its last day.
 _END_OF = r"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
@@ -90,8 +90,15 @@ def _foreign(query: str) -> tuple[str, str] | None:
 
 
 # "in the next ten days", "within two weeks", "over the coming week": from today to that day.
-_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_COUNTS |= {"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "twenty": 20, "thirty": 30}
+_COUNTS = NUMBERS | {
+    "eight": 8,
+    "nine": 9,
+    "eleven": 11,
+    "twelve": 12,
+    "fourteen": 14,
+    "twenty": 20,
+    "thirty": 30,
+}
 _WITHIN = re.compile(
     rf"\b(?:(?:in|over|during|for)\s+the\s+(?:next|coming)|within(?:\s+the\s+next)?)\s+(?:({'|'.join(_COUNTS)}|\d{{1,3}})\s+)?"
     r"(days?|weeks?|fortnights?)\b",
@@ -155,10 +162,8 @@ def _window(query: str, now: datetime) -> TimeRange | None:
         # "the second Tuesday of next month": that day, not the next Tuesday nor the whole month
         return TimeRange(day, day + timedelta(days=1), counted.group(0))
     if (within := _WITHIN.search(query)) is not None:
-        number, unit = within.group(1), within.group(2).lower()
-        count = 1 if number is None else int(number) if number.isdigit() else _COUNTS[number.lower()]
-        per = 14 if unit.startswith("f") else 7 if unit.startswith("w") else 1
-        return TimeRange(today, today + timedelta(days=count * per + 1), within.group(0))
+        days = days_in(within.group(1), within.group(2), _COUNTS)
+        return TimeRange(today, today + timedelta(days=days + 1), within.group(0))
     if (named := _calendar_day(query, now)) is not None:
         return TimeRange(named[0], named[0] + timedelta(days=1), named[1])
     # "May" is a month only after a word that introduces a time ("in May"), not in "what may be due".

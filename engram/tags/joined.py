@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.lang.lemmas import getAllLemmas
+from engram.lang.tense import readings
 
 
 def joined(doc: Any) -> Any:
@@ -58,4 +58,4 @@ def _named_with_ampersand(doc: Any, at: int) -> bool:
     if not all(t.is_alpha and t.text[0].isupper() for t in words):
         return False
     lower = [t.text.lower() for t in words]
-    return not any(w in _KIN for w in lower) and any(getAllLemmas(w) for w in lower)
+    return not any(w in _KIN for w in lower) and any(readings(w) for w in lower)
