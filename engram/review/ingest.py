@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -30,7 +30,7 @@ from engram.model.results import RememberResult
 from engram.model.vectors import content_hash
 from engram.review.extract import APPROVE_AT, CLASSIFIER_FLOOR, Candidate, Message, by_rule
 from engram.review.llm import LlmError, LlmExtractor
-from engram.review.messages import parse_message
+from engram.review.messages import MessageFile, enumerate_batches, parse_message
 from engram.store.roles import AuditLog, Sources, Transactions
 from engram.tags import phrases
 from engram.write.rules import review_reason
@@ -79,8 +79,8 @@ def _kept(message: Message, redact: bool) -> Message:
     return message.model_copy(update={"content": update["content"], "metadata": update["metadata"]})
 
 
-# Sources read up front only to skip extracting what is already kept; the insert itself still decides.
-_KNOWN_READ = 1_000_000
+# Messages prepared at once (their kept copies, and which are stored already); the insert itself still decides.
+_BATCH = 256
 
 
 def expiry(content: str, said_at: datetime | None) -> datetime | None:
@@ -149,13 +149,20 @@ class Ingestor:
             self._store.audit("llm_fallback", None, {"reason": str(exc), "message_id": message.message_id})
             return None
 
-    def _known(self, rows: Sequence[dict[str, Any]]) -> set[tuple[str, str, str]]:
-        """(platform, conversation, key) of the sources already kept in these messages' conversations."""
-        known: set[tuple[str, str, str]] = set()
-        for conversation in dict.fromkeys(r["conversation_id"] for r in rows):
-            for s in self._store.sources(conversation, limit=_KNOWN_READ):
-                known.add((s["platform"], s["conversation_id"], s["message_id"]))
-        return known
+    def _prepared(
+        self, messages: Iterable[Message], redact: bool
+    ) -> Iterator[tuple[int, Message, Message, dict[str, Any], bool]]:
+        """Each message with its position, the copy the sources keep, its source row and whether that row is
+        already stored, read _BATCH messages at a time: a file of a million messages is never held whole."""
+        for first, batch in enumerate_batches(messages, _BATCH):
+            kept = [_kept(m, redact) for m in batch]
+            rows = [m.model_dump() | {"message_id": _source_key(m, first + i)} for i, m in enumerate(kept)]
+            known = self._store.kept_sources(
+                [(r["platform"], r["conversation_id"], r["message_id"]) for r in rows]
+            )
+            for i, (message, source, row) in enumerate(zip(batch, kept, rows, strict=True)):
+                key = (row["platform"], row["conversation_id"], row["message_id"])
+                yield first + i, message, source, row, key in known
 
     def ingest(
         self,
@@ -172,18 +179,20 @@ class Ingestor:
         message's conversation id. Each message commits on its own with its memories: an error stops the ingest
         with the messages before it kept and that one and those after it not marked as ingested. `progress` is
         called with (messages done, messages) as each one starts."""
-        parsed = [m if isinstance(m, Message) else parse_message(m, i) for i, m in enumerate(messages)]
+        # Every message is checked before anything is stored: a file's were checked when it was opened.
+        checked: list[Message] | MessageFile = (
+            messages
+            if isinstance(messages, MessageFile)
+            else [m if isinstance(m, Message) else parse_message(m, i) for i, m in enumerate(messages)]
+        )
         redact = self._settings.redact_pii if redact is None else redact
-        kept = [_kept(m, redact) for m in parsed]
-        rows = [m.model_dump() | {"message_id": _source_key(m, i)} for i, m in enumerate(kept)]
-        known = self._known(rows)
         counts: Counter[str] = Counter()
         kinds: Counter[str] = Counter()
-        for position, (message, source, row) in enumerate(zip(parsed, kept, rows, strict=True)):
+        for position, message, source, row, known in self._prepared(checked, redact):
             if progress is not None:
-                progress(position, len(rows))
+                progress(position, len(checked))
             counts["messages"] += 1
-            if (row["platform"], row["conversation_id"], row["message_id"]) in known:
+            if known:
                 counts["messages_already_ingested"] += 1
                 continue
             # Extraction (the model, maybe an LLM) runs before the write transaction: other writers do not wait.

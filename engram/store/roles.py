@@ -206,6 +206,10 @@ class Sources(Protocol):
 
     def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]: ...
 
+    def kept_sources(self, keys: Sequence[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+        """Which of these (platform, conversation_id, message_id) are already stored."""
+        ...
+
 
 @runtime_checkable
 class MergedText(Protocol):

@@ -258,6 +258,24 @@ class SideTables:
                 for r in rows
             ]
 
+    def kept_sources(self, keys: Sequence[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+        """Which of these (platform, conversation_id, message_id) are stored, looked up by the unique key: an
+        ingest reads what it is about to add, not every message of the conversation (a million rows)."""
+        found: set[tuple[str, str, str]] = set()
+        groups: dict[tuple[str, str], list[str]] = {}
+        for platform, conversation, message in dict.fromkeys(keys):
+            groups.setdefault((platform, conversation), []).append(message)
+        for (platform, conversation), ids in groups.items():
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                rows = self._read(
+                    "SELECT message_id FROM sources WHERE platform = ? AND conversation_id = ? "
+                    f"AND message_id IN ({', '.join('?' * len(part))})",
+                    [platform, conversation, *part],
+                )
+                found.update((platform, conversation, r[0]) for r in rows)
+        return found
+
     def sources(self, conversation_id: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
         sql = "SELECT platform, conversation_id, message_id, role, content, ts, metadata FROM sources"
         params: list[Any] = []
