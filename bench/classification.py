@@ -203,8 +203,11 @@ def quick() -> None:
 
 # The everyday users' sets that label kinds and categories (bench.everyday_decisions reads them through store_memory).
 USER_SETS = {
-    f"{n} user": ROOT / "data" / f"everyday_{n}_user.jsonl"
-    for n in ("fourth", "fifth", "sixth", "seventh", "eighth")
+    **{
+        f"{n} user": ROOT / "data" / f"everyday_{n}_user.jsonl"
+        for n in ("fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+    },
+    "hand": ROOT / "data" / "everyday_hand_cases.jsonl",
 }
 
 

@@ -46,6 +46,11 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("Call the tiler - the grout is cracking.", set()),
         ("Lesson from the retro: smaller tickets move faster.", set()),
         ("Meeting at 10:30 - room 4.", set()),
+        # Under the heading its noun is no instruction: a debrief after a day tells of it; a task the notes ask
+        # for by a day is still a deadline.
+        ("Debrief after Thursday's flood drill: the sandbags sat in the wrong shed.", {"meeting"}),
+        ("Call with Anna on Friday: bring the budget draft.", {"meeting", "deadline"}),
+        ("Sync with the printers: the proofs have to be back by Monday.", {"meeting", "deadline"}),
         # A time that comes round, stated: a habit or a timetable. Asked or owed, however often, it is a thing to
         # do; "always" and "usually" state rules and habits of every kind, not a slot in the week.
         ("Bin days: black bin Tuesdays, green one every other Friday", {"recurring"}),

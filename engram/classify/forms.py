@@ -103,13 +103,17 @@ def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
     """The marks `text` carries, read as if said at `said_at` (now by default: a due day is read forward)."""
     said = day_start((said_at or datetime.now(UTC)).astimezone(UTC))
     found = set()
-    if may_name_day(text) and due.to_do(text) and due.deadline_day(text, said) is not None:
+    meeting = _meeting(text)
+    # Under a meeting's heading its noun is a noun: "Debrief after Saturday's shout: ..." tells of a debrief, it
+    # asks for none, so the due reader reads it as "The debrief after ..." (an instruction after the heading stays).
+    told = f"The {text.lstrip()[:1].lower()}{text.lstrip()[1:]}" if meeting else text
+    if may_name_day(told) and due.to_do(told) and due.deadline_day(told, said) is not None:
         found.add("deadline")
     if _address(text):
         found.add("address")
     if _SPEAKER.search(text):
         found.add("speaker")
-    if _meeting(text):
+    if meeting:
         found.add("meeting")
     if _recurring(text):
         found.add("recurring")
