@@ -12,6 +12,7 @@ LINES = [
     "Glass recycling: green crate, collected fortnightly on Mondays.",
     "The allotment committee meets on the first Sunday of every month.",
     "Street sweeper comes round every other Thursday morning.",
+    "Aunt Rosa's birthday is 2 October.",
 ]
 
 

@@ -60,6 +60,11 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("I have to call my gran twice a week.", {"speaker"}),
         ("The gas bill is due on the 3rd of every month.", set()),
         ("I always take the stairs.", {"speaker"}),
+        # A birthday's or an anniversary's day, stated, comes round every year; a task before one is owed.
+        ("Grandad's birthday is on 14 June.", {"recurring"}),
+        ("Our anniversary falls on the 9th of May.", {"recurring"}),
+        ("Buy Grandad a card before his birthday on 14 June.", {"deadline"}),
+        ("Grandad turned 90 on 14 June.", set()),
     ],
 )
 def test_the_marks_a_text_carries(text: str, marks: set[str]) -> None:

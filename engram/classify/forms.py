@@ -7,7 +7,8 @@ dates and addresses, given to the kinds' linear read-out as features next to the
 - `meeting`: it opens with a heading that names a meeting or a call ("Call with the landlord: ...", "Standup: ...",
   "Team meeting notes - ..."): what follows is an account of it, whatever its topic or the actions it lists.
 - `recurring`: it states a time that comes round ("Bin days: black bin Tuesdays", "Sea swim every Saturday
-  morning") and is no instruction, obligation or deadline: a habit or a timetable, not a thing to do.
+  morning", "Mum's birthday is 3 March") and is no instruction, obligation or deadline: a habit, a timetable or a
+  yearly occasion, not a thing to do.
 
 The embedding of a short text is mostly its topic: "Conference talk abstract due 8 Dec." sat among meeting notes,
 "Good article on Postgres index types: https://..." among statements about the user. The read-out learns how
@@ -23,7 +24,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from engram.lang import analysis, due, pii
+from engram.lang import analysis, due, events, pii
 from engram.lang.timewords import DAYS, day_start
 from engram.lang.weekday_dates import may_name_day
 from engram.model.vectors import Matrix
@@ -154,10 +155,11 @@ def _meeting(text: str) -> bool:
 
 def _recurring(text: str) -> bool:
     """Whether `text` states a time that comes round, as a fact rather than a thing asked: "Bin days: black bin
-    Tuesdays", "Kids' swimming: Mondays 6-7pm", "Sea swim every Saturday morning". An instruction, an obligation
-    or a deadline ("Water the plants every Sunday", "I have to call Mum every week", "Rent is due on the 5th of
-    every month") is a thing to do, however often (`due.owed`)."""
-    return _RECURRING.search(text) is not None and not due.owed(text)
+    Tuesdays", "Kids' swimming: Mondays 6-7pm", "Sea swim every Saturday morning", or a yearly occasion's day
+    ("Grandad's birthday is on 14 June": a fact about the family, a reminder by the calendar). An instruction, an
+    obligation or a deadline ("Water the plants every Sunday", "I have to call Mum every week", "Rent is due on the
+    5th of every month") is a thing to do, however often (`due.owed`)."""
+    return (_RECURRING.search(text) is not None or events.stated_occasion(text)) and not due.owed(text)
 
 
 def marks(found: Sequence[frozenset[str]], forms: Sequence[str]) -> Matrix:
