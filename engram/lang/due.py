@@ -32,6 +32,7 @@ from engram.lang.month_days import (
     missed,
     ordinal,
 )
+from engram.lang.recurring import next_round, weekday_rounds, weekly
 from engram.lang.tense import inflected as _inflected
 from engram.lang.tense import readings as _readings
 from engram.lang.tense import told_as_past
@@ -39,7 +40,6 @@ from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_
 from engram.lang.weekday_dates import (
     COUNTED,
     END_OF,
-    PARTS,
     WEEKDAY_DATE,
     end_of,
     may_name_day,
@@ -277,8 +277,10 @@ _BANNED = re.compile(
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     text = _spelled(text)
+    if _comes_round(text):
+        return False
     recurs = _STANDING.search(text) is not None and _NEXT_DUE.search(text) is None
-    if recurs or _PROHIBITION.search(text) is not None or _weekly(text):
+    if recurs or _PROHIBITION.search(text) is not None or weekly(text):
         return True
     if weekday_span(text) and not states_deadline(text) and not instruction(text):
         return True
@@ -288,27 +290,20 @@ def standing(text: str) -> bool:
     return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
 
 
-# What a weekday is, said as a kind of day or time with no determiner ("Sunday evening is family time", "Monday
-# is bin day"): each week's. "Monday is the deadline", "Friday is my last day" name one day.
-_WEEKDAY_IS = re.compile(
-    rf"^(?:{DAYS})(?:\s+(?:{PARTS}))?\s+is\s+([a-z]+(?:[\s-][a-z]+){{0,2}})\s*(?:[,;.!]|$)", re.IGNORECASE
-)
+def _comes_round(text: str) -> bool:
+    """Whether `text` tells the speaker to do something each time a weekday comes round ("Email Fiona an update
+    every other Friday"): a thing to do again each time, not a habit told (never a prohibition)."""
+    found = weekday_rounds(text) is not None and _PROHIBITION.search(text) is None
+    return found and (instruction(text) or _to_whom(text)) and _NEXT_DUE.search(text) is None
 
 
-def _weekly(text: str) -> bool:
-    """Whether a sentence of `text` says what a weekday is each week: words that can only be nouns after it."""
-    for sentence in _SENTENCE.finditer(text[:2000]):
-        found = _WEEKDAY_IS.match(sentence.group(1).strip())
-        if found is None:
-            continue
-        words = re.split(r"[\s-]+", found.group(1).lower())
-        readings = [_readings(w) for w in words]
-        if (
-            all("NOUN" in r and "ADJ" not in r and "ADV" not in r for r in readings)
-            and words[0] not in _OBJECT
-        ):
-            return True
-    return False
+def _to_whom(text: str) -> bool:
+    """Whether `text` opens with a verb and a name the dictionary does not hold ("Email Fiona ...", "Ring Declan
+    ..."): told to do something to someone."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", _LEAD_IN.sub("", text.strip(), count=1))
+    if len(words) < 2 or not words[1][0].isupper() or _readings(words[1].lower()):
+        return False
+    return "VERB" in _readings(words[0].lower())
 
 
 def instruction(text: str) -> bool:
@@ -382,6 +377,8 @@ def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> d
     was said, last year's birthday never came up again."""
     if standing(text):
         return None
+    if _comes_round(text) and (rounds := weekday_rounds(_spelled(text))) is not None:
+        return next_round(*rounds, said_at.astimezone(UTC), now)
     if now is not None and yearly(text):
         said_at = max(said_at, now)
     return due_day(text, said_at)

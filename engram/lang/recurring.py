@@ -1,0 +1,62 @@
+"""A thing to do that comes round on a weekday ("Email Fiona a progress update every other Friday", "Put the
+timesheet in every second Monday"): told as an instruction, each time it comes round it is to do again, so it is
+due on its next day. A habit or a schedule told as a statement ("I run every Tuesday", "Marta comes every other
+Friday") is no thing to do and is never due (engram.lang.due.standing)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from engram.lang.events import OBJECT as _OBJECT
+from engram.lang.events import SENTENCE as _SENTENCE
+from engram.lang.tense import readings as _readings
+from engram.lang.timewords import DAYS, day_start
+from engram.lang.weekday_dates import PARTS
+
+_EVERY_WEEKDAY = re.compile(
+    rf"\b(?:(?:every|each)\s+(?:(other|second|alternate)\s+)?|on\s+(alternate)\s+)({DAYS})s?\b", re.IGNORECASE
+)
+
+
+def weekday_rounds(text: str) -> tuple[int, int] | None:
+    """The weekday (Monday 0) a recurrence in `text` names and the days between its times (7, or 14 for "every
+    other"), or None when it names no weekday recurrence."""
+    found = _EVERY_WEEKDAY.search(text)
+    if found is None:
+        return None
+    step = 14 if found.group(1) or found.group(2) else 7
+    return DAYS.split("|").index(found.group(3).lower()), step
+
+
+def next_round(weekday: int, step: int, said_at: datetime, now: datetime | None) -> datetime:
+    """The first day of that weekday on or after the day it was said, then every `step` days: the first of those
+    on or after `now` (the day it was said when no `now` is given)."""
+    said = day_start(said_at)
+    day = said + timedelta(days=(weekday - said.weekday()) % 7)
+    if now is not None and (today := day_start(now)) > day:
+        day += timedelta(days=-(-(today - day).days // step) * step)
+    return day
+
+
+# What a weekday is, said as a kind of day or time with no determiner ("Sunday evening is family time", "Monday
+# is bin day"): each week's. "Monday is the deadline", "Friday is my last day" name one day.
+_WEEKDAY_IS = re.compile(
+    rf"^(?:{DAYS})(?:\s+(?:{PARTS}))?\s+is\s+([a-z]+(?:[\s-][a-z]+){{0,2}})\s*(?:[,;.!]|$)", re.IGNORECASE
+)
+
+
+def weekly(text: str) -> bool:
+    """Whether a sentence of `text` says what a weekday is each week: words that can only be nouns after it."""
+    for sentence in _SENTENCE.finditer(text[:2000]):
+        found = _WEEKDAY_IS.match(sentence.group(1).strip())
+        if found is None:
+            continue
+        words = re.split(r"[\s-]+", found.group(1).lower())
+        readings = [_readings(w) for w in words]
+        if (
+            all("NOUN" in r and "ADJ" not in r and "ADV" not in r for r in readings)
+            and words[0] not in _OBJECT
+        ):
+            return True
+    return False
