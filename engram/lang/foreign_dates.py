@@ -13,6 +13,11 @@ _ZH_NUMBER = "一二三四五六七八九十"
 _ZH_DATE = re.compile(rf"([\d{_ZH_NUMBER}]{{1,3}})月([\d{_ZH_NUMBER}]{{1,3}})[日号]")
 _ZH_WEEKDAY = re.compile(r"(下|这|本)?个?(?:周|星期|礼拜)([一二三四五六日天])")
 _ZH_DAYS = {"今天": 0, "明天": 1, "后天": 2}
+# A day of the month in Chinese: of next month or this one ("下个月十号之前": before the 10th of next month), or alone
+# before a deadline word ("二十号前"): this month's or, passed, next month's. "3号线" (a line's number) is none.
+_ZH_MONTH_DAY = re.compile(
+    rf"(?:(下|这|本)个?月)([\d{_ZH_NUMBER}]{{1,3}})[日号]|([\d{_ZH_NUMBER}]{{1,3}})[日号](?=之前|以前|前|截止|到期)"
+)
 GERMAN_WEEKDAYS = "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
 # German days said from today: "heute (Abend)", "morgen" (not "heute Morgen", "am Morgen": a time of day), and a
 # weekday ("bis Freitag", "am Dienstag"), the next one, today included, as an English weekday is.
@@ -108,6 +113,10 @@ def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
         if 1 <= month <= 12 and (day := forward(said, month, number)) is not None:
             return day, zh.group(0)
+    if (of_month := _ZH_MONTH_DAY.search(text)) is not None and (
+        on := _zh_month_day(of_month, said)
+    ) is not None:
+        return on, of_month.group(0)
     if (week := _ZH_WEEKDAY.search(text)) is not None:
         weekday = "一二三四五六日天".index(week.group(2))
         monday = said - timedelta(days=said.weekday())
@@ -117,6 +126,20 @@ def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
     for word, ahead in _ZH_DAYS.items():
         if word in text:
             return said + timedelta(days=ahead), word
+    return None
+
+
+def _zh_month_day(found: re.Match[str], said: datetime) -> datetime | None:
+    """The day `_ZH_MONTH_DAY` found: that day of next month or of this one; alone, the next such day."""
+    which, number = found.group(1), _zh_number(found.group(2) or found.group(3))
+    first = said.replace(day=1)
+    months = [(first + timedelta(days=32)).replace(day=1)] if which == "下" else [first]
+    if which is None:
+        months.append(months[0] + timedelta(days=32))
+    for month in months:
+        last = calendar.monthrange(month.year, month.month)[1]
+        if 1 <= number <= last and ((day := month.replace(day=number)) >= said or which is not None):
+            return day
     return None
 
 

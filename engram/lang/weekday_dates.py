@@ -30,7 +30,7 @@ PARTS = r"morning|afternoon|evening|night|lunchtime|midday|noon"
 _DAY_WORD = re.compile(
     rf"\d|\b(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tonight|{MONTHS}|end of|week|month|days?\b|fortnight"
     rf"|christmas|xmas|boxing|new year|halloween|valentine|easter|heute|übermorgen|morgen|ende\b|{GERMAN_WEEKDAYS})"
-    r"|月|周|星期|礼拜|今天|明天|后天",
+    r"|月|周|星期|礼拜|今天|明天|后天|号",
     re.IGNORECASE,
 )
 
