@@ -37,3 +37,10 @@ def test_a_habit_or_a_schedule_told_as_a_statement_is_never_due() -> None:
     ):
         assert due.standing(text), text
         assert due.reminder_day(text, MONDAY) is None, text
+
+
+def test_what_is_kept_out_of_the_hours_is_a_rule() -> None:
+    for text in ("No meetings before 9:30 please, I do my best writing first thing.", "No coffee after 2pm."):
+        assert due.standing(text), text
+    assert not due.standing("No deliveries before 10 December.")
+    assert not due.standing("Send the slides before 9:30 tomorrow.")

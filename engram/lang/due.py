@@ -238,7 +238,12 @@ _MARKS = re.compile(
 )
 # A prohibition said as an instruction ("Don't book calls after 11am"): a rule, unless it is a reminder not to
 # forget something.
-_PROHIBITION = re.compile(r"(?:^|[.!?;:]\s+)(?:don['\u2019]?t|do not)\s+(?!forget\b|miss\b)", re.IGNORECASE)
+# "No meetings before 9:30", "No coffee after 2pm": what is kept out of the hours each day, a rule too.
+_PROHIBITION = re.compile(
+    r"(?:^|[.!?;:]\s+)(?:(?:don['\u2019]?t|do not)\s+(?!forget\b|miss\b)|no\s+[a-z-]+\s+(?:before|after)\s+"
+    r"(?:\d{1,2}(?:[:.]\d\d\b|\s*[ap]\.?m\b)|noon|midday|midnight|lunch))",
+    re.IGNORECASE,
+)
 # What opens an instruction before its verb ("Remind me to ...", "Need to ...", "Please ...").
 _LEAD_IN = re.compile(
     r"^(?:please|remember to|remind me to|(?:don['\u2019]?t|do not) forget to|need to|have to|must|todo:?"

@@ -9,6 +9,7 @@ import re
 from datetime import datetime, timedelta
 
 from engram.lang.foreign_dates import GERMAN_WEEKDAYS
+from engram.lang.postal import addresses
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
 
 # A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
@@ -43,8 +44,11 @@ _MOVED = re.compile(
 
 
 def left_behind(text: str, dates: list[re.Match[str]]) -> list[re.Match[str]]:
-    """`dates` without those naming a day something moved away from."""
+    """`dates` without those naming a day something moved away from, and without a flat's number read as a
+    numeric date ("Our flat: 7/2 Marchmont Crescent": flat 2 of number 7, no 7 February)."""
     spans = [found.span(1) for found in _MOVED.finditer(text)]
+    if any("/" in m.group(0) for m in dates):
+        spans += addresses(text)
     return [m for m in dates if not any(start <= m.start() and m.end() <= end for start, end in spans)]
 
 
@@ -110,6 +114,18 @@ _HEADED = re.compile(
     rf"|({_MONTH_WORD})\s+(\d{{1,2}})(?:st|nd|rd|th)?|(\d{{1,2}})[/.](\d{{1,2}})\.?)\s*:\s*",
     re.IGNORECASE,
 )
+# A note of a talk headed by its weekday ("Call with Fiona on Monday: ...", "Meeting with Rui Tuesday: ...") that
+# reports what was said or agreed: the talk took place; read as an appointment, it was due the week after.
+_TALK_HEADED = re.compile(
+    rf"^\W*(?:(?:phone|video|zoom|teams)\s+)?(?:call|meeting|chat|catch[- ]?up|talk|conversation|1:1|one-to-one)"
+    rf"\s+with\s+(?:[\w'&-]+\s+){{1,3}}?(?:on\s+|last\s+)?(?:{DAYS})\s*:\s*",
+    re.IGNORECASE,
+)
+_REPORTED = re.compile(
+    r"\b(?:said|says|told (?:me|us)|asked (?:me|us)|agreed|decided|thinks|reckons|promised|mentioned|confirmed"
+    r"|explained|suggested)\b|\b(?:he|she|they)\s*(?:['\u2019]ll|will|would|['\u2019]d)\b",
+    re.IGNORECASE,
+)
 _DEADLINE_WORD = re.compile(r"\b(?:due|by|before|until|till|deadline|expires?|ends?)\b", re.IGNORECASE)
 _TAKEN_WITHIN = 62  # days: a heading's date further back is no note of these weeks, but read as a date
 
@@ -118,6 +134,8 @@ def after_dated_heading(text: str, said: datetime) -> str | None:
     """The text after a heading that dates the note (the day it was said or shortly before: when the call or the
     reading took place, not a day anything is due); None when it opens with no such heading. "Dentist 3 Dec:
     bring the forms", said before the 3rd, is an appointment: its heading is kept."""
+    if (talk := _TALK_HEADED.match(text)) is not None and _REPORTED.search(text, talk.end()) is not None:
+        return text[talk.end() :]  # "Call with Fiona on Monday: she thinks ...", written after the call
     found = _HEADED.match(text)
     if found is None or _DEADLINE_WORD.search(text, 0, found.end()):
         return None  # "Invoice due 24 Nov: chase it": the day it is due
