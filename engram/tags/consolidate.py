@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -13,7 +14,7 @@ import numpy as np
 
 from engram.model.vectors import Matrix, Vector
 from engram.store.values import TagRow
-from engram.tags.naming import ABBREVIATION_FLOOR, descriptive, never_a_word, same_tag
+from engram.tags.naming import ABBREVIATION_FLOOR, descriptive, never_a_word, same_tag, surnamed
 from engram.tags.variants import NAME_SUFFIXES, class_repeat, initials
 from engram.tags.variants import group as listed_group
 
@@ -24,7 +25,7 @@ _VOWEL = re.compile(r"[aeiouy]")
 class Merge:
     tag: str
     into: str
-    reason: str  # spelling | abbreviation | variant | repeat | similarity
+    reason: str  # spelling | abbreviation | variant | repeat | narrower | similarity
     similarity: float
 
     @property
@@ -36,6 +37,7 @@ class Merge:
             "abbreviation": f"{a} and {b} are one name, one of them abbreviated",
             "variant": f"{a} and {b} are listed as one thing (another word for it)",
             "repeat": f"{a} repeats {b} with the kind of thing it is",
+            "narrower": f"{a} and {b} name one thing, one of them more fully",
         }.get(self.reason, f"{a} and {b} share words and mean the same (similarity {self.similarity:.2f})")
 
 
@@ -51,6 +53,7 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a
     order = sorted(range(len(live)), key=lambda i: rank(live[i]), reverse=True)
     position = {i: at for at, i in enumerate(order)}
     near, ambiguous = _candidates([r.tag for r in live], matrix)
+    doubled = named_twice([r.tag for r in live])
     canonical_of: dict[int, int] = {}
     merges: list[Merge] = []
     for i in order:  # the most canonical-looking tags claim their variants first
@@ -64,10 +67,26 @@ def consolidate(rows: Sequence[TagRow], is_word: Callable[[str], bool] = never_a
             reason = same_tag(live[i].tag, live[j].tag, similarity, is_word)
             if reason == "abbreviation" and (i in ambiguous or j in ambiguous):
                 continue  # pr: press-release or pull-request? Initials standing for two tags fold into neither
+            if reason == "narrower" and doubled(live[i].tag, live[j].tag):
+                continue
             if reason is not None:
                 canonical_of[j] = i
                 merges.append(Merge(live[j].tag, live[i].tag, reason, round(similarity, 4)))
     return _spelled_out(merges, {r.tag: (r, v) for r, v in zip(live, matrix, strict=True)})
+
+
+def named_twice(tags: Sequence[str]) -> Callable[[str, str], bool]:
+    """Whether a name and the name with a surname (tom / tom-ellery) may not be folded among these tags: the name
+    opens another tag of two words (tom-baker: two people perhaps), or the surname follows another name
+    (eslint-plugin, babel-plugin: a kind of thing)."""
+    firsts = Counter(t.split("-")[0] for t in tags if t.count("-") == 1)
+    lasts = Counter(t.split("-")[1] for t in tags if surnamed(t) is not None)
+
+    def doubled(a: str, b: str) -> bool:
+        fuller = max(a, b, key=len).split("-")
+        return len(fuller) == 2 and max(firsts[fuller[0]], lasts[fuller[1]]) > 1
+
+    return doubled
 
 
 def _spelled_out(merges: list[Merge], rows: dict[str, tuple[TagRow, Vector]]) -> list[Merge]:

@@ -184,6 +184,8 @@ def same_tag(
         return "spelling"  # grey / gray, mom / mum
     if listed_together(keep, other):
         return "variant"  # app / application, kids / children: variants.txt
+    if named_more_fully(keep, other, similarity):
+        return "narrower"  # tom / tom-ellery, tax-return / assessment-tax-return
     if similarity <= MERGE_THRESHOLD:
         return None
     words_a, words_b = keep.split("-"), other.split("-")
@@ -207,6 +209,29 @@ def same_tag(
     if sibling(keep, other):
         return None  # non-smart-bulbs / smart-light-bulbs, cotton-fabric / fabric-like-silk
     return "similarity"
+
+
+def surnamed(tag: str) -> str | None:
+    """The one-word tag a two-word tag is with a word the dictionary does not know after it (tom-ellery: tom, a
+    name with its surname), or None (react-native, car-insurance: a thing of its own)."""
+    words = tag.split("-")
+    if len(words) != 2 or not words[1].isalpha() or len(words[1]) < 4 or is_dictionary_word(words[1]):
+        return None  # path-ext: a clipped word, no surname
+    return words[0]
+
+
+def named_more_fully(a: str, b: str, similarity: float) -> bool:
+    """Whether one tag is the other named more fully, as a user writes the same thing twice: a name and the name
+    with its surname (tom / tom-ellery), or a name of two words or more and that name with a word before it
+    (tax-return / assessment-tax-return). A word put after a name of two words or more makes a thing of its own
+    (tax-return-form), and so does a dictionary word after one word (database / database-migration)."""
+    short, long = sorted((a, b), key=lambda t: t.count("-"))
+    words, more = short.split("-"), long.split("-")
+    if len(more) != len(words) + 1:
+        return False
+    if len(words) == 1:
+        return surnamed(long) == short and similarity >= ABBREVIATION_FLOOR
+    return more[1:] == words and more[0].isalpha() and similarity >= REPEAT_FLOOR
 
 
 def _stems(tag: str) -> list[str]:
