@@ -4,6 +4,7 @@ the first such batch: a memory and its tag phrases run on the first session, wit
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from engram.embed.minilm import MiniLM
 
@@ -50,3 +51,25 @@ def test_a_full_length_memory_with_its_phrases_stays_on_the_one_session() -> Non
     assert model._side is None
     alone = np.stack([model.embed_batch([t])[0] for t in texts])
     assert np.array_equal(together, alone)
+
+
+def test_a_batch_embedded_alone_stays_on_the_calling_thread_with_the_vectors_of_one_text_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model = MiniLM()
+    openings = [
+        f"{name} {word}" for name in ("caroline", "melanie", "jon") for word in ("hey", "i", "the", "wow")
+    ]
+    texts = [*openings * 8, *(f"note {i}: {'the garden party moved again ' * (i % 5)}" for i in range(20))]
+    one = np.stack([model.embed_batch([t])[0] for t in texts])
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the helper thread was asked")
+
+    monkeypatch.setattr(model._helpers, "submit", refused)
+    assert np.array_equal(model.embed_alone(texts), one)
+    assert model._side is None  # a small write's openings never load the second session
+    assert model._single is not model._session  # loaded, as a bulk write's passages load it
+    assert np.array_equal(model.embed_alone(texts), one)
+    with pytest.raises(AssertionError, match="helper thread"):
+        model.embed_batch(texts)  # a large batch runs its second group on the helper thread

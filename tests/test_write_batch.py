@@ -193,3 +193,38 @@ def test_a_unit_whose_model_call_fails_stops_the_write_after_the_units_before_it
         stored = {r.content for r in mem.list(limit=100)}
     assert set(texts[:10]) <= stored
     assert not stored & set(texts[10:])
+
+
+class _Alone(_Threads):
+    """The fake embedder, noting also which texts were embedded alone on the calling thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.alone: list[tuple[str, list[str]]] = []
+
+    def embed_alone(self, texts: Sequence[str]) -> Matrix:
+        self.alone.append((threading.current_thread().name, list(texts)))
+        return FakeEmbedder.embed_batch(self, texts)
+
+
+def test_a_bulk_write_embeds_its_openings_alone_and_its_passages_on_the_model_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The openings are a few tokens each: the first unit's embed on the caller's thread alone while the
+    passages hold the model's threads, the later units' after their passages, on the write's own thread."""
+    monkeypatch.setattr(writer, "EMBED_UNIT", 20)
+    texts = [f"{subject} is {when}" for subject in SUBJECTS for when in TIMES] + STATEMENTS
+    embedder = _Alone()
+    with Memory(tmp_path / "m.db", embedder=embedder) as mem:
+        mem.remember("warm up: the classifiers load before the model is counted")
+        embedder.alone.clear()
+        embedder.texts.clear()
+        mem.remember_many([{"content": t} for t in texts])
+    words = Settings().kind_opening_words
+    openings = {opening(t, words) for t in texts}
+    alone = [t for _, run in embedder.alone for t in run]
+    assert set(alone) == openings - {opening("warm up: the classifiers", words)}
+    assert len(alone) == len(set(alone))  # each opening once
+    assert embedder.alone[0][0] == threading.current_thread().name
+    assert {name for name, _ in embedder.alone[1:]} == {"engram-write-embed_0"}
+    assert {t for run in embedder.texts for t in run} == set(texts)  # the passages, by the model's own call

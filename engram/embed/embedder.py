@@ -8,7 +8,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -31,6 +31,23 @@ class Embedder(Protocol):
     def token_offsets(self, text: str) -> list[tuple[int, int]]:
         """Character spans of the model's tokens in `text` (no special tokens), for counting and chunking."""
         ...
+
+
+@runtime_checkable
+class EmbedsAlone(Protocol):
+    """An embedder that can also run a batch on the calling thread alone (the same vectors)."""
+
+    def embed_alone(self, texts: Sequence[str]) -> Matrix:
+        """`embed_batch`, computed on the calling thread only: for a batch that runs beside another one, which
+        holds the embedder's helper threads."""
+        ...
+
+
+def embed_alone(embedder: Embedder, texts: Sequence[str]) -> Matrix:
+    """`texts` embedded on the calling thread alone when `embedder` can, else as it embeds any batch."""
+    if isinstance(embedder, EmbedsAlone):
+        return embedder.embed_alone(texts)
+    return embedder.embed_batch(texts)
 
 
 def normalised(matrix: npt.NDArray[Any]) -> Matrix:
@@ -92,11 +109,17 @@ class CachedEmbedder:
         return self.inner.token_offsets(text)
 
     def embed_batch(self, texts: Sequence[str]) -> Matrix:
+        return self._embedded(texts, self.inner.embed_batch)
+
+    def embed_alone(self, texts: Sequence[str]) -> Matrix:
+        return self._embedded(texts, lambda missing: embed_alone(self.inner, missing))
+
+    def _embedded(self, texts: Sequence[str], embed: Callable[[Sequence[str]], Matrix]) -> Matrix:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         have = self.known(texts)
         missing = [t for t in dict.fromkeys(texts) if t not in have]
         if missing:
-            have |= dict(zip(missing, self.keep(missing, self.inner.embed_batch(missing)), strict=True))
+            have |= dict(zip(missing, self.keep(missing, embed(missing)), strict=True))
         for i, text in enumerate(texts):
             out[i] = have[text]
         return out

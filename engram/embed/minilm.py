@@ -132,11 +132,30 @@ class MiniLM:
             self._embed_group(self._single, encodings, groups[0], out)
             for job in side:
                 job.result()
-        # The table's pages this batch read: a few rows each, but left mapped they add up to the whole table.
+        self._done(encodings)
+        return out
+
+    def embed_alone(self, texts: Sequence[str]) -> Matrix:
+        """`embed_batch` on the calling thread alone (the same vectors): a bulk write's opening words embed
+        beside its passages, whose second group holds the helper thread, so their own second group waited for
+        the passages to end. On the single-thread session once a large batch has loaded it (a few tokens a
+        text parallelise poorly inside the model), else on the first: small writes never load the second."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        with self._lock:
+            encodings = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
+        session = self._session if self._side is None else self._side
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i]))
+        self._embed_group(session, encodings, order, out)
+        self._done(encodings)
+        return out
+
+    def _done(self, encodings: list[list[int]]) -> None:
+        # The table's pages a batch read: a few rows each, but left mapped they add up to the whole table.
         self._table.drop()
         if sum(len(e) for e in encodings) > _LARGE_BATCH_TOKENS:
             self._release_when_idle()
-        return out
 
     def _release_when_idle(self) -> None:
         """Release the freed activations once large batches stop coming: released after each one, their pages

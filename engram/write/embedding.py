@@ -21,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engram.embed.embedder import CachedEmbedder, Embedder
+from engram.embed.embedder import CachedEmbedder, Embedder, embed_alone
 from engram.model.vectors import Matrix, Vector, content_hash
 from engram.store.roles import KnownHashes
 from engram.write.pending import Pending
@@ -115,10 +115,13 @@ def _run(embedder: Embedder, job: _Job, alone: bool = False) -> tuple[Matrix, Ma
     batches sorted by length they cost more of the ingest. One memory (`alone`) runs beside its opening, in one
     call."""
     head, fresh = job
-    runs = [head + fresh] if alone else [head, fresh]
     none = np.zeros((0, embedder.dim), dtype=np.float32)
-    vectors = np.concatenate([embedder.embed_batch(run) if run else none for run in runs])
-    return vectors[: len(head)], vectors[len(head) :]
+    if alone:
+        vectors = embedder.embed_batch(head + fresh) if head or fresh else none
+        return vectors[: len(head)], vectors[len(head) :]
+    # The openings on this thread alone: the first unit's embed beside the passages, which hold the model's
+    # helper thread, and a few tokens a text gain nothing from a second thread.
+    return embedder.embed_batch(head) if head else none, embed_alone(embedder, fresh) if fresh else none
 
 
 def _take(
