@@ -1,0 +1,64 @@
+"""Everyday things asked by their kind or by another everyday word where the memory names the thing or says it
+the way a form or an employer does: a fruit, a herb or a medicine by its name, a car's number plate as its
+registration, holiday from work as annual leave, looking after children as babysitting
+(engram/recall/related.txt). With the real model, on
+memories a person writes (none from a benchmark set)."""
+
+from __future__ import annotations
+
+from engram import Memory
+from engram.recall.synonyms import other_words
+
+NOTES = (
+    "Ava can't have strawberries - she came out in a rash last summer.",
+    "The van's registration is KX19 TLM, insured with Admiral until June.",
+    "I have 12 days of annual leave left this year.",
+    "Auntie Rose can babysit on Fridays if we drop the twins off by 6.",
+    "Ordered a new kettle from Argos, arriving Thursday.",
+    "The boiler service is booked for 3 February with British Gas.",
+    "Ava's swimming lessons are on Saturday mornings at the leisure centre.",
+    "Dentist check-up for me on 14 January at 9:40.",
+    "Our neighbour Carl keeps an eye on the house when we're away.",
+    "Book the car in for its MOT before the end of March.",
+)
+
+
+def _found(notes: Memory, question: str) -> list[dict[str, object]]:
+    found: list[dict[str, object]] = notes.search_memory(question, {"min_confidence": "low"}, touch=False)[
+        "results"
+    ]
+    return found
+
+
+def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
+    assert "kiwi" in other_words("what fruit can't she eat?")["fruit"]
+    assert "carrot" in other_words("which vegetables did we plant?")["vegetables"]
+    assert "registration" in other_words("what's the car's number plate?")["number plate"]
+    assert "annual leave" in other_words("who signs off my holiday requests?")["holiday"]
+    assert "babysit" in other_words("who can look after the kids?")["look after"]
+    assert "tablet" in other_words("what medication am I on?")["medication"]
+    assert "intolerant" in other_words("any dietary restrictions?")["dietary"]
+    assert "swimming" in other_words("what exercise do I do?")["exercise"]
+    assert "coriander" in other_words("which herb do I hate?")["herb"]
+    assert "isa" in other_words("where are my savings?")["savings"]
+    assert "accountant" in other_words("who's my bookkeeper?")["bookkeeper"]
+    # One way only: a memory's strawberry is a fruit, a question about strawberries is not about every fruit.
+    assert "strawberry" not in other_words("any strawberries left?")
+
+
+def test_a_number_plate_is_the_registration(notes: Memory) -> None:
+    found = _found(notes, "what is our number plate")
+    assert found and "registration" in str(found[0]["content"]), [r["content"] for r in found[:3]]
+    assert found[0]["confidence"] != "low"
+
+
+def test_time_off_is_answered_by_the_annual_leave_above_low(notes: Memory) -> None:
+    found = _found(notes, "how much time off have I got left?")
+    assert found and "annual leave" in str(found[0]["content"]), [r["content"] for r in found[:3]]
+    assert found[0]["confidence"] != "low"
+
+
+def test_looking_after_the_kids_is_answered_by_the_babysitter_above_low(notes: Memory) -> None:
+    found = _found(notes, "who looks after the kids?")
+    assert found and "babysit" in str(found[0]["content"]), [r["content"] for r in found[:3]]
+    assert found[0]["confidence"] != "low"
