@@ -87,11 +87,22 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "constraint",
             r"\b(must(?!\s+(?:have|be)\b)|must not|mustn'?t|never|can'?t|cannot|not allowed|have to be|no more than|at most)\b"
+            # What the assistant is told not to do for the user ("Owen's allergic to shellfish, don't suggest
+            # prawns"): a standing limit, whoever it protects.
+            r"|\b(?:don'?t|do not)\s+(?:ever\s+)?(?:suggest|recommend|book|order|offer|propose|serve|cook|buy|plan"
+            r"|schedule|invite|include|add|send)\b"
             r"|必须|不要|不能|不可以|禁止",
         ),
         (
             "hypothesis",
             r"\b(i think|i guess|i suspect|maybe|perhaps|probably|might be|could be)\b|我觉得|可能|也许",
+        ),
+        # What someone close can or cannot eat or take ("Leo is allergic to nuts", "Dad's diabetic"): a fact to keep
+        # whoever it is about.
+        (
+            "fact",
+            r"\ballergic to\b|\b(?:is|are|['\u2019]s)\s+(?:allergic|vegan|vegetarian|diabetic|coeliac|celiac"
+            r"|lactose[- ]intolerant|pregnant)\b|对.{1,8}过敏",
         ),
     )
 )
