@@ -17,7 +17,7 @@ def test_an_allergy_with_an_instruction_is_a_candidate() -> None:
     assert _kinds("Owen's allergic to shellfish, don't suggest prawn dishes.") == ["constraint"]
     assert _kinds("Don't recommend anything with nuts, Leo is allergic.") == ["constraint"]
     assert _kinds("Leo is allergic to peanuts and sesame.") == ["fact"]
-    assert _kinds("妈妈对青霉素过敏，别忘了告诉医生。") != []
+    assert _kinds("妈妈对青霉素过敏。") == ["fact"]
 
 
 def test_small_talk_about_others_stays_out() -> None:
