@@ -96,6 +96,8 @@ _RECURRING = re.compile(
     r"|month|year)\b|\b(?:weekends|weekdays|daily|nightly|weekly|fortnightly|monthly)\b|\b(?:jeden|jede|jedes"
     r"|täglich|wöchentlich|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags)\b|每天|每周|每个星期|每月"
 )
+# The words a yearly occasion is named by, looked for before the occasion reader spells its dates out.
+_OCCASION = re.compile(r"(?i)birthday|anniversary|name ?day")
 _HEADING_WORDS = 7  # a longer opening before a colon is a sentence, not a heading
 _DIGIT = re.compile(r"\d")  # any decimal digit, as the phone matcher reads them (full-width ones too)
 
@@ -159,7 +161,8 @@ def _recurring(text: str) -> bool:
     ("Grandad's birthday is on 14 June": a fact about the family, a reminder by the calendar). An instruction, an
     obligation or a deadline ("Water the plants every Sunday", "I have to call Mum every week", "Rent is due on the
     5th of every month") is a thing to do, however often (`due.owed`)."""
-    return (_RECURRING.search(text) is not None or events.stated_occasion(text)) and not due.owed(text)
+    yearly = _OCCASION.search(text) is not None and events.stated_occasion(text)
+    return (yearly or _RECURRING.search(text) is not None) and not due.owed(text)
 
 
 def marks(found: Sequence[frozenset[str]], forms: Sequence[str]) -> Matrix:
