@@ -50,6 +50,7 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         # for by a day is still a deadline.
         ("Debrief after Thursday's flood drill: the sandbags sat in the wrong shed.", {"meeting"}),
         ("Call with Anna on Friday: bring the budget draft.", {"meeting", "deadline"}),
+        ("Call with Marta on Monday: she thinks the lease will be renewed.", {"meeting"}),
         ("Sync with the printers: the proofs have to be back by Monday.", {"meeting", "deadline"}),
         # A time that comes round, stated: a habit or a timetable. Asked or owed, however often, it is a thing to
         # do; "always" and "usually" state rules and habits of every kind, not a slot in the week.

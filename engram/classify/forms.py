@@ -108,9 +108,10 @@ def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
     found = set()
     meeting = _meeting(text)
     # Under a meeting's heading its noun is a noun: "Debrief after Saturday's shout: ..." tells of a debrief, it
-    # asks for none, so the due reader reads it as "The debrief after ..." (an instruction after the heading stays).
+    # asks for none, so whether it is a thing to do is read as "The debrief after ..." (an instruction after the
+    # heading stays); its day is read as written.
     told = f"The {text.lstrip()[:1].lower()}{text.lstrip()[1:]}" if meeting else text
-    if may_name_day(told) and due.to_do(told) and due.deadline_day(told, said) is not None:
+    if may_name_day(text) and due.to_do(told) and due.deadline_day(text, said) is not None:
         found.add("deadline")
     if _address(text):
         found.add("address")
