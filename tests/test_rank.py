@@ -379,3 +379,18 @@ def test_stems_among_finds_words_where_the_tokenizer_starts_them(
     from engram.lang.text import stems, stems_among
 
     assert stems_among(texts, wanted) == [set(stems(text)) & wanted for text in texts]
+
+
+def test_a_named_time_lifts_what_matches_the_question() -> None:
+    # Of two memories of the named month, the one that barely matches the question gains only part of the time
+    # score (its relevance over half the best's): it no longer outranks a matching memory told two months after.
+    june = Period(datetime(2023, 6, 1, tzinfo=UTC), datetime(2023, 7, 1, tzinfo=UTC))
+    answer = record("the garden plan", created_at=datetime(2023, 6, 10, tzinfo=UTC), updated_at=NOW)
+    chatter = record("small talk", created_at=datetime(2023, 6, 20, tzinfo=UTC), updated_at=NOW)
+    later = record("the garden plan, again", created_at=datetime(2023, 8, 30, tzinfo=UTC), updated_at=NOW)
+    cands = [Candidate(answer, 0.6), Candidate(chatter, 0.1), Candidate(later, 0.3)]
+    named = {s.record.id: s for s in score(cands, {}, RankingProfile(), Decay(), NOW, period=june)}
+    assert named[answer.id].components["time"] == 1.0  # the best match keeps the full lift
+    assert named[chatter.id].components["time"] == pytest.approx(0.1 / (0.5 * 0.6))
+    assert named[later.id].components["time"] == pytest.approx(0.5 ** (60 / 30))  # half the best's relevance
+    assert named[later.id].score > named[chatter.id].score

@@ -18,8 +18,9 @@ minus the negative penalty for negated memories, floored at 0. Components, each 
   evidence). A memory in no episode is its own episode: this is its own relevance;
 - time: when the query names a time ("in June 2023", "last week", "on 7 July"), 1 for a memory created within
   that period, and outside it 0.5 ^ (days away / the period's length, at least a day; a day for an open period
-  such as "since May"): "in June" still favours what was told on the 2nd of July. 0 for every memory when the
-  query names no time, so standalone scores are unchanged.
+  such as "since May"): "in June" still favours what was told on the 2nd of July; times the memory's relevance
+  over TIME_SLACK x the best candidate's, at most 1, so the period lifts what matches the question. 0 for every
+  memory when the query names no time, so standalone scores are unchanged.
 With pseudo-relevance feedback (Settings.feedback_docs / feedback_weight) the vector component is the cosine to
 the query moved toward the memories that matched it best (`feedback_query`); `cosine` stays the cosine to the
 query as asked.
@@ -141,6 +142,9 @@ def feedback_query(query: Vector, top: Sequence[Vector], weight: float) -> Vecto
     norm = float(np.linalg.norm(moved))
     return (moved / norm).astype(np.float32) if norm > 0 else query
 
+
+# The share of the best candidate's relevance from which a memory of a named time takes the time score in full.
+TIME_SLACK = 0.5
 
 _SIGNALS = ("vector", "lexical", "importance", "recency", "usage", "context", "episode", "time")
 # Each candidate's row of components: the weighted signals, then what they came from.
@@ -271,6 +275,12 @@ def _combined(
     """The final scores of a table of components (one row per record, `_COLUMNS`), as arrays: per-candidate
     Python arithmetic was most of a recall's scoring time."""
     match = _match(table, profile)
+    strongest = float(match.max()) if len(match) else 0.0
+    if profile.time and strongest > 0:
+        # A named time lifts what matches the question: in full for a memory with at least half the best match's
+        # relevance, less for one that matches less. Lifted alike, whatever fell in the period (small talk of that
+        # day) crowded out what was said just before it.
+        table[:, _COL["time"]] *= np.minimum(1.0, match / (TIME_SLACK * strongest))
     table[:, _CONTEXT] = 0.0
     if neighbours:
         row = {r.id: i for i, r in enumerate(records)}
