@@ -31,3 +31,11 @@ def test_a_flat_number_with_a_slash_is_no_date() -> None:
     text = "Our flat: 7/2 Marchmont Crescent, Edinburgh EH9 1HE. Buzzer is broken, phone when you're outside."
     assert due.reminder_day(text, TUESDAY) is None
     assert due.deadline_day("Send the rent by 3/12.", TUESDAY) == datetime(2026, 12, 3, tzinfo=UTC)
+
+
+def test_today_after_a_step_done_is_when_it_was_done() -> None:
+    monday = datetime(2026, 11, 16, 8, tzinfo=UTC)
+    sown = "Drought batch 4 sown today, harvest in three weeks."
+    assert due.reminder_day(sown, monday) == datetime(2026, 12, 7, tzinfo=UTC)
+    for text in ("The report must be sent today.", "Finish the chapter today."):
+        assert due.reminder_day(text, monday) == datetime(2026, 11, 16, tzinfo=UTC), text

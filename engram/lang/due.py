@@ -205,6 +205,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 
 
 _cached_due = lru_cache(maxsize=4096)(_read_due)
+
+
 _MONTH_YEAR = re.compile(rf"\b({MONTHS})\s+(\d{{4}})\b", re.IGNORECASE)
 _THIS_WEEK = re.compile(r"(?<!earlier )(?<!end of )\bthis\s+week\b(?!['\u2019]s|end)", re.IGNORECASE)
 # What stands between a weekday and the date it falls on ("Friday 20 November", "Monday, the 21st December",

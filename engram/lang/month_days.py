@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from engram.lang.foreign_dates import GERMAN_WEEKDAYS
 from engram.lang.postal import addresses
+from engram.lang.tense import inflected
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
 
 # A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
@@ -44,12 +45,42 @@ _MOVED = re.compile(
 
 
 def left_behind(text: str, dates: list[re.Match[str]]) -> list[re.Match[str]]:
-    """`dates` without those naming a day something moved away from, and without a flat's number read as a
+    """`dates` without those naming a day something moved away from or a step was done ("sown today"), and without a flat's number read as a
     numeric date ("Our flat: 7/2 Marchmont Crescent": flat 2 of number 7, no 7 February)."""
     spans = [found.span(1) for found in _MOVED.finditer(text)]
     if any("/" in m.group(0) for m in dates):
         spans += addresses(text)
-    return [m for m in dates if not any(start <= m.start() and m.end() <= end for start, end in spans)]
+    kept = [m for m in dates if not any(start <= m.start() and m.end() <= end for start, end in spans)]
+    return [m for m in kept if not _done_then(text, m)]
+
+
+_DONE_WORDS = re.compile(r"(\w+)\s+(\w+)\s+$|^(\w+)\s+$")
+
+
+def _done_then(text: str, found: re.Match[str]) -> bool:
+    """Whether "today" says when a step was done ("Batch 4 sown today, harvest in three weeks"): after a past
+    participle with no "be" or "get" before it ("must be sent today" is to do)."""
+    if (
+        found.group(0).strip().lower() != "today"
+        or (words := _DONE_WORDS.search(text[: found.start()])) is None
+    ):
+        return False
+    before, done = (words.group(1) or "", words.group(2)) if words.group(2) else ("", words.group(3))
+    helper = before.lower() in {
+        "be",
+        "been",
+        "being",
+        "is",
+        "are",
+        "was",
+        "were",
+        "get",
+        "got",
+        "gets",
+        "have",
+        "has",
+    }
+    return not helper and inflected(done.lower(), "VBN") and not inflected(done.lower(), "VB")
 
 
 def ordinal(number: int, said: datetime) -> datetime:
