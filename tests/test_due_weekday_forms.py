@@ -55,6 +55,10 @@ LINES = [
     ("first Monday of January: pay the school fees", "2027-01-04"),
     ("Book the team lunch for the last Friday of January", "2027-01-29"),
     ("Staff meeting the second Tuesday of next month", "2026-12-08"),
+    # a weekday counted with no month named: this month's, or next month's once it has passed
+    ("Book club meets on the 3rd Thursday", "2026-12-17"),
+    ("Send the rota by the first Monday", "2026-12-07"),
+    ("Quiz night on the 2nd Saturday, book a table", "2026-12-12"),
     # other forms people write
     ("pay nursery fees 1/12", "2026-12-01"),
     ("Parcel due 02/12/2026", "2026-12-02"),
@@ -150,3 +154,17 @@ def test_a_weekday_and_slashed_date_reaches_its_weeks_due_list(mem: Memory) -> N
         assert (stored["analysis"]["due_date"] or "").startswith("2026-12-17"), stored["analysis"]
         listed = mem.search_memory("what do I have this week?")
     assert any("Gas meter" in r["content"] for r in listed["results"])
+
+
+def test_a_weekday_counted_alone_in_a_question_is_that_one_day() -> None:
+    # "on the 3rd" before a weekday is no day of the month: "the 3rd Thursday" asked on 30 November is 17 December.
+    span = due.window("what is on the 3rd Thursday?", SAID)
+    assert span is not None and span.after is not None and span.before is not None
+    assert (span.after.date().isoformat(), span.before.date().isoformat()) == ("2026-12-17", "2026-12-18")
+
+
+def test_a_counted_weekday_this_month_still_to_come_is_this_month() -> None:
+    # On 2 November the first Monday (2 November) is today, the third Thursday (19 November) still to come.
+    said = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+    assert due.reminder_day("Send the rota by the first Monday", said) == datetime(2026, 11, 2, tzinfo=UTC)
+    assert due.reminder_day("Book club meets on the 3rd Thursday", said) == datetime(2026, 11, 19, tzinfo=UTC)

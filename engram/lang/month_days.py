@@ -31,7 +31,7 @@ SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?")
 ORDINAL = re.compile(
     rf"\b(?:by|on|before|until|till|due|for(?=\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:$|[.,;:!?)]|at\b)))"
     rf"\s+(?:on\s+)?the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
-    rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b)",
+    rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b|\s+(?:{DAYS})\b)",  # "on the 3rd Thursday": a weekday counted
     re.IGNORECASE,
 )
 

@@ -80,7 +80,9 @@ _ORDER = {
 COUNTED = re.compile(
     rf"\b(?:in\s+(\d{{1,3}}|{'|'.join(NUMBERS)})\s+(days?|weeks?|fortnights?)\b|(?:in\s+)?a\s+(fortnight)\b"
     rf"|(?:the\s+)?(day after tomorrow)\b|({'|'.join(_ORDER)})\s+({DAYS})\s+(?:of|in)\s+"
-    rf"(?:(the month|this month)|(next month)|({MONTHS})))",
+    rf"(?:(the month|this month)|(next month)|({MONTHS})))"
+    # "the 3rd Thursday" alone: that weekday of this month, or of the next once it has passed
+    rf"|\bthe\s+({'|'.join(k for k in _ORDER if k != 'last')})\s+({DAYS})\b(?!\s+(?:of|in|after|before|since)\b)",
     re.IGNORECASE,
 )
 # A weekday beside its date or a part of the day (after the short forms are written out): a slot in a calendar.
@@ -145,11 +147,17 @@ def days_in(number: str | None, unit: str, words: Mapping[str, int] = NUMBERS) -
 
 
 def _counted(found: re.Match[str], said: datetime) -> datetime | None:
-    number, unit, fortnight, after_next, order, weekday, _this, following, named = found.groups()
+    number, unit, fortnight, after_next, order, weekday, _this, following, named, alone, alone_day = (
+        found.groups()
+    )
     if after_next is not None:
         return said + timedelta(days=2)
     if fortnight is not None or unit is not None:
         return said + timedelta(days=days_in(number, unit or fortnight))
+    if alone is not None:
+        index = DAYS.split("|").index(alone_day.lower())
+        this = said.replace(day=1)
+        return next(d for d in (_nth(this, index, alone), _nth(month_after(this), index, alone)) if d >= said)
     day = DAYS.split("|").index(weekday.lower())
     first = said.replace(day=1)
     if following is not None:
@@ -157,6 +165,11 @@ def _counted(found: re.Match[str], said: datetime) -> datetime | None:
     elif named is not None:
         number_of = MONTHS.split("|").index(named.lower()) + 1
         first = first.replace(year=said.year + (number_of < said.month), month=number_of)
+    return _nth(first, day, order)
+
+
+def _nth(first: datetime, day: int, order: str) -> datetime:
+    """The `order`-th (first, 2nd, last) weekday `day` of the month that starts on `first`."""
     nth = _ORDER[order.lower()]
     if nth < 0:
         last = first.replace(day=calendar.monthrange(first.year, first.month)[1])

@@ -158,7 +158,11 @@ def _window(query: str, now: datetime) -> TimeRange | None:
         return TimeRange(end.after, end.before, "weekend")
     today = day_start(now.astimezone(UTC))
     counted = COUNTED.search(query)
-    if counted is not None and counted.group(5) and (day := resolve(counted, today)) is not None:
+    if (
+        counted is not None
+        and (counted.group(5) or counted.group(10))
+        and (day := resolve(counted, today)) is not None
+    ):
         # "the second Tuesday of next month": that day, not the next Tuesday nor the whole month
         return TimeRange(day, day + timedelta(days=1), counted.group(0))
     if (within := _WITHIN.search(query)) is not None:
