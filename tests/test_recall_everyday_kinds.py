@@ -40,6 +40,9 @@ def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
     assert "intolerant" in other_words("any dietary restrictions?")["dietary"]
     assert "swimming" in other_words("what exercise do I do?")["exercise"]
     assert "coriander" in other_words("which herb do I hate?")["herb"]
+    assert "cilantro" in other_words("which herb do I hate?")["herb"]  # its American name
+    assert "eggplant" in other_words("which vegetables did we plant?")["vegetables"]
+    assert "hay fever" in other_words("anything about my health?")["health"]
     assert "isa" in other_words("where are my savings?")["savings"]
     assert "accountant" in other_words("who's my bookkeeper?")["bookkeeper"]
     # One way only: a memory's strawberry is a fruit, a question about strawberries is not about every fruit.
