@@ -17,15 +17,15 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
-import phonenumbers
 from stdnum import iban, luhn
 from stdnum.us import ssn
 
-from engram.lang import phone_reader, postal
+from engram.lang import phones, postal
+from engram.lang.phones import SSN_SHAPE
 from engram.model.answers import PiiSummary
 
 
@@ -128,14 +128,11 @@ _SPELT_EMAIL = re.compile(
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
 # Digits apart by a space, a dash, a dot or a slash, or a few spaces ("4111.1111.1111.1111" was not read).
 _CARD = re.compile(r"\b\d(?:(?:[./-]|\s{1,3})?\d){12,18}\b")
-_SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 _IPV4 = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")
 _IPV6 = re.compile(
     r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{0,4}(?:::?[0-9A-Fa-f]{1,4})*(?![\w:])|::1\b"
 )
 _VERSION = re.compile(r"(?:\bv|version\s*|release\s*)$", re.IGNORECASE)
-# A day.month.year date ("3.4.2027", "03.04.27"), which some numbering plans also accept as a phone number.
-_DOTTED_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})")
 
 
 def _secrets(text: str) -> list[Finding]:
@@ -167,7 +164,9 @@ def _cards(text: str) -> list[Finding]:
 
 
 def _ssns(text: str) -> list[Finding]:
-    return [Finding(PiiKind.SSN, m.start(), m.end()) for m in _SSN.finditer(text) if ssn.is_valid(m.group())]
+    return [
+        Finding(PiiKind.SSN, m.start(), m.end()) for m in SSN_SHAPE.finditer(text) if ssn.is_valid(m.group())
+    ]
 
 
 def _ips(text: str) -> list[Finding]:
@@ -181,63 +180,6 @@ def _ips(text: str) -> list[Finding]:
             continue
         out.append(Finding(PiiKind.IP, m.start(), m.end()))
     return out
-
-
-# A number written as a phone number: with an international prefix ("+44 ...", "0044 ..."), or right after a word
-# that says it is one ("phone is", "mobile:", "tel."). Such a number needs only the right length for its country,
-# not a range the numbering plan lists as assigned (metadata lags new ranges; "+44 7700 900123" is in a range kept
-# free, and still someone's number as written).
-_INTERNATIONAL = re.compile(r"(?<![\w+])(?:\+|00)[1-9]")
-_PHONE_WORD = r"\b(?:phone|telephone|mobile|cell|cellphone|tel|fax|whatsapp)\b"
-_SAID_PHONE = re.compile(_PHONE_WORD + r"\.?(?:\s+(?:number|no\.?|is|was|on|at))*\s*[:#]?\s*$", re.IGNORECASE)
-_SAID_PHONE_ANYWHERE = re.compile(_PHONE_WORD, re.IGNORECASE)
-
-
-def _phones(text: str, regions: Sequence[str]) -> list[Finding]:
-    out: dict[tuple[int, int], Finding] = {}
-    # Only a text with a prefix or a phone word is read a second time for numbers of a possible length.
-    said = bool(_INTERNATIONAL.search(text) or _SAID_PHONE_ANYWHERE.search(text))
-    lenient = (
-        (phonenumbers.Leniency.VALID, phonenumbers.Leniency.POSSIBLE)
-        if said
-        else (phonenumbers.Leniency.VALID,)
-    )
-
-    # A number of possible length is kept only where written as one, so that reading's other candidates go unparsed.
-    def dropped(candidate: str, offset: int) -> bool:
-        return not _INTERNATIONAL.search(candidate) and not _written_as_phone(text, offset, candidate)
-
-    possible_only_written = {phonenumbers.Leniency.POSSIBLE: dropped}
-    for leniency, m in phone_reader.matches(text, regions, lenient, possible_only_written):
-        if _SSN.fullmatch(m.raw_string):
-            continue  # the ddd-dd-dddd shape is the SSN check's to judge, not some region's numbering plan
-        if _is_dotted_date(m.raw_string):
-            continue
-        if leniency == phonenumbers.Leniency.POSSIBLE and not _written_as_phone(text, m.start, m.raw_string):
-            continue
-        out.setdefault((m.start, m.end), Finding(PiiKind.PHONE, m.start, m.end))
-    return list(out.values())  # valid readings first: on overlap detect keeps the first
-
-
-def _written_as_phone(text: str, start: int, raw: str) -> bool:
-    """Whether the number at `start` is written as a phone number: an international prefix, or a phone word
-    right before it; at least seven digits either way (no year or short count)."""
-    if sum(c.isdigit() for c in raw) < 7:
-        return False
-    return bool(_INTERNATIONAL.match(raw) or _SAID_PHONE.search(text[max(0, start - 40) : start]))
-
-
-def _is_dotted_date(raw: str) -> bool:
-    """Whether `raw` is a real calendar day written day.month.year (no 31.02.)."""
-    shape = _DOTTED_DATE.fullmatch(raw)
-    if shape is None:
-        return False
-    day, month, year = (int(part) for part in shape.groups())
-    try:
-        date(year if year >= 100 else 2000 + year, month, day)
-    except ValueError:
-        return False
-    return True
 
 
 # What a reader does not see, or sees as a plain character: invisible format characters (zero-width spaces and
@@ -270,11 +212,18 @@ def _as_read(text: str) -> tuple[str, list[int] | None]:
 def detect(text: str, regions: Sequence[str] = ("US", "GB", "DE", "FR", "IN", "CN")) -> list[Finding]:
     """Non-overlapping findings sorted by position; on overlap the more specific kind wins. Read as a reader
     sees the text (_as_read); a finding covers the characters of `text` it was read from, hidden ones included."""
+    return list(_detected(text, tuple(regions)))
+
+
+# One write reads a text's personal data several times (the scan, the form marks, the tags): a long text of digits
+# cost its phone search each time. Findings are immutable; the few texts kept are the ones being written.
+@lru_cache(maxsize=8)
+def _detected(text: str, regions: tuple[str, ...]) -> tuple[Finding, ...]:
     seen, where = _as_read(text)
     kept = _detect(seen, regions)
     if where is None:
-        return kept
-    return [Finding(f.kind, where[f.start], where[f.end - 1] + 1) for f in kept]
+        return tuple(kept)
+    return tuple(Finding(f.kind, where[f.start], where[f.end - 1] + 1) for f in kept)
 
 
 def _detect(text: str, regions: Sequence[str]) -> list[Finding]:
@@ -285,7 +234,7 @@ def _detect(text: str, regions: Sequence[str]) -> list[Finding]:
         PiiKind.CARD: _cards(text),
         PiiKind.SSN: _ssns(text),
         PiiKind.IP: _ips(text),
-        PiiKind.PHONE: _phones(text, regions),
+        PiiKind.PHONE: [Finding(PiiKind.PHONE, start, end) for start, end in phones.spans(text, regions)],
         PiiKind.ADDRESS: [Finding(PiiKind.ADDRESS, start, end) for start, end in postal.addresses(text)],
     }
     # Kept findings never overlap, so sorted by start their ends are sorted too: the one starting last before a
