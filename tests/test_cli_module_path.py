@@ -11,28 +11,19 @@ import sys
 from pathlib import Path
 
 import engram
+from tests.live import MCP_INIT
 
 
 def test_a_script_named_mcp_in_the_current_folder_is_not_imported(tmp_path: Path) -> None:
     marker = tmp_path / "ran.txt"
     (tmp_path / "mcp.py").write_text(f"open({str(marker)!r}, 'w').write('imported')\n")
-    hello = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
     # the engram under test by its full path: a relative PYTHONPATH would name the current folder itself
     root = str(Path(engram.__file__).resolve().parents[1])
     env = os.environ | {"ENGRAM_HOME": str(tmp_path / "home"), "PYTHONPATH": root}
     env.pop("PYTHONSAFEPATH", None)
     done = subprocess.run(
         [sys.executable, "-m", "engram", "--db", str(tmp_path / "m.db"), "mcp"],
-        input=json.dumps(hello) + "\n",
+        input=json.dumps(MCP_INIT) + "\n",
         capture_output=True,
         text=True,
         cwd=tmp_path,
