@@ -14,6 +14,7 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import AsyncIterator
 from typing import Any, BinaryIO
 
@@ -37,6 +38,9 @@ MAX_DEPTH = (
 MAX_ID = 256  # characters of a string id: each answer repeats it
 MAX_METHOD = 128  # characters of a method name: the SDK's "Method not found" quotes it whole
 MAX_INTEGER = 2**63  # no argument or id needs more; a 5,000-digit one is refused before anything reads it
+PARENT_CHECK_SECONDS = 0.5  # how often the client that started the server is looked for
+_STARTED_BY = os.getppid()  # read when `engram mcp` imports this, before the store opens
+DRAIN_SECONDS = 600  # how long requests still running are awaited once the client closed its input
 
 
 class Refused(ValueError):
@@ -48,6 +52,12 @@ class Refused(ValueError):
 def _checked(raw: bytes) -> str:
     """The line as text, or Refused: invalid UTF-8, not JSON, nested too deep, a lone surrogate, a huge number,
     a key given twice in one object, or not a JSON-RPC message."""
+    return _read(raw)[0]
+
+
+def _read(raw: bytes) -> tuple[str, str | None, str | None]:
+    """`_checked`'s text, with the id (as JSON) of the request it makes that awaits an answer, and of the one
+    it cancels (a cancelled request gets none)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -68,7 +78,11 @@ def _checked(raw: bytes) -> str:
             INVALID_REQUEST, f"Invalid request: {repeated} is given twice: send it once", request_id
         )
     one_message(text, value, request_id)
-    return text
+    awaited = json.dumps(request_id) if request_id is not None and "method" in value else None
+    cancelled = None
+    if value.get("method") == "notifications/cancelled" and isinstance(value.get("params"), dict):
+        cancelled = json.dumps(value["params"].get("requestId"))
+    return text, awaited, cancelled
 
 
 def one_message(text: str | bytes, value: Any, request_id: Any = None) -> None:
@@ -220,12 +234,21 @@ def _unservable(value: Any) -> str | None:
 
 
 class _Out:
-    """stdout for whole lines from two writers (the SDK's replies and these error replies)."""
+    """stdout for whole lines from two writers (the SDK's replies and these error replies), and the requests
+    read and not yet answered (by their ids as JSON)."""
 
     def __init__(self, buffer: BinaryIO) -> None:
         self._buffer, self._lock = buffer, threading.Lock()
+        self.unanswered: set[str] = set()
 
     async def write(self, text: str) -> None:
+        if self.unanswered:
+            try:
+                sent = json.loads(text)
+            except ValueError:
+                sent = None
+            if isinstance(sent, dict) and "method" not in sent:
+                self.unanswered.discard(json.dumps(sent.get("id")))
         await anyio.to_thread.run_sync(self._put, text.encode("utf-8"))
 
     async def flush(self) -> None:
@@ -250,6 +273,7 @@ class _Lines:
         while True:
             raw = await anyio.to_thread.run_sync(self._source.readline, MAX_LINE + 1)
             if not raw:
+                await self._answered()
                 return
             if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
                 while (
@@ -263,9 +287,22 @@ class _Lines:
             if not raw.strip():
                 continue
             try:
-                yield _checked(raw.strip())
+                text, awaited, cancelled = _read(raw.strip())
             except Refused as refused:
                 await self._refuse(refused)
+                continue
+            if awaited is not None:
+                self._out.unanswered.add(awaited)
+            self._out.unanswered.discard(cancelled or "")
+            yield text
+
+    async def _answered(self) -> None:
+        """Wait until every request read is answered (at most DRAIN_SECONDS): the input ending closed the
+        session at once, and a client that sent its requests and closed its end (a pipe, a script) got no answer
+        to those still running, a first call loading the model among them."""
+        deadline = anyio.current_time() + DRAIN_SECONDS
+        while self._out.unanswered and anyio.current_time() < deadline:
+            await anyio.sleep(0.02)
 
     async def _refuse(self, refused: Refused) -> None:
         error = {"code": refused.code, "message": str(refused)}
@@ -276,6 +313,8 @@ def serve(server: MCPServer) -> None:
     """Run `server` over this process's stdin and stdout until the client closes the pipe. Like the SDK's
     transport, it keeps the wire to itself: fd 0 reads the null device and fd 1 writes to stderr meanwhile, so
     stray output of anything it runs cannot corrupt a message."""
+    watch = threading.Thread(target=_end_with, args=(_STARTED_BY,), name="engram-parent", daemon=True)
+    watch.start()
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -290,6 +329,16 @@ def serve(server: MCPServer) -> None:
         os.dup2(wire_out, 1)
         os.close(wire_in)
         os.close(wire_out)
+
+
+def _end_with(parent: int) -> None:
+    """End this process once the client that started it is gone (another process adopts it). Its input stays
+    open while anything else holds the pipe's other end (a wrapper's other child), so the server waited for the
+    next line forever; and a call still running kept it alive until the call ended, nobody waiting for the
+    answer. Ended here as a crash would end it: what a call wrote is committed or rolled back whole."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 async def _run(server: MCPServer, lines: _Lines, out: _Out) -> None:
