@@ -56,6 +56,8 @@ def test_an_occasion_written_by_hand_comes_back_every_year(text: str) -> None:
     [
         "Sunday evening is family time, no laptops at the table.",
         "Friday night is pizza night.",
+        "Friday night is pizza night with the kids, no screens",
+        "Saturday morning is family time at the leisure centre.",
         "Monday is bin day.",
         "Thursday evenings are for choir practice.",
     ],
@@ -71,6 +73,7 @@ def test_what_a_weekday_is_each_week_is_a_habit(text: str) -> None:
         ("Monday is the deadline for the grant report.", "2026-11-30"),
         ("Friday is my last day at Ledgerly.", "2026-12-04"),
         ("Tuesday is fine for the dentist, at 3pm.", "2026-12-01"),
+        ("Wednesday is lunch with Priya at the Thai place.", "2026-12-02"),
     ],
 )
 def test_a_weekday_that_is_one_day_stays_due(text: str, day: str) -> None:

@@ -40,10 +40,17 @@ def next_round(weekday: int, step: int, said_at: datetime, now: datetime | None)
 
 
 # What a weekday is, said as a kind of day or time with no determiner ("Sunday evening is family time", "Monday
-# is bin day"): each week's. "Monday is the deadline", "Friday is my last day" name one day.
+# is bin day"), with whom or where only when it names a kind of day ("Friday night is pizza night with the kids";
+# "Friday is lunch with Priya" is one lunch): each week's. "Monday is the deadline", "Friday is my last day" name
+# one day.
 _WEEKDAY_IS = re.compile(
-    rf"^(?:{DAYS})(?:\s+(?:{PARTS}))?\s+is\s+([a-z]+(?:[\s-][a-z]+){{0,2}})\s*(?:[,;.!]|$)", re.IGNORECASE
+    rf"^(?:{DAYS})(?:\s+(?:{PARTS}))?\s+is\s+([a-z]+(?:[\s-][a-z]+){{0,2}})"
+    r"(\s+(?:with|at|in|for|round|together)\b[^,;.!]*)?\s*(?:[,;.!]|$)",
+    re.IGNORECASE,
 )
+
+
+_KINDS_OF_DAY = frozenset({"day", "night", "time", "morning", "afternoon", "evening"})
 
 
 def weekly(text: str) -> bool:
@@ -53,6 +60,8 @@ def weekly(text: str) -> bool:
         if found is None:
             continue
         words = re.split(r"[\s-]+", found.group(1).lower())
+        if found.group(2) and words[-1] not in _KINDS_OF_DAY:
+            continue
         readings = [_readings(w) for w in words]
         if (
             all("NOUN" in r and "ADJ" not in r and "ADV" not in r for r in readings)
