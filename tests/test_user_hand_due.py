@@ -58,11 +58,12 @@ def test_an_occasion_written_by_hand_comes_back_every_year(text: str) -> None:
         "Friday night is pizza night.",
         "Friday night is pizza night with the kids, no screens",
         "Saturday morning is family time at the leisure centre.",
+        "Landlord is Mr Patel, rent £950 on the 28th by standing order.",  # "by" says how, not by when
         "Monday is bin day.",
         "Thursday evenings are for choir practice.",
     ],
 )
-def test_what_a_weekday_is_each_week_is_a_habit(text: str) -> None:
+def test_what_holds_each_week_or_month_is_never_due(text: str) -> None:
     assert due.standing(text)
     assert due.reminder_day(text, SAID, SAID) is None
 
@@ -74,6 +75,7 @@ def test_what_a_weekday_is_each_week_is_a_habit(text: str) -> None:
         ("Friday is my last day at Ledgerly.", "2026-12-04"),
         ("Tuesday is fine for the dentist, at 3pm.", "2026-12-01"),
         ("Wednesday is lunch with Priya at the Thai place.", "2026-12-02"),
+        ("Send the signed form by email by Friday.", "2026-12-04"),
     ],
 )
 def test_a_weekday_that_is_one_day_stays_due(text: str, day: str) -> None:

@@ -228,9 +228,11 @@ _STANDING = re.compile(
     r"|(?:\bis|\bare|['\u2019]s)\s+(?:(?:a|an|the|our|my|their)\s+)?(?:[a-z-]+\s+)?(?:rules?|polic(?:y|ies))\b",
     re.IGNORECASE,
 )
-# Words that state a deadline: with a date they make a reminder of any statement.
+# Words that state a deadline: with a date they make a reminder of any statement. "By" that says how ("rent on
+# the 28th by standing order", "by the way") is none.
 _DEADLINE = re.compile(
-    r"\b(?:by|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen)\b"
+    r"\b(?:by(?!\s+(?:standing\s+order|direct\s+debit|(?:bank\s+)?transfer|card|cheque|check|cash|paypal|e-?mail"
+    r"|post|phone|text|hand|the\s+way|far|myself|himself|herself|ourselves|themselves)\b)|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen)\b"
     r"|之前|以前|(?<=[日号])前|截止|到期|别忘|记得",  # "12月20日前": before the 20th
     re.IGNORECASE,
 )
