@@ -22,6 +22,10 @@ from engram.recall.query import intent
         "anything coming up?",
         "what have I got coming up",
         "what's on this weekend",
+        "anything to do before Christmas?",
+        "what's left to do this week",
+        "what needs doing before the weekend?",
+        "what else is still to be done?",
     ],
 )
 def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
@@ -35,6 +39,8 @@ def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
         "what is on the menu",
         "what happened to the coming up project",
         "the game is on in June",
+        "anything to do in Lisbon?",  # a place to visit, not a diary
+        "is there something to do with the boiler noise?",
     ],
 )
 def test_other_questions_with_on_or_coming_up_do_not(question: str) -> None:
@@ -50,3 +56,14 @@ def test_what_is_on_in_a_month_lists_what_is_due_then(mem: Memory) -> None:
     assert found["query_analysis"]["intent"] == "remind"
     assert [r["id"] for r in found["results"]] == [due["memory_id"]]
     assert found["results"][0]["due"] == "2026-12-04"
+
+
+def test_anything_to_do_before_a_holiday_lists_what_is_due_by_then(mem: Memory) -> None:
+    now = datetime(2026, 11, 26, 10, tzinfo=UTC)
+    with time_machine.travel(now, tick=False):
+        tax = mem.store_memory("Pay the council tax instalment by the 1st of December.")
+        mem.store_memory("Book the MOT for the Fiesta, it runs out on 14 January.")
+        mem.store_memory("I play second violin in the community orchestra.")
+    found = mem.search_memory("anything to do before Christmas?", now=now, touch=False)
+    assert found["query_analysis"]["intent"] == "remind"
+    assert [(r["id"], r["due"]) for r in found["results"]] == [(tax["memory_id"], "2026-12-01")]

@@ -131,6 +131,9 @@ def intent(query: str) -> str:
         r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
         r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
         r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight)|overdue|"
+        # "Anything to do before Christmas?", "what's left to do", "what needs doing this week".
+        r"(?:anything|something|what'?s|what is|what else|stuff) (?:left |else |still |more )?(?:to do|to sort out)\b"
+        r"(?! (?:in|at|near|around|with)\b)|needs? doing|(?:still )?to be done|"
         # A month alone, with nothing said to have happened then: "anything in December?", "what do I have in May".
         rf"^\W*(?:(?:is|are) there )?(?:anything|something|what do (?:i|we) have)(?: on)? (?:in|for) {_MONTH}|"
         # An event noun with a time to come: "appointments next week", "birthdays coming up", "upcoming events".
