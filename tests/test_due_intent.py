@@ -73,3 +73,31 @@ def test_a_promised_event_reaches_its_weeks_due_list(real: Memory) -> None:
         listed = real.search_memory("what do I have this week?")
     assert (stored["analysis"]["due_date"] or "").startswith("2026-12-09"), stored["analysis"]
     assert any("school play" in r["content"] for r in listed["results"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Vienna registration €390 paid on 20 Nov, keep the receipt",  # a participle after what was paid
+        "Boiler serviced on 3 October, next one due in a year.",
+        "Bow rehair was done in August at Bridge Violins, good for a year.",
+        "My glasses prescription was updated in October; the optician is Clearview.",
+    ],
+)
+def test_a_participle_told_of_a_day_is_when_it_was_done(text: str) -> None:
+    assert due.told_as_past(text)
+    assert due.reminder_day(text, SAID, SAID) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Parcel will be delivered on Friday 11 Dec.", "2026-12-11"),  # ahead
+        ("Schedule the annual flu shot in January.", "2027-01-01"),  # "shot" names a thing
+        ("Our daughter Ada was born on 9 March 2021.", "2027-03-09"),  # a birthday comes round
+        ("Dentist moved on to Friday 11 Dec.", "2026-12-11"),
+    ],
+)
+def test_a_participle_of_what_is_ahead_or_comes_round_stays_due(text: str, day: str) -> None:
+    found = due.reminder_day(text, SAID, SAID)
+    assert found is not None and found.date().isoformat() == day

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.lemmas import getAllLemmas, getInflection
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 
 # A person said to have done something: the pronoun, an adverb perhaps, then the verb ("We replaced ...").
 _DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)?([a-z]+)\b", re.IGNORECASE)
@@ -29,6 +30,26 @@ _TO_DO = re.compile(
     r"(?:['\u2019](?:d|ll)|\s+(?:would|will|shall))\b)",
     re.IGNORECASE,
 )
+
+
+# A participle told of a day ("Boiler serviced on 3 October", "registration €390 paid on 20 Nov", "the rehair was
+# done in August"): what was done then, after a noun or "was". After "is", "be" or "to" it is a schedule or ahead
+# ("rent is paid on the 1st", "will be delivered on Friday"); a participle of arranging names the day ahead
+# ("Dentist booked on 3 Dec" is rare beside "moved on to Friday").
+_DONE_ON = re.compile(
+    rf"\b([\w€£$'-]+)\s+([a-z]+)\s+(?:on|in)\s+(?:the\s+)?(?:\d|(?:{MONTHS}|{SHORT_MONTHS}|{DAYS})\b)",
+    re.IGNORECASE,
+)
+_AHEAD = frozenset(
+    """be is are am being will to 'll get gets getting must should can could would may might shall not""".split()  # noqa: SIM905
+)
+_ARRANGING = frozenset(
+    """moved rescheduled postponed pushed booked scheduled set planned arranged fixed changed delayed confirmed
+    expected supposed invited needed required held timed slated pencilled penciled organised organized reserved
+    made due""".split()  # noqa: SIM905
+)
+# ... and one whose day comes round each year ("Ada was born on 9 March"): a birthday, not a deed done.
+_YEARLY = frozenset(("born", "married", "wed", "died", "passed"))
 
 
 @lru_cache(maxsize=4096)
@@ -62,4 +83,17 @@ def told_as_past(text: str) -> bool:
             following = words[1]
             if following.lower() in _OBJECT or following[0].isupper() or following[0].isdigit():
                 return True
-    return False
+    return any(_done_on(found) for found in _DONE_ON.finditer(text[:2000]))
+
+
+def _done_on(found: re.Match[str]) -> bool:
+    """Whether a participle before "on"/"in" and a day tells what was done then (see `_DONE_ON`)."""
+    before, verb = found.group(1).lower(), found.group(2).lower()
+    if before in _AHEAD or verb in _ARRANGING or verb in _YEARLY or before.endswith("n't"):
+        return False
+    # A word that can name a thing is no participle told ("the flu shot in October").
+    return (
+        inflected(verb, "VBN")
+        and "NOUN" not in readings(verb)
+        and (before in ("was", "were", "been", "got") or "VERB" not in readings(before))
+    )
