@@ -164,3 +164,27 @@ def test_this_weeks_list_holds_no_plan_for_a_later_year(memory: Memory) -> None:
     with time_machine.travel(SAID, tick=False):
         found = memory.search_memory("what's due this week?", now=SAID)
     assert [h["content"][:16] for h in found["results"]] == ["Call the plumber"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I play second violin in the community orchestra, rehearsals Wednesday 7:30 at the church hall.",
+        "Swimming lessons Saturday at 10 for Leo.",
+    ],
+)
+def test_things_held_in_the_plural_on_a_bare_weekday_are_weekly(text: str) -> None:
+    assert due.standing(text)
+    assert due.reminder_day(text, SAID, SAID) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Meetings Monday 7 Dec with the auditors.", "2026-12-07"),  # a weekday with its date: one day
+        ("Drinks Friday with the team!", "2026-12-04"),  # "drinks" is a verb too
+    ],
+)
+def test_a_plural_before_a_dated_or_verb_weekday_stays_due(text: str, day: str) -> None:
+    found = due.reminder_day(text, SAID, SAID)
+    assert found is not None and found.date().isoformat() == day

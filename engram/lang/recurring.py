@@ -53,8 +53,21 @@ _WEEKDAY_IS = re.compile(
 _KINDS_OF_DAY = frozenset({"day", "night", "time", "morning", "afternoon", "evening"})
 
 
+# Things held in the plural on a bare weekday ("rehearsals Wednesday 7:30", "lessons Saturday at 10"): each week's.
+# A weekday with its date ("meetings Monday 7 Dec") is one day.
+_PLURAL_ON = re.compile(
+    rf"\b([a-z]+s)\s+(?:on\s+)?(?:{DAYS})\b(?!\s+(?:the\s+)?\d{{1,2}}(?!:|\.\d|\s*[ap]\.?m\b))", re.IGNORECASE
+)
+
+
 def weekly(text: str) -> bool:
-    """Whether a sentence of `text` says what a weekday is each week: words that can only be nouns after it."""
+    """Whether a sentence of `text` says what a weekday is each week (words that can only be nouns after it), or
+    names things held in the plural on a bare weekday."""
+    for found in _PLURAL_ON.finditer(text[:2000]):
+        word = found.group(1).lower()
+        nouns = _readings(word).get("NOUN", ())
+        if nouns and word not in nouns and "VERB" not in _readings(word):
+            return True
     for sentence in _SENTENCE.finditer(text[:2000]):
         found = _WEEKDAY_IS.match(sentence.group(1).strip())
         if found is None:
