@@ -63,8 +63,8 @@ _PLURAL_ON = re.compile(
 def weekly(text: str) -> bool:
     """Whether a sentence of `text` says what a weekday is each week (words that can only be nouns after it), or
     names things held in the plural on a bare weekday."""
-    for found in _PLURAL_ON.finditer(text[:2000]):
-        word = found.group(1).lower()
+    for held in _PLURAL_ON.finditer(text[:2000]):
+        word = held.group(1).lower()
         nouns = _readings(word).get("NOUN", ())
         if nouns and word not in nouns and "VERB" not in _readings(word):
             return True
