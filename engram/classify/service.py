@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engram.classify.addressee import addressed_share, speaker_opens, told_by_speaker
 from engram.classify.classifier import Classifier
 from engram.classify.forms import FORMS
 from engram.classify.joint import KindEvidence, with_kind
@@ -75,6 +76,8 @@ class Classifiers:
             learned_max=settings.kind_learned_max,
             rules_fixed=fixed,
         )
+        # How often the seeds of instructions to the assistant open with the speaker (engram.classify.addressee).
+        self._addressed = addressed_share(self.categories.taxonomy.prototypes)
         # The vectors of texts' opening words, which both classifiers read (the write path fills it).
         self.openings = CachedEmbedder(embedder, capacity=8192)
         self._extraction: Classifier | None = None
@@ -113,6 +116,10 @@ class Classifiers:
         """`kind`: the memory's kind decision, weighed in as evidence of its category (engram.classify.joint);
         `text` is read for the marks of form the categories read, unless `marks` holds them (`kind_marks`)."""
         decided = self.categories.decide(vector, neighbours, opening, text, marks)
+        share = self._addressed
+        if text and share is not None and speaker_opens(text):
+            # The speaker as the subject tells of the speaker, not what the assistant is told to do.
+            decided = told_by_speaker(decided, share, self.categories.rules.fallback_below)
         if kind is None or decided.method != "fallback":
             return decided  # only a category left undecided on its own is weighed by the kind
         return with_kind(decided, kind, self.kind_evidence(), self.categories.rules.fallback_below)
