@@ -16,7 +16,7 @@ from engram.classify.taxonomy import load_taxonomy
     "text",
     [
         "I never work late.",
-        "I’ve moved.",
+        "I\u2019ve moved.",
         "i'm fine",
         "Our flat is small.",
         "We ship on Tuesdays.",

@@ -21,8 +21,8 @@ from engram.lang.text import first_words
 ADDRESSED = "system"
 # The speaker's own words as a subject or its possessive, English and German (closed-class words, not topics).
 _SPEAKER_FIRST = frozenset(
-    ["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "we've", "we'd", "we'll", "our"]
-    + ["ich", "mein", "meine", "meinen", "meinem", "meiner", "wir", "unser", "unsere", "unseren", "unserem"]
+    {"i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "we've", "we'd", "we'll", "our"}
+    | {"ich", "mein", "meine", "meinen", "meinem", "meiner", "wir", "unser", "unsere", "unseren", "unserem"}
 )
 
 
