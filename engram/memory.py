@@ -16,8 +16,10 @@ from engram.agent.curate import Curation
 from engram.agent.debug import Debugging
 from engram.agent.health import Health
 from engram.agent.insight import Insight
+from engram.agent.recall import Recall
 from engram.agent.search import SearchMemory
 from engram.agent.store import StoreMemory
+from engram.agent.understanding import Understanding
 from engram.agent.upkeep import Maintenance, store_stats
 from engram.classify.service import Classifiers
 from engram.config import Settings
@@ -104,7 +106,8 @@ class Memory(Tools):
         self._operations = operations = Operations(store, tags)
         self._retriever = retriever = Retriever(settings, store, embedder)
         self._store_memory = StoreMemory(settings, store, writer, tagger, tags)
-        self._search_memory = search = SearchMemory(settings, retriever, tags)
+        self._recall = Recall(understanding := Understanding(settings, retriever, tags), retriever)
+        self._search_memory = search = SearchMemory(understanding, retriever)
         self._maintenance = Maintenance(store, tags, operations)
         self._tag_names = TagRenamer(store, tags, operations)
         self._insight = Insight(store)
@@ -166,8 +169,8 @@ class Memory(Tools):
         workspace_id: str | None = None,
         session: str | None = None,
     ) -> builtins.list[Hit]:
-        """Hybrid search. Accurate mode returns few, confident hits; related more; ranked exactly the top
-        `limit`. Each returned memory's access count and last access time are bumped unless touch=False.
+        """Hybrid search (engram.agent.recall). Accurate mode returns few, confident hits; related more; ranked
+        exactly the top `limit`. Each returned memory's access count and last access time are bumped unless touch=False.
         With `user_id` / `workspace_id` only that owner's memories and the shared ones (no owner) are seen;
         with `session` (the session asking), no other session's session-scoped ones unless `scope_id` names it."""
         when = as_utc(now) if now is not None else utcnow()
@@ -186,7 +189,7 @@ class Memory(Tools):
             workspace_id=workspace_id,
             session=session if scope_id is None else None,
         )
-        return self._retriever.recall(asked, where, limit=limit, mode=mode, profile=profile, touch=touch)
+        return self._recall(asked, where, limit=limit, mode=mode, profile=profile, touch=touch)
 
     def rank(
         self,
@@ -199,14 +202,11 @@ class Memory(Tools):
     ) -> builtins.list[Hit]:
         """The `limit` best memories by score alone (no diversity re-ranking), each long memory once; only these
         SHODH memory types when `types` are given."""
-        now = utcnow()
-        asked = read_query(query, now, longest=self.settings.max_content_chars)
+        asked = read_query(query, utcnow(), longest=self.settings.max_content_chars)
         self._profile(profile)
-        where = Filter(types=tuple(types), now=now)
-        hits, _ = self._retriever.ranked(asked, where, limit=limit, profile=profile)
-        if touch and hits:
-            self._retriever.touch(hits, now)
-        return hits
+        return self._recall.rank(
+            asked, Filter(types=tuple(types), now=asked.now), limit=limit, profile=profile, touch=touch
+        )
 
     # ---- conversations, review, supersession, lifecycle --------------------------------------------------
     @writes

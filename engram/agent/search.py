@@ -1,46 +1,30 @@
-"""search_memory: natural-language search. The question is understood once (engram.recall.query): a time range
-option filters, a time it names favours that period, an event it is relative to ("before the launch") filters
-around the memory that mentions it; its concepts that are tags in use expand the text search through related
-tags. It ranks with the "default" profile, as recall does. A question that only asks for things to do lists the reminders
-(those due on the days it names first); one that only asks for memories lists them, newest first."""
+"""search_memory: natural-language search. The question is understood as recall understands it
+(engram.agent.understanding); a time range option filters. It ranks with the "default" profile, as recall does. A
+question that only asks for things to do lists the reminders (those due on the days it names first); one that only
+asks for memories lists them, newest first (engram.agent.listing)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-import numpy as np
-
-from engram.agent.agenda import LISTED, by_due, things_to_do
 from engram.agent.answers import passage_answer
 from engram.agent.arguments import SearchOptions, validated
+from engram.agent.listing import memories_of, things_due
 from engram.agent.store import importance_1_5
 from engram.agent.subject import asks_about_user, someone_else
-from engram.config import Settings
+from engram.agent.understanding import Understanding
 from engram.errors import InvalidInput
-from engram.lang import analysis, events, pii
+from engram.lang import pii
 from engram.model.answers import SearchHit, SearchMemoryResult
 from engram.model.record import Category, Kind, as_utc, utcnow
-from engram.model.vectors import Vector
 from engram.recall.confidence import at_least
 from engram.recall.intent import names_no_topic
-from engram.recall.modes import RecallMode
-from engram.recall.query import (
-    Query,
-    TimeClause,
-    matched_concepts,
-    query_concepts,
-    read_query,
-)
-from engram.recall.query import read_search as read
+from engram.recall.query import Query, matched_concepts
 from engram.recall.retriever import Hit, Retriever
 from engram.store.values import Filter
-from engram.tags.naming import key
-from engram.tags.service import TagService
 
-EXPANSION_AT = 0.6  # cosine at which a tag expands a query concept
 # recall's profile: it found more than the "redesign" weights (semantic 0.4, exact 0.3 and the three priors) on
 # every development set (docs/design/recall.md).
 PROFILE = "default"
@@ -63,37 +47,12 @@ _CONTENT_TYPES: dict[str, Category | Kind] = {
     "meeting": Category.INTERACTIONS,
     "conversation": Category.INTERACTIONS,
 }
-# Words that ask for the latest memories when the query names no time: "recent memories", "everything new".
-_LATEST = frozenset(
-    {"recent", "recently", "latest", "new", "memory", "memories", "everything", "all", "notes"}
-)
 
 
 class SearchMemory:
-    def __init__(self, settings: Settings, retriever: Retriever, tags: TagService) -> None:
-        self._settings = settings
+    def __init__(self, understanding: Understanding, retriever: Retriever) -> None:
+        self._understand = understanding
         self._retriever = retriever
-        self._tags = tags
-
-    def understand(self, text: Any, opts: SearchOptions, now: datetime, session: str | None) -> Query:
-        """The question as search_memory reads it; an event it is relative to is looked for among the memories
-        `session` sees."""
-        span = opts.time_range
-        after, before = (None, None) if span is None else (_utc(span.after), _utc(span.before))
-        query = read(text, now, longest=self._settings.max_content_chars, after=after, before=before)
-        if query.anchor is not None:
-            probe = read_query(query.event, now, longest=self._settings.max_content_chars)
-            where = Filter(now=now, session=session)
-            event = self._retriever.recall(
-                probe, where, limit=1, mode=RecallMode.RANKED, profile="default", touch=False
-            )
-            # A weak match (a document sharing no word with the event) is no event: filtering around it hid
-            # the answer.
-            if event and at_least(event[0].confidence, "medium"):
-                query = query.anchored(event[0].record.id, event[0].record.created_at)
-        query = self._retriever.corrected(query)
-        concepts = query_concepts(query.topic)
-        return replace(query, concepts=concepts, expansions=self._expansions(concepts))
 
     def __call__(
         self,
@@ -106,7 +65,9 @@ class SearchMemory:
     ) -> SearchMemoryResult:
         opts: SearchOptions = validated(SearchOptions, options, "options")
         now = utcnow() if now is None else as_utc(now)
-        query = self.understand(text, opts, now, session)
+        span = opts.time_range
+        after, before = (None, None) if span is None else (_utc(span.after), _utc(span.before))
+        query = self._understand(text, Filter(now=now, session=session), after=after, before=before)
         content_type = None if opts.content_type is None else _content_type(opts.content_type)
         clause = query.time
         filtered = clause is not None and clause.applied == "filter"
@@ -126,31 +87,27 @@ class SearchMemory:
                 query, where, limit=limit, profile=PROFILE, floor=opts.min_relevance, exact=exact
             )
 
-        # "What do I need to do this week?" names no topic: it asks for the things to do. The reminders are
-        # searched, each an exact match of what was asked (whatever words it shares with the question), those
-        # due soonest first, and only those due on the days the question names, if it names some (undated ones
-        # follow); with no reminder, all memories are.
-        # Asked for reminders or tasks by type, the question lists them the same way.
-        listing = content_type in (None, Category.REMINDERS, Kind.TASK) and query.asks_for_tasks()
-        shown: list[Hit] = []
-        total, days = 0, dict[str, datetime | None]()
-        if listing:
-            shown = things_to_do(replace(where, kinds=(), categories=()), ranked)
-            if query.asks_for_occasions():  # "birthdays coming up": not the dentist
-                shown = [h for h in shown if events.occasion(h.record.content)]
-            listing = bool(shown)  # none due on the days asked is an answer; no reminder at all is not
-            if listing:
-                shown, days = by_due(shown, query)
-                shown, total = shown[: opts.limit], len(shown)
-                if query.due is not None:  # the days the reminders are due, not when memories were made
-                    span = query.due
-                    clause = TimeClause(span.phrase, span.after, span.before, "due")
+        # "What do I need to do this week?" names no topic: it asks for the things to do (engram.agent.listing);
+        # with no reminder, all memories are searched. Asked for reminders or tasks by type, the question lists
+        # them the same way.
+        listed = (
+            things_due(query, where, ranked, opts.limit)
+            if content_type in (None, Category.REMINDERS, Kind.TASK)
+            else None
+        )
+        listing = listed is not None
         by_rank = not listing and not query.asks_for_memories()  # a list of memories keeps its time order
         if not listing and not by_rank:
-            shown, total, clause = _memories_of(query, where, clause, opts, ranked)
-        elif by_rank:
+            listed = memories_of(query, where, ranked, opts.limit, ranged=opts.time_range is not None)
+        shown: list[Hit] = []
+        if listed is not None:
+            shown, total, clause = listed.hits, listed.total, listed.clause
+        else:
+            # Neither a time nor a word such as "recent" in a question for memories: the plain search, as sure
+            # as asked.
             found, _ = ranked(where, False, opts.limit)
-            shown = with_updates(confident(found, opts.min_confidence, pii.asked_for(query.text)), found)
+            shown = confident(found, opts.min_confidence, pii.asked_for(query.text))
+            shown = with_updates(shown, found) if by_rank else shown
             total = len(shown)
         if shown and touch:
             self._retriever.touch(shown, now)
@@ -159,7 +116,7 @@ class SearchMemory:
         if by_rank and asks_about_user(query.text):
             shown = users_own_first(shown)
         return {
-            "results": _results(shown, query, days if listing else None),
+            "results": _results(shown, query, listed.days if listed is not None else None),
             "total_found": total,
             "query_analysis": {
                 "extracted_concepts": list(query.concepts),
@@ -170,28 +127,6 @@ class SearchMemory:
                 "time_range": None if clause is None else clause.shown(),
             },
         }
-
-    def _expansions(self, concepts: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-        """Each query concept that is a tag in use, with the tags closest to it (expansion through the tag
-        graph). Concepts outside the vocabulary are not embedded: the query's own embedding already searches by
-        meaning, and a model call per concept would cost more than the rest of the search."""
-        vocabulary = self._tags.vocabulary()
-        known: list[tuple[str, str, Vector]] = []
-        for concept in concepts:
-            tag = analysis.normalize_tag(concept)
-            name = tag if vocabulary.vector(tag) is not None else vocabulary.spelled(tag)
-            vector = None if name is None else vocabulary.vector(name)
-            if name is not None and vector is not None:
-                known.append((concept, name, vector))
-        if not known:
-            return {}
-        out: dict[str, tuple[str, ...]] = {}
-        nearest = vocabulary.nearest(np.stack([v for _, _, v in known]), 4)
-        for (concept, name, _), near in zip(known, nearest, strict=True):
-            kept = [tag for tag, cosine in near if cosine >= EXPANSION_AT and key(tag) != key(name)][:3]
-            if kept:
-                out[concept] = tuple(kept)
-        return out
 
 
 def confident(hits: list[Hit], least: str, asked: frozenset[str] = frozenset()) -> list[Hit]:
@@ -300,28 +235,6 @@ def _content_type(value: str) -> Category | Kind:
 
 def _scope(content_type: Category | Kind | None) -> str:
     return "content+tags" if content_type is None else f"content+tags in {content_type.value}"
-
-
-def _memories_of(
-    query: Query,
-    where: Filter,
-    clause: TimeClause | None,
-    opts: SearchOptions,
-    ranked: Callable[[Filter, bool, int], tuple[list[Hit], int]],
-) -> tuple[list[Hit], int, TimeClause | None]:
-    """A query that names no topic, only memories ("what did I tell you today?", "recent memories"): each
-    memory of the time it names (or of the time range option) is what was asked, newest first. A named time
-    filters here: with no topic to rank by, a boost would return every memory. With neither a time nor a word
-    such as "recent", nothing is listed (the plain search runs)."""
-    if clause is not None and clause.applied == "boost":
-        where = replace(where, created_after=clause.after, created_before=clause.before)
-        clause = replace(clause, applied="filter")
-    elif opts.time_range is None and not any(w in _LATEST for c in query.concepts for w in c.lower().split()):
-        found, _ = ranked(where, False, opts.limit)
-        shown = confident(found, opts.min_confidence, pii.asked_for(query.text))
-        return shown, len(shown), clause
-    shown, total = ranked(where, True, LISTED)
-    return sorted(shown, key=lambda h: h.record.created_at, reverse=True)[: opts.limit], total, clause
 
 
 def _results(shown: list[Hit], query: Query, days: dict[str, datetime | None] | None) -> list[SearchHit]:

@@ -1,0 +1,55 @@
+"""recall: hybrid search. Accurate and related recall understand a question as search_memory does
+(engram.agent.understanding: an event it is relative to, misspelt words, related tags), and answer one that names
+no topic with a list (engram.agent.listing): the things to do, or the memories of the time it names, each an exact
+match and so kept by either mode. Ranked recall is the plain ranked list, for evaluation and paging."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engram.agent.listing import memories_of, things_due
+from engram.agent.understanding import Understanding
+from engram.model.record import Kind
+from engram.recall.modes import RecallMode
+from engram.recall.query import Query
+from engram.recall.retriever import Hit, Retriever
+from engram.store.values import Filter
+
+
+class Recall:
+    def __init__(self, understanding: Understanding, retriever: Retriever) -> None:
+        self._understand = understanding
+        self._retriever = retriever
+
+    def __call__(
+        self, asked: Query, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool
+    ) -> list[Hit]:
+        """The memories answering `asked` among those `where` selects, as `mode` keeps them; each returned
+        memory's use is counted unless `touch` is false."""
+        retriever = self._retriever
+        if mode is RecallMode.RANKED:
+            return retriever.recall(asked, where, limit=limit, mode=mode, profile=profile, touch=touch)
+        # The event a question is relative to may be a memory of any kind.
+        query = self._understand(asked.text, replace(where, kinds=()))
+        clause = query.time
+        if clause is not None and clause.applied == "filter":  # around the event the question names
+            where = replace(where, created_after=clause.after, created_before=clause.before)
+
+        def ranked(where: Filter, exact: bool, most: int) -> tuple[list[Hit], int]:
+            return retriever.ranked(query, where, limit=most, profile=profile, exact=exact)
+
+        # Asked for tasks by kind, the question lists the things to do as when asked for no kind.
+        listed = things_due(query, where, ranked, limit) if where.kinds in ((), (Kind.TASK,)) else None
+        listed = listed or memories_of(query, where, ranked, limit)
+        if listed is None:
+            return retriever.recall(query, where, limit=limit, mode=mode, profile=profile, touch=touch)
+        if touch and listed.hits:
+            retriever.touch(listed.hits, query.now)
+        return listed.hits
+
+    def rank(self, asked: Query, where: Filter, *, limit: int, profile: str, touch: bool) -> list[Hit]:
+        """The `limit` best memories by score alone (no diversity re-ranking), each long memory once."""
+        hits, _ = self._retriever.ranked(asked, where, limit=limit, profile=profile)
+        if touch and hits:
+            self._retriever.touch(hits, asked.now)
+        return hits
