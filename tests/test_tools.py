@@ -211,14 +211,14 @@ def test_search_memory_weighs_time_and_filters_by_window_importance_and_type(mem
 
 
 def test_query_expansions_reach_the_text_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from engram.agent.search import SearchMemory
+    from engram.agent.understanding import Understanding
 
     with Memory(tmp_path / "x.db", embedder=FakeEmbedder()) as memory:
         memory.store_memory("The kubernetes cluster runs the payment service.")
         memory.store_memory("Our k8s nodes were upgraded on Monday.")
         searched: list[list[str]] = []
 
-        def expansions(self: SearchMemory, concepts: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        def expansions(self: Understanding, concepts: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
             return {"kubernetes": ("k8s",)} if "kubernetes" in concepts else {}
 
         text_facts = memory.store.text_facts  # SQLite reads the hits' facts with the text search
@@ -227,7 +227,7 @@ def test_query_expansions_reach_the_text_search(tmp_path: Path, monkeypatch: pyt
             searched.append(list(words))
             return text_facts(words, k, where)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(SearchMemory, "_expansions", expansions)
+        monkeypatch.setattr(Understanding, "_expansions", expansions)
         monkeypatch.setattr(memory.store, "text_facts", spy)
         # Every result, however sure: the fake embedder's cosines say nothing about how sure a match is.
         found = memory.search_memory("kubernetes", {"min_confidence": "low"})
