@@ -82,6 +82,8 @@ def test_a_promised_event_reaches_its_weeks_due_list(real: Memory) -> None:
         "Boiler serviced on 3 October, next one due in a year.",
         "Bow rehair was done in August at Bridge Violins, good for a year.",
         "My glasses prescription was updated in October; the optician is Clearview.",
+        "Vienna registration is €390 at the student rate, paid on my own card on 20 Nov, keep the receipt.",
+        "Raj is the new SRE, joined in October.",
     ],
 )
 def test_a_participle_told_of_a_day_is_when_it_was_done(text: str) -> None:
@@ -96,6 +98,7 @@ def test_a_participle_told_of_a_day_is_when_it_was_done(text: str) -> None:
         ("Schedule the annual flu shot in January.", "2027-01-01"),  # "shot" names a thing
         ("Our daughter Ada was born on 9 March 2021.", "2027-03-09"),  # a birthday comes round
         ("Dentist moved on to Friday 11 Dec.", "2026-12-11"),
+        ("Went with Sinead, she's registered and can start on 14 December.", "2026-12-14"),
     ],
 )
 def test_a_participle_of_what_is_ahead_or_comes_round_stays_due(text: str, day: str) -> None:

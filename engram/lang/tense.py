@@ -33,11 +33,12 @@ _TO_DO = re.compile(
 
 
 # A participle told of a day ("Boiler serviced on 3 October", "registration €390 paid on 20 Nov", "the rehair was
-# done in August"): what was done then, after a noun or "was". After "is", "be" or "to" it is a schedule or ahead
+# done in August", ", paid on my own card on 20 Nov"; a lookahead, so that each word may open one): what was done then, after a noun or "was". After "is", "be" or "to" it is a schedule or ahead
 # ("rent is paid on the 1st", "will be delivered on Friday"); a participle of arranging names the day ahead
 # ("Dentist booked on 3 Dec" is rare beside "moved on to Friday").
 _DONE_ON = re.compile(
-    rf"\b([\w€£$'-]+)\s+([a-z]+)\s+(?:on|in)\s+(?:the\s+)?(?:\d|(?:{MONTHS}|{SHORT_MONTHS}|{DAYS})\b)",
+    rf"\b(?=([\w€£$'-]+)(,?)\s+([a-z]+)\s+((?:[\w'-]+\s+){{0,4}}?)(?:on|in)\s+(?:the\s+)?"
+    rf"(?:\d|(?:{MONTHS}|{SHORT_MONTHS}|{DAYS})\b))",
     re.IGNORECASE,
 )
 _AHEAD = frozenset(
@@ -48,6 +49,7 @@ _ARRANGING = frozenset(
     expected supposed invited needed required held timed slated pencilled penciled organised organized reserved
     made due""".split()  # noqa: SIM905
 )
+_JOINING = frozenset(("and", "but", "or", "then", "so", "that", "which", "who"))
 # ... and one whose day comes round each year ("Ada was born on 9 March"): a birthday, not a deed done.
 _YEARLY = frozenset(("born", "married", "wed", "died", "passed"))
 
@@ -88,12 +90,16 @@ def told_as_past(text: str) -> bool:
 
 def _done_on(found: re.Match[str]) -> bool:
     """Whether a participle before "on"/"in" and a day tells what was done then (see `_DONE_ON`)."""
-    before, verb = found.group(1).lower(), found.group(2).lower()
+    before, clause, verb = found.group(1).lower(), found.group(2), found.group(3).lower()
+    between = set(found.group(4).lower().split())
     if before in _AHEAD or verb in _ARRANGING or verb in _YEARLY or before.endswith("n't"):
         return False
-    # A word that can name a thing is no participle told ("the flu shot in October").
+    if between & (_AHEAD | _JOINING):  # "registered and can start on 7 December": another verb's day
+        return False
+    # A word that can name a thing is no participle told ("the flu shot in October"); after a comma the
+    # participle opens a clause of its own (", paid on my own card on 20 Nov").
     return (
         inflected(verb, "VBN")
         and "NOUN" not in readings(verb)
-        and (before in ("was", "were", "been", "got") or "VERB" not in readings(before))
+        and (bool(clause) or before in ("was", "were", "been", "got") or "VERB" not in readings(before))
     )
