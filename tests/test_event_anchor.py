@@ -4,6 +4,9 @@ mentions it: a weak match taken as the event would filter the answer out."""
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
+
+import time_machine
 
 from engram import Memory
 
@@ -29,3 +32,21 @@ def test_an_event_a_memory_names_still_filters(real: Memory) -> None:
     span = found["query_analysis"]["time_range"]
     assert span is not None and span["event"] == launch
     assert after in [h["id"] for h in found["results"]]
+
+
+def test_an_event_stored_in_one_sitting_with_the_rest_filters_nothing_away(real: Memory) -> None:
+    # Stored at one instant, nothing was stored before the concert's memory: filtering around it answered with
+    # nothing, though a memory says what to do before the concert.
+    when = datetime(2026, 11, 20, 9, tzinfo=UTC)
+    with time_machine.travel(when, tick=False):
+        real.store_memory("Concert on 12 December at the Victoria Rooms: Dvořák 8 and the Elgar Serenade.")
+        strings = real.store_memory(
+            "Need to restring the violin before the concert, about £85 from the shop."
+        )
+        real.store_memory("Landlord is Mr Patel, rent £950 on the 28th by standing order.")
+    now = datetime(2026, 11, 26, 10, tzinfo=UTC)
+    found = real.search_memory("what do I need to do before the concert?", now=now, touch=False)
+    assert found["query_analysis"]["time_range"] is None
+    assert [h["id"] for h in found["results"]][:1] == [strings["memory_id"]]
+    recalled = real.recall("what do I need to do before the concert?", now=now, touch=False)
+    assert [h.record.id for h in recalled][:1] == [strings["memory_id"]]

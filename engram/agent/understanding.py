@@ -53,10 +53,21 @@ class Understanding:
             # A weak match (a document sharing no word with the event) is no event: filtering around it hid
             # the answer.
             if event and at_least(event[0].confidence, "medium"):
-                query = query.anchored(event[0].record.id, event[0].record.created_at)
+                query = self._around(query, event[0].record.id, event[0].record.created_at, seen)
         query = self._retriever.corrected(query)
         concepts = query_concepts(query.topic)
         return replace(query, concepts=concepts, expansions=self._expansions(concepts))
+
+    def _around(self, query: Query, event: str, at: datetime, seen: Filter) -> Query:
+        """`query` filtered around the event's memory, unless no memory the asker sees lies on the side asked
+        for: stored in one sitting with the event, the other memories are neither before nor after it, and the
+        filter answered "what do I need to do before the concert?" with nothing."""
+        anchored = query.anchored(event, at)
+        clause = anchored.time
+        assert clause is not None
+        side = replace(seen, created_after=clause.after, created_before=clause.before)
+        found, _ = self._retriever.ranked(anchored, side, limit=1, profile="default")
+        return anchored if found else query
 
     def _expansions(self, concepts: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
         """Each query concept that is a tag in use, with the tags closest to it (expansion through the tag
