@@ -92,7 +92,7 @@ def _done_on(found: re.Match[str]) -> bool:
     """Whether a participle before "on"/"in" and a day tells what was done then (see `_DONE_ON`)."""
     before, clause, verb = found.group(1).lower(), found.group(2), found.group(3).lower()
     between = set(found.group(4).lower().split())
-    if before in _AHEAD or verb in _ARRANGING or verb in _YEARLY or before.endswith("n't"):
+    if before in _AHEAD or verb in _AHEAD or verb in _ARRANGING or verb in _YEARLY or before.endswith("n't"):
         return False
     if between & (_AHEAD | _JOINING):  # "registered and can start on 7 December": another verb's day
         return False
