@@ -50,7 +50,7 @@ from engram.model.record import (
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector
 from engram.recall.modes import RecallMode
-from engram.recall.query import read_query
+from engram.recall.query import check_query
 from engram.recall.retriever import Hit as Hit  # the type of what recall returns
 from engram.recall.retriever import Retriever
 from engram.review.extract import Message
@@ -106,7 +106,7 @@ class Memory(Tools):
         self._operations = operations = Operations(store, tags)
         self._retriever = retriever = Retriever(settings, store, embedder)
         self._store_memory = StoreMemory(settings, store, writer, tagger, tags)
-        self._recall = Recall(understanding := Understanding(settings, retriever, tags), retriever)
+        self._recall = Recall(understanding := Understanding(settings, retriever, tags), retriever, settings)
         self._search_memory = search = SearchMemory(understanding, retriever)
         self._maintenance = Maintenance(store, tags, operations)
         self._tag_names = TagRenamer(store, tags, operations)
@@ -174,7 +174,7 @@ class Memory(Tools):
         With `user_id` / `workspace_id` only that owner's memories and the shared ones (no owner) are seen;
         with `session` (the session asking), no other session's session-scoped ones unless `scope_id` names it."""
         when = as_utc(now) if now is not None else utcnow()
-        asked = read_query(query, when, longest=self.settings.max_content_chars)
+        check_query(query, self.settings.max_content_chars)
         if not 1 <= limit <= 1000:
             raise InvalidInput("limit", "must be between 1 and 1000")
         mode = _enum(RecallMode, mode, "mode")
@@ -189,7 +189,7 @@ class Memory(Tools):
             workspace_id=workspace_id,
             session=session if scope_id is None else None,
         )
-        return self._recall(asked, where, limit=limit, mode=mode, profile=profile, touch=touch)
+        return self._recall(query, where, limit=limit, mode=mode, profile=profile, touch=touch)
 
     def rank(
         self,
@@ -202,10 +202,10 @@ class Memory(Tools):
     ) -> builtins.list[Hit]:
         """The `limit` best memories by score alone (no diversity re-ranking), each long memory once; only these
         SHODH memory types when `types` are given."""
-        asked = read_query(query, utcnow(), longest=self.settings.max_content_chars)
+        check_query(query, self.settings.max_content_chars)
         self._profile(profile)
         return self._recall.rank(
-            asked, Filter(types=tuple(types), now=asked.now), limit=limit, profile=profile, touch=touch
+            query, Filter(types=tuple(types), now=utcnow()), limit=limit, profile=profile, touch=touch
         )
 
     # ---- conversations, review, supersession, lifecycle --------------------------------------------------

@@ -63,7 +63,7 @@ def memories_of(
         return None
     clause = query.time
     if clause is not None and clause.applied == "boost":
-        where = replace(where, created_after=clause.after, created_before=clause.before)
+        where = where.created_within(clause.after, clause.before)
         clause = replace(clause, applied="filter")
     elif not ranged and not any(w in _LATEST for c in query.concepts for w in c.lower().split()):
         return None

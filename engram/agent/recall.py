@@ -9,31 +9,34 @@ from dataclasses import replace
 
 from engram.agent.listing import memories_of, things_due
 from engram.agent.understanding import Understanding
+from engram.config import Settings
 from engram.model.record import Kind
 from engram.recall.modes import RecallMode
-from engram.recall.query import Query
+from engram.recall.query import Query, read_query
 from engram.recall.retriever import Hit, Retriever
 from engram.store.values import Filter
 
 
 class Recall:
-    def __init__(self, understanding: Understanding, retriever: Retriever) -> None:
+    def __init__(self, understanding: Understanding, retriever: Retriever, settings: Settings) -> None:
         self._understand = understanding
         self._retriever = retriever
+        self._longest = settings.max_content_chars
 
     def __call__(
-        self, asked: Query, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool
+        self, text: str, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool
     ) -> list[Hit]:
-        """The memories answering `asked` among those `where` selects, as `mode` keeps them; each returned
-        memory's use is counted unless `touch` is false."""
+        """The memories answering the question `text`, asked at `where.now`, among those `where` selects, as
+        `mode` keeps them; each returned memory's use is counted unless `touch` is false."""
         retriever = self._retriever
         if mode is RecallMode.RANKED:
+            asked = self._read(text, where)
             return retriever.recall(asked, where, limit=limit, mode=mode, profile=profile, touch=touch)
         # The event a question is relative to may be a memory of any kind.
-        query = self._understand(asked.text, replace(where, kinds=()))
+        query = self._understand(text, replace(where, kinds=()))
         clause = query.time
         if clause is not None and clause.applied == "filter":  # around the event the question names
-            where = replace(where, created_after=clause.after, created_before=clause.before)
+            where = where.created_within(clause.after, clause.before)
 
         def ranked(where: Filter, exact: bool, most: int) -> tuple[list[Hit], int]:
             return retriever.ranked(query, where, limit=most, profile=profile, exact=exact)
@@ -47,9 +50,15 @@ class Recall:
             retriever.touch(listed.hits, query.now)
         return listed.hits
 
-    def rank(self, asked: Query, where: Filter, *, limit: int, profile: str, touch: bool) -> list[Hit]:
+    def rank(self, text: str, where: Filter, *, limit: int, profile: str, touch: bool) -> list[Hit]:
         """The `limit` best memories by score alone (no diversity re-ranking), each long memory once."""
+        asked = self._read(text, where)
         hits, _ = self._retriever.ranked(asked, where, limit=limit, profile=profile)
         if touch and hits:
             self._retriever.touch(hits, asked.now)
         return hits
+
+    def _read(self, text: str, where: Filter) -> Query:
+        """The question as ranked recall reads it: its words, no time or event applied."""
+        assert where.now is not None
+        return read_query(text, where.now, longest=self._longest)

@@ -70,17 +70,16 @@ class SearchMemory:
         query = self._understand(text, Filter(now=now, session=session), after=after, before=before)
         content_type = None if opts.content_type is None else _content_type(opts.content_type)
         clause = query.time
-        filtered = clause is not None and clause.applied == "filter"
         where = Filter(
             kinds=(content_type,) if isinstance(content_type, Kind) else (),
             categories=(content_type,) if isinstance(content_type, Category) else (),
             importance_min=None if opts.importance_min is None else (opts.importance_min - 1) / 4,
             include_expired=opts.include_expired,
-            created_after=clause.after if clause is not None and filtered else None,
-            created_before=clause.before if clause is not None and filtered else None,
             now=now,
             session=session,
         )
+        if clause is not None and clause.applied == "filter":
+            where = where.created_within(clause.after, clause.before)
 
         def ranked(where: Filter, exact: bool, limit: int) -> tuple[list[Hit], int]:
             return self._retriever.ranked(

@@ -65,7 +65,7 @@ class Understanding:
         anchored = query.anchored(event, at)
         clause = anchored.time
         assert clause is not None
-        side = replace(seen, created_after=clause.after, created_before=clause.before)
+        side = seen.created_within(clause.after, clause.before)
         found, _ = self._retriever.ranked(anchored, side, limit=1, profile="default")
         return anchored if found else query
 

@@ -3,7 +3,7 @@ candidate by (`Facts`), classifier prototypes, tag rows, the before-images of bu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +35,11 @@ class Filter:
     user_id: str | None = None
     workspace_id: str | None = None
     owner_exact: bool = False
+
+    def created_within(self, after: datetime | None, before: datetime | None) -> Filter:
+        """This filter narrowed to memories created within `after`..`before` (a time a question names or an
+        event it is relative to); either end open when None."""
+        return replace(self, created_after=after, created_before=before)
 
 
 # A place in listing order (created_at desc, then id desc): the (created_at, id) of a listed memory.
