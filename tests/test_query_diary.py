@@ -26,6 +26,8 @@ from engram.recall.query import intent
         "what's left to do this week",
         "what needs doing before the weekend?",
         "what else is still to be done?",
+        "what do I need to sort before February?",
+        "what needs sorting this week?",
     ],
 )
 def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
@@ -41,6 +43,8 @@ def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
         "the game is on in June",
         "anything to do in Lisbon?",  # a place to visit, not a diary
         "is there something to do with the boiler noise?",
+        "how do I sort the recycling?",
+        "what did I sort out with the bank?",
     ],
 )
 def test_other_questions_with_on_or_coming_up_do_not(question: str) -> None:

@@ -29,6 +29,17 @@ def test_a_holiday_or_a_weekday_is_no_name_asked_about_but_a_person_named_after_
     assert names_asked("where am I getting the Christmas turkey from?") == ()
     assert names_asked("what did Priya say on Monday?") == ("priya",)
     assert names_asked("what did June say about the boiler?") == ("june",)
+    assert names_asked("what time is kick off on Sundays?") == ()  # a weekday said in the plural
+
+
+def test_a_plural_weekday_asks_when_and_leaves_a_memory_of_that_day_sure(real: Memory) -> None:
+    answer = real.store_memory(
+        "Football: Josh plays for Formby Juniors U14s, Sunday mornings, kick off 10:30."
+    )
+    real.store_memory("Kyle's mum Tina does the football run on alternate Sundays.")
+    found = real.search_memory("what time is kick off on Sundays?", touch=False)["results"]
+    assert found[0]["id"] == answer["memory_id"]
+    assert found[0]["confidence"] in ("medium", "high")
 
 
 def test_what_time_asks_for_an_hour_or_a_part_of_the_day() -> None:

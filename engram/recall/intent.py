@@ -34,7 +34,7 @@ _RECALLING = re.compile(
 _ASKING_FOR_TASKS = frozenset(
     """remind reminder reminders task tasks todo todos to-do to-dos due deadline deadlines need needs have has left
     open pending upcoming coming up soon list things thing anything everything any all my outstanding should must
-    got get done plate happening""".split()  # noqa: SIM905
+    got get done plate happening sort sorting sorted""".split()  # noqa: SIM905
 )
 # What a calendar holds, asked for as a whole ("appointments next week", "what's overdue").
 _ASKING_FOR_TASKS |= {"overdue", "appointment", "appointments", "birthdays", "anniversaries", "events"}
@@ -121,7 +121,7 @@ def intent(query: str) -> str:
     """remind (to-dos, due dates), show_similar, timeline (when / history), list, else find."""
     q = query.lower()
     if re.search(
-        r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done)|"
+        r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done|sort(?: out)?)\b|"
         r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my plate|"
         # What a diary holds: "what do I have on in December", "what's coming up next week".
         r"(?:do|have) (?:i|we) (?:have|got) (?:on|coming up)|"
@@ -131,9 +131,9 @@ def intent(query: str) -> str:
         r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
         r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
         r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight)|overdue|"
-        # "Anything to do before Christmas?", "what's left to do", "what needs doing this week".
+        # "Anything to do before Christmas?", "what's left to do", "what needs doing (sorting) this week".
         r"(?:anything|something|what'?s|what is|what else|stuff) (?:left |else |still |more )?(?:to do|to sort out)\b"
-        r"(?! (?:in|at|near|around|with)\b)|needs? doing|(?:still )?to be done|"
+        r"(?! (?:in|at|near|around|with)\b)|needs? (?:doing|sorting)|(?:still )?to be (?:done|sorted)|"
         # A month alone, with nothing said to have happened then: "anything in December?", "what do I have in May".
         rf"^\W*(?:(?:is|are) there )?(?:anything|something|what do (?:i|we) have)(?: on)? (?:in|for) {_MONTH}|"
         # An event noun with a time to come: "appointments next week", "birthdays coming up", "upcoming events".

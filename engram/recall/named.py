@@ -22,6 +22,7 @@ _CAPITALISED = re.compile(r"(?<![^\W_])([^\W\d_][\w'\u2019-]*?)(?:['\u2019]s)?(?
 _TIMES = frozenset(
     f"{MONTHS}|{SHORT_MONTHS}|{DAYS}|christmas|xmas|easter|halloween|hanukkah|diwali|eid|ramadan".split("|")
 ) - {"april", "may", "june", "august"}
+_DAYS = frozenset(DAYS.split("|"))
 
 
 def names_asked(question: str) -> tuple[str, ...]:
@@ -36,6 +37,7 @@ def names_asked(question: str) -> tuple[str, ...]:
             and not w.isupper()
             and w.lower() not in STOPWORDS
             and w.lower() not in _TIMES
+            and w.lower().removesuffix("s") not in _DAYS  # "on Sundays" names when, as "on Sunday" does
             and len(w) > 1
         )
     )
