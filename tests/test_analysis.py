@@ -489,3 +489,12 @@ def test_a_question_that_counts_or_sums_is_told_apart() -> None:
         assert questions.counts(query), query
     for query in ("Where did I buy the feed?", "How much did the bag of feed cost?", "a totally new plan"):
         assert not questions.counts(query), query
+
+
+def test_urgency_denied_adds_no_importance() -> None:
+    said, denied = (
+        analysis.analyse("Fix the gutter, urgent."),
+        analysis.analyse("Fix the gutter, not urgent."),
+    )
+    assert said.urgency == ("urgent",) and denied.urgency == ()
+    assert denied.importance == said.importance - 1

@@ -80,6 +80,19 @@ def test_context_tags_only_when_the_text_says_so() -> None:
     assert context_tags("We decided to use Postgres.") == ("decision",)
 
 
+def test_urgency_denied_is_no_urgency() -> None:
+    for calm in (
+        "The sash window sticks; needs a joiner before spring, not urgent, but it must not be left to snap.",
+        "Nothing urgent, just check the gutter when you can.",
+        "A non-urgent repair: the curtain pole is loose.",
+        "It isn't an emergency, but the tap drips.",
+        "Not that urgent.",
+    ):
+        assert "urgent" not in context_tags(calm), calm
+    assert "urgent" in context_tags("Not sure what it is, but it's urgent: the boiler is leaking.")
+    assert "urgent" in context_tags("The window is not urgent. The boiler leak is an emergency.")
+
+
 def test_store_memory_gives_topic_tags_within_bounds(tmp_path: Path) -> None:
     # The fake embedder relates nothing, so the on-topic floor is off: the count and the cut are what is tested.
     settings = Settings(home=tmp_path, tag_on_topic=-1.0)

@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from engram.lang.cograph import networkx_for_yake
+from engram.lang.denied import affirmed
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
@@ -345,7 +346,7 @@ def says_decision(content: str) -> bool:
 
 def analyse(content: str) -> ContentAnalysis:
     found = entities(content)
-    urgency = tuple(dict.fromkeys(m.group(0).lower() for m in _URGENT.finditer(content)))
+    urgency = tuple(dict.fromkeys(w.lower() for w in affirmed(_URGENT, content)))
     indicators: list[str] = []
     score = 2
     if _PERSONAL.search(content):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from engram.lang.denied import affirmed
 from engram.lang.due import standing
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 
@@ -34,5 +35,5 @@ def context_tags(text: str) -> tuple[str, ...]:
     """The context tags `text` earns, in the order of CONTEXT_TAGS."""
     # A rule or a habit has no deadline ("no meetings before 10am on Mondays", "on weekdays I finish by 5").
     deadline = None if standing(text) else _DEADLINE.search(text)
-    said = (_URGENT.search(text), deadline, _DECISION.search(text), _HOWTO.search(text))
+    said = (affirmed(_URGENT, text), deadline, _DECISION.search(text), _HOWTO.search(text))
     return tuple(tag for tag, found in zip(CONTEXT_TAGS, said, strict=True) if found)
