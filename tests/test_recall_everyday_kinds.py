@@ -65,3 +65,18 @@ def test_looking_after_the_kids_is_answered_by_the_babysitter_above_low(notes: M
     found = _found(notes, "who looks after the kids?")
     assert found and "babysit" in str(found[0]["content"]), [r["content"] for r in found[:3]]
     assert found[0]["confidence"] != "low"
+
+
+def test_a_database_or_an_orm_asked_by_its_kind_finds_the_one_named(real: Memory) -> None:
+    for text in (
+        "The payments service is being migrated from MySQL 5.7 to PostgreSQL 15; cutover planned for 12 January.",
+        "The Grafana dashboard for the payments service is at https://grafana.example.internal/d/pay-01.",
+        "We decided to use sqlc instead of GORM for the billing module because of compile-time query checks.",
+        "Sprint review is every second Thursday in the big meeting room.",
+    ):
+        real.store_memory(text)
+    assert "postgresql" in other_words("which database are we moving to?")["database"]
+    moving = _found(real, "what database are we moving payments to?")
+    assert "PostgreSQL" in str(moving[0]["content"]), [r["content"] for r in moving[:3]]
+    rejected = _found(real, "what ORM did we reject?")
+    assert "GORM" in str(rejected[0]["content"]), [r["content"] for r in rejected[:3]]
