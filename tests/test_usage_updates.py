@@ -119,3 +119,31 @@ def test_a_new_holder_of_a_role_updates_the_old_one_though_they_share_no_name(re
     mia = _store(real, 8, "My sister Mia now lives in Berlin.")
     assert clara not in mia["recommendations"]["suggested_updates"]
     assert dentist in {h["id"] for h in _search(real, 8, "who is my dentist?")}
+
+
+def test_a_new_holder_of_a_role_or_a_new_detail_updates_the_old_one_in_any_words(real: Memory) -> None:
+    address = _store(real, 0, "My address is 12 Oak Road, Leeds LS6 2AB.")["memory_id"]
+    dentist = _store(real, 0, "My dentist is Dr Shah at Moorland Dental.")["memory_id"]
+    manager = _store(real, 0, "My manager is Priya Raman.")["memory_id"]
+    mobile = _store(real, 0, "My mobile number is 07700 900123.")["memory_id"]
+    pairs = {
+        address: "We moved house! New address: 4 Elm Close, Harrogate HG1 5QP.",  # far apart by meaning
+        dentist: "Switched dentist to Dr Evans at Bridge Street Dental, closer to the new house.",
+        manager: "Priya left the company; my new manager is Tom Becker.",  # no word of change
+        mobile: "New mobile number: 07700 900456.",
+    }
+    for older, text in pairs.items():
+        assert _store(real, 5, text)["recommendations"]["suggested_updates"] == [older], text
+    found = _search(real, 6, "what's my address?")
+    ids = [h["id"] for h in found]
+    assert ids.index(address) > 0 and found[ids.index(address)]["updated_by"] == ids[ids.index(address) - 1]
+
+
+def test_someone_else_s_detail_or_the_same_holder_again_is_no_update(real: Memory) -> None:
+    olders = [
+        _store(real, 0, "My address is 12 Oak Road, Leeds LS6 2AB.")["memory_id"],
+        _store(real, 0, "My landlord is Mr Patel.")["memory_id"],
+    ]
+    _store(real, 2, "My sister's address is 9 Cedar Avenue, Leeds.")
+    _store(real, 2, "My landlord is Mr Patel; rent is due on the 28th.")
+    assert all("updated_by" not in real.get(older).metadata for older in olders)

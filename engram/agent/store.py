@@ -31,7 +31,7 @@ from engram.tags.tagger import Tagger
 from engram.write.edit import fetch
 from engram.write.operations import Operation
 from engram.write.rules import same_particulars
-from engram.write.updates import UPDATE_AT, says_change, updates
+from engram.write.updates import UPDATE_AT, says_change, states_holder, updates
 from engram.write.writer import Writer
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar
@@ -241,10 +241,14 @@ class StoreMemory:
         neighbours is that fact as it was (engram.write.updates): the closest such one, marked `updated_by` the
         new memory (which lists it in `updates`), so that search puts the newer first and the session context
         shows the older with its update. Nothing is hidden or superseded: merge_memories does that when asked."""
-        if not result.created or record.parent_id is not None or not says_change(record.content):
+        held = states_holder(record.content)
+        if not result.created or record.parent_id is not None or not (held or says_change(record.content)):
             return []
         near = dict(result.neighbours)
-        olders = self._store.get_many([i for i, s in result.neighbours if s >= UPDATE_AT and i != record.id])
+        # A new holder of a role ("my dentist is Dr Evans") is read against every neighbour: the old holder's
+        # memory shares little else with it.
+        floor = -1.0 if held else UPDATE_AT
+        olders = self._store.get_many([i for i, s in result.neighbours if s >= floor and i != record.id])
         for old in sorted(olders, key=lambda r: -near[r.id]):
             if (
                 old.parent_id is None

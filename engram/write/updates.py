@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from engram.lang.analysis import WHEN_ALONE
 from engram.lang.text import STOPWORDS, stem, words
 from engram.lang.timewords import DAYS, MONTHS
 from engram.write.rules import same_particulars
@@ -20,31 +21,60 @@ UPDATE_AT = 0.6  # cosine from which a memory that says something changed may up
 # Words that say a fact changed or was wrong.
 _CHANGE = re.compile(
     r"\b(?:moved|moving|changed|switched|swapped|rescheduled|postponed|brought forward|corrected|correction"
-    r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed)\b",
+    r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
+    r"|increased|decreased|reduced|upped|went up|went down|pushed back)\b",
     re.IGNORECASE,
 )
 _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
 _CALENDAR = re.compile(rf"^(?:{MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(
     {"move", "moved", "moving", "now", "change", "changed", "switch", "switched", "correction", "corrected",
-     "actually", "longer", "anymore", "instead", "update", "updated", "again", "new", "raised", "lowered"}
+     "actually", "longer", "anymore", "instead", "update", "updated", "again", "new", "raised", "lowered",
+     "next", "from", "increased", "decreased", "reduced", "upped", "went", "pushed"}
 )  # fmt: skip
 
 
-# Roles a person has one of at a time, said as "my/our <role> is (now) <Name>": a new holder replaces the old one.
-# Kin with several holders (a sister, a cousin, a neighbour) are not among them.
+# Roles a person has one of at a time: a new holder replaces the old one, said as "my/our (new) <role> is (now)
+# <Name>", "new <role>: <Name>" or "switched (my) <role> to <Name>". Kin with several holders (a sister, a cousin, a
+# neighbour) are not among them.
+_ROLE = (
+    r"(line manager|manager|boss|landlord|landlady|accountant|dentist|doctor|gp|therapist|mentor|husband|wife"
+    r"|partner)"
+)
+_NAME = r"(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?((?-i:[A-Z])[\w'\u2019-]*)"  # a capitalised name, whatever the case
 _HELD = re.compile(
-    r"\b(?:my|our)\s+(?:new\s+)?(line manager|manager|boss|landlord|landlady|accountant|dentist|doctor|gp"
-    r"|therapist|mentor|husband|wife|partner)\s+is\s+(?:now\s+)?(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?"
-    r"((?-i:[A-Z])[\w'\u2019-]*)",  # a capitalised name, whatever the case of the rest
+    rf"(?:\b(?:my|our|user['\u2019]s)\s+(?:new\s+)?{_ROLE}\s+is\s+(?:now\s+)?|(?<![\w'\u2019]\s)\bnew\s+{_ROLE}"
+    rf"\s*(?:is\b|:)\s*|\b(?:switched|changed|moved)\s+(?:(?:my|our)\s+)?{_ROLE}\s+to\s+){_NAME}",
+    re.IGNORECASE,
+)
+# Details one has one of at a time, the user's own (not "my sister's address"): a new value replaces the old one.
+_DETAIL = re.compile(
+    r"(?:\b(?:my|our|user['\u2019]s)\s+|^|(?<=[.;!?]\s))(?:new\s+)?(home address|address|postcode|zip code"
+    r"|mobile number|mobile|phone number|email address|e-mail address|email|e-mail)\s*(?:is\b|:)\s*(?:now\s+)?"
+    r"([^,;()\n]{3,60})",
     re.IGNORECASE,
 )
 
 
 def _holder(text: str) -> tuple[str, str] | None:
-    """The role and its holder's first name that `text` states ("my manager is Dana" -> manager, dana)."""
+    """The role and its holder's first name that `text` states ("my manager is Dana" -> manager, dana), or a
+    detail of the user's and its value ("my address is 12 Oak Road" -> address, 12 oak road)."""
     found = _HELD.search(text)
-    return None if found is None else (found.group(1).lower(), found.group(2).lower())
+    if found is not None:
+        role = next(g for g in found.groups()[:3] if g is not None)
+        return re.sub(r"\s+", " ", role.lower()), found.group(4).lower()
+    detail = _DETAIL.search(text)
+    if detail is None:
+        return None
+    kind = detail.group(1).lower().replace("e-mail", "email")
+    kind = {"home address": "address", "mobile": "mobile number", "email address": "email"}.get(kind, kind)
+    return kind, " ".join(words(detail.group(2).rstrip(". ")))
+
+
+def states_holder(text: str) -> bool:
+    """Whether `text` names who holds a role one has one of at a time, or a detail one has one of: such a
+    statement updates an older one of the same role or detail however far apart the two embed."""
+    return _holder(text) is not None
 
 
 def says_change(text: str) -> bool:
@@ -59,7 +89,14 @@ def _names(text: str) -> set[str]:
     for found in _CAPITALISED.findall(text):
         word = words(found)
         name = word[0] if word else ""
-        if name and name not in STOPWORDS and name not in _CHANGE_WORDS and not _CALENDAR.match(name):
+        acronym = found.isupper() and len(found) > 1  # GP, NHS: a kind, not whom
+        if (
+            name
+            and name not in STOPWORDS
+            and name not in _CHANGE_WORDS
+            and not _CALENDAR.match(name)
+            and not acronym
+        ):
             out.add(name)
     return out
 
@@ -70,19 +107,20 @@ def _topic(text: str, names: set[str]) -> set[str]:
         stem(w)
         for w in words(text)
         if w.isalpha() and w not in STOPWORDS and w not in _CHANGE_WORDS and not _CHANGE.fullmatch(w)
-        and w not in names and w not in {"am", "pm"} and not _CALENDAR.match(w)
+        and w not in names and w not in {"am", "pm"} and w not in WHEN_ALONE and not _CALENDAR.match(w)
     }  # fmt: skip
 
 
 def updates(new: str, old: str, cosine: float) -> bool:
-    """Whether `new`, said later, updates `old`: it says something changed, is close to it, shares a name with it
-    when either names anyone, adds no topic the older one lacks (the standup is not the retro; a preference for
-    backend work is not one for client projects) and differs from it in a number, a day or a name."""
-    if cosine < UPDATE_AT or not says_change(new):
-        return False
+    """Whether `new`, said later, updates `old`: both name the holder of one role (or the value of one detail)
+    and the holders differ; or it says something changed, is close to it, shares a name with it when either names
+    anyone, adds no topic the older one lacks (the standup is not the retro; a preference for backend work is not
+    one for client projects) and differs from it in a number, a day or a name."""
     held, had = _holder(new), _holder(old)
     if held is not None and had is not None and held[0] == had[0]:
         return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
+    if cosine < UPDATE_AT or not says_change(new):
+        return False
     new_names, old_names = _names(new), _names(old)
     new_words, old_words = set(words(new)), set(words(old))
     if (new_names or old_names) and not (new_names & old_words or old_names & new_words):
