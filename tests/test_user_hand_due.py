@@ -100,6 +100,15 @@ def test_what_was_told_as_past_stays_undated(text: str) -> None:
     assert due.due_day(text, SAID) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Can't stand coriander. Love a Sunday roast.", "Any Friday works for the plumber to come round."],
+)
+def test_a_weekday_after_a_or_any_is_no_day(text: str) -> None:
+    assert due.reminder_day(text, SAID, SAID) is None
+    assert due.reminder_day("Call Mum on Sunday about the roast.", SAID, SAID) is not None
+
+
 @pytest.fixture
 def memory(tmp_path: Path) -> Iterator[Memory]:
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:

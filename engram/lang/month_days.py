@@ -51,7 +51,18 @@ def left_behind(text: str, dates: list[re.Match[str]]) -> list[re.Match[str]]:
     if any("/" in m.group(0) for m in dates):
         spans += addresses(text)
     kept = [m for m in dates if not any(start <= m.start() and m.end() <= end for start, end in spans)]
-    return [m for m in kept if not _done_then(text, m)]
+    return [m for m in kept if not _done_then(text, m) and not _any_such_day(text, m)]
+
+
+_WEEKDAY = re.compile(rf"(?:{DAYS})s?", re.IGNORECASE)
+_INDEFINITE = re.compile(r"\b(?:a|an|any)\s+$", re.IGNORECASE)
+
+
+def _any_such_day(text: str, found: re.Match[str]) -> bool:
+    """Whether a weekday is any such day, not a date: "love a Sunday roast", "any Friday suits me"."""
+    return _WEEKDAY.fullmatch(found.group(0).strip()) is not None and bool(
+        _INDEFINITE.search(text[: found.start()])
+    )
 
 
 _DONE_WORDS = re.compile(r"(\w+)\s+(\w+)\s+$|^(\w+)\s+$")
