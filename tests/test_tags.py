@@ -78,6 +78,7 @@ def test_context_tags_only_when_the_text_says_so() -> None:
     assert context_tags("How to reset the router: hold the button.") == ("how-to",)
     assert context_tags("The tax return is due on 31 January.") == ("deadline",)
     assert context_tags("We decided to use Postgres.") == ("decision",)
+    assert context_tags("User dislikes meetings before 10am.") == ()  # a liking, no deadline
 
 
 def test_urgency_denied_is_no_urgency() -> None:

@@ -64,6 +64,9 @@ def test_an_occasion_written_by_hand_comes_back_every_year(text: str) -> None:
         # things held in the plural on a bare weekday
         "I play second violin in the community orchestra, rehearsals Wednesday 7:30 at the church hall.",
         "Swimming lessons Saturday at 10 for Leo.",
+        # a liking or a dislike bounded by a time of day
+        "User dislikes meetings before 10am.",
+        "I like to finish by 5.",
     ],
 )
 def test_what_holds_each_week_or_month_is_never_due(text: str) -> None:

@@ -32,7 +32,7 @@ from engram.lang.month_days import (
     missed,
     ordinal,
 )
-from engram.lang.recurring import next_round, weekday_rounds, weekly
+from engram.lang.recurring import bound_liking, next_round, weekday_rounds, weekly
 from engram.lang.tense import inflected as _inflected
 from engram.lang.tense import readings as _readings
 from engram.lang.tense import told_as_past
@@ -289,7 +289,7 @@ def standing(text: str) -> bool:
     if _comes_round(text):
         return False
     recurs = _STANDING.search(text) is not None and _NEXT_DUE.search(text) is None
-    if recurs or _PROHIBITION.search(text) is not None or weekly(text):
+    if recurs or _PROHIBITION.search(text) is not None or bound_liking(text) or weekly(text):
         return True
     if weekday_span(text) and not states_deadline(text) and not instruction(text):
         return True

@@ -82,3 +82,18 @@ def weekly(text: str) -> bool:
         ):
             return True
     return False
+
+
+# A liking or a dislike bounded by a time of day: "User dislikes meetings before 10am", "I like to finish by 5". A
+# rule of the person's, as a prohibition is.
+_LIKING = re.compile(
+    r"(?:^|[.!?;:]\s+)(?:(?:i|we|user|the user|[A-Z][a-z]+)\s+)?(?:really\s+)?(?:dislikes?|hates?|prefers?|likes?"
+    r"|loves?|enjoys?|can['\u2019]?t stand|would rather)\s+(?:to\s+)?[a-z-]+(?:\s+[a-z-]+)?\s+(?:before|after|by|until)\s+"
+    r"(?:\d{1,2}(?:[:.]\d\d\b|\s*[ap]\.?m\b|\b)|noon|midday|midnight|lunch|dark)",
+    re.IGNORECASE,
+)
+
+
+def bound_liking(text: str) -> bool:
+    """Whether `text` tells a liking or a dislike bounded by a time of day: a standing rule, never due."""
+    return _LIKING.search(text) is not None
