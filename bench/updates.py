@@ -1,6 +1,7 @@
 """A fact that changed, told later: `python -m bench.updates [--data FILE] [--misses]`.
 
-Pairs of memories (bench/data/updates_pairs.jsonl, written apart from the rules of engram/write/updates.py),
+Pairs of memories (by default bench/data/updates_hand.jsonl: the pairs found using the product by hand, which
+the rules of engram/write/updates.py were written from, so no evidence of how they do on wordings never seen),
 each an older memory and a newer one stored three days later, labelled whether the newer says the older one's
 fact changed ("update") or both stay true (a look-alike: another person, a second meeting, an added detail). Each
 pair goes into a fresh store with the real model, through `store_memory`; the newer one is taken as an update when
@@ -22,7 +23,7 @@ import time_machine
 
 from engram import Memory, MiniLM
 
-DATA = Path(__file__).resolve().parent / "data" / "updates_pairs.jsonl"
+DATA = Path(__file__).resolve().parent / "data" / "updates_hand.jsonl"
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 SAID = datetime(2026, 11, 2, 9, tzinfo=UTC)
 
