@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from importlib.resources import files
 
 from engram.lang.text import STOPWORDS
 
@@ -124,6 +125,23 @@ _TITLES = frozenset(
     {"mum", "mom", "mam", "mummy", "mommy", "dad", "daddy", "papa", "aunt", "auntie", "aunty", "uncle"}
     | {"grandma", "grandpa", "gran", "granny", "nan", "nana", "grandad", "granddad", "cousin"}
 )
+
+
+def _kinds() -> dict[str, tuple[str, ...]]:
+    """The names of each kind of pet (engram/recall/kinds.txt, from WordNet), by the word a question says."""
+    text = files("engram.recall").joinpath("kinds.txt").read_text(encoding="utf-8")
+    lines = (line.split(":", 1) for line in text.splitlines() if ":" in line and not line.startswith("#"))
+    return {word.strip(): tuple(n.strip() for n in names.split(",") if n.strip()) for word, names in lines}
+
+
+# A pet is stated by any name of its kind ("Bramble (springer, 6)"); only the words above name a pet in a question:
+# "boxer" or "toy" asked about is no dog.
+_KINDS = _kinds()
+for _kin, _names in _KINDS.items():
+    for _word in (_kin, f"{_kin}s", *(_DOG if _kin == "dog" else _CAT)):
+        if _word in _RELATIONS:
+            _RELATIONS[_word] = tuple(dict.fromkeys((*_RELATIONS[_word], *_names)))
+_PETS = frozenset({*_PETS, *(n for said in _KINDS.values() for n in said)})
 # A spouse is also the person the asker married.
 _MARRIED = "married"
 _MOST_NAMES = 3  # names kept for one kin word: more would be a family, not a person
@@ -188,12 +206,14 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
         rf"{own}{relation}\s*\(\s*{_NAME}\s*\)",  # Dad (Emeka)
         rf"{own}{relation}\s+(?:is|was)\s+(?:called\s+)?{_NAME}",  # my manager is Dana
         rf"\b{_NAME},?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",  # Tomás, my husband; Ada is our daughter
+        rf"\b{_NAME}\s*\(\s*(?:my|our)\s+{relation}\s*\)",  # Claire (my partner)
     ]
     if set(said) & set(_TRADES):  # Kev the plumber; Sinead (electrician)
         found += [rf"\b{_NAME},?\s+(?:the|our|my)\s+{relation}\b", rf"\b{_NAME}\s*\(\s*{relation}\s*\)"]
     if set(said) & _PETS:
         found += [
             rf"\b{_NAME}\s*\(\s*(?:(?:the|our|my|a|an)\s+)?(?:[^\W\d_]+\s+)?{relation}\b",  # Biscuit (the cat)
+            rf"\b{_NAME},\s+(?:the|our|my)\s+{relation}\b",  # Bramble, the dog
         ]
     if set(said) & _COUPLE:
         found += [
