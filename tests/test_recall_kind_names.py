@@ -35,6 +35,8 @@ def test_a_pet_is_named_by_any_name_of_its_kind() -> None:
     assert names_in(dog, ["our weimaraner Otto needs a long walk."]) == ("Otto",)
     assert names_in(dog, ["Mochi (the cat) eats pouches."]) == ()
     assert names_in(kin_words("the cat")["cat"], ["Mochi (tabby, 3) eats pouches."]) == ("Mochi",)
+    # A kind's name that is also a person's ("tom", a tomcat) names a pet only in lower case.
+    assert names_in(kin_words("the cat")["cat"], ["Bank manager (Tom Ferris) said yes."]) == ()
     # A kind's other names state the pet, but a question saying one is not asking after a pet.
     assert kin_words("where did I put the boxer shorts?") == {}
     assert kin_words("is the toy box in the loft?") == {}

@@ -142,6 +142,8 @@ for _kin, _names in _KINDS.items():
         if _word in _RELATIONS:
             _RELATIONS[_word] = tuple(dict.fromkeys((*_RELATIONS[_word], *_names)))
 _PETS = frozenset({*_PETS, *(n for said in _KINDS.values() for n in said)})
+# Said in lower case only: some are names too ("Tom", of a tomcat), and "Bank manager (Tom Ferris)" names no cat.
+_LOWER_ONLY = frozenset(n for said in _KINDS.values() for n in said) - set(_DOG) - set(_CAT)
 # A spouse is also the person the asker married.
 _MARRIED = "married"
 _MOST_NAMES = 3  # names kept for one kin word: more would be a family, not a person
@@ -197,7 +199,9 @@ def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
 
 
 def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
-    relation = "(?:" + "|".join(re.escape(w) for w in said) + ")"
+    relation = (
+        "(?:" + "|".join(f"(?-i:{re.escape(w)})" if w in _LOWER_ONLY else re.escape(w) for w in said) + ")"
+    )
     own = r"(?:\b(?:my|our)\s+)"  # the asker's own
     if set(said) & _TITLES or set(said) & set(_TRADES):  # or as a title: "Dad (Emeka)", "Electrician Sinead"
         own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
