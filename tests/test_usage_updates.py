@@ -137,6 +137,9 @@ def test_a_new_holder_of_a_role_or_a_new_detail_updates_the_old_one_in_any_words
     found = _search(real, 6, "what's my address?")
     ids = [h["id"] for h in found]
     assert ids.index(address) > 0 and found[ids.index(address)]["updated_by"] == ids[ids.index(address) - 1]
+    with time_machine.travel(MONDAY + timedelta(days=6), tick=False):
+        recalled = [h.record.id for h in real.recall("who is my manager?", touch=False)]
+    assert manager in recalled and recalled.index(manager) > 0  # recall shows the change first too
 
 
 def test_someone_else_s_detail_or_the_same_holder_again_is_no_update(real: Memory) -> None:

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engram.agent.listing import memories_of, things_due
 from engram.agent.understanding import Understanding
+from engram.agent.updated import newer_first
 from engram.config import Settings
 from engram.model.record import Kind
 from engram.recall.modes import RecallMode
@@ -45,7 +46,10 @@ class Recall:
         listed = things_due(query, where, ranked, limit) if where.kinds in ((), (Kind.TASK,)) else None
         listed = listed or memories_of(query, where, ranked, limit)
         if listed is None:
-            return retriever.recall(query, where, limit=limit, mode=mode, profile=profile, touch=touch)
+            # A fact and its later change both found: the change first, as search_memory shows them.
+            return newer_first(
+                retriever.recall(query, where, limit=limit, mode=mode, profile=profile, touch=touch)
+            )
         if touch and listed.hits:
             retriever.touch(listed.hits, query.now)
         return listed.hits

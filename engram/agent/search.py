@@ -5,7 +5,6 @@ asks for memories lists them, newest first (engram.agent.listing)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +14,7 @@ from engram.agent.listing import memories_of, things_due
 from engram.agent.store import importance_1_5
 from engram.agent.subject import asks_about_user, someone_else
 from engram.agent.understanding import Understanding
+from engram.agent.updated import newer_first, with_updates
 from engram.errors import InvalidInput
 from engram.lang import pii
 from engram.model.answers import SearchHit, SearchMemoryResult
@@ -149,40 +149,6 @@ def confident(hits: list[Hit], least: str, asked: frozenset[str] = frozenset()) 
         if h.record.id not in kept and not _personal_shown(h) - asked:
             guesses.append(h)
     return [*sure, *guesses]
-
-
-def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
-    """The shown hits, and the hits found that say a shown one changed ("Clara moved to Porto" for "My sister
-    Clara lives in Lisbon"), as sure as the one they update: the newer wording often shares fewer words with the
-    question, and left out as unsure, the answer was the old fact."""
-    kept = {h.record.id for h in shown}
-    sure = {
-        str(h.record.metadata["updated_by"]): h.confidence for h in shown if "updated_by" in h.record.metadata
-    }
-    extra = [
-        replace(h, confidence=sure[h.record.id])
-        for h in found
-        if h.record.id in sure and h.record.id not in kept
-    ]
-    return [*shown, *extra]
-
-
-def newer_first(hits: list[Hit]) -> list[Hit]:
-    """The hits with each memory that says an older one changed ("we moved the standup to 10am") just above that
-    older one when both were found: the first statement of a fact is often the longer and the closer to the
-    question, and ranked above the change."""
-    place = {h.record.id: i for i, h in enumerate(hits)}
-    moved: dict[str, int] = {}
-    for i, hit in enumerate(hits):
-        newer = hit.record.metadata.get("updated_by")
-        if hit.record.parent_id is None and isinstance(newer, str) and place.get(newer, -1) > i:
-            moved[newer] = min(moved.get(newer, i), i)
-    if not moved:
-        return hits
-    # Sorted by (the place it moves to, after the older one's place by a half), so ties keep their order.
-    return sorted(
-        hits, key=lambda h: moved[h.record.id] - 0.5 if h.record.id in moved else place[h.record.id]
-    )
 
 
 def users_own_first(hits: list[Hit]) -> list[Hit]:

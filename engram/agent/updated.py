@@ -1,0 +1,42 @@
+"""Memories that say an older one changed ("Clara moved to Porto" after "My sister Clara lives in Lisbon"), as both
+search_memory and recall show them: the newer one just above the older one, and kept when the older one is."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engram.recall.retriever import Hit
+
+
+def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
+    """The shown hits, and the hits found that say a shown one changed ("Clara moved to Porto" for "My sister
+    Clara lives in Lisbon"), as sure as the one they update: the newer wording often shares fewer words with the
+    question, and left out as unsure, the answer was the old fact."""
+    kept = {h.record.id for h in shown}
+    sure = {
+        str(h.record.metadata["updated_by"]): h.confidence for h in shown if "updated_by" in h.record.metadata
+    }
+    extra = [
+        replace(h, confidence=sure[h.record.id])
+        for h in found
+        if h.record.id in sure and h.record.id not in kept
+    ]
+    return [*shown, *extra]
+
+
+def newer_first(hits: list[Hit]) -> list[Hit]:
+    """The hits with each memory that says an older one changed ("we moved the standup to 10am") just above that
+    older one when both were found: the first statement of a fact is often the longer and the closer to the
+    question, and ranked above the change."""
+    place = {h.record.id: i for i, h in enumerate(hits)}
+    moved: dict[str, int] = {}
+    for i, hit in enumerate(hits):
+        newer = hit.record.metadata.get("updated_by")
+        if hit.record.parent_id is None and isinstance(newer, str) and place.get(newer, -1) > i:
+            moved[newer] = min(moved.get(newer, i), i)
+    if not moved:
+        return hits
+    # Sorted by (the place it moves to, after the older one's place by a half), so ties keep their order.
+    return sorted(
+        hits, key=lambda h: moved[h.record.id] - 0.5 if h.record.id in moved else place[h.record.id]
+    )
