@@ -103,6 +103,19 @@ def test_what_was_told_as_past_stays_undated(text: str) -> None:
     assert due.due_day(text, SAID) is None
 
 
+def test_tomorrow_shortened_and_a_weekday_missed_are_read() -> None:
+    said = datetime(2026, 11, 26, 9, tzinfo=UTC)  # a Thursday
+    for text in ("call the vet tmrw", "ring the gas man 2moro am", "tmr: dentist 9am"):
+        found = due.reminder_day(text, said, said)
+        assert found is not None and found.date().isoformat() == "2026-11-27", text
+    for text, day in (
+        ("was meant to pay the deposit protection fee last monday and still haven't", "2026-11-23"),
+        ("should have sent the signed form last Friday", "2026-11-20"),
+    ):
+        found = due.reminder_day(text, said, said)
+        assert found is not None and found.date().isoformat() == day, text
+
+
 @pytest.mark.parametrize(
     "text",
     ["Can't stand coriander. Love a Sunday roast.", "Any Friday works for the plumber to come round."],

@@ -115,7 +115,9 @@ _WAS_DUE = re.compile(
 # forward, it was the coming one.
 _WAS_DUE_WEEKDAY = re.compile(
     rf"\b(?:(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:last\s+)?"
-    rf"|(?:by|before|due|until)\s+last\s+)({DAYS})\b",
+    rf"|(?:by|before|due|until)\s+last\s+"
+    # "was meant to pay the fee last monday", "should have sent it last Friday": a thing to do whose day passed
+    rf"|(?:(?:was|were)\s+(?:meant|supposed)\s+to|should(?:['\u2019]ve|\s+have))\b[^.;!?\n]{{0,60}}?\blast\s+)({DAYS})\b",
     re.IGNORECASE,
 )
 

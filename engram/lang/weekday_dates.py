@@ -28,7 +28,7 @@ PARTS = r"morning|afternoon|evening|night|lunchtime|midday|noon"
 # Most statements hold none, and for them the readers' dozens of patterns need not run. A new form of day read
 # there needs its word here (tests/test_write_marks.py reads every test's and data set's text both ways).
 _DAY_WORD = re.compile(
-    rf"\d|\b(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tonight|{MONTHS}|end of|week|month|days?\b|fortnight"
+    rf"\d|\b(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tmr|tomoz|tmoz|tonight|{MONTHS}|end of|week|month|days?\b|fortnight"
     rf"|christmas|xmas|boxing|new year|halloween|valentine|easter|heute|übermorgen|morgen|ende\b|{GERMAN_WEEKDAYS})"
     r"|月|周|星期|礼拜|今天|明天|后天|号",
     re.IGNORECASE,
@@ -207,9 +207,14 @@ _DAY_SPAN = re.compile(
 )
 
 
+# Tomorrow as a text message shortens it.
+_TOMORROW = re.compile(r"\b(?:tmrw|tmrow|tmr|tmoz|tomoz|2moro|2morow|2morrow|2mrw)\b", re.IGNORECASE)
+
+
 def spelled(text: str) -> str:
     """`text` with its shortened weekdays written out, "the 8th of December" as "the 8th December" and a span of
     days in a month with its month after the first day too, for the date readers that know only those forms."""
+    text = _TOMORROW.sub("tomorrow", text)
     # Each form needs a short weekday or a digit, which most texts lack (writing out a weekday adds no digit).
     digits = _DIGIT.search(text) is not None
     if _SHORT_WORD.search(text) is not None:
