@@ -147,6 +147,8 @@ def test_someone_else_s_detail_or_the_same_holder_again_is_no_update(real: Memor
         _store(real, 0, "My address is 12 Oak Road, Leeds LS6 2AB.")["memory_id"],
         _store(real, 0, "My landlord is Mr Patel.")["memory_id"],
     ]
+    olders.append(_store(real, 0, "Plumber Dave Hughes. Phone number: 07700 900111.")["memory_id"])
+    _store(real, 2, "Electrician Sam Ortiz. Phone number: 07700 900222.")  # another contact's card
     _store(real, 2, "My sister's address is 9 Cedar Avenue, Leeds.")
     _store(real, 2, "My landlord is Mr Patel; rent is due on the 28th.")
     assert all("updated_by" not in real.get(older).metadata for older in olders)

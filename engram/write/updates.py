@@ -47,9 +47,10 @@ _HELD = re.compile(
     rf"\s*(?:is\b|:)\s*|\b(?:switched|changed|moved)\s+(?:(?:my|our)\s+)?{_ROLE}\s+to\s+){_NAME}",
     re.IGNORECASE,
 )
-# Details one has one of at a time, the user's own (not "my sister's address"): a new value replaces the old one.
+# Details one has one of at a time, the user's own (not "my sister's address"), said as "my address is ..." or
+# "New address: ...": a new value replaces the old one. A bare "Phone: ..." heads any contact's card.
 _DETAIL = re.compile(
-    r"(?:\b(?:my|our|user['\u2019]s)\s+|^|(?<=[.;!?]\s))(?:new\s+)?(home address|address|postcode|zip code"
+    r"(?:\b(?:my|our|user['\u2019]s)\s+(?:new\s+)?|(?<![\w'\u2019]\s)\bnew\s+)(home address|address|postcode|zip code"
     r"|mobile number|mobile|phone number|email address|e-mail address|email|e-mail)\s*(?:is\b|:)\s*(?:now\s+)?"
     r"([^,;()\n]{3,60})",
     re.IGNORECASE,
