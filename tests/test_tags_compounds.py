@@ -27,6 +27,9 @@ from engram.tags.compounds import compounds
             "noise-cancelling headphones",
             "headphones",
         ),
+        # after a verb that takes no -ing complement: no complement, a modifier
+        ("Renew driving licence before June.", "driving licence", "licence"),
+        ("My partner is a paediatric nurse and works rotating shifts.", "rotating shifts", "shifts"),
         # where a verb could stand, a compound the language has made a thing's name
         ("Landlord is Mr Patel, rent £950 on the 28th by standing order.", "standing order", "order"),
         ("The kids start swimming lessons on Saturday.", "swimming lessons", "lessons"),
@@ -49,12 +52,26 @@ def test_an_ing_word_opening_a_noun_compound_stays_with_it(text: str, compound: 
         ("Long chat with my therapist about setting boundaries at work.", "boundaries", "setting boundaries"),
         ("I write better in the morning before checking email.", "email", "checking email"),
         ("Nadia and I are splitting costs for the weekend.", "costs", "splitting costs"),
+        ("Mia loves reading books at bedtime.", "books", "reading books"),
     ],
 )
 def test_a_gerund_before_its_object_stays_a_verb(text: str, object_: str, verb: str) -> None:
     found = phrases.topics(text)
     assert object_ in found
     assert verb not in found
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("Book swimming lessons for Mia at the leisure centre.", "swimming lessons"),
+        ("Book tickets for the concert before prices go up.", "tickets"),
+    ],
+)
+def test_an_instructions_verb_before_a_compound_or_another_clause_is_no_topic(text: str, topic: str) -> None:
+    found = phrases.topics(text)
+    assert topic in found
+    assert not [t for t in found if t.lower().startswith("book")]
 
 
 def test_an_ing_word_before_a_time_word_makes_no_topic() -> None:

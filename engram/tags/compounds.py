@@ -17,6 +17,16 @@ _BEFORE_A_MODIFIER = frozenset({"DT", "PDT", "PRP$", "POS", "CD", "JJ", "JJR", "
 _AUXILIARY = frozenset(
     """am 'm is 's are 're was were be been being have 've has had 'd""".split()  # noqa: SIM905
 )
+# Verbs that take an -ing word as their complement ("start swimming", "avoid booking", "keep spitting"), as English
+# grammars list them: after any other verb an -ing word before a noun is no complement but the noun's modifier
+# ("renew driving licence", "works rotating shifts").
+_TAKES_ING = frozenset(
+    """admit advise anticipate appreciate avoid bear begin celebrate come complete consider continue delay deny
+    deserve detest discuss dislike dread endure enjoy escape excuse fancy finish forget get go hate imagine
+    involve justify keep like love mean mention mind miss need postpone practice practise prefer prevent propose
+    quit recall recommend regret remember report require resent resist resume risk see spend stand start stop
+    suggest tolerate try understand waste""".split()  # noqa: SIM905
+)
 _COMMON = frozenset({"NN", "NNS"})
 _PROPER = frozenset({"NNP", "NNPS"})
 _CLAUSE_MARKS = frozenset(".!?:;,")
@@ -42,17 +52,24 @@ def compounds(doc: Any, read: Callable[[str], Any]) -> Any:
 
 def _modifier_slot(token: Any) -> bool:
     """Whether the -ing word stands where no verb can: after a determiner, an owner, a number or an adjective
-    ("the standing order", "my running shoes"), or hyphenated with the word it governs ("noise-cancelling
-    headphones"). A participle there ("the leaking tap") narrows the noun as an adjective does."""
+    ("the standing order", "my running shoes"), after a verb that takes no -ing complement ("renew driving
+    licence"), or hyphenated with the word it governs ("noise-cancelling headphones"). A participle there ("the
+    leaking tap") narrows the noun as an adjective does."""
     if "-" in token.text.strip("-"):
         return True
-    return token.i > 0 and token.doc[token.i - 1].tag_ in _BEFORE_A_MODIFIER
+    if token.i == 0:
+        return False
+    previous = token.doc[token.i - 1]
+    if previous.tag_.startswith("VB") and previous.text.lower() not in _AUXILIARY:
+        lemmas = getAllLemmas(previous.text.lower()).get("VERB", ())
+        return bool(lemmas) and not _TAKES_ING & set(lemmas)
+    return previous.tag_ in _BEFORE_A_MODIFIER
 
 
 def _verb_slot(token: Any) -> bool:
-    """Whether the -ing word could be a verb with the noun as its object: after a preposition, a verb other than
-    an auxiliary, a conjunction, or opening a clause ("by standing order", "start swimming lessons", "booking ref
-    88412"). After a noun it is the noun's activity ("protein folding"), a rule of its own."""
+    """Whether the -ing word could be a verb with the noun as its object: after a preposition, a verb that takes
+    an -ing complement, a conjunction, or opening a clause ("by standing order", "start swimming lessons",
+    "booking ref 88412"). After a noun it is the noun's activity ("protein folding"), a rule of its own."""
     if token.i == 0:
         return True
     previous = token.doc[token.i - 1]

@@ -302,6 +302,12 @@ def _instructions(doc: Any) -> Any:
     return doc
 
 
+# Words that open a clause inside a sentence: a verb after one is that clause's.
+_SUBORDINATOR = frozenset(
+    "before after when whenever until because if unless while though although once".split()  # noqa: SIM905
+)
+
+
 def _fragment_verb(token: Any) -> bool:
     """Whether `token`, opening a clause, leads a fragment as its verb: a bare plural noun follows as its object
     and the clause has no verb of its own ("Tag memories about clients"; not "Design reviews happen on
@@ -309,11 +315,14 @@ def _fragment_verb(token: Any) -> bool:
     doc = token.doc
     if token.i != 0 and doc[token.i - 1].text not in _CLAUSE:
         return False  # only a text's or a sentence's first word: an instruction opens with its verb
-    if doc[token.i + 1].tag_ != "NNS":
+    at = token.i + 1  # the plural may be a compound's head after its -ing word: "Book swimming lessons"
+    while at + 1 < len(doc) and doc[at].tag_ in {"VBG", "NN"} and doc[at].text.lower().endswith("ing"):
+        at += 1
+    if doc[at].tag_ != "NNS":
         return False
-    for other in doc[token.i + 1 :]:
-        if other.text in _CLAUSE:
-            break
+    for other in doc[at:]:
+        if other.text in _CLAUSE or other.text.lower() in _SUBORDINATOR:
+            break  # "Book flights for the conference before prices go up": the verb is another clause's
         if other.tag_.startswith("VB") or other.tag_ == "MD":
             return False
     return True
