@@ -1,5 +1,5 @@
 """A process killed (SIGKILL, nothing runs after it) in the middle of a bulk write, an import, a maintenance pass
-or a forget, on SQLite: every write it acknowledged is there when the store is opened again, every
+or a forget, on SQLite and on PostgreSQL: every write it acknowledged is there when the store is opened again, every
 memory whose forget it acknowledged is gone with no trace of its text, the storage checks (integrity, full-text
 and vector index against the rows) find nothing to repair, and the interrupted work runs to its end when asked
 again. A worker prints each acknowledgement only after the call returned; the kill lands at a drawn moment."""
@@ -23,7 +23,7 @@ from tests.test_forget_trace import traces
 ROUNDS = int(os.environ.get("ENGRAM_CRASH_ROUNDS", "1"))
 
 WORKER = r"""
-import json, sys
+import json, random, sys
 from pathlib import Path
 from engram import FakeEmbedder, Memory, Settings
 
@@ -37,7 +37,12 @@ with Memory(db, embedder=FakeEmbedder(), settings=Settings(home=home)) as mem:
     ack("ready")
     if mode == "bulk":
         for batch in range(10_000):
-            texts = [f"bulk note {given['tag']} {batch} {i} about the garden shed roof" for i in range(32)]
+            # Words of their own throughout: notes alike but for a number merge as near duplicates.
+            draw = random.Random(f"{given['tag']} {batch}")
+            texts = [
+                " ".join("".join(draw.choice("bcdfghjklmnpqrstvwxz") for _ in range(10)) for _ in range(4))
+                for _ in range(32)
+            ]
             for text, result in zip(texts, mem.remember_many([{"content": t} for t in texts])):
                 ack("wrote", result.id, text)
     elif mode == "import":
@@ -61,10 +66,18 @@ def _store(location: str | Path, home: Path) -> Memory:
     return Memory(location, embedder=FakeEmbedder(), settings=Settings(home=home))
 
 
+# How many acknowledgements a worker gives at most before the kill: each drawn count lands in the middle of the work.
+MOST = {"bulk": 320, "import": 5, "maintain": 20, "forget": 60}
+
+
 def _killed(
     location: str | Path, mode: str, home: Path, given: dict[str, object], seed: int
 ) -> list[list[str]]:
-    """Run the worker, kill it at a drawn moment after it opened the store, and return its acknowledgements."""
+    """Run the worker, kill it once it has acknowledged a drawn count of steps (with a drawn few milliseconds
+    more, so the kill lands inside the next step, not always at its start), and return its acknowledgements.
+    Waiting on the worker's own progress keeps the kill inside the work however loaded the machine is."""
+    draw = random.Random(seed)
+    wanted = draw.randint(0, MOST[mode])
     out = home / f"{mode}-{seed}.out"
     env = os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     with out.open("w") as sink:
@@ -75,12 +88,12 @@ def _killed(
             env=env,
         )
     try:
-        deadline = time.monotonic() + 120
-        while '"ready"' not in out.read_text():
-            assert worker.poll() is None, f"the {mode} worker ended before it was ready"
-            assert time.monotonic() < deadline, f"the {mode} worker never opened the store"
-            time.sleep(0.05)
-        time.sleep(random.Random(seed).uniform(0.2, 2.5))
+        deadline = time.monotonic() + 300
+        while (seen := out.read_text().count("\n")) < 1 + wanted and worker.poll() is None:
+            assert time.monotonic() < deadline, f"the {mode} worker acknowledged {seen - 1} of {wanted} steps"
+            time.sleep(0.005)
+        assert seen or worker.poll() is None, f"the {mode} worker ended before it was ready"
+        time.sleep(draw.uniform(0, 0.03))
         os.kill(worker.pid, signal.SIGKILL)
     finally:
         worker.kill()
@@ -92,12 +105,6 @@ def _killed(
 def _sound(mem: Memory) -> None:
     answer = mem.validate_storage()
     assert answer["issues"] == [], answer
-
-
-@pytest.fixture
-def db_location(tmp_path: Path) -> Path:
-    """SQLite (a round of the four takes minutes on a loaded machine; PostgreSQL has no rounds here yet)."""
-    return tmp_path / "crash.db"
 
 
 @pytest.fixture
