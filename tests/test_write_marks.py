@@ -171,16 +171,25 @@ def test_a_text_without_a_day_word_names_no_due_day(said: datetime) -> None:
 
 def test_weekdays_are_written_out_only_where_a_short_weekday_or_a_digit_is() -> None:
     """`spelled` skips the forms a text cannot hold (each needs a short weekday or a digit): every text comes out
-    as all four substitutions make it, and the ASCII screen answers as the case-blind one."""
+    as all five substitutions make it, and the ASCII screen answers as the case-blind one."""
     from engram.lang import weekday_dates as wd
 
     def every_form(text: str) -> str:
+        text = wd._TOMORROW.sub("tomorrow", text)
         text = wd._SHORT_DAY.sub(lambda m: f"{m.group(1)} {wd._FULL_DAY[m.group(2)[:3].lower()]}", text)
         text = wd.BARE_SHORT_DAY.sub(lambda m: wd._FULL_DAY[m.group(1)[:3].lower()], text)
         text = wd._DAY_OF_MONTH.sub(r"\1 \2", text)
         return wd._DAY_SPAN.sub(lambda m: f"{m[1]}{m[2] or ''} {m[3].split()[-1]} to {m[3]}", text)
 
-    texts = [*_every_text(), "by FRI.", "Sat 12th", "from 14 to 16 January", "the 8th of December", "MONDAY"]
+    texts = [
+        *_every_text(),
+        "call the vet tmrw",
+        "by FRI.",
+        "Sat 12th",
+        "from 14 to 16 January",
+        "the 8th of December",
+        "MONDAY",
+    ]
     written = [wd.spelled(t) for t in texts]
     assert written == [every_form(t) for t in texts]
     assert sum(w != t for w, t in zip(written, texts, strict=True)) > 20
