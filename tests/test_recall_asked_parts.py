@@ -11,6 +11,7 @@ from engram import Memory
 from engram.lang.answers import asked, gives
 from engram.model.results import Scored
 from engram.recall.named import names_asked
+from engram.recall.query import topical
 from engram.recall.typed import _name_part, untyped
 from engram.store.values import Facts
 
@@ -108,3 +109,20 @@ def test_a_memory_naming_only_other_weekdays_is_about_another_day() -> None:
     ]
     assert untyped(shown, "what time does the food bank open on Saturdays?") == {"friday"}
     assert untyped(shown, "what does the food bank need?") == set()
+
+
+def test_where_someone_goes_asks_for_a_place_not_the_verb() -> None:
+    assert topical("where are we going on holiday?") == ("holiday",)
+    assert topical("where does my kid go to school?") == ("kid", "school")
+    assert topical("what's going on with the dog?") == ("dog",)
+    assert "going" in topical("how is the kitchen job going?")  # no place asked: the verb stays a word
+
+
+def test_a_trip_asked_where_to_is_answered_by_the_place_booked(real: Memory) -> None:
+    booked = real.store_memory("Summer holiday booked: Keswick, cottage from 1-8 August, deposit paid £300.")
+    for note in NOTES:
+        real.store_memory(note)
+    found = real.search_memory("where are we going on holiday?", touch=False)["results"]
+    assert found[0]["id"] == booked["memory_id"]
+    assert found[0]["confidence"] in ("medium", "high")
+    assert real.recall("where are we going on holiday?", touch=False)[0].record.id == booked["memory_id"]

@@ -216,15 +216,25 @@ FRAMING = frozenset(
 
 # A phrase that asks for a kind of answer as "name" does: "what does he do for a living" wants a job, which a memory
 # gives without saying "living" ("Kemal is a firefighter"); searched, "living" found whoever "lives" somewhere.
-# "What time" and "which day" want a time or a day: searched, "time" found "hives last time".
+# "What time" and "which day" want a time or a day: searched, "time" found "hives last time". "What's going on
+# with the dog" asks for news of the dog.
 _ASKS_FOR = re.compile(
-    r"\bfor\s+a\s+living\b|(?<=\bwhat\s)(?:time|day|date)\b|(?<=\bwhich\s)(?:day|date)\b", re.IGNORECASE
+    r"\bfor\s+a\s+living\b|(?<=\bwhat\s)(?:time|day|date)\b|(?<=\bwhich\s)(?:day|date)\b"
+    r"|\bgoing\s+on\b(?=\s+(?:with|at|in|for)\b)",
+    re.IGNORECASE,
+)
+
+
+# "Where are we going on holiday?" wants a place, which a memory gives without the verb ("holiday booked:
+# Keswick"); searched, "going" was a word no memory says, and its weight left the answer half matched.
+_WHERE_TO = re.compile(
+    r"\b(where(?:'s|\s+\w+){1,3}?\s+)(?:going|go|goes|gone|went|headed|heading)\b", re.IGNORECASE
 )
 
 
 def topical(text: str) -> tuple[str, ...]:
     """The content words of a question without those that frame it (all of them if nothing else is left)."""
-    found = terms(_ASKS_FOR.sub(" ", text))
+    found = terms(_WHERE_TO.sub(r"\1", _ASKS_FOR.sub(" ", text)))
     return tuple([w for w in found if w not in FRAMING] or found)
 
 
