@@ -28,6 +28,8 @@ from engram.recall.query import intent
         "what else is still to be done?",
         "what do I need to sort before February?",
         "what needs sorting this week?",
+        "what's on my list this week?",
+        "what's on my list for Monday?",
     ],
 )
 def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
@@ -45,6 +47,8 @@ def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
         "is there something to do with the boiler noise?",
         "how do I sort the recycling?",
         "what did I sort out with the bank?",
+        "what's on my shopping list?",  # a list of its own, searched
+        "what's on my list of films to watch?",
     ],
 )
 def test_other_questions_with_on_or_coming_up_do_not(question: str) -> None:

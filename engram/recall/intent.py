@@ -122,7 +122,8 @@ def intent(query: str) -> str:
     q = query.lower()
     if re.search(
         r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done|sort(?: out)?)\b|"
-        r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my plate|"
+        # "What's on my list this week": a list named by nothing else is of things to do (not "my shopping list").
+        r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my (?:plate|list\b(?! of\b))|"
         # What a diary holds: "what do I have on in December", "what's coming up next week".
         r"(?:do|have) (?:i|we) (?:have|got) (?:on|coming up)|"
         r"(?:what'?s|what is|anything|something) coming up|coming up (?:this|next|in|soon|today|tomorrow)|"
