@@ -152,3 +152,30 @@ def test_someone_else_s_detail_or_the_same_holder_again_is_no_update(real: Memor
     _store(real, 2, "My sister's address is 9 Cedar Avenue, Leeds.")
     _store(real, 2, "My landlord is Mr Patel; rent is due on the 28th.")
     assert all("updated_by" not in real.get(older).metadata for older in olders)
+
+
+def test_a_thing_sold_or_dropped_and_a_dose_changed_by_the_doctor_update_what_was_said(real: Memory) -> None:
+    car = _store(real, 0, "I drive a 2016 Skoda Octavia.")["memory_id"]
+    books = _store(real, 0, "We use Xero for the books.")["memory_id"]
+    dose = _store(real, 0, "I'm on metformin 500mg twice a day.")["memory_id"]
+    netflix = _store(real, 0, "Netflix login is on the fridge note, the kids' profile is Pickles.")[
+        "memory_id"
+    ]
+    pairs = {
+        car: "Sold the Skoda, bought a 2021 Toyota Corolla hybrid.",  # no change word; far apart by meaning
+        books: "Stopped using Xero, moved the books to FreeAgent in September.",
+        dose: "GP increased my metformin to 1000mg twice a day.",  # an acronym says who changed it: no topic
+    }
+    for older, text in pairs.items():
+        assert _store(real, 4, text)["recommendations"]["suggested_updates"] == [older], text
+    _store(real, 5, "Sold my old bike to a neighbour for £80.")  # ends a thing the older memories do not name
+    _store(real, 5, "Cancelled the gym membership, too expensive.")
+    assert "updated_by" not in real.get(netflix).metadata
+    found = _search(real, 6, "what car do I drive?")  # "I drive" is the user's own; the change stays above it
+    ids = [h["id"] for h in found]
+    assert car in ids and ids.index(car) > 0
+    newer = found[ids.index(car) - 1]
+    assert (
+        newer["content"].startswith("Sold the Skoda")
+        and newer["confidence"] == found[ids.index(car)]["confidence"]
+    )

@@ -110,10 +110,12 @@ class SearchMemory:
             total = len(shown)
         if shown and touch:
             self._retriever.touch(shown, now)
-        if not listing:  # a list of things to do keeps its calendar order
-            shown = newer_first(shown)
         if by_rank and asks_about_user(query.text):
             shown = users_own_first(shown)
+        if (
+            not listing
+        ):  # a list of things to do keeps its calendar order; a change stays above what it changed
+            shown = newer_first(shown)
         return {
             "results": _results(shown, query, listed.days if listed is not None else None),
             "total_found": total,

@@ -31,7 +31,7 @@ from engram.tags.tagger import Tagger
 from engram.write.edit import fetch
 from engram.write.operations import Operation
 from engram.write.rules import same_particulars
-from engram.write.updates import UPDATE_AT, says_change, states_holder, updates
+from engram.write.updates import ENDED_AT, says_change, states_holder, updates
 from engram.write.writer import Writer
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar
@@ -247,7 +247,7 @@ class StoreMemory:
         near = dict(result.neighbours)
         # A new holder of a role ("my dentist is Dr Evans") is read against every neighbour: the old holder's
         # memory shares little else with it.
-        floor = -1.0 if held else UPDATE_AT
+        floor = -1.0 if held else ENDED_AT
         olders = self._store.get_many([i for i, s in result.neighbours if s >= floor and i != record.id])
         for old in sorted(olders, key=lambda r: -near[r.id]):
             if (

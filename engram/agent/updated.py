@@ -7,21 +7,31 @@ from dataclasses import replace
 
 from engram.recall.retriever import Hit
 
+_RANK = ("low", "medium", "high")
+
 
 def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
     """The shown hits, and the hits found that say a shown one changed ("Clara moved to Porto" for "My sister
     Clara lives in Lisbon"), as sure as the one they update: the newer wording often shares fewer words with the
-    question, and left out as unsure, the answer was the old fact."""
+    question, and left out as unsure (or shown as low), the answer was the old fact."""
     kept = {h.record.id for h in shown}
-    sure = {
-        str(h.record.metadata["updated_by"]): h.confidence for h in shown if "updated_by" in h.record.metadata
-    }
+    sure: dict[str, str] = {}
+    for h in shown:
+        if "updated_by" in h.record.metadata:
+            newer = str(h.record.metadata["updated_by"])
+            sure[newer] = max(sure.get(newer, "low"), h.confidence or "low", key=_RANK.index)
+    raised = [
+        replace(h, confidence=sure[h.record.id])
+        if h.record.id in sure and _RANK.index(sure[h.record.id]) > _RANK.index(h.confidence or "low")
+        else h
+        for h in shown
+    ]
     extra = [
         replace(h, confidence=sure[h.record.id])
         for h in found
         if h.record.id in sure and h.record.id not in kept
     ]
-    return [*shown, *extra]
+    return [*raised, *extra]
 
 
 def newer_first(hits: list[Hit]) -> list[Hit]:

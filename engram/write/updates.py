@@ -17,6 +17,9 @@ from engram.lang.timewords import DAYS, MONTHS
 from engram.write.rules import same_particulars
 
 UPDATE_AT = 0.6  # cosine from which a memory that says something changed may update an older one
+# Cosine from which a memory that ends a named thing ("sold the Skoda") updates an older one naming it: the
+# replacement it also names ("bought a Corolla hybrid") takes the pair further apart than a change of one value.
+ENDED_AT = 0.45
 
 # Words that say a fact changed or was wrong.
 _CHANGE = re.compile(
@@ -25,6 +28,13 @@ _CHANGE = re.compile(
     r"|increased|decreased|reduced|upped|went up|went down|pushed back)\b",
     re.IGNORECASE,
 )
+# A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "got rid of the Fiesta".
+_ENDED = re.compile(
+    r"\b(?:sold|scrapped|traded\s+in|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
+    r"|gave\s+up|cancelled|canceled)\s+(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?((?-i:[A-Z])[\w'\u2019-]*)",
+    re.IGNORECASE,
+)
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
 _CALENDAR = re.compile(rf"^(?:{MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(
@@ -79,8 +89,13 @@ def states_holder(text: str) -> bool:
 
 
 def says_change(text: str) -> bool:
-    """Whether a text says that something changed or was wrong."""
-    return _CHANGE.search(text) is not None
+    """Whether a text says that something changed or was wrong, or that a thing named is no more."""
+    return _CHANGE.search(text) is not None or _ENDED.search(text) is not None
+
+
+def _ended(text: str) -> set[str]:
+    """The names of the things `text` says are no more ("sold the Skoda" -> skoda), lower-cased."""
+    return {said[0] for found in _ENDED.finditer(text) if (said := words(found.group(1)))}
 
 
 def _names(text: str) -> set[str]:
@@ -103,7 +118,9 @@ def _names(text: str) -> set[str]:
 
 
 def _topic(text: str, names: set[str]) -> set[str]:
-    """The stems of its words that are no name, number, stopword, change word or time of day."""
+    """The stems of its words that are no name, acronym, number, stopword, change word or time of day: "GP
+    increased my metformin" names who changed it, as a name would, not another topic."""
+    names = names | {a.lower() for a in _ACRONYM.findall(text)}
     return {
         stem(w)
         for w in words(text)
@@ -116,10 +133,13 @@ def updates(new: str, old: str, cosine: float) -> bool:
     """Whether `new`, said later, updates `old`: both name the holder of one role (or the value of one detail)
     and the holders differ; or it says something changed, is close to it, shares a name with it when either names
     anyone, adds no topic the older one lacks (the standup is not the retro; a preference for backend work is not
-    one for client projects) and differs from it in a number, a day or a name."""
+    one for client projects) and differs from it in a number, a day or a name. Or it says a thing the older one
+    names is no more ("sold the Skoda" after "I drive a Skoda Octavia"), and the two are not far apart."""
     held, had = _holder(new), _holder(old)
     if held is not None and had is not None and held[0] == had[0]:
         return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
+    if cosine >= ENDED_AT and _ended(new) & set(words(old)):
+        return True  # the thing the older one says is had or used is no more
     if cosine < UPDATE_AT or not says_change(new):
         return False
     new_names, old_names = _names(new), _names(old)
