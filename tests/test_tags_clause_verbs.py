@@ -1,6 +1,7 @@
 """A word the tagger reads as a plural noun is the verb of its clause when nothing else in the clause is a verb
 and it says when ("renews in March", "lands at 9:30"), or its clause opens with whose it is ("Leo's bus
-leaves at ..."), or it is the last part of a hyphenated verb ("auto-renews"): a tag stops before it."""
+leaves at ..."), or it is the last part of a hyphenated verb ("auto-renews"), or it is never a noun ("Admiral
+renews 14 February"): a tag stops before it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from engram.tags.phrases import topics
         ("The car insurance auto-renews every October", "car insurance", "auto-renews"),
         ("Leo's bus leaves at 8:05 from the depot", "bus", "leaves"),
         ("Mia's ferry lands at 9:30 in Calais", "ferry", "lands"),
+        # a word that is never a noun, after a name the tagger read as an adjective
+        ("Car insurance with Admiral renews 14 February, policy ADM-44871-22.", "car insurance", "renews"),
+        ("Broadband with Zen expires 3 March", "broadband", "expires"),
     ],
 )
 def test_a_verb_the_tagger_took_for_a_plural_ends_the_tag(text: str, wanted: str, verb: str) -> None:

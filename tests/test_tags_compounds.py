@@ -74,6 +74,19 @@ def test_an_instructions_verb_before_a_compound_or_another_clause_is_no_topic(te
     assert not [t for t in found if t.lower().startswith("book")]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quote for the Patel kitchen: £14,200 including worktops, sent 20 Nov.",
+        "Rent is £950 a month excluding bills.",
+        "Two complaints regarding noise from the flat upstairs.",
+    ],
+)
+def test_an_ing_preposition_opens_no_compound(text: str) -> None:
+    found = phrases.topics(text)
+    assert not [t for t in found if t.lower().split()[0] in {"including", "excluding", "regarding"}], found
+
+
 def test_an_ing_word_before_a_time_word_makes_no_topic() -> None:
     # "one working day" says how soon, as "one day" does: no tag either way
     found = phrases.topics("We always review pull requests within one working day.")

@@ -26,8 +26,17 @@ def clause_verb(before: Any, token: Any) -> bool:
     if token.tag_ != "NNS" or token.i + 1 >= len(token.doc):
         return False
     after = token.doc[token.i + 1]  # "checklist lives in", "gateway times out", "service batches writes"
-    if "VERB" not in getAllLemmas(token.text.lower().rsplit("-", 1)[-1]):  # "auto-renews" as "renews"
+    lemmas = getAllLemmas(token.text.lower().rsplit("-", 1)[-1])  # "auto-renews" as "renews"
+    if "VERB" not in lemmas:
         return False
+    # Never a noun, and a time, an object or a time's preposition follows ("Admiral renews 14 February", "Zen
+    # expires in May"); the dictionary misses some plurals ("cast iron pans should"), so the next word must agree.
+    if "NOUN" not in lemmas and (
+        after.tag_ in {"CD", "DT", "PRP", "PRP$"}
+        or after.text.lower() in _WHEN_WORDS
+        or (after.tag_ == "IN" and _when_follows(after))
+    ):
+        return True
     if before.tag_ != "NN":
         return _subject_verb(before, token, after)
     # Before a preposition it is the verb only when its clause has no other verb and opens with a subject's

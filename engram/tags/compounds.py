@@ -27,6 +27,10 @@ _TAKES_ING = frozenset(
     quit recall recommend regret remember report require resent resist resume risk see spend stand start stop
     suggest tolerate try understand waste""".split()  # noqa: SIM905
 )
+# -ing words that are prepositions ("£14,200 including worktops", "following the survey"): never a modifier.
+_PREPOSITIONS = frozenset(
+    "including excluding regarding concerning following considering barring excepting according pending".split()  # noqa: SIM905
+)
 _COMMON = frozenset({"NN", "NNS"})
 _PROPER = frozenset({"NNP", "NNPS"})
 _CLAUSE_MARKS = frozenset(".!?:;,")
@@ -41,7 +45,12 @@ def compounds(doc: Any, read: Callable[[str], Any]) -> Any:
             token.tag_ = "NNP"
     for token in doc[:-1]:
         noun = doc[token.i + 1]
-        if token.tag_ != "VBG" or noun.tag_ not in _COMMON or noun.text.lower() in analysis.WHEN_ALONE:
+        if (
+            token.tag_ != "VBG"
+            or noun.tag_ not in _COMMON
+            or noun.text.lower() in analysis.WHEN_ALONE
+            or token.text.lower() in _PREPOSITIONS
+        ):
             continue  # "within one working day", "this coming week": a time, no topic, with or without it
         if _modifier_slot(token):
             token.tag_ = "JJ"  # an adjective's place: the phrase's rules (the closest modifier stays) apply
