@@ -147,6 +147,17 @@ def test_a_span_of_numbers_is_no_code() -> None:
     assert not [t for t in phrases.topics("The lease runs 2019-2020 for the Leeds flat.") if "20" in t]
 
 
+def test_a_time_of_day_is_no_topic() -> None:
+    for text in ("Parents' evening for Year 10 on Thursday 3 December, 4-7pm.", "Dinner 7:30pm at Dishoom"):
+        assert not [t for t in phrases.topics(text) if "pm" in t.lower()], text
+
+
+def test_an_adjective_before_a_name_is_left_out() -> None:
+    found = phrases.topics("Never use the cheap Wickes grab adhesive again, it failed on the Morris job.")
+    assert "Wickes" in found and not [t for t in found if t.lower().startswith("cheap")]
+    assert "Great Britain" in phrases.topics("Great Britain team kit arrived")  # a capital is the name's
+
+
 def test_the_stored_tags_keep_the_compounds_whole(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder=FakeEmbedder(), settings=Settings(home=tmp_path)) as m:
         rent = m.store_memory("Landlord is Mr Patel, rent £950 on the 28th by standing order.")

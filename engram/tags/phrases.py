@@ -349,8 +349,8 @@ def _in_phrase(token: Any) -> bool:
         return False
     if word in STOPWORDS or analysis.NO_TOPIC.fullmatch(word) or not re.search(r"[^\W\d_]", word):
         return False  # function and time words, and numbers: a date or an amount is an entity, not a topic
-    if re.fullmatch(r"\d+(?:st|nd|rd|th)", word):
-        return False  # "the 14th": a date
+    if re.fullmatch(r"\d+(?:st|nd|rd|th)|\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)", word):
+        return False  # "the 14th", "4-7pm": a date or a time of day
     if word in _UNITS or token.like_email or _PATH.search(word) or len(re.findall(r"\d", word)) >= 3:
         return False  # "125 g flour", "status.example.com", "pinecone2024": an amount, an address, a code
     return not (token.tag_ == "JJ" and word in _PLAIN_ADJECTIVES)
@@ -362,6 +362,13 @@ def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
         run = run[:-1]
     while run and run[0].tag_ == "JJ" and len(run) > 1 and run[1].tag_ == "JJ":
         run = run[1:]  # "big old wooden table": the closest adjective is the one that sorts things
+    if (
+        len(run) > 1
+        and run[0].tag_ == "JJ"
+        and run[0].text.islower()
+        and all(t.tag_ in _PROPER for t in run[1:])
+    ):
+        run = run[1:]  # "the cheap Wickes adhesive": a name is not narrowed by an adjective
     run = run[-MAX_WORDS:]
     if not run:
         return
