@@ -20,6 +20,8 @@ from engram.tags.phrases import topics
         # a word that is never a noun, after a name the tagger read as an adjective
         ("Car insurance with Admiral renews 14 February, policy ADM-44871-22.", "car insurance", "renews"),
         ("Broadband with Zen expires 3 March", "broadband", "expires"),
+        # a particle after it, whatever comes before
+        ("The nightly ETL for shipments kicks off at 01:30 UTC.", "shipments", "kicks"),
     ],
 )
 def test_a_verb_the_tagger_took_for_a_plural_ends_the_tag(text: str, wanted: str, verb: str) -> None:

@@ -37,6 +37,8 @@ def clause_verb(before: Any, token: Any) -> bool:
         or (after.tag_ == "IN" and _when_follows(after))
     ):
         return True
+    if after.tag_ == "RP":  # a particle follows only a verb: "the ETL for shipments kicks off at 01:30"
+        return True
     if before.tag_ != "NN":
         return _subject_verb(before, token, after)
     # Before a preposition it is the verb only when its clause has no other verb and opens with a subject's
