@@ -20,6 +20,8 @@ NOTES = (
     "Dentist check-up for me on 14 January at 9:40.",
     "Our neighbour Carl keeps an eye on the house when we're away.",
     "Book the car in for its MOT before the end of March.",
+    "Team lead at Northwind is Gareth Lloyd; standup at 9:15 every day.",
+    "Netflix and Spotify are on Hannah's card, I pay her £12 a month.",
 )
 
 
@@ -45,6 +47,9 @@ def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
     assert "hay fever" in other_words("anything about my health?")["health"]
     assert "isa" in other_words("where are my savings?")["savings"]
     assert "accountant" in other_words("who's my bookkeeper?")["bookkeeper"]
+    assert "team lead" in other_words("who's my manager?")["manager"]
+    assert "dissertation" in other_words("who is supervising my thesis?")["thesis"]
+    assert "spotify" in other_words("what subscriptions do we share?")["subscriptions"]
     # One way only: a memory's strawberry is a fruit, a question about strawberries is not about every fruit.
     assert "strawberry" not in other_words("any strawberries left?")
 
@@ -65,6 +70,16 @@ def test_looking_after_the_kids_is_answered_by_the_babysitter_above_low(notes: M
     found = _found(notes, "who looks after the kids?")
     assert found and "babysit" in str(found[0]["content"]), [r["content"] for r in found[:3]]
     assert found[0]["confidence"] != "low"
+
+
+def test_the_manager_is_the_team_lead_and_shared_subscriptions_are_the_services_named(notes: Memory) -> None:
+    for question, said in (
+        ("who's my manager?", "Team lead"),
+        ("what subscriptions do we share?", "Spotify"),
+    ):
+        found = _found(notes, question)
+        assert found and said in str(found[0]["content"]), [r["content"] for r in found[:3]]
+        assert found[0]["confidence"] != "low"
 
 
 def test_a_database_or_an_orm_asked_by_its_kind_finds_the_one_named(real: Memory) -> None:
