@@ -30,6 +30,8 @@ from engram.recall.query import intent
         "what needs sorting this week?",
         "what's on my list this week?",
         "what's on my list for Monday?",
+        "what do I have on Friday?",
+        "what do I have on?",
     ],
 )
 def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
@@ -49,6 +51,8 @@ def test_a_diary_question_asks_for_things_to_do(question: str) -> None:
         "what did I sort out with the bank?",
         "what's on my shopping list?",  # a list of its own, searched
         "what's on my list of films to watch?",
+        "how many followers do we have on TikTok?",  # a place, not a time, after "have on"
+        "what do we have on file for the Hendersons?",
     ],
 )
 def test_other_questions_with_on_or_coming_up_do_not(question: str) -> None:

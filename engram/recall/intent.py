@@ -105,6 +105,11 @@ _EVENTS = r"(?:appointments?|birthdays?|anniversar(?:y|ies)|events?|occasions?|e
 
 OCCASIONS = re.compile(r"\b(?:birthdays?|anniversar(?:y|ies)|occasions?)\b", re.IGNORECASE)
 _MONTH = rf"(?:{timewords.MONTHS}|(?:{timewords.SHORT_MONTHS})\b)"
+# After "have on": nothing, or a time ("what do I have on Friday?"), not a place or a thing ("on TikTok", "on file").
+_WHEN_AFTER = (
+    r"(?=\W*$|\s+(?:this|next|in|for|at|over|during|today|tomorrow|tonight"
+    rf"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_MONTH}|the\s+\d|\d))"
+)
 
 
 # Asking for things to do in German ("was steht diese Woche an?", "was muss ich heute erledigen?", "welche Termine
@@ -125,13 +130,14 @@ def intent(query: str) -> str:
         # "What's on my list this week": a list named by nothing else is of things to do (not "my shopping list").
         r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my (?:plate|list\b(?! of\b))|"
         # What a diary holds: "what do I have on in December", "what's coming up next week".
-        r"(?:do|have) (?:i|we) (?:have|got) (?:on|coming up)|"
+        # "On" then a time or nothing: "how many followers do we have on TikTok" asks about TikTok.
+        rf"(?:do|have) (?:i|we) (?:have|got) (?:on{_WHEN_AFTER}|coming up)|"
         r"(?:what'?s|what is|anything|something) coming up|coming up (?:this|next|in|soon|today|tomorrow)|"
         r"what'?s on (?:this|next|in|for|today|tomorrow|tonight|(?:the )?\d+(?:st|nd|rd|th)?"
         r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
         r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
         r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
-        r"what do (?:i|we) have (?:this|next|on|today|tomorrow|tonight)|overdue|"
+        rf"what do (?:i|we) have (?:this|next|on{_WHEN_AFTER}|today|tomorrow|tonight)|overdue|"
         # "Anything to do before Christmas?", "what's left to do", "what needs doing (sorting) this week".
         r"(?:anything|something|what'?s|what is|what else|stuff) (?:left |else |still |more )?(?:to do|to sort out)\b"
         r"(?! (?:in|at|near|around|with)\b)|needs? (?:doing|sorting)|(?:still )?to be (?:done|sorted)|"
