@@ -6,7 +6,8 @@ each an older memory and a newer one stored three days later, labelled whether t
 fact changed ("update") or both stay true (a look-alike: another person, a second meeting, an added detail). Each
 pair goes into a fresh store with the real model, through `store_memory`; the newer one is taken as an update when
 it marks the older one `updated_by` (what makes search_memory put it first). Precision and recall of those marks
-over the pairs. Results: bench/results/updates.json and updates.md.
+over the pairs. Results: bench/results/updates.json and updates.md for the hand set; any other data file writes
+its own, named after it (updates_apart.jsonl -> updates_apart.json and .md).
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ def score(pairs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def results_name(data: Path) -> str:
+    """The results files' stem: the hand set keeps `updates`, so another set never overwrites its figures."""
+    return "updates" if data.name == DATA.name else data.stem
+
+
 def markdown(result: dict[str, Any], data: Path) -> str:
     return "\n".join(
         [
@@ -81,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.updates", description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--misses", action="store_true", help="print each pair read wrongly")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where updates.json/.md go")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where the results files go")
     args = parser.parse_args(argv)
     pairs = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     result = score(pairs)
@@ -92,8 +98,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             p = by_key[key]
             print(f"{key} update={p['update']}: {p['older']!r} -> {p['newer']!r}")
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "updates.json").write_text(json.dumps(result, indent=1) + "\n")
-    (args.out / "updates.md").write_text(markdown(result, args.data))
+    name = results_name(args.data)
+    (args.out / f"{name}.json").write_text(json.dumps(result, indent=1) + "\n")
+    (args.out / f"{name}.md").write_text(markdown(result, args.data))
 
 
 if __name__ == "__main__":
