@@ -22,6 +22,8 @@ NOTES = (
     "Book the car in for its MOT before the end of March.",
     "Team lead at Northwind is Gareth Lloyd; standup at 9:15 every day.",
     "Netflix and Spotify are on Hannah's card, I pay her £12 a month.",
+    "I can't stand mushrooms, and Jo hates coriander.",
+    "Dad loves Radio 3 in the mornings and walks by the canal.",
 )
 
 
@@ -50,6 +52,8 @@ def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
     assert "team lead" in other_words("who's my manager?")["manager"]
     assert "dissertation" in other_words("who is supervising my thesis?")["thesis"]
     assert "spotify" in other_words("what subscriptions do we share?")["subscriptions"]
+    assert "loves" in other_words("what does Dad enjoy doing?")["enjoy"]
+    assert "can't stand" in other_words("what food don't I like?")["don't i like"]
     # One way only: a memory's strawberry is a fruit, a question about strawberries is not about every fruit.
     assert "strawberry" not in other_words("any strawberries left?")
 
@@ -72,7 +76,7 @@ def test_looking_after_the_kids_is_answered_by_the_babysitter_above_low(notes: M
     assert found[0]["confidence"] != "low"
 
 
-def test_the_manager_is_the_team_lead_and_shared_subscriptions_are_the_services_named(notes: Memory) -> None:
+def test_a_manager_subscriptions_and_likings_asked_in_other_words_are_found_above_low(notes: Memory) -> None:
     for question, said in (
         ("who's my manager?", "Team lead"),
         ("what subscriptions do we share?", "Spotify"),
