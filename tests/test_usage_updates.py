@@ -179,3 +179,32 @@ def test_a_thing_sold_or_dropped_and_a_dose_changed_by_the_doctor_update_what_wa
         newer["content"].startswith("Sold the Skoda")
         and newer["confidence"] == found[ids.index(car)]["confidence"]
     )
+
+
+def test_a_holder_named_at_a_clauses_start_a_heading_restated_and_more_change_verbs_update(
+    real: Memory,
+) -> None:
+    olders = {
+        "Electrician: Dave Rix, 07700 900333.": "Dave has retired, electrician is Mo Khan now, 07700 900444.",
+        "My line manager is Ruth Ellis.": "Reporting to Sanjay Mehta since the restructure.",
+        "Tea: builder's, two sugars.": "Tea: green tea, no sugar.",
+        "The team tracks bugs in Bugzilla.": "We've migrated the bug tracking from Bugzilla to GitHub Issues.",
+        "Taking lisinopril 10mg each morning.": "Stopped the lisinopril, the cough was too much.",
+    }
+    ids = {older: _store(real, 0, older)["memory_id"] for older in olders}
+    for older, newer in olders.items():
+        assert _store(real, 3, newer)["recommendations"]["suggested_updates"] == [ids[older]], newer
+
+
+def test_a_heading_that_labels_the_statement_or_another_role_is_no_update(real: Memory) -> None:
+    olders = [
+        _store(real, 0, "Decided: we keep the Friday demo.")["memory_id"],
+        _store(real, 0, "Plumber: Gary Stone, 07700 900555.")["memory_id"],
+        _store(real, 0, "Dentist: Dr Shah at Moorland Dental.")["memory_id"],
+    ]
+    _store(real, 2, "Decided: we drop the Monday standup.")
+    _store(real, 2, "Roofer: Kev Morris, 07700 900666.")  # another trade's card
+    _store(
+        real, 2, "Dentist: check-up on 15 January at 9:20."
+    )  # a date under the heading, not another dentist
+    assert all("updated_by" not in real.get(older).metadata for older in olders)

@@ -31,7 +31,7 @@ from engram.tags.tagger import Tagger
 from engram.write.edit import fetch
 from engram.write.operations import Operation
 from engram.write.rules import same_particulars
-from engram.write.updates import ENDED_AT, says_change, states_holder, updates
+from engram.write.updates import ENDED_AT, headed, says_change, states_holder, updates
 from engram.write.writer import Writer
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar
@@ -242,7 +242,9 @@ class StoreMemory:
         new memory (which lists it in `updates`), so that search puts the newer first and the session context
         shows the older with its update. Nothing is hidden or superseded: merge_memories does that when asked."""
         held = states_holder(record.content)
-        if not result.created or record.parent_id is not None or not (held or says_change(record.content)):
+        if not result.created or record.parent_id is not None:
+            return []
+        if not (held or says_change(record.content) or headed(record.content)):
             return []
         near = dict(result.neighbours)
         # A new holder of a role ("my dentist is Dr Evans") is read against every neighbour: the old holder's

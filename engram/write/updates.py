@@ -25,16 +25,20 @@ ENDED_AT = 0.45
 _CHANGE = re.compile(
     r"\b(?:moved|moving|changed|switched|swapped|rescheduled|postponed|brought forward|corrected|correction"
     r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
-    r"|increased|decreased|reduced|upped|went up|went down|pushed back)\b",
+    r"|increased|decreased|reduced|upped|went up|went down|pushed back|pushed|bumped|relocated|rebooked"
+    r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more)\b",
     re.IGNORECASE,
 )
-# A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "got rid of the Fiesta".
+# A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
+# "no more Lily's Kitchen". The thing is the word after it, which the older memory must say.
 _ENDED = re.compile(
     r"\b(?:sold|scrapped|traded\s+in|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
-    r"|gave\s+up|cancelled|canceled)\s+(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?((?-i:[A-Z])[\w'\u2019-]*)",
+    r"|gave\s+up|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?)\s+"
+    r"(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?([^\W\d_][\w'\u2019-]*)",
     re.IGNORECASE,
 )
 _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+_DIGIT = re.compile(r"\d")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
 _CALENDAR = re.compile(rf"^(?:{MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(
@@ -48,14 +52,25 @@ _CHANGE_WORDS = frozenset(
 # <Name>", "new <role>: <Name>" or "switched (my) <role> to <Name>". Kin with several holders (a sister, a cousin, a
 # neighbour) are not among them.
 _ROLE = (
-    r"(line manager|manager|boss|landlord|landlady|accountant|dentist|doctor|gp|therapist|mentor|husband|wife"
-    r"|partner)"
+    r"(line manager|manager|team lead|boss|landlord|landlady|accountant|dentist|doctor|gp|therapist|mentor|husband"
+    r"|wife|partner|plumber|electrician|vet|hairdresser|barber|cleaner|childminder|solicitor|mechanic|physio)"
 )
 _NAME = r"(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?((?-i:[A-Z])[\w'\u2019-]*)"  # a capitalised name, whatever the case
 _HELD = re.compile(
     rf"(?:\b(?:my|our|user['\u2019]s)\s+(?:new\s+)?{_ROLE}\s+is\s+(?:now\s+)?|(?<![\w'\u2019]\s)\bnew\s+{_ROLE}"
-    rf"\s*(?:is\b|:)\s*|\b(?:switched|changed|moved)\s+(?:(?:my|our)\s+)?{_ROLE}\s+to\s+){_NAME}",
+    rf"\s*(?:is\b|:)\s*|\b(?:switched|changed|moved)\s+(?:(?:my|our)\s+)?{_ROLE}\s+to\s+"
+    # A clause that opens with the role, owned by no one named: "Landlord: Mr Patel", "..., plumber is Kev Morris".
+    rf"|(?:^\s*|[.;,!?\u2013-]\s+)(?:the\s+)?{_ROLE}\s*(?:is\b|:)\s*(?:now\s+)?){_NAME}",
     re.IGNORECASE,
+)
+# Whom one reports to is one's manager: "Reporting to Tom Becker after the reorg".
+_REPORTS = re.compile(rf"\b(?:reporting|report|reports)\s+(?:directly\s+)?to\s+{_NAME}", re.IGNORECASE)
+# A note headed by what it is about ("Coffee: flat white, oat milk", "Parking space at work: P2-114"): a later note
+# under the same heading, or its first words, with another short value of the same shape restates it.
+_LABEL = re.compile(r"^\s*([^\W\d_][^\W\d_' \u2019]*(?:\s+[^\W\d_]+){0,3})\s*:\s*(\S.*)$", re.DOTALL)
+_NO_TOPIC_LABELS = frozenset(
+    """note notes todo to-do reminder update idea ideas lesson goal plan question fyi important decided decision
+    meeting call summary status tip warning correction""".split()  # noqa: SIM905
 )
 # Details one has one of at a time, the user's own (not "my sister's address"), said as "my address is ..." or
 # "New address: ...": a new value replaces the old one. A bare "Phone: ..." heads any contact's card.
@@ -72,8 +87,12 @@ def _holder(text: str) -> tuple[str, str] | None:
     detail of the user's and its value ("my address is 12 Oak Road" -> address, 12 oak road)."""
     found = _HELD.search(text)
     if found is not None:
-        role = next(g for g in found.groups()[:3] if g is not None)
-        return re.sub(r"\s+", " ", role.lower()), found.group(4).lower()
+        *roles, name = found.groups()
+        role = next(g for g in roles if g is not None)
+        role = re.sub(r"\s+", " ", role.lower())
+        return ("manager" if role == "line manager" else role), name.lower()
+    if (reports := _REPORTS.search(text)) is not None:
+        return "manager", reports.group(1).lower()
     detail = _DETAIL.search(text)
     if detail is None:
         return None
@@ -95,7 +114,38 @@ def says_change(text: str) -> bool:
 
 def _ended(text: str) -> set[str]:
     """The names of the things `text` says are no more ("sold the Skoda" -> skoda), lower-cased."""
-    return {said[0] for found in _ENDED.finditer(text) if (said := words(found.group(1)))}
+    return {
+        said[0]
+        for found in _ENDED.finditer(text)
+        if (said := words(found.group(1))) and said[0] not in STOPWORDS
+    }
+
+
+def headed(text: str) -> bool:
+    """Whether `text` is a note headed by what it is about ("Coffee: flat white"), which a later note under the
+    same heading may restate."""
+    head = _LABEL.match(text)
+    return head is not None and bool(said := words(head.group(1))) and said[0] not in _NO_TOPIC_LABELS
+
+
+def _restated(new: str, old: str) -> bool:
+    """Whether `new` is a note under `old`'s heading, or its first words, with another short value of the same
+    shape ("Coffee: cortado, whole milk" after "Coffee: flat white, oat milk"; "Parking: P4-022" after "Parking
+    space at work: P2-114"); not a heading that labels the statement ("Decided: ...", "Note: ...")."""
+    heads = [_LABEL.match(t) for t in (new, old)]
+    if heads[0] is None or heads[1] is None:
+        return False
+    (new_head, new_value), (old_head, old_value) = (m.groups() for m in heads)  # type: ignore[union-attr]
+    said, had = words(new_head), words(old_head)
+    short, long = sorted((said, had), key=len)
+    if not short or short[0] in _NO_TOPIC_LABELS or long[: len(short)] != short:
+        return False
+    if len(words(new_value)) > 6 or words(new_value) == words(old_value):
+        return False
+    return all(
+        bool(pattern.search(new_value)) == bool(pattern.search(old_value))
+        for pattern in (_DIGIT, _CAPITALISED)
+    )
 
 
 def _names(text: str) -> set[str]:
@@ -140,6 +190,8 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
     if cosine >= ENDED_AT and _ended(new) & set(words(old)):
         return True  # the thing the older one says is had or used is no more
+    if cosine >= UPDATE_AT and _restated(new, old):
+        return True
     if cosine < UPDATE_AT or not says_change(new):
         return False
     new_names, old_names = _names(new), _names(old)
