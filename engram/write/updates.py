@@ -49,8 +49,8 @@ _CHANGE_WORDS = frozenset(
 
 
 # Roles a person has one of at a time: a new holder replaces the old one, said as "my/our (new) <role> is (now)
-# <Name>", "new <role>: <Name>" or "switched (my) <role> to <Name>". Kin with several holders (a sister, a cousin, a
-# neighbour) are not among them.
+# <Name>", "new <role>: <Name>", "switched (my) <role> to <Name>" or at a clause's start, "Plumber: <Name>". Kin
+# with several holders (a sister, a cousin, a neighbour) are not among them.
 _ROLE = (
     r"(line manager|manager|team lead|boss|landlord|landlady|accountant|dentist|doctor|gp|therapist|mentor|husband"
     r"|wife|partner|plumber|electrician|vet|hairdresser|barber|cleaner|childminder|solicitor|mechanic|physio)"
@@ -184,7 +184,8 @@ def updates(new: str, old: str, cosine: float) -> bool:
     and the holders differ; or it says something changed, is close to it, shares a name with it when either names
     anyone, adds no topic the older one lacks (the standup is not the retro; a preference for backend work is not
     one for client projects) and differs from it in a number, a day or a name. Or it says a thing the older one
-    names is no more ("sold the Skoda" after "I drive a Skoda Octavia"), and the two are not far apart."""
+    names is no more ("sold the Skoda" after "I drive a Skoda Octavia"), and the two are not far apart; or it
+    restates the older one's heading with another value ("Coffee: cortado" after "Coffee: flat white")."""
     held, had = _holder(new), _holder(old)
     if held is not None and had is not None and held[0] == had[0]:
         return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
