@@ -122,6 +122,11 @@ def _extractor() -> Any:
     return yake.KeywordExtractor(lan="en", n=3, top=12, dedupLim=0.7)
 
 
+# A run of 100 or more characters without a space is no keyphrase (a hash, a blob, "a'a'a'..."), and yake's
+# tokenizer reads one in time that grows with its length squared (its e-mail pattern restarts after each quote).
+_UNSPACED = re.compile(r"(?<!\S)\S{100,}")
+
+
 def normalize_tag(text: str) -> str:
     """Lowercase-hyphenated: "React Hooks" -> "react-hooks"; keeps + and # (c++, c#)."""
     cleaned = re.sub(r"[^\w+#]+", " ", text.lower()).replace("_", " ")
@@ -168,7 +173,7 @@ def concepts(text: str, top: int = 8) -> tuple[str, ...]:
             else tuple(extractor.extract_tags(seen_only(text), topK=top, allowPOS=_CHINESE_TOPICS))
         )
     found: list[str] = []
-    for phrase, _score in _extractor().extract_keywords(text):
+    for phrase, _score in _extractor().extract_keywords(_UNSPACED.sub(" ", text)):
         words = [w.lower() for w in phrase.split()]
         if words[0] in STOPWORDS or words[-1] in STOPWORDS or len(phrase) < 2:
             continue  # "report by Friday" is kept as a concept; "submit the" is not
