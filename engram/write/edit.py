@@ -25,6 +25,7 @@ from engram.store.values import Filter
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
 from engram.write.rules import LIVE, mean, redacted
+from engram.write.updates import without_link
 from engram.write.writer import Writer
 
 
@@ -254,11 +255,11 @@ class Editor:
         with self._store.atomic():
             self._classifiers.save_learned()  # so that the prototypes it taught are rows the erase removes
             self._store.delete(record.id)
-            # The older memories it said had changed are no longer marked as updated by it.
-            for older in self._store.get_many([str(i) for i in record.metadata.get("updates", ())]):
-                if older.metadata.get("updated_by") == record.id:
-                    kept = {k: v for k, v in older.metadata.items() if k != "updated_by"}
-                    self._store.update(older.model_copy(update={"metadata": kept}))
+            # The memories it said had changed, and the one that said it changed, no longer name it.
+            linked = [*map(str, record.metadata.get("updates", ())), str(record.metadata.get("updated_by"))]
+            for other in self._store.get_many(linked):
+                if (kept := without_link(other.metadata, record.id)) != other.metadata:
+                    self._store.update(other.model_copy(update={"metadata": kept}))
             self._tags.drop_uses(record.tags)
             every = Filter(statuses=tuple(Status), include_expired=True)
             alone = [t for t in record.tags if not self._store.count(replace(every, tags=(t,)))]

@@ -10,6 +10,7 @@ is about the role, not the names: the two share none."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engram.lang.analysis import WHEN_ALONE
 from engram.lang.text import STOPWORDS, stem, words
@@ -203,3 +204,14 @@ def updates(new: str, old: str, cosine: float) -> bool:
     if not _topic(new, new_names) <= old_stems:
         return False
     return not same_particulars(new, old) or bool(new_names - old_words)
+
+
+def without_link(metadata: dict[str, Any], gone: str) -> dict[str, Any]:
+    """A memory's `metadata` without the update marks that name the forgotten memory `gone`: its `updated_by`,
+    and `gone` among the memories it `updates`."""
+    out = {k: v for k, v in metadata.items() if not (k == "updated_by" and v == gone)}
+    said = metadata.get("updates")
+    if isinstance(said, list) and gone in said:
+        rest = [i for i in said if i != gone]
+        out = {k: v for k, v in out.items() if k != "updates"} | ({"updates": rest} if rest else {})
+    return out
