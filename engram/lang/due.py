@@ -18,11 +18,10 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
-from engram.lang.events import OBJECT as _OBJECT
-from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.events import event, stated_occasion, yearly
 from engram.lang.foreign_dates import either_order, forward, german_or_chinese
 from engram.lang.holidays import holiday
+from engram.lang.instruction import DEADLINE, OBLIGED, instruction, owed, states_deadline, to_whom
 from engram.lang.month_days import (
     DAY_MONTH,
     ORDINAL,
@@ -34,7 +33,6 @@ from engram.lang.month_days import (
 )
 from engram.lang.recurring import bound_liking, next_round, weekday_rounds, weekly
 from engram.lang.tense import inflected as _inflected
-from engram.lang.tense import readings as _readings
 from engram.lang.tense import told_as_past
 from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after, weekend
 from engram.lang.weekday_dates import (
@@ -97,7 +95,7 @@ def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
 def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     text = _spelled(text)
     past = told_as_past(text) and not stated_occasion(text)
-    if past and _DEADLINE.search(text) is None:
+    if past and DEADLINE.search(text) is None:
         return None
     said = day_start(said_at.astimezone(UTC))
     if (late := missed(text, said)) is not None:
@@ -115,7 +113,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     # by 15 December."); without one, the first date named.
     dates = left_behind(text, dates)
     marked = [
-        m for m in dates if _MARKS.search(text, max(0, m.start() - 64), m.start()) or _DEADLINE.match(m[0])
+        m for m in dates if _MARKS.search(text, max(0, m.start() - 64), m.start()) or DEADLINE.match(m[0])
     ]
     if marked:
         dates = [*marked, *(m for m in dates if m not in marked)]
@@ -186,7 +184,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     # No date: the week a thing to do is for ("call the plumber this week": by its Sunday), a holiday ("book the
     # train for Christmas"), then a weekend ("clean the garage this weekend" is due
     # that Saturday, "by the weekend" the Friday).
-    if (week := _THIS_WEEK.search(text)) is not None and (instruction(text) or _OBLIGED.search(text)):
+    if (week := _THIS_WEEK.search(text)) is not None and (instruction(text) or OBLIGED.search(text)):
         return end_of("week", said), week.group(0)
     if (month := _MONTH_YEAR.search(text)) is not None:  # "starts school in September 2027": its first day
         first = datetime(
@@ -228,14 +226,6 @@ _STANDING = re.compile(
     r"|(?:\bis|\bare|['\u2019]s)\s+(?:(?:a|an|the|our|my|their)\s+)?(?:[a-z-]+\s+)?(?:rules?|polic(?:y|ies))\b",
     re.IGNORECASE,
 )
-# Words that state a deadline: with a date they make a reminder of any statement. "By" that says how ("rent on
-# the 28th by standing order", "by the way") is none.
-_DEADLINE = re.compile(
-    r"\b(?:by(?!\s+(?:standing\s+order|direct\s+debit|(?:bank\s+)?transfer|card|cheque|check|cash|paypal|e-?mail"
-    r"|post|phone|text|hand|the\s+way|far|myself|himself|herself|ourselves|themselves)\b)|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen)\b"
-    r"|之前|以前|(?<=[日号])前|截止|到期|别忘|记得",  # "12月20日前": before the 20th
-    re.IGNORECASE,
-)
 # ... right before the date they introduce ("by 15 December"), read in the 64 characters before it (not all).
 _MARKS = re.compile(
     r"\b(?:by|before|due|until|till|deadline:?|no later than)\s+(?:on\s+|by\s+|the\s+)?$", re.IGNORECASE
@@ -248,13 +238,6 @@ _PROHIBITION = re.compile(
     r"(?:\d{1,2}(?:[:.]\d\d\b|\s*[ap]\.?m\b)|noon|midday|midnight|lunch))",
     re.IGNORECASE,
 )
-# What opens an instruction before its verb ("Remind me to ...", "Need to ...", "Please ...").
-_LEAD_IN = re.compile(
-    r"^(?:please|remember to|remind me to|(?:don['\u2019]?t|do not) forget to|need to|have to|must|todo:?"
-    r"|to-?do:?)\s+",
-    re.IGNORECASE,
-)
-
 
 # A day of the month on which something is done, said in the present ("Rent is paid on the 1st", "The bins
 # are collected on the 2nd"): a schedule, each month's. A deadline ("is due on the 1st") is no participle.
@@ -303,68 +286,7 @@ def _comes_round(text: str) -> bool:
     """Whether `text` tells the speaker to do something each time a weekday comes round ("Email Fiona an update
     every other Friday"): a thing to do again each time, not a habit told (never a prohibition)."""
     found = weekday_rounds(text) is not None and _PROHIBITION.search(text) is None
-    return found and (instruction(text) or _to_whom(text)) and _NEXT_DUE.search(text) is None
-
-
-def _to_whom(text: str) -> bool:
-    """Whether `text` opens with a verb and a name the dictionary does not hold ("Email Fiona ...", "Ring Declan
-    ..."): told to do something to someone."""
-    words = re.findall(r"[A-Za-z][A-Za-z'-]*", _LEAD_IN.sub("", text.strip(), count=1))
-    if len(words) < 2 or not words[1][0].isupper() or _readings(words[1].lower()):
-        return False
-    return "VERB" in _readings(words[0].lower())
-
-
-def instruction(text: str) -> bool:
-    """Whether a sentence of `text` opens with a verb in its base form, as an instruction does ("Prepare the
-    slides ...", "Book the venue ...", "Remind me to call ..."): a verb it can only be, or one that could be a
-    noun followed by its object. "Met Carla" (past) and "Design review on Friday" (a noun) are none."""
-    for sentence in _SENTENCE.finditer(text[:2000]):
-        opening = sentence.group(1).strip()
-        rest = _LEAD_IN.sub("", opening, count=1)
-        words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest)
-        if not words:
-            continue
-        first = words[0].lower()
-        readings = _readings(first)
-        if readings.get("VERB") != (first,) or first in {"be", "have", "do"}:
-            continue
-        if rest != opening or ("NOUN" not in readings and "ADJ" not in readings):
-            return True  # after "remind me to", "need to": a verb whatever else it can be
-        if len(words) > 1 and words[1].lower() in _OBJECT:
-            return True
-    return any(_told_after_a_comma(clause) for clause in _CLAUSE.split(text[:2000])[1:])
-
-
-# A clause after a comma or a semicolon ("The refreshers expire this month, book them today").
-_CLAUSE = re.compile(r"[,;]\s+")
-
-
-def _told_after_a_comma(clause: str) -> bool:
-    """Whether a clause opens with a verb in its base form and its object: an instruction inside a sentence."""
-    words = re.findall(r"[A-Za-z][A-Za-z'-]*", clause)
-    if len(words) < 2 or words[1].lower() not in _OBJECT - {"in", "up", "out", "back", "off", "down", "over"}:
-        return False
-    first = words[0].lower()
-    return _readings(first).get("VERB") == (first,) and first not in {"be", "have", "do"}
-
-
-def states_deadline(text: str) -> bool:
-    """Whether `text` says by when ("by", "before", "due", "until", "deadline"): with a date, a reminder. "Until"
-    alone says so only of something to do ("Keep the flag on until Friday"): else it is how long a state lasts
-    ("The office is closed until 4 January", "We decided to pause Phoenix until the end of January")."""
-    words = {found.group(0).lower() for found in _DEADLINE.finditer(text)}
-    if words and words <= {"until", "till"}:
-        return instruction(text) or _OBLIGED.search(text) is not None
-    return bool(words)
-
-
-# The speaker bound to do something ("I have to call the bank", "Ich muss ... verschieben", "我得给银行打电话").
-_OBLIGED = re.compile(
-    r"\b(?:I|we)\s+(?:really\s+|still\s+)?(?:need to|have to|must|should|ought to|have got to|['\u2019]ve got to)\s"
-    r"|\b(?:ich|wir)\s+(?:muss|müssen|sollte|sollten|soll|sollen)\b|我们?(?:要|得|需要|必须)",
-    re.IGNORECASE,
-)
+    return found and (instruction(text) or to_whom(text)) and _NEXT_DUE.search(text) is None
 
 
 def to_do(text: str) -> bool:
@@ -372,12 +294,6 @@ def to_do(text: str) -> bool:
     event: with a day it names, a reminder ("Prepare the slides for the review on 2 December", "Ich muss am Montag
     den Arzttermin verschieben", "Mia's school play is on December 12")."""
     return owed(text) or event(text) or slot(_spelled(text))
-
-
-def owed(text: str) -> bool:
-    """Whether `text` is a thing to do (a deadline, an instruction, an obligation), not only an event: once its day
-    has passed an event happened, and only a thing to do is overdue."""
-    return states_deadline(text) or instruction(text) or _OBLIGED.search(text) is not None
 
 
 def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> datetime | None:
@@ -393,4 +309,14 @@ def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> d
     return due_day(text, said_at)
 
 
-__all__ = ["deadline_day", "due_day", "instruction", "reminder_day", "standing", "to_do", "window"]
+__all__ = [
+    "deadline_day",
+    "due_day",
+    "instruction",
+    "owed",
+    "reminder_day",
+    "standing",
+    "states_deadline",
+    "to_do",
+    "window",
+]

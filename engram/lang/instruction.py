@@ -1,0 +1,94 @@
+"""What a statement asks to be done: an instruction ("Book the venue ...", "Remind me to call ..."), a deadline
+("by", "before", "due", "until" ...) or the speaker bound to do something ("I have to call the bank"). With a day it
+names, each makes a reminder of it (engram.lang.due)."""
+
+from __future__ import annotations
+
+import re
+
+from engram.lang.events import OBJECT as _OBJECT
+from engram.lang.events import SENTENCE as _SENTENCE
+from engram.lang.tense import readings as _readings
+
+# Words that state a deadline: with a date they make a reminder of any statement. "By" that says how ("rent on
+# the 28th by standing order", "by the way") is none.
+DEADLINE = re.compile(
+    r"\b(?:by(?!\s+(?:standing\s+order|direct\s+debit|(?:bank\s+)?transfer|card|cheque|check|cash|paypal|e-?mail"
+    r"|post|phone|text|hand|the\s+way|far|myself|himself|herself|ourselves|themselves)\b)|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen)\b"
+    r"|之前|以前|(?<=[日号])前|截止|到期|别忘|记得",  # "12月20日前": before the 20th
+    re.IGNORECASE,
+)
+
+# What opens an instruction before its verb ("Remind me to ...", "Need to ...", "Please ...").
+LEAD_IN = re.compile(
+    r"^(?:please|remember to|remind me to|(?:don['\u2019]?t|do not) forget to|need to|have to|must|todo:?"
+    r"|to-?do:?)\s+",
+    re.IGNORECASE,
+)
+
+
+def to_whom(text: str) -> bool:
+    """Whether `text` opens with a verb and a name the dictionary does not hold ("Email Fiona ...", "Ring Declan
+    ..."): told to do something to someone."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", LEAD_IN.sub("", text.strip(), count=1))
+    if len(words) < 2 or not words[1][0].isupper() or _readings(words[1].lower()):
+        return False
+    return "VERB" in _readings(words[0].lower())
+
+
+def instruction(text: str) -> bool:
+    """Whether a sentence of `text` opens with a verb in its base form, as an instruction does ("Prepare the
+    slides ...", "Book the venue ...", "Remind me to call ..."): a verb it can only be, or one that could be a
+    noun followed by its object. "Met Carla" (past) and "Design review on Friday" (a noun) are none."""
+    for sentence in _SENTENCE.finditer(text[:2000]):
+        opening = sentence.group(1).strip()
+        rest = LEAD_IN.sub("", opening, count=1)
+        words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest)
+        if not words:
+            continue
+        first = words[0].lower()
+        readings = _readings(first)
+        if readings.get("VERB") != (first,) or first in {"be", "have", "do"}:
+            continue
+        if rest != opening or ("NOUN" not in readings and "ADJ" not in readings):
+            return True  # after "remind me to", "need to": a verb whatever else it can be
+        if len(words) > 1 and words[1].lower() in _OBJECT:
+            return True
+    return any(_told_after_a_comma(clause) for clause in _CLAUSE.split(text[:2000])[1:])
+
+
+# A clause after a comma or a semicolon ("The refreshers expire this month, book them today").
+_CLAUSE = re.compile(r"[,;]\s+")
+
+
+def _told_after_a_comma(clause: str) -> bool:
+    """Whether a clause opens with a verb in its base form and its object: an instruction inside a sentence."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", clause)
+    if len(words) < 2 or words[1].lower() not in _OBJECT - {"in", "up", "out", "back", "off", "down", "over"}:
+        return False
+    first = words[0].lower()
+    return _readings(first).get("VERB") == (first,) and first not in {"be", "have", "do"}
+
+
+def states_deadline(text: str) -> bool:
+    """Whether `text` says by when ("by", "before", "due", "until", "deadline"): with a date, a reminder. "Until"
+    alone says so only of something to do ("Keep the flag on until Friday"): else it is how long a state lasts
+    ("The office is closed until 4 January", "We decided to pause Phoenix until the end of January")."""
+    words = {found.group(0).lower() for found in DEADLINE.finditer(text)}
+    if words and words <= {"until", "till"}:
+        return instruction(text) or OBLIGED.search(text) is not None
+    return bool(words)
+
+
+# The speaker bound to do something ("I have to call the bank", "Ich muss ... verschieben", "我得给银行打电话").
+OBLIGED = re.compile(
+    r"\b(?:I|we)\s+(?:really\s+|still\s+)?(?:need to|have to|must|should|ought to|have got to|['\u2019]ve got to)\s"
+    r"|\b(?:ich|wir)\s+(?:muss|müssen|sollte|sollten|soll|sollen)\b|我们?(?:要|得|需要|必须)",
+    re.IGNORECASE,
+)
+
+
+def owed(text: str) -> bool:
+    """Whether `text` is a thing to do (a deadline, an instruction, an obligation), not only an event: once its day
+    has passed an event happened, and only a thing to do is overdue."""
+    return states_deadline(text) or instruction(text) or OBLIGED.search(text) is not None
