@@ -100,19 +100,20 @@ def test_the_kept_word_readings_answer_as_the_table_and_none_can_change_them() -
     again): kept answers are the table's, read-only, and instruction and past-tense reads stay as uncached."""
     from engram.lang import due
     from engram.lang.lemmas import getAllLemmas
+    from engram.lang.tense import readings
 
     texts = _texts()
-    due._readings.cache_clear()
+    readings.cache_clear()
     cold = [(due.instruction(t), due.told_as_past(t)) for t in texts]
-    assert due._readings.cache_info().currsize > 0
+    assert readings.cache_info().currsize > 0
     warm = [(due.instruction(t), due.told_as_past(t)) for t in texts]
     assert warm == cold and any(i for i, _ in cold) and any(p for _, p in cold)
     for word in ("prepare", "book", "met", "scheduled", "running", "zzzq"):
-        kept = due._readings(word)
+        kept = readings(word)
         assert kept == getAllLemmas(word)
         with pytest.raises(TypeError):
             kept["VERB"] = ("changed",)  # type: ignore[index]
-        assert due._readings(word) == getAllLemmas(word)
+        assert readings(word) == getAllLemmas(word)
 
 
 def _every_text() -> list[str]:
@@ -156,9 +157,9 @@ def test_a_text_without_a_day_word_names_no_due_day(said: datetime) -> None:
     refused = [t for t in texts if not may_name_day(t)]
     assert len(texts) / 3 < len(refused) < len(texts)
 
-    def read(text: str) -> tuple[datetime, str] | None:
+    def read(text: str) -> tuple[tuple[datetime, str], ...] | None:
         try:
-            return due._read_due(text, said)
+            return due._read_due(text, said) or None
         except (ValueError, OverflowError):
             return None
 

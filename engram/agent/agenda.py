@@ -45,8 +45,14 @@ def by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime
     and each one's due day. Naming no days ("what's due soon"), the upcoming come first, soonest first, then
     those missed in the last week (latest first), those naming no day, and last those missed longer ago: a
     reminder months overdue is most likely done."""
-    days = {h.record.id: due.reminder_day(h.record.content, h.record.created_at, query.now) for h in hits}
     span, today = query.due, day_start(query.now)
+    # A reminder naming several days ("ring the garage tomorrow; if it is not fixed by 9 Dec, book the other one") is listed on
+    # each: shown with the one the days asked hold, else its next one.
+    named = {h.record.id: due.reminder_days(h.record.content, h.record.created_at, query.now) for h in hits}
+    days = {
+        key: next((d for d in found if span is not None and span.contains(d)), due.next_of(found, today))
+        for key, found in named.items()
+    }
 
     def order(hit: Hit) -> tuple[int, float]:
         day = days[hit.record.id]

@@ -31,15 +31,15 @@ from engram.lang.month_days import (
     missed,
     ordinal,
 )
-from engram.lang.recurring import bound_liking, next_round, weekday_rounds, weekly
+from engram.lang.recurring import bound_liking, next_gathering, next_round, weekday_rounds, weekly
+from engram.lang.tense import done_in_clause, told_ahead, told_as_past
 from engram.lang.tense import inflected as _inflected
-from engram.lang.tense import told_as_past
 from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after, weekend
 from engram.lang.weekday_dates import (
     COUNTED,
-    END_OF,
     WEEKDAY_DATE,
     end_of,
+    end_parts,
     may_name_day,
     resolve,
     slot,
@@ -80,34 +80,49 @@ _CACHED_CHARS = 4000  # a longer text (a pasted document) is read again rather t
 
 
 def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
-    """The first date `text` names that is not before the day it was said, and the phrase that names it. None
+    """The due day `text` names (`_named_days`' first) and the phrase that names it; None for none."""
+    named = _named_days(text, said_at)
+    return named[0] if named else None
+
+
+def due_days(text: str, said_at: datetime) -> list[datetime]:
+    """Every day `text` names that is not before the day it was said, in calendar order ("ring the garage
+    tomorrow; if it is not fixed by 9 Dec, book the other one": both)."""
+    return sorted({day for day, _ in _named_days(text, day_start(said_at.astimezone(UTC)))})
+
+
+def _named_days(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
+    """The days `text` names that are not before the day it was said, the due day first (`_read_due`). None
     for what was done: a date in an account of the past is when it happened, not a day something is due.
     Callers pass the day (UTC midnight), so that the kind's read and the due day's of one write share a result."""
     text = after_dated_heading(text, said_at) or text  # "Call with Katrin 24 Nov: ...": when it was noted
     if not may_name_day(text):
-        return None
+        return ()
     try:
         return _cached_due(text, said_at) if len(text) <= _CACHED_CHARS else _read_due(text, said_at)
     except (ValueError, OverflowError):  # read forward from the calendar's last days (an import's 9999-12-31)
-        return None
+        return ()
 
 
-def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
+def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
+    """The days `text` names, each with its phrase: first the due day (the first a deadline word introduces, else
+    the first named), then the others in calendar order. Empty for none."""
     text = _spelled(text)
     past = told_as_past(text) and not stated_occasion(text)
     if past and DEADLINE.search(text) is None:
-        return None
+        # "Drained the water butt, the tap still drips. Dev's replacing the washer on the 4th": a sentence told ahead names
+        # a day to come, whatever was done before it.
+        if not (text := told_ahead(text)):
+            return ()
+        past = False
     said = day_start(said_at.astimezone(UTC))
     if (late := missed(text, said)) is not None:
-        return late
-    settings: Any = {
-        "PREFER_DATES_FROM": "future",
-        "RELATIVE_BASE": said.replace(tzinfo=None),
-        "PREFER_DAY_OF_MONTH": "first",
-        "RETURN_AS_TIMEZONE_AWARE": False,
-    }
+        return (late,)
     pinned = [*WEEKDAY_DATE.finditer(text), *COUNTED.finditer(text)]  # first: they hold the others' matches
-    found_dates = [*pinned, *DATE.finditer(text), *ORDINAL.finditer(text), *DAY_MONTH.finditer(text)]
+    found_dates = list(pinned)
+    for m in [*DATE.finditer(text), *ORDINAL.finditer(text), *DAY_MONTH.finditer(text)]:
+        if not any(m.start() < kept.end() and kept.start() < m.end() for kept in found_dates):
+            found_dates.append(m)  # "Thu 10.12.": the pinned date, not Thursday alone as well
     dates = sorted(found_dates, key=lambda m: m.start())
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
@@ -120,70 +135,96 @@ def _read_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
     elif (
         past
     ):  # "Paid the deposit today, the balance is due 8 weeks before": the day it names is when it was done
-        return None
+        return ()
+    named: list[tuple[datetime, str]] = []
     for found, following in zip(dates, [*dates[1:], None], strict=False):
-        if found.re in (WEEKDAY_DATE, COUNTED):
-            if (pinned_day := resolve(found, said)) is not None:
-                return pinned_day, found.group(0)
+        if (read := _read_one(text, found, following, said)) is None:
             continue
-        if found.re is ORDINAL:  # "before the 3rd", "due on the 28th": that day of this month or the next
-            try:
-                return ordinal(int(found.group(1)), said), found.group(0)
-            except (ValueError, OverflowError):  # the 0th or the 99th, or a month past the year 9999
-                continue
-        if found.re is DAY_MONTH:
-            day_month = forward(said, int(found.group(2)), int(found.group(1)))
-            if day_month is not None:
-                return day_month, found.group(0)
+        # After the due day, the other days something is to happen: in an account of the past only those a
+        # deadline word introduces, and none in a clause telling what was done ("Got the letter today, pay
+        # by 12 Dec").
+        if named and (past or found not in marked) and (past or done_in_clause(text, found.start())):
             continue
-        phrase = _LEADING.sub("", found.group(0).strip())
-        if (slashed := SLASHED.fullmatch(phrase)) is not None:
-            first, second, year = slashed.groups()
-            full = None if year is None else int(year) + (2000 if len(year) == 2 else 0)
-            if (either := either_order(int(first), int(second), said, full)) is not None:
-                return either, phrase
-            continue
-        # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
-        # which (read forward from when it was said, the weekday alone was the next one).
-        if (
-            phrase.lower() in DAYS.split("|")
-            and following is not None
-            and _BESIDE.fullmatch(text, found.end(), following.start()) is not None
-        ):
-            continue
-        end = END_OF.fullmatch(phrase)
-        if end is not None:  # "end of next week": the end of the one after this
-            unit, base = end.group(2).lower(), said
-            if end.group(1) is not None:
-                base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
-                base = said.replace(year=said.year + 1) if unit == "year" else base
-            return end_of(unit, base), phrase
-        day_first = {"DATE_ORDER": "DMY"} if DOTTED.search(phrase) else {}
-        parsed = dateparser.parse(phrase, languages=["en"], settings=settings | day_first)
-        if parsed is not None and (day := day_start(parsed.replace(tzinfo=UTC))) >= said:
-            # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser
-            # gave next week's): "next Thursday" says otherwise in as many words.
-            # "before Monday" or "until Monday" said on a Monday cannot mean today: next week's, as read.
-            lead = text[: found.start()].rstrip().lower()
-            after_next = lead.endswith(("next", "before", "until", "till")) or found.group(
-                0
-            ).lower().startswith(("before", "until"))
-            if phrase.split()[0].lower() in DAYS.split("|") and (day - said).days == 7 and not after_next:
-                return said, phrase
-            # "next Thursday" said on a Monday is next week's, not the one three days off ("this Thursday").
-            if lead.endswith("next") and day.isocalendar()[:2] == said.isocalendar()[:2]:
-                return day + timedelta(days=7), phrase
-            # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
-            if any(c.isdigit() for c in phrase) and (day.month, day.day, day.year) == (
-                said.month,
-                said.day,
-                said.year + 1,
-            ):
-                return said, phrase
-            return day, phrase
-    # No date: the week a thing to do is for ("call the plumber this week": by its Sunday), a holiday ("book the
-    # train for Christmas"), then a weekend ("clean the garage this weekend" is due
-    # that Saturday, "by the weekend" the Friday).
+        named.append(read)
+    if named:
+        return (named[0], *sorted(set(named[1:]) - {named[0]}))
+    return () if (alone := _undated(text, said)) is None else (alone,)
+
+
+_SETTINGS: Any = {
+    "PREFER_DATES_FROM": "future",
+    "PREFER_DAY_OF_MONTH": "first",
+    "RETURN_AS_TIMEZONE_AWARE": False,
+}
+
+
+def _read_one(
+    text: str, found: re.Match[str], following: re.Match[str] | None, said: datetime
+) -> tuple[datetime, str] | None:
+    """The day one date found in `text` names, read forward from `said`, and its phrase; None for none."""
+    if found.re in (WEEKDAY_DATE, COUNTED):
+        pinned_day = resolve(found, said)
+        return None if pinned_day is None else (pinned_day, found.group(0))
+    if found.re is ORDINAL:  # "before the 3rd", "due on the 28th": that day of this month or the next
+        try:
+            return ordinal(int(found.group(1)), said), found.group(0)
+        except (ValueError, OverflowError):  # the 0th or the 99th, or a month past the year 9999
+            return None
+    if found.re is DAY_MONTH:
+        day_month = forward(said, int(found.group(2)), int(found.group(1)))
+        return None if day_month is None else (day_month, found.group(0))
+    phrase = _LEADING.sub("", found.group(0).strip())
+    if (slashed := SLASHED.fullmatch(phrase)) is not None:
+        first, second, year = slashed.groups()
+        full = None if year is None else int(year) + (2000 if len(year) == 2 else 0)
+        either = either_order(int(first), int(second), said, full)
+        return None if either is None else (either, phrase)
+    # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
+    # which (read forward from when it was said, the weekday alone was the next one).
+    if (
+        phrase.lower() in DAYS.split("|")
+        and following is not None
+        and _BESIDE.fullmatch(text, found.end(), following.start()) is not None
+    ):
+        return None
+    if (end := end_parts(phrase)) is not None:  # "end of next month": the end of the one after this
+        unit, following_one = end
+        base = said
+        if following_one:
+            base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
+            base = said.replace(year=said.year + 1) if unit == "year" else base
+        return end_of(unit, base), phrase
+    settings = _SETTINGS | {"RELATIVE_BASE": said.replace(tzinfo=None)}
+    day_first = {"DATE_ORDER": "DMY"} if DOTTED.search(phrase) else {}
+    parsed = dateparser.parse(phrase, languages=["en"], settings=settings | day_first)
+    if parsed is None or (day := day_start(parsed.replace(tzinfo=UTC))) < said:
+        return None
+    # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser gave next
+    # week's): "next Thursday" says otherwise in as many words.
+    # "before Monday" or "until Monday" said on a Monday cannot mean today: next week's, as read.
+    lead = text[: found.start()].rstrip().lower()
+    after_next = lead.endswith(("next", "before", "until", "till")) or found.group(0).lower().startswith(
+        ("before", "until")
+    )
+    if phrase.split()[0].lower() in DAYS.split("|") and (day - said).days == 7 and not after_next:
+        return said, phrase
+    # "next Thursday" said on a Monday is next week's, not the one three days off ("this Thursday").
+    if lead.endswith("next") and day.isocalendar()[:2] == said.isocalendar()[:2]:
+        return day + timedelta(days=7), phrase
+    # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
+    if any(c.isdigit() for c in phrase) and (day.month, day.day, day.year) == (
+        said.month,
+        said.day,
+        said.year + 1,
+    ):
+        return said, phrase
+    return day, phrase
+
+
+def _undated(text: str, said: datetime) -> tuple[datetime, str] | None:
+    """With no date: the week a thing to do is for ("call the plumber this week": by its Sunday), a month of a
+    year, a holiday ("book the train for Christmas"), then a weekend ("clean the garage this weekend" is due that
+    Saturday, "by the weekend" the Friday)."""
     if (week := _THIS_WEEK.search(text)) is not None and (instruction(text) or OBLIGED.search(text)):
         return end_of("week", said), week.group(0)
     if (month := _MONTH_YEAR.search(text)) is not None:  # "starts school in September 2027": its first day
@@ -251,6 +292,10 @@ _SCHEDULED = re.compile(
 # "every" before any noun ("Every sprint ends with a demo on Thursday", "at every shift change"): each time it
 # comes round. A deadline or an instruction may name "every" as a quantifier ("Send every invoice by Friday").
 _EVERY = re.compile(r"\b(?:every|each)\s+(?!one\b|other\b|of\b)[a-z]", re.IGNORECASE)
+# A time of day each day ("run the fan heater at night"), "each time": with no day named, an instruction holds
+# whenever it comes round.
+_EACH_TIME = re.compile(r"\b(?:at night|each time|every time|in the (?:mornings|evenings)|nightly)\b", re.I)
+_ANY_DAY = datetime(2000, 1, 1, tzinfo=UTC)  # whether a text names a day at all, read from a day long past
 
 
 # A payment the bank makes each time ("Standing order of £450 goes out on the 1st"): a schedule, not a thing to do,
@@ -269,7 +314,7 @@ _BANNED = re.compile(
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     text = _spelled(text)
-    if _comes_round(text):
+    if _comes_round(text) or next_gathering(text) is not None:
         return False
     recurs = _STANDING.search(text) is not None and _NEXT_DUE.search(text) is None
     if recurs or _PROHIBITION.search(text) is not None or bound_liking(text) or weekly(text):
@@ -278,6 +323,14 @@ def standing(text: str) -> bool:
         return True
     repeated = _EVERY.search(text) or _BANNED.search(text) or _PAYMENT.search(text)
     if repeated and not states_deadline(text) and not instruction(text):
+        return True
+    # An instruction that holds each time and names no day ("Move a tenth of every sale into savings", "Lock the
+    # shed at night"): a rule kept, not a thing to do once.
+    if (
+        (repeated or _EACH_TIME.search(text))
+        and not states_deadline(text)
+        and _first_due(text, _ANY_DAY) is None
+    ):
         return True
     return any(_inflected(found.group(1), "VBN") for found in _SCHEDULED.finditer(text[:2000]))
 
@@ -293,28 +346,51 @@ def to_do(text: str) -> bool:
     """Whether `text` states a deadline, is an instruction, says the speaker has to do something or tells of an
     event: with a day it names, a reminder ("Prepare the slides for the review on 2 December", "Ich muss am Montag
     den Arzttermin verschieben", "Mia's school play is on December 12")."""
-    return owed(text) or event(text) or slot(_spelled(text))
+    return owed(text) or event(text) or slot(_spelled(text)) or next_gathering(text) is not None
+
+
+def reminder_days(text: str, said_at: datetime, now: datetime | None = None) -> list[datetime]:
+    """The days a reminder is due, in calendar order: every day it names (`due_days`), none for a rule or a
+    habit. Asked at `now`, a yearly occasion ("Lena's birthday is on 3 March") is due on its next day from then:
+    read from when it was said, last year's birthday never came up again."""
+    if standing(text):
+        return []
+    rounds = weekday_rounds(_spelled(text))
+    if (at := next_gathering(text)) is not None:  # its next time, then each round after it
+        days = due_days(text[at:], said_at)
+        return (
+            days[:1]
+            if rounds is None or not days
+            else [next_round(days[0].weekday(), rounds[1], days[0], now)]
+        )
+    if _comes_round(text) and rounds is not None:
+        return [next_round(*rounds, said_at.astimezone(UTC), now)]
+    if now is not None and yearly(text):
+        said_at = max(said_at, now)
+    return due_days(text, said_at)
 
 
 def reminder_day(text: str, said_at: datetime, now: datetime | None = None) -> datetime | None:
-    """The day a reminder is due: the first date it names (`due_day`), none for a rule or a habit. Asked at
-    `now`, a yearly occasion ("Lena's birthday is on 3 March") is due on its next day from then: read from when it
-    was said, last year's birthday never came up again."""
-    if standing(text):
-        return None
-    if _comes_round(text) and (rounds := weekday_rounds(_spelled(text))) is not None:
-        return next_round(*rounds, said_at.astimezone(UTC), now)
-    if now is not None and yearly(text):
-        said_at = max(said_at, now)
-    return due_day(text, said_at)
+    """The day a reminder is due next (`reminder_days`): the first not before `now` (or the day it was said), else
+    the last, which was missed. "Ring the garage tomorrow; if it is not fixed by 9 Dec, book the other one" is
+    due tomorrow, and once tomorrow is over, on 9 December."""
+    return next_of(reminder_days(text, said_at, now), day_start((now or said_at).astimezone(UTC)))
+
+
+def next_of(days: list[datetime], today: datetime) -> datetime | None:
+    """The first of `days` (in calendar order) not before `today`, else the last; None for none."""
+    return next((d for d in days if d >= today), days[-1] if days else None)
 
 
 __all__ = [
     "deadline_day",
     "due_day",
+    "due_days",
     "instruction",
+    "next_of",
     "owed",
     "reminder_day",
+    "reminder_days",
     "standing",
     "states_deadline",
     "to_do",

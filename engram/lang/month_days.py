@@ -26,11 +26,13 @@ DAY_MONTH = re.compile(
 # A numeric date with no order said ("10/12", "3/4/2027"): read both ways (engram.lang.foreign_dates).
 SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?")
 
-# A day of the month alone, after a word that says it is one ("before the 3rd", "on the 28th"); after "for" only
-# where it ends the phrase ("book the dinner for the 18th", not "for the 3rd time").
+# A day of the month alone, after a word that says it is one ("before the 3rd", "on the 28th"); after "for" or
+# no such word only where it ends the phrase ("book the dinner for the 18th", "plumber the 15th at 9", not "for
+# the 3rd time").
+_ENDS = r"\s+the\s+\d{1,2}(?:st|nd|rd|th)\s*(?:$|[.,;:!?)]|at\b|-\s)"
 ORDINAL = re.compile(
-    rf"\b(?:by|on|before|until|till|due|for(?=\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:$|[.,;:!?)]|at\b)))"
-    rf"\s+(?:on\s+)?the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
+    rf"(?:\b(?:by|on|before|until|till|due|for(?={_ENDS}))\s+(?:on\s+)?|(?<=[\w,:-])(?={_ENDS}))"
+    rf"\s*the\s+(\d{{1,2}})(?:st|nd|rd|th)\b"
     rf"(?!\s+(?:of\s+)?(?:{MONTHS}|{SHORT_MONTHS})\b|\s+(?:{DAYS})\b)",  # "on the 3rd Thursday": a weekday counted
     re.IGNORECASE,
 )

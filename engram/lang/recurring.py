@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.tense import readings as _readings
-from engram.lang.timewords import DAYS, day_start
+from engram.lang.timewords import DAYS, MONTHS, day_start
 from engram.lang.weekday_dates import PARTS
 
 _EVERY_WEEKDAY = re.compile(
@@ -97,3 +97,34 @@ _LIKING = re.compile(
 def bound_liking(text: str) -> bool:
     """Whether `text` tells a liking or a dislike bounded by a time of day: a standing rule, never due."""
     return _LIKING.search(text) is not None
+
+
+# A gathering that comes round, told with its next time ("Planning meeting every other Wednesday; next one is
+# 25 November", "Book club meets every other Tuesday, the next is on the 8th"): each time is one to go to, listed on
+# its next day. A chore's schedule ("the recycling goes out every other Monday, next one is 30 November") stays one.
+_GATHERING = frozenset(
+    """meeting review class lesson session call club practice rehearsal standup stand-up demo retro retrospective
+    appointment clinic training catch-up check-in supervision surgery choir workshop seminar sync""".split()  # noqa: SIM905
+)
+_RECURS_AT = re.compile(
+    r"^\W*(?:[\w'-]+\s+){0,4}?([\w'-]+)\s+(?:is\s+|are\s+|meets\s+|runs\s+|happens\s+)?"
+    r"(?:every|each|on\s+alternate|fortnightly|weekly|monthly)\b",
+    re.IGNORECASE,
+)
+_NEXT_TIME = re.compile(
+    r"\bnext\s+(?:one\s+|session\s+|meeting\s+)?(?:is\s+|['\u2019]s\s+|will\s+be\s+)?(?:on\s+)?"
+    rf"(?=(?:the\s+)?\d|(?:{MONTHS}|{DAYS}|tomorrow)\b)",
+    re.IGNORECASE,
+)
+
+
+def next_gathering(text: str) -> int | None:
+    """Where `text` names the next time of a gathering that comes round (see `_GATHERING`), or None."""
+    opening = _RECURS_AT.match(text)
+    what = "" if opening is None else opening.group(1).lower()
+    if (
+        not {what, what.removesuffix("s"), what.removesuffix("es")} & _GATHERING
+    ):  # "Yoga classes every Monday"
+        return None
+    found = _NEXT_TIME.search(text, opening.end()) if opening is not None else None
+    return None if found is None else found.start()

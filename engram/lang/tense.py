@@ -103,3 +103,33 @@ def _done_on(found: re.Match[str]) -> bool:
         and "NOUN" not in readings(verb)
         and (bool(clause) or before in ("was", "were", "been", "got") or "VERB" not in readings(before))
     )
+
+
+# A sentence told ahead: a verb of what is under way or to come ("he's fitting a new valve", "they are coming",
+# "we'll send it", "I'm going to call").
+_AHEAD_TOLD = re.compile(
+    r"(?:['\u2019](?:s|re|m)|\b(?:is|are|am))\s+(?:\w+ly\s+)?[a-z]{2,}ing\b|['\u2019]ll\b|\b(?:will|shall)\s+[a-z]",
+    re.IGNORECASE,
+)
+
+
+def told_ahead(text: str) -> str:
+    """The sentences of `text` told ahead and telling nothing done ("Drained the tank, the tap still drips.
+    Dev's replacing the washer on the 4th": the second), joined; empty when there are none."""
+    ahead = [
+        s.group(1)
+        for s in _SENTENCE.finditer(text[:2000])
+        if _AHEAD_TOLD.search(s.group(1)) is not None and not told_as_past(s.group(1))
+    ]
+    return ". ".join(ahead)
+
+
+_CLAUSE_END = re.compile(r"[.!?;:,]\s|\s[-\u2013]\s")
+
+
+def done_in_clause(text: str, position: int) -> bool:
+    """Whether the clause of `text` around `position` tells what was done ("Got the letter today, pay by 12 Dec":
+    today's)."""
+    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, position)]
+    end = _CLAUSE_END.search(text, position)
+    return told_as_past(text[starts[-1] if starts else 0 : end.start() if end else len(text)])

@@ -4,8 +4,7 @@ dateparser reads the date expressions ("3 May", "2024-01-05", "2 days ago") rela
 handles the range words (since, after, before, in, during, last, past, this). "last week" is the previous calendar
 week, Monday to Monday; "last Saturday" the latest Saturday before today; "a week ago" the week around the day seven
 days back (an "ago" is as precise as its unit); a named date wins over "recently". Chinese time words are read as
-the English phrase for them. dateparser is only consulted when a cheap pre-screen finds a time-like word, since it
-costs milliseconds per call.
+the English phrase for them. dateparser is consulted only when a cheap pre-screen finds a time-like word.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ DATE = re.compile(
     rf"|(?:{MONTHS}|{SHORT_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?|(?:{DAYS})|tomorrow|today|tonight"
     rf"|(?:before|by|until|in|on|during)\s+(?:{MONTHS})(?!\.?\s+\d)"  # not "before April 10": that is April 10
     rf"|end of (?:the |this |next )?(?:day|week\b|month|year\b|quarter|q[1-4]\b|{MONTHS})|next week\b|next month"
+    r"|(?:the |this |next )?(?:month|quarter|year)[- ]end\b"  # "by month end"
     r"|(?<![\d.])(?:\d{1,2}\.\d{1,2}\.\d{4}|\d\d\.\d\d\.\d\d)(?![\d.]))",  # day.month.year (not a version)
     re.IGNORECASE,
 )

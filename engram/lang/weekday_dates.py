@@ -29,6 +29,7 @@ PARTS = r"morning|afternoon|evening|night|lunchtime|midday|noon"
 # there needs its word here (tests/test_write_marks.py reads every test's and data set's text both ways).
 _DAY_WORD = re.compile(
     rf"\d|\b(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tmr|tomoz|tmoz|tonight|{MONTHS}|end of|week|month|days?\b|fortnight"
+    r"|(?:quarter|year)[- ]end"
     rf"|christmas|xmas|boxing|new year|halloween|valentine|easter|heute|übermorgen|morgen|ende\b|{GERMAN_WEEKDAYS})"
     r"|月|周|星期|礼拜|今天|明天|后天|号",
     re.IGNORECASE,
@@ -50,10 +51,11 @@ _SHORT = r"mon|tues?|weds?|thu|thurs?|fri|sat|sun"
 # After a word this could be a verb ("we sat ...", "I wed ..."): no weekday.
 _NO_SUBJECT = r"(?<!\bi )(?<!\bwe )(?<!\bhe )(?<!\bshe )(?<!\bthey )(?<!\byou )(?<!\bit )"
 # A weekday cut short with nothing before that makes it a day, made one by what follows: a part of the day or a
-# date ("Sat morning", "tue night", "Fri 4/12", "Sat 12th"). "Sat down", "on sun cream" stay words, and "9.15"
+# date ("Sat morning", "tue night", "Fri 4/12", "Sat 12th", "fri 11 dec"). "Sat down", "on sun cream" stay words, and "9.15"
 # after one is a time.
 BARE_SHORT_DAY = re.compile(
-    rf"{_NO_SUBJECT}\b({_SHORT})\b\.?(?=,?\s+(?:(?:{PARTS})\b|\d{{1,2}}(?:/\d{{1,2}}|\.\d{{1,2}}\.(?!\d)|st\b|nd\b|rd\b|th\b)))",
+    rf"{_NO_SUBJECT}\b({_SHORT})\b\.?(?=,?\s+(?:(?:{PARTS})\b|\d{{1,2}}(?:/\d{{1,2}}|\.\d{{1,2}}\.(?!\d)|st\b|nd\b|rd\b|th\b"
+    rf"|(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b)))",  # "fri 11 dec"
     re.IGNORECASE,
 )
 # A weekday and the date it falls on: a numeric one (either order, a year perhaps), day.month. with dots, or a day
@@ -226,10 +228,21 @@ def spelled(text: str) -> str:
     return _DAY_SPAN.sub(lambda m: f"{m[1]}{m[2] or ''} {m[3].split()[-1]} to {m[3]}", text)
 
 
-# "end of the week", "end of next month", "end of Q1": the last day of that span (engram.lang.due reads "next").
+# "end of the week", "end of next month", "end of Q1", "month end": the last day of that span.
 END_OF = re.compile(
-    rf"end of (?:the |this |(next) )?(day|week|month|year|quarter|q[1-4]|{MONTHS})", re.IGNORECASE
+    rf"end of (?:the |this |(next) )?(day|week|month|year|quarter|q[1-4]|{MONTHS})"
+    r"|(?:the |this |(next) )?(month|quarter|year)[- ]end",
+    re.IGNORECASE,
 )
+
+
+def end_parts(phrase: str) -> tuple[str, bool] | None:
+    """The span whose last day `phrase` names ("month", "week", "q1", a month's name) and whether it is the next
+    one ("end of next month"); None when it names no end of a span."""
+    found = END_OF.fullmatch(phrase)
+    if found is None:
+        return None
+    return (found.group(2) or found.group(4)).lower(), bool(found.group(1) or found.group(3))
 
 
 def end_of(unit: str, day: datetime) -> datetime:
