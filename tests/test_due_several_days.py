@@ -148,3 +148,30 @@ def test_the_due_list_of_each_week_holds_what_is_due_in_it(memory: Memory) -> No
         listed = set(_listed(memory, max(monday, SAID + timedelta(hours=1))))
         assert expected <= listed, (monday, expected - listed)
         assert rule not in listed
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        # the weekday a recurrence comes round on is no day of its own
+        ("Rota swaps go to Priti every other Thursday; the next one is due on 10 December.", ["2026-12-10"]),
+        # "today" is where a span counts from
+        ("Renew the parking permit a fortnight from today or it lapses.", ["2026-12-01"]),
+        # a day of the month alone after a date is of that date's month
+        ("Train to Leeds out on 6 Jan, back on the 9th, seat 42A", ["2027-01-06", "2027-01-09"]),
+    ],
+)
+def test_only_the_days_a_reminder_names_are_read(text: str, days: list[str]) -> None:
+    assert [d.date().isoformat() for d in due.reminder_days(text, SAID)] == days
+
+
+def test_a_reminder_with_a_day_still_to_come_is_not_overdue(memory: Memory) -> None:
+    several = "Ring the garage tmrw about the quote; if they haven't fixed it by 9 Dec, book the other one"
+    late = "Return the hedge trimmer to Sam by the 19th."
+    with time_machine.travel(SAID, tick=False):
+        for text in (several, late):
+            memory.store_memory(text)
+    asked = datetime(2026, 11, 25, 9, tzinfo=UTC)
+    with time_machine.travel(asked, tick=False):
+        overdue = memory.search_memory("what's overdue?", now=asked)
+    assert [r["content"] for r in overdue["results"]] == [late]

@@ -49,8 +49,10 @@ def by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime
     # A reminder naming several days ("ring the garage tomorrow; if it is not fixed by 9 Dec, book the other one") is listed on
     # each: shown with the one the days asked hold, else its next one.
     named = {h.record.id: due.reminder_days(h.record.content, h.record.created_at, query.now) for h in hits}
+    # "What's overdue" (no start) asks for what was missed: a reminder with a day still to come is not.
+    asked = span if span is not None and span.after is not None else None
     days = {
-        key: next((d for d in found if span is not None and span.contains(d)), due.next_of(found, today))
+        key: next((d for d in found if asked is not None and asked.contains(d)), due.next_of(found, today))
         for key, found in named.items()
     }
 

@@ -132,20 +132,22 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     ]
     if marked:
         dates = [*marked, *(m for m in dates if m not in marked)]
-    elif (
-        past
-    ):  # "Paid the deposit today, the balance is due 8 weeks before": the day it names is when it was done
+    elif past:  # "Paid the deposit today, the balance is due 8 weeks before": the day it was done
         return ()
     named: list[tuple[datetime, str]] = []
+    at: dict[int, datetime] = {}  # where each day read was named
     for found, following in zip(dates, [*dates[1:], None], strict=False):
-        if (read := _read_one(text, found, following, said)) is None:
+        # A day of the month alone after a date is of that date's month ("out on 9 Feb, back on the 13th").
+        before = [day for start, day in sorted(at.items()) if start < found.start()]
+        after = before[-1] if before and found.re is ORDINAL else said
+        if (read := _read_one(text, found, following, after)) is None:
             continue
-        # After the due day, the other days something is to happen: in an account of the past only those a
-        # deadline word introduces, and none in a clause telling what was done ("Got the letter today, pay
-        # by 12 Dec").
-        if named and (past or found not in marked) and (past or done_in_clause(text, found.start())):
+        # After the due day, other days to come: in an account of the past only those a deadline word names,
+        # none in a clause telling what was done ("Got the letter today, pay by 12 Dec").
+        if named and found not in marked and (past or done_in_clause(text, found.start())):
             continue
         named.append(read)
+        at[found.start()] = read[0]
     if named:
         return (named[0], *sorted(set(named[1:]) - {named[0]}))
     return () if (alone := _undated(text, said)) is None else (alone,)

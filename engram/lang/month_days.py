@@ -57,11 +57,14 @@ def left_behind(text: str, dates: list[re.Match[str]]) -> list[re.Match[str]]:
 
 
 _WEEKDAY = re.compile(rf"(?:{DAYS})s?", re.IGNORECASE)
-_INDEFINITE = re.compile(r"\b(?:a|an|any)\s+$", re.IGNORECASE)
+_INDEFINITE = re.compile(
+    r"\b(?:a|an|any|every|each)\s+(?:(?:other|second|third|fourth|alternate)\s+)?$", re.IGNORECASE
+)
 
 
 def _any_such_day(text: str, found: re.Match[str]) -> bool:
-    """Whether a weekday is any such day, not a date: "love a Sunday roast", "any Friday suits me"."""
+    """Whether a weekday is any such day, not a date: "love a Sunday roast", "any Friday suits me", "every
+    other Friday"."""
     return _WEEKDAY.fullmatch(found.group(0).strip()) is not None and bool(
         _INDEFINITE.search(text[: found.start()])
     )

@@ -80,7 +80,8 @@ _ORDER = {
 }
 # A span counted from the day it was said, or a weekday counted in a month.
 COUNTED = re.compile(
-    rf"\b(?:in\s+(\d{{1,3}}|{'|'.join(NUMBERS)})\s+(days?|weeks?|fortnights?)\b|(?:in\s+)?a\s+(fortnight)\b"
+    rf"\b(?:(?:in\s+(\d{{1,3}}|{'|'.join(NUMBERS)})\s+(days?|weeks?|fortnights?)\b|(?:in\s+)?a\s+(fortnight)\b)"
+    r"(?:\s+(?:from|after)\s+(?:today|now)\b)?"  # "a fortnight from today": today is where it counts from
     rf"|(?:the\s+)?(day after tomorrow)\b|({'|'.join(_ORDER)})\s+({DAYS})\s+(?:of|in)\s+"
     rf"(?:(the month|this month)|(next month)|({MONTHS})))"
     # "the 3rd Thursday" alone: that weekday of this month, or of the next once it has passed
