@@ -70,10 +70,10 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
     for a rule or a habit."""
     if not may_name_day(text) or standing(text):
         return None
+    if _comes_round(text):  # "Email Fiona an update every other Friday": its next round
+        return next(iter(reminder_days(text, said_at)), None)
     found = _first_due(text, day_start(said_at.astimezone(UTC)))
-    if found is None or _MONTH_ONLY.fullmatch(found[1]):
-        return None
-    return found[0]
+    return None if found is None or _MONTH_ONLY.fullmatch(found[1]) else found[0]
 
 
 _CACHED_CHARS = 4000  # a longer text (a pasted document) is read again rather than held in the cache
