@@ -12,6 +12,7 @@ said in November next March. An event on a day is due that day (engram.lang.even
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -19,9 +20,8 @@ from typing import Any
 import dateparser  # type: ignore[import-untyped]
 
 from engram.lang.events import event, stated_occasion, yearly
-from engram.lang.foreign_dates import either_order, forward, german_or_chinese
-from engram.lang.holidays import holiday
-from engram.lang.instruction import DEADLINE, OBLIGED, instruction, owed, states_deadline, to_whom
+from engram.lang.foreign_dates import either_order, forward
+from engram.lang.instruction import DEADLINE, instruction, owed, states_deadline, to_whom
 from engram.lang.month_days import (
     DAY_MONTH,
     ORDINAL,
@@ -34,7 +34,8 @@ from engram.lang.month_days import (
 from engram.lang.recurring import bound_liking, next_gathering, next_round, weekday_rounds, weekly
 from engram.lang.tense import done_in_clause, told_ahead, told_as_past
 from engram.lang.tense import inflected as _inflected
-from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after, weekend
+from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after
+from engram.lang.undated import undated
 from engram.lang.weekday_dates import (
     COUNTED,
     WEEKDAY_DATE,
@@ -77,6 +78,7 @@ def deadline_day(text: str, said_at: datetime) -> datetime | None:
 
 
 _CACHED_CHARS = 4000  # a longer text (a pasted document) is read again rather than held in the cache
+_AT_MOST = 6  # days read of one text
 
 
 def _first_due(text: str, said_at: datetime) -> tuple[datetime, str] | None:
@@ -119,11 +121,16 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     if (late := missed(text, said)) is not None:
         return (late,)
     pinned = [*WEEKDAY_DATE.finditer(text), *COUNTED.finditer(text)]  # first: they hold the others' matches
-    found_dates = list(pinned)
-    for m in [*DATE.finditer(text), *ORDINAL.finditer(text), *DAY_MONTH.finditer(text)]:
-        if not any(m.start() < kept.end() and kept.start() < m.end() for kept in found_dates):
-            found_dates.append(m)  # "Thu 10.12.": the pinned date, not Thursday alone as well
-    dates = sorted(found_dates, key=lambda m: m.start())
+    starts, ends = (
+        [m.start() for m in sorted(pinned, key=lambda m: m.start())],
+        sorted(m.end() for m in pinned),
+    )
+    others = [*DATE.finditer(text), *ORDINAL.finditer(text), *DAY_MONTH.finditer(text)]
+    # "Thu 10.12.": the pinned date, not Thursday alone as well (a pinned match is open from its start to its end)
+    inside = [bisect_right(ends, m.start()) < bisect_left(starts, m.end()) for m in others]
+    dates = sorted(
+        [*pinned, *(m for m, held in zip(others, inside, strict=True) if not held)], key=lambda m: m.start()
+    )
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
     dates = left_behind(text, dates)
@@ -135,22 +142,25 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     elif past:  # "Paid the deposit today, the balance is due 8 weeks before": the day it was done
         return ()
     named: list[tuple[datetime, str]] = []
+    tried = 0  # dates read after the due day
     at: dict[int, datetime] = {}  # where each day read was named
     for found, following in zip(dates, [*dates[1:], None], strict=False):
+        if len(named) >= _AT_MOST or (named and (tried := tried + 1) > 2 * _AT_MOST):  # a run of dates
+            break
         # A day of the month alone after a date is of that date's month ("out on 9 Feb, back on the 13th").
         before = [day for start, day in sorted(at.items()) if start < found.start()]
         after = before[-1] if before and found.re is ORDINAL else said
-        if (read := _read_one(text, found, following, after)) is None:
-            continue
         # After the due day, other days to come: in an account of the past only those a deadline word names,
         # none in a clause telling what was done ("Got the letter today, pay by 12 Dec").
         if named and found not in marked and (past or done_in_clause(text, found.start())):
+            continue
+        if (read := _read_one(text, found, following, after)) is None:
             continue
         named.append(read)
         at[found.start()] = read[0]
     if named:
         return (named[0], *sorted(set(named[1:]) - {named[0]}))
-    return () if (alone := _undated(text, said)) is None else (alone,)
+    return () if (alone := undated(text, said)) is None else (alone,)
 
 
 _SETTINGS: Any = {
@@ -223,33 +233,9 @@ def _read_one(
     return day, phrase
 
 
-def _undated(text: str, said: datetime) -> tuple[datetime, str] | None:
-    """With no date: the week a thing to do is for ("call the plumber this week": by its Sunday), a month of a
-    year, a holiday ("book the train for Christmas"), then a weekend ("clean the garage this weekend" is due that
-    Saturday, "by the weekend" the Friday)."""
-    if (week := _THIS_WEEK.search(text)) is not None and (instruction(text) or OBLIGED.search(text)):
-        return end_of("week", said), week.group(0)
-    if (month := _MONTH_YEAR.search(text)) is not None:  # "starts school in September 2027": its first day
-        first = datetime(
-            int(month.group(2)), MONTHS.split("|").index(month.group(1).lower()) + 1, 1, tzinfo=UTC
-        )
-        if first >= said.replace(day=1):
-            return max(first, said), month.group(0)
-    if (named := holiday(text, said)) is not None:
-        return named
-    if (span := weekend(text, said)) is not None:
-        if span.after is None:
-            assert span.before is not None
-            return span.before - timedelta(days=1), span.phrase
-        return span.after, span.phrase
-    return german_or_chinese(text, said)
-
-
 _cached_due = lru_cache(maxsize=4096)(_read_due)
 
 
-_MONTH_YEAR = re.compile(rf"\b({MONTHS})\s+(\d{{4}})\b", re.IGNORECASE)
-_THIS_WEEK = re.compile(r"(?<!earlier )(?<!end of )\bthis\s+week\b(?!['\u2019]s|end)", re.IGNORECASE)
 # What stands between a weekday and the date it falls on ("Friday 20 November", "Monday, the 21st December",
 # "Monday (14 December)").
 _BESIDE = re.compile(r"[\s,(]*(?:the\s+)?")

@@ -66,7 +66,7 @@ def _any_such_day(text: str, found: re.Match[str]) -> bool:
     """Whether a weekday is any such day, not a date: "love a Sunday roast", "any Friday suits me", "every
     other Friday"."""
     return _WEEKDAY.fullmatch(found.group(0).strip()) is not None and bool(
-        _INDEFINITE.search(text[: found.start()])
+        _INDEFINITE.search(text, max(0, found.start() - 40), found.start())
     )
 
 

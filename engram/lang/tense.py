@@ -130,6 +130,7 @@ _CLAUSE_END = re.compile(r"[.!?;:,]\s|\s[-\u2013]\s")
 def done_in_clause(text: str, position: int) -> bool:
     """Whether the clause of `text` around `position` tells what was done ("Got the letter today, pay by 12 Dec":
     today's)."""
-    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, position)]
-    end = _CLAUSE_END.search(text, position)
-    return told_as_past(text[starts[-1] if starts else 0 : end.start() if end else len(text)])
+    window = max(0, position - 300)  # a clause is read in the few hundred characters around the day
+    starts = [m.end() for m in _CLAUSE_END.finditer(text, window, position)]
+    end = _CLAUSE_END.search(text, position, position + 300)
+    return told_as_past(text[starts[-1] if starts else window : end.start() if end else position + 300])
