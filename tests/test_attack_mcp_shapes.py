@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from engram.interfaces.mcp.stdio import INVALID_PARAMS, INVALID_REQUEST, Refused, _checked
+from engram.interfaces.mcp.stdio import INVALID_PARAMS, INVALID_REQUEST, Refused, checked
 from tests.live import MCP_INIT as INIT
 from tests.live import LiveServer
 
@@ -92,7 +92,7 @@ def test_each_wrong_shape_is_an_invalid_request_naming_the_field(server: LiveSer
 @pytest.mark.parametrize(("message", "field"), SHAPES)
 def test_stdio_names_the_same_field(message: Any, field: str) -> None:
     with pytest.raises(Refused) as refused:
-        _checked(json.dumps(message).encode())
+        checked(json.dumps(message).encode())
     assert refused.value.code == INVALID_REQUEST
     assert field in str(refused.value)
     assert "validation error" not in str(refused.value)
@@ -157,11 +157,13 @@ def test_params_the_method_refuses_are_named(server: LiveServer) -> None:
 @pytest.mark.parametrize(("message", "said"), PARAMS)
 def test_stdio_names_the_same_params(message: dict[str, Any], said: str) -> None:
     with pytest.raises(Refused) as refused:
-        _checked(json.dumps({"jsonrpc": "2.0", "id": 4, **message}).encode())
+        checked(json.dumps({"jsonrpc": "2.0", "id": 4, **message}).encode())
     assert refused.value.code == INVALID_PARAMS and str(refused.value).startswith(said)
     assert refused.value.request_id == 4
 
 
 def test_a_notification_of_bad_params_is_not_answered() -> None:
     line = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": [1]}}
-    assert _checked(json.dumps(line).encode())  # handed on: the SDK drops it, and no notification is answered
+    passed = checked(json.dumps(line).encode())
+    assert json.loads(passed.text) == line  # handed on: the SDK drops it
+    assert passed.awaited is None  # and no notification is answered, so none is waited for

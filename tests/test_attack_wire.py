@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engram.interfaces.http.access import RequestLog
-from engram.interfaces.mcp.stdio import INVALID_REQUEST, Refused, _checked
+from engram.interfaces.mcp.stdio import INVALID_REQUEST, Refused, checked
 from tests.clients import api  # noqa: F401 (a fixture)
 
 JSON = {"content-type": "application/json"}
@@ -75,13 +75,14 @@ def test_a_key_given_twice_over_stdio_is_refused_with_the_request_id() -> None:
         ' "arguments": {"content": "first", "content": "second"}}}'
     )
     with pytest.raises(Refused) as refused:
-        _checked(line.encode())
+        checked(line.encode())
     assert refused.value.code == INVALID_REQUEST and refused.value.request_id == 7
     assert "params.arguments.content is given twice" in str(refused.value)
     with pytest.raises(Refused) as no_id:
-        _checked(b'{"jsonrpc": "2.0", "id": 1, "id": 2, "method": "ping"}')
+        checked(b'{"jsonrpc": "2.0", "id": 1, "id": 2, "method": "ping"}')
     assert no_id.value.request_id is None and "id is given twice" in str(no_id.value)
-    assert json.loads(_checked(b'{"jsonrpc": "2.0", "id": 3, "method": "ping"}'))["id"] == 3
+    passed = checked(b'{"jsonrpc": "2.0", "id": 3, "method": "ping"}')
+    assert json.loads(passed.text)["id"] == 3 and passed.awaited == "3"
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engram.interfaces.mcp.stdio import INVALID_REQUEST, Refused, _checked
+from engram.interfaces.mcp.stdio import INVALID_REQUEST, Refused, checked
 from tests.test_mcp_stdio_robust import Server
 
 BAD_IDS: dict[str, Any] = {"fraction": 1.5, "null": None, "boolean": True, "object": {"a": 1}, "list": [1]}
@@ -24,7 +24,7 @@ def _line(request_id: Any, method: str = "tools/list") -> bytes:
 @pytest.mark.parametrize("request_id", list(BAD_IDS.values()), ids=list(BAD_IDS))
 def test_a_request_with_an_id_no_request_carries_is_refused(request_id: Any) -> None:
     with pytest.raises(Refused) as caught:
-        _checked(_line(request_id))
+        checked(_line(request_id))
     assert caught.value.code == INVALID_REQUEST and caught.value.request_id is None
     assert "id" in str(caught.value)
 
@@ -32,7 +32,8 @@ def test_a_request_with_an_id_no_request_carries_is_refused(request_id: Any) -> 
 def test_a_response_from_the_client_is_not_answered_whatever_its_id() -> None:
     """A client answers the server's own requests; an error it could not tie to one carries a null id."""
     raw = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
-    assert json.loads(_checked(raw.encode()))["error"]["code"] == -32700
+    passed = checked(raw.encode())
+    assert json.loads(passed.text)["error"]["code"] == -32700 and passed.awaited is None
 
 
 def test_each_is_answered_over_stdio_and_the_server_goes_on(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engram.interfaces.mcp.stdio import MAX_DEPTH, Refused, _checked
+from engram.interfaces.mcp.stdio import MAX_DEPTH, Refused, checked
 
 STARTUP_S = 600  # the first answer waits for the model to load (slow on a busy machine)
 ANSWER_S = 10  # generous: the check itself takes microseconds
@@ -134,7 +134,7 @@ def test_every_bad_line_gets_an_error_and_the_server_goes_on(tmp_path: Path) -> 
 @pytest.mark.parametrize("raw", list(BAD.values()), ids=list(BAD))
 def test_the_line_check_refuses_each_bad_line(raw: bytes) -> None:
     with pytest.raises(Refused):
-        _checked(raw)
+        checked(raw)
 
 
 def test_the_line_check_passes_a_good_message_unchanged() -> None:
@@ -144,4 +144,5 @@ def test_the_line_check_passes_a_good_message_unchanged() -> None:
     raw = request(
         3, "tools/call", {"name": "remember", "arguments": {"content": "é ✓ 日本", "metadata": deep}}
     )
-    assert json.loads(_checked(raw)) == json.loads(raw)
+    passed = checked(raw)
+    assert json.loads(passed.text) == json.loads(raw) and passed.awaited == "3"

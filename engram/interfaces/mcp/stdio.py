@@ -4,7 +4,7 @@ can serve is answered at once with a JSON-RPC error, and the server goes on with
 The SDK's own transport decodes stdin with U+FFFD for invalid UTF-8 (so such text was stored as U+FFFD) and, on a
 line it cannot read (malformed JSON, nesting deeper than its validator goes, a lone surrogate, an integer of
 thousands of digits), logs the error and answers nothing, so the agent waited for its own timeout. Here each line
-is decoded strictly, parsed once with bounds (`_checked`), and only a message that passed is handed on; the SDK's
+is decoded strictly, parsed once with bounds (`checked`), and only a message that passed is handed on; the SDK's
 transport still runs the session, given these lines and a stdout shared with the error replies.
 """
 
@@ -16,7 +16,7 @@ import re
 import threading
 import time
 from collections.abc import AsyncIterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 import anyio
 import mcp_types as types
@@ -49,15 +49,18 @@ class Refused(ValueError):
         self.code, self.request_id = code, request_id
 
 
-def _checked(raw: bytes) -> str:
-    """The line as text, or Refused: invalid UTF-8, not JSON, nested too deep, a lone surrogate, a huge number,
-    a key given twice in one object, or not a JSON-RPC message."""
-    return _read(raw)[0]
+class Checked(NamedTuple):
+    """A line that passed: its text, the id (as JSON) of the request it makes that awaits an answer, and of the
+    one it cancels (a cancelled request gets none)."""
+
+    text: str
+    awaited: str | None
+    cancelled: str | None
 
 
-def _read(raw: bytes) -> tuple[str, str | None, str | None]:
-    """`_checked`'s text, with the id (as JSON) of the request it makes that awaits an answer, and of the one
-    it cancels (a cancelled request gets none)."""
+def checked(raw: bytes) -> Checked:
+    """The line, or Refused: invalid UTF-8, not JSON, nested too deep, a lone surrogate, a huge number, a key
+    given twice in one object, or not a JSON-RPC message."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -82,7 +85,7 @@ def _read(raw: bytes) -> tuple[str, str | None, str | None]:
     cancelled = None
     if value.get("method") == "notifications/cancelled" and isinstance(value.get("params"), dict):
         cancelled = json.dumps(value["params"].get("requestId"))
-    return text, awaited, cancelled
+    return Checked(text, awaited, cancelled)
 
 
 def one_message(text: str | bytes, value: Any, request_id: Any = None) -> None:
@@ -261,7 +264,7 @@ class _Out:
 
 
 class _Lines:
-    """stdin as the lines that passed `_checked`; each refused one is answered on stdout and skipped."""
+    """stdin as the lines that passed `checked`; each refused one is answered on stdout and skipped."""
 
     def __init__(self, source: BinaryIO, out: _Out) -> None:
         self._source, self._out = source, out
@@ -287,14 +290,14 @@ class _Lines:
             if not raw.strip():
                 continue
             try:
-                text, awaited, cancelled = _read(raw.strip())
+                line = checked(raw.strip())
             except Refused as refused:
                 await self._refuse(refused)
                 continue
-            if awaited is not None:
-                self._out.unanswered.add(awaited)
-            self._out.unanswered.discard(cancelled or "")
-            yield text
+            if line.awaited is not None:
+                self._out.unanswered.add(line.awaited)
+            self._out.unanswered.discard(line.cancelled or "")
+            yield line.text
 
     async def _answered(self) -> None:
         """Wait until every request read is answered (at most DRAIN_SECONDS): the input ending closed the
