@@ -236,6 +236,29 @@ def _unservable(value: Any) -> str | None:
     return None
 
 
+# How every message written here starts: the SDK dumps its models' fields in order, compactly, and `_refuse`
+# writes the same way. Group 1 is the id, group 2 what follows it ("method" for a request or a notification).
+_SENT = re.compile(r'\{"jsonrpc":"2\.0",(?:"id":(-?\d+|"(?:[^"\\]|\\.)*"|null),)?"(result|error|method)":')
+_PLAIN = re.compile(r'-?\d+|"[ !#-\[\]-~]*"')  # an id written alike by the SDK and by json.dumps
+
+
+def answered(text: str) -> str | None:
+    """The id (as JSON, as `checked` gives it) of the request the message `text` answers; None if it answers
+    none. Read from the message's start: a whole answer (a tool's result, the tool list) is not parsed again."""
+    start = _SENT.match(text)
+    if start is None:  # no message of the SDK's or ours
+        try:
+            sent = json.loads(text)
+        except ValueError:
+            return None
+        return json.dumps(sent.get("id")) if isinstance(sent, dict) and "method" not in sent else None
+    found = start[1]
+    if start[2] == "method" or found is None:
+        return None
+    # json.dumps escapes all but printable ASCII; the SDK writes text as is
+    return found if _PLAIN.fullmatch(found) else json.dumps(json.loads(found))
+
+
 class _Out:
     """stdout for whole lines from two writers (the SDK's replies and these error replies), and the requests
     read and not yet answered (by their ids as JSON)."""
@@ -246,12 +269,7 @@ class _Out:
 
     async def write(self, text: str) -> None:
         if self.unanswered:
-            try:
-                sent = json.loads(text)
-            except ValueError:
-                sent = None
-            if isinstance(sent, dict) and "method" not in sent:
-                self.unanswered.discard(json.dumps(sent.get("id")))
+            self.unanswered.discard(answered(text) or "")
         await anyio.to_thread.run_sync(self._put, text.encode("utf-8"))
 
     async def flush(self) -> None:
@@ -309,7 +327,8 @@ class _Lines:
 
     async def _refuse(self, refused: Refused) -> None:
         error = {"code": refused.code, "message": str(refused)}
-        await self._out.write(json.dumps({"jsonrpc": "2.0", "id": refused.request_id, "error": error}) + "\n")
+        answer = {"jsonrpc": "2.0", "id": refused.request_id, "error": error}
+        await self._out.write(json.dumps(answer, separators=(",", ":")) + "\n")  # as the SDK writes
 
 
 def serve(server: MCPServer) -> None:
