@@ -106,3 +106,48 @@ def _running(pid: int) -> bool:
     except (FileNotFoundError, IndexError):
         return False
     return state != "Z"
+
+
+FORKED = r"""
+import json, os, select, sys, time
+from mcp.server.mcpserver import MCPServer
+from engram.interfaces.mcp import stdio  # imported here; the server runs in a child of this process
+
+to_server, from_client = os.pipe()
+to_client, from_server = os.pipe()
+child = os.fork()
+if child == 0:
+    os.dup2(to_server, 0)
+    os.dup2(from_server, 1)
+    for fd in (to_server, from_client, to_client, from_server):
+        os.close(fd)
+    stdio.serve(MCPServer("forked"))
+    os._exit(0)
+os.close(to_server)
+os.close(from_server)
+answers = os.fdopen(to_client, "rb")
+
+def ask(message):
+    os.write(from_client, json.dumps(message).encode() + b"\n")
+    ready, _, _ = select.select([answers], [], [], 60)
+    return "id" in json.loads(answers.readline() or "{}") if ready else False
+
+print(ask(json.loads(sys.argv[1])), flush=True)
+time.sleep(4 * stdio.PARENT_CHECK_SECONDS)  # the client is looked for meanwhile
+print(ask({"jsonrpc": "2.0", "id": 2, "method": "ping"}), flush=True)
+os.close(from_client)
+os.waitpid(child, 0)
+"""
+
+
+def test_the_client_watched_is_the_parent_when_serving_starts(tmp_path: Path) -> None:
+    """A process that imports the module and serves in a child it forks: the child's client is that process."""
+    done = subprocess.run(
+        [sys.executable, "-c", FORKED, HELLO[0]],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        timeout=300,
+    )
+    # Before, the parent was read on import (this test's process): the child ended at its first look.
+    assert done.stdout.split() == ["True", "True"], done.stderr[-2000:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import socket
 from typing import Annotated
 
@@ -97,6 +98,7 @@ def mcp() -> None:
 
     Example: engram --db ~/notes.db mcp
     """
+    client = os.getppid()  # before the store opens: a client that dies meanwhile is still the one watched
     try:
         from engram.interfaces.http.heap import limit_arenas
         from engram.interfaces.mcp.server import stdio
@@ -110,4 +112,4 @@ def mcp() -> None:
     # An agent names the paths of the file tools (export, import, backup): they reach only the local tenant's
     # folder, as over `engram serve --local`, not every file the user's account can write or read.
     with opened(files=Settings().home / "files" / LOCAL) as memory:
-        stdio(memory)
+        stdio(memory, client)

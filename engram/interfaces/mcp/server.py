@@ -330,10 +330,10 @@ def _strict(server: MCPServer) -> None:
         tool.parameters = strict.model_json_schema(by_alias=True)
 
 
-def stdio(memory: Memory) -> None:
-    """Serve one Memory over stdio until the client closes the pipe."""
+def stdio(memory: Memory, started_by: int | None = None) -> None:
+    """Serve one Memory over stdio until the client closes the pipe (or `started_by`, the client's pid, ends)."""
     logging.getLogger("mcp").setLevel(logging.WARNING)  # as `engram serve`: the SDK logs each call at INFO
-    guarded_stdio(build(lambda ctx: memory))  # each bad line answered with a JSON-RPC error
+    guarded_stdio(build(lambda ctx: memory), started_by)  # each bad line answered with a JSON-RPC error
 
 
 __all__ = ["Resolver", "build", "stdio"]

@@ -39,7 +39,6 @@ MAX_ID = 256  # characters of a string id: each answer repeats it
 MAX_METHOD = 128  # characters of a method name: the SDK's "Method not found" quotes it whole
 MAX_INTEGER = 2**63  # no argument or id needs more; a 5,000-digit one is refused before anything reads it
 PARENT_CHECK_SECONDS = 0.5  # how often the client that started the server is looked for
-_STARTED_BY = os.getppid()  # read when `engram mcp` imports this, before the store opens
 DRAIN_SECONDS = 600  # how long requests still running are awaited once the client closed its input
 
 
@@ -331,11 +330,13 @@ class _Lines:
         await self._out.write(json.dumps(answer, separators=(",", ":")) + "\n")  # as the SDK writes
 
 
-def serve(server: MCPServer) -> None:
+def serve(server: MCPServer, started_by: int | None = None) -> None:
     """Run `server` over this process's stdin and stdout until the client closes the pipe. Like the SDK's
     transport, it keeps the wire to itself: fd 0 reads the null device and fd 1 writes to stderr meanwhile, so
-    stray output of anything it runs cannot corrupt a message."""
-    watch = threading.Thread(target=_end_with, args=(_STARTED_BY,), name="engram-parent", daemon=True)
+    stray output of anything it runs cannot corrupt a message. `started_by` is the client's pid when read before
+    a slow start (a client may die meanwhile); by default this process's parent now."""
+    client = os.getppid() if started_by is None else started_by
+    watch = threading.Thread(target=_end_with, args=(client,), name="engram-parent", daemon=True)
     watch.start()
     wire_in, wire_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
