@@ -481,7 +481,8 @@ def run_workers(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    """The workers' reports as one: counts summed, samples pooled, the worst latency kept."""
+    """The workers' reports as one: counts summed, samples pooled, the worst latency kept, a stdio server that
+    exited of itself in any worker said."""
 
     def total(part: str, key: str) -> int:
         return sum((r[part] or {}).get(key, 0) for r in reports)
@@ -510,6 +511,7 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
     if any(r["mcp_stdio"] for r in reports):
         stdio = {k: total("mcp_stdio", k) for k in ("lines", "unanswered_within_1s")}
         stdio |= {"samples": pooled("mcp_stdio", "samples")}
+        stdio["exited"] = any((r["mcp_stdio"] or {}).get("exited", False) for r in reports)
         errors = [
             r["mcp_stdio"].get("error") for r in reports if r["mcp_stdio"] and r["mcp_stdio"].get("error")
         ]
@@ -588,7 +590,8 @@ def render(report: dict[str, Any]) -> str:
     if stdio:
         lines.append(
             f"| MCP over stdio | {report['asked']['stdio']:,} | {stdio.get('lines', 0):,} | - | "
-            f"{stdio.get('unanswered_within_1s', '?')} not answered within 1 s | {stdio.get('error', '')} |"
+            f"{stdio.get('unanswered_within_1s', '?')} not answered within 1 s | "
+            f"{'; '.join(filter(None, [stdio.get('error', ''), 'the server exited' if stdio.get('exited') else '']))} |"
         )
     lines += [
         f"| Python API (Memory.run_tool) | {report['asked']['python']:,} | {python['calls']:,} | - | "
