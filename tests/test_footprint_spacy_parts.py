@@ -5,6 +5,7 @@ ask for it (a library caller) keeps every component."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -71,8 +72,9 @@ def test_the_stdio_server_loads_spacy_for_tagging_only(
     monkeypatch.setattr(heap, "limit_arenas", lambda: calls.append("arenas") or True)
     monkeypatch.setattr(standins, "spacy_for_tagging_only", lambda: calls.append("spacy") or True)
     monkeypatch.setattr(standins, "tag_without_spacy", lambda: calls.append("numpy"))
-    monkeypatch.setattr(server, "stdio", lambda memory: calls.append("served"))
+    monkeypatch.setattr(server, "stdio", lambda memory, client: calls.append(f"served for {client}"))
     done = CliRunner().invoke(app, ["--db", str(tmp_path / "notes.db"), "mcp"])
     assert done.exit_code == 0, done.output
     # spaCy is narrowed, and the tagger set to run on numpy, before anything an agent asks loads it
-    assert calls == ["arenas", "spacy", "numpy", "served"]
+    # the client watched is this process's parent, read as the command starts
+    assert calls == ["arenas", "spacy", "numpy", f"served for {os.getppid()}"]
