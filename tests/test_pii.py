@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engram.lang.pii import Finding, PiiKind, detect, redact, risk, scan
+from engram.lang.pii import Finding, PiiKind, asked_for, detect, redact, risk, scan
 
 POSITIVES = [
     ("email me at jane.doe@example.co.uk tomorrow", PiiKind.EMAIL, "jane.doe@example.co.uk"),
@@ -16,6 +16,8 @@ POSITIVES = [
     ("IBAN GB82 WEST 1234 5698 7654 32 for rent", PiiKind.IBAN, "GB82 WEST"),
     ("transfer to DE89370400440532013000", PiiKind.IBAN, "DE89370400440532013000"),
     ("her SSN is 123-45-6789", PiiKind.SSN, "123-45-6789"),
+    ("My NI number is AB 12 34 56 C.", PiiKind.SSN, "AB 12 34 56 C"),  # the UK's social security number
+    ("national insurance JG103759A for the payroll form", PiiKind.SSN, "JG103759A"),
     ("the NAS is at 192.168.1.20", PiiKind.IP, "192.168.1.20"),
     ("ping 2001:db8::1 first", PiiKind.IP, "2001:db8::1"),
     ("aws key AKIAIOSFODNN7EXAMPLE leaked", PiiKind.SECRET, "AKIAIOSFODNN7EXAMPLE"),
@@ -62,6 +64,8 @@ NEGATIVES = [
     "the password for the router was changed, the pin on the map is red",
     "set timeout=30 seconds and token = xyz",
     "The report is due on 3.4.2027, the visit on 03.04.27",
+    "ref GB123456A and order AB1234567C",  # a prefix HMRC never allocates; seven digits
+    "HMRC's example NI number is QQ 12 34 56 C",
 ]
 
 
@@ -95,3 +99,9 @@ def test_a_secret_loses_its_value_but_keeps_the_name_it_was_given() -> None:
     assert redact("DB_PASSWORD=supersecret123 and the pin was 4321") == (
         "DB_PASSWORD=[REDACTED_SECRET] and the pin was [REDACTED_SECRET]"
     )
+
+
+def test_a_question_for_the_national_insurance_number_asks_for_it() -> None:
+    assert "ssn" in asked_for("what's my national insurance number?")
+    assert "ssn" in asked_for("what is my NI number?")
+    assert "ssn" not in asked_for("when does the home insurance renew?")

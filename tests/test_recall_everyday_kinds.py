@@ -54,6 +54,7 @@ def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
     assert "spotify" in other_words("what subscriptions do we share?")["subscriptions"]
     assert "loves" in other_words("what does Dad enjoy doing?")["enjoy"]
     assert "can't stand" in other_words("what food don't I like?")["don't i like"]
+    assert "ni" in other_words("what's my national insurance number?")["national insurance"]
     # One way only: a memory's strawberry is a fruit, a question about strawberries is not about every fruit.
     assert "strawberry" not in other_words("any strawberries left?")
 

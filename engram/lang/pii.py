@@ -163,10 +163,19 @@ def _cards(text: str) -> list[Finding]:
     return out
 
 
+# A UK National Insurance number, the country's social security number, as HMRC allocates them: two prefix letters
+# (not D, F, I, Q, U or V; the second not O; never BG, GB, KN, NK, NT, TN or ZZ), six digits and A to D, spaced or
+# not. The letters rule out most codes of that shape; "QQ 12 34 56 C" is HMRC's own example.
+_NINO = re.compile(
+    r"\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"
+)
+
+
 def _ssns(text: str) -> list[Finding]:
-    return [
+    found = [
         Finding(PiiKind.SSN, m.start(), m.end()) for m in SSN_SHAPE.finditer(text) if ssn.is_valid(m.group())
     ]
+    return found + [Finding(PiiKind.SSN, m.start(), m.end()) for m in _NINO.finditer(text)]
 
 
 def _ips(text: str) -> list[Finding]:
@@ -337,6 +346,7 @@ _ASKING = {
     ),
     PiiKind.EMAIL: ("email", "e-mail", "mail", "address", "reach", "contact", "write"),
     PiiKind.ADDRESS: ("address", "live", "lives", "lived", "postcode", "zip", "street"),
+    PiiKind.SSN: ("ssn", "social security", "national insurance", "ni"),
 }
 _ASKING_WORDS = {
     kind: re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) for kind, words in _ASKING.items()
