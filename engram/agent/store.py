@@ -242,9 +242,8 @@ class StoreMemory:
         new memory (which lists it in `updates`), so that search puts the newer first and the session context
         shows the older with its update. Nothing is hidden or superseded: merge_memories does that when asked."""
         held = states_holder(record.content)
-        if not result.created or record.parent_id is not None:
-            return []
-        if not (held or says_change(record.content) or headed(record.content)):
+        said = held or says_change(record.content) or headed(record.content)
+        if not result.created or record.parent_id is not None or not said:
             return []
         near = dict(result.neighbours)
         # A new holder of a role ("my dentist is Dr Evans") is read against every neighbour: the old holder's

@@ -10,6 +10,7 @@ is about the role, not the names: the two share none."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from engram.lang.analysis import WHEN_ALONE
@@ -83,6 +84,8 @@ _DETAIL = re.compile(
 )
 
 
+# The new memory is read against each of its neighbours in turn: its own readings are kept for the next one.
+@lru_cache(maxsize=64)
 def _holder(text: str) -> tuple[str, str] | None:
     """The role and its holder's first name that `text` states ("my manager is Dana" -> manager, dana), or a
     detail of the user's and its value ("my address is 12 Oak Road" -> address, 12 oak road)."""
@@ -113,13 +116,14 @@ def says_change(text: str) -> bool:
     return _CHANGE.search(text) is not None or _ENDED.search(text) is not None
 
 
-def _ended(text: str) -> set[str]:
+@lru_cache(maxsize=64)
+def _ended(text: str) -> frozenset[str]:
     """The names of the things `text` says are no more ("sold the Skoda" -> skoda), lower-cased."""
-    return {
+    return frozenset(
         said[0]
         for found in _ENDED.finditer(text)
         if (said := words(found.group(1))) and said[0] not in STOPWORDS
-    }
+    )
 
 
 def headed(text: str) -> bool:
