@@ -99,3 +99,17 @@ def test_a_text_read_ahead_is_not_read_again(monkeypatch: pytest.MonkeyPatch) ->
     contained.read_ahead([TEXTS[1], TEXTS[3]], wanted)
     contained([*TEXTS, TEXTS[0]], wanted)
     assert read == [[TEXTS[1], TEXTS[3]], [TEXTS[0], TEXTS[2]]]
+
+
+def test_a_short_other_word_is_found_where_its_stem_is_rewritten() -> None:
+    # "once a day" stems to onc / a / dai: each is looked for as a word, and "day" and "once" are those stems.
+    texts = [
+        "Taking ferrous sulphate 200mg once a day for three months.",
+        "Band practice on Thursday nights.",
+    ]
+    standins = {"medic": [frozenset({"onc", "a", "dai"})]}
+    share, _ = overlaps({"medic": 1.0}, texts, None, standins)
+    assert share.tolist() == [1.0, 0.0]
+    # The stem less its last letter starts many words; only those that stem to it count ("dad" is no day).
+    share, _ = overlaps({"medic": 1.0}, ["Dad said once a dance."], None, standins)
+    assert share.tolist() == [0.0]

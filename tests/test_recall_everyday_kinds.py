@@ -24,6 +24,9 @@ NOTES = (
     "Netflix and Spotify are on Hannah's card, I pay her £12 a month.",
     "I can't stand mushrooms, and Jo hates coriander.",
     "Dad loves Radio 3 in the mornings and walks by the canal.",
+    "Doctor said my iron is low, taking ferrous sulphate 200mg once a day for three months.",
+    "Head of department is Mrs Adebayo - she wants the Year 10 coursework marks by 11 December.",
+    "My cat Mochi is diabetic - 2 units of Caninsulin with food, morning and evening.",
 )
 
 
@@ -55,6 +58,10 @@ def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
     assert "loves" in other_words("what does Dad enjoy doing?")["enjoy"]
     assert "can't stand" in other_words("what food don't I like?")["don't i like"]
     assert "ni" in other_words("what's my national insurance number?")["national insurance"]
+    assert "once a day" in other_words("what meds am I on?")["meds"]
+    assert "head of department" in other_words("what is my boss's name?")["boss"]
+    assert "netflix" in other_words("what streaming services do I pay for?")["streaming services"]
+    assert "streaming" not in other_words("who runs the event streaming platform?")  # the technical sense
     # One way only: a memory's strawberry is a fruit, a question about strawberries is not about every fruit.
     assert "strawberry" not in other_words("any strawberries left?")
 
@@ -77,10 +84,16 @@ def test_looking_after_the_kids_is_answered_by_the_babysitter_above_low(notes: M
     assert found[0]["confidence"] != "low"
 
 
-def test_a_manager_subscriptions_and_likings_asked_in_other_words_are_found_above_low(notes: Memory) -> None:
+def test_a_manager_subscriptions_medication_and_health_asked_in_other_words_are_found_above_low(
+    notes: Memory,
+) -> None:
     for question, said in (
         ("who's my manager?", "Team lead"),
         ("what subscriptions do we share?", "Spotify"),
+        ("what medication am I on?", "ferrous sulphate"),
+        ("what is my boss's name?", "Head of department"),
+        ("what streaming services do I pay for?", "Netflix"),
+        ("how is the cat's health?", "diabetic"),
     ):
         found = _found(notes, question)
         assert found and said in str(found[0]["content"]), [r["content"] for r in found[:3]]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from engram.lang.text import stems_among, unspaced
+from engram.lang.text import stem, stems_among, unspaced
 
 SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
 
@@ -74,13 +74,18 @@ def overlaps(
     # Its sets are read, never changed (`Contained` keeps them): a set that gains words is a new one.
     present = list(contains(contents, wanted))
     if short:
-        said = re.compile(rf"\b({'|'.join(sorted(map(re.escape, short)))})(?:s|['\u2019]s)?\b")
+        # A short stem may be a longer word's, its last letter rewritten ("dai" is day's, "onc" once's): a word
+        # that starts with the stem less that letter is stemmed.
+        starting = sorted({re.escape(w[:-1] if len(w) == SHORT else w) for w in short})
+        said = re.compile(rf"\b((?:{'|'.join(starting)})[^\W\d_]{{0,3}})(?:['\u2019]s)?\b")
         # One search over every text (a newline ends a word, so no match spans two), not one per text.
         lowered = [t.lower() for t in contents]
         starts = list(itertools.accumulate((len(t) + 1 for t in lowered[:-1]), initial=0))
         gained: dict[int, set[str]] = {}
         for m in said.finditer("\n".join(lowered)):
-            gained.setdefault(bisect.bisect_right(starts, m.start()) - 1, set()).add(m.group(1))
+            word = m.group(1)
+            if word in short or (word := stem(word)) in short:
+                gained.setdefault(bisect.bisect_right(starts, m.start()) - 1, set()).add(word)
         for i, more in gained.items():
             present[i] = present[i] | more
     if instead:
