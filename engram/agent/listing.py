@@ -62,6 +62,8 @@ def memories_of(
     if not query.asks_for_memories():
         return None
     clause = query.time
+    if clause is not None and clause.after is not None and clause.after > query.now:
+        return None  # nothing was told on days to come ("what am I doing this weekend?"): a search answers
     if clause is not None and clause.applied == "boost":
         where = where.created_within(clause.after, clause.before)
         clause = replace(clause, applied="filter")

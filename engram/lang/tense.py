@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from functools import lru_cache
 from types import MappingProxyType
 
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.lemmas import getAllLemmas, getInflection
-from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, TimeRange
 
 # A person said to have done something: the pronoun, an adverb perhaps, then the verb ("We replaced ...").
 _DONE = re.compile(r"\b(?:I|we|they|he|she)\s+(?:[a-z]+ly\s+|just\s+|already\s+)?([a-z]+)\b", re.IGNORECASE)
@@ -134,3 +135,36 @@ def done_in_clause(text: str, position: int) -> bool:
     starts = [m.end() for m in _CLAUSE_END.finditer(text, window, position)]
     end = _CLAUSE_END.search(text, position, position + 300)
     return told_as_past(text[starts[-1] if starts else window : end.start() if end else position + 300])
+
+
+_YEAR = re.compile(r"\b\d{4}\b")
+# A question of what is to come: "what am I doing", "what's happening", "when is the meeting", "will we", "going to".
+_ASKED_AHEAD = re.compile(
+    r"\b(?:am|are|is)\s+(?:\w+\s+)?[a-z]{2,}ing\b|['\u2019]s\s+[a-z]{2,}ing\b|\bwill\b|['\u2019]ll\b|\bgoing\s+to\b",
+    re.IGNORECASE,
+)
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+
+
+def asked_ahead(span: TimeRange | None, question: str, now: datetime) -> TimeRange | None:
+    """The time a question names, read as one to come when the question is told ahead ("what am I doing on 5
+    December?", "what's happening on Saturday?"): a date without its year that has passed is next year's, a
+    weekday next week's. Unchanged when it is told of the past, names its year, or has not passed."""
+    if span is None or span.after is None or span.before is None or _YEAR.search(span.phrase):
+        return span
+    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    if span.before > today or _ASKED_AHEAD.search(question) is None or told_as_past(question):
+        return span
+    if _WEEKDAY.search(span.phrase):
+        weeks = (today - span.after).days // 7 + 1
+        return TimeRange(
+            span.after + timedelta(weeks=weeks), span.before + timedelta(weeks=weeks), span.phrase
+        )
+    try:
+        return TimeRange(
+            span.after.replace(year=span.after.year + 1),
+            span.before.replace(year=span.before.year + 1),
+            span.phrase,
+        )
+    except ValueError:  # the 29th of February
+        return span

@@ -77,10 +77,10 @@ _PAST = re.compile(
 _RELATIVE = re.compile(r"\b(yesterday|today|recently|(?:last|this|previous)\s+(?:week|month|year))\b", re.I)
 _LAST_DAY = re.compile(rf"\b(?:last|previous)\s+({DAYS})\b", re.IGNORECASE)
 _WEEKEND = re.compile(
-    r"\b(?:(before|by|until|till|after|since)\s+)?(?:over\s+|on\s+|at\s+)?(the|this|last|previous|next)\s+weekend\b",
+    r"\b(?:(before|by|until|till|after|since)\s+)?(?:over\s+|on\s+|at\s+)?(the|this|last|previous|next)"
+    r"\s+weekend\b(?!\s+of\b)",  # "the weekend of 5 December" is that date's
     re.IGNORECASE,
 )
-
 
 # "last summer", "this winter", "in the spring", "during the autumn of 2023", "summer 2021": the seasons of the
 # northern hemisphere by month (spring March to May, summer June to August, autumn September to November, winter

@@ -13,6 +13,7 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.lang import analysis, due, timewords
+from engram.lang.tense import asked_ahead
 from engram.lang.text import STOPWORDS, joined_spellings, stem, stems, terms
 from engram.lang.text import words as words_of
 from engram.lang.timewords import EventAnchor, TimeRange
@@ -189,7 +190,7 @@ def check_query(query: Any, longest: int) -> None:
 def _words(search: str, now: datetime) -> dict[str, Any]:
     """The parts of a query read from the text it searches. The words of a time it names ("last week", "in
     June") are searched, but a memory need not say them to answer: `topic_stems` leaves them out."""
-    named = timewords.time_range(search, now)
+    named = asked_ahead(timewords.time_range(search, now), search, now)
     found = topical(search)
     topic = search if named is None else re.sub(re.escape(named.phrase), " ", search, flags=re.IGNORECASE)
     return {
