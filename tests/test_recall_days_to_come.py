@@ -23,6 +23,9 @@ def test_a_date_asked_ahead_is_the_next_one() -> None:
     march = "what are we doing in March?"
     ahead = asked_ahead(time_range(march, NOW), march, NOW)
     assert ahead is not None and ahead.after == datetime(2027, 3, 1, tzinfo=UTC)
+    free = "am I free on Saturday?"
+    ahead = asked_ahead(time_range(free, NOW), free, NOW)
+    assert ahead is not None and ahead.after is not None and ahead.after > NOW
     saturday = "what's happening on Saturday?"
     ahead = asked_ahead(time_range(saturday, NOW), saturday, NOW)
     assert ahead is not None and ahead.after is not None and ahead.after > NOW

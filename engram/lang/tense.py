@@ -138,9 +138,10 @@ def done_in_clause(text: str, position: int) -> bool:
 
 
 _YEAR = re.compile(r"\b\d{4}\b")
-# A question of what is to come: "what am I doing", "what's happening", "when is the meeting", "will we", "going to".
+# A question of what is to come: "what am I doing", "am I free", "what's happening", "when is the meeting", "will we".
 _ASKED_AHEAD = re.compile(
-    r"\b(?:am|are|is)\s+(?:\w+\s+)?[a-z]{2,}ing\b|['\u2019]s\s+[a-z]{2,}ing\b|\bwill\b|['\u2019]ll\b|\bgoing\s+to\b",
+    r"\b(?:am|are|is)\s+(?:\w+\s+)?(?:[a-z]{2,}ing|free|busy|around|away|off)\b|['\u2019]s\s+[a-z]{2,}ing\b|\bwill\b"
+    r"|['\u2019]ll\b|\bgoing\s+to\b",
     re.IGNORECASE,
 )
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)

@@ -23,6 +23,13 @@ _TIMES = frozenset(
     f"{MONTHS}|{SHORT_MONTHS}|{DAYS}|christmas|xmas|easter|halloween|hanukkah|diwali|eid|ramadan".split("|")
 ) - {"april", "may", "june", "august"}
 _DAYS = frozenset(DAYS.split("|"))
+# A nationality or a language says which of a kind, as a memory need not ("my British passport" for "my UK one").
+_NATIONAL = frozenset(
+    """british english scottish welsh irish american canadian australian french german spanish italian portuguese
+    dutch belgian swiss austrian polish czech swedish norwegian danish finnish greek turkish russian ukrainian
+    chinese japanese korean indian pakistani bangladeshi nigerian kenyan zimbabwean african european asian mexican
+    brazilian argentinian""".split()  # noqa: SIM905
+)
 
 
 def names_asked(question: str) -> tuple[str, ...]:
@@ -37,6 +44,7 @@ def names_asked(question: str) -> tuple[str, ...]:
             and not w.isupper()
             and w.lower() not in STOPWORDS
             and w.lower() not in _TIMES
+            and w.lower() not in _NATIONAL
             and w.lower().removesuffix("s") not in _DAYS  # "on Sundays" names when, as "on Sunday" does
             and len(w) > 1
         )
