@@ -33,6 +33,7 @@ def test_a_date_asked_ahead_is_the_next_one() -> None:
 
 def test_a_date_of_the_past_or_with_its_year_stays() -> None:
     for question in (
+        "what is the meeting on 20 November about?",
         "what was I doing on 5 December?",
         "what did I note on 20 November?",
         "what am I doing on 5 December 2025?",

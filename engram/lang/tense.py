@@ -138,10 +138,11 @@ def done_in_clause(text: str, position: int) -> bool:
 
 
 _YEAR = re.compile(r"\b\d{4}\b")
-# A question of what is to come: "what am I doing", "am I free", "what's happening", "when is the meeting", "will we".
+# A question of what is to come: "what am I doing", "am I free", "what's happening", "will we", "going to". Not
+# "is the meeting" (a determiner makes the -ing word a noun: "what is the meeting on 20 November about?").
 _ASKED_AHEAD = re.compile(
-    r"\b(?:am|are|is)\s+(?:\w+\s+)?(?:[a-z]{2,}ing|free|busy|around|away|off)\b|['\u2019]s\s+[a-z]{2,}ing\b|\bwill\b"
-    r"|['\u2019]ll\b|\bgoing\s+to\b",
+    r"\b(?:am|are|is)\s+(?!(?:the|a|an|my|our|your|his|her|their|this|that)\b)(?:\w+\s+)?"
+    r"(?:[a-z]{2,}ing|free|busy|around|away|off)\b|['\u2019]s\s+[a-z]{2,}ing\b|\bwill\b|['\u2019]ll\b|\bgoing\s+to\b",
     re.IGNORECASE,
 )
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
