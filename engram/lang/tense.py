@@ -50,7 +50,8 @@ _ARRANGING = frozenset(
     expected supposed invited needed required held timed slated pencilled penciled organised organized reserved
     made due""".split()  # noqa: SIM905
 )
-_JOINING = frozenset(("and", "but", "or", "then", "so", "that", "which", "who"))
+# ... or a clause of its own ("Get the MOT done before it runs out on 2 December": the day it runs out).
+_JOINING = frozenset("and but or then so that which who before after until till when once".split())  # noqa: SIM905
 # ... and one whose day comes round each year ("Ada was born on 9 March"): a birthday, not a deed done.
 _YEARLY = frozenset(("born", "married", "wed", "died", "passed"))
 
