@@ -1,6 +1,6 @@
 """The day a reminder is due when it names no date (engram.lang.due): the week a thing to do is for ("call the
-plumber this week"), a month of a year ("starts school in September 2027"), a holiday ("book the train for
-Christmas"), a weekend ("clean the garage this weekend"), a German or Chinese day word."""
+plumber this week"), a month of a year ("starts school in September 2027"), a weekend ("clean the garage this
+weekend"), a holiday ("book the train for Christmas"), a German or Chinese day word."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ _THIS_WEEK = re.compile(r"(?<!earlier )(?<!end of )\bthis\s+week\b(?!['\u2019]s|
 
 def undated(text: str, said: datetime) -> tuple[datetime, str] | None:
     """With no date: the week a thing to do is for ("call the plumber this week": by its Sunday), a month of a
-    year, a holiday ("book the train for Christmas"), then a weekend ("clean the garage this weekend" is due that
-    Saturday, "by the weekend" the Friday)."""
+    year, a weekend ("clean the garage this weekend" is due that Saturday, "by the weekend" the Friday), then a
+    holiday ("book the train for Christmas")."""
     if (week := _THIS_WEEK.search(text)) is not None and (instruction(text) or OBLIGED.search(text)):
         return end_of("week", said), week.group(0)
     if (month := _MONTH_YEAR.search(text)) is not None:  # "starts school in September 2027": its first day
@@ -29,11 +29,12 @@ def undated(text: str, said: datetime) -> tuple[datetime, str] | None:
         )
         if first >= said.replace(day=1):
             return max(first, said), month.group(0)
-    if (named := holiday(text, said)) is not None:
-        return named
+    # A weekend named is when to do it, a holiday beside it what it is for ("write the Christmas cards this weekend").
     if (span := weekend(text, said)) is not None:
         if span.after is None:
             assert span.before is not None
             return span.before - timedelta(days=1), span.phrase
         return span.after, span.phrase
+    if (named := holiday(text, said)) is not None:
+        return named
     return german_or_chinese(text, said)
