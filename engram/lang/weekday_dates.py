@@ -1,7 +1,7 @@
 """Days people pin down in a few words, for the due days of reminders (engram.lang.due): a weekday beside the date
 it falls on ("Wed 16/12", "Fri 4/12", "Sat 12th", "Thu 10.12."), a weekday with a part of the day ("Sat morning",
-"tue night"), a span counted from today ("in a fortnight", "in 3 days", "the day after tomorrow") and a weekday
-counted in a month ("first Monday of January", "last Friday of the month"), the last day of a span ("end of next
+"tue night"), a span counted from today ("in a fortnight", "in 3 days", "the day after tomorrow", "Wednesday
+week", "the week after next") and a weekday counted in a month ("first Monday of January", "last Friday of the month"), the last day of a span ("end of next
 week", "end of Q1"), and the forms the date readers are given spelled out ("by Fri", "the 8th of December",
 "from 14 to 16 January").
 
@@ -85,7 +85,10 @@ COUNTED = re.compile(
     rf"|(?:the\s+)?(day after tomorrow)\b|({'|'.join(_ORDER)})\s+({DAYS})\s+(?:of|in)\s+"
     rf"(?:(the month|this month)|(next month)|({MONTHS})))"
     # "the 3rd Thursday" alone: that weekday of this month, or of the next once it has passed
-    rf"|\bthe\s+({'|'.join(k for k in _ORDER if k != 'last')})\s+({DAYS})\b(?!\s+(?:of|in|after|before|since)\b)",
+    rf"|\bthe\s+({'|'.join(k for k in _ORDER if k != 'last')})\s+({DAYS})\b(?!\s+(?:of|in|after|before|since)\b)"
+    # "Wednesday week", "a week on Wednesday", "a week tomorrow": that day a week after its coming one
+    rf"|\b(?:a\s+week\s+(?:on\s+)?({DAYS}|tomorrow|today)|({DAYS}|tomorrow)\s+week)\b"
+    r"(?![-'\u2019]|\s*(?:end|day|night)s?\b)|\b(week\s+after\s+next)\b",
     re.IGNORECASE,
 )
 # A weekday beside its date or a part of the day (after the short forms are written out): a slot in a calendar.
@@ -150,9 +153,15 @@ def days_in(number: str | None, unit: str, words: Mapping[str, int] = NUMBERS) -
 
 
 def _counted(found: re.Match[str], said: datetime) -> datetime | None:
-    number, unit, fortnight, after_next, order, weekday, _this, following, named, alone, alone_day = (
+    number, unit, fortnight, after_next, order, weekday, _this, following, named, alone, alone_day, *week = (
         found.groups()
     )
+    if week[2] is not None:  # "the week after next": two weeks on, as "next week" is one
+        return said + timedelta(days=14)
+    if (week_on := (week[0] or week[1] or "").lower()) in ("today", "tomorrow"):
+        return said + timedelta(days=7 + (week_on == "tomorrow"))
+    if week_on:
+        return _next_weekday(said, DAYS.split("|").index(week_on)) + timedelta(days=7)
     if after_next is not None:
         return said + timedelta(days=2)
     if fortnight is not None or unit is not None:
