@@ -8,6 +8,7 @@ import re
 
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
+from engram.lang.tense import inflected as _inflected
 from engram.lang.tense import readings as _readings
 
 # Words that state a deadline: with a date they make a reminder of any statement. "By" that says how ("rent on
@@ -36,10 +37,37 @@ def to_whom(text: str) -> bool:
     return "VERB" in _readings(words[0].lower())
 
 
+# English words that link what follows a name in an instruction ("Invoice Caldwell Physio for ...").
+_LINKS = frozenset("for about to on at by with and or re before after from of so as if when".split())  # noqa: SIM905
+_FINITE = frozenset(("is", "are", "was", "were", "has", "had", "will", "would", "can", "does", "did"))
+
+
+def _told_to_whom(text: str) -> bool:
+    """Whether `text` opens with a verb in its base form and a name, and its sentence has no verb of the name's
+    own ("Invoice Caldwell Physio ...", "Order Dan's present ..."); "Pat Smith called", "Met Carla" and "Invoice
+    INV-041 to Acme is overdue" are none."""
+    if not to_whom(text):
+        return False
+    opening = re.split(r"[.!?](?:\s|$)", LEAD_IN.sub("", text.strip(), count=1), maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", opening)
+    name = opening.split()[1].rstrip(",;:")
+    if words[0].lower() not in _readings(words[0].lower()).get("VERB", ()) or not _NAME.fullmatch(name):
+        return False
+    after = [w.lower() for w in words[2:] if not w[0].isupper()]
+    if after and not (_readings(after[0]) or after[0] in _OBJECT or after[0] in _LINKS):  # "Die Abfrage ist"
+        return False
+    if _FINITE.intersection(after):
+        return False
+    return not after or not (_inflected(after[0], "VBD") or _inflected(after[0], "VBZ"))
+
+
+_NAME = re.compile(r"[A-Z][a-z]+(?:['\u2019]s)?")
+
+
 def instruction(text: str) -> bool:
     """Whether a sentence of `text` opens with a verb in its base form, as an instruction does ("Prepare the
     slides ...", "Book the venue ...", "Remind me to call ..."): a verb it can only be, or one that could be a
-    noun followed by its object. "Met Carla" (past) and "Design review on Friday" (a noun) are none."""
+    noun followed by its object or a name. "Met Carla" (past) and "Design review on Friday" (a noun) are none."""
     for sentence in _SENTENCE.finditer(text[:2000]):
         opening = sentence.group(1).strip()
         rest = LEAD_IN.sub("", opening, count=1)
@@ -54,6 +82,8 @@ def instruction(text: str) -> bool:
             return True  # after "remind me to", "need to": a verb whatever else it can be
         if len(words) > 1 and words[1].lower() in _OBJECT:
             return True
+    if _told_to_whom(text):
+        return True
     return any(_told_after_a_comma(clause) for clause in _CLAUSE.split(text[:2000])[1:])
 
 
