@@ -31,9 +31,10 @@ from engram.lang.month_days import (
     missed,
     ordinal,
 )
-from engram.lang.recurring import bound_liking, next_gathering, next_round, weekday_rounds, weekly
+from engram.lang.recurring import bound_liking, next_gathering, next_round, period_day, weekday_rounds, weekly
 from engram.lang.tense import done_in_clause, told_ahead, told_as_past
 from engram.lang.tense import inflected as _inflected
+from engram.lang.terms import given_days
 from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after
 from engram.lang.undated import undated
 from engram.lang.weekday_dates import (
@@ -160,6 +161,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
         at[found.start()] = read[0]
     if named:
         return (named[0], *sorted(set(named[1:]) - {named[0]}))
+    if (given := given_days(text, said)) is not None:  # "pay within 14 days", "net 30"
+        return (given,)
     return () if (alone := undated(text, said)) is None else (alone,)
 
 
@@ -246,6 +249,7 @@ _STANDING = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|weekend|weekday"
     rf"|month|year|time|{DAYS})\b|\b(?:{DAYS})s\b|\bevery\s+(?:\d+|few|couple of|two|three|four|five|six|ten)\s+"
     r"(?:days|nights|weeks|months|years)\b|\b(?:once|twice|three times)\s+(?:a|per|every)\s+(?:day|week|month|year)\b|\b(?:weekends|weekdays|mornings|afternoons|evenings|nights)\b"
+    r"|\balternate\s+(?:days|nights|weeks|weekends|months|years)\b"  # "recycling alternate weeks"
     r"|\b(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually|always|never|usually|normally|typically"
     r"|generally|whenever|as a rule|immer|jeden|jede|jedes|täglich|wöchentlich|morgens"
     r"|abends|nie|niemals)\b|每天|每周|每个|每月|每年|总是|从不"
@@ -307,7 +311,7 @@ def standing(text: str) -> bool:
     recurs = _STANDING.search(text) is not None and _NEXT_DUE.search(text) is None
     if recurs or _PROHIBITION.search(text) is not None or bound_liking(text) or weekly(text):
         return True
-    if weekday_span(text) and not states_deadline(text) and not instruction(text):
+    if (weekday_span(text) or period_day(text)) and not states_deadline(text) and not instruction(text):
         return True
     repeated = _EVERY.search(text) or _BANNED.search(text) or _PAYMENT.search(text)
     if repeated and not states_deadline(text) and not instruction(text):

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
+from engram.lang.tense import inflected as _inflected
 from engram.lang.tense import readings as _readings
-from engram.lang.timewords import DAYS, MONTHS, day_start
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, day_start
 from engram.lang.weekday_dates import PARTS
 
 _EVERY_WEEKDAY = re.compile(
@@ -60,9 +61,43 @@ _PLURAL_ON = re.compile(
 )
 
 
+# A weekday before what is held on it (and where) and a verb of its schedule in the present, with no date
+# ("Saturday club ride leaves from the cafe at 8:30", "Tuesday pilates at the leisure centre starts at 7pm"): each
+# week's. "This Saturday's ride" is one.
+_WEEKDAY_HELD = re.compile(
+    rf"^(?:{DAYS})(?![^.;!?]*(?:\d{{1,2}}(?:st|nd|rd|th|/\d)|\d{{1,2}}\s+(?:{SHORT_MONTHS})|\b(?:{MONTHS})\b"
+    r"|\b(?:this|next|tomorrow|today)\b))"
+    rf"(?:\s+(?:{PARTS}))?\s+([a-z][^.;!?]*)",
+    re.IGNORECASE,
+)
+_WHERE = frozenset(("at", "from", "in", "on"))
+
+
+def _held_each_week(sentence: str) -> bool:
+    """Whether `sentence` tells what a bare weekday holds each week (see `_WEEKDAY_HELD`): the first verb in the
+    present after it, then where or when, the words before it nouns, then perhaps where ("at the leisure
+    centre")."""
+    opening = _WEEKDAY_HELD.match(sentence)
+    if opening is None:
+        return False
+    words = re.findall(r"[a-z][\w'-]*", opening.group(1).lower())[:10]
+    for at, word in enumerate(words[1:], 1):
+        following = words[at + 1 : at + 3]
+        if not following or word == "is" or not _inflected(word, "VBZ"):
+            continue
+        if following[0] not in _WHERE and following[-1] not in _WHERE:
+            return False
+        held = words[:at]
+        held = held[: min((held.index(w) for w in ("at", "in") if w in held), default=len(held))]
+        return bool(held) and all("NOUN" in _readings(w) or not _readings(w) for w in held)
+    return False
+
+
 def weekly(text: str) -> bool:
     """Whether a sentence of `text` says what a weekday is each week (words that can only be nouns after it), or
-    names things held in the plural on a bare weekday."""
+    what a bare weekday holds, or names things held in the plural on a bare weekday."""
+    if any(_held_each_week(s.group(1).strip()) for s in _SENTENCE.finditer(text[:2000])):
+        return True
     for held in _PLURAL_ON.finditer(text[:2000]):
         word = held.group(1).lower()
         nouns = _readings(word).get("NOUN", ())
@@ -128,3 +163,26 @@ def next_gathering(text: str) -> int | None:
         return None
     found = _NEXT_TIME.search(text, opening.end()) if opening is not None else None
     return None if found is None else found.start()
+
+
+# The bounds of a year an organisation keeps ("Tax year: business year end is 31 March", "The financial year starts
+# on 1 April"): a fact about a date, each year's, not a thing to do.
+_YEAR_BOUND = re.compile(
+    r"\b(?:tax|financial|fiscal|business|company|accounting|academic|school|trading)\s+(?:year|period)"
+    r"(?:\s*[- ]?end)?(?:\s+(?:for|of)\s+(?:the\s+|our\s+|my\s+)?[\w'-]+)?\s*(?:is|ends|starts|begins|runs)\b",
+    re.IGNORECASE,
+)
+
+
+# A day each month is counted on, told as what it is ("Payday is the last Friday of the month"): each month's.
+_MONTHS_DAY = re.compile(
+    rf"\b(?:is|are|falls|fall|on)\s+(?:on\s+)?the\s+(?:first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
+    rf"(?:{DAYS}|day|weekday|working\s+day)\s+(?:of|in)\s+the\s+month\b",
+    re.IGNORECASE,
+)
+
+
+def period_day(text: str) -> bool:
+    """Whether `text` tells when a kept year ends or starts (see `_YEAR_BOUND`) or the day a month is counted on
+    (see `_MONTHS_DAY`)."""
+    return _YEAR_BOUND.search(text[:2000]) is not None or _MONTHS_DAY.search(text[:2000]) is not None
