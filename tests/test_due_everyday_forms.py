@@ -1,6 +1,6 @@
 """Due forms found by writing a week of everyday notes and reading the due lists: the days an invoice's terms or
 "within 14 days" give, counted from the day they are said (a payer's, not the biller's), "Wednesday week", "a week
-tomorrow" and "the week after next", a weekend named beside a holiday, a day in a clause of its own after "done
+tomorrow", "3 weeks today" and "the week after next", a weekend named beside a holiday, a day in a clause of its own after "done
 before", an instruction to a name ("Invoice Caldwell ...", "Order Dan's present ..."); and what holds each week,
 month or year though it names a day: a weekday's club ride or class told in the present, "alternate weeks", "the
 last Friday of the month", the bounds of a tax or financial year."""
@@ -62,6 +62,9 @@ def test_the_terms_of_an_invoice_the_speaker_sends_are_the_payers_and_the_invoic
         ("Call the letting agent a week on Friday.", TUESDAY, "2026-12-04"),
         ("Get the spare key cut a week tomorrow, before Dan's parents arrive.", TUESDAY, "2026-12-02"),
         ("Do the food shop for the party the week after next.", TUESDAY, "2026-12-08"),
+        ("Physio review 3 weeks today, 2.15pm at the Didsbury clinic.", TUESDAY, "2026-12-15"),
+        ("Call the surveyor two weeks on Friday.", TUESDAY, "2026-12-11"),
+        ("Friday week: drinks for Sophie's leaving do.", TUESDAY, "2026-12-04"),
         ("Write the Christmas cards this weekend.", TUESDAY, "2026-11-28"),
         ("Book the train for Christmas.", TUESDAY, "2026-12-25"),
         ("Get the car's MOT done before it runs out on 2 December.", TUESDAY, "2026-12-02"),

@@ -93,6 +93,9 @@ def _held_each_week(sentence: str) -> bool:
     return False
 
 
+_SPANS = frozenset(("days", "weeks", "fortnights", "months", "years"))
+
+
 def weekly(text: str) -> bool:
     """Whether a sentence of `text` says what a weekday is each week (words that can only be nouns after it), or
     what a bare weekday holds, or names things held in the plural on a bare weekday."""
@@ -100,6 +103,8 @@ def weekly(text: str) -> bool:
         return True
     for held in _PLURAL_ON.finditer(text[:2000]):
         word = held.group(1).lower()
+        if word in _SPANS:  # "two weeks on Friday": a span counted to one day
+            continue
         nouns = _readings(word).get("NOUN", ())
         if nouns and word not in nouns and "VERB" not in _readings(word):
             return True

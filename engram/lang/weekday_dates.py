@@ -86,8 +86,8 @@ COUNTED = re.compile(
     rf"(?:(the month|this month)|(next month)|({MONTHS})))"
     # "the 3rd Thursday" alone: that weekday of this month, or of the next once it has passed
     rf"|\bthe\s+({'|'.join(k for k in _ORDER if k != 'last')})\s+({DAYS})\b(?!\s+(?:of|in|after|before|since)\b)"
-    # "Wednesday week", "a week on Wednesday", "a week tomorrow": that day a week after its coming one
-    rf"|\b(?:a\s+week\s+(?:on\s+)?({DAYS}|tomorrow|today)|({DAYS}|tomorrow)\s+week)\b"
+    # "Wednesday week", "a week on Wednesday", "3 weeks today": that day weeks after its coming one
+    rf"|\b(?:(\d{{1,2}}|{'|'.join(NUMBERS)})\s+weeks?\s+(?:on\s+)?({DAYS}|tomorrow|today)|({DAYS}|tomorrow)\s+week)\b"
     r"(?![-'\u2019]|\s*(?:end|day|night)s?\b)|\b(week\s+after\s+next)\b",
     re.IGNORECASE,
 )
@@ -156,12 +156,13 @@ def _counted(found: re.Match[str], said: datetime) -> datetime | None:
     number, unit, fortnight, after_next, order, weekday, _this, following, named, alone, alone_day, *week = (
         found.groups()
     )
-    if week[2] is not None:  # "the week after next": two weeks on, as "next week" is one
+    weeks, week_on, day_week, week_after_next = week
+    if week_after_next is not None:  # "the week after next": two weeks on, as "next week" is one
         return said + timedelta(days=14)
-    if (week_on := (week[0] or week[1] or "").lower()) in ("today", "tomorrow"):
-        return said + timedelta(days=7 + (week_on == "tomorrow"))
-    if week_on:
-        return _next_weekday(said, DAYS.split("|").index(week_on)) + timedelta(days=7)
+    if (on := (week_on or day_week or "").lower()) in ("today", "tomorrow"):
+        return said + timedelta(days=days_in(weeks, "weeks") + (on == "tomorrow"))
+    if on:
+        return _next_weekday(said, DAYS.split("|").index(on)) + timedelta(days=days_in(weeks, "weeks"))
     if after_next is not None:
         return said + timedelta(days=2)
     if fortnight is not None or unit is not None:
