@@ -78,6 +78,7 @@ def _state(mem: Memory) -> tuple[list[dict[str, Any]], list[list[tuple[str, floa
 def test_a_store_written_before_compact_rows_migrates_with_its_data_intact(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import engram.store.postgres.batched as pg_batched
     import engram.store.postgres.store as pg_store
 
     with monkeypatch.context() as old:
@@ -85,6 +86,7 @@ def test_a_store_written_before_compact_rows_migrates_with_its_data_intact(
         old.setattr(pg_store, "MIGRATIONS", [m for m in MIGRATIONS if m[0] != "m009_compact_rows"])
         old.setattr(pg_store, "to_row", _old_row)
         old.setattr(pg_store, "HASH", "m.content_hash")
+        old.setattr(pg_batched, "HASH", "m.content_hash")
         old.setattr(pg_store, "vector_index", _old_vector_index)
         old.setattr(pg_text, "tsvector", _old_tsvector)
         with Memory(pg_url, embedder=FakeEmbedder()) as mem:

@@ -193,6 +193,10 @@ class AuditLog(Protocol):
     def audit(
         self, action: str, memory_id: str | None, detail: dict[str, Any], operation_id: str | None = None
     ) -> None: ...
+    def audit_many(self, action: str, audits: Sequence[tuple[str | None, dict[str, Any]]]) -> None:
+        """`audit(action, memory_id, detail)` of each (memory_id, detail), in order, written together."""
+        ...
+
     def audit_log(
         self, memory_id: str | None = None, limit: int = 100, operation_id: str | None = None
     ) -> list[dict[str, Any]]: ...

@@ -295,6 +295,14 @@ class SideTables:
             (ts(utcnow()), memory_id, action, entries.encode(action, detail), operation_id),
         )
 
+    def audit_many(self, action: str, audits: Sequence[tuple[str | None, dict[str, Any]]]) -> None:
+        """`audit(action, memory_id, detail)` of each (memory_id, detail), in order, as one statement."""
+        if audits:
+            self._run_many(
+                "INSERT INTO audit_log(at, memory_id, action, detail, operation_id) VALUES (?, ?, ?, ?, NULL)",
+                [(ts(utcnow()), i, action, entries.encode(action, d)) for i, d in audits],
+            )
+
     def audit_log(
         self, memory_id: str | None = None, limit: int = 100, operation_id: str | None = None
     ) -> list[dict[str, Any]]:

@@ -104,7 +104,6 @@ class Held:
         """Every held row in one insert, then the audit entries in order; nothing is held after."""
         if self.audits:
             store.insert(self.records, self.vectors)
-            for memory_id, entry in self.audits:
-                store.audit("create", memory_id, entry)
+            store.audit_many("create", self.audits)
         self.records, self.vectors, self.audits = [], [], []
         self.ids, self.hashes, self._searchable = set(), set(), {}

@@ -123,31 +123,41 @@ class Searches:
         return [(i, s) for i, s, _ in self.labelled_search(query, k, where)]
 
     def labelled_search(self, query: Vector, k: int, where: Filter) -> list[tuple[str, float, Label]]:
-        rows = self._nearest(
-            query, k, where, "m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category"
-        )
+        rows = self._nearest(query, k, where, LABELS)
         return [(str(i), s, Label(kind, method, bool(chunk), cat)) for s, i, kind, method, chunk, cat in rows]
 
     def vector_facts(self, query: Vector, k: int, where: Filter) -> list[tuple[Facts, float]]:
         return [(facts_of(row[1:]), row[0]) for row in self._nearest(query, k, where, FACT_COLUMNS)]
 
     def _nearest(self, query: Vector, k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
-        """The k nearest allowed memories, best first: (cosine, *columns) per row. The index orders by the
-        vectors' half-precision copies (off by about 1e-3); half as many hits again are taken, each scored from
-        its float32 vector, and the best k of those kept: the cosines a caller sees stay exact."""
+        """The k nearest allowed memories, best first: (cosine, *columns) per row (`nearest_sql`)."""
         if k <= 0:
             return []
-        dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
-        clause, params = where_sql(where, searchable=True)
-        vector = vector_text(query)
-        rows = self._all(
-            f"SELECT m.embedding <=> %s::vector AS distance, {columns} FROM memories m "
-            f"WHERE m.embedding IS NOT NULL AND {clause} "
-            f"ORDER BY m.embedding::halfvec({dim}) <=> %s::halfvec({dim}) LIMIT %s",
-            (vector, *params, vector, k + max(8, k // 2)),
-            binary=True,
-        )
-        return sorted(((1.0 - float(row[0]), *row[1:]) for row in rows), key=lambda row: -row[0])[:k]
+        return nearest_rows(self._all(*nearest_sql(query, k, where, columns), binary=True), k)
+
+
+# What the write path reads of each neighbour: its id and the labels it votes with.
+LABELS = "m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category"
+
+
+def nearest_sql(query: Vector, k: int, where: Filter, columns: str) -> tuple[str, list[Any]]:
+    """The statement of the k nearest allowed memories: (distance, *columns) per row. The index orders by the
+    vectors' half-precision copies (off by about 1e-3); half as many hits again are taken, each scored from its
+    float32 vector, and the best k of those kept (`nearest_rows`): the cosines a caller sees stay exact."""
+    dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
+    clause, params = where_sql(where, searchable=True)
+    vector = vector_text(query)
+    return (
+        f"SELECT m.embedding <=> %s::vector AS distance, {columns} FROM memories m "
+        f"WHERE m.embedding IS NOT NULL AND {clause} "
+        f"ORDER BY m.embedding::halfvec({dim}) <=> %s::halfvec({dim}) LIMIT %s",
+        [vector, *params, vector, k + max(8, k // 2)],
+    )
+
+
+def nearest_rows(rows: Sequence[tuple[Any, ...]], k: int) -> list[tuple[Any, ...]]:
+    """The best k of `nearest_sql`'s rows by their exact cosine, best first: (cosine, *columns)."""
+    return sorted(((1.0 - float(row[0]), *row[1:]) for row in rows), key=lambda row: -row[0])[:k]
 
 
 def vector_text(vector: Vector) -> str:

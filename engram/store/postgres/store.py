@@ -21,6 +21,7 @@ from engram.model.record import MemoryRecord, Scope, utcnow
 from engram.model.vectors import Matrix, Vector
 from engram.store.erasure import Erasure
 from engram.store.postgres import text as pg_text
+from engram.store.postgres.batched import BatchedSearches
 from engram.store.postgres.columns import from_row, to_row
 from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
@@ -45,13 +46,13 @@ def _width(row: tuple[Any, ...]) -> int:
     return sum(len(v) for v in (*row[:-2], row[-1]) if isinstance(v, str | bytes))
 
 
-class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
+class PostgresStore(BatchedSearches, Searches, Upkeeping, Erasure, SideTables):
     _BYTE_ORDER = 'COLLATE "C"'  # as SQLite orders text
 
     def __init__(self, url: str, *, pool_size: int = 8, timeout_s: float = 30.0) -> None:
         self._db = Connections(url, pool_size=pool_size, timeout_s=timeout_s)
         self.url, self.schema = url, self._db.schema
-        self._all, self._one = self._db.all, self._db.one
+        self._all, self._one, self._all_many = self._db.all, self._db.one, self._db.all_many
         self._migrate()
 
     def atomic(self) -> AbstractContextManager[Conn]:
@@ -162,7 +163,8 @@ class PostgresStore(Searches, Upkeeping, Erasure, SideTables):
             for r, v in zip(records, vectors, strict=True)
         ]
         with self.atomic() as db:
-            rebuild = self._index_to_rebuild(db, len(rows))
+            before = self._searchable_count(db) if len(rows) >= self._ANALYZE_AFTER else None
+            rebuild = self._index_to_rebuild(len(rows), before)
             if rebuild is not None:
                 db.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(vector_index_name(rebuild))))
             # Each row keeps its place in the order (rid), but the widest are written first: a page is filled
