@@ -11,6 +11,7 @@ import pytest
 
 from bench.backends import bulk_records
 from engram import FakeEmbedder, Memory
+from engram.store.postgres.search import LABELS, nearest_sql
 from engram.store.postgres.store import PostgresStore
 from engram.store.values import Filter
 
@@ -107,3 +108,16 @@ def test_classifier_scores_are_kept_as_the_blob_and_read_back_as_written(pg_url:
         mem.update(records[1].id, importance=0.9)  # an update writes them again, unchanged
         updated = store.get(records[1].id)
         assert updated is not None and updated.kind_scores == odd
+
+
+def test_a_bulk_insert_leaves_the_row_counts_so_a_vector_search_walks_the_graph(pg_url: str) -> None:
+    texts = [f"entry {_word(i * 7919)} filed under {_word(i % 29)}" for i in range(3000)]
+    with Memory(pg_url, embedder=FakeEmbedder()) as mem:
+        store = mem.store
+        assert isinstance(store, PostgresStore)
+        _insert(mem, texts[:1500])
+        _insert(mem, texts[1500:], 1500)
+        query = FakeEmbedder().embed_batch(["entry filed"])[0]
+        statement, params = nearest_sql(query, 10, Filter(), LABELS)
+        plan = "\n".join(str(r[0]) for r in store._all(f"EXPLAIN {statement}", params))
+        assert "memories_hnsw_half_" in plan, plan

@@ -179,14 +179,26 @@ class PostgresStore(BatchedSearches, Searches, Upkeeping, Erasure, SideTables):
                     load.write_row((rids[i][0], *rows[i]))
             if rebuild is not None:
                 self._build(db, rebuild)
+            if before is not None and len(rows) * 10 >= before:
+                # The planner's row counts, as autovacuum would only read them up to a minute later: a store
+                # it guessed a handful of rows answered every vector search by reading every row.
+                db.execute(b"ANALYZE memories")
 
-    def _index_to_rebuild(self, db: Conn, adding: int) -> int | None:
-        """The dimension of the vector index to build again after adding `adding` rows, if that is cheaper."""
-        if adding < self._BUILD_AFTER:
-            return None
+    # A write of at least this many rows that adds a tenth or more to the store has its statistics read again.
+    _ANALYZE_AFTER = 200
+
+    @staticmethod
+    def _searchable_count(db: Conn) -> int:
         row = db.execute(b"SELECT docs FROM corpus").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def _index_to_rebuild(self, adding: int, before: int | None) -> int | None:
+        """The dimension of the vector index to build again after adding `adding` rows to `before` searchable
+        ones, if that is cheaper."""
+        if adding < self._BUILD_AFTER or before is None:
+            return None
         model = self.model()
-        if row is None or int(row[0]) > adding or model is None:
+        if before > adding or model is None:
             return None
         return model[1] if self._vector_indexes().get(vector_index_name(model[1]), False) else None
 
