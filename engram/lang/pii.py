@@ -99,10 +99,11 @@ _SECRETS = re.compile(
     r"[\"']?(?P<password>[^\s\"',;]{4,})"
     r"|(?i:\b(?:[a-z0-9]+[_.-]){0,6}(?:secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|token|"
     r"private[_-]?key)(?:[_.-][a-z0-9]+){0,6}\s*[:=]\s*)[\"']?(?P<assigned>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;]{8,})"
-    # "the password is hunter2", "the Wi-Fi password at the cabin is ...", "the PIN for the alarm is ...": a value
-    # with a digit or a symbol in it (not "the password is correct").
+    # "the password is hunter2", "the Wi-Fi password at the cabin is ...", "the PIN for the alarm is ...", and as
+    # it changes, "... password is now ...", "changed the password to ...": a value with a digit or a symbol in it
+    # (not "the password is correct").
     r"|(?i:\b(?:password|passwd|passphrase|passcode|pin)(?:\s+(?:for|at|of|to|on)\s+(?:the\s+|my\s+|our\s+)?"
-    r"[\w'-]+(?:\s+[\w'-]+)?)?\s+(?:is|was)\s+)[\"']?"
+    r"[\w'-]+(?:\s+[\w'-]+)?)?\s+(?:(?:is|was)(?:\s+now)?|to)\s+)[\"']?"
     r"(?P<said>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;.]{4,})"
     # A long run of letters and digits right after the word secret, token or key: a credential's value.
     r"|(?i:\b(?:secret|token|key)\s+)"
