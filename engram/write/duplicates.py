@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from engram.config import Settings
+from engram.lang.pii import MARKER
 from engram.model.record import MemoryRecord, NewMemory, Status, Tier, utcnow
 from engram.model.results import RememberResult
 from engram.model.vectors import Vector
@@ -46,6 +47,13 @@ class Duplicates:
             confidence=existing.kind_confidence,
         )
 
+    @staticmethod
+    def kept_apart(item: NewMemory, operation: Operation | None) -> bool:
+        """Whether a new memory is written as its own even when it repeats a stored one: a value redaction hid
+        ("the wifi password is [REDACTED_SECRET]") may be another one said in the same words, and only the newer
+        memory stands for it. An import (an `operation`) brings memories as they were, each once."""
+        return operation is None and "pii_redacted" in item.metadata and MARKER.search(item.content) is not None
+
     def threshold(self) -> float:
         """The cosine from which a new memory may be folded into a neighbour. Persona mode: a mid-term slot
         absorbs anything within 0.85, not only near-copies."""
@@ -69,7 +77,8 @@ class Duplicates:
         is none. A chunk is part of a longer text: a short memory never replaces it, nor does a long one
         (`pieces` > 1) replace anything."""
         settings, threshold = self._settings, self.threshold()
-        for memory_id, cosine in near if pieces == 1 else ():
+        folds = pieces == 1 and not self.kept_apart(item, operation)
+        for memory_id, cosine in near if folds else ():
             if cosine < threshold:
                 break
             closest = voters.get(memory_id)

@@ -230,7 +230,7 @@ class Writer:
             existing = None
             if held_somewhere is None or p.hash in held_somewhere:
                 existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
-            if existing is not None:
+            if existing is not None and not self._duplicates.kept_apart(item, operation):
                 held.write(store)
                 written.append(self._duplicates.said_again(existing, item, operation))
                 ahead, held_somewhere = {}, None
@@ -287,7 +287,7 @@ class Writer:
         if item.id is not None and store.get(item.id) is not None:
             raise InvalidInput("id", f"a memory with id {item.id} already exists")
         existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
-        if existing is not None:
+        if existing is not None and not self._duplicates.kept_apart(item, operation):
             return self._duplicates.said_again(existing, item, operation)
         vector = whole_vector(p)
         hits = store.labelled_search(vector, self._settings.kind_neighbours, scope_filter(item))
