@@ -31,7 +31,8 @@ from engram.tags.tagger import Tagger
 from engram.write.edit import fetch
 from engram.write.operations import Operation
 from engram.write.rules import same_particulars
-from engram.write.updates import ENDED_AT, headed, says_change, states_holder, updates
+from engram.write.standing import tells_standing
+from engram.write.updates import ENDED_AT, headed, hides_value, says_change, states_holder, updates
 from engram.write.writer import Writer
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar
@@ -191,7 +192,7 @@ class StoreMemory:
             },
             "recommendations": {
                 "similar_memories": [i for i, _ in similar],
-                "suggested_merges": [i for i, s in similar if s >= MERGE_AT and i not in updated],
+                "suggested_merges": [i for i, s in similar if s >= MERGE_AT and i not in {*updated, *older}],
                 "suggested_updates": [*older, *(i for i, _ in similar if i in updated and i not in older)],
                 "tag_consolidations": plan.mapped,
             },
@@ -241,13 +242,13 @@ class StoreMemory:
         neighbours is that fact as it was (engram.write.updates): the closest such one, marked `updated_by` the
         new memory (which lists it in `updates`), so that search puts the newer first and the session context
         shows the older with its update. Nothing is hidden or superseded: merge_memories does that when asked."""
-        held = states_holder(record.content)
-        said = held or says_change(record.content) or headed(record.content)
+        # A new holder of a role ("my dentist is Dr Evans"), status ("we got married") or place ("Tom started at
+        # Hillside") is read against every neighbour: the older memory shares little else with it.
+        held = states_holder(record.content) or tells_standing(record.content)
+        said = held or says_change(record.content) or headed(record.content) or hides_value(record.content)
         if not result.created or record.parent_id is not None or not said:
             return []
         near = dict(result.neighbours)
-        # A new holder of a role ("my dentist is Dr Evans") is read against every neighbour: the old holder's
-        # memory shares little else with it.
         floor = -1.0 if held else ENDED_AT
         olders = self._store.get_many([i for i, s in result.neighbours if s >= floor and i != record.id])
         for old in sorted(olders, key=lambda r: -near[r.id]):

@@ -14,9 +14,11 @@ from functools import lru_cache
 from typing import Any
 
 from engram.lang.analysis import WHEN_ALONE
+from engram.lang.pii import MARKER
 from engram.lang.text import STOPWORDS, stem, words
 from engram.lang.timewords import DAYS, MONTHS
 from engram.write.rules import same_particulars
+from engram.write.standing import ends_standing
 
 UPDATE_AT = 0.6  # cosine from which a memory that says something changed may update an older one
 # Cosine from which a memory that ends a named thing ("sold the Skoda") updates an older one naming it: the
@@ -28,7 +30,7 @@ _CHANGE = re.compile(
     r"\b(?:moved|moving|changed|switched|swapped|rescheduled|postponed|brought forward|corrected|correction"
     r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
     r"|increased|decreased|reduced|upped|went up|went down|pushed back|pushed|bumped|relocated|rebooked"
-    r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more)\b",
+    r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more|reset)\b",
     re.IGNORECASE,
 )
 # A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
@@ -184,6 +186,31 @@ def _topic(text: str, names: set[str]) -> set[str]:
     }  # fmt: skip
 
 
+# When a value was set, said with it ("... from today"), and the verbs that set it: no topic of their own.
+_WHEN_SAID = {stem(w) for w in "today tonight yesterday week weekend morning evening reset set".split()}
+
+
+def hides_value(text: str) -> bool:
+    """Whether a value in `text` was hidden by redaction ("the wifi password is [REDACTED_SECRET]")."""
+    return MARKER.search(text) is not None
+
+
+def _revalued(new: str, old: str) -> bool:
+    """Whether both texts hide the same kinds of value and say the same of the same thing otherwise ("changed the
+    wifi password to [REDACTED_SECRET]" after "the wifi password is [REDACTED_SECRET]"): the hidden values cannot
+    be compared, and the newer one is the value as it is now. Another thing's ("the guest wifi password") is
+    another topic."""
+    kinds = [sorted(set(MARKER.findall(t))) for t in (new, old)]
+    if not kinds[0] or kinds[0] != kinds[1]:
+        return False
+    plain = [MARKER.sub(" ", t) for t in (new, old)]
+    names = [_names(t) for t in plain]
+    if names[0] != names[1]:
+        return False
+    topics = [_topic(t, n) - _WHEN_SAID for t, n in zip(plain, names, strict=True)]
+    return topics[0] == topics[1]
+
+
 def updates(new: str, old: str, cosine: float) -> bool:
     """Whether `new`, said later, updates `old`: both name the holder of one role (or the value of one detail)
     and the holders differ; or it says something changed, is close to it, shares a name with it when either names
@@ -198,6 +225,10 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return True  # the thing the older one says is had or used is no more
     if cosine >= UPDATE_AT and _restated(new, old):
         return True
+    if cosine >= UPDATE_AT and _revalued(new, old):
+        return True  # a hidden value said again: the newer one holds
+    if ends_standing(new, old, cosine):
+        return True  # another status of the same person, or a move from the place the older one names
     if cosine < UPDATE_AT or not says_change(new):
         return False
     new_names, old_names = _names(new), _names(old)
