@@ -28,9 +28,10 @@ def _store(memory: Memory, day: int, text: str) -> dict[str, Any]:
 def _updated(memory: Memory, older: str, newer: str) -> bool:
     """Whether `newer`, stored three days after `older`, names it as the fact it updates."""
     first = _store(memory, 0, older)["memory_id"]
-    return _store(memory, 3, newer)["recommendations"]["suggested_updates"] == [first] and memory.get(
-        first
-    ).metadata.get("updated_by") is not None
+    return (
+        _store(memory, 3, newer)["recommendations"]["suggested_updates"] == [first]
+        and memory.get(first).metadata.get("updated_by") is not None
+    )
 
 
 @pytest.fixture
@@ -78,6 +79,11 @@ def test_a_new_status_of_the_same_person_updates_the_older_one(real: Memory, old
         ("Tom and Ana got married last year.", "Ana's sister Carla got married in May."),
         ("I'm married to Ben.", "Ben and I went to my cousin's wedding."),
         ("Nadia is pregnant.", "Nadia and Tom got married in June."),
+        ("Ben and I are married.", "Ben and I painted the kitchen together."),
+        ("I'm married to Ben.", "I booked a single room at the Hilton."),
+        ("I'm married to Ben.", "I'm seeing Dr Patel on Tuesday."),
+        ("I live in Leeds.", "I started at Deloitte on Monday."),
+        ("I work at Deloitte.", "I proposed a new schedule to the team."),
     ],
 )
 def test_what_stays_true_beside_the_older_fact_is_no_update(real: Memory, older: str, newer: str) -> None:
@@ -97,7 +103,10 @@ def test_search_puts_the_new_school_and_the_marriage_first(real: Memory) -> None
 
 
 def test_a_password_changed_in_words_is_found_as_personal_data() -> None:
-    for said in ("I changed the wifi password to blue-kettle-42.", "The wifi password is now blue-kettle-42."):
+    for said in (
+        "I changed the wifi password to blue-kettle-42.",
+        "The wifi password is now blue-kettle-42.",
+    ):
         hidden = pii.scan(said).redacted
         assert "[REDACTED_SECRET]" in hidden and "blue-kettle-42" not in hidden
     assert pii.scan("Set the password to something memorable.").risk == 0

@@ -52,7 +52,9 @@ class Duplicates:
         """Whether a new memory is written as its own even when it repeats a stored one: a value redaction hid
         ("the wifi password is [REDACTED_SECRET]") may be another one said in the same words, and only the newer
         memory stands for it. An import (an `operation`) brings memories as they were, each once."""
-        return operation is None and "pii_redacted" in item.metadata and MARKER.search(item.content) is not None
+        return (
+            operation is None and "pii_redacted" in item.metadata and MARKER.search(item.content) is not None
+        )
 
     def threshold(self) -> float:
         """The cosine from which a new memory may be folded into a neighbour. Persona mode: a mid-term slot

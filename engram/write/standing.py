@@ -16,11 +16,11 @@ from engram.lang.timewords import DAYS, MONTHS
 _CALENDAR = re.compile(rf"^(?:{MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 USER = "i"  # the user, however the text says it: "I", "we", "Priya and I", or no subject at all
 
-_PLACE = r"((?:(?-i:[A-Z])[\w'\u2019&-]*\s+){0,3}(?-i:[A-Z])[\w'\u2019&-]*)"  # up to four capitalised words
+_PLACE = r"(?P<place>(?:(?-i:[A-Z])[\w'\u2019&-]*\s+){0,3}(?-i:[A-Z])[\w'\u2019&-]*)"  # up to four capitalised words
 # Where someone works, studies or lives, as a standing fact: "Tom teaches at Oakfield Primary", "Kenji is a nurse at
 # St Mary's", "Olivia studies law at Leeds", "Grandma lives in Croydon".
 _AT_PLACE = re.compile(
-    r"\b(?:(?:works?|working|teach(?:es)?|teaching|stud(?:y|ies|ying)|lives?|living|based|attends?|is|am"
+    r"\b(?:(?:works?|working|teach(?:es)?|teaching|stud(?:y|ies|ying)|(?P<home>lives?|living)|based|attends?|is|am"
     r"|['\u2019]s|['\u2019]m|are)(?:\s+(?:as\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+|\s+[a-z]+)??"
     rf"\s+(?:at|in|for)|goes\s+to|going\s+to)\s+(?:the\s+)?{_PLACE}",
     re.IGNORECASE,
@@ -28,7 +28,7 @@ _AT_PLACE = re.compile(
 # A move to another place of work, study or home, told as the event: "started at Hillside Secondary", "joined
 # Kingsmead FC as their coach", "got a job at The Fig Tree", "moved to the Amsterdam office", "transferred to Leeds".
 _MOVED_TO = re.compile(
-    r"\b(?:(?:start(?:s|ed|ing)?|beg(?:an|ins|inning)|transferr?(?:ed|ing|s)?|relocat(?:ed|ing)|mov(?:ed|ing)"
+    r"\b(?:(?:start(?:s|ed|ing)?|beg(?:an|ins|inning)|transferr?(?:ed|ing|s)?|(?P<home>relocat(?:ed|ing)|mov(?:ed|ing))"
     r"|went\s+back)\s+(?:at|to|with|for|in|into)|join(?:s|ed|ing)?|(?:got|took|landed|accepted)\s+(?:a|the|an)\s+"
     r"(?:new\s+)?(?:job|post|position|role|place)(?:\s+as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+)?)?"
     r"(?:\s+(?:at|with|in))?)"
@@ -49,23 +49,34 @@ MOVED_AT = 0.3
 # A status on one line of a life, and the words that state each; a text states the first it names.
 _STATUS = (
     ("apart", r"divorced?|separated|split\s+up|broke\s+up|broken\s+up|called\s+it\s+off|ended\s+things"),
-    ("married", r"married|tied\s+the\s+knot|husband|wife|newlyweds?"),
-    ("engaged", r"engaged|proposed|fianc[eé]e?"),
-    ("together", r"dating|seeing\s+(?:someone|(?-i:[A-Z])\w+)|going\s+out\s+with|together|in\s+a\s+relationship"),
-    ("single", r"single"),
-    ("born", r"had\s+(?:the|a|their|her)\s+baby|gave\s+birth|(?:was|were)\s+born|baby\s+(?:arrived|is\s+here)"),
-    ("expecting", r"pregnant|expecting(?:\s+a\s+baby)?"),
+    ("married", r"married|tied\s+the\s+knot|newlyweds?"),
+    ("engaged", r"engaged|proposed\s+to\s+(?-i:[A-Z])\w*|fianc[eé]e?"),
+    (
+        "together",
+        r"dating|(?:been|started)\s+seeing\s+(?:someone|(?-i:[A-Z])\w+)|going\s+out\s+with"
+        r"|(?:been|are|were|got|['\u2019]re|back)\s+together|in\s+a\s+relationship",
+    ),
+    ("single", r"(?:am|['\u2019]m|is|['\u2019]s|are|['\u2019]re|still|now|being|was|been)\s+single"),
+    (
+        "born",
+        r"had\s+(?:the|a|their|her)\s+baby|gave\s+birth|(?:was|were)\s+born|baby\s+(?:arrived|is\s+here)",
+    ),
+    ("expecting", r"pregnant|expecting\s+(?:a\s+baby|twins|our\s+first|a\s+boy|a\s+girl)"),
 )
 _LINE = {"apart": 0, "married": 0, "engaged": 0, "together": 0, "single": 0, "born": 1, "expecting": 1}
-_STATUS_WORDS = re.compile(
-    "|".join(rf"(?P<{name}>\b(?:{said})\b)" for name, said in _STATUS), re.IGNORECASE
-)
+_STATUS_WORDS = re.compile("|".join(rf"(?P<{name}>\b(?:{said})\b)" for name, said in _STATUS), re.IGNORECASE)
 # Whose status it is, before its words: "I'm", "we", "Priya and I", "Aisha and Daniel", "Lucy", "Engaged ..." (no
 # subject: the user's own note); someone's kin or partner ("Priya's brother Ravi") is another person.
-_KIN = r"(?:sister|brother|mum|mom|dad|mother|father|son|daughter|cousin|friend|aunt|uncle|niece|nephew|gran\w*)"
+_KIN = (
+    r"(?:sister|brother|mum|mom|dad|mother|father|son|daughter|cousin|friend|aunt|uncle|niece|nephew|gran\w*)"
+)
 _OF = re.compile(rf"(?:\b(?:my|our|his|her|their)\s+|[\w]+['\u2019]s\s+){_KIN}\b\s*((?-i:[A-Z])\w+)?", re.I)
-_USER = re.compile(r"^\s*(?:i\b|i['\u2019]m\b|i['\u2019]ve\b|we\b|we['\u2019](?:re|ve)\b|me\s+and\b|my\s+partner\b)", re.I)
+_USER = re.compile(
+    r"^\s*(?:i\b|i['\u2019]m\b|i['\u2019]ve\b|we\b|we['\u2019](?:re|ve)\b|me\s+and\b|my\s+partner\b)", re.I
+)
 _AND_I = re.compile(r"^\s*((?-i:[A-Z])\w+)\s+and\s+(?:i|me)\b", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^\s*(?-i:[A-Z])\w*['\u2019]s\b")  # "Tom's wife ...": someone else's relation
+_OWN = re.compile(r"^\s*(?:my|our)\b", re.IGNORECASE)
 _NAMED = re.compile(r"^\s*((?-i:[A-Z])\w+)\b(?!['\u2019]s\b)(?:\s+and\s+((?-i:[A-Z])\w+))?")
 _TO = re.compile(r"\b(?:to|with|and)\s+((?-i:[A-Z])\w+)")
 
@@ -74,16 +85,19 @@ def _subject(text: str) -> frozenset[str]:
     """Whom a text's first clause is about, lower-cased: the user as USER, with a partner it names; empty when it
     is about someone's kin ("Priya's brother Ravi", "my sister")."""
     clause = re.split(r"[.;!?]|,\s", text, maxsplit=1)[0]
+    if _POSSESSIVE.match(clause) and not _OF.match(clause.strip()):
+        return frozenset()
     if (kin := _OF.match(clause.strip())) is not None:
         return frozenset({kin.group(1).lower()} if kin.group(1) else ())
     if (both := _AND_I.match(clause)) is not None:
         return frozenset({USER, both.group(1).lower()})
-    if _USER.match(clause):
+    # One's own: said as I or we, of my or our household, or a note with no subject ("Engaged to Priya!",
+    # "Started at Hillside today").
+    if _USER.match(clause) or _OWN.match(clause) or _STATUS_WORDS.match(clause) or _MOVED_TO.match(clause):
         return frozenset({USER})
     named = _NAMED.match(clause)
-    first = words(named.group(1))[0] if named is not None and words(named.group(1)) else ""
-    if named is None or first in STOPWORDS or _STATUS_WORDS.match(named.group(1)) or _MOVED_TO.match(clause):
-        return frozenset({USER})  # a note with no subject ("Engaged to Priya", "Started at Hillside") is one's own
+    if named is None or words(named.group(1))[:1] == [] or words(named.group(1))[0] in STOPWORDS:
+        return frozenset()
     return frozenset(words(n)[0] for n in named.groups() if n and words(n))
 
 
@@ -102,10 +116,13 @@ def status(text: str) -> tuple[str, frozenset[str]] | None:
 
 
 @lru_cache(maxsize=64)
-def _place(text: str) -> tuple[frozenset[str], str] | None:
-    """Whom a text says works, studies or lives somewhere, and the place's words, lower-cased."""
+def _place(text: str) -> tuple[frozenset[str], str, bool] | None:
+    """Whom a text says works, studies or lives somewhere, the place's words, lower-cased, and whether it is
+    their home."""
     found = _AT_PLACE.search(text)
-    return None if found is None or not (where := _where(found.group(1))) else (_subject(text), where)
+    if found is None or not (where := _where(found.group("place"))):
+        return None
+    return _subject(text), where, found.group("home") is not None
 
 
 def _where(place: str) -> str:
@@ -114,13 +131,14 @@ def _where(place: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _moved(text: str) -> tuple[frozenset[str], str] | None:
-    """Whom a text says started at, joined or moved to a named place, and the place's words; None when it says
-    the place is an addition or a visit."""
+def _moved(text: str) -> tuple[frozenset[str], str, bool] | None:
+    """Whom a text says started at, joined or moved to a named place, the place's words, and whether it is a
+    new home (moved, relocated) rather than work or school; None when it says the place is an addition or a
+    visit."""
     found = _MOVED_TO.search(text)
-    if found is None or _ADDED.search(text) or not (where := _where(found.group(1))):
+    if found is None or _ADDED.search(text) or not (where := _where(found.group("place"))):
         return None
-    return _subject(text), where
+    return _subject(text), where, found.group("home") is not None
 
 
 def tells_standing(text: str) -> bool:
@@ -136,6 +154,6 @@ def ends_standing(new: str, old: str, cosine: float) -> bool:
     if had is not None and has is not None and had[1] & has[1] and _LINE[had[0]] == _LINE[has[0]]:
         return had[0] != has[0] and not (had[0] == "born" and has[0] == "expecting")
     where, moved = _place(old), _moved(new)
-    if cosine < MOVED_AT or where is None or moved is None or not where[0] & moved[0]:
-        return False
-    return bool(moved[1]) and moved[1] not in where[1] and where[1] not in moved[1]
+    if cosine < MOVED_AT or where is None or moved is None or not where[0] & moved[0] or where[2] != moved[2]:
+        return False  # another person's, or a new job where the older one says where they live
+    return moved[1] not in where[1] and where[1] not in moved[1]

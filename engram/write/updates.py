@@ -187,7 +187,7 @@ def _topic(text: str, names: set[str]) -> set[str]:
 
 
 # When a value was set, said with it ("... from today"), and the verbs that set it: no topic of their own.
-_WHEN_SAID = {stem(w) for w in "today tonight yesterday week weekend morning evening reset set".split()}
+_WHEN_SAID = {stem(w) for w in "today tonight yesterday week weekend morning evening reset set".split()}  # noqa: SIM905
 
 
 def hides_value(text: str) -> bool:
