@@ -155,3 +155,15 @@ def test_an_import_still_stores_a_redacted_memory_once(tmp_path: Path, mem: Memo
     with Memory(tmp_path / "copy.db", embedder=FakeEmbedder(), settings=on) as other:
         other.import_memories(path)
         assert other.stats()["memories"] == 1
+
+
+def test_a_redacted_value_said_word_for_word_is_kept_on_each_backend(
+    db_location: str | Path, tmp_path: Path
+) -> None:
+    on = Settings(home=tmp_path / "home", redact_pii=True, tag_on_topic=-1)
+    with Memory(db_location, embedder=FakeEmbedder(), settings=on) as memory:
+        older = _store(memory, 0, "The wifi password is hunter2.")["memory_id"]
+        newer = _store(memory, 3, "The wifi password is blue-kettle-42.")
+        assert newer["outcome"] == "created" and newer["memory_id"] != older
+        assert memory.get(older).metadata["updated_by"] == newer["memory_id"]
+        assert memory.stats()["memories"] == 2
