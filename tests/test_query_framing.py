@@ -42,3 +42,9 @@ def test_a_memory_that_names_the_one_asked_about_says_all_the_question_asks(
     # boss is said as manager, and the name is the answer: the whole question (it was 0.376 with "name" counted).
     assert hits[0].components["coverage"] == pytest.approx(1.0)
     assert hits[0].confidence == "high"
+
+
+def test_the_day_of_a_holiday_is_the_holiday() -> None:
+    assert topical("what's the plan for Christmas day?") == ("plan", "christmas")
+    assert topical("what are we doing on Boxing Day?") == ("boxing",)
+    assert "day" in topical("how long is a day shift?")

@@ -62,3 +62,9 @@ def test_a_memory_without_a_password_does_not_answer_for_one(real: Memory) -> No
     assert all(r["confidence"] == "low" for r in found), found
     found = real.search_memory("what's the wifi password?", touch=False)["results"]
     assert found[0]["id"] == wifi and found[0]["confidence"] != "low", found
+
+
+def test_a_sort_code_or_a_postcode_is_no_credential() -> None:
+    assert not gives("Bank: Nationwide, sort code 07-04-36, account 12345678.", "password")
+    assert not gives("Home: 12 Tyne Green Row, postcode NE46 3HX.", "password")
+    assert gives("Gate code for the yard is 4471.", "password")

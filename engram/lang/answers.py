@@ -30,8 +30,10 @@ _CLOCK = re.compile(
 )
 # A password is asked for by name; "the reservation code" is answered by a booking reference, so a code is not.
 _PASSWORD = re.compile(r"\b(?:password|passwords|passcode|passphrase|pin)\b", re.IGNORECASE)
+# A sort code, a postcode or a dialling code is no credential.
 _CREDENTIAL = re.compile(
-    r"\b(?:password|passcode|passphrase|pin|key|code|combination|secret|login|credentials)\b|\[REDACTED_SECRET\]",
+    r"\b(?:password|passcode|passphrase|pin|key|(?<!\bsort )(?<!\bpost )(?<!\bzip )(?<!\barea )(?<!\bdialling )code"
+    r"|combination|secret|login|credentials)\b|\[REDACTED_SECRET\]",
     re.IGNORECASE,
 )
 _AMOUNT = re.compile(r"\bhow (?:much|old|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)

@@ -221,7 +221,9 @@ FRAMING = frozenset(
 # with the dog" asks for news of the dog.
 _ASKS_FOR = re.compile(
     r"\bfor\s+a\s+living\b|(?<=\bwhat\s)(?:time|day|date)\b|(?<=\bwhich\s)(?:day|date)\b"
-    r"|\bgoing\s+on\b(?=\s+(?:with|at|in|for)\b)",
+    r"|\bgoing\s+on\b(?=\s+(?:with|at|in|for)\b)"
+    # The day of a holiday is the holiday: "the plan for Christmas day" is not about a "140 day streak".
+    r"|(?:(?<=\bchristmas )|(?<=\bboxing )|(?<=\byear's )|(?<=\bmother's )|(?<=\bfather's )|(?<=\bvalentine's ))day\b",
     re.IGNORECASE,
 )
 
