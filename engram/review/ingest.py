@@ -4,8 +4,8 @@ store each through the core write path with its review status.
 Status: approved when the candidate's confidence is at least 0.60 and its PII risk below 2, else pending (for
 `engram review`). With `redact_pii` set, raw PII is replaced by markers before anything is stored (risk 1): in
 the memories and in the sources (a message's content and its metadata's strings).
-A candidate's content, hash, scope and kind dedup it as the core write path does; nothing is stored twice and a
-message already ingested is skipped. A message's source row and its memories commit together, so a failed
+A candidate's content, hash, scope and kind dedup it as the core write path does (a text whose value redaction hid
+is kept as its own: the value may be another); a message already ingested is skipped. A message's source row and its memories commit together, so a failed
 ingest leaves the message that failed (and those after it) to the next run.
 """
 
