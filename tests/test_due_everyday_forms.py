@@ -159,3 +159,17 @@ def test_a_question_for_wednesday_week_asks_for_that_day() -> None:
     ):
         span = due.window(question, thursday)
         assert span is not None and span.after is not None and span.after.date().isoformat() == day
+
+
+def test_a_title_in_quotes_names_no_day() -> None:
+    book = (
+        "Kasia recommended the book 'Tomorrow, and Tomorrow, and Tomorrow' - want to read it over Christmas."
+    )
+    assert due.deadline_day(book, TUESDAY) == datetime(2026, 12, 25, tzinfo=UTC)
+    assert due.deadline_day("Book tickets for 'Saturday Night Fever' on 12 December", TUESDAY) == datetime(
+        2026, 12, 12, tzinfo=UTC
+    )
+    # Words quoted as said keep their day.
+    assert due.deadline_day(
+        'Sticky note on the fridge: "pay the window cleaner tomorrow"', TUESDAY
+    ) == datetime(2026, 11, 25, tzinfo=UTC)

@@ -94,11 +94,21 @@ def due_days(text: str, said_at: datetime) -> list[datetime]:
     return sorted({day for day, _ in _named_days(text, day_start(said_at.astimezone(UTC)))})
 
 
+# A title in quotes (its words capitalised, unlike words quoted as said) names no day: "read 'Tomorrow' tonight".
+_QUOTED = re.compile(r"(?<!\w)['\u2018\"\u201c][^'\u2019\"\u201d\n]{2,120}['\u2019\"\u201d](?!\w)")
+
+
+def _unless_titled(quoted: re.Match[str]) -> str:
+    words = re.findall(r"[^\W\d_]{4,}", said := quoted.group())
+    return " " * len(said) if words and all(w[0].isupper() for w in words) else said
+
+
 def _named_days(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     """The days `text` names that are not before the day it was said, the due day first (`_read_due`). None
     for what was done: a date in an account of the past is when it happened, not a day something is due.
     Callers pass the day (UTC midnight), so that the kind's read and the due day's of one write share a result."""
     text = after_dated_heading(text, said_at) or text  # "Call with Katrin 24 Nov: ...": when it was noted
+    text = _QUOTED.sub(_unless_titled, text)
     if not may_name_day(text):
         return ()
     try:
