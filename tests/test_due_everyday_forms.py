@@ -173,3 +173,13 @@ def test_a_title_in_quotes_names_no_day() -> None:
     assert due.deadline_day(
         'Sticky note on the fridge: "pay the window cleaner tomorrow"', TUESDAY
     ) == datetime(2026, 11, 25, tzinfo=UTC)
+
+
+def test_a_journey_on_a_weekday_is_once_and_a_name_is_no_instruction() -> None:
+    # A flight on a bare weekday is booked once, unlike a club's ride each Saturday.
+    assert _day("Saturday flight leaves at 6:40 from Leeds") == "2026-11-28"
+    assert _day("Saturday club ride leaves from the cafe at 8:30") is None
+    # A name that is also a verb, with a verb of its own, tells who someone is.
+    assert not due.instruction("Rob Evans is my boss")
+    assert not due.instruction("Book Club is on Thursday")
+    assert due.instruction("Book the venue for Friday")

@@ -78,6 +78,8 @@ def instruction(text: str) -> bool:
         readings = _readings(first)
         if readings.get("VERB") != (first,) or first in {"be", "have", "do"}:
             continue
+        if len(words) > 2 and words[1][0].isupper() and words[2].lower() in _FINITE:
+            continue  # a name with a verb of its own: "Rob Evans is my boss", "Book Club is on Thursday"
         if rest != opening or ("NOUN" not in readings and "ADJ" not in readings):
             return True  # after "remind me to", "need to": a verb whatever else it can be
         if len(words) > 1 and words[1].lower() in _OBJECT:

@@ -71,6 +71,8 @@ _WEEKDAY_HELD = re.compile(
     re.IGNORECASE,
 )
 _WHERE = frozenset(("at", "from", "in", "on"))
+# A journey booked is one ("Saturday flight leaves at 6:40 from Leeds"), unlike a club's ride.
+_ONE_OFF = frozenset(("flight", "flights", "plane", "ferry", "cruise", "train", "eurostar"))
 
 
 def _held_each_week(sentence: str) -> bool:
@@ -81,6 +83,8 @@ def _held_each_week(sentence: str) -> bool:
     if opening is None:
         return False
     words = re.findall(r"[a-z][\w'-]*", opening.group(1).lower())[:10]
+    if words and words[0] in _ONE_OFF:
+        return False
     for at, word in enumerate(words[1:], 1):
         following = words[at + 1 : at + 3]
         if not following or word == "is" or not _inflected(word, "VBZ"):
