@@ -228,9 +228,11 @@ class Writer:
             if item.id is not None and store.get(item.id) is not None:
                 raise InvalidInput("id", f"a memory with id {item.id} already exists")
             existing = None
-            if held_somewhere is None or p.hash in held_somewhere:
+            if not self._duplicates.kept_apart(item, operation) and (
+                held_somewhere is None or p.hash in held_somewhere
+            ):
                 existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
-            if existing is not None and not self._duplicates.kept_apart(item, operation):
+            if existing is not None:
                 held.write(store)
                 written.append(self._duplicates.said_again(existing, item, operation))
                 ahead, held_somewhere = {}, None
@@ -286,8 +288,12 @@ class Writer:
         item, store = p.item, self._store
         if item.id is not None and store.get(item.id) is not None:
             raise InvalidInput("id", f"a memory with id {item.id} already exists")
-        existing = store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
-        if existing is not None and not self._duplicates.kept_apart(item, operation):
+        existing = (
+            None
+            if self._duplicates.kept_apart(item, operation)
+            else store.find_hash(p.hash, item.scope, item.scope_id, item.user_id, item.workspace_id)
+        )
+        if existing is not None:
             return self._duplicates.said_again(existing, item, operation)
         vector = whole_vector(p)
         hits = store.labelled_search(vector, self._settings.kind_neighbours, scope_filter(item))
