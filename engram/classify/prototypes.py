@@ -60,6 +60,7 @@ class Rules:
         False  # fuse a linear read-out of the seeds into the prototype distribution (engram.classify.readout)
     )
     forms: tuple[str, ...] = ()  # marks of a text's form the read-out reads beside it (engram.classify.forms)
+    form_weights: tuple[tuple[str, float], ...] = ()  # how many times a mark counts, if not once
 
 
 # Who a statement is about says nothing of what kind of statement it is. Memories an agent writes often begin
@@ -295,7 +296,7 @@ def classify(
         views["readout"] = read
         by_prototype = readout.pooled(read, by_prototype)
         if readout.forms:
-            by_prototype = readout.with_marks(by_prototype, found) | {
+            by_prototype = readout.with_marks(by_prototype, found, dict(rules.form_weights)) | {
                 k: 0.0 for k in by_prototype if k not in readout.labels
             }
     probs = {label: w * by_prototype[label] + (1 - w) * density.get(label, 0.0) for label in labels}

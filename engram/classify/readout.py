@@ -29,7 +29,7 @@ from __future__ import annotations
 import base64
 import json
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,12 +87,15 @@ class LinearReadout:
         )[0]
         return dict(zip(labels, row.tolist(), strict=True))
 
-    def with_marks(self, fused: dict[str, float], found: frozenset[str]) -> dict[str, float]:
+    def with_marks(
+        self, fused: dict[str, float], found: frozenset[str], weights: Mapping[str, float] | None = None
+    ) -> dict[str, float]:
         """The fused distribution weighed by the marks of form the text carries (`found`): each label's
-        probability times the share of its seeds that carry each mark, renormalised."""
+        probability times the share of its seeds that carry each mark, renormalised; a mark with a weight in
+        `weights` counts that many times (its shares raised to that power)."""
         if self.likelihoods is None or not found & set(self.forms):
             return fused
-        carried = np.array([[float(f in found) for f in self.forms]])
+        carried = np.array([[float(f in found) * (weights or {}).get(f, 1.0) for f in self.forms]])
         row = np.array([[fused.get(k, 0.0) for k in self.labels]])
         p = _weighed(row, self.likelihoods.astype(np.float64), carried)[0]
         return dict(zip(self.labels, p.tolist(), strict=True))
@@ -239,8 +242,9 @@ def _weighed(
     fused: npt.NDArray[np.float64], likelihoods: npt.NDArray[np.float64], carried: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
     """Each row of `fused` times the likelihoods (rows x labels x marks, or labels x marks) of the marks its
-    text carries (rows x marks), renormalised: a mark the text lacks says nothing."""
-    factors = np.where(carried[:, None, :] > 0, likelihoods, 1.0).prod(axis=2)
+    text carries (rows x marks: 0 where it lacks one, else the power the mark's likelihood is raised to),
+    renormalised: a mark the text lacks says nothing."""
+    factors = np.where(carried[:, None, :] > 0, likelihoods ** carried[:, None, :], 1.0).prod(axis=2)
     weighed = fused * factors
     out: npt.NDArray[np.float64] = weighed / weighed.sum(axis=1, keepdims=True)
     return out

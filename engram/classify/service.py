@@ -70,6 +70,9 @@ class Classifiers:
                 # heading says its notes are an account of it, whatever project or task they name. A time that
                 # comes round, stated rather than asked, is a household's or a timetable's slot, not a thing to do.
                 forms=("address", "meeting", "recurring"),
+                # The first two say so whatever the topic, yet the seeds, written for topics, carry few of them:
+                # counted once, a team's link stayed with its project and a stand-up's notes with their task.
+                form_weights=(("address", 2.0), ("meeting", 2.0)),
             ),
             store,
             embedder,
