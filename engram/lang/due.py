@@ -19,7 +19,7 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
-from engram.lang.events import event, stated_occasion, yearly
+from engram.lang.events import booked_ahead, event, stated_occasion, yearly
 from engram.lang.foreign_dates import either_order, forward
 from engram.lang.instruction import DEADLINE, instruction, owed, states_deadline, to_whom
 from engram.lang.month_days import (
@@ -121,7 +121,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     """The days `text` names, each with its phrase: first the due day (the first a deadline word introduces, else
     the first named), then the others in calendar order. Empty for none."""
     text = _spelled(text)
-    past = told_as_past(text) and not stated_occasion(text)
+    past = told_as_past(text) and not (stated_occasion(text) or booked_ahead(text))
     if past and DEADLINE.search(text) is None:
         # "Drained the water butt, the tap still drips. Dev's replacing the washer on the 4th": a sentence told ahead names
         # a day to come, whatever was done before it.

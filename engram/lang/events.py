@@ -140,6 +140,29 @@ def stated_occasion(text: str) -> bool:
     return _STATED.search(spelled(text[:2000])) is not None
 
 
+# A booking told as done, of something on a day to come: "Booked the car in for its MOT on 3 December at 9am",
+# "We've scheduled the boiler service for Friday". The booking is past; the day it names is ahead.
+_BOOKED = re.compile(
+    r"^(?:(?:i|we|they|he|she|you)\s+(?:have\s+|['\u2019]ve\s+)?)?(?:booked|scheduled|arranged|reserved|confirmed"
+    r"|organised|organized|made\s+(?:an?\s+)?(?:appointment|booking|reservation))\b",
+    re.IGNORECASE,
+)
+_FOR_DAY = re.compile(
+    rf"\bfor\s+(?:(?:this|next)\s+)?(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b|the\s+\d|\d{{1,2}}\b)",
+    re.IGNORECASE,
+)
+
+
+def booked_ahead(text: str) -> bool:
+    """Whether a sentence of `text` tells of a booking made for a day ("... for Friday") or for a day and a time
+    of day ("... on 3 December at 9am"): an appointment to come, though told in the past."""
+    for sentence in SENTENCE.finditer(spelled(text[:2000])):
+        said = sentence.group(1)
+        if _BOOKED.match(said) and (_FOR_DAY.search(said) is not None or timed(said)):
+            return True
+    return False
+
+
 def _said_of(words: list[str]) -> bool:
     """Whether a verb follows a name or pronoun ("Mia turns seven", "Tom arrives"): a clause, no fragment."""
     return any(
