@@ -1,5 +1,5 @@
-"""Dates written in German ("bis zum 31. Dezember") or Chinese ("3月12日", "下周五", "明天"), read forward from
-the day they were said, for the due days of reminders (engram.lang.due)."""
+"""Dates written in German ("bis zum 31. Dezember"), Polish ("22 grudnia", "w niedzielę") or Chinese ("3月12日",
+"下周五", "明天"), read forward from the day they were said, for the due days of reminders (engram.lang.due)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,18 @@ _DE_END = re.compile(
     rf"\bende\s+(?:(?:des\s+)?(monats)|(?:der\s+)?(woche)|(nächster\s+woche|nächsten\s+monats)|({_DE_MONTHS}))\b",
     re.IGNORECASE,
 )
+# Polish: a day of a month, the month in the genitive a date uses ("22 grudnia"); today, tomorrow, the day after;
+# a weekday after "w"/"we" ("w niedzielę", "we wtorek"), the next one, today included, as an English weekday is.
+_PL_MONTHS = (
+    "stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
+)
+_PL_DATE = re.compile(rf"\b(\d{{1,2}})\s+({_PL_MONTHS})\b", re.IGNORECASE)
+POLISH_WEEKDAYS = "poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę"
+POLISH_MONTHS_AND_DAYS = rf"{_PL_MONTHS}|{POLISH_WEEKDAYS}|dziś|dzisiaj|jutro|pojutrze"
+_PL_RELATIVE = re.compile(
+    rf"\b(?:(dziś|dzisiaj)|(pojutrze)|(jutro)|(?:we?)\s+(?:(przyszł[ąy])\s+)?({POLISH_WEEKDAYS}))(?!\w)",
+    re.IGNORECASE,
+)
 _ZH_DAY = re.compile(
     rf"今天|明天|后天|今晚|(?:周|星期|礼拜)[一二三四五六日天]|[\d{_ZH_NUMBER}]{{1,3}}月[\d{_ZH_NUMBER}]{{1,3}}[日号]"
 )
@@ -41,6 +53,8 @@ def names_day(text: str) -> bool:
     return (
         _DE_DATE.search(text) is not None
         or _DE_RELATIVE.search(text) is not None
+        or _PL_DATE.search(text) is not None
+        or _PL_RELATIVE.search(text) is not None
         or _ZH_DAY.search(text) is not None
     )
 
@@ -99,8 +113,9 @@ def either_order(first: int, second: int, said: datetime, year: int | None = Non
     return min(days) if days else None
 
 
-def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
-    """A German date ("bis zum 31. Dezember") or a Chinese one ("3月12日", "下周五", "明天"), read forward."""
+def foreign_day(text: str, said: datetime) -> tuple[datetime, str] | None:
+    """A German date ("bis zum 31. Dezember"), a Polish one ("22 grudnia", "w niedzielę") or a Chinese one
+    ("3月12日", "下周五", "明天"), read forward."""
     if (de := _DE_DATE.search(text)) is not None:
         month = _DE_MONTHS.split("|").index(de.group(2).lower()) + 1
         if (day := forward(said, month, int(de.group(1)))) is not None:
@@ -109,6 +124,12 @@ def german_or_chinese(text: str, said: datetime) -> tuple[datetime, str] | None:
         return _german_end(end, said), end.group(0)
     if (rel := _DE_RELATIVE.search(text)) is not None:
         return _german_relative(rel, said), rel.group(0)
+    if (pl := _PL_DATE.search(text)) is not None:
+        month = _PL_MONTHS.split("|").index(pl.group(2).lower()) + 1
+        if (day := forward(said, month, int(pl.group(1)))) is not None:
+            return day, pl.group(0)
+    if (rel := _PL_RELATIVE.search(text)) is not None:
+        return _polish_relative(rel, said), rel.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
         if 1 <= month <= 12 and (day := forward(said, month, number)) is not None:
@@ -166,4 +187,15 @@ def _german_relative(found: re.Match[str], said: datetime) -> datetime:
     ahead = (GERMAN_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
     if following is not None and ahead == 0:
         ahead = 7  # "nächsten Montag" said on a Monday: next week's
+    return said + timedelta(days=ahead)
+
+
+def _polish_relative(found: re.Match[str], said: datetime) -> datetime:
+    """The day `_PL_RELATIVE` found: today, tomorrow, the day after, or the next such weekday."""
+    today, after_next, tomorrow, following, weekday = found.groups()
+    if today is not None or tomorrow is not None or after_next is not None:
+        return said + timedelta(days=0 if today is not None else 1 if tomorrow is not None else 2)
+    ahead = (POLISH_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
+    if following is not None and ahead == 0:
+        ahead = 7  # "w przyszły poniedziałek" said on a Monday: next week's
     return said + timedelta(days=ahead)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from engram.lang.foreign_dates import german_or_chinese
+from engram.lang.foreign_dates import foreign_day
 from engram.lang.holidays import holiday
 from engram.lang.instruction import OBLIGED, instruction
 from engram.lang.timewords import MONTHS, weekend
@@ -37,4 +37,4 @@ def undated(text: str, said: datetime) -> tuple[datetime, str] | None:
         return span.after, span.phrase
     if (named := holiday(text, said)) is not None:
         return named
-    return german_or_chinese(text, said)
+    return foreign_day(text, said)

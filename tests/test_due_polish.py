@@ -1,0 +1,35 @@
+"""Days written in Polish are read as German and Chinese ones are: a date with its month in the genitive ("22
+grudnia"), a weekday after "w" ("w niedzielę"), today and tomorrow; "Kuzyn Piotr przylatuje 22 grudnia" had no
+due day, so the day he lands was on no list."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.lang.due import due_day
+from engram.lang.weekday_dates import may_name_day
+
+SAID = datetime(2026, 11, 24, 9, tzinfo=UTC)  # a Tuesday
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Kuzyn Piotr przylatuje 22 grudnia do Birmingham z Krakowa, o 14:35. Ja go odbieram.", "2026-12-22"),
+        ("Zadzwonić do cioci Ewy w niedzielę wieczorem", "2026-11-29"),
+        ("Jutro zapłacić rachunek za gaz", "2026-11-25"),
+        ("Wizyta u dentysty we wtorek", "2026-11-24"),
+        ("Spotkanie w przyszły wtorek o 10:00", "2026-12-01"),
+        ("Oddać książki do biblioteki do 3 stycznia", "2027-01-03"),
+    ],
+)
+def test_a_polish_day_is_read_forward(text: str, due: str) -> None:
+    assert may_name_day(text)
+    found = due_day(text, SAID)
+    assert found is not None and found.date().isoformat() == due, found
+
+
+def test_a_polish_line_naming_no_day_has_none() -> None:
+    assert due_day("Mama lubi pierogi z kapustą", SAID) is None
