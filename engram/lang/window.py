@@ -200,6 +200,8 @@ def _window(query: str, now: datetime) -> TimeRange | None:
         after, before = spans[phrase]
     elif phrase in DAYS.split("|"):
         day = today + timedelta(days=(DAYS.split("|").index(phrase) - today.weekday()) % 7)
+        if day == today and re.search(r"\bnext\s+$", query[: found.start()], re.IGNORECASE):
+            day += timedelta(days=7)  # "next Tuesday" asked on a Tuesday: not today
         after, before = day, day + timedelta(days=1)
     else:
         month = MONTHS.split("|").index(phrase) + 1
