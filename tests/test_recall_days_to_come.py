@@ -69,3 +69,34 @@ def test_days_to_come_are_answered_by_a_search_not_left_empty(mem: Memory) -> No
         assert len(told["results"]) == 2, told["query_analysis"]
         none = mem.search_memory("what did I tell you on 20 November?", now=NOW, touch=False)
         assert none["results"] == [], none["query_analysis"]
+
+
+def test_a_day_to_come_is_answered_with_what_is_planned_on_it(mem: Memory) -> None:
+    """ "What am I doing on 3 December?" answered first with a trip on 24 December (the nearest by meaning) and
+    "where am I going on 12 December?" with nothing sure: what is due on the day asked answers, and only that."""
+    with time_machine.travel(datetime(2026, 11, 24, 9, tzinfo=UTC), tick=False):
+        mem.store_memory("Booked the car in for its MOT at Kwik Fit on 3 December at 9am.")
+        mem.store_memory("Choir's Christmas concert is on 12 December at 7pm at the Cathedral.")
+        mem.store_memory("Going to Dev's parents in Leicester for Christmas, 24 to 27 December.")
+        mem.store_memory("Parkrun most Saturdays at Hillsborough Park.")
+    with time_machine.travel(NOW, tick=False):
+        for question, expected in (
+            ("what am I doing on 3 December?", ["Booked the car in"]),
+            ("where am I going on 12 December?", ["Choir's Christmas concert"]),
+            ("what's planned for 24 December?", ["Going to Dev's parents"]),
+        ):
+            found = mem.search_memory(question, now=NOW, touch=False)
+            shown = [r["content"] for r in found["results"]]
+            assert len(shown) == len(expected), (question, shown)
+            assert all(s.startswith(e) for s, e in zip(shown, expected, strict=True)), (question, shown)
+            assert found["query_analysis"]["time_range"]["applied"] == "due", question
+            recalled = mem.recall(question, now=NOW, touch=False)
+            assert [h.record.content for h in recalled] == shown, question
+
+        # Nothing to do on the day asked: what else happens then is searched for (a habit is never due).
+        found = mem.search_memory("any plans on 5 December?", now=NOW, touch=False)
+        assert found["query_analysis"]["time_range"]["applied"] != "due", found["query_analysis"]
+        # A day gone by asks what was told then, though its date read ahead would be next year's.
+        told = mem.search_memory("what did I save on 24 November?", now=NOW, touch=False)
+        assert told["query_analysis"]["time_range"]["applied"] == "filter", told["query_analysis"]
+        assert len(told["results"]) == 4, told["results"]

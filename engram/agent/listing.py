@@ -11,6 +11,8 @@ from datetime import datetime
 
 from engram.agent.agenda import LISTED, by_due, things_to_do
 from engram.lang import events
+from engram.lang.tense import asks_ahead
+from engram.recall.intent import asks_for_plans
 from engram.recall.query import Query, TimeClause
 from engram.recall.retriever import Hit
 from engram.store.values import Filter
@@ -37,7 +39,7 @@ class Listing:
 def things_due(query: Query, where: Filter, ranked: Ranked, limit: int) -> Listing | None:
     """The things to do a question only asking for them is answered with, those due on the days it names first;
     None when it asks for something else or no reminder is stored (none due on the days asked is an answer)."""
-    if not query.asks_for_tasks():
+    if not (query.asks_for_tasks() or _plans(query)):
         return None
     shown = things_to_do(replace(where, kinds=(), categories=()), ranked)
     if query.asks_for_occasions():  # "birthdays coming up": not the dentist
@@ -45,11 +47,25 @@ def things_due(query: Query, where: Filter, ranked: Ranked, limit: int) -> Listi
     if not shown:
         return None
     shown, days = by_due(shown, query)
+    if not shown and not query.asks_for_tasks():
+        return None  # nothing to do then: what else happens on those days is searched for
     clause = query.time
     if query.due is not None:  # the days the reminders are due, not when memories were made
         span = query.due
         clause = TimeClause(span.phrase, span.after, span.before, "due")
     return Listing(shown[:limit], len(shown), days, clause)
+
+
+def _plans(query: Query) -> bool:
+    """Whether a question naming only a time asks what is planned then ("what am I doing on 3 December?", "where
+    am I going this weekend?"): a time to come, or one under way asked ahead. Nothing was told on days to come;
+    what is due on them answers."""
+    span, told = query.due, query.time
+    if not asks_for_plans(query.concepts) or span is None or span.before is None or span.before <= query.now:
+        return False
+    if told is not None and told.before is not None and told.before <= query.now:
+        return False  # "what did I write on 17 November?": the time it names has passed
+    return (span.after is not None and span.after > query.now) or asks_ahead(query.text)
 
 
 def memories_of(

@@ -149,6 +149,11 @@ _ASKED_AHEAD = re.compile(
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 
 
+def asks_ahead(question: str) -> bool:
+    """Whether `question` asks what is to come ("what am I doing", "am I free", "where are we going")."""
+    return _ASKED_AHEAD.search(question) is not None and not told_as_past(question)
+
+
 def asked_ahead(span: TimeRange | None, question: str, now: datetime) -> TimeRange | None:
     """The time a question names, read as one to come when the question is told ahead ("what am I doing on 5
     December?", "what's happening on Saturday?"): a date without its year that has passed is next year's, a
@@ -156,7 +161,7 @@ def asked_ahead(span: TimeRange | None, question: str, now: datetime) -> TimeRan
     if span is None or span.after is None or span.before is None or _YEAR.search(span.phrase):
         return span
     today = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    if span.before > today or _ASKED_AHEAD.search(question) is None or told_as_past(question):
+    if span.before > today or not asks_ahead(question):
         return span
     if _WEEKDAY.search(span.phrase):
         weeks = (today - span.after).days // 7 + 1

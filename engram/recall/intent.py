@@ -107,6 +107,18 @@ def asks_for_memories(concepts: Iterable[str]) -> bool:
     return _only(concepts, _ASKING_FOR_MEMORIES)
 
 
+# Words a question naming only a time asks what is planned with ("where am I going on 12 December?", "am I free
+# on Saturday?", "any plans this weekend?").
+_ASKING_FOR_PLANS = _ASKING_FOR_MEMORIES | frozenset(
+    """going go doing free busy around away plans plan planned happening happens arranged booked""".split()  # noqa: SIM905
+)
+
+
+def asks_for_plans(concepts: Iterable[str]) -> bool:
+    """Whether a query's concepts (its time phrase taken out) ask what is planned, about nothing in particular."""
+    return _only(concepts, _ASKING_FOR_PLANS)
+
+
 # What a calendar holds, named as what a question asks for ("appointments next week", "upcoming birthdays").
 _EVENTS = r"(?:appointments?|birthdays?|anniversar(?:y|ies)|events?|occasions?|engagements?)"
 
