@@ -2,8 +2,9 @@
 and "how much did the robot cost" an amount: a memory holding no time (or no number) does not answer it, however
 many of its words it shares ("We decided to replace the robot with a Rowa unit" for the cost). Only the kinds a
 text shows on its face are read: a time (a date, a month, a weekday, a season, an hour, a period), an hour or a
-part of the day for "what time", an amount (a digit or a number word) and a password (said as one, a key or a code, or redacted as a secret). Who, where and
-what are said too many ways to tell from the words."""
+part of the day for "what time", an amount (a digit or a number word), a password (said as one, a key or a code,
+or redacted as a secret), where someone lives (said as living, an address, or a place after "in", "at" or a
+comma) and an address (a street, a house number, a postcode). Who, other wheres and what are said too many ways to tell from the words."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Literal
 
 from engram.lang.timewords import DAYS, MONTHS, SEASONS, SHORT_MONTHS
 
-Asked = Literal["time", "amount", "time or amount", "password", "clock"]
+Asked = Literal["time", "amount", "time or amount", "password", "clock", "abode", "address"]
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|by when\b|what (?:time|date|day|year)\b|which (?:day|date|year)\b|how long ago\b)"
@@ -35,6 +36,27 @@ _CREDENTIAL = re.compile(
     r"\b(?:password|passcode|passphrase|pin|key|(?<!\bsort )(?<!\bpost )(?<!\bzip )(?<!\barea )(?<!\bdialling )code"
     r"|combination|secret|login|credentials)\b|\[REDACTED_SECRET\]",
     re.IGNORECASE,
+)
+# Where someone lives; an address that is no e-mail, web or IP address asks for the street.
+_ABODE_ASKED = re.compile(r"\bwhere\s+(?:does|do|did)\s+[^?]{1,40}?\s+live\b", re.IGNORECASE)
+_ADDRESS_ASKED = re.compile(
+    r"(?<!e-mail )(?<!email )(?<!web )(?<!ip )(?<!mac )(?<!wallet )(?<!return )\baddress\b(?!\s+book)",
+    re.IGNORECASE,
+)
+# An address as a memory writes it: a flat, a house number and a street, a postcode.
+_ADDRESS = re.compile(
+    r"(?i:\b(?:flat|street|st|road|rd|lane|avenue|ave|close|drive|crescent|terrace|court|square|gardens|place|way"
+    r"|row|mews|postcode|strasse|straße|weg|ulica|ul|rua|rue|via|calle)\b)"
+    rf"|\b\d{{1,4}}[a-zA-Z]?,?\s+(?!(?i:{DAYS}|{MONTHS}|{SHORT_MONTHS})\b)[A-Z]"
+    r"|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\b\d{5}\b|地址"
+)
+# How a memory says where: living or moving, an address's words, a postcode, or a capitalised place after "in",
+# "at", "near", "from" or a comma ("Douglas and Carol Haldane, Carlisle").
+_ABODE = re.compile(
+    r"(?i:\b(?:lives?|living|lived|moved|moving|address|flat|house|home|bungalow|cottage|street|road|lane|avenue"
+    r"|close|drive|crescent|terrace|court|square|gardens|postcode|care home|nursing home)\b)"
+    r"|\b(?i:in|at|near|outside|from)\s+(?:the\s+)?[A-Z]|,\s*[A-Z][a-z]|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"
+    r"|住|地址"
 )
 _AMOUNT = re.compile(r"\bhow (?:much|old|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
 # How often and how long are answered by a period as often as by a number: "every Sunday", "twice a month".
@@ -61,6 +83,10 @@ def asked(question: str) -> Asked | None:
     other."""
     if _PASSWORD.search(question):
         return "password"
+    if _ABODE_ASKED.search(question):
+        return "abode"
+    if _ADDRESS_ASKED.search(question):
+        return "address"
     if _CLOCK_ASKED.search(question):
         return "clock"
     if _WHEN.search(question):
@@ -76,6 +102,10 @@ def gives(text: str, kind: Asked) -> bool:
         return bool(_CREDENTIAL.search(text))
     if kind == "clock":
         return bool(_CLOCK.search(text))
+    if kind == "abode":
+        return bool(_ABODE.search(text))
+    if kind == "address":
+        return bool(_ADDRESS.search(text))
     if kind != "amount" and _TIME.search(text):
         return True
     return kind != "time" and bool(_AMOUNTS.search(text))
