@@ -27,6 +27,9 @@ NOTES = (
     "Doctor said my iron is low, taking ferrous sulphate 200mg once a day for three months.",
     "Head of department is Mrs Adebayo - she wants the Year 10 coursework marks by 11 December.",
     "My cat Mochi is diabetic - 2 units of Caninsulin with food, morning and evening.",
+    "Choir rehearsal is Thursday evenings at St Mark's church hall; I sing alto.",
+    "Our wifi password is on the back of the router.",
+    "I do the weekly team huddle every Monday at 8:15.",
 )
 
 
@@ -60,6 +63,8 @@ def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
     assert "ni" in other_words("what's my national insurance number?")["national insurance"]
     assert "once a day" in other_words("what meds am I on?")["meds"]
     assert "head of department" in other_words("what is my boss's name?")["boss"]
+    assert "choir" in other_words("what are my hobbies?")["hobbies"]
+    assert "router" in other_words("how do I get on the internet?")["internet"]
     assert "netflix" in other_words("what streaming services do I pay for?")["streaming services"]
     assert "streaming" not in other_words("who runs the event streaming platform?")  # the technical sense
     # One way only: a memory's strawberry is a fruit, a question about strawberries is not about every fruit.
@@ -94,6 +99,10 @@ def test_a_manager_subscriptions_medication_and_health_asked_in_other_words_are_
         ("what is my boss's name?", "Head of department"),
         ("what streaming services do I pay for?", "Netflix"),
         ("how is the cat's health?", "diabetic"),
+        ("what are my hobbies?", "Choir"),
+        ("what do I do in my spare time?", "Choir"),
+        ("how do I get on the internet?", "wifi"),
+        ("how often is the team meeting?", "huddle"),
     ):
         found = _found(notes, question)
         assert found and said in str(found[0]["content"]), [r["content"] for r in found[:3]]
