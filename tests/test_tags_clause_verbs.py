@@ -41,3 +41,23 @@ def test_a_verb_the_tagger_took_for_a_plural_ends_the_tag(text: str, wanted: str
 def test_a_plural_noun_before_a_preposition_stays_in_its_phrase(text: str, wanted: str) -> None:
     found = topics(text)
     assert any(t.lower() == wanted for t in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "not_wanted"),
+    [
+        # "huddle" read as a past tense it is not; "cleaner" as a comparative
+        ("I do the weekly team huddle every Monday at 8:15.", "team huddle", "weekly team"),
+        ("Pay the window cleaner £18 cash on Friday.", "window cleaner", "window"),
+    ],
+)
+def test_a_noun_the_tagger_misread_after_a_noun_stays_in_the_tag(
+    text: str, wanted: str, not_wanted: str
+) -> None:
+    found = [t.lower() for t in topics(text)]
+    assert any(t.endswith(wanted) for t in found), found
+    assert not_wanted not in found, found
+
+
+def test_a_past_tense_after_a_noun_still_ends_the_tag() -> None:
+    assert [t.lower() for t in topics("The dog walked home.")] == ["dog"]

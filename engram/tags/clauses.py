@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.lang.lemmas import getAllLemmas
+from engram.lang.lemmas import getAllLemmas, getInflection
 from engram.lang.timewords import DAYS, MONTHS
 
 # What follows a verb and never a noun phrase's last word: an object, a particle, an adverb (not a preposition:
@@ -108,3 +108,20 @@ def head_noun(token: Any) -> bool:
     ):
         return False
     return not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in _clause(token) if t != token)
+
+
+def misread_noun(before: Any, token: Any) -> bool:
+    """Whether `token`, after a common noun, is a noun the tagger misread: a past tense the word is no verb's
+    past of ("the weekly team huddle every Monday": "huddle" as VBD) or a comparative that is also a noun
+    ("the window cleaner £18"). The compound is one topic, not its first word."""
+    if before.tag_ not in {"NN", "NNS"} or not token.is_alpha:
+        return False
+    word = token.text.lower()
+    readings = getAllLemmas(word)
+    if word not in readings.get("NOUN", ()):  # a singular noun as it stands: "drips" stays the verb
+        return False
+    if token.tag_ == "JJR":
+        return True
+    if token.tag_ != "VBD":
+        return False
+    return not any(word in getInflection(lemma, "VBD") for lemma in readings.get("VERB", ()))

@@ -19,7 +19,7 @@ from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.model import heap, standins
 from engram.tags import german, postag
-from engram.tags.clauses import clause_verb, head_noun
+from engram.tags.clauses import clause_verb, head_noun, misread_noun
 from engram.tags.compounds import compounds
 from engram.tags.joined import joined as _joined
 
@@ -204,6 +204,8 @@ def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
             yield from _finish(run)
             run = []
             continue
+        if token is not None and run and misread_noun(run[-1], token):
+            token.tag_ = "NN"
         if token is not None and (_in_phrase(token) or (run and run[-1].tag_ in _NOUN and _activity(token))):
             if run and (token.tag_ in _PROPER) != (run[-1].tag_ in _PROPER) and run[-1].tag_ in _NOUN:
                 yield from _finish(run)
