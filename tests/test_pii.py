@@ -37,6 +37,12 @@ POSITIVES = [
     ("the password is supersecret123", PiiKind.SECRET, "supersecret123"),
     ("The Wi-Fi password at the cabin is bluefinch42", PiiKind.SECRET, "bluefinch42"),
     ("Alarm PIN for the office is 8823", PiiKind.SECRET, "8823"),
+    # said bare after its name, as a note does
+    ("Xero login: dan, password Sparky!2026", PiiKind.SECRET, "Sparky!2026"),
+    ("Fuel card exp 08/28, pin 3391", PiiKind.SECRET, "3391"),
+    # a UK bank account by its sort code and number
+    ("Bank details: sort code 40-12-76, acc no 31926819", PiiKind.ACCOUNT, "40-12-76"),
+    ("pay into account number: 31926819 please", PiiKind.ACCOUNT, "31926819"),
     (
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
         PiiKind.SECRET,
@@ -48,6 +54,9 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    "I need a password manager, and a pin badge for the fair",
+    "reset the pin after 3 tries; the password reset was 2 weeks ago",
+    "the account was opened in 2019",
     "order #A-1234-5678 shipped",
     "due on 2024-03-15, or 15/03/2024, or March 3, 2024 at 10:30",
     "upgraded to Python 3.11.4 and version 1.2.3.4 of the agent",

@@ -38,6 +38,7 @@ class PiiKind(StrEnum):
     IP = "ip"
     SECRET = "secret"
     ADDRESS = "address"
+    ACCOUNT = "account"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ _ORDER = (
     PiiKind.SECRET,
     PiiKind.EMAIL,
     PiiKind.IBAN,
+    PiiKind.ACCOUNT,
     PiiKind.CARD,
     PiiKind.SSN,
     PiiKind.IP,
@@ -105,12 +107,16 @@ _SECRETS = re.compile(
     r"|(?i:\b(?:password|passwd|passphrase|passcode|pin)(?:\s+(?:for|at|of|to|on)\s+(?:the\s+|my\s+|our\s+)?"
     r"[\w'-]+(?:\s+[\w'-]+)?)?\s+(?:(?:is|was)(?:\s+now)?|to)\s+)[\"']?"
     r"(?P<said>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;.]{4,})"
+    # Said bare after its name, as a note does ("Xero login: ..., password Sparky!2026", "pin 3391"): a value with
+    # a digit or a symbol in it ("password manager", "pin badge" are words).
+    r"|(?i:\b(?:password|passwd|passcode|pin)\s+)"
+    r"(?P<bare>(?=[^\s\"',;]*[^\s\"',;A-Za-z])(?=[^\s\"',;]*[A-Za-z0-9])[^\s\"',;.]{4,})"
     # A long run of letters and digits right after the word secret, token or key: a credential's value.
     r"|(?i:\b(?:secret|token|key)\s+)"
     r"(?P<after>(?=[A-Za-z0-9/+_=-]*\d)(?=[A-Za-z0-9/+_=-]*[A-Za-z])[A-Za-z0-9/+_=-]{20,})"
 )
 # Where a pattern names the value, only the value is personal: the word before it says what was there.
-_VALUE = ("password", "assigned", "said", "after")
+_VALUE = ("password", "assigned", "said", "bare", "after")
 # A local part holds at most 64 characters and a domain 255: unbounded, each word of a long run of "a-a-a-..."
 # was read to the run's end again looking for an "@".
 # Letters of any script: an address with one Cyrillic letter in it was not read at all (no word boundary before it).
@@ -179,6 +185,22 @@ def _ssns(text: str) -> list[Finding]:
     return found + [Finding(PiiKind.SSN, m.start(), m.end()) for m in _NINO.finditer(text)]
 
 
+# A bank account by its sort code and number as a UK bank writes them, each named ("sort code 40-12-76", "acc no
+# 31926819", "account number: 31926819"): the values.
+_ACCOUNT = re.compile(
+    r"(?i:\bsort\s*code\s*[:#]?\s*)(?P<sort>\d{2}[-\s]?\d{2}[-\s]?\d{2})(?!\d)"
+    r"|(?i:\b(?:account|acc|acct|a/c)\.?(?:\s*(?:no|number|num|#))?\.?\s*[:#]?\s*)(?P<number>\d{8})(?!\d)"
+)
+
+
+def _accounts(text: str) -> list[Finding]:
+    found = []
+    for m in _ACCOUNT.finditer(text):
+        value = "sort" if m.group("sort") is not None else "number"
+        found.append(Finding(PiiKind.ACCOUNT, m.start(value), m.end(value)))
+    return found
+
+
 def _ips(text: str) -> list[Finding]:
     out = []
     for m in [*_IPV4.finditer(text), *_IPV6.finditer(text)]:
@@ -241,6 +263,7 @@ def _detect(text: str, regions: Sequence[str]) -> list[Finding]:
         PiiKind.SECRET: _secrets(text),
         PiiKind.EMAIL: _emails(text),
         PiiKind.IBAN: _ibans(text),
+        PiiKind.ACCOUNT: _accounts(text),
         PiiKind.CARD: _cards(text),
         PiiKind.SSN: _ssns(text),
         PiiKind.IP: _ips(text),
@@ -348,6 +371,7 @@ _ASKING = {
     PiiKind.EMAIL: ("email", "e-mail", "mail", "address", "reach", "contact", "write"),
     PiiKind.ADDRESS: ("address", "live", "lives", "lived", "postcode", "zip", "street"),
     PiiKind.SSN: ("ssn", "social security", "national insurance", "ni"),
+    PiiKind.ACCOUNT: ("account number", "sort code", "bank details", "bank account"),
 }
 _ASKING_WORDS = {
     kind: re.compile(rf"\b(?:{'|'.join(words)})\b", re.IGNORECASE) for kind, words in _ASKING.items()

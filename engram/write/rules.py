@@ -87,6 +87,7 @@ _PII_WORDS = {
     "phone": "phone number",
     "card": "card number",
     "iban": "IBAN",
+    "account": "bank account number",
     "ssn": "social security number",
     "ip": "IP address",
     "secret": "secret or password",
