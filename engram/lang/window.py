@@ -19,7 +19,12 @@ _WINDOW = re.compile(
     rf"|this month|next month|{DAYS}|{MONTHS})\b",
     re.IGNORECASE,
 )
-_OVERDUE = re.compile(r"\b(?:overdue|past due)\b", re.IGNORECASE)  # "what's overdue": the days before today
+# "What's overdue", "anything I've forgotten to do?": the days before today.
+_OVERDUE = re.compile(
+    r"\b(?:overdue|past due|(?:forgotten|forgot|forget|missed)\s+(?:to\s+(?:do|pay|send|book|call|sort)|anything)"
+    r"|(?:anything|something)\s+(?:i|we)(?:['\u2019]ve|\s+have)?\s+(?:forgotten|forgot|missed))\b",
+    re.IGNORECASE,
+)
 
 
 def window(query: str, now: datetime) -> TimeRange | None:
