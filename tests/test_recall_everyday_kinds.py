@@ -122,3 +122,15 @@ def test_a_database_or_an_orm_asked_by_its_kind_finds_the_one_named(real: Memory
     assert "PostgreSQL" in str(moving[0]["content"]), [r["content"] for r in moving[:3]]
     rejected = _found(real, "what ORM did we reject?")
     assert "GORM" in str(rejected[0]["content"]), [r["content"] for r in rejected[:3]]
+
+
+def test_a_partner_is_said_as_being_together(real: Memory) -> None:
+    for text in (
+        "Becky and me have been together since 2011, never got round to getting married.",
+        "Jake Morris - my apprentice, 19, 2nd year at Shrewsbury College.",
+        "Dad lives on his own in the bungalow since Mum died in 2020.",
+    ):
+        real.store_memory(text)
+    assert "been together" in other_words("who's my partner?")["partner"]
+    found = _found(real, "who's my partner?")
+    assert "Becky" in str(found[0]["content"]) and found[0]["confidence"] != "low", found[:2]
