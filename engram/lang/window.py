@@ -21,7 +21,7 @@ _WINDOW = re.compile(
 )
 # "What's overdue", "anything I've forgotten to do?": the days before today.
 _OVERDUE = re.compile(
-    r"\b(?:overdue|past due|(?:forgotten|forgot|forget|missed)\s+(?:to\s+(?:do|pay|send|book|call|sort)|anything)"
+    r"\b(?:overdue|past due|(?:forgotten|forgot|forget|missed)\s+(?:to\s+do|anything)"
     r"|(?:anything|something)\s+(?:i|we)(?:['\u2019]ve|\s+have)?\s+(?:forgotten|forgot|missed))\b",
     re.IGNORECASE,
 )

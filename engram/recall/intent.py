@@ -159,7 +159,7 @@ def intent(query: str) -> str:
         r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
         rf"what do (?:i|we) have (?:this|next|on{_WHEN_AFTER}|today|tomorrow|tonight)|overdue|"
         # "Anything I've forgotten to do?", "did I forget anything?": what was missed.
-        r"(?:forgotten|forgot|forget|missed) (?:to (?:do|pay|send|book|call|sort)|anything)|"
+        r"(?:forgotten|forgot|forget|missed) (?:to do|anything)|"
         r"(?:anything|something) (?:i|we)(?:'ve| have)? (?:forgotten|forgot|missed)|"
         # "Anything to do before Christmas?", "what's left to do", "what needs doing (sorting) this week".
         r"(?:anything|something|what'?s|what is|what else|stuff) (?:left |else |still |more )?(?:to do|to sort out)\b"
