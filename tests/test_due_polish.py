@@ -23,6 +23,7 @@ SAID = datetime(2026, 11, 24, 9, tzinfo=UTC)  # a Tuesday
         ("Wizyta u dentysty we wtorek", "2026-11-24"),
         ("Spotkanie w przyszły wtorek o 10:00", "2026-12-01"),
         ("Oddać książki do biblioteki do 3 stycznia", "2027-01-03"),
+        ("Zapłacić za bilety do Krakowa do piątku", "2026-11-27"),  # "do" a day: by then
     ],
 )
 def test_a_polish_day_is_read_forward(text: str, due: str) -> None:
@@ -33,3 +34,10 @@ def test_a_polish_day_is_read_forward(text: str, due: str) -> None:
 
 def test_a_polish_line_naming_no_day_has_none() -> None:
     assert due_day("Mama lubi pierogi z kapustą", SAID) is None
+
+
+def test_polish_do_before_a_day_states_a_deadline() -> None:
+    from engram.lang.instruction import states_deadline
+
+    assert states_deadline("Zapłacić za bilety do Krakowa do piątku")
+    assert not states_deadline("Jadę do Krakowa w sobotę")  # "to Kraków", on Saturday

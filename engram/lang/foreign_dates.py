@@ -38,9 +38,12 @@ _PL_MONTHS = (
 )
 _PL_DATE = re.compile(rf"\b(\d{{1,2}})\s+({_PL_MONTHS})\b", re.IGNORECASE)
 POLISH_WEEKDAYS = "poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę"
-POLISH_MONTHS_AND_DAYS = rf"{_PL_MONTHS}|{POLISH_WEEKDAYS}|dziś|dzisiaj|jutro|pojutrze"
+# The weekdays after "do" (by): "do piątku", in the same order.
+_PL_BY_WEEKDAYS = "poniedziałku|wtorku|środy|czwartku|piątku|soboty|niedzieli"
+POLISH_MONTHS_AND_DAYS = rf"{_PL_MONTHS}|{POLISH_WEEKDAYS}|{_PL_BY_WEEKDAYS}|dziś|dzisiaj|jutr[oa]|pojutrze"
 _PL_RELATIVE = re.compile(
-    rf"\b(?:(dziś|dzisiaj)|(pojutrze)|(jutro)|(?:we?)\s+(?:(przyszł[ąy])\s+)?({POLISH_WEEKDAYS}))(?!\w)",
+    rf"\b(?:(dziś|dzisiaj)|(pojutrze)|(jutr[oa])|(?:we?)\s+(?:(przyszł[ąy])\s+)?({POLISH_WEEKDAYS})"
+    rf"|do\s+({_PL_BY_WEEKDAYS}))(?!\w)",
     re.IGNORECASE,
 )
 _ZH_DAY = re.compile(
@@ -192,9 +195,13 @@ def _german_relative(found: re.Match[str], said: datetime) -> datetime:
 
 def _polish_relative(found: re.Match[str], said: datetime) -> datetime:
     """The day `_PL_RELATIVE` found: today, tomorrow, the day after, or the next such weekday."""
-    today, after_next, tomorrow, following, weekday = found.groups()
+    today, after_next, tomorrow, following, weekday, by_weekday = found.groups()
     if today is not None or tomorrow is not None or after_next is not None:
         return said + timedelta(days=0 if today is not None else 1 if tomorrow is not None else 2)
+    if by_weekday is not None:
+        return said + timedelta(
+            days=(_PL_BY_WEEKDAYS.split("|").index(by_weekday.lower()) - said.weekday()) % 7
+        )
     ahead = (POLISH_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
     if following is not None and ahead == 0:
         ahead = 7  # "w przyszły poniedziałek" said on a Monday: next week's
