@@ -41,3 +41,12 @@ def test_polish_do_before_a_day_states_a_deadline() -> None:
 
     assert states_deadline("Zapłacić za bilety do Krakowa do piątku")
     assert not states_deadline("Jadę do Krakowa w sobotę")  # "to Kraków", on Saturday
+
+
+def test_a_polish_infinitive_opening_a_line_is_a_thing_to_do() -> None:
+    from engram.lang.instruction import instruction
+
+    assert instruction("Zadzwonić do cioci Ewy w niedzielę wieczorem")
+    assert instruction("Kupić bilety")
+    assert not instruction("Wartość domu wzrosła")  # a noun in -ość
+    assert not instruction("Sieć nie działa")

@@ -66,12 +66,19 @@ def _told_to_whom(text: str) -> bool:
 _NAME = re.compile(r"[A-Z][a-z]+(?:['\u2019]s)?")
 
 
+# A Polish sentence opening with an infinitive, as a note of something to do is written ("Zadzwonić do cioci Ewy w
+# niedzielę", "Kupić bilety"): a word of five letters or more ending in a vowel and "ć" (not "-ość", a noun's).
+_POLISH_TO_DO = re.compile(r"^\s*[A-ZĄĆĘŁŃÓŚŹŻ][a-ząćęłńóśźż]{2,}[aeiyąęu]ć(?!\w)")
+
+
 def instruction(text: str) -> bool:
     """Whether a sentence of `text` opens with a verb in its base form, as an instruction does ("Prepare the
     slides ...", "Book the venue ...", "Remind me to call ..."): a verb it can only be, or one that could be a
     noun followed by its object or a name. "Met Carla" (past) and "Design review on Friday" (a noun) are none."""
     for sentence in _SENTENCE.finditer(text[:2000]):
         opening = sentence.group(1).strip()
+        if _POLISH_TO_DO.match(opening):
+            return True
         rest = LEAD_IN.sub("", opening, count=1)
         words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest)
         if not words:
