@@ -119,18 +119,14 @@ def either_order(first: int, second: int, said: datetime, year: int | None = Non
 def foreign_day(text: str, said: datetime) -> tuple[datetime, str] | None:
     """A German date ("bis zum 31. Dezember"), a Polish one ("22 grudnia", "w niedzielę") or a Chinese one
     ("3月12日", "下周五", "明天"), read forward."""
-    if (de := _DE_DATE.search(text)) is not None:
-        month = _DE_MONTHS.split("|").index(de.group(2).lower()) + 1
-        if (day := forward(said, month, int(de.group(1)))) is not None:
-            return day, de.group(0)
+    if (de := _DE_DATE.search(text)) is not None and (dated := _month_day(de, _DE_MONTHS, said)) is not None:
+        return dated
     if (end := _DE_END.search(text)) is not None:
         return _german_end(end, said), end.group(0)
     if (rel := _DE_RELATIVE.search(text)) is not None:
         return _german_relative(rel, said), rel.group(0)
-    if (pl := _PL_DATE.search(text)) is not None:
-        month = _PL_MONTHS.split("|").index(pl.group(2).lower()) + 1
-        if (day := forward(said, month, int(pl.group(1)))) is not None:
-            return day, pl.group(0)
+    if (pl := _PL_DATE.search(text)) is not None and (dated := _month_day(pl, _PL_MONTHS, said)) is not None:
+        return dated
     if (rel := _PL_RELATIVE.search(text)) is not None:
         return _polish_relative(rel, said), rel.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
@@ -191,6 +187,12 @@ def _german_relative(found: re.Match[str], said: datetime) -> datetime:
     if following is not None and ahead == 0:
         ahead = 7  # "nächsten Montag" said on a Monday: next week's
     return said + timedelta(days=ahead)
+
+
+def _month_day(found: re.Match[str], months: str, said: datetime) -> tuple[datetime, str] | None:
+    """The day a day of the month and a month's name (`months`, in order) found name, read forward."""
+    day = forward(said, months.split("|").index(found.group(2).lower()) + 1, int(found.group(1)))
+    return None if day is None else (day, found.group(0))
 
 
 def _polish_relative(found: re.Match[str], said: datetime) -> datetime:
