@@ -4,7 +4,8 @@ many of its words it shares ("We decided to replace the robot with a Rowa unit" 
 text shows on its face are read: a time (a date, a month, a weekday, a season, an hour, a period), an hour or a
 part of the day for "what time", an amount (a digit or a number word), a password (said as one, a key or a code,
 or redacted as a secret), where someone lives (said as living, an address, or a place after "in", "at" or a
-comma) and an address (a street, a house number, a postcode). Who, other wheres and what are said too many ways to tell from the words."""
+comma) and an address (a street, a house number, a postcode). Who, other wheres and what are said too many ways
+to tell from the words."""
 
 from __future__ import annotations
 
