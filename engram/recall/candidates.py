@@ -21,7 +21,7 @@ from engram.recall.named import names_asked
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, Pool, feedback_query, score
 from engram.recall.speakers import as_said, spoken_names, without_names
-from engram.store.roles import SearchIndex, Transactions
+from engram.store.roles import SearchIndex, TextsWeighed, Transactions
 from engram.store.values import Facts, Filter
 
 # The most a match through expansions alone (related tags) counts in bm25, against the best match as asked.
@@ -39,6 +39,37 @@ VECTOR_PER_RESULT = 5
 def candidates_of(limit: int) -> tuple[int, int]:
     """How many hits the text search and the vector search each give for `limit` results."""
     return max(FEWEST, TEXT_PER_RESULT * limit), max(FEWEST, VECTOR_PER_RESULT * limit)
+
+
+def weighed_stems(query: Query, expansions: Sequence[str]) -> list[str]:
+    """The stems whose document frequencies weigh the query's words: its own, its expansions', the words it is
+    read as one (e-mail: email) and the other words for its words."""
+    own = list(query.stems)
+    instead = {s for alts in _standins(query).values() for alt in alts for s in alt}
+    wholes = list({said: stem(whole) for said, whole in query.spellings}.values())
+    return [*own, *_others(own, expansions), *wholes, *(instead - set(own))]
+
+
+def _others(own: Sequence[str], expansions: Sequence[str]) -> list[str]:
+    return sorted(stems(" ".join(expansions)) - set(own)) if expansions else []
+
+
+def _standins(query: Query) -> dict[str, list[frozenset[str]]]:
+    standins: dict[str, list[frozenset[str]]] = {}
+    for said, alts in query.others:
+        for s in stems(said):
+            standins.setdefault(s, []).extend(stems(alt) for alt in alts)
+    return standins
+
+
+def read_together(
+    store: SearchIndex, weighed: Sequence[str], searches: Sequence[Sequence[str]], k: int, where: Filter
+) -> tuple[tuple[int, dict[str, int]], list[list[tuple[Facts, float]]]]:
+    """`document_frequencies(weighed)` and `text_facts(terms, k, where)` of each of `searches`: in one read where
+    the store can (`TextsWeighed`)."""
+    if isinstance(store, TextsWeighed):
+        return store.weighed_text_facts(weighed, searches, k, where)
+    return store.document_frequencies(weighed), [store.text_facts(t, k, where) for t in searches]
 
 
 def with_expansions(
@@ -109,21 +140,26 @@ class Candidates:
         also = query.expansion_terms
 
         def lexical() -> tuple[dict[str, float], list[Facts], QueryTerms, Contained]:
-            # The words' weights first: they read the document frequencies the text search reads too, which
-            # this reader then has. The hits' facts and stems are read here as well, while the query is embedded.
-            asked = self._term_weights(query, also)
             # The first few other words for each of the question's words (father: dad) are searched too; all of
             # them count in the overlap of every candidate. A broad word's many other words ("family": every kin
             # word) made the text search several times slower, and the vector search finds most such memories.
             said_else = [w for _, alts in query.others for alt in alts[:SEARCHED_OTHERS] for w in alt.split()]
-            wholes = [
-                whole for _, whole in query.spellings if stem(whole) in asked.known
-            ]  # those read as one
+            # The words' weights and the searches are read together (one round trip on PostgreSQL), the words
+            # searched guessed first: a word the question may spell as one ("e-mail": email) is searched only
+            # where the weights find it read as one, which few are. A wrong guess searches again.
+            guess = list(dict.fromkeys([*query.terms, *said_else]))
+            also_guessed = [w for w in dict.fromkeys(also) if w not in guess]
+            statistics, answers = read_together(
+                store, weighed_stems(query, also), [guess, also_guessed], wide, where
+            )
+            asked = self._term_weights(query, also, statistics)
+            wholes = [whole for _, whole in query.spellings if stem(whole) in asked.known]
             words = list(dict.fromkeys([*query.terms, *wholes, *said_else]))
             # The hits' facts come with the text search: no second query by id for them.
-            hits = store.text_facts(words, wide, where)
+            hits = answers[0] if words == guess else store.text_facts(words, wide, where)
             if more := [w for w in dict.fromkeys(also) if w not in words]:
-                hits = with_expansions(hits, store.text_facts(more, wide, where))
+                expanded = answers[1] if more == also_guessed else store.text_facts(more, wide, where)
+                hits = with_expansions(hits, expanded)
             # In id order, as a read by id returns them: the candidates' order breaks ties in scoring.
             by_text, found = {f.id: s for f, s in hits}, sorted((f for f, _ in hits), key=lambda f: f.id)
             contained = Contained()
@@ -227,18 +263,15 @@ class Candidates:
             return qvec
         return as_said(self._embedder.embed_batch([rest])[0], qvec)
 
-    def _term_weights(self, query: Query, expansions: Sequence[str]) -> QueryTerms:
+    def _term_weights(
+        self, query: Query, expansions: Sequence[str], statistics: tuple[int, dict[str, int]] | None = None
+    ) -> QueryTerms:
+        """The weights of the query's words, from `statistics` (those of `weighed_stems`) if read already."""
         own = list(query.stems)
-        others = sorted(stems(" ".join(expansions)) - set(own)) if expansions else []
+        others = _others(own, expansions)
         wholes = {said: stem(whole) for said, whole in query.spellings}
-        standins: dict[str, list[frozenset[str]]] = {}
-        for said, alts in query.others:
-            for s in stems(said):
-                standins.setdefault(s, []).extend(stems(alt) for alt in alts)
-        instead = {s for alts in standins.values() for alt in alts for s in alt}
-        total, frequencies = self._store.document_frequencies(
-            [*own, *others, *wholes.values(), *(instead - set(own))]
-        )
+        standins = _standins(query)
+        total, frequencies = statistics or self._store.document_frequencies(weighed_stems(query, expansions))
         for said, whole in wholes.items():
             # The store writes it as one word ("email" for "e-mail"): that word is the question's, not its parts;
             # two longer words only if the store never says one of them ("epi pen", not "road trip").

@@ -13,7 +13,7 @@ from weakref import WeakKeyDictionary
 from engram.lang.lemmas import is_dictionary_word
 from engram.lang.text import STOPWORDS, stems_uncached
 from engram.recall.query import Query
-from engram.store.roles import SearchIndex, Vocabulary
+from engram.store.roles import CountedVocabulary, SearchIndex, Vocabulary
 
 # Shorter words have too many stored words one edit away ("cat": car, cut, coat) to tell a typo from a word.
 SHORTEST = 5
@@ -54,13 +54,19 @@ def corrections(words: Sequence[str], store: SearchIndex) -> dict[str, str]:
     likeliest typo (`variants`), then the word whose stem the most memories hold, then a dictionary word."""
     if not isinstance(store, Vocabulary):
         return {}
-    asked = [w for w in dict.fromkeys(words) if _plain(w)]
-    # The store first: it holds most words, and asking it costs less than the dictionary's first look-up.
-    held = store.words_held(asked) if asked else set()
-    unknown = [w for w in asked if w not in held and not is_dictionary_word(w)]
+    # The dictionary first: a word it has is no typo, and most words are in it; the store, a round trip to a
+    # server on PostgreSQL, is asked only of the others.
+    asked = [w for w in dict.fromkeys(words) if _plain(w) and not is_dictionary_word(w)]
+    total: int | None = None
+    if isinstance(store, CountedVocabulary) and asked:
+        held, total = store.words_counted(asked)  # one read for both, where each is a round trip
+    else:
+        held = store.words_held(asked) if asked else set()
+    unknown = [w for w in asked if w not in held]
     if not unknown:
         return {}
-    total, _ = store.document_frequencies(())
+    if total is None:
+        total, _ = store.document_frequencies(())
     known = _READ.setdefault(store, {})
     out = {w: c for w in unknown if (c := known.get(w, (-1, ""))[1]) and known[w][0] == total}
     fresh = [w for w in unknown if known.get(w, (-1, ""))[0] != total][:MOST_READ]

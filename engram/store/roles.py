@@ -121,6 +121,24 @@ class Vocabulary(Protocol):
         ...
 
 
+@runtime_checkable
+class TextsWeighed(Protocol):
+    def weighed_text_facts(
+        self, stems: Sequence[str], searches: Sequence[Sequence[str]], k: int, where: Filter
+    ) -> tuple[tuple[int, dict[str, int]], list[list[tuple[Facts, float]]]]:
+        """`document_frequencies(stems)` and `text_facts(terms, k, where)` of each of `searches`, the same answers,
+        read together: a store whose every read is a round trip to a server makes them one."""
+        ...
+
+
+@runtime_checkable
+class CountedVocabulary(Protocol):
+    def words_counted(self, words: Sequence[str]) -> tuple[set[str], int]:
+        """`words_held`, and the number of searchable memories (`document_frequencies`' first figure), in one
+        read."""
+        ...
+
+
 class SearchIndex(Protocol):
     """Searches answer (id, raw score), best first."""
 

@@ -3,8 +3,6 @@ HNSW for the nearest memories."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,16 +16,12 @@ from engram.store.rows import FACT_COLUMNS
 from engram.store.sqlite import search as sqlite_search
 from engram.store.values import Facts, Filter, Label
 
-_Statistics = tuple[float, frozenset[str], int, int, dict[str, int]]
-_HANDED = threading.local()  # `document_frequencies`' last read on each thread, for the text search after it
-_HANDED_FOR_S = 1.0
-
 
 class Searches:
     # Given by PostgresStore and SideTables; declared, not defined, so that the method resolution order finds theirs.
     _all: Callable[..., list[tuple[Any, ...]]]
     _one: Callable[..., tuple[Any, ...] | None]
-    reads_anywhere: Callable[[], bool]
+    _all_many: Callable[..., list[list[tuple[Any, ...]]]]
 
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]:
         """BM25 (engram.store.postgres.text) over the memories holding any query stem, found by the GIN index. Higher is better."""
@@ -39,69 +33,46 @@ class Searches:
         return [(facts_of(row[1:]), row[0]) for row in self._text_rows(terms, k, where, FACT_COLUMNS)]
 
     def _text_rows(self, terms: Sequence[str], k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
-        """The k best allowed text hits, best first: (score, *columns) per row. BM25 scores every row a searched
-        stem is in before the best are known, so the stems are searched from the rarest on while the memories
-        holding them number at most the SQLite backend's `ROWS_SCORED` (the rarest always, as there); and the
-        columns are read for the k best rows only."""
-        stems = pg_text.query_stems(terms)
-        if not stems or k <= 0:
-            return []
-        docs, length, frequencies = self._handed(stems) or self._statistics(stems)
-        present = _searched([s for s in stems if s in frequencies], frequencies)
-        if not present:
-            return []
-        score, params, match = pg_text.bm25(present, frequencies, docs, length)
-        clause, filters = where_sql(where, searchable=True)
-        rows = self._all(
-            f"SELECT t.score, {columns} FROM (SELECT {score} AS score, m.rid FROM memories m "
-            f"WHERE m.tsv @@ %s::tsquery AND {clause} ORDER BY score DESC, m.rid LIMIT %s) t "
-            "JOIN memories m ON m.rid = t.rid ORDER BY t.score DESC, t.rid",
-            (*params, match, *filters, k),
-            binary=True,
+        """The k best allowed text hits, best first: (score, *columns) per row (`text_sql`)."""
+        statement = text_sql(terms, k, where, columns)
+        return [] if statement is None else text_rows(self._all(*statement, binary=True))
+
+    def weighed_text_facts(
+        self, stems: Sequence[str], searches: Sequence[Sequence[str]], k: int, where: Filter
+    ) -> tuple[tuple[int, dict[str, int]], list[list[tuple[Facts, float]]]]:
+        """`document_frequencies(stems)` and `text_facts(terms, k, where)` of each of `searches`, the statements
+        sent together (pipeline mode): one round trip where they were one each, and one more for each search's
+        term statistics."""
+        statements = [text_sql(terms, k, where, FACT_COLUMNS) for terms in searches]
+        answers = self._all_many(
+            [(_STATISTICS, (list(stems),)), *(s for s in statements if s is not None)], binary=True
         )
-        return [(float(row[0]), *row[1:]) for row in rows]
+        docs, _, frequencies = statistics_of(answers[0])
+        found = iter(answers[1:])
+        hits = [[] if s is None else text_rows(next(found)) for s in statements]
+        return (docs, frequencies), [[(facts_of(row[1:]), row[0]) for row in rows] for rows in hits]
 
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """(number of searchable memories, documents containing each porter stem)."""
-        docs, length, frequencies = self._statistics(stems)
-        if self.reads_anywhere():
-            _HANDED.statistics = (time.monotonic(), frozenset(stems), docs, length, frequencies)
+        """(number of searchable memories, documents containing each porter stem), kept by the lexicon
+        trigger: counting the table would scan it."""
+        docs, _, frequencies = statistics_of(self._all(_STATISTICS, (list(stems),)))
         return docs, frequencies
 
     def words_held(self, words: Sequence[str]) -> set[str]:
         """Which of `words` some searchable memory holds, as the index stems them (the lexicon's terms)."""
+        return self.words_counted(words)[0]
+
+    def words_counted(self, words: Sequence[str]) -> tuple[set[str], int]:
+        """`words_held`, and how many searchable memories there are, read by one statement."""
         wanted = {w: stem(w) for w in dict.fromkeys(words)}
-        if not wanted:
-            return set()
         rows = self._all(
-            "SELECT term FROM lexicon WHERE term = ANY(%s) AND df > 0", (sorted(set(wanted.values())),)
+            "SELECT term, 0::bigint FROM lexicon WHERE term = ANY(%s) AND df > 0 "
+            "UNION ALL SELECT NULL, docs FROM corpus",
+            (sorted(set(wanted.values())),),
         )
-        found = {str(row[0]) for row in rows}
-        return {w for w, s in wanted.items() if s in found}
-
-    def _handed(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]] | None:
-        """The statistics `document_frequencies` read on this thread just before, if they cover `stems`: recall
-        asks for the question's word weights and then searches its words, and a second read of the same rows
-        was a round trip of each recall. Taken once, within a second, outside write transactions."""
-        handed: _Statistics | None = getattr(_HANDED, "statistics", None)
-        _HANDED.statistics = None
-        if handed is None or not self.reads_anywhere() or time.monotonic() - handed[0] > _HANDED_FOR_S:
-            return None
-        _, asked, docs, length, frequencies = handed
-        if not asked.issuperset(stems):
-            return None
-        return docs, length, {s: n for s, n in frequencies.items() if s in stems}
-
-    def _statistics(self, stems: Sequence[str]) -> tuple[int, int, dict[str, int]]:
-        """(searchable memories, their total length, document frequency of each stem), all kept by the lexicon
-        trigger: counting the table would scan it."""
-        rows = self._all(
-            "SELECT NULL, docs, total_len FROM corpus UNION ALL "
-            "SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0",
-            (list(stems),),
-        )
-        docs, length = next(((int(n), int(size)) for term, n, size in rows if term is None), (0, 0))
-        return docs, length, {str(term): int(n) for term, n, _ in rows if term is not None}
+        found = {str(term) for term, _ in rows if term is not None}
+        docs = next((int(n) for term, n in rows if term is None), 0)
+        return {w for w, s in wanted.items() if s in found}, docs
 
     def episode_neighbours(self, ids: Sequence[str], where: Filter) -> dict[str, list[str]]:
         clause, params = where_sql(where, searchable=True)
@@ -136,6 +107,36 @@ class Searches:
         return nearest_rows(self._all(*nearest_sql(query, k, where, columns), binary=True), k)
 
 
+_STATISTICS = "SELECT NULL, docs, total_len FROM corpus UNION ALL SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0"
+
+
+def statistics_of(rows: Sequence[tuple[Any, ...]]) -> tuple[int, int, dict[str, int]]:
+    """(searchable memories, their total length, document frequency of each stem) from `_STATISTICS`' rows."""
+    docs, length = next(((int(n), int(size)) for term, n, size in rows if term is None), (0, 0))
+    return docs, length, {str(term): int(n) for term, n, _ in rows if term is not None}
+
+
+def text_sql(terms: Sequence[str], k: int, where: Filter, columns: str) -> tuple[str, list[Any]] | None:
+    """The statement of the k best allowed text hits, best first: (score, *columns) per row; None when there is
+    nothing to search. BM25 (engram.store.postgres.text) over the memories holding any stem scored, found by the
+    GIN index, the term statistics read in the same statement; the columns are read for the k best rows only."""
+    stems = pg_text.query_stems(terms)
+    if not stems or k <= 0:
+        return None
+    cte, score, cte_params, score_params = pg_text.bm25(stems, sqlite_search.ROWS_SCORED)
+    clause, filters = where_sql(where, searchable=True)
+    return (
+        f"WITH {cte} SELECT t.score, {columns} FROM (SELECT {score} AS score, m.rid FROM searched s "
+        f"JOIN memories m ON m.tsv @@ s.match WHERE {clause} ORDER BY score DESC, m.rid LIMIT %s) t "
+        "JOIN memories m ON m.rid = t.rid ORDER BY t.score DESC, t.rid",
+        [*cte_params, *score_params, *filters, k],
+    )
+
+
+def text_rows(rows: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    return [(float(row[0]), *row[1:]) for row in rows]
+
+
 # What the write path reads of each neighbour: its id and the labels it votes with.
 LABELS = "m.id, m.kind, m.kind_method, m.parent_id IS NOT NULL, m.category"
 
@@ -164,19 +165,6 @@ def vector_text(vector: Vector) -> str:
     """A vector as pgvector's text: each float32 as the shortest decimal that reads back as itself (the text
     format is quicker to make than the adapter's, number by number, and exact)."""
     return "[" + ",".join(map(repr, np.asarray(vector, dtype=np.float32).tolist())) + "]"
-
-
-def _searched(stems: Sequence[str], frequencies: dict[str, int]) -> list[str]:
-    """The stems worth scoring, in their order: from the rarest on while the memories holding them number at most
-    `ROWS_SCORED` in all; the rarest always (the SQLite backend's rule: engram.store.sqlite.search)."""
-    kept: set[str] = set()
-    scored = 0
-    for s in sorted(stems, key=lambda s: frequencies[s]):
-        if kept and scored + frequencies[s] > sqlite_search.ROWS_SCORED:
-            break
-        kept.add(s)
-        scored += frequencies[s]
-    return [s for s in stems if s in kept]
 
 
 def array_of(value: Any) -> Vector:
