@@ -41,8 +41,8 @@ class Searches:
         self, stems: Sequence[str], searches: Sequence[Sequence[str]], k: int, where: Filter
     ) -> tuple[tuple[int, dict[str, int]], list[list[tuple[Facts, float]]]]:
         """`document_frequencies(stems)` and `text_facts(terms, k, where)` of each of `searches`, the statements
-        sent together (pipeline mode): one round trip where they were one each, and one more for each search's
-        term statistics."""
+        sent together (pipeline mode): one round trip, where each was one and each search's term statistics
+        another."""
         statements = [text_sql(terms, k, where, FACT_COLUMNS) for terms in searches]
         answers = self._all_many(
             [(_STATISTICS, (list(stems),)), *(s for s in statements if s is not None)], binary=True
@@ -53,14 +53,13 @@ class Searches:
         return (docs, frequencies), [[(facts_of(row[1:]), row[0]) for row in rows] for rows in hits]
 
     def document_frequencies(self, stems: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """(number of searchable memories, documents containing each porter stem), kept by the lexicon
-        trigger: counting the table would scan it."""
+        """(number of searchable memories, documents containing each porter stem)."""
         docs, _, frequencies = statistics_of(self._all(_STATISTICS, (list(stems),)))
         return docs, frequencies
 
     def words_held(self, words: Sequence[str]) -> set[str]:
         """Which of `words` some searchable memory holds, as the index stems them (the lexicon's terms)."""
-        return self.words_counted(words)[0]
+        return self.words_counted(words)[0] if words else set()
 
     def words_counted(self, words: Sequence[str]) -> tuple[set[str], int]:
         """`words_held`, and how many searchable memories there are, read by one statement."""
@@ -107,7 +106,12 @@ class Searches:
         return nearest_rows(self._all(*nearest_sql(query, k, where, columns), binary=True), k)
 
 
-_STATISTICS = "SELECT NULL, docs, total_len FROM corpus UNION ALL SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0"
+# (searchable memories, their total length) and each stem's document frequency, all kept by the lexicon trigger:
+# counting the table would scan it.
+_STATISTICS = (
+    "SELECT NULL, docs, total_len FROM corpus UNION ALL "
+    "SELECT term, df, 0 FROM lexicon WHERE term = ANY(%s) AND df > 0"
+)
 
 
 def statistics_of(rows: Sequence[tuple[Any, ...]]) -> tuple[int, int, dict[str, int]]:
