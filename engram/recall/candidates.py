@@ -149,9 +149,8 @@ class Candidates:
             # where the weights find it read as one, which few are. A wrong guess searches again.
             guess = list(dict.fromkeys([*query.terms, *said_else]))
             also_guessed = [w for w in dict.fromkeys(also) if w not in guess]
-            statistics, answers = read_together(
-                store, weighed_stems(query, also), [guess, also_guessed], wide, where
-            )
+            searches = [guess, also_guessed] if also_guessed else [guess]
+            statistics, answers = read_together(store, weighed_stems(query, also), searches, wide, where)
             asked = self._term_weights(query, also, statistics)
             wholes = [whole for _, whole in query.spellings if stem(whole) in asked.known]
             words = list(dict.fromkeys([*query.terms, *wholes, *said_else]))
