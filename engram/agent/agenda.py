@@ -61,8 +61,9 @@ def by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime
         if day is None:
             return (2, 0.0)
         late = (today - day).days
-        if span is not None and late > 0 and span.after is not None and span.contains(today):
-            return (1, late)  # asked from today ("what have I got on today?"): today's first, then the missed
+        if span is not None and late > 0 and span.after == today:
+            # Asked from today ("what have I got on today?"): today's first, then what was missed this last week.
+            return (1, day.timestamp())
         if span is not None or late <= 0:
             return (0, -late if span is None else day.timestamp())
         return (1 if late <= RECENTLY_MISSED else 3, late)
