@@ -27,7 +27,9 @@ def test_the_kind_of_answer_a_question_asks_for() -> None:
     assert asked("what's the password for the Octopus Energy account?") == "password"
     assert asked("what's the reservation code for the flights?") is None
     assert asked("who is my boss?") is None
-    assert asked("where does my mum live?") is None
+    assert asked("where does my mum live?") == "abode"  # said as living somewhere, an address or a place
+    assert asked("where is the spare key?") is None
+    assert gives("My mum Ingrid still lives in Hamburg", "abode")
     assert gives("Ingrid's birthday is 2 May", "time")
     assert gives("I call her every Sunday evening", "time or amount")
     assert gives("twice a month", "amount")
