@@ -31,3 +31,14 @@ def test_today_first_then_what_was_missed(mem: Memory) -> None:
             r["content"] for r in mem.search_memory("anything I've forgotten to do?", now=NOW)["results"]
         ]
         assert missed == ["Pay the window cleaner £18 cash on Tuesday."], missed
+
+
+def test_a_task_said_late_is_overdue(mem: Memory) -> None:
+    """ "was meant to pay the fee last monday and still haven't" was in its week's list but not in "what's
+    overdue?": only an instruction, a deadline or "I need to" counted as owed."""
+    with time_machine.travel(datetime(2026, 11, 25, 8, tzinfo=UTC), tick=False):
+        mem.store_memory("was meant to pay the mydeposits fee last monday and still haven't")
+        mem.store_memory("The school play was on Monday and Ada was brilliant.")
+    with time_machine.travel(NOW, tick=False):
+        late = [r["content"] for r in mem.search_memory("what's overdue?", now=NOW)["results"]]
+        assert late == ["was meant to pay the mydeposits fee last monday and still haven't"], late

@@ -121,9 +121,11 @@ def states_deadline(text: str) -> bool:
     return bool(words)
 
 
-# The speaker bound to do something ("I have to call the bank", "Ich muss ... verschieben", "我得给银行打电话").
+# The speaker bound to do something ("I have to call the bank", "Ich muss ... verschieben", "我得给银行打电话"), or
+# bound and late ("was meant to pay the fee last Monday and still haven't", "forgot to ring the garage").
 OBLIGED = re.compile(
     r"\b(?:I|we)\s+(?:really\s+|still\s+)?(?:need to|have to|must|should|ought to|have got to|['\u2019]ve got to)\s"
+    r"|\b(?:was|were)\s+(?:meant|supposed)\s+to\s|\bstill\s+(?:haven['\u2019]t|hasn['\u2019]t)\b|\bforgot\s+to\s"
     r"|\b(?:ich|wir)\s+(?:muss|müssen|sollte|sollten|soll|sollen)\b|我们?(?:要|得|需要|必须)",
     re.IGNORECASE,
 )
