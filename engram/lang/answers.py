@@ -45,17 +45,17 @@ _ADDRESS_ASKED = re.compile(
     re.IGNORECASE,
 )
 # An address as a memory writes it: a flat, a house number and a street, a postcode.
+_STREET = "street|road|lane|avenue|close|drive|crescent|terrace|court|square|gardens|postcode"
 _ADDRESS = re.compile(
-    r"(?i:\b(?:flat|street|st|road|rd|lane|avenue|ave|close|drive|crescent|terrace|court|square|gardens|place|way"
-    r"|row|mews|postcode|strasse|straße|weg|ulica|ul|rua|rue|via|calle)\b)"
+    rf"(?i:\b(?:flat|{_STREET}|st|rd|ave|place|way|row|mews|strasse|straße|weg|ulica|ul|rua|rue|via|calle)\b)"
     rf"|\b\d{{1,4}}[a-zA-Z]?,?\s+(?!(?i:{DAYS}|{MONTHS}|{SHORT_MONTHS})\b)[A-Z]"
     r"|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\b\d{5}\b|地址"
 )
 # How a memory says where: living or moving, an address's words, a postcode, or a capitalised place after "in",
 # "at", "near", "from" or a comma ("Douglas and Carol Haldane, Carlisle").
 _ABODE = re.compile(
-    r"(?i:\b(?:lives?|living|lived|moved|moving|address|flat|house|home|bungalow|cottage|street|road|lane|avenue"
-    r"|close|drive|crescent|terrace|court|square|gardens|postcode|care home|nursing home)\b)"
+    rf"(?i:\b(?:lives?|living|lived|moved|moving|address|flat|house|home|bungalow|cottage|{_STREET}|care home"
+    r"|nursing home)\b)"
     r"|\b(?i:in|at|near|outside|from)\s+(?:the\s+)?[A-Z]|,\s*[A-Z][a-z]|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"
     r"|住|地址"
 )

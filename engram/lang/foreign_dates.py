@@ -181,12 +181,7 @@ def _german_end(found: re.Match[str], said: datetime) -> datetime:
 def _german_relative(found: re.Match[str], said: datetime) -> datetime:
     """The day `_DE_RELATIVE` found: today, the day after, the one after that, or the next such weekday."""
     today, after_next, tomorrow, following, weekday = found.groups()
-    if today is not None or tomorrow is not None or after_next is not None:
-        return said + timedelta(days=0 if today is not None else 1 if tomorrow is not None else 2)
-    ahead = (GERMAN_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
-    if following is not None and ahead == 0:
-        ahead = 7  # "nächsten Montag" said on a Monday: next week's
-    return said + timedelta(days=ahead)
+    return _relative(said, (today, tomorrow, after_next), GERMAN_WEEKDAYS, weekday, following is not None)
 
 
 def _month_day(found: re.Match[str], months: str, said: datetime) -> tuple[datetime, str] | None:
@@ -196,15 +191,24 @@ def _month_day(found: re.Match[str], months: str, said: datetime) -> tuple[datet
 
 
 def _polish_relative(found: re.Match[str], said: datetime) -> datetime:
-    """The day `_PL_RELATIVE` found: today, tomorrow, the day after, or the next such weekday."""
+    """The day `_PL_RELATIVE` found: today, tomorrow, the day after, or the next such weekday ("do piątku" too)."""
     today, after_next, tomorrow, following, weekday, by_weekday = found.groups()
-    if today is not None or tomorrow is not None or after_next is not None:
-        return said + timedelta(days=0 if today is not None else 1 if tomorrow is not None else 2)
     if by_weekday is not None:
-        return said + timedelta(
-            days=(_PL_BY_WEEKDAYS.split("|").index(by_weekday.lower()) - said.weekday()) % 7
-        )
-    ahead = (POLISH_WEEKDAYS.split("|").index(weekday.lower()) - said.weekday()) % 7
-    if following is not None and ahead == 0:
-        ahead = 7  # "w przyszły poniedziałek" said on a Monday: next week's
-    return said + timedelta(days=ahead)
+        return _relative(said, (None, None, None), _PL_BY_WEEKDAYS, by_weekday, following=False)
+    return _relative(said, (today, tomorrow, after_next), POLISH_WEEKDAYS, weekday, following is not None)
+
+
+def _relative(
+    said: datetime,
+    days: tuple[str | None, str | None, str | None],
+    weekdays: str,
+    weekday: str,
+    following: bool,
+) -> datetime:
+    """Today, tomorrow or the day after, whichever of `days` was said; else the next `weekday` of `weekdays` (Monday
+    first), today included unless `following` ("nächsten Montag", "w przyszły poniedziałek" said on a Monday)."""
+    for ahead, said_as in enumerate(days):
+        if said_as is not None:
+            return said + timedelta(days=ahead)
+    ahead = (weekdays.split("|").index(weekday.lower()) - said.weekday()) % 7
+    return said + timedelta(days=7 if following and ahead == 0 else ahead)
