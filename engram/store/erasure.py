@@ -84,6 +84,16 @@ class Erasure:
                         )
             self._erased()
 
+    def replaced_by(self, memory_id: str) -> list[str]:
+        """The memories superseded by `memory_id` or merged into it: those whose metadata may name it so (the
+        caller reads each to be sure; the metadata is JSON text on SQLite, JSONB on PostgreSQL)."""
+        rows = self._read(
+            "SELECT id FROM memories WHERE status = 'superseded' AND parent_id IS NULL "
+            "AND CAST(metadata AS TEXT) LIKE ? ESCAPE '\\'",
+            (_like(json.dumps(memory_id)),),
+        )
+        return [str(i) for (i,) in rows]
+
     def renamed_into(self, tags: Sequence[str]) -> list[str]:
         """The old names renamed or folded into `tags`, and those renamed into them in turn."""
         found: list[str] = []

@@ -24,8 +24,8 @@ from engram.store.roles import AuditLog, Meta, Rows, Transactions, Upkeep
 from engram.store.values import Filter
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
+from engram.write.links import unlink_forgotten
 from engram.write.rules import LIVE, mean, redacted
-from engram.write.updates import without_link
 from engram.write.writer import Writer
 
 
@@ -255,11 +255,7 @@ class Editor:
         with self._store.atomic():
             self._classifiers.save_learned()  # so that the prototypes it taught are rows the erase removes
             self._store.delete(record.id)
-            # The memories it said had changed, and the one that said it changed, no longer name it.
-            linked = [*map(str, record.metadata.get("updates", ())), str(record.metadata.get("updated_by"))]
-            for other in self._store.get_many(linked):
-                if (kept := without_link(other.metadata, record.id)) != other.metadata:
-                    self._store.update(other.model_copy(update={"metadata": kept}))
+            unlink_forgotten(self._store, record)  # no memory names it; those it replaced are set aside
             self._tags.drop_uses(record.tags)
             every = Filter(statuses=tuple(Status), include_expired=True)
             alone = [t for t in record.tags if not self._store.count(replace(every, tags=(t,)))]

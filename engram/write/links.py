@@ -1,0 +1,46 @@
+"""What a forget does to the memories linked to the one forgotten: none of them may name it afterwards.
+
+A memory updated by a newer one (`updated_by`) or updating older ones (`updates`) only loses the mark. A memory
+superseded by the forgotten one, or merged into it, would stay superseded by a memory that no longer exists: no
+search finds it, no edit or review makes it live again (each would stand it beside the memory that replaced it),
+and no merge takes it. It is set aside as archived instead, its link to the forgotten memory dropped: kept, as
+nothing automatic deletes, and not recalled, as what its successor said was asked to be forgotten; a person may
+list it and make it live again or forget it too.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engram.model.record import MemoryRecord, Status, utcnow
+from engram.store.roles import AuditLog, Rows, Upkeep
+from engram.write.updates import without_link
+
+# The metadata keys by which a superseded memory names the memory that replaced it.
+_SUCCESSOR = ("superseded_by", "merged_into")
+
+
+class LinkStore(Rows, AuditLog, Upkeep, Protocol):
+    """What unlinking reads and writes."""
+
+
+def unlink_forgotten(store: LinkStore, forgotten: MemoryRecord) -> None:
+    """Every memory linked to `forgotten` (already deleted, in the caller's transaction) no longer names it."""
+    linked = [*map(str, forgotten.metadata.get("updates", ())), str(forgotten.metadata.get("updated_by"))]
+    for other in store.get_many(linked):
+        if (kept := without_link(other.metadata, forgotten.id)) != other.metadata:
+            store.update(other.model_copy(update={"metadata": kept}))
+    for other in store.get_many(store.replaced_by(forgotten.id)):
+        named = [k for k in _SUCCESSOR if other.metadata.get(k) == forgotten.id]
+        if other.status is not Status.SUPERSEDED or other.parent_id is not None or not named:
+            continue
+        metadata = {k: v for k, v in other.metadata.items() if k not in named}
+        store.update(
+            other.model_copy(update={"status": Status.ARCHIVED, "metadata": metadata, "updated_at": utcnow()})
+        )
+        store.audit(
+            "archive", other.id, {"from": "superseded", "reason": "the memory that replaced it was forgotten"}
+        )
+
+
+__all__ = ["unlink_forgotten"]
