@@ -112,12 +112,9 @@ def shodh_router(started: float) -> APIRouter:
 
     @api.post("/forget/by-tags")
     def forget_by_tags(body: ForgetTagsBody, who: Who) -> dict[str, Any]:
-        """Explicit bulk delete of every memory carrying any of the tags."""
-        deleted = 0
-        while batch := _by_tags(who.memory, body.tags, 100):
-            for record in batch:
-                who.memory.forget(record.id)
-                deleted += 1
+        """Explicit bulk delete of every memory carrying any of the tags, in any status (as forget_by_tag: one
+        waiting for review, archived or expired is as much the caller's to delete as an approved one)."""
+        deleted = sum(who.memory.forget_by_tag(t, confirm=True)["deleted"] for t in dict.fromkeys(body.tags))
         return {"success": True, "deleted_count": deleted, "note": FORGET_NOTE}
 
     @api.get("/memories")
