@@ -105,8 +105,9 @@ def as_utc(value: datetime) -> datetime:
 
 # Invisible characters a tag may not hide in (zero-width space, bidi controls, soft hyphen, byte order mark ...):
 # every format character but the joiners, which some scripts write words with (Persian's ZWNJ), and every control
-# character but the spaces (a bell, an escape, a delete show as nothing in a page or a terminal).
-_JOINERS = frozenset("\u200c\u200d")
+# character but the spaces (a bell, an escape, a delete show as nothing in a page or a terminal) and NUL, which is
+# refused wherever text is given, as no store holds it.
+_KEPT = frozenset("\u200c\u200d\x00")
 _UNSEEN = frozenset({"Cf", "Cc"})
 
 
@@ -115,7 +116,7 @@ def tag_form(tag: str) -> str:
     form (fullwidth letters are plain ones) and without invisible or control characters: a tag that shows as
     another is it, or a memory tagged so escaped the listing and forget_by_tag of the tag it shows as."""
     form = unicodedata.normalize("NFKC", tag)
-    form = "".join(c for c in form if c in _JOINERS or c.isspace() or unicodedata.category(c) not in _UNSEEN)
+    form = "".join(c for c in form if c in _KEPT or c.isspace() or unicodedata.category(c) not in _UNSEEN)
     return "-".join(form.strip().lower().split())
 
 
