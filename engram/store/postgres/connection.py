@@ -98,20 +98,30 @@ class Connections:
         except (errors.OperationalError, PoolTimeout) as exc:
             raise StoreUnavailable(f"PostgreSQL at {shown(self.url)} is unavailable: {exc}".strip()) from None
 
-    def all(self, query: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
+    def all(
+        self, query: str, params: Sequence[Any] = (), *, binary: bool = False, prepare: bool | None = None
+    ) -> list[tuple[Any, ...]]:
         """`binary`: results in PostgreSQL's binary format, which pgvector loads straight into numpy (its text
-        format is parsed number by number)."""
+        format is parsed number by number). `prepare`: the statement is prepared on this connection at its first
+        use, not its fifth (psycopg's default), and later parsed no more (the searches: see `all_many`)."""
         with self.conn() as db, db.cursor(binary=binary) as cur:
-            return cur.execute(query.encode(), params).fetchall()
+            return cur.execute(query.encode(), params, prepare=prepare).fetchall()
 
     def all_many(
-        self, queries: Sequence[tuple[str, Sequence[Any]]], *, binary: bool = False
+        self,
+        queries: Sequence[tuple[str, Sequence[Any]]],
+        *,
+        binary: bool = False,
+        prepare: bool | None = None,
     ) -> list[list[tuple[Any, ...]]]:
         """`all` of each query, on one connection, sent together (pipeline mode): one round trip for them all
-        rather than one each."""
+        rather than one each. A search's statement differs by its number of words, and a pool's connections
+        each saw one text a few times only: `prepare` spares the server parsing each again."""
         with self.conn() as db:
             with db.pipeline():
-                cursors = [db.cursor(binary=binary).execute(q.encode(), p) for q, p in queries]
+                cursors = [
+                    db.cursor(binary=binary).execute(q.encode(), p, prepare=prepare) for q, p in queries
+                ]
             try:
                 return [cur.fetchall() for cur in cursors]
             finally:

@@ -35,7 +35,7 @@ class Searches:
     def _text_rows(self, terms: Sequence[str], k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
         """The k best allowed text hits, best first: (score, *columns) per row (`text_sql`)."""
         statement = text_sql(terms, k, where, columns)
-        return [] if statement is None else text_rows(self._all(*statement, binary=True))
+        return [] if statement is None else text_rows(self._all(*statement, binary=True, prepare=True))
 
     def weighed_text_facts(
         self, stems: Sequence[str], searches: Sequence[Sequence[str]], k: int, where: Filter
@@ -45,7 +45,9 @@ class Searches:
         another."""
         statements = [text_sql(terms, k, where, FACT_COLUMNS) for terms in searches]
         answers = self._all_many(
-            [(_STATISTICS, (list(stems),)), *(s for s in statements if s is not None)], binary=True
+            [(_STATISTICS, (list(stems),)), *(s for s in statements if s is not None)],
+            binary=True,
+            prepare=True,
         )
         docs, _, frequencies = statistics_of(answers[0])
         found = iter(answers[1:])
@@ -103,7 +105,7 @@ class Searches:
         """The k nearest allowed memories, best first: (cosine, *columns) per row (`nearest_sql`)."""
         if k <= 0:
             return []
-        return nearest_rows(self._all(*nearest_sql(query, k, where, columns), binary=True), k)
+        return nearest_rows(self._all(*nearest_sql(query, k, where, columns), binary=True, prepare=True), k)
 
 
 # (searchable memories, their total length) and each stem's document frequency, all kept by the lexicon trigger:
@@ -151,11 +153,13 @@ def nearest_sql(query: Vector, k: int, where: Filter, columns: str) -> tuple[str
     float32 vector, and the best k of those kept (`nearest_rows`): the cosines a caller sees stay exact."""
     dim = len(query)  # the model's dimension: Memory checked it against the store's when it opened
     clause, params = where_sql(where, searchable=True)
-    vector = vector_text(query)
+    # Sent as pgvector's binary (%b): the float32 values as they are, with no decimal text to write and parse;
+    # the server makes the half-precision copy the index orders by, as it did from the text.
+    vector = np.asarray(query, dtype=np.float32)
     return (
-        f"SELECT m.embedding <=> %s::vector AS distance, {columns} FROM memories m "
+        f"SELECT m.embedding <=> %b::vector AS distance, {columns} FROM memories m "
         f"WHERE m.embedding IS NOT NULL AND {clause} "
-        f"ORDER BY m.embedding::halfvec({dim}) <=> %s::halfvec({dim}) LIMIT %s",
+        f"ORDER BY m.embedding::halfvec({dim}) <=> %b::vector::halfvec({dim}) LIMIT %s",
         [vector, *params, vector, k + max(8, k // 2)],
     )
 
