@@ -114,3 +114,13 @@ def test_the_kin_link_reads_each_store(mem: Memory) -> None:
     assert any("chemistry" in h.record.content for h in hits)
     found = next(h for h in hits if "chemistry" in h.record.content)
     assert found.components["coverage"] > 0  # it says "husband" by his name
+
+
+def test_a_partner_called_otherwise_or_together_with_me_is_found() -> None:
+    assert kin_words("what does my other half eat on Sundays?")["partner"][0] == "partner"
+    assert set(kin_words("is my hubby free on Friday?")) == {"husband"}
+    assert "half" not in kin_words("what does my other half eat on Sundays?")
+    texts = ["Becky and me have been together since 2011, never got round to getting married."]
+    assert names_in(kin_words("my partner")["partner"], texts) == ("Becky",)
+    named = [("partner", ("Becky",))]
+    assert by_name("what does my other half eat on Sundays?", named) == "what does Becky eat on Sundays?"

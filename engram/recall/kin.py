@@ -153,10 +153,17 @@ LOOKED_UP = 20  # memories stating a relation read for each question
 _NAME = r"([^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*)?)"
 
 
+# A partner or a spouse called otherwise: "what does my other half eat on Sundays?". Read as "half", the question
+# was about whatever a memory halved.
+_CALLED = {"other half": "partner", "better half": "partner", "hubby": "husband", "missus": "wife"}
+_CALLED_SAID = re.compile(r"\b(" + "|".join(_CALLED) + r")\b", re.IGNORECASE)
+
+
 def kin_words(text: str) -> dict[str, tuple[str, ...]]:
     """The kin words of a question (lower case), each with the words a memory states it with. An in-law is not
     the kin word it starts with ("brother-in-law" is no brother)."""
     out: dict[str, tuple[str, ...]] = {}
+    text = _CALLED_SAID.sub(lambda m: _CALLED[m.group(1).lower()], text)
     for match in _WORD.finditer(text.lower()):
         word = match.group(1)
         if word in _RELATIONS and not match.group(2):
@@ -222,7 +229,7 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
     if set(said) & _COUPLE:
         found += [
             # Kofi and I have been together since 2019; Kofi and I got engaged; Kofi and I want to get married
-            rf"\b{_NAME}\s+and\s+I\s+(?:have\s+been|are|were|got|'ve\s+been)\s+(?:together|engaged)\b",
+            rf"\b{_NAME}\s+and\s+(?:I|me)\s+(?:have\s+been|are|were|got|'ve\s+been)\s+(?:together|engaged)\b",
             rf"\b{_NAME}\s+and\s+I\s+(?:want|plan|hope|are\s+going)\s+to\s+get\s+married\b",
         ]
     if set(said) & set(_SPOUSE):
@@ -297,7 +304,9 @@ def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
     that says whom the asker married."""
     for word, names in named:
         own = "my|our|the" if word in _PETS or word in _TRADES else "my|our"  # "the dog" is the asker's dog
-        pattern = re.compile(rf"\b(?:(?:{own})\s+)?{re.escape(word)}(?=['\u2019]s\b|\b)", re.IGNORECASE)
+        called = "|".join(re.escape(c) for c, w in _CALLED.items() if w == word)
+        said = f"{re.escape(word)}|{called}" if called else re.escape(word)
+        pattern = re.compile(rf"\b(?:(?:{own})\s+)?(?:{said})(?=['\u2019]s\b|\b)", re.IGNORECASE)
         found = pattern.search(text)
         if found is not None:
             text = text[: found.start()] + names[0] + text[found.end() :]
