@@ -4,8 +4,8 @@ many of its words it shares ("We decided to replace the robot with a Rowa unit" 
 text shows on its face are read: a time (a date, a month, a weekday, a season, an hour, a period), an hour or a
 part of the day for "what time", an amount (a digit or a number word), a password (said as one, a key or a code,
 or redacted as a secret), where someone lives (said as living, an address, or a place after "in", "at" or a
-comma) and an address (a street, a house number, a postcode). Who, other wheres and what are said too many ways
-to tell from the words."""
+comma), an address (a street, a house number, a postcode) and someone's job (said as working, teaching, or being
+one of the trades and professions). Who, other wheres and what are said too many ways to tell from the words."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Literal
 
 from engram.lang.timewords import DAYS, MONTHS, SEASONS, SHORT_MONTHS
 
-Asked = Literal["time", "amount", "time or amount", "password", "clock", "abode", "address"]
+Asked = Literal["time", "amount", "time or amount", "password", "clock", "abode", "address", "job"]
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|by when\b|what (?:time|date|day|year)\b|which (?:day|date|year)\b|how long ago\b)"
@@ -59,6 +59,22 @@ _ABODE = re.compile(
     r"|\b(?i:in|at|near|outside|from)\s+(?:the\s+)?[A-Z]|,\s*[A-Z][a-z]|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"
     r"|住|地址"
 )
+# Someone's job or where they work: "what does my partner do for a living?", "what's my wife's job?", "where does Tom
+# work?". Not "what's the fee for an emergency job" or "the Christmas do for work".
+_JOB_ASKED = re.compile(
+    r"\bdo(?:es)?\s+[^?]{1,30}?\s+do\s+for\s+(?:a\s+)?(?:living|work|job)\b|(?:['\u2019]s|s['\u2019]|\bmy|\bhis|\bher|\btheir)\s+"
+    r"(?:job|occupation|profession|career)\b|\bwhat\s+job\b|\bwhere\s+(?:does|do|did)\s+[^?]{1,40}?\s+work\b",
+    re.IGNORECASE,
+)
+# How a memory says a job: working as, at or for; teaching; being a nurse, a solicitor, a driver...; "arbeitet als".
+_JOB = re.compile(
+    r"\b(?:works?|working|worked)\s+(?:as|at|for|in|nights|days|shifts|from\s+home)\b|\bteach(?:es|ing)?\b"
+    r"|\b(?:is|was|am|['\u2019]s|['\u2019]m)\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:[\w-]+(?:er|or|ist|ian|ant|ent|ic|ive)"
+    r"|nurse|doctor|gp|chef|cook|clerk|vet|pilot|coach|judge|midwife|surgeon|officer|agent|analyst|consultant|assistant"
+    r"|designer|editor|carer|student)\b|\b(?:job|employed|self-employed|freelance|retired|profession|occupation"
+    r"|career|arbeitet|arbeite|beruf|pracuje|工作)\b",
+    re.IGNORECASE,
+)
 _AMOUNT = re.compile(r"\bhow (?:much|old|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
 # How often and how long are answered by a period as often as by a number: "every Sunday", "twice a month".
 _EITHER = re.compile(r"\bhow (?:often|long)\b(?! ago)", re.IGNORECASE)
@@ -88,6 +104,8 @@ def asked(question: str) -> Asked | None:
         return "abode"
     if _ADDRESS_ASKED.search(question):
         return "address"
+    if _JOB_ASKED.search(question):
+        return "job"
     if _CLOCK_ASKED.search(question):
         return "clock"
     if _WHEN.search(question):
@@ -107,6 +125,8 @@ def gives(text: str, kind: Asked) -> bool:
         return bool(_ABODE.search(text))
     if kind == "address":
         return bool(_ADDRESS.search(text))
+    if kind == "job":
+        return bool(_JOB.search(text))
     if kind != "amount" and _TIME.search(text):
         return True
     return kind != "time" and bool(_AMOUNTS.search(text))

@@ -219,6 +219,11 @@ STOPWORDS = frozenset(
         "did",
         "does",
     ]
+) | frozenset(
+    # The same contractions typed without their apostrophe ("Whats Priya Shahs phone number?"): searched as words,
+    # they were topics no memory says. Only those that are no other English word ("wont", "ill", "lets" are).
+    """whats wheres whos hows whens whys thats theres im ive dont doesnt didnt isnt arent wasnt werent cant couldnt
+    shouldnt wouldnt havent hasnt hadnt youre youve theyre theyve weve hes shes""".split()  # noqa: SIM905
 )
 
 # Porter, as FTS5's porter tokenizer, so stems here match the terms of the lexical index.

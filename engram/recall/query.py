@@ -131,10 +131,21 @@ class Query:
         return replace(self, time=clause, **_words(search, self.now), topic=search)
 
 
+# Initials written with full stops ("M.O.T", "N.H.S."), which memories mostly write as one word: read as
+# letters, each was a stopword or a word of its own and the abbreviation was lost.
+_DOTTED = re.compile(r"(?<![\w.@])(?:[A-Za-z]\.){1,5}[A-Za-z](?![\w@]|\.\w)\.?")
+
+
+def undotted(text: str) -> str:
+    """`text` with initials written with full stops as one word ("M.O.T" is "MOT")."""
+    return _DOTTED.sub(lambda m: m.group().replace(".", ""), text)
+
+
 def read_query(text: Any, now: datetime, *, longest: int) -> Query:
     """`text` understood; refused when it is no text a store can search (empty, broken Unicode, longer than
     `longest` characters)."""
     check_query(text, longest)
+    text = undotted(text)
     return Query(
         text=text,
         now=now,
@@ -155,6 +166,7 @@ def read_search(
     period; else an event it is relative to ("before the launch") is looked for (`Query.anchored`). The time
     phrase is no topic: concepts are read from the rest."""
     query = read_query(text, now, longest=longest)
+    text = query.text
     clause: TimeClause | None = None
     anchor: EventAnchor | None = None
     if after is not None or before is not None:

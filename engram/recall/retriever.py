@@ -19,7 +19,7 @@ from engram.model.vectors import Vector
 from engram.recall.aligned import meant_by_words
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
-from engram.recall.contacts import without_contact
+from engram.recall.contacts import held_as_asked, without_contact
 from engram.recall.exchanges import exchanged
 from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, said_of, searched, spelled
 from engram.recall.likings import liked
@@ -118,7 +118,7 @@ class Retriever:
         doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
         doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
-        sure = self._judged(picked, query.text, doubtful)
+        sure = self._judged(picked, query, doubtful)
         kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
         hits = self._full(kept, query, doubtful=doubtful)
         if touch and hits:
@@ -152,17 +152,17 @@ class Retriever:
             | without_contact(shown, query.text)
         )
         if not exact:
-            shown = self._judged(shown, query.text, doubtful)
+            shown = self._judged(shown, query, doubtful)
         return self._full(shown, query, exact, doubtful), len(best)
 
-    def _judged(
-        self, hits: Sequence[Scored[Facts]], question: str, doubtful: set[str]
-    ) -> list[Scored[Facts]]:
-        """`hits` each with its confidence, a first hit that answers in other words at medium
-        (engram.recall.aligned)."""
+    def _judged(self, hits: Sequence[Scored[Facts]], query: Query, doubtful: set[str]) -> list[Scored[Facts]]:
+        """`hits` each with its confidence, a first hit that answers in other words (engram.recall.aligned) or
+        holds the detail asked for (engram.recall.contacts) at medium."""
+        question = query.text
         plain = not unspaced(question)
         judged = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in hits]
         lifted = meant_by_words(judged, question, self._embedder, doubtful) if plain else set()
+        lifted |= held_as_asked(judged, question, doubtful, dict(self.corrected(query).corrections or ()))
         return [replace(s, confidence="medium") if s.record.id in lifted else s for s in judged]
 
     def _full(
