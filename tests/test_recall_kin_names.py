@@ -124,3 +124,12 @@ def test_a_partner_called_otherwise_or_together_with_me_is_found() -> None:
     assert names_in(kin_words("my partner")["partner"], texts) == ("Becky",)
     named = [("partner", ("Becky",))]
     assert by_name("what does my other half eat on Sundays?", named) == "what does Becky eat on Sundays?"
+
+
+def test_someone_elses_kin_is_not_the_askers_and_a_dash_states_a_relation() -> None:
+    assert kin_words("what's the name of the Hennessys' dog?") == {}
+    assert kin_words("what is Sarah's husband called?") == {}
+    assert set(kin_words("how is my sister's dog?")) == {"sister"}
+    assert set(kin_words("what's Dad's address?")) == {"dad"}  # "what's" is no one's
+    texts = ["Bruno - our staffie, 4 in January. chip 977200009812443."]
+    assert names_in(kin_words("what about the dog?")["dog"], texts) == ("Bruno",)

@@ -164,10 +164,14 @@ def kin_words(text: str) -> dict[str, tuple[str, ...]]:
     the kin word it starts with ("brother-in-law" is no brother)."""
     out: dict[str, tuple[str, ...]] = {}
     text = _CALLED_SAID.sub(lambda m: _CALLED[m.group(1).lower()], text)
-    for match in _WORD.finditer(text.lower()):
+    lowered = text.lower()
+    for match in _WORD.finditer(lowered):
         word = match.group(1)
         if word in _RELATIONS and not match.group(2):
-            out[word] = _RELATIONS[word]
+            theirs = _THEIRS.search(lowered, 0, match.start())
+            # "the Hennessys' dog" is not the asker's; "what's" before "Dad's" is no one's
+            if theirs is None or theirs.group(1).replace("\u2019", "'") in STOPWORDS:
+                out[word] = _RELATIONS[word]
         elif match.group(2) and (word in _IN_LAW or word in _BEFORE_IN_LAWS):  # whose mother she is
             out[match.group(0) if word in _IN_LAW else _IN_LAWS] = _SPOUSE
         elif match.group(2) and f"{word}-in-law" in _THROUGH_CHILD:  # the child's spouse
@@ -188,6 +192,9 @@ def said_of(word: str, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(f"{name}'s {relation}" for name in names for relation in relations)
 
 
+# Someone else's, just before a kin word: "Sarah's husband", "the Hennessys' dog", "my sister's dog" are not the
+# asker's.
+_THEIRS = re.compile(r"([^\W\d_]+(?:['\u2019]s|s['\u2019]))\s+$")
 _WORD = re.compile(r"([^\W\d_]+)(?:['\u2019]s\b)?([\s-]+in[\s-]+laws?\b)?")
 
 
@@ -216,7 +223,8 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
         rf"{own}{relation}\b,?\s+{_NAME}",  # my husband Tomás, Mum, Helen
         rf"{own}{relation}\s*\(\s*{_NAME}\s*\)",  # Dad (Emeka)
         rf"{own}{relation}\s+(?:is|was)\s+(?:called\s+)?{_NAME}",  # my manager is Dana
-        rf"\b{_NAME},?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",  # Tomás, my husband; Ada is our daughter
+        # Tomás, my husband; Ada is our daughter; Bruno - our staffie
+        rf"\b{_NAME}(?:,|\s+[-\u2013:])?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",
         rf"\b{_NAME}\s*\(\s*(?:my|our)\s+{relation}\s*\)",  # Claire (my partner)
     ]
     if set(said) & set(_TRADES):  # Kev the plumber; Sinead (electrician)
