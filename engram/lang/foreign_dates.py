@@ -1,5 +1,6 @@
-"""Dates written in German ("bis zum 31. Dezember"), Polish ("22 grudnia", "w niedzielę") or Chinese ("3月12日",
-"下周五", "明天"), read forward from the day they were said, for the due days of reminders (engram.lang.due)."""
+"""Dates written in German ("bis zum 31. Dezember"), Polish ("22 grudnia", "w niedzielę"), Italian, Spanish or
+French ("il 9 dicembre", "el 3 de enero", "le 12 décembre") or Chinese ("3月12日", "下周五", "明天"), read forward from
+the day they were said, for the due days of reminders (engram.lang.due)."""
 
 from __future__ import annotations
 
@@ -46,18 +47,36 @@ _PL_RELATIVE = re.compile(
     rf"|do\s+({_PL_BY_WEEKDAYS}))(?!\w)",
     re.IGNORECASE,
 )
+# Italian, Spanish and French: a day of the month before the month's name ("il 9 dicembre", "el 3 de enero",
+# "le 1er mars"). Each month's names, January first.
+_ROMANCE_MONTHS = (
+    ("gennaio", "enero", "janvier"), ("febbraio", "febrero", "février", "fevrier"), ("marzo", "mars"),
+    ("aprile", "abril", "avril"), ("maggio", "mayo", "mai"), ("giugno", "junio", "juin"),
+    ("luglio", "julio", "juillet"), ("agosto", "août", "aout"), ("settembre", "septiembre", "setiembre", "septembre"),
+    ("ottobre", "octubre", "octobre"), ("novembre", "noviembre"), ("dicembre", "diciembre", "décembre", "decembre"),
+)  # fmt: skip
+_ROMANCE_MONTH = {name: number for number, names in enumerate(_ROMANCE_MONTHS, 1) for name in names}
+_ROMANCE_DATE = re.compile(
+    rf"\b(\d{{1,2}})(?:er|º|°)?\s+(?:de\s+)?({'|'.join(_ROMANCE_MONTH)})(?!\w)", re.IGNORECASE
+)
 _ZH_DAY = re.compile(
     rf"今天|明天|后天|今晚|(?:周|星期|礼拜)[一二三四五六日天]|[\d{_ZH_NUMBER}]{{1,3}}月[\d{_ZH_NUMBER}]{{1,3}}[日号]"
 )
 
 
+def romance_date(text: str) -> bool:
+    """Whether `text` names a day of a month in Italian, Spanish or French."""
+    return _ROMANCE_DATE.search(text) is not None
+
+
 def names_day(text: str) -> bool:
-    """Whether `text` names a day in German or Chinese (a date, a weekday, today, tomorrow)."""
+    """Whether `text` names a day in German, Polish, Italian, Spanish, French or Chinese (a date, a weekday, today, tomorrow)."""
     return (
         _DE_DATE.search(text) is not None
         or _DE_RELATIVE.search(text) is not None
         or _PL_DATE.search(text) is not None
         or _PL_RELATIVE.search(text) is not None
+        or _ROMANCE_DATE.search(text) is not None
         or _ZH_DAY.search(text) is not None
     )
 
@@ -129,6 +148,10 @@ def foreign_day(text: str, said: datetime) -> tuple[datetime, str] | None:
         return dated
     if (rel := _PL_RELATIVE.search(text)) is not None:
         return _polish_relative(rel, said), rel.group(0)
+    if (romance := _ROMANCE_DATE.search(text)) is not None:
+        on = forward(said, _ROMANCE_MONTH[romance.group(2).lower()], int(romance.group(1)))
+        if on is not None:
+            return on, romance.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
         if 1 <= month <= 12 and (day := forward(said, month, number)) is not None:

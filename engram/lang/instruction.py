@@ -8,6 +8,7 @@ import re
 
 from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
+from engram.lang.foreign_dates import romance_date
 from engram.lang.tense import inflected as _inflected
 from engram.lang.tense import readings as _readings
 
@@ -69,6 +70,9 @@ _NAME = re.compile(r"[A-Z][a-z]+(?:['\u2019]s)?")
 # A Polish sentence opening with an infinitive, as a note of something to do is written ("Zadzwonić do cioci Ewy w
 # niedzielę", "Kupić bilety"): a word of five letters or more ending in a vowel and "ć" (not "-ość", a noun's).
 _POLISH_TO_DO = re.compile(r"^\s*[A-ZĄĆĘŁŃÓŚŹŻ][a-ząćęłńóśźż]{2,}[aeiyąęu]ć(?!\w)")
+# An Italian, Spanish or French one ("Chiamare nonna Pina il 9 dicembre", "Llamar a Carmen el 3 de enero"), read so
+# only beside a date in one of those languages: "Prepare", "Enter" and "Answer" open English instructions too.
+_ROMANCE_TO_DO = re.compile(r"^\s*[A-Z][a-zàèéìòóù]{2,}(?:are|ere|ire|ar|er|ir|re)(?!\w)")
 
 
 def instruction(text: str) -> bool:
@@ -77,7 +81,7 @@ def instruction(text: str) -> bool:
     noun followed by its object or a name. "Met Carla" (past) and "Design review on Friday" (a noun) are none."""
     for sentence in _SENTENCE.finditer(text[:2000]):
         opening = sentence.group(1).strip()
-        if _POLISH_TO_DO.match(opening):
+        if _POLISH_TO_DO.match(opening) or (_ROMANCE_TO_DO.match(opening) and romance_date(opening)):
             return True
         rest = LEAD_IN.sub("", opening, count=1)
         words = re.findall(r"[A-Za-z][A-Za-z'-]*", rest)

@@ -122,7 +122,8 @@ _WAS_DUE_WEEKDAY = re.compile(
     rf"\b(?:(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:last\s+)?"
     rf"|(?:by|before|due|until)\s+last\s+"
     # "was meant to pay the fee last monday", "should have sent it last Friday": a thing to do whose day passed
-    rf"|(?:(?:was|were)\s+(?:meant|supposed)\s+to|should(?:['\u2019]ve|\s+have))\b[^.;!?\n]{{0,60}}?\blast\s+)({DAYS})\b",
+    rf"|(?:(?:was|were)\s+(?:meant|supposed)\s+to|should(?:['\u2019]ve|\s+have))\b[^.;!?\n]{{0,120}}?\blast\s+)"
+    rf"({DAYS})\b",
     re.IGNORECASE,
 )
 
