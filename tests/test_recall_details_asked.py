@@ -88,6 +88,9 @@ def test_a_job_is_answered_only_by_a_memory_saying_one(real: Memory) -> None:
     assert gives("Becky's a dental nurse at Castle Dental", "job")
     assert gives("Rob works as a paramedic for the ambulance service", "job")
     assert not gives("Becky's works Christmas do is Friday 11 Dec", "job")
+    assert gives("Peter (my brother) lives in Calgary. geologist for an oil company", "job")
+    assert not gives("Mum lives in Leicester with her sister", "job")
+    assert not gives("he can only fly over for a week at Christmas", "job")
     ids = [
         real.store_memory(text)["memory_id"]
         for text in (

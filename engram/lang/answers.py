@@ -66,13 +66,19 @@ _JOB_ASKED = re.compile(
     r"(?:job|occupation|profession|career)\b|\bwhat\s+job\b|\bwhere\s+(?:does|do|did)\s+[^?]{1,40}?\s+work\b",
     re.IGNORECASE,
 )
-# How a memory says a job: working as, at or for; teaching; being a nurse, a solicitor, a driver...; "arbeitet als".
+# How a memory says a job: working as, at or for; teaching; being a nurse, a solicitor, a driver...; "arbeitet als";
+# a trade or profession named before whom it is for. Said loosely: a memory read wrongly as giving a job is only
+# left as surely as its match says.
 _JOB = re.compile(
     r"\b(?:works?|working|worked)\s+(?:as|at|for|in|nights|days|shifts|from\s+home)\b|\bteach(?:es|ing)?\b"
     r"|\b(?:is|was|am|['\u2019]s|['\u2019]m)\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:[\w-]+(?:er|or|ist|ian|ant|ent|ic|ive)"
     r"|nurse|doctor|gp|chef|cook|clerk|vet|pilot|coach|judge|midwife|surgeon|officer|agent|analyst|consultant|assistant"
     r"|designer|editor|carer|student)\b|\b(?:job|employed|self-employed|freelance|retired|profession|occupation"
-    r"|career|arbeitet|arbeite|beruf|pracuje|工作)\b",
+    r"|career|arbeitet|arbeite|beruf|pracuje|工作)\b"
+    # or a trade or profession before whom it is for: "geologist for an oil company", "accountant at Deloitte".
+    r"|\b(?!(?:together|whatever|however|forever|another|neither|whether|further|rather|dinner|summer|winter"
+    r"|number|member|register|monitor|corridor|calendar|student)\b)(?-i:[a-z])[a-z-]{4,}(?:ist|ian|er|or|ant|ent|eer)\s+"
+    r"(?:for|at)\s+(?:an?\s+|the\s+)?[\w&-]",
     re.IGNORECASE,
 )
 _AMOUNT = re.compile(r"\bhow (?:much|old|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
