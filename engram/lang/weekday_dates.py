@@ -90,7 +90,9 @@ COUNTED = re.compile(
     rf"|\bthe\s+({'|'.join(k for k in _ORDER if k != 'last')})\s+({DAYS})\b(?!\s+(?:of|in|after|before|since)\b)"
     # "Wednesday week", "a week on Wednesday", "3 weeks today": that day weeks after its coming one
     rf"|\b(?:(\d{{1,2}}|{'|'.join(NUMBERS)})\s+weeks?\s+(?:on\s+)?({DAYS}|tomorrow|today)|({DAYS}|tomorrow)\s+week)\b"
-    r"(?![-'\u2019]|\s*(?:end|day|night)s?\b)|\b(week\s+after\s+next)\b",
+    r"(?![-'\u2019]|\s*(?:end|day|night)s?\b)|\b(week\s+after\s+next)\b"
+    # "Wednesday next week", "Friday of next week", "next week Wednesday": that weekday of the coming week
+    rf"|\b({DAYS})\s+(?:of\s+)?next\s+week\b|\bnext\s+week(?:['\u2019]s)?,?\s+(?:on\s+)?({DAYS})\b",
     re.IGNORECASE,
 )
 # A weekday beside its date or a part of the day (after the short forms are written out): a slot in a calendar.
@@ -158,7 +160,10 @@ def _counted(found: re.Match[str], said: datetime) -> datetime | None:
     number, unit, fortnight, after_next, order, weekday, _this, following, named, alone, alone_day, *week = (
         found.groups()
     )
-    weeks, week_on, day_week, week_after_next = week
+    weeks, week_on, day_week, week_after_next, *of_next_week = week
+    if (in_next := next((d for d in of_next_week if d), None)) is not None:
+        monday = said - timedelta(days=said.weekday())
+        return monday + timedelta(days=7 + DAYS.split("|").index(in_next.lower()))
     if week_after_next is not None:  # "the week after next": two weeks on, as "next week" is one
         return said + timedelta(days=14)
     if (on := (week_on or day_week or "").lower()) in ("today", "tomorrow"):

@@ -165,7 +165,7 @@ def _window(query: str, now: datetime) -> TimeRange | None:
     counted = COUNTED.search(query)
     if (
         counted is not None
-        and (counted.group(5) or counted.group(10) or counted.group(13) or counted.group(14))
+        and any(counted.group(g) for g in (5, 10, 13, 14, 16, 17))
         and (day := resolve(counted, today)) is not None
     ):
         # "the second Tuesday of next month": that day, not the next Tuesday nor the whole month
