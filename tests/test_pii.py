@@ -40,6 +40,10 @@ POSITIVES = [
     # said bare after its name, as a note does
     ("Xero login: dan, password Sparky!2026", PiiKind.SECRET, "Sparky!2026"),
     ("Fuel card exp 08/28, pin 3391", PiiKind.SECRET, "3391"),
+    # a code that opens a door, a gate or a key safe, and a safe's combination
+    ("Beechwood door code 4590# - don't give it out", PiiKind.SECRET, "4590#"),
+    ("Church safe combination is 27-14-03", PiiKind.SECRET, "27-14-03"),
+    ("Key safe at Dad's is by the back door, code 4471.", PiiKind.SECRET, "4471"),
     # a UK bank account by its sort code and number
     ("Bank details: sort code 40-12-76, acc no 31926819", PiiKind.ACCOUNT, "40-12-76"),
     ("pay into account number: 31926819 please", PiiKind.ACCOUNT, "31926819"),
@@ -54,6 +58,7 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    "the combination of flavours was lovely, table 12 at 7:30",
     "I need a password manager, and a pin badge for the fair",
     "reset the pin after 3 tries; the password reset was 2 weeks ago",
     "the account was opened in 2019",

@@ -111,12 +111,17 @@ _SECRETS = re.compile(
     # a digit or a symbol in it ("password manager", "pin badge" are words).
     r"|(?i:\b(?:password|passwd|passcode|pin)\s+)"
     r"(?P<bare>(?=[^\s\"',;]*[^\s\"',;A-Za-z])(?=[^\s\"',;]*[A-Za-z0-9])[^\s\"',;.]{4,})"
+    # A code that opens a door, a gate, an alarm or a key safe ("Beechwood door code 4590#", "Key safe by the back
+    # door, code 4471"), or a safe's combination ("27-14-03"): the digits.
+    r"|(?i:\b(?:(?:door|gate|alarm|safe|lockbox|entry|access|building|padlock|garage)\s+(?:code|combination|pin)"
+    r"|key\s?safe\b[^.;\n]{0,40}?\bcode|combination)(?:\s+(?:is|was))?\s*[:=]?\s*)"
+    r"(?P<code>\d[\d*#-]{2,}(?:[ -]\d{1,3}){0,3}#?)"
     # A long run of letters and digits right after the word secret, token or key: a credential's value.
     r"|(?i:\b(?:secret|token|key)\s+)"
     r"(?P<after>(?=[A-Za-z0-9/+_=-]*\d)(?=[A-Za-z0-9/+_=-]*[A-Za-z])[A-Za-z0-9/+_=-]{20,})"
 )
 # Where a pattern names the value, only the value is personal: the word before it says what was there.
-_VALUE = ("password", "assigned", "said", "bare", "after")
+_VALUE = ("password", "assigned", "said", "bare", "code", "after")
 # A local part holds at most 64 characters and a domain 255: unbounded, each word of a long run of "a-a-a-..."
 # was read to the run's end again looking for an "@".
 # Letters of any script: an address with one Cyrillic letter in it was not read at all (no word boundary before it).
