@@ -18,7 +18,7 @@ from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import HAN, STOPWORDS
 from engram.model import heap, standins
-from engram.tags import german, postag
+from engram.tags import german, postag, romance
 from engram.tags.clauses import clause_verb, head_noun, misread_noun
 from engram.tags.compounds import compounds
 from engram.tags.joined import joined as _joined
@@ -142,6 +142,8 @@ def topics(text: str, top: int = 10) -> tuple[str, ...]:
         return analysis.concepts(text, top)
     if german.is_german(text):
         return german.topics(text, top)
+    if (language := romance.language_of(text)) is not None:
+        return romance.topics(text, language, top)
     return tuple(p.text for p in phrases(text)[:top])
 
 
