@@ -105,6 +105,7 @@ class Retriever:
         """In MMR order, each document once (by its best passage), each hit with its confidence, cut by the mode;
         each returned memory's use is counted unless `touch` is false."""
         settings = self._settings
+        query = self.corrected(query)  # read once: its corrections also name who is asked about (`_judged`)
         scored, vectors = self.scored(query, where, limit, profile, lend=True)
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
@@ -138,6 +139,7 @@ class Retriever:
         """The `limit` best memories scoring at least `floor`, by score alone (no diversity re-ranking), and how
         many scored that much. A long memory counts once, by its best passage (chunk). With `exact`, `where`
         itself makes each one what the query asks for."""
+        query = self.corrected(query)
         scored, _ = self.scored(query, where, limit, profile, lend=not exact)
         ranking = self.profile(profile)
         # A listing (`exact`) is no search: its order is the due days'.
@@ -162,7 +164,7 @@ class Retriever:
         plain = not unspaced(question)
         judged = [Scored(s.record, s.score, s.components, s.why, _sure(s, doubtful, plain)) for s in hits]
         lifted = meant_by_words(judged, question, self._embedder, doubtful) if plain else set()
-        lifted |= held_as_asked(judged, question, doubtful, dict(self.corrected(query).corrections or ()))
+        lifted |= held_as_asked(judged, question, doubtful, dict(query.corrections or ()))
         return [replace(s, confidence="medium") if s.record.id in lifted else s for s in judged]
 
     def _full(
