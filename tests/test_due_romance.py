@@ -41,3 +41,18 @@ def test_a_thing_meant_for_a_weekday_gone_by_is_due_that_day() -> None:
     text = "was supposed to record the piano parts for the carols and send them to the choir last Friday and still haven't"
     found = reminder_day(text, SAID)
     assert found is not None and found.date().isoformat() == "2026-11-20", found
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Pagare il regalo per la comunione di Matteo entro venerdì", "2026-11-27"),  # "entro": by
+        ("Chiamare la nonna domani", "2026-11-26"),
+        ("Llamar a Carmen el viernes", "2026-11-27"),
+        ("Appeler Mamie demain", "2026-11-26"),
+    ],
+)
+def test_a_romance_weekday_or_tomorrow_is_the_next_such_day(text: str, due: str) -> None:
+    assert may_name_day(text) and to_do(text)
+    found = due_day(text, SAID)
+    assert found is not None and found.date().isoformat() == due, found

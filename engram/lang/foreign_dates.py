@@ -59,14 +59,31 @@ _ROMANCE_MONTH = {name: number for number, names in enumerate(_ROMANCE_MONTHS, 1
 _ROMANCE_DATE = re.compile(
     rf"\b(\d{{1,2}})(?:er|º|°)?\s+(?:de\s+)?({'|'.join(_ROMANCE_MONTH)})(?!\w)", re.IGNORECASE
 )
+# Their weekdays (Monday first) and today, the day after tomorrow, tomorrow: the next such day, today included
+# ("entro venerdì": by Friday).
+_ROMANCE_WEEKDAYS = (
+    ("lunedì", "lunedi", "lunes", "lundi"), ("martedì", "martedi", "martes", "mardi"),
+    ("mercoledì", "mercoledi", "miércoles", "miercoles", "mercredi"), ("giovedì", "giovedi", "jueves", "jeudi"),
+    ("venerdì", "venerdi", "viernes", "vendredi"), ("sabato", "sábado", "sabado", "samedi"),
+    ("domenica", "domingo", "dimanche"),
+)  # fmt: skip
+_ROMANCE_WEEKDAY = {name: number for number, names in enumerate(_ROMANCE_WEEKDAYS) for name in names}
+ROMANCE_DAY_WORDS = "|".join(
+    [*_ROMANCE_MONTH, *_ROMANCE_WEEKDAY, "oggi", "hoy", "aujourd'hui", "domani", "mañana", "demain"]
+)
+_ROMANCE_RELATIVE = re.compile(
+    rf"(?<!\w)(?:(oggi|hoy|aujourd'hui)|(dopodomani|pasado\s+mañana|après-demain)|(domani|mañana|demain)"
+    rf"|({'|'.join(_ROMANCE_WEEKDAY)}))(?!\w)",
+    re.IGNORECASE,
+)
 _ZH_DAY = re.compile(
     rf"今天|明天|后天|今晚|(?:周|星期|礼拜)[一二三四五六日天]|[\d{_ZH_NUMBER}]{{1,3}}月[\d{_ZH_NUMBER}]{{1,3}}[日号]"
 )
 
 
 def romance_date(text: str) -> bool:
-    """Whether `text` names a day of a month in Italian, Spanish or French."""
-    return _ROMANCE_DATE.search(text) is not None
+    """Whether `text` names a day in Italian, Spanish or French: of a month, a weekday, today or tomorrow."""
+    return _ROMANCE_DATE.search(text) is not None or _ROMANCE_RELATIVE.search(text) is not None
 
 
 def names_day(text: str) -> bool:
@@ -76,7 +93,7 @@ def names_day(text: str) -> bool:
         or _DE_RELATIVE.search(text) is not None
         or _PL_DATE.search(text) is not None
         or _PL_RELATIVE.search(text) is not None
-        or _ROMANCE_DATE.search(text) is not None
+        or romance_date(text)
         or _ZH_DAY.search(text) is not None
     )
 
@@ -152,6 +169,13 @@ def foreign_day(text: str, said: datetime) -> tuple[datetime, str] | None:
         on = forward(said, _ROMANCE_MONTH[romance.group(2).lower()], int(romance.group(1)))
         if on is not None:
             return on, romance.group(0)
+    if (rel := _ROMANCE_RELATIVE.search(text)) is not None:
+        today, after_next, _tomorrow, weekday = rel.groups()
+        if weekday is not None:
+            return said + timedelta(days=(_ROMANCE_WEEKDAY[weekday.lower()] - said.weekday()) % 7), rel.group(
+                0
+            )
+        return said + timedelta(days=0 if today else 2 if after_next else 1), rel.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
         if 1 <= month <= 12 and (day := forward(said, month, number)) is not None:

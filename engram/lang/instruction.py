@@ -17,6 +17,8 @@ from engram.lang.tense import readings as _readings
 DEADLINE = re.compile(
     r"\b(?:by(?!\s+(?:standing\s+order|direct\s+debit|(?:bank\s+)?transfer|card|cheque|check|cash|paypal|e-?mail"
     r"|post|phone|text|hand|the\s+way|far|myself|himself|herself|ourselves|themselves)\b)|before|due|until|till|deadline|no later than|bis|vor (?:dem|der)|spätestens|fällig|nicht vergessen|najpóźniej"
+    # Italian "entro" (by): "entro venerdì".
+    r"|entro"
     # Polish "do" before a day ("do piątku", "do 3 stycznia"): by then.
     r"|do\s+(?=(?:poniedziałku|wtorku|środy|czwartku|piątku|soboty|niedzieli|jutra|końca|\d{1,2}\s+[a-ząćęłńóśźż]+)))\b"
     r"|之前|以前|(?<=[日号])前|截止|到期|别忘|记得",  # "12月20日前": before the 20th

@@ -18,12 +18,12 @@ import re
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
-from engram.lang.foreign_dates import GERMAN_WEEKDAYS, POLISH_MONTHS_AND_DAYS, forward
+from engram.lang.foreign_dates import GERMAN_WEEKDAYS, POLISH_MONTHS_AND_DAYS, ROMANCE_DAY_WORDS, forward
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
 
 PARTS = r"morning|afternoon|evening|night|lunchtime|midday|noon"
 # What every day the due-day readers find holds (engram.lang.due: its own patterns, the month days', the holidays',
-# the German, Polish and Chinese ones, and `spelled`, which writes out only short weekdays and moves only digits): a
+# the German, Polish, Italian, Spanish, French and Chinese ones, and `spelled`, which writes out only short weekdays and moves only digits): a
 # digit, a weekday or its short form, a month, a word of a day or a span, a holiday, a German, Polish or Chinese
 # day word.
 # Most statements hold none, and for them the readers' dozens of patterns need not run. A new form of day read
@@ -32,7 +32,7 @@ _DAY_WORD = re.compile(
     rf"\d|\b(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tmr|tomoz|tmoz|tonight|{MONTHS}|end of|week|month|days?\b|fortnight"
     r"|(?:quarter|year)[- ]end"
     rf"|christmas|xmas|boxing|new year|halloween|valentine|easter|heute|übermorgen|morgen|ende\b|{GERMAN_WEEKDAYS}"
-    rf"|{POLISH_MONTHS_AND_DAYS})"
+    rf"|{POLISH_MONTHS_AND_DAYS}|{ROMANCE_DAY_WORDS})"
     r"|月|周|星期|礼拜|今天|明天|后天|号",
     re.IGNORECASE,
 )
