@@ -95,14 +95,14 @@ def held_as_asked(
 
 
 @dataclass(frozen=True, slots=True)
-class _Number:
+class NumberAsked:
     """A number asked for, and the word that says which (None: anyone's, or a registration when `plate`)."""
 
     which: str | None
     plate: bool = False
 
 
-def detail_asked(question: str) -> frozenset[PiiKind] | str | _Number | None:
+def detail_asked(question: str) -> frozenset[PiiKind] | str | NumberAsked | None:
     """The detail asked for: contact kinds, "address" or a number."""
     if contact := contact_asked(question):
         return contact
@@ -112,13 +112,13 @@ def detail_asked(question: str) -> frozenset[PiiKind] | str | _Number | None:
     if found is None:
         return None
     if found.group(3):
-        return _Number(None, plate=True)
+        return NumberAsked(None, plate=True)
     which = (found.group(1) or found.group(2) or "").lower().replace("-", "")
     whose = which.endswith(("'s", "\u2019s", "s'")) or which in STOPWORDS or not which
-    return _Number(None if whose else which)
+    return NumberAsked(None if whose else which)
 
 
-def holds_detail(text: str, wanted: frozenset[PiiKind] | str | _Number) -> bool:
+def holds_detail(text: str, wanted: frozenset[PiiKind] | str | NumberAsked) -> bool:
     """Whether `text` holds the detail: a contact detail of the kinds, a street address, or a number of the kind
     asked (a memory saying "chip 977200009812443" for a microchip number, "booked: TP1363" for a booking
     reference)."""
@@ -126,7 +126,7 @@ def holds_detail(text: str, wanted: frozenset[PiiKind] | str | _Number) -> bool:
         return bool(wanted & held(text))
     if wanted == "address":
         return gives(text, "address")
-    if not isinstance(wanted, _Number):
+    if not isinstance(wanted, NumberAsked):
         return False
     if wanted.plate:
         return bool(_PLATE.search(text)) and bool(_NUMBER.search(text))
