@@ -30,6 +30,8 @@ with Memory(home / "m.db", embedder=FakeEmbedder(), settings=Settings(home=home)
     [
         "A'",  # yake's tokenizer restarts its e-mail pattern after each quote, to the end of the run
         "a{",
+        "a" * 999 + "'s mum ",  # a long word before each kin word: read back from each kin word
+        "b" * 999 + " number",  # a long word before the number asked for
     ],
 )
 def test_a_query_of_quotes_between_letters_is_answered(tmp_path: Path, unit: str) -> None:

@@ -71,13 +71,13 @@ _JOB_ASKED = re.compile(
 # left as surely as its match says.
 _JOB = re.compile(
     r"\b(?:works?|working|worked)\s+(?:as|at|for|in|nights|days|shifts|from\s+home)\b|\bteach(?:es|ing)?\b"
-    r"|\b(?:is|was|am|['\u2019]s|['\u2019]m)\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:[\w-]+(?:er|or|ist|ian|ant|ent|ic|ive)"
+    r"|\b(?:is|was|am|['\u2019]s|['\u2019]m)\s+(?:a|an)\s+(?:[\w-]{1,30}\s+){0,3}?(?:[\w-]{1,30}(?:er|or|ist|ian|ant|ent|ic|ive)"
     r"|nurse|doctor|gp|chef|cook|clerk|vet|pilot|coach|judge|midwife|surgeon|officer|agent|analyst|consultant|assistant"
     r"|designer|editor|carer|student)\b|\b(?:job|employed|self-employed|freelance|retired|profession|occupation"
     r"|career|arbeitet|arbeite|beruf|pracuje|工作)\b"
     # or a trade or profession before whom it is for: "geologist for an oil company", "accountant at Deloitte".
     r"|\b(?!(?:together|whatever|however|forever|another|neither|whether|further|rather|dinner|summer|winter"
-    r"|number|member|register|monitor|corridor|calendar|student)\b)(?-i:[a-z])[a-z-]{4,}(?:ist|ian|er|or|ant|ent|eer)\s+"
+    r"|number|member|register|monitor|corridor|calendar|student)\b)(?-i:[a-z])[a-z-]{4,30}(?:ist|ian|er|or|ant|ent|eer)\s+"
     r"(?:for|at)\s+(?:an?\s+|the\s+)?[\w&-]",
     re.IGNORECASE,
 )

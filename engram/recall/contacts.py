@@ -52,10 +52,11 @@ def held(text: str) -> set[PiiKind]:
 
 # A number or a reference asked for as the thing wanted, with the word that says which ("microchip number", "the
 # booking reference for our trip"), or a registration ("what's the van's reg?", "my number plate"). Not "the
-# neighbours at number 16". Whose number it is ("Declan's number") says no kind.
+# neighbours at number 16". Whose number it is ("Declan's number") says no kind. Each word is bounded: unbounded, a
+# 100,000-character run of one word was read to its end again from each of its letters.
 _NUMBER_ASKED = re.compile(
-    r"(?:\b([a-z][\w'\u2019-]*)\s+)?\b(?:number|no|reference|ref|id)\s*\??\s*$"
-    r"|(?:\b([a-z][\w'\u2019-]*)\s+)?\b(?:number|reference)\s+(?:for|of|on)\b"
+    r"(?:\b([a-z][\w'\u2019-]{0,40})\s+)?\b(?:number|no|reference|ref|id)\s*\??\s*$"
+    r"|(?:\b([a-z][\w'\u2019-]{0,40})\s+)?\b(?:number|reference)\s+(?:for|of|on)\b"
     r"|\b(reg|registration|plate)\b(?:\s+(?:number|no))?\s*(?:\?|$|for\b|of\b|on\b)",
     re.IGNORECASE,
 )

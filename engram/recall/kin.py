@@ -168,7 +168,9 @@ def kin_words(text: str) -> dict[str, tuple[str, ...]]:
     for match in _WORD.finditer(lowered):
         word = match.group(1)
         if word in _RELATIONS and not match.group(2):
-            theirs = _THEIRS.search(lowered, 0, match.start())
+            theirs = _THEIRS.search(
+                lowered, max(0, match.start() - 60), match.start()
+            )  # the word before only
             # "the Hennessys' dog" is not the asker's; "what's" before "Dad's" is no one's
             if theirs is None or theirs.group(1).replace("\u2019", "'") in STOPWORDS:
                 out[word] = _RELATIONS[word]
@@ -194,7 +196,7 @@ def said_of(word: str, names: Sequence[str]) -> tuple[str, ...]:
 
 # Someone else's, just before a kin word: "Sarah's husband", "the Hennessys' dog", "my sister's dog" are not the
 # asker's.
-_THEIRS = re.compile(r"([^\W\d_]+(?:['\u2019]s|s['\u2019]))\s+$")
+_THEIRS = re.compile(r"([^\W\d_]{1,40}(?:['\u2019]s|s['\u2019]))\s+$")
 _WORD = re.compile(r"([^\W\d_]+)(?:['\u2019]s\b)?([\s-]+in[\s-]+laws?\b)?")
 
 
