@@ -170,12 +170,9 @@ def foreign_day(text: str, said: datetime) -> tuple[datetime, str] | None:
         if on is not None:
             return on, romance.group(0)
     if (rel := _ROMANCE_RELATIVE.search(text)) is not None:
-        today, after_next, _tomorrow, weekday = rel.groups()
-        if weekday is not None:
-            return said + timedelta(days=(_ROMANCE_WEEKDAY[weekday.lower()] - said.weekday()) % 7), rel.group(
-                0
-            )
-        return said + timedelta(days=0 if today else 2 if after_next else 1), rel.group(0)
+        today, after_next, tomorrow, weekday = rel.groups()
+        on_day = None if weekday is None else _ROMANCE_WEEKDAY[weekday.lower()]
+        return _relative(said, (today, tomorrow, after_next), on_day, following=False), rel.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
         if 1 <= month <= 12 and (day := forward(said, month, number)) is not None:
@@ -228,7 +225,9 @@ def _german_end(found: re.Match[str], said: datetime) -> datetime:
 def _german_relative(found: re.Match[str], said: datetime) -> datetime:
     """The day `_DE_RELATIVE` found: today, the day after, the one after that, or the next such weekday."""
     today, after_next, tomorrow, following, weekday = found.groups()
-    return _relative(said, (today, tomorrow, after_next), GERMAN_WEEKDAYS, weekday, following is not None)
+    return _relative(
+        said, (today, tomorrow, after_next), _index(GERMAN_WEEKDAYS, weekday), following is not None
+    )
 
 
 def _month_day(found: re.Match[str], months: str, said: datetime) -> tuple[datetime, str] | None:
@@ -241,21 +240,25 @@ def _polish_relative(found: re.Match[str], said: datetime) -> datetime:
     """The day `_PL_RELATIVE` found: today, tomorrow, the day after, or the next such weekday ("do piątku" too)."""
     today, after_next, tomorrow, following, weekday, by_weekday = found.groups()
     if by_weekday is not None:
-        return _relative(said, (None, None, None), _PL_BY_WEEKDAYS, by_weekday, following=False)
-    return _relative(said, (today, tomorrow, after_next), POLISH_WEEKDAYS, weekday, following is not None)
+        return _relative(said, (None, None, None), _index(_PL_BY_WEEKDAYS, by_weekday), following=False)
+    return _relative(
+        said, (today, tomorrow, after_next), _index(POLISH_WEEKDAYS, weekday), following is not None
+    )
+
+
+def _index(weekdays: str, weekday: str | None) -> int | None:
+    """The weekday's place in `weekdays` (Monday first), or None when none was said."""
+    return None if weekday is None else weekdays.split("|").index(weekday.lower())
 
 
 def _relative(
-    said: datetime,
-    days: tuple[str | None, str | None, str | None],
-    weekdays: str,
-    weekday: str,
-    following: bool,
+    said: datetime, days: tuple[str | None, str | None, str | None], weekday: int | None, following: bool
 ) -> datetime:
-    """Today, tomorrow or the day after, whichever of `days` was said; else the next `weekday` of `weekdays` (Monday
-    first), today included unless `following` ("nächsten Montag", "w przyszły poniedziałek" said on a Monday)."""
+    """Today, tomorrow or the day after, whichever of `days` was said; else the next `weekday` (0 for Monday),
+    today included unless `following` ("nächsten Montag", "w przyszły poniedziałek" said on a Monday)."""
     for ahead, said_as in enumerate(days):
         if said_as is not None:
             return said + timedelta(days=ahead)
-    ahead = (weekdays.split("|").index(weekday.lower()) - said.weekday()) % 7
+    assert weekday is not None  # a match said a day or a weekday
+    ahead = (weekday - said.weekday()) % 7
     return said + timedelta(days=7 if following and ahead == 0 else ahead)

@@ -26,15 +26,21 @@ _NOUN = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-Za-zÄÖÜäöüß]+)*")
 
 @lru_cache(maxsize=1)
 def _function_words() -> frozenset[str]:
-    """German function words that are no English word: spaCy's German stop-word list (data only, no model), read
-    from its file: importing it imports spaCy's whole framework, which a process tagging without it never loads."""
+    """German function words that are no English word: spaCy's German stop-word list."""
+    return stop_words("de") | {"muss", "bitte", "nicht"}
+
+
+@lru_cache(maxsize=8)
+def stop_words(language: str) -> frozenset[str]:
+    """spaCy's stop-word list of `language` (data only, no model), read from its file: importing it imports spaCy's
+    whole framework, which a process tagging without it never loads."""
     spec = find_spec("spacy")  # finds the package without importing it
     if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("spaCy's German stop words need spaCy installed", name="spacy")
-    path = Path(next(iter(spec.submodule_search_locations)), "lang", "de", "stop_words.py")
-    module = module_from_spec(spec_from_file_location("_engram_german_stop_words", path))  # type: ignore[arg-type]
+        raise ModuleNotFoundError("spaCy's stop words need spaCy installed", name="spacy")
+    path = Path(next(iter(spec.submodule_search_locations)), "lang", language, "stop_words.py")
+    module = module_from_spec(spec_from_file_location(f"_engram_{language}_stop_words", path))  # type: ignore[arg-type]
     module.__spec__.loader.exec_module(module)  # type: ignore[union-attr]
-    return frozenset(module.STOP_WORDS) | {"muss", "bitte", "nicht"}
+    return frozenset(module.STOP_WORDS)
 
 
 def _german_only(word: str) -> bool:

@@ -2,27 +2,23 @@
 ("anni-il", "nonna-di", "con-la-zia"); their nouns are not capitalised as German ones are, so a line's topics are
 its words that are no function word, time or number of its language, names first ("La nonna di Marco, nonna Pina,
 compie 95 anni il 9 dicembre": nonna, Marco, Pina, ...). The function words are spaCy's stop-word lists (data only,
-no model), read as engram.tags.german reads the German one."""
+no model), read as the German one is (`engram.tags.german.stop_words`)."""
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from importlib.util import find_spec, module_from_spec, spec_from_file_location
-from pathlib import Path
 
+from engram.lang.foreign_dates import ROMANCE_DAY_WORDS
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.text import STOPWORDS
+from engram.tags.german import stop_words
 
 LANGUAGES = ("it", "es", "fr")
-# Words that say when, which name no topic: the months and weekdays, and the words for day, week, year...
-_WHEN = frozenset(
-    """gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre lunedì martedì
-    mercoledì giovedì venerdì sabato domenica oggi domani ieri settimana mese anno anni giorno giorni ore sera mattina
-    enero febrero abril mayo junio julio septiembre octubre noviembre diciembre lunes martes miércoles jueves viernes
-    sábado domingo hoy mañana ayer semana año años día días tarde noche janvier février mars avril mai juin juillet
-    août septembre octobre novembre décembre lundi mardi mercredi jeudi vendredi samedi dimanche aujourd'hui demain
-    hier semaine mois an ans année jour jours soir matin heure heures""".split()  # noqa: SIM905
+# Words that say when, which name no topic: the months, weekdays, today and tomorrow the due days read, and the
+# words for yesterday, a day, a week, a year...
+_WHEN = frozenset(ROMANCE_DAY_WORDS.split("|")) | frozenset(
+    """ieri settimana mese anno anni giorno giorni ore sera mattina ayer semana año años día días tarde noche hier
+    semaine mois an ans année jour jours soir matin heure heures""".split()  # noqa: SIM905
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 # A line that opens with an infinitive ("Chiamare nonna Pina ...", "Llamar a Carmen ...") is told to do something:
@@ -31,21 +27,9 @@ _INFINITIVE = re.compile(r"(?:are|ere|ire|ar|er|ir|re)$")
 _OPENS = re.compile(r"[.!?:;]\s*$")  # a sentence's first word is capitalised whatever it is
 
 
-@lru_cache(maxsize=len(LANGUAGES))
-def _function_words(language: str) -> frozenset[str]:
-    """The language's function words from spaCy's list, read from its file without importing spaCy."""
-    spec = find_spec("spacy")
-    if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("spaCy's stop words need spaCy installed", name="spacy")
-    path = Path(next(iter(spec.submodule_search_locations)), "lang", language, "stop_words.py")
-    module = module_from_spec(spec_from_file_location(f"_engram_{language}_stop_words", path))  # type: ignore[arg-type]
-    module.__spec__.loader.exec_module(module)  # type: ignore[union-attr]
-    return frozenset(module.STOP_WORDS)
-
-
 def _only(word: str, language: str) -> bool:
     """A function word of `language` that is no English word."""
-    return word in _function_words(language) and word not in STOPWORDS and not getAllLemmas(word)
+    return word in stop_words(language) and word not in STOPWORDS and not getAllLemmas(word)
 
 
 def language_of(text: str) -> str | None:
@@ -62,7 +46,7 @@ def language_of(text: str) -> str | None:
 
 def topics(text: str, language: str, top: int = 10) -> tuple[str, ...]:
     """The line's names and content words, names first, then in order of appearance, each once."""
-    stop = _function_words(language)
+    stop = stop_words(language)
     names: list[str] = []
     words: list[str] = []
     for index, match in enumerate(_WORD.finditer(text)):
