@@ -8,10 +8,12 @@ Each question searches only its own conversation (LoCoMo) or haystack (LongMemEv
 
 Results go to bench/results/retrieval.json (keyed by retriever, merged with earlier runs of other retrievers or
 datasets) and bench/results/retrieval.md (rendered from that json). A run limited with --limit-questions is
-only saved with --save.
+only saved with --save. With --misses, each question whose evidence is not all in the top 10 is printed with the
+units it missed, per retriever (what a change of the ranking has to reach).
 
     python -m bench.retrieval --dataset locomo --retriever bm25,dense,blend
     python -m bench.retrieval --retriever engram --limit-questions 20
+    python -m bench.retrieval --dataset longmemeval --retriever engram-default --misses --out /tmp/retrieval
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from rich.progress import (
 from rich.table import Table
 
 import engram
-from bench.datasets import LOCOMO_CATEGORIES, Haystack, load_locomo, load_longmemeval
+from bench.datasets import LOCOMO_CATEGORIES, Haystack, Query, load_locomo, load_longmemeval
 from bench.embedcache import DiskCachedEmbedder
 from bench.metrics import ndcg_at_k, recall_all_at_k, recall_any_at_k, recall_at_k
 from bench.retrievers import (
@@ -154,9 +156,14 @@ def question_metrics(ranked: Sequence[str], evidence: Sequence[str]) -> dict[str
 
 
 def evaluate(
-    retrievers: Sequence[Retriever], haystacks: Sequence[Haystack], label: str, console: Console
+    retrievers: Sequence[Retriever],
+    haystacks: Sequence[Haystack],
+    label: str,
+    console: Console,
+    misses: bool = False,
 ) -> dict[str, Run]:
-    """For each haystack, let each retriever index it and answer its questions; score the answers."""
+    """For each haystack, let each retriever index it and answer its questions; score the answers. With
+    `misses`, print each question whose evidence is not all in the top max(KS), with the units missed."""
     runs = {r.name: Run() for r in retrievers}
     columns = (
         TextColumn(label),
@@ -183,6 +190,8 @@ def evaluate(
                     if len(ranked) != len(set(ranked)):
                         raise AssertionError(f"{retriever.name} returned a unit twice for {query.query_id}")
                     metrics = question_metrics(ranked, query.evidence)
+                    if misses:
+                        _print_missed(console, label, retriever.name, query, ranked)
                     run.rows.append(Scored(query.query_id, query.category, metrics))
                     progress.advance(task)
                 run.index_s += indexed - started
@@ -192,6 +201,17 @@ def evaluate(
         if callable(close):
             close()
     return runs
+
+
+def _print_missed(console: Console, label: str, name: str, query: Query, ranked: Sequence[str]) -> None:
+    missed = [unit for unit in query.evidence if unit not in ranked[: max(KS)]]
+    if missed:
+        console.print(
+            f"{label} {name} {query.query_id} ({query.category}): missed {len(missed)} of "
+            f"{len(query.evidence)} in the top {max(KS)}: {', '.join(missed)} | {query.text}",
+            markup=False,
+            highlight=False,
+        )
 
 
 def mean(rows: Iterable[Scored], metric: str) -> float:
@@ -219,9 +239,11 @@ def _times(*runs: Run) -> dict[str, float]:
     }
 
 
-def run_locomo(retrievers: Sequence[Retriever], limit: int | None, console: Console) -> dict[str, Any]:
+def run_locomo(
+    retrievers: Sequence[Retriever], limit: int | None, console: Console, misses: bool = False
+) -> dict[str, Any]:
     haystacks = limit_questions([c.haystack() for c in load_locomo()], limit)
-    runs = evaluate(retrievers, haystacks, "LoCoMo", console)
+    runs = evaluate(retrievers, haystacks, "LoCoMo", console, misses)
     metrics = [f"recall@{k}" for k in KS]
     names = {str(n): f"{n} {label}" for n, label in LOCOMO_CATEGORIES.items()}
     return {
@@ -234,14 +256,17 @@ def run_locomo(retrievers: Sequence[Retriever], limit: int | None, console: Cons
     }
 
 
-def run_longmemeval(retrievers: Sequence[Retriever], limit: int | None, console: Console) -> dict[str, Any]:
+def run_longmemeval(
+    retrievers: Sequence[Retriever], limit: int | None, console: Console, misses: bool = False
+) -> dict[str, Any]:
     questions = load_longmemeval()[:limit]
     metrics = [f"{m}@{k}" for k in KS for m in ("recall_any", "recall_all", "ndcg")]
     out: dict[str, Any] = {r.name: {} for r in retrievers}
     runs: dict[str, list[Run]] = defaultdict(list)
     for granularity in ("session", "turn"):
         haystacks = [q.haystack(granularity) for q in questions]
-        for name, run in evaluate(retrievers, haystacks, f"LongMemEval_S {granularity}s", console).items():
+        label = f"LongMemEval_S {granularity}s"
+        for name, run in evaluate(retrievers, haystacks, label, console, misses).items():
             out[name][granularity] = {
                 "overall": summarise(run.rows, metrics),
                 "by_type": by_category(run.rows, metrics, {}),
@@ -267,7 +292,7 @@ def limit_questions(haystacks: Sequence[Haystack], limit: int | None) -> list[Ha
     return out
 
 
-RUNNERS: dict[str, Callable[[Sequence[Retriever], int | None, Console], dict[str, Any]]] = {
+RUNNERS: dict[str, Callable[[Sequence[Retriever], int | None, Console, bool], dict[str, Any]]] = {
     "locomo": run_locomo,
     "longmemeval": run_longmemeval,
 }
@@ -415,6 +440,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--save", action="store_true", help="save a run limited with --limit-questions")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="where retrieval.json/.md go")
+    parser.add_argument(
+        "--misses", action="store_true", help="print each question's evidence units missing from the top 10"
+    )
     args = parser.parse_args(argv)
     names: list[str] = []
     for part in args.retriever.split(","):
@@ -454,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         started = time.perf_counter()
         retrievers = make_retrievers(args.retrievers, embedder)
         try:
-            parts = RUNNERS[dataset](retrievers, args.limit_questions, console)
+            parts = RUNNERS[dataset](retrievers, args.limit_questions, console, args.misses)
         finally:
             for retriever in retrievers:
                 if isinstance(retriever, EngramRetriever):

@@ -82,3 +82,26 @@ def test_engram_leaves_out_blank_units() -> None:
     retriever.index([*UNITS, Unit("D1:5", "  ", DAY)])
     assert "D1:5" not in retriever.search("violin kitchen cat", 10, DAY)
     retriever.close()
+
+
+def test_evaluate_prints_the_evidence_a_question_missed_only_when_asked() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    # Eleven loose units before the evidence: bm25 ranks the evidence, which shares no word with the
+    # question, below the top 10, while the unit that does share one is found.
+    filler = [Unit(f"D2:{i}", f"Cy: the river otter number {i} swims", DAY) for i in range(11)]
+    units = (*UNITS, *filler)
+    queries = (Query("q1", "violin river otter", ("D1:2", "D1:3"), DAY, "1"),)
+    haystacks = [Haystack("h", units, queries)]
+    for misses in (True, False):
+        out = StringIO()
+        evaluate(
+            make_retrievers(["bm25"], FakeEmbedder()), haystacks, "test", Console(file=out, width=400), misses
+        )
+        printed = out.getvalue()
+        if misses:
+            assert "test bm25 q1 (1): missed 1 of 2 in the top 10: D1:3 | violin river otter" in printed
+        else:
+            assert "missed" not in printed
