@@ -18,6 +18,7 @@ from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.contained import Contained, overlap_stems
 from engram.recall.named import names_asked
+from engram.recall.passages import opening
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, Pool, feedback_query, score
 from engram.recall.speakers import as_said, spoken_names, without_names
@@ -245,8 +246,21 @@ class Candidates:
             asked.topic,
             asked.standins,
             contained,
+            self._openings(query, facts),
         )
         return ranked, vectors, beside
+
+    def _openings(self, query: Query, facts: Sequence[Facts]) -> dict[str, str]:
+        """For each passage among `facts`, the names of the question its document's opening says
+        (engram.recall.passages): one read of the documents, only for a question naming someone or something
+        with a passage among its candidates."""
+        names = names_asked(query.search)
+        documents = sorted({f.parent for f in facts if f.parent is not None}) if names else []
+        if not documents:
+            return {}
+        said = {d.id: stems(opening(d.content)) for d in self._store.facts(documents)}
+        heads = {d: " ".join(n for n in names if stems(n) <= held) for d, held in said.items()}
+        return {f.id: head for f in facts if f.parent is not None and (head := heads.get(f.parent, ""))}
 
     def _as_said(self, query: Query, facts: Sequence[Facts], qvec: Vector) -> Vector:
         """The query's vector, or, when it names a speaker of the candidate turns ("what does Melanie paint?"

@@ -1,4 +1,5 @@
-"""Where a passage of a document sits: its place among the document's passages and the heading it falls under."""
+"""Where a passage of a document sits: its place among the document's passages and the heading it falls under;
+and whom every passage of a document is about: those its opening names."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from collections.abc import Collection, Sequence
 from engram.lang.text import stems
 from engram.model.record import MemoryRecord
 from engram.model.results import Passage
+
+# The characters of a document's opening: its title and the line or two that say what and whom it is for ("Care
+# plan for Dad, for the carers"), which its later passages leave unsaid; further on, a document says what its
+# passages say, not whom they are about.
+OPENING = 300
 
 # A Markdown heading ("## 7. Testing") names the section the text under it belongs to.
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -29,6 +35,14 @@ def where_in(passage: MemoryRecord, passages: Sequence[MemoryRecord], asked: Col
     heading = max(sections, key=lambda s: len(wanted & stems(s[1])))[0] if wanted else sections[0][0]
     count = max(len(ordered), passage.chunk_index + 1)
     return Passage(passage.parent_id, passage.chunk_index + 1, count, heading)
+
+
+def opening(document: str) -> str:
+    """The start of `document`, up to OPENING characters, cut at a word's end."""
+    if len(document) <= OPENING:
+        return document
+    cut = document[:OPENING]
+    return cut[: cut.rfind(" ")] if " " in cut else cut
 
 
 def _sections(text: str, before: str | None) -> list[tuple[str | None, str]]:

@@ -202,6 +202,7 @@ def score(
     topic: tuple[dict[str, float], float] | None = None,
     standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
     contained: Contained | None = None,
+    openings: Mapping[str, str] | None = None,
 ) -> list[Scored[R]]:
     """Score every candidate; best first. `neighbours` maps a candidate to the candidates beside it in its
     episode, `episodes` a candidate to its episode (the parent, for a chunk). With `feedback`, the vector
@@ -209,7 +210,8 @@ def score(
     the time the query names, if any; `unseen` the IDF weight of the query's word stems no memory contains, and
     `alternates` the IDF of the stems of its expansions (related tags) that are not its own; `topic`, the first
     and second of those for the query without the words of a time it names, which `coverage` reads if given;
-    `contained`, the candidates' stems as far as read ahead."""
+    `contained`, the candidates' stems as far as read ahead; `openings`, for a passage, the question's names its
+    document's opening says, which `coverage` counts as the passage's."""
     if isinstance(candidates, Pool):
         records = list(candidates.records)
         cosine = np.asarray(candidates.cosine, dtype=np.float64)
@@ -233,6 +235,14 @@ def score(
     table[:, _COL["coverage"]] = (
         np.minimum(1.0, (part * (asked - missing) + extra) / asked) if asked > 0 else 0.0
     )
+    if openings and asked > 0:
+        # A passage names whom its document's opening names: "the Hennessys' dog" is answered by a passage of
+        # their job's spec that names only the dog, and the spec names them at its start.
+        at = [i for i, r in enumerate(records) if r.id in openings]
+        texts = [f"{contents[i]}\n{openings[records[i].id]}" for i in at]
+        whole = overlaps(said, texts, None, standins)[0]
+        told = np.minimum(1.0, (whole * (asked - missing) + extra[at]) / asked)
+        table[at, _COL["coverage"]] = np.maximum(table[at, _COL["coverage"]], told)
     importance = np.array([r.importance for r in records], dtype=np.float64)
     table[:, _COL["importance"]] = importance * decay.importance_daily**days
     table[:, _COL["recency"]] = 0.5 ** (days / decay.half_life_days)
