@@ -16,6 +16,7 @@ _END_OF = r"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?"
 _BEFORE_MAY = re.compile(r"\b(?:in|during|for|by|until|before|on)\s+$", re.IGNORECASE)
 _WINDOW = re.compile(
     rf"\b({_END_OF}(?:week|month|next\s+week|next\s+month|{MONTHS})|today|tonight|tomorrow|this week|next week"
+    r"|week\s+after\s+next"
     rf"|this month|next month|{DAYS}|{MONTHS})\b",
     re.IGNORECASE,
 )
@@ -198,6 +199,7 @@ def _window(query: str, now: datetime) -> TimeRange | None:
         # Asked at the weekend, the week ahead is the one meant too: its last two days are all that is left.
         "this week": (monday, monday + timedelta(days=14 if today.weekday() >= 5 else 7)),
         "next week": (monday + timedelta(days=7), monday + timedelta(days=14)),
+        "week after next": (monday + timedelta(days=14), monday + timedelta(days=21)),
         "this month": (first, next_first),
         "next month": (next_first, month_after(next_first)),
     }
