@@ -79,6 +79,10 @@ _ASKING_FOR_MEMORIES = frozenset(
         "jotted",
         "log",
         "logged",
+        # "what did I put in on Friday?", "anything I put down yesterday"
+        "put",
+        "record",
+        "recorded",
         "memory",
         "memories",
         "notes",
