@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from engram.agent.listing import memories_of, things_due
 from engram.agent.understanding import Understanding
-from engram.agent.updated import newer_first
+from engram.agent.updated import newer_first, with_updates
 from engram.config import Settings
 from engram.model.record import Kind
 from engram.recall.modes import RecallMode
@@ -46,10 +46,14 @@ class Recall:
         listed = things_due(query, where, ranked, limit) if where.kinds in ((), (Kind.TASK,)) else None
         listed = listed or memories_of(query, where, ranked, limit)
         if listed is None:
+            hits = retriever.recall(query, where, limit=limit, mode=mode, profile=profile, touch=touch)
+            shown = {h.record.id for h in hits}
+            if any(_changed_elsewhere(h, shown) for h in hits):
+                # The change of a fact returned, left out as unsure: returned with it, as search_memory does.
+                found, _ = retriever.ranked(query, where, limit=max(limit, 10), profile=profile)
+                hits = with_updates(hits, found)
             # A fact and its later change both found: the change first, as search_memory shows them.
-            return newer_first(
-                retriever.recall(query, where, limit=limit, mode=mode, profile=profile, touch=touch)
-            )
+            return newer_first(hits, query)
         if touch and listed.hits:
             retriever.touch(listed.hits, query.now)
         return listed.hits
@@ -66,3 +70,9 @@ class Recall:
         """The question as ranked recall reads it: its words, no time or event applied."""
         assert where.now is not None
         return read_query(text, where.now, longest=self._longest)
+
+
+def _changed_elsewhere(hit: Hit, shown: set[str]) -> bool:
+    """Whether a newer memory says `hit` changed and is not among the `shown` ones."""
+    newer = hit.record.metadata.get("updated_by")
+    return isinstance(newer, str) and newer not in shown

@@ -115,7 +115,7 @@ class SearchMemory:
         if (
             not listing
         ):  # a list of things to do keeps its calendar order; a change stays above what it changed
-            shown = newer_first(shown)
+            shown = newer_first(shown, query)
         return {
             "results": _results(shown, query, listed.days if listed is not None else None),
             "total_found": total,

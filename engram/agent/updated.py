@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engram.recall.query import Query
 from engram.recall.retriever import Hit
+from engram.write.updates import unchanged_stems
 
 _RANK = ("low", "medium", "high")
 
@@ -34,15 +36,26 @@ def with_updates(shown: list[Hit], found: list[Hit]) -> list[Hit]:
     return [*raised, *extra]
 
 
-def newer_first(hits: list[Hit]) -> list[Hit]:
+def newer_first(hits: list[Hit], query: Query) -> list[Hit]:
     """The hits with each memory that says an older one changed ("we moved the standup to 10am") just above that
     older one when both were found: the first statement of a fact is often the longer and the closer to the
-    question, and ranked above the change."""
+    question, and ranked above the change. Not when the question asks, not for things as they are now, about
+    the older memory's other facts, which the change leaves as they were ("who is Mum's key worker?" of "Mum ...
+    Room 14. Her key worker is Precious", changed by "moved Mum down to room 3")."""
     place = {h.record.id: i for i, h in enumerate(hits)}
+    asked = frozenset(query.stems)
     moved: dict[str, int] = {}
     for i, hit in enumerate(hits):
         newer = hit.record.metadata.get("updated_by")
-        if hit.record.parent_id is None and isinstance(newer, str) and place.get(newer, -1) > i:
+        if (
+            hit.record.parent_id is None
+            and isinstance(newer, str)
+            and place.get(newer, -1) > i
+            and (
+                query.recent
+                or not asked & unchanged_stems(hit.record.content, hits[place[newer]].record.content)
+            )
+        ):
             moved[newer] = min(moved.get(newer, i), i)
     if not moved:
         return hits

@@ -14,9 +14,10 @@ from functools import lru_cache
 from typing import Any
 
 from engram.lang.analysis import WHEN_ALONE
+from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
-from engram.lang.text import STOPWORDS, stem, words
-from engram.lang.timewords import DAYS, MONTHS
+from engram.lang.text import STOPWORDS, stem, stems, words
+from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
 
@@ -30,7 +31,11 @@ _CHANGE = re.compile(
     r"\b(?:moved|moving|changed|switched|swapped|rescheduled|postponed|brought forward|corrected|correction"
     r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
     r"|increased|decreased|reduced|upped|went up|went down|pushed back|pushed|bumped|relocated|rebooked"
-    r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more|reset)\b",
+    r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more|reset|moves|decommissioned|retired"
+    # A new one had ("Sam has a new number"), or a change from a time on ("from next week", "from 1 June").
+    r"|(?:has|have|got|gets?)\s+(?:a|an|his|her|their|my|our)\s+new"
+    r"|put(?:s|ting)?\s+(?:[\w'\u2019]+\s+){0,3}(?:up|down)"
+    rf"|from\s+(?:today|tomorrow|next\s+\w+|{MONTHS}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})))\b",
     re.IGNORECASE,
 )
 # A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
@@ -44,7 +49,12 @@ _ENDED = re.compile(
 _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
 _DIGIT = re.compile(r"\d")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
-_CALENDAR = re.compile(rf"^(?:{MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
+# Where a sentence or a clause opens, so that any word there is capitalised: "Bins go out...", "Upgraded the DB".
+_OPENS = re.compile(r"(?:^|[.!?:;\n(]|\s[-\u2013])\s*$")
+# A clause of its own: what says the change is told apart from why or how one feels about it ("physio is
+# thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join").
+_CLAUSES = re.compile(r"[,;:.!?()\n]+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE)
+_CALENDAR = re.compile(rf"^(?:{MONTHS}|{SHORT_MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(
     {"move", "moved", "moving", "now", "change", "changed", "switch", "switched", "correction", "corrected",
      "actually", "longer", "anymore", "instead", "update", "updated", "again", "new", "raised", "lowered",
@@ -159,16 +169,20 @@ def _names(text: str) -> set[str]:
     """The capitalised words that are not a stopword, a change word, a month or a day: who or what it is about,
     lower-cased, a possessive's "'s" dropped."""
     out = set()
-    for found in _CAPITALISED.findall(text):
+    for match in _CAPITALISED.finditer(text):
+        found = match.group()
         word = words(found)
         name = word[0] if word else ""
         acronym = found.isupper() and len(found) > 1  # GP, NHS: a kind, not whom
+        # A word the dictionary knows, capitalised only because a sentence opens with it, names no one.
+        opening = _OPENS.search(text, 0, match.start()) is not None and bool(getAllLemmas(name))
         if (
             name
             and name not in STOPWORDS
             and name not in _CHANGE_WORDS
             and not _CALENDAR.match(name)
             and not acronym
+            and not opening
         ):
             out.add(name)
     return out
@@ -186,6 +200,12 @@ def _topic(text: str, names: set[str]) -> set[str]:
     }  # fmt: skip
 
 
+# Change words that say the whole clause is how things are now ("my favourite spot is Kiln in Soho these days"),
+# not a verb with what changed before it and the new value after.
+_STATE = frozenset({"now", "these days", "going forward", "instead", "any more", "anymore", "no more"})
+# Words that say when, or how it went, not what changed: "Dentist rang - it's 10 May now, same time".
+_ASIDES = "today tonight yesterday last finally still same time back rang ugh weird these days going forward turns guess put"
+_ASIDE = {stem(w) for w in _ASIDES.split()}
 # When a value was set, said with it ("... from today"), and the verbs that set it: no topic of their own.
 _WHEN_SAID = {stem(w) for w in "today tonight yesterday week weekend morning evening reset set".split()}  # noqa: SIM905
 
@@ -233,12 +253,54 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return False
     new_names, old_names = _names(new), _names(old)
     new_words, old_words = set(words(new)), set(words(old))
-    if (new_names or old_names) and not (new_names & old_words or old_names & new_words):
+    new_stems, old_stems = {stem(w) for w in new_words}, {stem(w) for w in old_words}
+    shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
+    if (new_names or old_names) and not shared:
         return False
-    old_stems = {stem(w) for w in old_words}
-    if not _topic(new, new_names) <= old_stems:
+    changing = _changing(new)
+    said = _topic(changing, new_names) - _ASIDE
+    own = said - old_stems
+    if own and not (
+        len(own) == 1 and _one_of_its_own(changing, new_names, old_stems, len(said & old_stems) + len(shared))
+    ):
         return False
     return not same_particulars(new, old) or bool(new_names - old_words)
+
+
+def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared: int) -> bool:
+    """Whether the one word of its own a change says (beside the older memory's) may stand: as who made the
+    change, before the verb, when what changed follows it ("Landlord put the rent up", "Council have changed our
+    recycling day"); as the new value, after it, beside two words it shares ("moved Mum down to room 3 on the
+    ground floor" after "Room 14, first floor"). Before a verb with nothing shared after it, it is what changed:
+    "Lotte's swimming lessons moved to Wednesday" is not her ballet lessons."""
+    told = next((m for m in _CHANGE.finditer(changing) if m.group().lower() not in _STATE), None)
+    if told is None:  # "my favourite spot is Kiln in Soho these days": the clause is how things are now
+        return shared >= 2
+    after = _topic(changing[told.end() :], names)
+    return bool(after & old_stems) or (
+        shared >= 2 and not _topic(changing[: told.start()], names) - old_stems
+    )
+
+
+def unchanged_stems(older: str, newer: str) -> frozenset[str]:
+    """The stems of the older memory's other facts, which the newer one that updates it leaves as they were and
+    does not say: of "Mum ... is at Beechwood care home. Room 14, first floor. Her key worker is Precious", updated
+    by "moved Mum down to room 3 on the ground floor", the care home's and the key worker's words. When no part of
+    the older memory says what changed ("Clara moved to Porto" of "My sister Clara lives in Lisbon"), all of it
+    changed."""
+    changed = _topic(_changing(newer), _names(newer)) - _ASIDE
+    parts = [stems(c) for c in _CLAUSES.split(older) if c and not c.isspace()]
+    if not any(p & changed for p in parts):
+        return frozenset()
+    replaced = frozenset().union(*(p for p in parts if p & changed))
+    return frozenset().union(*(p for p in parts if not p & changed)) - replaced - stems(newer)
+
+
+def _changing(text: str) -> str:
+    """The clauses of `text` that say something changed, or all of it: what else it says is why, or how one feels
+    about it ("physio is thursdays at 9 now, Karen changed her hours")."""
+    said = [c for c in _CLAUSES.split(text) if c and says_change(c)]
+    return " ".join(said) or text
 
 
 def without_link(metadata: dict[str, Any], gone: str) -> dict[str, Any]:
