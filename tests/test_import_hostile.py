@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,19 @@ def test_a_record_giving_a_key_twice_is_refused_naming_it(mem: Memory, tmp_path:
     assert [r.id for r in mem.list()] == [before.id]
 
 
-@pytest.mark.parametrize("when", ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z"])
+def test_a_memory_dated_at_the_calendar_end_by_the_library_leaves_the_timeline_working(mem: Memory) -> None:
+    """An import refuses a time in the future (test_attack_import_times); the library's created_at takes one."""
+    mem.remember("a memory of today")
+    mem.remember(
+        "a memory from the calendar's edge", created_at=datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
+    )
+    for granularity in ("day", "month", "year"):
+        periods = mem.run_tool("memory_timeline", granularity=granularity)["periods"]
+        edge = [p for p in periods if p["period"].startswith("9999")]
+        assert [m["content"] for m in edge[0]["memories"]] == ["a memory from the calendar's edge"]
+
+
+@pytest.mark.parametrize("when", ["0001-01-01T00:00:00Z"])
 def test_a_memory_dated_at_the_end_of_the_calendar_leaves_the_timeline_working(
     api: TestClient,  # noqa: F811
     when: str,

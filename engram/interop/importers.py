@@ -19,6 +19,7 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.interop.files import file_at, held_file, not_empty, utf8_text
+from engram.interop.shodh import AHEAD
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
 from engram.model.limits import bounded
 from engram.model.record import NewMemory, Scope, SourceType, new_id, parse, text_problem
@@ -53,7 +54,10 @@ def _when(value: Any, where: str) -> datetime | None:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except (ValueError, OverflowError, OSError):  # OverflowError, OSError: epoch seconds out of range
         raise InvalidInput(where, f"is not an ISO date or epoch seconds: {str(value)[:60]!r}") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    when = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    if when > datetime.now(UTC) + AHEAD:  # dated ahead, it stayed recent and was never archived
+        raise InvalidInput(where, f"is {when.isoformat()}, in the future: a memory's creation is a past time")
+    return when
 
 
 def _tags(value: Any) -> list[str]:

@@ -12,6 +12,7 @@ another system has no such entry and gets Engram's defaults.
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 from typing import Any
 
 import pydantic
@@ -34,6 +35,10 @@ from engram.model.record import (
 from engram.model.vectors import content_hash
 
 EXTENSION = "engram"
+# A record's times and access count feed ranking and the lifecycle: one dated ahead of the clock stayed recent
+# and never archived, and a count no use made promoted it. A day ahead is allowed for clocks that differ.
+AHEAD = timedelta(days=1)
+MAX_ACCESSES = 1_000_000  # more than one recall a minute for a year and a half
 # Where a record's own metadata.engram (the caller's, not Engram's) travels in an export: inside Engram's entry,
 # so that neither overwrites the other and the caller's value cannot pass for Engram's fields.
 _USERS = "metadata_engram"
@@ -101,6 +106,7 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     except pydantic.ValidationError as exc:
         raise invalid_from(exc) from None
     addressable(record.id, "id")
+    _plausible(record)
     if record.status is Status.SUPERSEDED and not (
         record.metadata.get("superseded_by") or record.metadata.get("merged_into")
     ):  # stranded: no edit nor review makes it live again, as an edit refuses to make one so
@@ -121,6 +127,20 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
     if record.updated_at is None:
         update["updated_at"] = utcnow()
     return record.model_copy(update=update), embedding
+
+
+def _plausible(record: MemoryRecord) -> None:
+    """Refuse a time after the clock's (give or take AHEAD) and an access count no use could have made."""
+    latest = utcnow() + AHEAD
+    for name in ("created_at", "updated_at", "last_accessed_at"):
+        when = getattr(record, name)
+        if when is not None and when > latest:
+            raise InvalidInput(name, f"is {when.isoformat()}, in the future: a record's times are past ones")
+    if record.access_count > MAX_ACCESSES:
+        raise InvalidInput(
+            "access_count",
+            f"is {record.access_count:,}; a memory recalled that often is none (at most {MAX_ACCESSES:,})",
+        )
 
 
 # Engram's own fields (kind, scope, scope_id, importance, status ...): their place in a record is metadata.engram.
