@@ -1,7 +1,7 @@
 """Personal data in memory text: detect, redact, and score the risk.
 
-Kinds: email, phone (libphonenumber, international and national formats), payment card (Luhn-checked), IBAN
-(checksum), US SSN (valid ranges), IP address (v4 / v6, parsed), postal address (engram.lang.postal), and
+Kinds: email, phone (libphonenumber, international and national formats), payment card (Luhn-checked, with its
+expiry and code beside it), IBAN (checksum), US SSN (valid ranges; a UK NI or named NHS number), IP address (v4 / v6, parsed), postal address (engram.lang.postal), and
 secrets (cloud and API tokens of common formats, JWTs, `password=...` style assignments, private key blocks). Validation is the libraries' job
 (phonenumbers, python-stdnum, ipaddress); the patterns only find candidates.
 
@@ -22,9 +22,10 @@ from functools import lru_cache
 from typing import Any
 
 from stdnum import iban, luhn
+from stdnum.gb import nhs
 from stdnum.us import ssn
 
-from engram.lang import phones, postal
+from engram.lang import card_details, phones, postal
 from engram.lang.phones import SSN_SHAPE
 from engram.model.answers import PiiSummary
 
@@ -172,7 +173,8 @@ def _cards(text: str) -> list[Finding]:
         digits = re.sub(r"\D", "", m.group())
         if 13 <= len(digits) <= 19 and luhn.is_valid(digits) and len(set(digits)) > 1:
             out.append(Finding(PiiKind.CARD, m.start(), m.end()))
-    return out
+    extra = card_details.details(text, [(f.start, f.end) for f in out])
+    return out + [Finding(PiiKind.CARD, start, end) for start, end in extra]
 
 
 # A UK National Insurance number, the country's social security number, as HMRC allocates them: two prefix letters
@@ -183,9 +185,18 @@ _NINO = re.compile(
 )
 
 
+# A UK NHS number where named ("NHS no. 943 476 5919"), checked: an identifier, not the phone it looks like.
+_NHS = re.compile(r"(?i:\bNHS\s*(?:no\.?|number|num|#)?\s*[:#]?\s*)(?P<nhs>\d{3}[ -]?\d{3}[ -]?\d{4})(?!\d)")
+
+
 def _ssns(text: str) -> list[Finding]:
     found = [
         Finding(PiiKind.SSN, m.start(), m.end()) for m in SSN_SHAPE.finditer(text) if ssn.is_valid(m.group())
+    ]
+    found += [
+        Finding(PiiKind.SSN, m.start("nhs"), m.end("nhs"))
+        for m in _NHS.finditer(text)
+        if nhs.is_valid(m["nhs"])
     ]
     return found + [Finding(PiiKind.SSN, m.start(), m.end()) for m in _NINO.finditer(text)]
 
