@@ -34,7 +34,7 @@ from engram.interop.tinydb import TinyDbImport
 from engram.interop.transfer import Transfer
 from engram.lang import pii
 from engram.lifecycle.service import Lifecycle
-from engram.model.answers import AddedFile, MaintainAnswer, PiiSummary, StatsAnswer
+from engram.model.answers import AddedFile, ForgetAnswer, MaintainAnswer, PiiSummary, StatsAnswer
 from engram.model.names import visible_names
 from engram.model.record import (
     Kind,
@@ -61,7 +61,7 @@ from engram.store.values import Filter, Position
 from engram.tags.rename import TagRenamer
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
-from engram.tools import Tools, writes
+from engram.tools import Tools, forgotten, writes
 from engram.write.edit import Editor, fetch, unlinked, whole
 from engram.write.operations import Operations
 from engram.write.writer import Writer
@@ -357,8 +357,7 @@ class Memory(Tools):
 
     @writes
     def update(self, memory_id: str, **fields: Any) -> MemoryRecord:
-        """Change fields of a memory (not of a chunk: its fields are its memory's, which its chunks follow); new
-        content is embedded again, and a long memory's chunks are cut from it again."""
+        """Change a memory's fields (not a chunk's: they follow its memory's); new content is embedded and cut again."""
         return self._editor.update(memory_id, fields)
 
     @writes
@@ -367,9 +366,9 @@ class Memory(Tools):
         return self._editor.invalidate(memory_id, negative=negative)
 
     @writes
-    def forget(self, memory_id: str) -> None:
-        """Delete a memory and its chunks. Explicit only: nothing automatic deletes."""
-        self._editor.forget(memory_id)
+    def forget(self, memory_id: str) -> ForgetAnswer:
+        """Delete a memory and its chunks (explicit only); the answer names those it replaced, archived now."""
+        return forgotten(memory_id, self._editor.forget(memory_id))
 
     def stats(self) -> StatsAnswer:
         """Counts by kind, scope and status, the model, the index and the database size."""

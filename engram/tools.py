@@ -83,7 +83,7 @@ class _Facade(Protocol):
 
     def remember(self, content: str, **fields: Any) -> RememberResult: ...
     def recall(self, query: str, **options: Any) -> list[Hit]: ...
-    def forget(self, memory_id: str) -> None: ...
+    def forget(self, memory_id: str) -> ForgetAnswer: ...
     def pii_summary(self, content: str) -> PiiSummary: ...
 
 
@@ -354,15 +354,15 @@ def _recall(m: _Facade, query: str, session: str | None = None, **options: Any) 
     return recall_answer(m.recall(query, session=session, **options))
 
 
-def _forget(m: _Facade, id: str) -> ForgetAnswer:
-    m.forget(id)
-    return {"deleted": True, "id": id, "note": FORGET_NOTE}
+def forgotten(memory_id: str, archived: list[str]) -> ForgetAnswer:
+    """A forget's answer: the memory deleted, those it had replaced archived, and what it cannot reach."""
+    return {"deleted": True, "id": memory_id, "archived": archived, "note": FORGET_NOTE}
 
 
 # How each registry tool runs on a Memory: the facade method of the same name, or its answer as a tool.
 _TOOLS: dict[str, Callable[..., Any]] = {
     name: getattr(Tools, name) for name in registry.BY_NAME if name not in ("remember", "recall", "forget")
-} | {"remember": _remember, "recall": _recall, "forget": _forget}
+} | {"remember": _remember, "recall": _recall, "forget": lambda m, id: m.forget(id)}
 
 
 def _checked(model: type[pydantic.BaseModel], arguments: dict[str, Any]) -> pydantic.BaseModel:

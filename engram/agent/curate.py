@@ -75,11 +75,13 @@ class Curation:
                 "confirm", f"must be true to delete the {many} tagged {wanted!r} for good (no undo)"
             )
         ids: list[str] = []
+        archived: list[str] = []
         while batch := [r for r in self._store.select(where, limit=_BATCH) if r.id not in ids]:
             for record in batch:
-                self._editor.forget(record.id)
+                archived += self._editor.forget(record.id)
                 ids.append(record.id)
-        return {"tag": wanted, "deleted": len(ids), "ids": ids, "note": FORGET_NOTE}
+        archived = [i for i in dict.fromkeys(archived) if i not in ids]  # one archived, then deleted: deleted
+        return {"tag": wanted, "deleted": len(ids), "ids": ids, "archived": archived, "note": FORGET_NOTE}
 
     def review_memories(
         self,

@@ -49,6 +49,7 @@ class ForgetByTagAnswer(TypedDict):
     tag: str
     deleted: int
     ids: list[str]
+    archived: list[str]  # memories the deleted ones had replaced, archived, not deleted (ForgetAnswer)
     note: str  # what a forget cannot reach (answers.FORGET_NOTE)
 
 

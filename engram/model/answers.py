@@ -145,6 +145,7 @@ FORGET_NOTE = (
 class ForgetAnswer(TypedDict):
     deleted: bool
     id: str
+    archived: list[str]  # the memories it had replaced (superseded or merged into it), archived, not deleted
     note: str  # FORGET_NOTE
 
 

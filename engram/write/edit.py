@@ -246,16 +246,19 @@ class Editor:
             self._store.audit("supersede", old.id, {"by": result.id})
         return result
 
-    def forget(self, memory_id: str) -> None:
+    def forget(self, memory_id: str) -> list[str]:
         """Delete a memory and its chunks, and erase every copy of their text (audit entries, before-images,
         sources, learned prototypes) and the tags only it carried. Explicit only: nothing automatic deletes. The
-        audit log keeps that it was forgotten (id, time, kind), without its text or a hash that could confirm it."""
+        audit log keeps that it was forgotten (id, time, kind), without its text or a hash that could confirm it.
+        Returns the ids of the memories it had replaced, archived now (links.unlink_forgotten)."""
         record = whole(self._store, memory_id, "forget")
         chunks = self._store.children(record.id)
         with self._store.atomic():
             self._classifiers.save_learned()  # so that the prototypes it taught are rows the erase removes
             self._store.delete(record.id)
-            unlink_forgotten(self._store, record)  # no memory names it; those it replaced are set aside
+            archived = unlink_forgotten(
+                self._store, record
+            )  # no memory names it; those it replaced set aside
             self._tags.drop_uses(record.tags)
             every = Filter(statuses=tuple(Status), include_expired=True)
             alone = [t for t in record.tags if not self._store.count(replace(every, tags=(t,)))]
@@ -270,6 +273,7 @@ class Editor:
         self._store.settle()
         self._tags.reload()
         self._classifiers.forget_cache()
+        return archived
 
     def reembed(self, progress: Callable[[int, int], None] | None, batch: int) -> int:
         """Re-embed every stored text with this embedder and record the model; returns the count."""

@@ -24,8 +24,10 @@ class LinkStore(Rows, AuditLog, Upkeep, Protocol):
     """What unlinking reads and writes."""
 
 
-def unlink_forgotten(store: LinkStore, forgotten: MemoryRecord) -> None:
-    """Every memory linked to `forgotten` (already deleted, in the caller's transaction) no longer names it."""
+def unlink_forgotten(store: LinkStore, forgotten: MemoryRecord) -> list[str]:
+    """Every memory linked to `forgotten` (already deleted, in the caller's transaction) no longer names it;
+    the ids of those it had replaced, archived now, are returned."""
+    archived: list[str] = []
     linked = [*map(str, forgotten.metadata.get("updates", ())), str(forgotten.metadata.get("updated_by"))]
     for other in store.get_many(linked):
         if (kept := without_link(other.metadata, forgotten.id)) != other.metadata:
@@ -41,6 +43,8 @@ def unlink_forgotten(store: LinkStore, forgotten: MemoryRecord) -> None:
         store.audit(
             "archive", other.id, {"from": "superseded", "reason": "the memory that replaced it was forgotten"}
         )
+        archived.append(other.id)
+    return archived
 
 
 __all__ = ["unlink_forgotten"]

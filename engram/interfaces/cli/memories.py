@@ -209,11 +209,15 @@ def forget(
         record = memory.get(memory.find_id(memory_id))
         if not yes and not typer.confirm(f"delete '{shorten(record.content, 60)}'?"):
             raise typer.Exit(1)
-        memory.forget(record.id)
+        answer = memory.forget(record.id)
     if as_json:
-        print_json({"deleted": True, "id": record.id, "note": FORGET_NOTE})
+        print_json(dict(answer))
         return
     out.print(f"forgot {record.id}: {FORGET_NOTE}", soft_wrap=True)
+    if answer[
+        "archived"
+    ]:  # what it had replaced is live no more, and not deleted: said, so none is lost unseen
+        out.print(f"archived, as it had replaced them: {', '.join(answer['archived'])}", soft_wrap=True)
 
 
 @app.command()

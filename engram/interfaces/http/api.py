@@ -26,7 +26,6 @@ from typing_extensions import TypedDict
 
 import engram
 from engram import (
-    FORGET_NOTE,
     ID_CHARS,
     KIND_CHARS,
     NAME_CHARS,
@@ -301,8 +300,7 @@ def create_app(
     @v1.delete("/memories/{memory_id}")
     def delete_memory(memory_id: str, who: Who) -> ForgetAnswer:
         """Delete a memory and its chunks: explicit, audited."""
-        who.memory.forget(memory_id)
-        return {"deleted": True, "id": memory_id, "note": FORGET_NOTE}
+        return who.memory.forget(memory_id)
 
     @v1.post("/memories/{memory_id}/feedback")
     def feedback(memory_id: str, body: FeedbackBody, who: Who) -> MemoryRecord:

@@ -107,15 +107,17 @@ def shodh_router(started: float) -> APIRouter:
     @api.delete("/forget/{memory_id}")
     def forget(memory_id: str, who: Who) -> dict[str, Any]:
         """Delete a memory and its chunks: explicit, audited."""
-        who.memory.forget(memory_id)
-        return {"success": True, "deleted": True, "note": FORGET_NOTE}
+        archived = who.memory.forget(memory_id)["archived"]
+        return {"success": True, "deleted": True, "archived": archived, "note": FORGET_NOTE}
 
     @api.post("/forget/by-tags")
     def forget_by_tags(body: ForgetTagsBody, who: Who) -> dict[str, Any]:
         """Explicit bulk delete of every memory carrying any of the tags, in any status (as forget_by_tag: one
         waiting for review, archived or expired is as much the caller's to delete as an approved one)."""
-        deleted = sum(who.memory.forget_by_tag(t, confirm=True)["deleted"] for t in dict.fromkeys(body.tags))
-        return {"success": True, "deleted_count": deleted, "note": FORGET_NOTE}
+        answers = [who.memory.forget_by_tag(t, confirm=True) for t in dict.fromkeys(body.tags)]
+        gone = {i for a in answers for i in a["ids"]}
+        archived = [i for i in dict.fromkeys(i for a in answers for i in a["archived"]) if i not in gone]
+        return {"success": True, "deleted_count": len(gone), "archived": archived, "note": FORGET_NOTE}
 
     @api.get("/memories")
     def memories(
