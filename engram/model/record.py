@@ -310,7 +310,7 @@ class MemoryRecord(_Shared):
     # The access-based lifecycle: grows x1.05 per retrieval up to 2.0; related memories within cosine
     # 0.85; the priority the last maintenance computed (None until then)
     base_relevance: float = Field(1.0, ge=0, le=2)
-    cluster_size: int = Field(0, ge=0)
+    cluster_size: int = Field(0, ge=0, le=2**31 - 1)  # what a PostgreSQL INTEGER column holds
     priority: float | None = None
 
     @property
