@@ -19,10 +19,9 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.interop.files import file_at, held_file, not_empty, utf8_text
-from engram.interop.shodh import AHEAD
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
 from engram.model.limits import bounded
-from engram.model.record import NewMemory, Scope, SourceType, new_id, parse, text_problem
+from engram.model.record import AHEAD, NewMemory, Scope, SourceType, new_id, parse, text_problem
 from engram.model.vectors import content_hash
 from engram.store.roles import Rows
 from engram.write.operations import Operations

@@ -12,7 +12,6 @@ another system has no such entry and gets Engram's defaults.
 from __future__ import annotations
 
 import math
-from datetime import timedelta
 from typing import Any
 
 import pydantic
@@ -23,6 +22,7 @@ from engram.model.ids import addressable
 from engram.model.limits import bounded
 from engram.model.names import IDENTIFIERS, visible_names
 from engram.model.record import (
+    AHEAD,
     Kind,
     MemoryRecord,
     MemoryType,
@@ -35,9 +35,8 @@ from engram.model.record import (
 from engram.model.vectors import content_hash
 
 EXTENSION = "engram"
-# A record's times and access count feed ranking and the lifecycle: one dated ahead of the clock stayed recent
-# and never archived, and a count no use made promoted it. A day ahead is allowed for clocks that differ.
-AHEAD = timedelta(days=1)
+# A record's times and access count feed ranking and the lifecycle: one dated ahead of the clock (past
+# record.AHEAD) stayed recent and never archived, and a count no use made promoted it.
 MAX_ACCESSES = 1_000_000  # more than one recall a minute for a year and a half
 # Where a record's own metadata.engram (the caller's, not Engram's) travels in an export: inside Engram's entry,
 # so that neither overwrites the other and the caller's value cannot pass for Engram's fields.

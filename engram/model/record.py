@@ -92,6 +92,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# How far ahead of this clock a time given as past (a record's creation, a message's) may be: clocks differ. One
+# further ahead stayed recent in ranking and was never archived.
+AHEAD = timedelta(days=1)
+
+
 def as_utc(value: datetime) -> datetime:
     """Naive datetimes are taken as UTC. One that UTC cannot hold (9999-12-31 late in a zone behind it) is a
     ValueError, which a validator reports as the field's problem."""

@@ -19,7 +19,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from engram.lang.pii import PiiKind, scan
 from engram.lang.text import FULL_STOPS
 from engram.model.names import hidden_problem, mixed_script_problem
-from engram.model.record import plain_text
+from engram.model.record import AHEAD, as_utc, plain_text, utcnow
 
 # The starting confidence of an explicit statement of each kind.
 CONFIDENCE = {
@@ -134,6 +134,14 @@ class Message(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     _plain = field_validator("*", mode="before")(plain_text)
+
+    @field_validator("ts")
+    @classmethod
+    def _said(cls, value: datetime | None) -> datetime | None:
+        # Dated ahead, the memories made of it stayed recent in ranking and were never archived.
+        if value is not None and as_utc(value) > utcnow() + AHEAD:
+            raise ValueError(f"is {value.isoformat()}, in the future: a message's time is when it was said")
+        return value
 
     @field_validator("conversation_id", "message_id")
     @classmethod
