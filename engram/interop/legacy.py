@@ -26,7 +26,7 @@ from tinydb.storages import JSONStorage
 
 from engram.errors import InvalidInput
 from engram.model.ids import addressable
-from engram.model.record import Category, as_utc
+from engram.model.record import AHEAD, Category, as_utc, utcnow
 
 _KEYWORDS: tuple[tuple[Category, tuple[str, ...]], ...] = (
     (Category.REMINDERS, ("remind", "task", "todo", "deadline", "due", "follow")),
@@ -140,9 +140,12 @@ def _time(value: Any, where: str, required: bool = False) -> datetime | None:
             raise InvalidInput(where, "is missing")
         return None
     try:
-        return as_utc(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
+        when = as_utc(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
     except ValueError:
         raise InvalidInput(where, f"is not an ISO date: {value!r}") from None
+    if when > utcnow() + AHEAD:  # dated ahead, a memory stayed recent and was never archived
+        raise InvalidInput(where, f"is {when.isoformat()}, in the future: an old store's times are past ones")
+    return when
 
 
 def read_tinydb(directory: Path) -> LegacyStore:
@@ -205,7 +208,8 @@ def read_tinydb(directory: Path) -> LegacyStore:
             created = _time(doc.get("created_at"), f"{where}.created_at", required=True)
             assert created is not None
             last = _time(doc.get("last_used_at"), f"{where}.last_used_at") or created
-            usage = _whole(doc.get("usage_count", 0), f"{where}.usage_count", 0)
+            # At most what a database integer column holds: past it the write failed with the driver's error.
+            usage = _whole(doc.get("usage_count", 0), f"{where}.usage_count", 0, 2**31 - 1)
             tags.append(LegacyTag(doc["tag"], usage, created, last))
     categories: list[str] = []
     categories_file = directory / "tinydb_categories.json"
