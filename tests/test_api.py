@@ -136,7 +136,8 @@ def test_store_search_recall_and_crud(alice: httpx.Client) -> None:
     assert patched.status_code == 200 and patched.json()["tags"] == ["billing", "db"]
     assert alice.get(f"/v1/memories/{mid}").json()["user_marked_important"] is True
 
-    assert alice.delete(f"/v1/memories/{mid}").json() == {"deleted": True, "id": mid, "note": FORGET_NOTE}
+    gone = alice.delete(f"/v1/memories/{mid}").json()
+    assert gone == {"deleted": True, "id": mid, "archived": [], "note": FORGET_NOTE}
     missing = alice.get(f"/v1/memories/{mid}")
     assert missing.status_code == 404 and mid in missing.json()["detail"]
 

@@ -106,7 +106,7 @@ async def test_an_agent_can_undo_a_merge_and_forget_a_memory(client: Any) -> Non
     found = await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}})
     assert set(ids) <= {r["id"] for r in found.structured_content["results"]}
     gone = (await client.call_tool("forget", {"id": ids[0]})).structured_content
-    assert gone == {"deleted": True, "id": ids[0], "note": FORGET_NOTE}
+    assert gone == {"deleted": True, "id": ids[0], "archived": [], "note": FORGET_NOTE}
     found = await client.call_tool("search_memory", {"query": "deploy", "options": {"min_relevance": 0}})
     assert ids[0] not in {r["id"] for r in found.structured_content["results"]}
 
