@@ -110,16 +110,16 @@ def ordinal(number: int, said: datetime) -> datetime:
 # A deadline said to have passed ("the council tax was due on 20 November and I still haven't paid it", "the
 # invoice was due by the 3rd"): its date lies behind the day it was said; read forward, it is next year's.
 _WAS_DUE = re.compile(
-    r"\b(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?"
+    r"\b(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+|in\s+)?(?:on\s+|by\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?"
     rf"(?:\s+(?:of\s+)?({MONTHS}|{SHORT_MONTHS})\b\.?)?(?!\s*,?\s*\d{{4}})",
     re.IGNORECASE,
 )
 
 
-# ... or a weekday ("the library books were due back last Friday", "meant to post it by last Friday"): read
-# forward, it was the coming one.
+# ... or a weekday ("the library books were due back last Friday", "marks were due in last Friday", "meant to
+# post it by last Friday"): read forward, it was the coming one.
 _WAS_DUE_WEEKDAY = re.compile(
-    rf"\b(?:(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+)?(?:on\s+|by\s+)?(?:last\s+)?"
+    rf"\b(?:(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+|in\s+)?(?:on\s+|by\s+)?(?:last\s+)?"
     rf"|(?:by|before|due|until)\s+last\s+"
     # "was meant to pay the fee last monday", "should have sent it last Friday": a thing to do whose day passed
     rf"|(?:(?:was|were)\s+(?:meant|supposed)\s+to|should(?:['\u2019]ve|\s+have))\b[^.;!?\n]{{0,120}}?\blast\s+)"
