@@ -100,6 +100,13 @@ def _held_each_week(sentence: str) -> bool:
 _SPANS = frozenset(("days", "weeks", "fortnights", "months", "years"))
 
 
+def _in_name(text: str, at: int) -> bool:
+    """Whether the word at `at` is capitalised within a sentence: part of a name ("Govan Tyres Monday 9am" names a
+    garage, not tyres held each Monday)."""
+    before = text[:at].rstrip()
+    return text[at].isupper() and before != "" and before[-1] not in ".!?;:\n"
+
+
 def weekly(text: str) -> bool:
     """Whether a sentence of `text` says what a weekday is each week (words that can only be nouns after it), or
     what a bare weekday holds, or names things held in the plural on a bare weekday."""
@@ -107,7 +114,7 @@ def weekly(text: str) -> bool:
         return True
     for held in _PLURAL_ON.finditer(text[:2000]):
         word = held.group(1).lower()
-        if word in _SPANS:  # "two weeks on Friday": a span counted to one day
+        if word in _SPANS or _in_name(text, held.start()):  # "two weeks on Friday": a span counted to one day
             continue
         nouns = _readings(word).get("NOUN", ())
         if nouns and word not in nouns and "VERB" not in _readings(word):
