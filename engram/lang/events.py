@@ -30,9 +30,11 @@ _EVENT = re.compile(
     rf"(?:(?:this|next)\s+)?(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b|the\s+\d|\d)",
     re.IGNORECASE,
 )
-# A time of day ("at 10:00", "6pm", "19 Uhr", "十点"): with a day named, an appointment.
+# A time of day ("at 10:00", "6pm", "19 Uhr", "十点"), or hours written after the day they fall on ("Wednesday
+# next week 4.30", "tonight 4-7"): with a day named, an appointment.
 _CLOCK = re.compile(
     r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?::\d{2})?\s*uhr\b"
+    rf"|\b(?:{DAYS}|today|tonight|tomorrow|week)\s+\d{{1,2}}(?:\.[0-5]\d|\s*[-\u2013]\s*\d{{1,2}}(?:\.[0-5]\d)?)\b(?![%.,]?\d)"
     r"|\bat\s+\d{1,2}(?=\s*(?:[.,;!?]|$|o['\u2019]clock))|[\d一二两三四五六七八九十]{1,3}点",
     re.IGNORECASE,
 )
