@@ -40,6 +40,7 @@ from engram.lang.undated import undated
 from engram.lang.weekday_dates import (
     COUNTED,
     WEEKDAY_DATE,
+    before_date,
     end_of,
     end_parts,
     may_name_day,
@@ -132,10 +133,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     if (late := missed(text, said)) is not None:
         return (late,)
     pinned = [*WEEKDAY_DATE.finditer(text), *COUNTED.finditer(text)]  # first: they hold the others' matches
-    starts, ends = (
-        [m.start() for m in sorted(pinned, key=lambda m: m.start())],
-        sorted(m.end() for m in pinned),
-    )
+    starts = [m.start() for m in sorted(pinned, key=lambda m: m.start())]
+    ends = sorted(m.end() for m in pinned)
     others = [*DATE.finditer(text), *ORDINAL.finditer(text), *DAY_MONTH.finditer(text)]
     # "Thu 10.12.": the pinned date, not Thursday alone as well (a pinned match is open from its start to its end)
     inside = [bisect_right(ends, m.start()) < bisect_left(starts, m.end()) for m in others]
@@ -167,7 +166,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
             continue
         if (read := _read_one(text, found, following, after)) is None:
             continue
-        named.append(read)
+        named.append(read := before_date(text[: found.start()], read, before))  # "Sat 5 Dec ... Friday night"
         at[found.start()] = read[0]
     if named:
         return (named[0], *sorted(set(named[1:]) - {named[0]}))
@@ -224,9 +223,8 @@ def _read_one(
     parsed = dateparser.parse(phrase, languages=["en"], settings=settings | day_first)
     if parsed is None or (day := day_start(parsed.replace(tzinfo=UTC))) < said:
         return None
-    # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser gave next
-    # week's): "next Thursday" says otherwise in as many words.
-    # "before Monday" or "until Monday" said on a Monday cannot mean today: next week's, as read.
+    # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser gave next week's):
+    # "next Thursday" says otherwise, and "before Monday" or "until Monday" said on a Monday is next week's, as read.
     lead = text[: found.start()].rstrip().lower()
     after_next = lead.endswith(("next", "before", "until", "till")) or found.group(0).lower().startswith(
         ("before", "until")

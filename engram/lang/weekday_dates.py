@@ -298,3 +298,19 @@ def weekday_span(text: str) -> bool:
     """Whether `text` says something happens on a span of weekdays each week: the span with no week named and no
     one's stay or plan ("I'm off Monday to Wednesday") or date ("Tuesday to Thursday, 8-10 December") in it."""
     return _WEEKDAY_SPAN.search(text) is not None and _ONE_WEEK.search(text) is None
+
+
+def before_date(lead: str, read: tuple[datetime, str], dates: list[datetime]) -> tuple[datetime, str]:
+    """A weekday alone named after a date ("She lands Sat 5 Dec. I'm driving up Friday night"): the one in the six
+    days up to that date, the lead-up to it, not the coming one a week or more before it. `lead` is the text
+    before the weekday, `read` its day read forward, `dates` those read before it; `read` otherwise."""
+    day, phrase = read
+    if (
+        not dates
+        or phrase.lower() not in DAYS.split("|")
+        or re.search(r"\b(?:this|next|coming)\s*$", lead, re.I)
+    ):
+        return read
+    date = dates[-1]
+    near = date - timedelta(days=(date.weekday() - DAYS.split("|").index(phrase.lower())) % 7)
+    return (near, phrase) if near > day else read
