@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from engram.lang import due
-from engram.lang.timewords import day_start
+from engram.lang.timewords import DATE, day_start
 from engram.model.record import Category, Kind
 from engram.recall.query import Query
 from engram.recall.retriever import Hit
@@ -73,7 +73,13 @@ def by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime
         # do. A need stated ("Dentist said I need a crown") was listed for every week and month asked about.
         pending = span.after is not None and span.contains(today)
         undated = (
-            [h for h in hits if days[h.record.id] is None and due.to_do(h.record.content)] if pending else []
+            [
+                h
+                for h in hits
+                if days[h.record.id] is None and due.to_do(h.record.content) and not _dated(h.record.content)
+            ]
+            if pending
+            else []
         )
         # Asked from today ("what do I have to do today?"), what was missed this last week is still to do.
         since = today - timedelta(days=RECENTLY_MISSED) if pending and span.after == today else today
@@ -86,3 +92,9 @@ def by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime
         if span.after is None:  # "what's overdue": a match that has passed was played, it is not late
             hits = [h for h in hits if due.owed(h.record.content)]
     return sorted(hits, key=order), days
+
+
+def _dated(text: str) -> bool:
+    """Whether `text` names a calendar date ("Sunday 21 March 2027", "on 3/12"): with no due day read from it, it
+    tells of the past or of a day no list asks for yet (a race entered), not of a thing pending now."""
+    return any(any(c.isdigit() for c in m.group()) for m in DATE.finditer(text[:2000]))
