@@ -22,11 +22,8 @@ from functools import lru_cache
 from typing import Any
 
 from stdnum import iban, luhn
-from stdnum.gb import nhs
-from stdnum.us import ssn
 
-from engram.lang import card_details, phones, postal
-from engram.lang.phones import SSN_SHAPE
+from engram.lang import card_details, identifiers, phones, postal
 from engram.model.answers import PiiSummary
 
 
@@ -177,34 +174,14 @@ def _cards(text: str) -> list[Finding]:
     return out + [Finding(PiiKind.CARD, start, end) for start, end in extra]
 
 
-# A UK National Insurance number, the country's social security number, as HMRC allocates them: two prefix letters
-# (not D, F, I, Q, U or V; the second not O; never BG, GB, KN, NK, NT, TN or ZZ), six digits and A to D, spaced or
-# not. The letters rule out most codes of that shape; "QQ 12 34 56 C" is HMRC's own example.
-_NINO = re.compile(
-    r"\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"
-)
-
-
-# A UK NHS number where named ("NHS no. 943 476 5919"), checked: an identifier, not the phone it looks like.
-_NHS = re.compile(r"(?i:\bNHS\s*(?:no\.?|number|num|#)?\s*[:#]?\s*)(?P<nhs>\d{3}[ -]?\d{3}[ -]?\d{4})(?!\d)")
-
-
 def _ssns(text: str) -> list[Finding]:
-    found = [
-        Finding(PiiKind.SSN, m.start(), m.end()) for m in SSN_SHAPE.finditer(text) if ssn.is_valid(m.group())
-    ]
-    found += [
-        Finding(PiiKind.SSN, m.start("nhs"), m.end("nhs"))
-        for m in _NHS.finditer(text)
-        if nhs.is_valid(m["nhs"])
-    ]
-    return found + [Finding(PiiKind.SSN, m.start(), m.end()) for m in _NINO.finditer(text)]
+    return [Finding(PiiKind.SSN, a, b) for a, b in identifiers.spans(text)]
 
 
-# A bank account by its sort code and number as a UK bank writes them, each named ("sort code 40-12-76", "acc no
-# 31926819", "account number: 31926819"): the values.
+# A bank account by its sort code and number as a UK bank writes them, each named ("sort code 40-12-76", "s/c
+# 82-11-07", "acc no 31926819", "account number: 31926819"): the values.
 _ACCOUNT = re.compile(
-    r"(?i:\bsort\s*code\s*[:#]?\s*)(?P<sort>\d{2}[-\s]?\d{2}[-\s]?\d{2})(?!\d)"
+    r"(?i:(?:\bsort\s*code|(?<![\w/])s/c)\s*[:#]?\s*)(?P<sort>\d{2}[-\s]?\d{2}[-\s]?\d{2})(?!\d)"
     r"|(?i:\b(?:account|acc|acct|a/c)\.?(?:\s*(?:no|number|num|#))?\.?\s*[:#]?\s*)(?P<number>\d{8})(?!\d)"
 )
 
