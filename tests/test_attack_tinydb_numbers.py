@@ -4,21 +4,13 @@ never archived): each is refused naming the file, the document and the field, an
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engram import InvalidInput, Memory
-
-
-def _tinydb(directory: Path, memories: Any, tags: Any = None) -> Path:
-    directory.mkdir(exist_ok=True)
-    (directory / "tinydb_memories.json").write_text(json.dumps({"memories": memories}), encoding="utf-8")
-    if tags is not None:
-        (directory / "tinydb_tags.json").write_text(json.dumps({"tags": tags}), encoding="utf-8")
-    return directory
+from tests.records import tinydb_folder
 
 
 @pytest.mark.parametrize(
@@ -58,6 +50,6 @@ def test_a_count_no_store_holds_or_a_future_time_is_refused(
 ) -> None:
     kept = mem.remember("a memory stored before the import")
     with pytest.raises(InvalidInput) as caught:
-        mem.import_tinydb(_tinydb(tmp_path / "old", memories, tags))
+        mem.import_tinydb(tinydb_folder(tmp_path / "old", memories, tags))
     assert caught.value.field == field, caught.value
     assert [r.id for r in mem.list()] == [kept.id]

@@ -14,6 +14,7 @@ from engram import FakeEmbedder, Memory, Status
 from engram.errors import InvalidInput
 from engram.model.vectors import content_hash
 from engram.store.values import Filter
+from tests.records import tinydb_folder
 
 EVERYTHING = Filter(statuses=tuple(Status), include_expired=True)
 
@@ -125,14 +126,6 @@ def test_a_chunk_without_its_parent_is_refused(mem: Memory, tmp_path: Path) -> N
     _unchanged(mem)
 
 
-def _tinydb(directory: Path, memories: Any, tags: Any = None) -> Path:
-    directory.mkdir(exist_ok=True)
-    (directory / "tinydb_memories.json").write_text(json.dumps({"memories": memories}), encoding="utf-8")
-    if tags is not None:
-        (directory / "tinydb_tags.json").write_text(json.dumps({"tags": tags}), encoding="utf-8")
-    return directory
-
-
 def test_tinydb_rollback_removes_memories_whose_old_ids_were_taken(mem: Memory, tmp_path: Path) -> None:
     mem._store_memory(
         "We cook pasta on Fridays", {"additional_tags": ["food", "ui"]}, fields={"id": "mem_001"}
@@ -140,7 +133,7 @@ def test_tinydb_rollback_removes_memories_whose_old_ids_were_taken(mem: Memory, 
     assert mem.validate_storage()["ok"]
     before = {r.id: r for r in mem.store.select(EVERYTHING, limit=10)}
     registry = {t.tag: t.usage_count for t in mem.store.tags(("active", "archived", "merged"))}
-    directory = _tinydb(
+    directory = tinydb_folder(
         tmp_path / "old",
         {
             "1": {
@@ -166,7 +159,7 @@ def test_tinydb_rollback_removes_memories_whose_old_ids_were_taken(mem: Memory, 
 
 
 def test_an_old_store_imports_its_expired_memories_as_they_were(mem: Memory, tmp_path: Path) -> None:
-    directory = _tinydb(
+    directory = tinydb_folder(
         tmp_path / "old",
         {
             "1": {
@@ -221,7 +214,7 @@ def test_malformed_tinydb_files_are_refused_before_anything_is_stored(
     mem: Memory, tmp_path: Path, memories: Any, tags: Any, field: str
 ) -> None:
     with pytest.raises(InvalidInput) as caught:
-        mem.import_tinydb(_tinydb(tmp_path / "old", memories, tags))
+        mem.import_tinydb(tinydb_folder(tmp_path / "old", memories, tags))
     assert caught.value.field == field
     _unchanged(mem)
 
@@ -242,7 +235,7 @@ def test_a_tinydb_file_that_is_not_an_object_of_tables_is_refused(mem: Memory, t
 def test_rolling_back_an_import_keeps_a_tag_memories_stored_since_still_carry(
     mem: Memory, tmp_path: Path
 ) -> None:
-    directory = _tinydb(
+    directory = tinydb_folder(
         tmp_path / "old",
         {"1": {"id": "m1", "content": "Glider pilots check the weather", "tags": ["gliding"]}},
     )
