@@ -234,8 +234,9 @@ def _revalued(new: str, old: str) -> bool:
 def updates(new: str, old: str, cosine: float) -> bool:
     """Whether `new`, said later, updates `old`: both name the holder of one role (or the value of one detail)
     and the holders differ; or it says something changed, is close to it, shares a name with it when either names
-    anyone, adds no topic the older one lacks (the standup is not the retro; a preference for backend work is not
-    one for client projects) and differs from it in a number, a day or a name. Or it says a thing the older one
+    anyone, adds in the clauses that say the change no topic the older one lacks but one word that is who made it
+    or the new value (the standup is not the retro; a preference for backend work is not one for client projects)
+    and differs from it in a number, a day or a name. Or it says a thing the older one
     names is no more ("sold the Skoda" after "I drive a Skoda Octavia"), and the two are not far apart; or it
     restates the older one's heading with another value ("Coffee: cortado" after "Coffee: flat white")."""
     held, had = _holder(new), _holder(old)
