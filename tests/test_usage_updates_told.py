@@ -83,3 +83,11 @@ def test_accurate_recall_returns_the_change_of_a_fact_it_returns(real: Memory) -
     with time_machine.travel(when, tick=False):
         hits = real.recall("which night do I sing at the Mission hall now?", now=when)
     assert [h.record.id for h in hits][:2] == [moved, choir["memory_id"]]
+
+
+def test_a_status_wished_or_planned_is_no_update_of_the_status_held() -> None:
+    from engram.write.standing import status
+
+    assert status("Kofi and I want to get married in 2028, probably in Accra.") is None
+    assert status("We're thinking of getting engaged at Christmas.") is None
+    assert status("Kofi and I got married in June.") is not None

@@ -101,12 +101,20 @@ def _subject(text: str) -> frozenset[str]:
     return frozenset(words(n)[0] for n in named.groups() if n and words(n))
 
 
+# A status wished or planned is none yet: "Kofi and I want to get married in 2028" leaves "together since 2019".
+_WISHED = re.compile(
+    r"\b(?:want|wants|wanted|hope|hoping|plan|plans|planning|would\s+like|['\u2019]d\s+like|going|thinking\s+of)"
+    r"\s+(?:to\s+)?(?:get(?:ting)?\s+|be(?:ing)?\s+)?$",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=64)
 def status(text: str) -> tuple[str, frozenset[str]] | None:
     """The status a text states and of whom ("Priya and I got married" -> married, {i, priya}); None when it
     states none, or only someone's kin's."""
     found = _STATUS_WORDS.search(text)
-    if found is None or found.lastgroup is None:
+    if found is None or found.lastgroup is None or _WISHED.search(text, 0, found.start()):
         return None
     who = _subject(text)
     if not who:
