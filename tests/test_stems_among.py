@@ -1,7 +1,7 @@
 # ruff: noqa: RUF001  (curly apostrophes and Chinese punctuation, as people write them)
 """`stems_among` (engram.lang.text) against the implementation it replaced, kept here as the reference: the
-faster search must find, for every text, exactly what the earlier one found, and both what stemming every word
-of the text finds (`stems(text) & wanted`, the rule the function stands for)."""
+faster search must find, for every text, exactly what the earlier one found on varied texts, and always what
+stemming every word of the text finds (`stems(text) & wanted`, the rule the function stands for)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import itertools
 import re
 from collections.abc import Collection, Sequence
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engram.lang.text import _WORD, bare, stem, stems, stems_among, unspaced, words
@@ -132,7 +132,10 @@ _PIECES = [
     texts=st.lists(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join), max_size=6),
     picked=st.lists(st.sampled_from(_PIECES), min_size=1, max_size=5),
 )
+# A word between apostrophes after a joined word, before Chinese: `words` reads "ab" as a word, and so does
+# `stems_among`; the earlier implementation did not, so the rule the function stands for is what is compared.
+@example(texts=["it'srun'ab'北京"], picked=["run"])
 @settings(max_examples=300, deadline=None)
-def test_same_as_before_on_words_put_together(texts: list[str], picked: list[str]) -> None:
+def test_same_as_stemming_every_word_on_words_put_together(texts: list[str], picked: list[str]) -> None:
     wanted = frozenset(stem(w) for p in picked for w in words(p)) | {"ab", "a", "b"}
-    assert stems_among(texts, wanted) == reference(texts, wanted)
+    assert stems_among(texts, wanted) == [set(stems(t)) & wanted for t in texts]
