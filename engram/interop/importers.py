@@ -21,7 +21,7 @@ from engram.errors import InvalidInput
 from engram.interop.files import file_at, held_file, not_empty, utf8_text
 from engram.interop.typemap import KIND_OF_TYPE, shodh_type
 from engram.model.limits import bounded
-from engram.model.record import AHEAD, NewMemory, Scope, SourceType, new_id, parse, text_problem
+from engram.model.record import NewMemory, Scope, SourceType, ahead_problem, new_id, parse, text_problem
 from engram.model.vectors import content_hash
 from engram.store.roles import Rows
 from engram.write.operations import Operations
@@ -54,8 +54,10 @@ def _when(value: Any, where: str) -> datetime | None:
     except (ValueError, OverflowError, OSError):  # OverflowError, OSError: epoch seconds out of range
         raise InvalidInput(where, f"is not an ISO date or epoch seconds: {str(value)[:60]!r}") from None
     when = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    if when > datetime.now(UTC) + AHEAD:  # dated ahead, it stayed recent and was never archived
-        raise InvalidInput(where, f"is {when.isoformat()}, in the future: a memory's creation is a past time")
+    if problem := ahead_problem(
+        when, "a memory's creation is a past time"
+    ):  # it stayed recent, never archived
+        raise InvalidInput(where, problem)
     return when
 
 

@@ -26,7 +26,7 @@ from tinydb.storages import JSONStorage
 
 from engram.errors import InvalidInput
 from engram.model.ids import addressable
-from engram.model.record import AHEAD, Category, as_utc, utcnow
+from engram.model.record import Category, ahead_problem, as_utc
 
 _KEYWORDS: tuple[tuple[Category, tuple[str, ...]], ...] = (
     (Category.REMINDERS, ("remind", "task", "todo", "deadline", "due", "follow")),
@@ -143,8 +143,10 @@ def _time(value: Any, where: str, required: bool = False) -> datetime | None:
         when = as_utc(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
     except ValueError:
         raise InvalidInput(where, f"is not an ISO date: {value!r}") from None
-    if when > utcnow() + AHEAD:  # dated ahead, a memory stayed recent and was never archived
-        raise InvalidInput(where, f"is {when.isoformat()}, in the future: an old store's times are past ones")
+    if problem := ahead_problem(
+        when, "an old store's times are past ones"
+    ):  # it stayed recent, never archived
+        raise InvalidInput(where, problem)
     return when
 
 

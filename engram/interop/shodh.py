@@ -22,12 +22,12 @@ from engram.model.ids import addressable
 from engram.model.limits import bounded
 from engram.model.names import IDENTIFIERS, visible_names
 from engram.model.record import (
-    AHEAD,
     Kind,
     MemoryRecord,
     MemoryType,
     NewMemory,
     Status,
+    ahead_problem,
     invalid_from,
     parse,
     utcnow,
@@ -130,11 +130,10 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
 
 def _plausible(record: MemoryRecord) -> None:
     """Refuse a time after the clock's (give or take AHEAD) and an access count no use could have made."""
-    latest = utcnow() + AHEAD
     for name in ("created_at", "updated_at", "last_accessed_at"):
         when = getattr(record, name)
-        if when is not None and when > latest:
-            raise InvalidInput(name, f"is {when.isoformat()}, in the future: a record's times are past ones")
+        if when is not None and (problem := ahead_problem(when, "a record's times are past ones")):
+            raise InvalidInput(name, problem)
     if record.access_count > MAX_ACCESSES:
         raise InvalidInput(
             "access_count",

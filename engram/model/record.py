@@ -97,6 +97,15 @@ def utcnow() -> datetime:
 AHEAD = timedelta(days=1)
 
 
+def ahead_problem(when: datetime, what: str) -> str | None:
+    """The problem of a time given as past that lies more than AHEAD ahead of this clock, `what` saying why it
+    must not; None when it does not."""
+    # Compared in its own zone: one UTC cannot hold (9999-12-31 late in a zone behind it) is still ahead.
+    if (when if when.tzinfo else when.replace(tzinfo=UTC)) > utcnow() + AHEAD:
+        return f"is {when.isoformat()}, in the future: {what}"
+    return None
+
+
 def as_utc(value: datetime) -> datetime:
     """Naive datetimes are taken as UTC. One that UTC cannot hold (9999-12-31 late in a zone behind it) is a
     ValueError, which a validator reports as the field's problem."""

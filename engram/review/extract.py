@@ -19,7 +19,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from engram.lang.pii import PiiKind, scan
 from engram.lang.text import FULL_STOPS
 from engram.model.names import hidden_problem, mixed_script_problem
-from engram.model.record import AHEAD, as_utc, plain_text, utcnow
+from engram.model.record import ahead_problem, plain_text
 
 # The starting confidence of an explicit statement of each kind.
 CONFIDENCE = {
@@ -139,8 +139,8 @@ class Message(BaseModel):
     @classmethod
     def _said(cls, value: datetime | None) -> datetime | None:
         # Dated ahead, the memories made of it stayed recent in ranking and were never archived.
-        if value is not None and as_utc(value) > utcnow() + AHEAD:
-            raise ValueError(f"is {value.isoformat()}, in the future: a message's time is when it was said")
+        if value is not None and (problem := ahead_problem(value, "a message's time is when it was said")):
+            raise ValueError(problem)
         return value
 
     @field_validator("conversation_id", "message_id")
