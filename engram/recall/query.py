@@ -220,13 +220,23 @@ def _words(search: str, now: datetime) -> dict[str, Any]:
     named = asked_ahead(timewords.time_range(search, now), search, now)
     found = topical(search)
     topic = search if named is None else re.sub(re.escape(named.phrase), " ", search, flags=re.IGNORECASE)
+    said = topical(topic)
+    untimed = [w for w in said if w not in _PRESENT]
     return {
         "search": search,
         "terms": found,
         "stems": tuple(sorted(stems(" ".join(found)))),
-        "topic_stems": tuple(sorted(stems(" ".join(topical(topic))))) if named is not None else (),
+        "topic_stems": tuple(sorted(stems(" ".join(untimed))))
+        if named is not None or len(untimed) < len(said)
+        else (),
         "named": named,
     }
+
+
+# Words asking for the present state ("how much is the rent now?", "do I still ..."). They are searched (an update
+# often says "now"), but the memory that answers need not say them: as a named time's words, `coverage` leaves
+# them out, or "how much is the rent now?" matched the rent's memory half as well as "how much is the rent?".
+_PRESENT = frozenset({"now", "nowadays", "currently", "still", "anymore"})
 
 
 # Words that frame a question rather than name its topic: "tell me anything about the house" is about the house.
