@@ -37,6 +37,11 @@ def test_a_short_memory_shows_whole_and_an_updated_one_says_so() -> None:
     assert older.plain == "My sister Clara lives in Lisbon. (updated by a1b2c3d4)"
 
 
+def test_a_one_line_memory_shows_its_answer_past_the_first_words() -> None:
+    said = "Dentist appointment with Dr Patel on Thursday 3 December at 2.15pm, bring the referral letter"
+    assert snippet(_hit(said), "what time is the dentist?").plain == said
+
+
 @pytest.mark.usefixtures("model")
 def test_engram_search_answers_a_question_about_a_document_with_its_detail(tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")

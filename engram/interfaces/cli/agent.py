@@ -334,7 +334,9 @@ def export(
     )
 
 
-PASSAGE_CELL = 240  # characters of a passage's sentence in the table: the answer, not only its start
+# Characters of a memory or a passage's sentence in the table: the answer, not only its start ("Dentist with Dr
+# Patel on Thursday 3 December..." hid the time asked for).
+PASSAGE_CELL = 240
 
 
 def snippet(hit: Any, query: str) -> Text:
@@ -346,7 +348,7 @@ def snippet(hit: Any, query: str) -> Text:
         heading = passage.get("heading")
         best = _answering(content, query)
         return value_text(f"{heading}: {best}" if heading else best, PASSAGE_CELL)
-    shown = value_text(headline(content) if "\n" in content else content)
+    shown = value_text(headline(content) if "\n" in content else content, PASSAGE_CELL)
     if hit.get("updated_by"):
         shown.append(f" (updated by {hit['updated_by'][:8]})")
     return shown
