@@ -102,24 +102,31 @@ _SECRETS = re.compile(
     # "the password is hunter2", "the Wi-Fi password at the cabin is ...", "the PIN for the alarm is ...", and as
     # it changes, "... password is now ...", "changed the password to ...": a value with a digit or a symbol in it
     # (not "the password is correct").
-    r"|(?i:\b(?:password|passwd|passphrase|passcode|pin)(?:\s+(?:for|at|of|to|on)\s+(?:the\s+|my\s+|our\s+)?"
-    r"[\w'-]+(?:\s+[\w'-]+)?)?\s+(?:(?:is|was)(?:\s+now)?|to)\s+)[\"']?"
+    r"|(?i:\b(?:password|passwd|passphrase|passcode|pin|pw)(?:\s+(?:for|at|of|to|on)\s+(?:the\s+|my\s+|our\s+)?"
+    r"[\w'-]+(?:\s+[\w'-]+)?)?(?:\s+(?:(?:is|was)(?:\s+now)?|to)\s+|\s*[:=]\s*))[\"']?"
     r"(?P<said>(?=[^\s\"',;]*[^\s\"',;A-Za-z])[^\s\"',;.]{4,})"
     # Said bare after its name, as a note does ("Xero login: ..., password Sparky!2026", "pin 3391"): a value with
     # a digit or a symbol in it ("password manager", "pin badge" are words).
-    r"|(?i:\b(?:password|passwd|passcode|pin)\s+)"
+    r"|(?i:\b(?:password|passwd|passcode|pin|pw)\s+)"
     r"(?P<bare>(?=[^\s\"',;]*[^\s\"',;A-Za-z])(?=[^\s\"',;]*[A-Za-z0-9])[^\s\"',;.]{4,})"
     # A code that opens a door, a gate, an alarm or a key safe ("Beechwood door code 4590#", "Key safe by the back
     # door, code 4471"), or a safe's combination ("27-14-03"): the digits.
     r"|(?i:\b(?:(?:door|gate|alarm|safe|lockbox|entry|access|building|padlock|garage)\s+(?:code|combination|pin)"
     r"|key\s?safe\b[^.;\n]{0,40}?\bcode|combination)(?:\s+(?:is|was))?\s*[:=]?\s*)"
     r"(?P<code>\d[\d*#-]{2,}(?:[ -]\d{1,3}){0,3}#?)"
+    # A key or secret named for what it opens ("integration key for the payouts service: ..."): a value of letters
+    # and digits together after the colon.
+    r"|(?i:\b(?:secret|token|key)\s+for\s+(?:the\s+|my\s+|our\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}\s*[:=]\s*)"
+    r"(?P<named>(?=[^\s\"',;]*\d)(?=[^\s\"',;]*[A-Za-z])[^\s\"',;]{12,})"
+    # A login given as user / password ("Staging basic auth: ops / Wint3r-Kettle!"): the password.
+    r"|(?i:\b(?:auth|login|credentials|creds)\s*[:=]?\s*[\w.@-]{1,40}\s*/\s*)"
+    r"(?P<pair>(?=\S*[^\sA-Za-z])(?=\S*[A-Za-z])[^\s\"',;]{6,})"
     # A long run of letters and digits right after the word secret, token or key: a credential's value.
     r"|(?i:\b(?:secret|token|key)\s+)"
     r"(?P<after>(?=[A-Za-z0-9/+_=-]*\d)(?=[A-Za-z0-9/+_=-]*[A-Za-z])[A-Za-z0-9/+_=-]{20,})"
 )
 # Where a pattern names the value, only the value is personal: the word before it says what was there.
-_VALUE = ("password", "assigned", "said", "bare", "code", "after")
+_VALUE = ("password", "assigned", "said", "bare", "code", "named", "pair", "after")
 # A local part holds at most 64 characters and a domain 255: unbounded, each word of a long run of "a-a-a-..."
 # was read to the run's end again looking for an "@".
 # Letters of any script: an address with one Cyrillic letter in it was not read at all (no word boundary before it).
