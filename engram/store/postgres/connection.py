@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -150,6 +150,16 @@ class Connections:
                 self._local.snap = None
                 db.execute(b"ROLLBACK")
 
+    def after_commit(self, task: Callable[[Conn], None]) -> None:
+        """`task` on a pooled connection of its own (autocommit) once this thread's write transaction commits, or
+        now when none is open: for what a transaction cannot run, such as VACUUM. Dropped if the transaction
+        rolls back."""
+        if self.in_transaction():
+            self._local.after.append(task)
+            return
+        with self._unavailable(), self._pool.connection() as db:
+            task(db)
+
     @contextmanager
     def atomic(self) -> Iterator[Conn]:
         """A write transaction; nested calls become savepoints."""
@@ -170,7 +180,7 @@ class Connections:
             return
         with self._unavailable(), self._pool.connection() as db:
             db.execute(b"BEGIN")
-            self._local.tx, self._local.depth = db, 1
+            self._local.tx, self._local.depth, self._local.after = db, 1, []
             try:
                 db.execute(b"SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
                 yield db
@@ -180,3 +190,5 @@ class Connections:
                 raise
             self._local.tx = None
             db.execute(b"COMMIT")
+        for task in self._local.after:
+            self.after_commit(task)

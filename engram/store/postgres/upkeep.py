@@ -1,5 +1,6 @@
 """The PostgreSQL store's upkeep: the HNSW index's checks and rebuild, integrity, the text index and tag counts
-rebuilt from the rows, backups to an SQLite file and verified restores, and counts by time and by tag."""
+rebuilt from the rows, backups to an SQLite file and verified restores, counts by time and by tag, and the vacuum
+of the rows writes keep rewriting."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ from engram.errors import StoreError
 from engram.model.record import utcnow
 from engram.store.copy import copy_store, verify_copy
 from engram.store.postgres import text as pg_text
-from engram.store.postgres.connection import Conn
+from engram.store.postgres.connection import Conn, Connections
 from engram.store.postgres.filter import where_sql
 from engram.store.postgres.schema import vector_index_name
 from engram.store.roles import Store
 from engram.store.rows import ts
 from engram.store.sqlite.integrity import verify_file
 from engram.store.sqlite.store import SQLiteStore
-from engram.store.values import Filter
+from engram.store.values import Filter, Prototype
 
 
 class Upkeeping:
@@ -30,6 +31,21 @@ class Upkeeping:
     model: Callable[[], tuple[str, int] | None]
     _vector_indexes: Callable[[], dict[str, bool]]
     _ensure_vector_index: Callable[..., bool]
+    _db: Connections
+
+    # The write path replaces learned prototypes as it learns (the oldest of a label go past its `keep`), each
+    # replaced row leaving two dead 1.5 kB vectors; autovacuum came too seldom to reuse their room, so the table
+    # grew to nearly twice its rows. Vacuumed after this many learned prototypes, with the lexicon and the corpus
+    # row, whose counts every write rewrites.
+    _VACUUM_AFTER = 64
+    _learned_unvacuumed = 0
+
+    def add_learned_prototypes(self, taxonomy: str, items: Sequence[Prototype], keep: int) -> None:
+        super().add_learned_prototypes(taxonomy, items, keep)  # type: ignore[misc]
+        self._learned_unvacuumed += len(items)
+        if self._learned_unvacuumed >= self._VACUUM_AFTER:
+            self._learned_unvacuumed = 0
+            self._db.after_commit(_vacuum_churned)
 
     def _erased(self) -> None:
         # The lexicon keeps a row per stem ever indexed; a forgotten text's stems no memory holds go with it.
@@ -214,3 +230,8 @@ class Upkeeping:
             "GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
+
+
+def _vacuum_churned(db: Conn) -> None:
+    # SKIP_LOCKED: another process vacuuming the same tables does it for both.
+    db.execute(b"VACUUM (SKIP_LOCKED) prototypes, lexicon, corpus")
