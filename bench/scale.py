@@ -159,13 +159,14 @@ def disk_bytes(db: str) -> int:
 
 
 def disk_parts(db: str) -> dict[str, int]:
-    """An SQLite store's bytes by part (`dbstat`: each table and index with its pages' slack; the full-text index's
-    tables as one), with the vector index file and the write-ahead log beside them. What decides the disk figure
-    (docs/design/storage.md, *Scale*)."""
+    """A store's bytes by part: SQLite's by `dbstat` (each table and index with its pages' slack; the full-text
+    index's tables as one) with the vector index file and the write-ahead log beside them; PostgreSQL's by
+    relation (each table with its TOAST, the TOAST index and its free-space and visibility maps; each index). What decides the disk
+    figure (docs/design/storage.md, *Scale*)."""
     import sqlite3
 
     if db.startswith("postgresql://"):
-        return {}
+        return pg_disk_parts(db)
     parts: dict[str, int] = {}
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         for name, size in conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"):
@@ -175,6 +176,19 @@ def disk_parts(db: str) -> dict[str, int]:
         if path.is_file() and path.name != Path(db).name:
             parts[f"file {path.name.removeprefix(Path(db).name)}"] = path.stat().st_size
     return dict(sorted(parts.items(), key=lambda kv: -kv[1]))
+
+
+def pg_disk_parts(db: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT c.relname, CASE WHEN c.relkind = 'i' THEN pg_total_relation_size(c.oid) "
+            "ELSE pg_total_relation_size(c.oid) - pg_indexes_size(c.oid) END FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relkind IN ('r', 'm', 'i') AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
+            "AND n.nspname NOT LIKE 'pg_toast%'"
+        ).fetchall()
+    return dict(sorted(((str(name), int(size)) for name, size in rows), key=lambda kv: -kv[1]))
 
 
 def pg_database(server_uri: str, name: str) -> str:
@@ -343,22 +357,39 @@ def render(result: dict[str, Any]) -> None:
 
 
 def disk_table(result: dict[str, Any]) -> str:
-    """Bytes per stored memory by part of the store, for each size whose row has them."""
+    return disk_table_of(result, "engram-sqlite") + disk_table_of(result, "engram-postgresql")
+
+
+def disk_table_of(result: dict[str, Any], of: str) -> str:
+    """Bytes per stored memory by part of `of`'s store, for each size whose row has them."""
     rows = [
         (int(size), row)
         for size, engines in result.get("runs", {}).items()
         for engine, row in engines.items()
-        if engine == "engram-sqlite" and "disk_parts_bytes" in row
+        if engine == of and "disk_parts_bytes" in row
     ]
     if not rows:
         return ""
+    if of == "engram-postgresql":
+        head = [
+            "",
+            "## Engram's PostgreSQL disk by part",
+            "",
+            "Bytes per stored memory (memories plus ingest texts) of each table (with its TOAST and its free-space",
+            "and visibility maps) and index. The `memories` table holds each memory's float32 vector",
+            f"({files.DIM * 4} B).",
+        ]
+    else:
+        head = [
+            "",
+            "## Engram's SQLite disk by part",
+            "",
+            "Bytes per stored memory (memories plus ingest texts) of each table and index (`dbstat`: its pages, slack",
+            "included; the full-text index's tables as one) and of the files beside the database. The `memories`",
+            f"table holds each memory's float32 vector ({files.DIM * 4} B).",
+        ]
     lines = [
-        "",
-        "## Engram's SQLite disk by part",
-        "",
-        "Bytes per stored memory (memories plus ingest texts) of each table and index (`dbstat`: its pages, slack",
-        "included; the full-text index's tables as one) and of the files beside the database. The `memories`",
-        f"table holds each memory's float32 vector ({files.DIM * 4} B).",
+        *head,
         "",
         "| size | part | B/memory | run |",
         "|---|---|---|---|",

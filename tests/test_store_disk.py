@@ -183,3 +183,15 @@ def test_the_disk_bench_compares_parts_beyond_the_vector() -> None:
         }
     )
     assert "| memories_tier | 20 | 0 |" in page and "| **784** | **524** |" in page
+
+
+def test_the_bench_parts_of_a_postgres_store_add_up_to_its_relations(pg_server: str) -> None:
+    from bench.scale import disk_bytes, disk_parts, pg_database
+
+    db = pg_database(pg_server, "bench_parts")
+    with Memory(db, embedder=FakeEmbedder()) as mem:
+        for text in TEXTS:
+            mem.remember(text)
+    parts = disk_parts(db)
+    assert sum(parts.values()) == disk_bytes(db)
+    assert parts["memories"] > 0 and parts["memories_tsv"] > 0 and parts["prototypes"] > 0
