@@ -67,7 +67,16 @@ def test_the_reminders_filter_lists_what_the_plain_question_lists(real: Memory, 
     assert {h["due"] for h in plain["results"]} == expected
 
 
-@pytest.mark.parametrize("question", ["what should I do?", "what must I get done?", "what's on my plate?"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what should I do?",
+        "what must I get done?",
+        "what's on my plate?",
+        "what am I meant to be doing?",
+        "what should I be doing?",
+    ],
+)
 def test_other_ways_of_asking_for_things_to_do_list_the_reminders(real: Memory, question: str) -> None:
     text = _dated(4)
     real.store_memory(text)

@@ -34,7 +34,7 @@ _RECALLING = re.compile(
 _ASKING_FOR_TASKS = frozenset(
     """remind reminder reminders task tasks todo todos to-do to-dos due deadline deadlines need needs have has left
     open pending upcoming coming up soon list things thing anything everything any all my outstanding should must
-    got get done plate happening sort sorting sorted""".split()  # noqa: SIM905
+    got get done plate happening sort sorting sorted meant supposed doing""".split()  # noqa: SIM905
 )
 # What a calendar holds, asked for as a whole ("appointments next week", "what's overdue").
 _ASKING_FOR_TASKS |= {"overdue", "appointment", "appointments", "birthdays", "anniversaries", "events"}
@@ -153,6 +153,8 @@ def intent(query: str) -> str:
         r"\b(remind|reminders?|to-?dos?|tasks?|due|deadlines?|(?:need|have|got|ought) to (?:do|get done|sort(?: out)?)\b|"
         # "What's on my list this week": a list named by nothing else is of things to do (not "my shopping list").
         r"(?:should|must) (?:i |we )?(?:do|get done)|get done|on my (?:plate|list\b(?! of\b))|"
+        # "What am I meant to be doing this week?", "what should I be doing today?": the diary's things to do.
+        r"what (?:am i|are we) (?:meant|supposed) to (?:be )?do(?:ing)?\b|what (?:should|must) (?:i|we) be doing\b|"
         # What a diary holds: "what do I have on in December", "what's coming up next week".
         # "On" then a time or nothing: "how many followers do we have on TikTok" asks about TikTok.
         rf"(?:do|have) (?:i|we) (?:have|got) (?:on{_WHEN_AFTER}|coming up)|"
