@@ -34,6 +34,7 @@ def test_classifier_scores_are_a_small_blob_that_reads_back_exactly() -> None:
     [
         {"opening.task": 0.12345},  # more decimals than ten-thousandths
         {"opening.task": 4.0},  # past what 16 bits of ten-thousandths hold
+        {"opening.task": 1e308},  # scaled, infinity: no integer at all
         {"opening.task": 1},  # an integer reads back as an integer
         {"opening.task": -0.0},
         {"opening.task": float("nan")},

@@ -22,6 +22,7 @@ from engram.model.ids import addressable
 from engram.model.limits import bounded
 from engram.model.names import IDENTIFIERS, visible_names
 from engram.model.record import (
+    KIND_CHARS,
     Kind,
     MemoryRecord,
     MemoryType,
@@ -38,6 +39,13 @@ EXTENSION = "engram"
 # A record's times and access count feed ranking and the lifecycle: one dated ahead of the clock (past
 # record.AHEAD) stayed recent and never archived, and a count no use made promoted it.
 MAX_ACCESSES = 1_000_000  # more than one recall a minute for a year and a half
+# Tags one record may bring: a write gives at most GIVEN_TAGS and the text a few, and a memory merged with its
+# duplicates holds theirs too; each new tag is embedded, so five thousand held an import for seconds a record.
+MAX_RECORD_TAGS = 1_000
+# A record's classifier scores (a few dozen probabilities, shares and cosines, each within -1..1) and confidences
+# (within 0..1): a value past them ranked or showed as no classifier could, and 1e308 failed the store's write.
+MAX_SCORES = 1_000
+MAX_PRIORITY = 10.0  # the lifecycle's priority is capped at 10
 # Where a record's own metadata.engram (the caller's, not Engram's) travels in an export: inside Engram's entry,
 # so that neither overwrites the other and the caller's value cannot pass for Engram's fields.
 _USERS = "metadata_engram"
@@ -100,6 +108,7 @@ def from_shodh(data: dict[str, Any]) -> tuple[MemoryRecord, list[float] | None]:
         extension = {"kind": kind.value, "category_method": "imported", "kind_method": "imported"}
         fields.setdefault("updated_at", fields["created_at"])
     embedding = _vector(data.get("embedding"))
+    _few_tags(fields.get("tags"))
     try:
         record = MemoryRecord.model_validate(extension | fields | {"metadata": metadata})
     except pydantic.ValidationError as exc:
@@ -134,10 +143,41 @@ def _plausible(record: MemoryRecord) -> None:
         when = getattr(record, name)
         if when is not None and (problem := ahead_problem(when, "a record's times are past ones")):
             raise InvalidInput(name, problem)
+    _classifier_values(record)
     if record.access_count > MAX_ACCESSES:
         raise InvalidInput(
             "access_count",
             f"is {record.access_count:,}; a memory recalled that often is none (at most {MAX_ACCESSES:,})",
+        )
+
+
+def _few_tags(tags: Any) -> None:
+    """Refuse more tags than a memory holds, counted before each is read."""
+    if isinstance(tags, list) and len(tags) > MAX_RECORD_TAGS:
+        raise InvalidInput("tags", f"holds {len(tags):,} tags; a memory has at most {MAX_RECORD_TAGS:,}")
+
+
+def _classifier_values(record: MemoryRecord) -> None:
+    """Refuse classifier scores, confidences, methods and a priority no classifier nor maintenance gives."""
+    if len(record.kind_scores) > MAX_SCORES:
+        raise InvalidInput("kind_scores", f"holds {len(record.kind_scores):,} scores; at most {MAX_SCORES:,}")
+    for key, value in record.kind_scores.items():
+        if len(key) > 2 * KIND_CHARS + 1:
+            raise InvalidInput(
+                "kind_scores", f"has a key of {len(key):,} characters; a part.label is shorter"
+            )
+        if not -1 <= value <= 1:
+            raise InvalidInput(f"kind_scores.{key}", f"is {value:.4g}; a classifier score lies within -1..1")
+    for name in ("kind_confidence", "category_confidence"):
+        value = getattr(record, name)
+        if value is not None and not 0 <= value <= 1:
+            raise InvalidInput(name, f"is {value:.4g}; a confidence lies within 0..1")
+    for name in ("kind_method", "category_method"):
+        if len(getattr(record, name)) > KIND_CHARS:
+            raise InvalidInput(name, f"is longer than {KIND_CHARS} characters")
+    if record.priority is not None and not 0 <= record.priority <= MAX_PRIORITY:
+        raise InvalidInput(
+            "priority", f"is {record.priority:.4g}; a priority lies within 0..{MAX_PRIORITY:g}"
         )
 
 

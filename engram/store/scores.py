@@ -76,7 +76,8 @@ def _packed(scores: dict[str, Any]) -> bytes | None:
     grid: dict[tuple[str, str], int] = {}
     for key, value in scores.items():
         part, dot, label = key.partition(".")
-        if not dot or type(value) is not float or not math.isfinite(value):
+        # past the blob's range before scaling: a huge value scaled is infinity, which no integer is
+        if not dot or type(value) is not float or not math.isfinite(value) or abs(value) > 3.2767:
             return None
         code = round(value * _SCALE)
         # equal floats are the same float, but for the sign of a zero
