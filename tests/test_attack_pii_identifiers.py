@@ -25,8 +25,18 @@ def test_a_named_nhs_number_is_an_identifier_not_a_phone(text: str) -> None:
     assert "[REDACTED_SSN]" in redact(text) and "5919" not in redact(text)
 
 
-def test_an_nhs_number_whose_check_digit_fails_is_no_nhs_number() -> None:
-    assert PiiKind.SSN.value not in [kind for kind, _ in _found("NHS number 943 476 5918")]
+@pytest.mark.parametrize("text", ["NHS number 943 476 5918", "my NHS no. 123-456-7890", "NHS: 9434765910"])
+def test_a_named_nhs_number_whose_check_digit_fails_is_still_an_nhs_number(text: str) -> None:
+    """Mistyped or misread, it is what its owner calls their NHS number: redacted as one, never as a phone."""
+    assert [kind for kind, _ in _found(text)] == [PiiKind.SSN.value]
+    assert "[REDACTED_SSN]" in redact(text) and "PHONE" not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["call NHS 111 for advice", "the NHS helpline 0300 311 2233", "NHS trust 2024"]
+)
+def test_a_number_after_nhs_that_is_no_nhs_number_is_not_taken_for_one(text: str) -> None:
+    assert PiiKind.SSN.value not in [kind for kind, _ in _found(text)]
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,10 @@
 """National identifiers in text, as spans: a US social security number (valid ranges), a UK National Insurance number
-(the prefixes HMRC allocates) and a UK NHS number where named (its check digit): personal data of the kind `ssn`."""
+(the prefixes HMRC allocates) and a UK NHS number where named: personal data of the kind `ssn`."""
 
 from __future__ import annotations
 
 import re
 
-from stdnum.gb import nhs
 from stdnum.us import ssn
 
 from engram.lang.phones import SSN_SHAPE
@@ -26,14 +25,15 @@ _NINO_NAMED = re.compile(
 )
 
 
-# A UK NHS number where named ("NHS no. 943 476 5919"), checked: an identifier, not the phone it looks like.
+# A UK NHS number where named ("NHS no. 943 476 5919"): an identifier, not the phone it looks like. Its check digit
+# is not asked: one mistyped or misread is still what its owner calls their NHS number, and was labelled a phone.
 _NHS = re.compile(r"(?i:\bNHS\s*(?:no\.?|number|num|#)?\s*[:#]?\s*)(?P<nhs>\d{3}[ -]?\d{3}[ -]?\d{4})(?!\d)")
 
 
 def spans(text: str) -> list[tuple[int, int]]:
     """Where `text` holds a national identifier: (start, end) of each, any found twice listed twice."""
     found = [(m.start(), m.end()) for m in SSN_SHAPE.finditer(text) if ssn.is_valid(m.group())]
-    found += [(m.start("nhs"), m.end("nhs")) for m in _NHS.finditer(text) if nhs.is_valid(m["nhs"])]
+    found += [(m.start("nhs"), m.end("nhs")) for m in _NHS.finditer(text)]
     found += [
         (m.start("nino"), m.end("nino"))
         for m in _NINO_NAMED.finditer(text)
