@@ -51,3 +51,14 @@ def test_a_passage_says_whom_its_documents_opening_names(real: Memory) -> None:
     # Whom the opening does not name, the passage does not answer for.
     other = real.recall("where is Pauline's walking frame kept?", mode="ranked", limit=1, touch=False)
     assert other and other[0].confidence == "low"
+
+
+def test_a_documents_opening_is_read_from_the_store_without_the_rest(mem: Memory) -> None:
+    """The opening's reader asks the store for its first characters alone, counted in characters (not bytes)
+    on each backend, and cut at a word as from the whole text."""
+    text = "Plan for Zoë 😀 and Øyvind, " + PLAN
+    stored = mem.store_memory(text)["memory_id"]
+    short = mem.store_memory("Short note for Zoë")["memory_id"]
+    read = mem.store.openings([stored, short, "no-such-memory"], OPENING + 1)
+    assert read == {stored: text[: OPENING + 1], short: "Short note for Zoë"}
+    assert opening(read[stored]) == opening(text)

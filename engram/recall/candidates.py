@@ -18,7 +18,7 @@ from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.contained import Contained, overlap_stems
 from engram.recall.named import names_asked
-from engram.recall.passages import opening
+from engram.recall.passages import OPENING, opening
 from engram.recall.query import Query
 from engram.recall.scoring import Decay, Pool, feedback_query, score
 from engram.recall.speakers import as_said, spoken_names, without_names
@@ -258,7 +258,8 @@ class Candidates:
         documents = sorted({f.parent for f in facts if f.parent is not None}) if names else []
         if not documents:
             return {}
-        said = {d.id: stems(opening(d.content)) for d in self._store.facts(documents)}
+        # a character past the opening, so that `opening` still cuts the last word short of its end
+        said = {d: stems(opening(text)) for d, text in self._store.openings(documents, OPENING + 1).items()}
         heads = {d: " ".join(n for n in names if stems(n) <= held) for d, held in said.items()}
         return {f.id: head for f in facts if f.parent is not None and (head := heads.get(f.parent, ""))}
 

@@ -155,6 +155,10 @@ class SearchIndex(Protocol):
         """What recall scores each memory by, its embedding included (one query for both)."""
         ...
 
+    def openings(self, ids: Sequence[str], chars: int) -> dict[str, str]:
+        """The first `chars` characters of each memory's text, read without the rest."""
+        ...
+
     def text_search(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[str, float]]: ...
     def text_facts(self, terms: Sequence[str], k: int, where: Filter) -> list[tuple[Facts, float]]:
         """`text_search` with each hit's `facts`, read in the same query."""

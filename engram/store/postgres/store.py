@@ -309,12 +309,12 @@ class PostgresStore(BatchedSearches, Searches, Upkeeping, Erasure, SideTables):
         return found[0] if found else None
 
     def vectors(self, ids: Sequence[str]) -> dict[str, Vector]:
-        rows = self._all(
-            "SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL",
-            (list(ids),),
-            binary=True,
-        )
-        return {str(i): array_of(v) for i, v in rows}
+        sql = "SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL"
+        return {str(i): array_of(v) for i, v in self._all(sql, (list(ids),), binary=True)}
+
+    def openings(self, ids: Sequence[str], chars: int) -> dict[str, str]:
+        rows = self._all("SELECT id, left(content, %s) FROM memories WHERE id = ANY(%s)", (chars, list(ids)))
+        return {str(i): str(text) for i, text in rows}
 
     def facts(self, ids: Sequence[str]) -> list[Facts]:
         rows = self._all(

@@ -276,13 +276,14 @@ class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
         return None if row is None else record_from_row(row)
 
     def stored_times(self, ids: Sequence[str]) -> dict[str, datetime]:
-        out: dict[str, datetime] = {}
-        for part, marks in in_slices(ids):
-            for memory_id, at in self._read(
-                f"SELECT id, stored_at FROM memories WHERE id IN ({marks})", part
-            ):
-                out[memory_id] = datetime.fromisoformat(at)
-        return out
+        sql = "SELECT id, stored_at FROM memories WHERE id IN ({})"
+        return {
+            i: datetime.fromisoformat(at) for p, m in in_slices(ids) for i, at in self._read(sql.format(m), p)
+        }
+
+    def openings(self, ids: Sequence[str], chars: int) -> dict[str, str]:
+        sql = "SELECT id, substr(content, 1, ?) FROM memories WHERE id IN ({})"
+        return {i: text for p, m in in_slices(ids) for i, text in self._read(sql.format(m), (chars, *p))}
 
     def children(self, parent_id: str) -> list[MemoryRecord]:
         rows = self._reader().execute(
