@@ -91,6 +91,9 @@ def test_a_job_is_answered_only_by_a_memory_saying_one(real: Memory) -> None:
     assert gives("Peter (my brother) lives in Calgary. geologist for an oil company", "job")
     assert not gives("Mum lives in Leicester with her sister", "job")
     assert not gives("he can only fly over for a week at Christmas", "job")
+    assert gives("I work Saturdays and Wednesday evenings at the Waterstones on Deansgate", "job")
+    assert not gives("we worked out the costs for the Leeds trip", "job")
+    assert not gives("Sam works late on Fridays", "job")
     ids = [
         real.store_memory(text)["memory_id"]
         for text in (

@@ -71,6 +71,9 @@ _JOB_ASKED = re.compile(
 # left as surely as its match says.
 _JOB = re.compile(
     r"\b(?:works?|working|worked)\s+(?:as|at|for|in|nights|days|shifts|from\s+home)\b|\bteach(?:es|ing)?\b"
+    # when before where: "I work Saturdays and Wednesday evenings at the Waterstones on Deansgate"
+    r"|\b(?:works?|working|worked)(?:\s+(?:on|and|(?:week|mon|tues|wednes|thurs|fri|satur|sun)?days?|weekends?|evenings?"
+    r"|mornings?|nights?|shifts?|part-time|full-time)){1,6}\s+(?:at|for)\s+(?:the\s+)?(?-i:[A-Z])"
     r"|\b(?:is|was|am|['\u2019]s|['\u2019]m)\s+(?:a|an)\s+(?:[\w-]{1,30}\s+){0,3}?(?:[\w-]{1,30}(?:er|or|ist|ian|ant|ent|ic|ive)"
     r"|nurse|doctor|gp|chef|cook|clerk|vet|pilot|coach|judge|midwife|surgeon|officer|agent|analyst|consultant|assistant"
     r"|designer|editor|carer|student)\b|\b(?:job|employed|self-employed|freelance|retired|profession|occupation"
