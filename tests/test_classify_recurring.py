@@ -13,6 +13,9 @@ LINES = [
     "The allotment committee meets on the first Sunday of every month.",
     "Street sweeper comes round every other Thursday morning.",
     "Aunt Rosa's birthday is 2 October.",
+    "Thursday night is quiz night at the Crown.",
+    "Gran helps at the charity shop Thursday to Saturday.",
+    "Our niece Maya turns 7 on 12 June.",
 ]
 
 

@@ -66,6 +66,21 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("Our anniversary falls on the 9th of May.", {"recurring"}),
         ("Buy Grandad a card before his birthday on 14 June.", {"deadline"}),
         ("Grandad turned 90 on 14 June.", set()),
+        # An age turned on a day is a birthday told by its age; a task before it is owed.
+        ("Our niece Maya turns 7 on 12 June.", {"recurring"}),
+        ("Buy Maya a kite before she turns 7 on 12 June.", {"deadline"}),
+        # What a weekday holds each week, its parts of the day in the plural and a span of weekdays are a slot in the
+        # week, as the due reader reads a habit; one evening asked for or a dated event is not.
+        ("Thursday night is quiz night at the Crown.", {"recurring"}),
+        ("Tuesday evenings are for the climbing wall.", {"recurring"}),
+        ("Gran helps at the charity shop Thursday to Saturday.", {"recurring"}),
+        ("Pick up the kids Tuesday evenings at six.", set()),
+        ("Book the hall for Tuesday evening.", {"deadline"}),
+        ("Quiz night is on Thursday 10 December.", {"deadline"}),
+        # A committee's or an annual general meeting's heading opens its notes like any meeting's.
+        ("Residents' committee: the lift repair is booked and the hedge is cut back.", {"meeting"}),
+        ("Club AGM - fees stay the same, two new trustees.", {"meeting"}),
+        ("The committee approved the new budget.", set()),
     ],
 )
 def test_the_marks_a_text_carries(text: str, marks: set[str]) -> None:

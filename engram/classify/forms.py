@@ -25,8 +25,9 @@ from datetime import UTC, datetime
 import numpy as np
 
 from engram.lang import analysis, due, events, pii
+from engram.lang.recurring import weekly
 from engram.lang.timewords import DAYS, day_start
-from engram.lang.weekday_dates import may_name_day
+from engram.lang.weekday_dates import may_name_day, weekday_span
 from engram.model.vectors import Matrix
 
 FORMS = ("deadline", "address", "speaker", "meeting", "recurring")
@@ -52,6 +53,8 @@ _MEETING = frozenset(
         "debrief",
         "catch-up",
         "interview",
+        "agm",
+        "committee",
         "coffee",
         "lunch",
         "dinner",
@@ -93,11 +96,13 @@ _RECURRING = re.compile(
     rf"(?i)\b(?:every|each)\s+(?:other\s+|single\s+|second\s+)?(?:day|night|morning|afternoon|evening|week|weekend"
     rf"|weekday|fortnight|month|year|{DAYS})\b|\b(?:{DAYS})s\b|\bevery\s+(?:\d+|few|couple of|two|three|four|five|six"
     r"|ten)\s+(?:days|nights|weeks|months|years)\b|\b(?:once|twice|three times)\s+(?:a|per|every)\s+(?:day|week"
-    r"|month|year)\b|\b(?:weekends|weekdays|daily|nightly|weekly|fortnightly|monthly)\b|\b(?:jeden|jede|jedes"
+    rf"|month|year)\b|\b(?:{DAYS})\s+(?:mornings|afternoons|evenings|nights)\b|\b(?:weekends|weekdays|daily|nightly|weekly|fortnightly|monthly)\b|\b(?:jeden|jede|jedes"
     r"|täglich|wöchentlich|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags)\b|每天|每周|每个星期|每月"
 )
 # The words a yearly occasion is named by, looked for before the occasion reader spells its dates out.
 _OCCASION = re.compile(r"(?i)birthday|anniversary|name ?day")
+# An age turned on a day ("Felix turns 16 on 9 March"): a birthday told by its age.
+_TURNS = re.compile(r"(?i)\bturns\s+\d{1,3}\s+on\s+(?:the\s+)?\d")
 _HEADING_WORDS = 7  # a longer opening before a colon is a sentence, not a heading
 _DIGIT = re.compile(r"\d")  # any decimal digit, as the phone matcher reads them (full-width ones too)
 
@@ -162,8 +167,13 @@ def _recurring(text: str) -> bool:
     ("Grandad's birthday is on 14 June": a fact about the family, a reminder by the calendar). An instruction, an
     obligation or a deadline ("Water the plants every Sunday", "I have to call Mum every week", "Rent is due on the
     5th of every month") is a thing to do, however often (`due.owed`)."""
-    yearly = _OCCASION.search(text) is not None and events.stated_occasion(text)
-    return (yearly or _RECURRING.search(text) is not None) and not due.owed(text)
+    yearly = (_OCCASION.search(text) is not None and events.stated_occasion(text)) or _TURNS.search(
+        text
+    ) is not None
+    # What a weekday holds each week ("Friday night is pizza night") or a span of weekdays ("works Monday to
+    # Wednesday"), as the due reader finds a habit that is never due.
+    week = weekly(text) or weekday_span(text)
+    return (yearly or week or _RECURRING.search(text) is not None) and not due.owed(text)
 
 
 def marks(found: Sequence[frozenset[str]], forms: Sequence[str]) -> Matrix:
