@@ -68,3 +68,21 @@ def test_a_task_after_commit_sees_the_commit_and_a_rollback_drops_it(pg_url: str
         assert seen == [1, 1]
     finally:
         store.close()
+
+
+def test_a_task_failing_after_the_commit_leaves_the_write_done(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = PostgresStore(pg_url)
+
+    def broken(db: Conn) -> None:
+        db.execute("SELECT * FROM no_such_table")
+
+    try:
+        with store.atomic() as db:
+            db.execute("INSERT INTO meta VALUES ('churn:c', '1')")
+            store._db.after_commit(broken)
+        assert store.get_meta("churn:c") == "1"
+        assert "no_such_table" in caplog.text
+    finally:
+        store.close()

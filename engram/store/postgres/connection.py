@@ -9,6 +9,7 @@ transaction reads on that transaction's connection and sees its own writes.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,6 +23,7 @@ from engram.config import shown, split_schema
 from engram.errors import StoreError, StoreUnavailable
 
 Conn = Connection[tuple[Any, ...]]
+_log = logging.getLogger("engram.store")
 
 
 class Connections:
@@ -153,7 +155,7 @@ class Connections:
     def after_commit(self, task: Callable[[Conn], None]) -> None:
         """`task` on a pooled connection of its own (autocommit) once this thread's write transaction commits, or
         now when none is open: for what a transaction cannot run, such as VACUUM. Dropped if the transaction
-        rolls back."""
+        rolls back; a task that fails after the commit is logged, not raised: the write it follows is done."""
         if self.in_transaction():
             self._local.after.append(task)
             return
@@ -191,4 +193,7 @@ class Connections:
             self._local.tx = None
             db.execute(b"COMMIT")
         for task in self._local.after:
-            self.after_commit(task)
+            try:
+                self.after_commit(task)
+            except (StoreUnavailable, errors.Error) as exc:
+                _log.warning("a task after a commit failed: %s", exc)
