@@ -101,6 +101,14 @@ def test_when_an_occasion_is_asked_by_name_only_a_memory_stating_it_answers() ->
     assert untyped(shown, "what did I get Theo for his birthday?") == set()
 
 
+def test_a_birthday_is_stated_by_the_age_reached() -> None:
+    shown = [
+        _alone("age", "Grandad's 80th is on 15 February in Wrexham, whole family going."),
+        _alone("date", "Jo's 15th of March dinner is at the Italian place."),
+    ]
+    assert untyped(shown, "when is grandad's birthday?") == {"date"}
+
+
 def test_a_memory_naming_only_other_weekdays_is_about_another_day() -> None:
     shown = [
         _alone("friday", "Volunteer shift at the Norwich food bank every Friday morning, 9 till 12."),

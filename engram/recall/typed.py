@@ -38,7 +38,7 @@ def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
             (kind is not None and not gives(s.record.content, kind))
             or (relation and not any(says(s.record.content.lower(), w) for w in relation))
             or (part is not None and not part.search(s.record.content))
-            or (occasion and not any(says(s.record.content.lower(), w) for w in occasion))
+            or (occasion and not _states(s.record.content, occasion))
             or (days and (said := _weekdays(s.record.content)) and not days & said)
         )
     }
@@ -61,6 +61,23 @@ _OCCASIONS: dict[str, tuple[str, ...]] = {
     "anniversary": ("anniversary", "married", "wedding"),
 }
 _OCCASION = re.compile(r"\b(birthday|anniversary)\b", re.IGNORECASE)
+
+
+# A birthday said as the age reached, an ordinal after whose it is ("Grandad's 80th is on 15 February"), not a
+# day of a month ("Jo's 15th of March").
+_AGE_REACHED = re.compile(
+    r"(?:['\u2019]s|\b(?:his|her|their|my))\s+\d{1,3}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug"
+    r"|sep|oct|nov|dec))",
+    re.IGNORECASE,
+)
+
+
+def _states(content: str, occasion: tuple[str, ...]) -> bool:
+    """Whether a memory states the occasion, by one of its words or, for a birthday, the age reached."""
+    lowered = content.lower()
+    if any(says(lowered, w) for w in occasion):
+        return True
+    return occasion is _OCCASIONS["birthday"] and _AGE_REACHED.search(content) is not None
 
 
 def _occasion(question: str) -> tuple[str, ...]:
