@@ -13,45 +13,29 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
-
-import dateparser  # type: ignore[import-untyped]
 
 from engram.lang.events import booked_ahead, event, stated_occasion, yearly
-from engram.lang.foreign_dates import either_order, forward
 from engram.lang.instruction import DEADLINE, instruction, owed, states_deadline, to_whom
-from engram.lang.month_days import (
-    DAY_MONTH,
-    ORDINAL,
-    SLASHED,
-    after_dated_heading,
-    left_behind,
-    missed,
-    ordinal,
-)
+from engram.lang.month_days import DAY_MONTH, ORDINAL, after_dated_heading, left_behind, missed
+from engram.lang.one_date import read_one
 from engram.lang.recurring import bound_liking, next_gathering, next_round, period_day, weekday_rounds, weekly
 from engram.lang.tense import done_in_clause, told_ahead, told_as_past
 from engram.lang.tense import inflected as _inflected
 from engram.lang.terms import given_days
-from engram.lang.timewords import DATE, DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after
+from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS, day_start
 from engram.lang.undated import undated
 from engram.lang.weekday_dates import (
     COUNTED,
     WEEKDAY_DATE,
     before_date,
-    end_of,
-    end_parts,
     may_name_day,
-    resolve,
     slot,
     weekday_span,
 )
 from engram.lang.weekday_dates import spelled as _spelled
 from engram.lang.window import window
-
-_LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 
 
 def due_day(text: str, said_at: datetime) -> datetime | None:
@@ -164,7 +148,7 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
         # none in a clause telling what was done ("Got the letter today, pay by 12 Dec").
         if named and found not in marked and (past or done_in_clause(text, found.start())):
             continue
-        if (read := _read_one(text, found, following, after)) is None:
+        if (read := read_one(text, found, following, after)) is None:
             continue
         named.append(read := before_date(text[: found.start()], read, before))  # "Sat 5 Dec ... Friday night"
         at[found.start()] = read[0]
@@ -175,81 +159,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     return () if (alone := undated(text, said)) is None else (alone,)
 
 
-_SETTINGS: Any = {
-    "PREFER_DATES_FROM": "future",
-    "PREFER_DAY_OF_MONTH": "first",
-    "RETURN_AS_TIMEZONE_AWARE": False,
-}
-
-
-def _read_one(
-    text: str, found: re.Match[str], following: re.Match[str] | None, said: datetime
-) -> tuple[datetime, str] | None:
-    """The day one date found in `text` names, read forward from `said`, and its phrase; None for none."""
-    if found.re in (WEEKDAY_DATE, COUNTED):
-        pinned_day = resolve(found, said)
-        return None if pinned_day is None else (pinned_day, found.group(0))
-    if found.re is ORDINAL:  # "before the 3rd", "due on the 28th": that day of this month or the next
-        try:
-            return ordinal(int(found.group(1)), said), found.group(0)
-        except (ValueError, OverflowError):  # the 0th or the 99th, or a month past the year 9999
-            return None
-    if found.re is DAY_MONTH:
-        day_month = forward(said, int(found.group(2)), int(found.group(1)))
-        return None if day_month is None else (day_month, found.group(0))
-    phrase = _LEADING.sub("", found.group(0).strip())
-    if (slashed := SLASHED.fullmatch(phrase)) is not None:
-        first, second, year = slashed.groups()
-        full = None if year is None else int(year) + (2000 if len(year) == 2 else 0)
-        either = either_order(int(first), int(second), said, full)
-        return None if either is None else (either, phrase)
-    # A weekday next to the calendar date it names ("Friday 20 November", "Tuesday, Nov 24"): the date says
-    # which (read forward from when it was said, the weekday alone was the next one).
-    if (
-        phrase.lower() in DAYS.split("|")
-        and following is not None
-        and _BESIDE.fullmatch(text, found.end(), following.start()) is not None
-    ):
-        return None
-    if (end := end_parts(phrase)) is not None:  # "end of next month": the end of the one after this
-        unit, following_one = end
-        base = said
-        if following_one:
-            base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
-            base = said.replace(year=said.year + 1) if unit == "year" else base
-        return end_of(unit, base), phrase
-    settings = _SETTINGS | {"RELATIVE_BASE": said.replace(tzinfo=None)}
-    day_first = {"DATE_ORDER": "DMY"} if DOTTED.search(phrase) else {}
-    parsed = dateparser.parse(phrase, languages=["en"], settings=settings | day_first)
-    if parsed is None or (day := day_start(parsed.replace(tzinfo=UTC))) < said:
-        return None
-    # A weekday said on that weekday is today, as a question's weekday is (read forward, dateparser gave next week's):
-    # "next Thursday" says otherwise, and "before Monday" or "until Monday" said on a Monday is next week's, as read.
-    lead = text[: found.start()].rstrip().lower()
-    after_next = lead.endswith(("next", "before", "until", "till")) or found.group(0).lower().startswith(
-        ("before", "until")
-    )
-    if phrase.split()[0].lower() in DAYS.split("|") and (day - said).days == 7 and not after_next:
-        return said, phrase
-    # "next Thursday" said on a Monday is next week's, not the one three days off ("this Thursday").
-    if lead.endswith("next") and day.isocalendar()[:2] == said.isocalendar()[:2]:
-        return day + timedelta(days=7), phrase
-    # Read forward, today's own date ("by 26 November" said on 26 November) went to next year.
-    if any(c.isdigit() for c in phrase) and (day.month, day.day, day.year) == (
-        said.month,
-        said.day,
-        said.year + 1,
-    ):
-        return said, phrase
-    return day, phrase
-
-
 _cached_due = lru_cache(maxsize=4096)(_read_due)
 
-
-# What stands between a weekday and the date it falls on ("Friday 20 November", "Monday, the 21st December",
-# "Monday (14 December)").
-_BESIDE = re.compile(r"[\s,(]*(?:the\s+)?")
 
 # What makes a statement hold each time instead of once: a recurrence ("every Tuesday", "on Fridays", "daily"),
 # a habit ("usually", "always"), a prohibition kept as a rule ("never", "a team rule", "policy").
