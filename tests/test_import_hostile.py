@@ -75,15 +75,14 @@ def test_a_record_giving_a_key_twice_is_refused_naming_it(mem: Memory, tmp_path:
     assert [r.id for r in mem.list()] == [before.id]
 
 
-def test_a_memory_dated_at_the_calendar_end_by_the_library_leaves_the_timeline_working(mem: Memory) -> None:
-    """An import refuses a time in the future (test_attack_import_times); the library's created_at takes one."""
+def test_a_memory_dated_at_the_calendar_start_by_the_library_leaves_the_timeline_working(mem: Memory) -> None:
+    """The library's created_at refuses a time in the future, as an import does (test_due_read_right); the
+    calendar's first day is a time past, kept and shown."""
     mem.remember("a memory of today")
-    mem.remember(
-        "a memory from the calendar's edge", created_at=datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
-    )
+    mem.remember("a memory from the calendar's edge", created_at=datetime(1, 1, 1, tzinfo=UTC))
     for granularity in ("day", "month", "year"):
         periods = mem.run_tool("memory_timeline", granularity=granularity)["periods"]
-        edge = [p for p in periods if p["period"].startswith("9999")]
+        edge = [p for p in periods if p["period"].startswith("0001")]
         assert [m["content"] for m in edge[0]["memories"]] == ["a memory from the calendar's edge"]
 
 

@@ -298,6 +298,9 @@ class NewMemory(_Shared):
     @field_validator("created_at")
     @classmethod
     def _created(cls, value: datetime | None) -> datetime | None:
+        # As the imports do: a memory said in the future stayed recent in ranking and was never archived.
+        if value is not None and (problem := ahead_problem(value, "a memory's creation is when it was said")):
+            raise ValueError(problem)
         return None if value is None else as_utc(value)
 
 
