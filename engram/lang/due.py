@@ -16,6 +16,7 @@ from bisect import bisect_left, bisect_right
 from datetime import UTC, datetime
 from functools import lru_cache
 
+from engram.lang.conditions import waived
 from engram.lang.events import booked_ahead, event, stated_occasion, yearly
 from engram.lang.instruction import DEADLINE, instruction, owed, states_deadline, to_whom
 from engram.lang.month_days import DAY_MONTH, ORDINAL, after_dated_heading, left_behind, missed
@@ -23,7 +24,7 @@ from engram.lang.one_date import read_one
 from engram.lang.recurring import bound_liking, next_gathering, next_round, period_day, weekday_rounds, weekly
 from engram.lang.tense import done_in_clause, told_ahead, told_as_past
 from engram.lang.tense import inflected as _inflected
-from engram.lang.terms import given_days
+from engram.lang.terms import after_event, from_event, given_days
 from engram.lang.timewords import DATE, DAYS, MONTHS, SHORT_MONTHS, day_start
 from engram.lang.undated import undated
 from engram.lang.weekday_dates import (
@@ -32,6 +33,7 @@ from engram.lang.weekday_dates import (
     before_date,
     may_name_day,
     slot,
+    the_one_before,
     weekday_span,
 )
 from engram.lang.weekday_dates import spelled as _spelled
@@ -127,9 +129,14 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
     )
     # The date a deadline word introduces is the due day ("Passport expires 20 February. Apply for the renewal
     # by 15 December."); without one, the first date named.
-    dates = left_behind(text, dates)
+    idle = waived(text)  # "if the van fails before Christmas we sell it", "the fix ends 28 February"
+    start, end = from_event(text)  # "within a fortnight of the move": not a fortnight from today
+    dates = [m for m in left_behind(text, dates) if not idle(m.start()) and not start <= m.start() < end]
     marked = [
-        m for m in dates if _MARKS.search(text, max(0, m.start() - 64), m.start()) or DEADLINE.match(m[0])
+        m
+        for m in dates
+        if (_MARKS.search(text, max(0, m.start() - 64), m.start()) or DEADLINE.match(m[0]))
+        and not the_one_before(text, m.span())  # "by the Friday before": read after the date it is before
     ]
     if marked:
         dates = [*marked, *(m for m in dates if m not in marked)]
@@ -150,13 +157,19 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
             continue
         if (read := read_one(text, found, following, after)) is None:
             continue
-        named.append(read := before_date(text[: found.start()], read, before))  # "Sat 5 Dec ... Friday night"
+        named.append(read := before_date(text, found.span(), read, before))  # "Sat 5 Dec ... Friday night"
         at[found.start()] = read[0]
+    if (
+        named and (counted := after_event(text, at)) is not None
+    ):  # "within a week of the wedding on 19 December"
+        named = (
+            [counted[0], *(n for n in named if n[0] != counted[1])] if counted[1] else [*named, counted[0]]
+        )
     if named:
         return (named[0], *sorted(set(named[1:]) - {named[0]}))
-    if (given := given_days(text, said)) is not None:  # "pay within 14 days", "net 30"
-        return (given,)
-    return () if (alone := undated(text, said)) is None else (alone,)
+    alone = given_days(text, said) or undated(text, said)  # "pay within 14 days", "net 30"; "for Christmas"
+    where = -1 if alone is None else text.lower().find(alone[1].lower())
+    return () if alone is None or (where >= 0 and idle(where)) else (alone,)
 
 
 _cached_due = lru_cache(maxsize=4096)(_read_due)

@@ -22,11 +22,12 @@ OBJECT = frozenset(
 # An event and the day it is on: "<what> is on <day>", "<what> takes place on <day>", or a fragment that names
 # only the event ("Haircut on Thursday", "Dentist check-up on 17 December at 8:40am").
 # A verb of its own says the day: "starts Friday 18 December", "moved to Monday 7 December", "is scheduled for
-# 8 December" ("on" may follow or not); without one, the fragment needs "on".
+# 8 December" ("on" may follow or not); without one, the fragment needs "on". What ends on a day ("our fix ends 31
+# January") is a state's end, no event to go to (engram.lang.conditions).
 _EVENT = re.compile(
     r"^\s*(?P<what>[^.!?;:]{2,80}?)\s+(?:(?P<verb>(?:(?:is|are|was|were|has been|have been)\s+)?(?:moved|"
-    r"rescheduled|postponed|pushed back|brought forward|scheduled|planned|booked|set|fixed)|moves|starts|begins"
-    r"|ends)\s+(?:(?:on|to|for|until)\s+)?|(?P<be>is|are|['\u2019]s|takes place|take place)\s+on\s+|on\s+)"
+    r"rescheduled|postponed|pushed back|brought forward|scheduled|planned|booked|set|fixed)|moves|starts"
+    r"|begins)\s+(?:(?:on|to|for|until)\s+)?|(?P<be>is|are|['\u2019]s|takes place|take place)\s+on\s+|on\s+)"
     rf"(?:(?:this|next)\s+)?(?:{DAYS}|{MONTHS}|(?:{SHORT_MONTHS})\b|the\s+\d|\d)",
     re.IGNORECASE,
 )
@@ -35,7 +36,7 @@ _EVENT = re.compile(
 _CLOCK = re.compile(
     r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?::\d{2})?\s*uhr\b"
     rf"|\b(?:{DAYS}|today|tonight|tomorrow|week)\s+\d{{1,2}}(?:\.[0-5]\d|\s*[-\u2013]\s*\d{{1,2}}(?:\.[0-5]\d)?)\b(?![%.,]?\d)"
-    r"|\bat\s+\d{1,2}(?=\s*(?:[.,;!?]|$|o['\u2019]clock))|[\d一二两三四五六七八九十]{1,3}点",
+    r"|\bat\s+\d{1,2}(?=\s*(?:[.,;!?](?!\d+\s*%)|$|o['\u2019]clock))|[\d一二两三四五六七八九十]{1,3}点",  # not "at 1.99%"
     re.IGNORECASE,
 )
 # A date that comes back every year is a fact about someone, not an event to go to.

@@ -300,17 +300,36 @@ def weekday_span(text: str) -> bool:
     return _WEEKDAY_SPAN.search(text) is not None and _ONE_WEEK.search(text) is None
 
 
-def before_date(lead: str, read: tuple[datetime, str], dates: list[datetime]) -> tuple[datetime, str]:
-    """A weekday alone named after a date ("She lands Sat 5 Dec. I'm driving up Friday night"): the one in the six
-    days up to that date, the lead-up to it, not the coming one a week or more before it. `lead` is the text
-    before the weekday, `read` its day read forward, `dates` those read before it; `read` otherwise."""
+def before_date(
+    text: str, span: tuple[int, int], read: tuple[datetime, str], dates: list[datetime]
+) -> tuple[datetime, str]:
+    """A weekday alone named after a date: the one in the six days up to that date when the date was given with
+    its own weekday ("She lands Sat 5 Dec. I'm driving up Friday night": the writer counts in that week) or when
+    it is "the Friday before"; otherwise the coming one, as "Exam 15 Dec. Revise Saturday" means. `span` is where
+    the weekday is in `text`, `read` its day read forward, `dates` those read before it; `read` otherwise."""
     day, phrase = read
+    lead = text[: span[0]]
     if (
         not dates
         or phrase.lower() not in DAYS.split("|")
         or re.search(r"\b(?:this|next|coming)\s*$", lead, re.I)
     ):
         return read
-    date = dates[-1]
-    near = date - timedelta(days=(date.weekday() - DAYS.split("|").index(phrase.lower())) % 7)
+    date, weekday = dates[-1], DAYS.split("|").index(phrase.lower())
+    if the_one_before(text, span):
+        return date - timedelta(days=(date.weekday() - weekday - 1) % 7 + 1), phrase
+    own = DAYS.split("|")[date.weekday()]
+    if not re.search(rf"\b(?:{own}|{own[:3]}|{own[:4]})\b", lead, re.I):
+        return read
+    near = date - timedelta(days=(date.weekday() - weekday) % 7)
     return (near, phrase) if near > day else read
+
+
+# "the Friday before" (the date named): not "the Friday before the 12th", which names its own date.
+_THE_ONE_BEFORE = re.compile(r"\s+before\b(?!\s+(?:the\s+)?\d)", re.IGNORECASE)
+
+
+def the_one_before(text: str, span: tuple[int, int]) -> bool:
+    """Whether the weekday at `span` in `text` is said as the one before a date ("the Friday before")."""
+    before = re.search(r"\bthe\s+$", text[max(0, span[0] - 8) : span[0]], re.IGNORECASE)
+    return before is not None and _THE_ONE_BEFORE.match(text, span[1]) is not None
