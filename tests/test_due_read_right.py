@@ -67,6 +67,10 @@ def test_a_state_that_ends_on_a_day_is_no_thing_to_do(text: str) -> None:
     assert due.deadline_day(text, MONDAY) is None
 
 
+def test_a_last_day_given_with_its_weekday_is_no_due_day() -> None:
+    assert _days("Swimming lessons end Saturday 19 December for the winter.") == []
+
+
 def test_a_state_that_ends_with_something_to_do_before_is_due() -> None:
     assert _days("The Coventry offer runs out 28 February, accept it before then.") == ["2027-02-28"]
     assert _days("Our fix ends on 28 February, book a call with the broker before it does.") == ["2027-02-28"]

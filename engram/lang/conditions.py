@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from engram.lang.instruction import owed
+from engram.lang.timewords import DAYS
 
 _CONDITION = re.compile(
     r"\b(?:if|unless|in case|in the event that|provided that|falls|sofern|au cas o[uù]|s['\u2019]ils?)\b",
@@ -27,7 +28,7 @@ _CLAUSE_END = re.compile(
 # What a state's last day follows ("ends on", "finishes at the end of", "runs until", "endet am", "läuft am").
 _ENDS = re.compile(
     r"\b(?:ends?|ending|finish(?:es)?|runs?\s+(?:until|till|to)|lasts?\s+(?:until|till)|until|till|endet|läuft)"
-    r"\s+(?:on\s+|at\s+|am\s+|zum\s+)?(?:the\s+)?$",
+    rf"\s+(?:on\s+|at\s+|am\s+|zum\s+)?(?:the\s+)?(?:(?:{DAYS}),?\s+(?:the\s+)?)?$",  # "ends Friday 26 March"
     re.IGNORECASE,
 )
 _SCREEN = re.compile(
