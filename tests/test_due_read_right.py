@@ -67,13 +67,15 @@ def test_a_state_that_ends_on_a_day_is_no_thing_to_do(text: str) -> None:
     assert due.deadline_day(text, MONDAY) is None
 
 
-def test_a_last_day_given_with_its_weekday_is_no_due_day() -> None:
+def test_a_last_day_given_with_its_weekday_or_its_year_is_no_due_day() -> None:
     assert _days("Swimming lessons end Saturday 19 December for the winter.") == []
+    assert _days("Fixed at 2.19% with Clydesdale, ends 31 January 2027, then onto their variable rate.") == []
 
 
 def test_a_state_that_ends_with_something_to_do_before_is_due() -> None:
     assert _days("The Coventry offer runs out 28 February, accept it before then.") == ["2027-02-28"]
     assert _days("Our fix ends on 28 February, book a call with the broker before it does.") == ["2027-02-28"]
+    assert _days("The van hire ends on Friday, ring Kerr Hire to keep it a week longer.") == ["2026-12-04"]
 
 
 @pytest.mark.parametrize(

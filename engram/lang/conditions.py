@@ -28,9 +28,12 @@ _CLAUSE_END = re.compile(
 # What a state's last day follows ("ends on", "finishes at the end of", "runs until", "endet am", "läuft am").
 _ENDS = re.compile(
     r"\b(?:ends?|ending|finish(?:es)?|runs?\s+(?:until|till|to)|lasts?\s+(?:until|till)|until|till|endet|läuft)"
-    rf"\s+(?:on\s+|at\s+|am\s+|zum\s+)?(?:the\s+)?(?:(?:{DAYS}),?\s+(?:the\s+)?)?$",  # "ends Friday 26 March"
+    # "ends Friday 26 March"; and "January 2027" of "ends 31 January 2027", which a month's reader finds alone
+    rf"\s+(?:on\s+|at\s+|am\s+|zum\s+)?(?:the\s+)?(?:(?:{DAYS}),?\s+(?:the\s+)?)?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\.?\s+)?$",
     re.IGNORECASE,
 )
+_PARTS = re.compile(r"[,;:]\s+|(?<=[.!?])\s+")
 _SCREEN = re.compile(
     r"\b(?:if|unless|in case|in the event|provided|falls|sofern|au cas|s['\u2019]il|end|ends|ending|finish|finishes"
     r"|until|till|endet|läuft)\b",
@@ -62,7 +65,9 @@ def waived(text: str) -> Callable[[int], bool]:
     for start, end in spans:
         outside.append(text[last:start])
         last = end + (text[end : end + 1] in ",;")
-    if owed(" ".join([*outside, text[last:]]).strip()):
+    # Asked in a clause of its own, too: "Skip hire ends on Friday, ring Sheffield Skips to extend it".
+    rest = " ".join([*outside, text[last:]]).strip()
+    if owed(rest) or any(owed(part) for part in _PARTS.split(rest[:2000])[1:] if part.strip()):
         return _never
     return lambda at: (
         any(start <= at < end for start, end in spans) or bool(_ENDS.search(text, max(0, at - 48), at))
