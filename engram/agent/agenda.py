@@ -21,7 +21,8 @@ RECENTLY_MISSED = 7  # days a reminder past its due day is listed right after th
 def things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[list[Hit], int]]) -> list[Hit]:
     """The reminders, and the tasks that name a day they are due (a task said in a chat keeps the category the
     classifier gave it); never a rule or a habit ("no deploys on Fridays", "I run every Tuesday"), which holds each
-    time and is never due. Reminders are few: all of them are read, so the days asked for can be picked from
+    time and is never due, nor one a newer memory says changed (`updated_by`: "Completion has slipped to Friday 18
+    December" after "Completion set for Friday 11 December"), whose day was replaced. Reminders are few: all of them are read, so the days asked for can be picked from
     every one."""
     reminders, _ = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
     tasks, _ = ranked(replace(where, kinds=(Kind.TASK,)), True, LISTED)
@@ -37,7 +38,11 @@ def things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[list
             or due.instruction(h.record.content)
         )
     ]
-    return [h for h in [*reminders, *dated] if not due.standing(h.record.content)]
+    return [
+        h
+        for h in [*reminders, *dated]
+        if not due.standing(h.record.content) and "updated_by" not in h.record.metadata
+    ]
 
 
 def by_due(hits: list[Hit], query: Query) -> tuple[list[Hit], dict[str, datetime | None]]:
