@@ -85,3 +85,10 @@ def test_a_date_replaced_is_not_listed_as_a_thing_to_do(real: Memory) -> None:
     with time_machine.travel(when, tick=False):
         listed = [r["id"] for r in real.search_memory("what's due in December?", now=when)["results"]]
     assert newer in listed and first not in listed, listed
+
+
+def test_of_two_clauses_saying_a_change_the_one_with_the_value_says_what_changed() -> None:
+    # "the agency changed the rota" says who changed it: its words are no topic the older memory lacks.
+    older = "Gran's care visits are at 8am and 6pm."
+    assert updates("Gran's evening care visit is 7pm now, the agency changed the rota.", older, 0.74)
+    assert not updates("Gran's chiropodist appointment is 7pm now, the agency changed the rota.", older, 0.74)

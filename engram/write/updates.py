@@ -368,7 +368,9 @@ def _changing(text: str) -> str:
     """The clauses of `text` that say something changed, or all of it: what else it says is why, or how one feels
     about it ("physio is thursdays at 9 now, Karen changed her hours")."""
     said = [c for c in _CLAUSES.split(text) if c and says_change(c)]
-    return " ".join(said) or text
+    # Of several, those giving a value say what changed; the others who changed it ("the agency changed the rota").
+    valued = [c for c in said if _WHEN.search(c)]
+    return " ".join(valued or said) or text
 
 
 def without_link(metadata: dict[str, Any], gone: str) -> dict[str, Any]:
