@@ -13,7 +13,7 @@ import pytest
 import time_machine
 
 from engram import Memory
-from engram.write.updates import updates
+from engram.write.updates import unchanged_stems, updates
 
 MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 
@@ -92,3 +92,11 @@ def test_of_two_clauses_saying_a_change_the_one_with_the_value_says_what_changed
     older = "Gran's care visits are at 8am and 6pm."
     assert updates("Gran's evening care visit is 7pm now, the agency changed the rota.", older, 0.74)
     assert not updates("Gran's chiropodist appointment is 7pm now, the agency changed the rota.", older, 0.74)
+
+
+def test_a_change_saying_only_a_name_and_a_value_leaves_the_older_memory_s_other_facts() -> None:
+    # Asked who the account rep is, the older memory keeps its place above "came down to £8,900".
+    older = "Hoxton Print (our label supplier) contract renews 30 April. They quoted £9,600 a year. Account rep Jo Mills"
+    left = unchanged_stems(older, "Hoxton Print came down to £8,900 a year")
+    assert {"contract", "account", "mill"} <= left, left
+    assert unchanged_stems("My sister Clara lives in Lisbon.", "Clara moved to Porto.") == frozenset()

@@ -356,10 +356,15 @@ def unchanged_stems(older: str, newer: str) -> frozenset[str]:
     by "moved Mum down to room 3 on the ground floor", the care home's and the key worker's words. When no part of
     the older memory says what changed ("Clara moved to Porto" of "My sister Clara lives in Lisbon"), all of it
     changed."""
-    changed = _topic(_changing(newer), _names(newer)) - _ASIDE
+    changing = _changing(newer)
+    changed = _topic(changing, _names(newer)) - _ASIDE
     parts = [stems(c) for c in _CLAUSES.split(older) if c and not c.isspace()]
     if not any(p & changed for p in parts):
-        return frozenset()
+        # Only a name and a value: the name's clauses changed ("FraudGuard came down to £42,000" of "FraudGuard
+        # ... renews 31 January. They quoted £48,000. Account manager ..."), unless it is all its clauses.
+        changed = {stem(n) for n in _names(changing)}
+        if all(p & changed for p in parts) or not any(p & changed for p in parts):
+            return frozenset()
     replaced = frozenset().union(*(p for p in parts if p & changed))
     return frozenset().union(*(p for p in parts if not p & changed)) - replaced - stems(newer)
 
