@@ -100,3 +100,24 @@ def test_a_change_saying_only_a_name_and_a_value_leaves_the_older_memory_s_other
     left = unchanged_stems(older, "Hoxton Print came down to £8,900 a year")
     assert {"contract", "account", "mill"} <= left, left
     assert unchanged_stems("My sister Clara lives in Lisbon.", "Clara moved to Porto.") == frozenset()
+
+
+def _ids(memory: Memory, question: str) -> list[str]:
+    when = MONDAY + timedelta(days=5)
+    with time_machine.travel(when, tick=False):
+        return [h["id"] for h in memory.search_memory(question, now=when)["results"]]
+
+
+def test_a_change_of_time_does_not_go_first_for_where_who_or_why(real: Memory) -> None:
+    older = _store(
+        real,
+        0,
+        "Cycling club: Sunday ride 8am from the Green Man car park, and a social ride Wednesday evenings "
+        "round the reservoir",
+    )["memory_id"]
+    newer = _store(real, 3, "Sunday ride's moving to 9am from January, the car park opens later")["memory_id"]
+    assert real.get(older).metadata["updated_by"] == newer
+    found = _ids(real, "what time is the Sunday ride?")
+    assert found.index(newer) < found.index(older), found
+    found = _ids(real, "where does the social ride go?")
+    assert found.index(older) < found.index(newer) if newer in found else found[0] == older, found

@@ -3,11 +3,15 @@ search_memory and recall show them: the newer one just above the older one, and 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from engram.recall.query import Query
 from engram.recall.retriever import Hit
-from engram.write.updates import unchanged_stems
+from engram.write.updates import moves_time, unchanged_stems
+
+# A question asking where, who or why: not what a change of time answers.
+_NOT_WHEN = re.compile(r"^\W*(?:where|who|whom|whose|why)\b", re.IGNORECASE)
 
 _RANK = ("low", "medium", "high")
 
@@ -43,7 +47,6 @@ def newer_first(hits: list[Hit], query: Query) -> list[Hit]:
     the older memory's other facts, which the change leaves as they were ("who is Mum's key worker?" of "Mum ...
     Room 14. Her key worker is Precious", changed by "moved Mum down to room 3")."""
     place = {h.record.id: i for i, h in enumerate(hits)}
-    asked = frozenset(query.stems)
     moved: dict[str, int] = {}
     for i, hit in enumerate(hits):
         newer = hit.record.metadata.get("updated_by")
@@ -53,7 +56,7 @@ def newer_first(hits: list[Hit], query: Query) -> list[Hit]:
             and place.get(newer, -1) > i
             and (
                 query.recent
-                or not asked & unchanged_stems(hit.record.content, hits[place[newer]].record.content)
+                or _asks_what_changed(query, hit.record.content, hits[place[newer]].record.content)
             )
         ):
             moved[newer] = min(moved.get(newer, i), i)
@@ -63,3 +66,12 @@ def newer_first(hits: list[Hit], query: Query) -> list[Hit]:
     return sorted(
         hits, key=lambda h: moved[h.record.id] - 0.5 if h.record.id in moved else place[h.record.id]
     )
+
+
+def _asks_what_changed(query: Query, older: str, newer: str) -> bool:
+    """Whether a question not asking for now asks what the newer memory changed: none of the older memory's other
+    facts, and not where, who or why of a thing only moved in time ("where do I do my midweek runs?" of "long run
+    Sundays 8am ..., easy runs Tues and Thurs round Queen's Park", moved by "long run's moving to Saturdays")."""
+    if _NOT_WHEN.match(query.text) and moves_time(newer):
+        return False
+    return not frozenset(query.stems) & unchanged_stems(older, newer)

@@ -369,6 +369,22 @@ def unchanged_stems(older: str, newer: str) -> frozenset[str]:
     return frozenset().union(*(p for p in parts if not p & changed)) - replaced - stems(newer)
 
 
+# A time a thing is at, as a change gives it: a day, a month, a time of day, a part of the day.
+_TIME = re.compile(
+    rf"\b(?:(?:{DAYS})s?|{MONTHS}|{SHORT_MONTHS}|mornings?|afternoons?|evenings?|nights?)\b"
+    r"|\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b",
+    re.IGNORECASE,
+)
+_AMOUNT = re.compile(r"[£$€]\s*\d|\d\s*(?:%|mg|ml|kg|k\b)", re.IGNORECASE)
+
+
+def moves_time(newer: str) -> bool:
+    """Whether what `newer` says changed is only when something is ("long run's moving to Saturday mornings at 7"):
+    the older memory's where, who and why still hold."""
+    changing = _changing(newer)
+    return _TIME.search(changing) is not None and _AMOUNT.search(changing) is None
+
+
 def _changing(text: str) -> str:
     """The clauses of `text` that say something changed, or all of it: what else it says is why, or how one feels
     about it ("physio is thursdays at 9 now, Karen changed her hours")."""
