@@ -281,18 +281,15 @@ def updates(new: str, old: str, cosine: float) -> bool:
     return not same_particulars(new, old) or bool(new_names - old_words)
 
 
-# A thing moved in time, the verb with what moved before it and the time it moved to after it: "Completion has
-# slipped to Friday 18 December", "Freeze brought forward to 11 December", "five-a-side moves to 7pm".
+# A thing moved in time, what moved before the verb and the time after it: "Completion has slipped to 18 December".
 _RESCHEDULED = re.compile(
     r"\b(?:slip(?:s|ped|ping)|(?:brought|bring(?:s|ing)?)\s+forward|push(?:ed|es|ing)?\s+back|postponed"
     r"|rescheduled|mov(?:ed|es|ing)|shifted)\b",
     re.IGNORECASE,
 )
 _NOW = re.compile(r"\s*now\b", re.IGNORECASE)
-# A time or a day: a figure, a weekday or a month.
 _WHEN = re.compile(rf"\d|\b(?:{DAYS})s?\b|\b(?:{MONTHS}|{SHORT_MONTHS})\b", re.IGNORECASE)
-# An intention, and the verb of what is to be done: "Planning to move the sofa on Saturday". The newer memory that
-# says it was done ("Moved the sofa into the back room") tells how the plan went, not that a fact changed.
+# An intention and its verb: "Moved the sofa" after "Planning to move the sofa" is how a plan went, not a change.
 _PLAN = re.compile(
     r"\b(?:plan(?:s|ning)?|going|want(?:s|ing)?|hop(?:e|es|ing)|aim(?:s|ing)?|intend(?:s|ing)?|mean(?:s|ing)?"
     r"|thinking\s+(?:of|about)|will|['\u2019]ll|might)\s+(?:to\s+)?(?:(?:try|get)\s+(?:to\s+)?)?([a-z]+)",
@@ -311,16 +308,12 @@ def _rescheduled(new: str, old: str) -> bool:
     """Whether a clause of `new` moves what `old` is about to another time: before the verb only words `old`
     says ("Completion has slipped to Friday 18 December" after "Completion on the flat set for Friday 11
     December"; a shortening of one of its words counts: "hip op" for "hip operation"), after it a time and no word
-    of its own, the times differ, and no one is named that `old` does not name. Such a change of one date embeds
-    further from a long first statement than other changes do; a carol concert moved is not the school play."""
+    of its own, the times differ, and no one is named that `old` does not name: a date moved embeds far from a long
+    first statement. A carol concert moved is not the school play."""
     if not _WHEN.search(old) or same_particulars(new, old) or _planned(old, new):
         return False
     had = set(words(old))
     old_stems = {stem(w) for w in had}
-
-    def said(w: str) -> bool:
-        return w in old_stems or (len(w) >= 2 and any(h.startswith(w) for h in had))
-
     clauses = [c for c in _CLAUSES.split(new) if c and not c.isspace()]
     for i, clause in enumerate(clauses):
         told = _RESCHEDULED.search(clause)
@@ -330,7 +323,8 @@ def _rescheduled(new: str, old: str) -> bool:
             continue
         names = _names(clause)
         before, after = _topic(clause[: told.start()], names), _topic(clause[told.end() :], names) - _ASIDE
-        if before and all(said(w) for w in before) and not after - old_stems and not names - had:
+        said = all(w in old_stems or (len(w) > 1 and any(h.startswith(w) for h in had)) for w in before)
+        if before and said and not after - old_stems and not names - had:
             return True
     return False
 
