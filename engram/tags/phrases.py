@@ -355,7 +355,7 @@ def _in_phrase(token: Any) -> bool:
         return False  # function and time words, and numbers: a date or an amount is an entity, not a topic
     if re.fullmatch(r"\d+(?:st|nd|rd|th)|\d{1,2}(?:[:.]\d{2})?(?:am|pm|h)", word):
         return False  # "the 14th", "4-7pm": a date or a time of day
-    if word in {"am", "pm"} and token.i > 0 and token.doc[token.i - 1].like_num:
+    if word in {"am", "pm"} and token.i > 0 and token.doc[token.i - 1].text.isdigit():
         return False  # "the 8pm pitch", read as 8 and pm: a time of day
     if word in _UNITS or token.like_email or _PATH.search(word) or len(re.findall(r"\d", word)) >= 3:
         return False  # "125 g flour", "status.example.com", "pinecone2024": an amount, an address, a code
