@@ -72,6 +72,6 @@ def _asks_what_changed(query: Query, older: str, newer: str) -> bool:
     """Whether a question not asking for now asks what the newer memory changed: none of the older memory's other
     facts, and not where, who or why of a thing only moved in time ("where do I do my midweek runs?" of "long run
     Sundays 8am ..., easy runs Tues and Thurs round Queen's Park", moved by "long run's moving to Saturdays")."""
-    if _NOT_WHEN.match(query.text) and moves_time(newer):
+    if _NOT_WHEN.match(query.text) and moves_time(newer, older):
         return False
     return not frozenset(query.stems) & unchanged_stems(older, newer)

@@ -372,11 +372,12 @@ _TIME = re.compile(
 _AMOUNT = re.compile(r"[£$€]\s*\d|\d\s*(?:%|mg|ml|kg|k\b)", re.IGNORECASE)
 
 
-def moves_time(newer: str) -> bool:
-    """Whether what `newer` says changed is only when something is ("long run's moving to Saturday mornings at 7"):
-    the older memory's where, who and why still hold."""
+def moves_time(newer: str, older: str) -> bool:
+    """Whether what `newer` says changed is only when something is ("long run's moving to Saturday mornings at 7"),
+    naming no one `older` does not ("Tom started at Hillside in September"): its where, who and why still hold."""
     changing = _changing(newer)
-    return _TIME.search(changing) is not None and _AMOUNT.search(changing) is None
+    only = _TIME.search(changing) is not None and _AMOUNT.search(changing) is None
+    return only and not _names(changing) - set(words(older))
 
 
 def _changing(text: str) -> str:
