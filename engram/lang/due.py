@@ -235,12 +235,36 @@ _BANNED = re.compile(
 )
 
 
+# A frequency said of a thing ("the weekly report", "the daily living section"), not of the statement: with a
+# deadline, "Submit the weekly report by Friday" is due on Friday. German "nie" (never) is Polish "nie" (not).
+_OF_A_THING = re.compile(
+    r"(?:daily|nightly|weekly|fortnightly|monthly|yearly)\s+(?!(?:by|before|until|on|at|in)\b)[a-z]"
+)
+_POLISH = re.compile(r"[ąćęłńśźż]", re.IGNORECASE)
+
+
+def _recurs(text: str) -> bool:
+    """Whether `text` says it holds each time (`_STANDING`), leaving out what names a thing's frequency in a
+    statement with a deadline and a Polish "nie"."""
+    deadline = None
+    for found in _STANDING.finditer(text):
+        word = found.group(0).lower()
+        if word == "nie" and _POLISH.search(text):
+            continue
+        if _OF_A_THING.match(text, found.start()):
+            deadline = states_deadline(text) if deadline is None else deadline
+            if deadline:
+                continue
+        return True
+    return False
+
+
 def standing(text: str) -> bool:
     """Whether `text` is a rule or a habit (it holds every time it applies), so never due."""
     text = _spelled(text)
     if _comes_round(text) or next_gathering(text) is not None:
         return False
-    recurs = _STANDING.search(text) is not None and _NEXT_DUE.search(text) is None
+    recurs = _recurs(text) and _NEXT_DUE.search(text) is None
     if recurs or _PROHIBITION.search(text) is not None or bound_liking(text) or weekly(text):
         return True
     if (weekday_span(text) or period_day(text)) and not states_deadline(text) and not instruction(text):
