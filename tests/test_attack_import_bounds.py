@@ -15,6 +15,23 @@ from fastapi.testclient import TestClient
 from tests.clients import api  # noqa: F401 (a fixture)
 
 
+def _exported_record(api: TestClient, tmp_path: Path) -> tuple[Path, str, dict[str, Any]]:  # noqa: F811
+    """A stored memory exported, and its record made into another memory's (new id and text, no vector) to
+    craft: the tenant's file folder, the export's header line and the record."""
+    assert api.post("/v1/store", json={"content": "the deploy runs on Fridays"}).status_code == 200
+    exported = api.post("/v1/tools/export_memories", json={"arguments": {"path": "out.jsonl"}})
+    assert exported.status_code == 200, exported.text
+    files = tmp_path / "files" / "local"
+    header, record = (files / "out.jsonl").read_text().splitlines()[:2]
+    crafted = json.loads(record)
+    crafted["id"], crafted["content"], crafted["embedding"] = (
+        "crafted-1",
+        "the refund is sent on Mondays",
+        None,
+    )
+    return files, header, crafted
+
+
 def _engram(name: str, value: Any) -> Any:
     def change(record: dict[str, Any]) -> None:
         record["metadata"]["engram"][name] = value
@@ -49,17 +66,7 @@ def test_an_import_bringing_values_no_write_gives_is_refused_naming_them(
     field: str,
     change: Any,
 ) -> None:
-    assert api.post("/v1/store", json={"content": "the deploy runs on Fridays"}).status_code == 200
-    exported = api.post("/v1/tools/export_memories", json={"arguments": {"path": "out.jsonl"}})
-    assert exported.status_code == 200, exported.text
-    files = tmp_path / "files" / "local"
-    header, record = (files / "out.jsonl").read_text().splitlines()[:2]
-    crafted = json.loads(record)
-    crafted["id"], crafted["content"], crafted["embedding"] = (
-        "crafted-1",
-        "the refund is sent on Mondays",
-        None,
-    )
+    files, header, crafted = _exported_record(api, tmp_path)
     change(crafted)
     (files / "crafted.jsonl").write_text(header + "\n" + json.dumps(crafted) + "\n")
 
@@ -78,16 +85,7 @@ def test_an_import_of_scores_that_are_no_number_is_refused(
     number: str,
 ) -> None:
     """Python's JSON reader takes NaN and Infinity, which no JSON writer gives."""
-    assert api.post("/v1/store", json={"content": "the deploy runs on Fridays"}).status_code == 200
-    assert api.post("/v1/tools/export_memories", json={"arguments": {"path": "out.jsonl"}}).status_code == 200
-    files = tmp_path / "files" / "local"
-    header, record = (files / "out.jsonl").read_text().splitlines()[:2]
-    crafted = json.loads(record)
-    crafted["id"], crafted["content"], crafted["embedding"] = (
-        "crafted-1",
-        "the refund is sent on Mondays",
-        None,
-    )
+    files, header, crafted = _exported_record(api, tmp_path)
     crafted["metadata"]["engram"]["kind_scores"] = {"probability.task": "PLACE"}
     line = json.dumps(crafted).replace('"PLACE"', number)
     (files / "crafted.jsonl").write_text(header + "\n" + line + "\n")
