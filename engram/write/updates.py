@@ -373,11 +373,11 @@ _AMOUNT = re.compile(r"[£$€]\s*\d|\d\s*(?:%|mg|ml|kg|k\b)", re.IGNORECASE)
 
 
 def moves_time(newer: str, older: str) -> bool:
-    """Whether what `newer` says changed is only when something is ("long run's moving to Saturday mornings at 7"),
-    naming no one `older` does not ("Tom started at Hillside in September"): its where, who and why still hold."""
+    """Whether `newer` changes only when a thing is (by its first change, not its why), naming no one new."""
     changing = _changing(newer)
+    first = next((c for c in _CLAUSES.split(newer) if c and says_change(c) and _TIME.search(c)), changing)
     only = _TIME.search(changing) is not None and _AMOUNT.search(changing) is None
-    return only and not _names(changing) - set(words(older))
+    return only and not _names(first) - set(words(older))
 
 
 def _changing(text: str) -> str:
