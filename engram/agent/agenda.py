@@ -22,8 +22,8 @@ def things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[list
     """The reminders, and the tasks that name a day they are due (a task said in a chat keeps the category the
     classifier gave it); never a rule or a habit ("no deploys on Fridays", "I run every Tuesday"), which holds each
     time and is never due, nor one a newer memory says changed (`updated_by`: "Completion has slipped to Friday 18
-    December" after "Completion set for Friday 11 December"), whose day was replaced. Reminders are few: all of them are read, so the days asked for can be picked from
-    every one."""
+    December" after "Completion set for Friday 11 December"), whose day was replaced. Reminders are few: all of
+    them are read, so the days asked for can be picked from every one."""
     reminders, _ = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
     tasks, _ = ranked(replace(where, kinds=(Kind.TASK,)), True, LISTED)
     seen = {h.record.id for h in reminders}

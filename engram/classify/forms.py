@@ -167,9 +167,8 @@ def _recurring(text: str) -> bool:
     ("Grandad's birthday is on 14 June": a fact about the family, a reminder by the calendar). An instruction, an
     obligation or a deadline ("Water the plants every Sunday", "I have to call Mum every week", "Rent is due on the
     5th of every month") is a thing to do, however often (`due.owed`)."""
-    yearly = (_OCCASION.search(text) is not None and events.stated_occasion(text)) or _TURNS.search(
-        text
-    ) is not None
+    occasion = _OCCASION.search(text) is not None and events.stated_occasion(text)
+    yearly = occasion or _TURNS.search(text) is not None
     # What a weekday holds each week ("Friday night is pizza night") or a span of weekdays ("works Monday to
     # Wednesday"), as the due reader finds a habit that is never due.
     week = weekly(text) or weekday_span(text)

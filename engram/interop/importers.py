@@ -54,9 +54,8 @@ def _when(value: Any, where: str) -> datetime | None:
     except (ValueError, OverflowError, OSError):  # OverflowError, OSError: epoch seconds out of range
         raise InvalidInput(where, f"is not an ISO date or epoch seconds: {str(value)[:60]!r}") from None
     when = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    if problem := ahead_problem(
-        when, "a memory's creation is a past time"
-    ):  # it stayed recent, never archived
+    # dated ahead, it stayed recent and was never archived
+    if problem := ahead_problem(when, "a memory's creation is a past time"):
         raise InvalidInput(where, problem)
     return when
 

@@ -143,9 +143,8 @@ def _time(value: Any, where: str, required: bool = False) -> datetime | None:
         when = as_utc(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
     except ValueError:
         raise InvalidInput(where, f"is not an ISO date: {value!r}") from None
-    if problem := ahead_problem(
-        when, "an old store's times are past ones"
-    ):  # it stayed recent, never archived
+    # dated ahead, a memory stayed recent and was never archived
+    if problem := ahead_problem(when, "an old store's times are past ones"):
         raise InvalidInput(where, problem)
     return when
 

@@ -159,9 +159,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
             continue
         named.append(read := before_date(text, found.span(), read, before))  # "Sat 5 Dec ... Friday night"
         at[found.start()] = read[0]
-    if (
-        named and (counted := after_event(text, at)) is not None
-    ):  # "within a week of the wedding on 19 December"
+    # "within a week of the wedding on 19 December": counted from the wedding's day, which it stands for
+    if named and (counted := after_event(text, at)) is not None:
         named = (
             [counted[0], *(n for n in named if n[0] != counted[1])] if counted[1] else [*named, counted[0]]
         )

@@ -220,7 +220,7 @@ def _words(search: str, now: datetime) -> dict[str, Any]:
     named = asked_ahead(timewords.time_range(search, now), search, now)
     found = topical(search)
     topic = search if named is None else re.sub(re.escape(named.phrase), " ", search, flags=re.IGNORECASE)
-    said = topical(topic)
+    said = found if named is None else topical(topic)
     untimed = [w for w in said if w not in _PRESENT]
     return {
         "search": search,

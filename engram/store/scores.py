@@ -41,6 +41,7 @@ NAMES = (
 _CODE = {name: i for i, name in enumerate(NAMES)}
 _INLINE = 255  # then the name's length and its UTF-8 bytes
 _SCALE = 10_000
+_LARGEST = 32_767  # a 16-bit code's largest magnitude
 _ABSENT = -32768  # a part and label pair the scores do not have
 
 
@@ -77,12 +78,12 @@ def _packed(scores: dict[str, Any]) -> bytes | None:
     for key, value in scores.items():
         part, dot, label = key.partition(".")
         # past the blob's range before scaling: a huge value scaled is infinity, which no integer is
-        if not dot or type(value) is not float or not math.isfinite(value) or abs(value) > 3.2767:
+        if not dot or type(value) is not float or not math.isfinite(value) or abs(value) > _LARGEST / _SCALE:
             return None
         code = round(value * _SCALE)
         # equal floats are the same float, but for the sign of a zero
         if (
-            not -32767 <= code <= 32767
+            not -_LARGEST <= code <= _LARGEST
             or code / _SCALE != value
             or (code == 0 and math.copysign(1, value) < 0)
         ):

@@ -265,9 +265,7 @@ def updates(new: str, old: str, cosine: float) -> bool:
     new_words, old_words = set(words(new)), set(words(old))
     new_stems, old_stems = {stem(w) for w in new_words}, {stem(w) for w in old_words}
     shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
-    if (
-        not shared
-    ):  # who a reason names is not whom it is about: "book club is Tuesdays now, Sarah's got choir"
+    if not shared:  # a reason's names are not whom it is about: "club is Tuesdays now, Sarah's got choir"
         new_names = _names(changing)
         shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
     if (new_names or old_names) and not shared:
