@@ -42,6 +42,14 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("1:1 with Sanne: she wants to lead the onboarding work.", {"meeting"}),
         ("Besprechung mit dem Vermieter: die Heizung wird im Januar getauscht.", {"meeting"}),
         ("Hate phone calls after dinner - text me instead.", {"speaker"}),
+        # A verb of liking with its subject left out has the speaker for subject; "love" as a noun does not. In a
+        # Polish text "i" is "and" and "ich" is "their"; an English "I" beside a Polish name is still the speaker.
+        ("Prefer aisle seats on trains, never facing backwards.", {"speaker"}),
+        ("Really can't stand loud restaurants.", {"speaker"}),
+        ("Love is patient.", set()),
+        ("Wieczorem u mamy: zjadła zupę i pytała o wnuki.", set()),
+        ("Kasia lubi koty, ale ich już nie ma.", set()),
+        ("Had coffee with Łukasz, I owe him a call.", {"speaker"}),
         ("Never book video calls before nine - audio only.", set()),
         ("Call the tiler - the grout is cracking.", set()),
         ("Lesson from the retro: smaller tickets move faster.", set()),

@@ -38,6 +38,17 @@ _SPEAKER = re.compile(
     r"(?i)(?<![\w'\u2019])(i|me|my|mine|myself|i['\u2019](?:m|ve|d|ll)|"
     r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines)(?![\w'\u2019])|我(?!们)"
 )
+# Letters of the Latin script's Central and Eastern European languages (Polish, Czech, Croatian, Romanian, ...),
+# never written in English or German: in such a text a lowercase "i" is "and" and "ich" is Polish "their".
+_EXTENDED_LATIN = re.compile("[\u0100-\u017f]")
+# A sentence opening with a verb of liking or loathing, its subject left out ("Prefer window seats", "Hate being
+# phoned before 9am", "Can't stand video calls"): the liking is the speaker's, whether told of them or asked of
+# the assistant ("Prefer Python examples"), and the kinds file preferences under who the user is.
+_ELIDED_SPEAKER = re.compile(
+    r"(?i)(?:^|[.!?;]\s+)(?:(?:really|still|much|also|definitely|totally)\s+)?"
+    r"(?:prefer|love|hate|dislike|loathe|adore|detest|(?:can['\u2019]?t|cannot)\s+(?:stand|bear))\b"
+    r"(?!\s+(?:is|was|are|were|has|had|can|will|would|makes?)\b)"  # "Love is blind": the noun
+)
 # A heading: a few words before ": " or a spaced dash, at the start of the text.
 _HEADING = re.compile(r"^\s*((?:[^:\n]|:(?=\S)){1,80}?)(?::\s|\s[-\u2013\u2014]\s)")
 # Nouns that name a meeting or a call (English, German, Spanish, French, Portuguese): closed-class, not topics.
@@ -120,7 +131,7 @@ def read(text: str, said_at: datetime | None = None) -> frozenset[str]:
         found.add("deadline")
     if _address(text):
         found.add("address")
-    if _SPEAKER.search(text):
+    if _speaker(text):
         found.add("speaker")
     if meeting:
         found.add("meeting")
@@ -133,6 +144,19 @@ def read_all(texts: Sequence[str], said_at: datetime | None = None) -> list[froz
     """`read` of each text, all read as if said at the same moment (a bulk write reads them at once)."""
     said = said_at or datetime.now(UTC)
     return [read(text, said) for text in texts]
+
+
+def _speaker(text: str) -> bool:
+    """Whether the speaker speaks of themself: their own words for themself, or a verb of liking with its
+    subject left out. In a text written in a Central or Eastern European language, "i" and "ich" are its own
+    words ("and", "their")."""
+    if _ELIDED_SPEAKER.search(text):
+        return True
+    foreign = _EXTENDED_LATIN.search(text) is not None
+    return any(
+        not (foreign and (found.group(0) == "i" or found.group(0).lower() == "ich"))
+        for found in _SPEAKER.finditer(text)
+    )
 
 
 def _address(text: str) -> bool:
