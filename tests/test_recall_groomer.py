@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engram import Memory
+from engram.lang.answers import asked
 from engram.recall.candidates import weighed_stems
 from engram.recall.query import read_query
 from engram.tags.phrases import phrases
@@ -66,3 +67,8 @@ def test_an_instruction_opening_with_never_tags_no_verb() -> None:
     said = [p.text.lower() for p in phrases("Never book more than 6 dogs a day, my back can't take it")]
     assert "book" not in said
     assert "dogs" in said
+
+
+def test_where_one_likes_to_work_from_asks_for_a_place_not_a_job() -> None:
+    assert asked("where does Tom work?") == "job"
+    assert asked("where do I like to work from besides the office?") is None
