@@ -60,10 +60,11 @@ _ABODE = re.compile(
     r"|住|地址"
 )
 # Someone's job or where they work: "what does my partner do for a living?", "what's my wife's job?", "where does Tom
-# work?". Not "what's the fee for an emergency job" or "the Christmas do for work".
+# work?". Not "what's the fee for an emergency job", "the Christmas do for work" or "where do I like to work from"
+# (a place to sit, not a job).
 _JOB_ASKED = re.compile(
     r"\bdo(?:es)?\s+[^?]{1,30}?\s+do\s+for\s+(?:a\s+)?(?:living|work|job)\b|(?:['\u2019]s|s['\u2019]|\bmy|\bhis|\bher|\btheir)\s+"
-    r"(?:job|occupation|profession|career)\b|\bwhat\s+job\b|\bwhere\s+(?:does|do|did)\s+[^?]{1,40}?\s+work\b",
+    r"(?:job|occupation|profession|career)\b|\bwhat\s+job\b|\bwhere\s+(?:does|do|did)\s+[^?]{1,40}?\s+work\b(?!\s+from)",
     re.IGNORECASE,
 )
 # How a memory says a job: working as, at or for; teaching; being a nurse, a solicitor, a driver...; "arbeitet als";

@@ -4,6 +4,7 @@ trace_search start here; MMR, modes and siblings come after."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -48,7 +49,20 @@ def weighed_stems(query: Query, expansions: Sequence[str]) -> list[str]:
     own = list(query.stems)
     instead = {s for alts in _standins(query).values() for alt in alts for s in alt}
     wholes = list({said: stem(whole) for said, whole in query.spellings}.values())
-    return [*own, *_others(own, expansions), *wholes, *(instead - set(own))]
+    weighed = [*own, *_others(own, expansions), *wholes, *(instead - set(own))]
+    return [*weighed, *sorted({p for w in weighed if "'" in w for p in _PARTS.findall(w)} - set(weighed))]
+
+
+# The parts the full-text index keeps of a word with an apostrophe ("don't": "don", "t"): it holds no "don't".
+_PARTS = re.compile(r"[^\W_]+")
+
+
+def _frequency(frequencies: dict[str, int], word: str) -> int:
+    """How many memories say `word`: a contraction ("don't like" for hate) counts as its rarest part, as the
+    index holds only the parts; read as 0, every other word written with one was never found."""
+    if "'" not in word:
+        return frequencies.get(word, 0)
+    return frequencies.get(word, 0) or min((frequencies.get(p, 0) for p in _PARTS.findall(word)), default=0)
 
 
 def _others(own: Sequence[str], expansions: Sequence[str]) -> list[str]:
@@ -300,7 +314,7 @@ class Candidates:
         found = {
             s: max(
                 [frequencies.get(s, 0)]
-                + [min(frequencies.get(w, 0) for w in alt) for alt in standins.get(s, ()) if alt]
+                + [min(_frequency(frequencies, w) for w in alt) for alt in standins.get(s, ()) if alt]
             )
             for s in own
         }

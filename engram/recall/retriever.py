@@ -154,7 +154,7 @@ class Retriever:
             | without_contact(shown, query.text)
         )
         if not exact:
-            shown = self._judged(shown, query, doubtful)
+            shown = _answers_first(self._judged(shown, query, doubtful), untyped(shown, query.text))
         return self._full(shown, query, exact, doubtful), len(best)
 
     def _judged(self, hits: Sequence[Scored[Facts]], query: Query, doubtful: set[str]) -> list[Scored[Facts]]:
@@ -221,3 +221,29 @@ def _once(scored: Sequence[Scored[Facts]]) -> list[Scored[Facts]]:
 
 
 __all__ = ["Hit", "RecallStore", "Retriever"]
+
+
+# How close a guess that could answer must score to one before it that cannot, to be shown before it.
+_CLOSE = 0.9
+
+
+def _answers_first(judged: list[Scored[Facts]], lacking: set[str]) -> list[Scored[Facts]]:
+    """`judged` with a guess (low) holding an answer of the kind asked moved before the guesses just above it
+    that hold none (`lacking`) and score less than 1 / _CLOSE times as much: "what does Dev do for work?" was
+    answered first by his birthday, just above the memory saying he is a plumber, both guesses."""
+    out = list(judged)
+    for i in range(1, len(out)):
+        s = out[i]
+        if s.confidence != "low" or s.record.id in lacking:
+            continue
+        at = i
+        while (
+            at > 0
+            and out[at - 1].confidence == "low"
+            and out[at - 1].record.id in lacking
+            and s.score >= _CLOSE * out[at - 1].score
+        ):
+            at -= 1
+        out[i : i + 1] = []
+        out.insert(at, s)
+    return out

@@ -264,6 +264,7 @@ _PARTICLE = frozenset(["up", "in", "out", "back", "off", "down", "over"])
 _CLAUSE = frozenset(".!?:;,")
 _LIST = frozenset(":;,")
 _GO = frozenset(["go", "goes", "went", "going", "gone"])
+_OPENERS = frozenset(["never", "always", "please", "just", "also", "ideally"])
 
 
 def _instructions(doc: Any) -> Any:
@@ -297,7 +298,11 @@ def _instructions(doc: Any) -> Any:
             token.tag_ = "VB"
             continue
         after = doc[token.i + 1].text.lower()
-        if previous not in _CLAUSE and not (previous in {"and", "then"} and after in _OBJECT):
+        if (
+            previous not in _CLAUSE
+            and not _opened(token)
+            and not (previous in {"and", "then"} and after in _OBJECT)
+        ):
             continue
         if after not in _OBJECT and after not in _PARTICLE and not _fragment_verb(token):
             continue
@@ -312,12 +317,19 @@ _SUBORDINATOR = frozenset(
 )
 
 
+def _opened(token: Any) -> bool:
+    """Whether `token` follows an adverb that opens its clause, as an instruction's may: "Never book more than 6
+    dogs a day", "Always book Tuesdays off"."""
+    doc, at = token.doc, token.i
+    return at > 0 and doc[at - 1].text.lower() in _OPENERS and (at < 2 or doc[at - 2].text in _CLAUSE)
+
+
 def _fragment_verb(token: Any) -> bool:
     """Whether `token`, opening a clause, leads a fragment as its verb: a bare plural noun follows as its object
     and the clause has no verb of its own ("Tag memories about clients"; not "Design reviews happen on
     Fridays")."""
     doc = token.doc
-    if token.i != 0 and doc[token.i - 1].text not in _CLAUSE:
+    if token.i != 0 and doc[token.i - 1].text not in _CLAUSE and not _opened(token):
         return False  # only a text's or a sentence's first word: an instruction opens with its verb
     at = token.i + 1  # the plural may be a compound's head after its -ing word: "Book swimming lessons"
     while at + 1 < len(doc) and doc[at].tag_ in {"VBG", "NN"} and doc[at].text.lower().endswith("ing"):
