@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.resources import files
 
-from engram.lang.text import STOPWORDS
+from engram.lang.text import STOPWORDS, stem
 
 # The kin words a question may name a person by, each with the words a memory may state that relation with.
 _SPOUSE = ("husband", "wife", "spouse", "partner")
@@ -321,6 +321,28 @@ def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
         if found is not None:
             text = text[: found.start()] + names[0] + text[found.end() :]
     return text
+
+
+def called_by_name(
+    named: Sequence[tuple[str, tuple[str, ...]]],
+    kin: Mapping[str, Sequence[str]],
+    frequencies: Callable[[Sequence[str]], tuple[int, dict[str, int]]],
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Of the kin words `named` (each with its names), those the memories speak of by name more than by the kin
+    word (`kin`: the words each is said with; `frequencies`: how many memories hold each word stem): only their
+    name stands for them in the text the model embeds. A father the memories call "Dad" ("Dad's pension goes
+    into ...") asked about as "Emrys Pritchard" drew the one memory that names him over every one about him."""
+    wanted = {w: [stem(s.lower()) for s in kin[w]] for w, _ in named}
+    firsts = {w: stem(names[0].split()[0].lower()) for w, names in named if names and names[0].split()}
+    _, counts = frequencies(
+        list(dict.fromkeys([*(s for said in wanted.values() for s in said), *firsts.values()]))
+    )
+    return [
+        (w, names)
+        for w, names in named
+        if w not in firsts
+        or counts.get(firsts[w], 0) >= max((counts.get(s, 0) for s in wanted[w]), default=0)
+    ]
 
 
 def spelled(names: Sequence[str]) -> tuple[str, ...]:
