@@ -323,25 +323,31 @@ def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
     return text
 
 
+# How many times more memories must say the kin word than the name before the kin word is kept in the text the
+# model embeds: a name said in a few memories still stands for the person ("Dad (Emeka) turns 70 on 14 December").
+_SAID_MORE = 10
+
+
 def called_by_name(
     named: Sequence[tuple[str, tuple[str, ...]]],
     kin: Mapping[str, Sequence[str]],
     frequencies: Callable[[Sequence[str]], tuple[int, dict[str, int]]],
 ) -> list[tuple[str, tuple[str, ...]]]:
-    """Of the kin words `named` (each with its names), those the memories speak of by name more than by the kin
-    word (`kin`: the words each is said with; `frequencies`: how many memories hold each word stem): only their
-    name stands for them in the text the model embeds. A father the memories call "Dad" ("Dad's pension goes
-    into ...") asked about as "Emrys Pritchard" drew the one memory that names him over every one about him."""
+    """Of the kin words `named` (each with its names, as spelled and without accents), those whose name stands for
+    them in the text the model embeds: all but those the memories almost always call by the kin word (`kin`: the
+    words each is said with; `frequencies`: how many memories hold each word stem). A father the memories call
+    "Dad" ("Dad's chiropodist comes ...") asked about as "Emrys Pritchard" drew the memory naming him over every
+    one about him."""
     wanted = {w: [stem(s.lower()) for s in kin[w]] for w, _ in named}
-    firsts = {w: stem(names[0].split()[0].lower()) for w, names in named if names and names[0].split()}
-    _, counts = frequencies(
-        list(dict.fromkeys([*(s for said in wanted.values() for s in said), *firsts.values()]))
-    )
+    firsts = {w: [stem(n.split()[0].lower()) for n in names if n.split()] for w, names in named}
+    every = [*(s for said in wanted.values() for s in said), *(s for f in firsts.values() for s in f)]
+    _, counts = frequencies(list(dict.fromkeys(every)))
     return [
         (w, names)
         for w, names in named
-        if w not in firsts
-        or counts.get(firsts[w], 0) >= max((counts.get(s, 0) for s in wanted[w]), default=0)
+        if max((counts.get(s, 0) for s in wanted[w]), default=0)
+        < _SAID_MORE * max((counts.get(s, 0) for s in firsts[w]), default=0)
+        or not firsts[w]
     ]
 
 
