@@ -339,15 +339,18 @@ def called_by_name(
     "Dad" ("Dad's chiropodist comes ...") asked about as "Emrys Pritchard" drew the memory naming him over every
     one about him."""
     wanted = {w: [stem(s.lower()) for s in kin[w]] for w, _ in named}
-    firsts = {w: [stem(n.split()[0].lower()) for n in names if n.split()] for w, names in named}
+    # An in-law's names are the spouse's with the relation ("Rob's mum"): the spouse's name is counted.
+    firsts = {
+        w: [stem(n.split()[0].lower().removesuffix("'s").removesuffix("\u2019s")) for n in names if n.split()]
+        for w, names in named
+    }
     every = [*(s for said in wanted.values() for s in said), *(s for f in firsts.values() for s in f)]
     _, counts = frequencies(list(dict.fromkeys(every)))
     return [
         (w, names)
         for w, names in named
-        if max((counts.get(s, 0) for s in wanted[w]), default=0)
-        < _SAID_MORE * max((counts.get(s, 0) for s in firsts[w]), default=0)
-        or not firsts[w]
+        if not (by_name := max((counts.get(s, 0) for s in firsts[w]), default=0)) > 0
+        or max((counts.get(s, 0) for s in wanted[w]), default=0) < _SAID_MORE * by_name
     ]
 
 
