@@ -240,6 +240,15 @@ _OF_A_THING = re.compile(
     r"(?:daily|nightly|weekly|fortnightly|monthly|yearly)\s+(?!(?:by|before|until|on|at|in)\b)[a-z]"
 )
 _POLISH = re.compile(r"[ąćęłńśźż]", re.IGNORECASE)
+# Nights or mornings counted ("7 nights", "two evenings") are a stay's length, and "the nights" after a word that
+# is no time preposition ("notes about the nights") a topic: once, unless a rate follows ("3 evenings a week").
+_COUNTED = re.compile(
+    r"(?:\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|few|couple\s+of)"
+    r"|\b(?!(?:in|during|at|on|through|across|most|all)\s)[a-z]+\s+(?:the|those|these))\s+$",
+    re.IGNORECASE,
+)
+_PARTS_OF_DAYS = frozenset({"weekends", "weekdays", "mornings", "afternoons", "evenings", "nights"})
+_RATE = re.compile(r"\s+(?:a|an|per|each|every)\s+(?:week|month|year|fortnight)\b", re.IGNORECASE)
 
 
 def _recurs(text: str) -> bool:
@@ -249,6 +258,12 @@ def _recurs(text: str) -> bool:
     for found in _STANDING.finditer(text):
         word = found.group(0).lower()
         if word == "nie" and _POLISH.search(text):
+            continue
+        if (
+            word in _PARTS_OF_DAYS
+            and _COUNTED.search(text, 0, found.start())
+            and not _RATE.match(text, found.end())
+        ):
             continue
         if _OF_A_THING.match(text, found.start()):
             deadline = states_deadline(text) if deadline is None else deadline

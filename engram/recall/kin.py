@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib.resources import files
 
-from engram.lang.text import STOPWORDS
+from engram.lang.text import STOPWORDS, stem
 
 # The kin words a question may name a person by, each with the words a memory may state that relation with.
 _SPOUSE = ("husband", "wife", "spouse", "partner")
@@ -321,6 +321,37 @@ def by_name(text: str, named: Sequence[tuple[str, tuple[str, ...]]]) -> str:
         if found is not None:
             text = text[: found.start()] + names[0] + text[found.end() :]
     return text
+
+
+# How many times more memories must say the kin word than the name before the kin word is kept in the text the
+# model embeds: a name said in a few memories still stands for the person ("Dad (Emeka) turns 70 on 14 December").
+_SAID_MORE = 10
+
+
+def called_by_name(
+    named: Sequence[tuple[str, tuple[str, ...]]],
+    kin: Mapping[str, Sequence[str]],
+    frequencies: Callable[[Sequence[str]], tuple[int, dict[str, int]]],
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Of the kin words `named` (each with its names, as spelled and without accents), those whose name stands for
+    them in the text the model embeds: all but those the memories almost always call by the kin word (`kin`: the
+    words each is said with; `frequencies`: how many memories hold each word stem). A father the memories call
+    "Dad" ("Dad's chiropodist comes ...") asked about as "Emrys Pritchard" drew the memory naming him over every
+    one about him."""
+    wanted = {w: [stem(s.lower()) for s in kin[w]] for w, _ in named}
+    # An in-law's names are the spouse's with the relation ("Rob's mum"): the spouse's name is counted.
+    firsts = {
+        w: [stem(n.split()[0].lower().removesuffix("'s").removesuffix("\u2019s")) for n in names if n.split()]
+        for w, names in named
+    }
+    every = [*(s for said in wanted.values() for s in said), *(s for f in firsts.values() for s in f)]
+    _, counts = frequencies(list(dict.fromkeys(every)))
+    return [
+        (w, names)
+        for w, names in named
+        if not (by_name := max((counts.get(s, 0) for s in firsts[w]), default=0)) > 0
+        or max((counts.get(s, 0) for s in wanted[w]), default=0) < _SAID_MORE * by_name
+    ]
 
 
 def spelled(names: Sequence[str]) -> tuple[str, ...]:

@@ -21,7 +21,16 @@ from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
 from engram.recall.contacts import held_as_asked, without_contact
 from engram.recall.exchanges import exchanged
-from engram.recall.kin import LOOKED_UP, by_name, kin_words, names_in, said_of, searched, spelled
+from engram.recall.kin import (
+    LOOKED_UP,
+    by_name,
+    called_by_name,
+    kin_words,
+    names_in,
+    said_of,
+    searched,
+    spelled,
+)
 from engram.recall.likings import liked
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
 from engram.recall.named import names_asked, unnamed
@@ -97,7 +106,8 @@ class Retriever:
         ]
         if not named:
             return query
-        return replace(query, others=(*named, *query.others), search=by_name(query.search, named))
+        shown = called_by_name(named, kin, self._store.document_frequencies)
+        return replace(query, others=(*named, *query.others), search=by_name(query.search, shown))
 
     def recall(
         self, query: Query, where: Filter, *, limit: int, mode: RecallMode, profile: str, touch: bool
