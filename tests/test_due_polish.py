@@ -50,3 +50,23 @@ def test_a_polish_infinitive_opening_a_line_is_a_thing_to_do() -> None:
     assert instruction("Kupić bilety")
     assert not instruction("Wartość domu wzrosła")  # a noun in -ość
     assert not instruction("Sieć nie działa")
+
+
+def test_a_polish_infinitive_after_the_day_it_is_due_is_a_thing_to_do() -> None:
+    # The day first, what to do after a dash or a comma ("... 9 stycznia - kupić prezent"); "-ość" is a noun's.
+    from engram.lang.due import to_do
+    from engram.lang.instruction import instruction
+
+    assert instruction("Urodziny wujka Marka 9 stycznia - kupić prezent i wysłać kartkę")
+    assert instruction("Wizyta 3 grudnia, zapłacić gotówką")
+    assert not instruction("Wizyta 3 grudnia, wartość 200 zł")
+    assert to_do("Muszę oddać książki 3 stycznia")  # "I must"
+    assert due_day("Urodziny wujka Marka 9 stycznia - kupić prezent i wysłać kartkę", SAID) is not None
+
+
+def test_a_polish_journey_on_a_day_is_on_the_calendar() -> None:
+    from engram.lang.events import on_calendar
+
+    assert on_calendar("Ferie: lecimy 3 lutego do Gdańska, wracamy 10.")
+    assert on_calendar("Wylot do Warszawy w piątek rano")
+    assert not on_calendar("Lubimy Gdańsk, byliśmy tam dwa razy")  # no day, no journey

@@ -29,10 +29,11 @@ from engram.store.values import Filter
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
 from engram.write.edit import fetch
+from engram.write.holders import states_holder
 from engram.write.operations import Operation
 from engram.write.rules import same_particulars
 from engram.write.standing import tells_standing
-from engram.write.updates import ENDED_AT, headed, hides_value, says_change, states_holder, updates
+from engram.write.updates import ENDED_AT, headed, hides_value, says_change, updates
 from engram.write.writer import Writer
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar

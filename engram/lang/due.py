@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from engram.lang.conditions import waived
 from engram.lang.events import booked_ahead, event, stated_occasion, yearly
+from engram.lang.holidays import weekday_before
 from engram.lang.instruction import DEADLINE, instruction, owed, states_deadline, to_whom
 from engram.lang.month_days import DAY_MONTH, ORDINAL, after_dated_heading, left_behind, missed
 from engram.lang.one_date import read_one
@@ -157,6 +158,8 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
             continue
         if (read := read_one(text, found, following, after)) is None:
             continue
+        if (eve := weekday_before(text, found.span(), said)) is not None:  # "the Thursday before Easter"
+            read = (eve, read[1])
         named.append(read := before_date(text, found.span(), read, before))  # "Sat 5 Dec ... Friday night"
         at[found.start()] = read[0]
     # "within a week of the wedding on 19 December": counted from the wedding's day, which it stands for
@@ -168,7 +171,9 @@ def _read_due(text: str, said_at: datetime) -> tuple[tuple[datetime, str], ...]:
         return (named[0], *sorted(set(named[1:]) - {named[0]}))
     alone = given_days(text, said) or undated(text, said)  # "pay within 14 days", "net 30"; "for Christmas"
     where = -1 if alone is None else text.lower().find(alone[1].lower())
-    return () if alone is None or (where >= 0 and idle(where)) else (alone,)
+    # "on 12 November 2026" said after it: a date gone, not this month ("November 2026") as its horizon
+    gone = any(m.start() <= where < m.end() for m in dates)
+    return () if alone is None or (where >= 0 and idle(where)) or gone else (alone,)
 
 
 _cached_due = lru_cache(maxsize=4096)(_read_due)

@@ -84,6 +84,14 @@ _JOURNEY = re.compile(
     re.IGNORECASE,
 )
 
+# The same in Polish, the day read by the Polish date reader ("lecimy 22 grudnia do Krakowa", "wylot w piątek"):
+# flying, going, coming, returning and the nouns of a flight or a trip.
+_POLISH_JOURNEY = re.compile(
+    r"\b(?:lec(?:ę|isz|i|imy|icie|ą)|(?:przy|wy|od)lat(?:uję|ujesz|uje|ujemy|ujecie|ują)|jad(?:ę|ą)"
+    r"|jedzie(?:sz|my|cie)?|(?:przy|wy)jeżdża(?:m|sz|my|cie|ją)?|wraca(?:m|sz|my|cie|ją)?|lot|wylot|przylot"
+    r"|wyjazd|przyjazd|podróż|pociąg)(?!\w)",
+    re.IGNORECASE,
+)
 
 # A time counted ahead of when it was said ("Amara's cast comes off in three weeks", "the results are back in
 # 10 days"): something that comes up on that day, whatever it is.
@@ -99,7 +107,12 @@ def on_calendar(text: str) -> bool:
     a visit, or a time counted ahead, which a day it names puts on the calendar (engram.lang.due reads the day,
     none for a story told in the past)."""
     sentences = [s.group(1) for s in SENTENCE.finditer(text[:2000])]
-    journey = any(_JOURNEY.search(s) is not None or _AHEAD.search(s) is not None for s in sentences)
+    journey = any(
+        _JOURNEY.search(s) is not None
+        or _AHEAD.search(s) is not None
+        or (_POLISH_JOURNEY.search(s) is not None and names_day(s))
+        for s in sentences
+    )
     return journey or occasion(text)
 
 

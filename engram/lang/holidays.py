@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from engram.lang.timewords import day_start
 
@@ -48,4 +48,27 @@ def holiday(text: str, now: datetime) -> tuple[datetime, str] | None:
             when = datetime(year, month, dom, tzinfo=UTC)
         if when >= today:
             return when, m.group(1)
+    return None
+
+
+# "the Thursday before Easter": a weekday said as the last one before a holiday named right after it.
+_BEFORE_HOLIDAY = re.compile(rf"\s+before\s+(?:the\s+)?(?={_HOLIDAY.pattern})", re.IGNORECASE)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def weekday_before(text: str, span: tuple[int, int], now: datetime) -> datetime | None:
+    """The day the weekday at `span` in `text` names when it is "the <weekday> before <holiday>": the last such
+    weekday before the holiday's next day from `now`. None when it is said otherwise."""
+    weekday = text[span[0] : span[1]].lower()
+    after = _BEFORE_HOLIDAY.match(text, span[1])
+    if weekday not in _WEEKDAYS or after is None or not re.search(r"\bthe\s+$", text[: span[0]], re.I):
+        return None
+    back = 0
+    for _ in range(2):  # the next holiday, or the one after when this one's weekday before has passed
+        if (found := holiday(text[after.end() :], now + timedelta(days=back))) is None:
+            return None
+        day = found[0] - timedelta(days=(found[0].weekday() - _WEEKDAYS.index(weekday) - 1) % 7 + 1)
+        if day >= day_start(now.astimezone(UTC)):
+            return day
+        back = (found[0] - now).days + 1
     return None

@@ -72,6 +72,11 @@ _NAME = re.compile(r"[A-Z][a-z]+(?:['\u2019]s)?")
 # A Polish sentence opening with an infinitive, as a note of something to do is written ("Zadzwonić do cioci Ewy w
 # niedzielę", "Kupić bilety"): a word of five letters or more ending in a vowel and "ć" (not "-ość", a noun's).
 _POLISH_TO_DO = re.compile(r"^\s*[A-ZĄĆĘŁŃÓŚŹŻ][a-ząćęłńóśźż]{2,}[aeiyąęu]ć(?!\w)")
+# ... or one opening a clause after a dash, a comma or a semicolon ("Imieniny babci 4 grudnia - zadzwonić rano"): the
+# day named first, what to do after it. No English word ends in "ć", so the clause needs no capital.
+_POLISH_CLAUSE_TO_DO = re.compile(
+    r"(?:[,;\u2013\u2014]|\s-)\s*[a-ząćęłńóśźż]{3,}[aeiyąęu]ć(?!\w)", re.IGNORECASE
+)
 # An Italian, Spanish or French one ("Chiamare nonna Pina il 9 dicembre", "Llamar a Carmen el 3 de enero"), read so
 # only beside a date in one of those languages: "Prepare", "Enter" and "Answer" open English instructions too.
 _ROMANCE_TO_DO = re.compile(r"^\s*[A-Z][a-zàèéìòóù]{2,}(?:are|ere|ire|ar|er|ir|re)(?!\w)")
@@ -99,7 +104,7 @@ def instruction(text: str) -> bool:
             return True  # after "remind me to", "need to": a verb whatever else it can be
         if len(words) > 1 and words[1].lower() in _OBJECT:
             return True
-    if _told_to_whom(text):
+    if _told_to_whom(text) or _POLISH_CLAUSE_TO_DO.search(text[:2000]):
         return True
     return any(_told_after_a_comma(clause) for clause in _CLAUSE.split(text[:2000])[1:])
 
@@ -132,7 +137,8 @@ def states_deadline(text: str) -> bool:
 OBLIGED = re.compile(
     r"\b(?:I|we)\s+(?:really\s+|still\s+)?(?:need to|have to|must|should|ought to|have got to|['\u2019]ve got to)\s"
     r"|\b(?:was|were)\s+(?:meant|supposed)\s+to\s|\bstill\s+(?:haven['\u2019]t|hasn['\u2019]t)\b|\bforgot\s+to\s"
-    r"|\b(?:ich|wir)\s+(?:muss|müssen|sollte|sollten|soll|sollen)\b|我们?(?:要|得|需要|必须)",
+    r"|\b(?:ich|wir)\s+(?:muss|müssen|sollte|sollten|soll|sollen)\b|我们?(?:要|得|需要|必须)"
+    r"|\b(?:muszę|musimy|trzeba|powinienem|powinnam|powinniśmy)(?!\w)",  # Polish: I, we must; one has to
     re.IGNORECASE,
 )
 

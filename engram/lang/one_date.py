@@ -10,9 +10,10 @@ from typing import Any
 
 import dateparser  # type: ignore[import-untyped]
 
+from engram.lang.events import yearly
 from engram.lang.foreign_dates import either_order, forward
 from engram.lang.month_days import DAY_MONTH, ORDINAL, SLASHED, ordinal
-from engram.lang.timewords import DAYS, DOTTED, day_start, month_after
+from engram.lang.timewords import DAYS, DOTTED, MONTHS, SHORT_MONTHS, day_start, month_after
 from engram.lang.weekday_dates import COUNTED, WEEKDAY_DATE, end_of, end_parts, resolve
 
 _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
@@ -20,6 +21,11 @@ _LEADING = re.compile(r"^(?:before|by|until|in|on|during)\s+", re.IGNORECASE)
 # What stands between a weekday and the date it falls on ("Friday 20 November", "Monday, the 21st December",
 # "Monday (14 December)").
 _BESIDE = re.compile(r"[\s,(]*(?:the\s+)?")
+
+# A year after a day and its month ("12 November 2026"), not a time ("12 November 2030h") nor a longer number.
+_YEAR_AFTER = re.compile(r",?\s+((?:19|20)\d\d)(?![\w:.]?\d|\w)")
+_BEGAN = re.compile(r"\b(?:born|married)\b", re.IGNORECASE)  # a day that comes back each year
+_ENDS_IN_MONTH = re.compile(rf"\b(?:{MONTHS}|{SHORT_MONTHS})\.?$", re.IGNORECASE)
 
 _SETTINGS: Any = {
     "PREFER_DATES_FROM": "future",
@@ -64,6 +70,10 @@ def read_one(
             base = said + timedelta(days=7) if unit == "week" else month_after(said.replace(day=1))
             base = said.replace(year=said.year + 1) if unit == "year" else base
         return end_of(unit, base), phrase
+    # "Approved 12 November 2026": the year written after a day and month is that year's (read forward alone,
+    # a day gone was next year's); a birthday's or a wedding's year is when it began, its day comes back each year.
+    if (year := _YEAR_AFTER.match(text, found.end())) is not None and _ENDS_IN_MONTH.search(phrase):
+        phrase = phrase if yearly(text) or _BEGAN.search(text) else f"{phrase} {year.group(1)}"
     settings = _SETTINGS | {"RELATIVE_BASE": said.replace(tzinfo=None)}
     day_first = {"DATE_ORDER": "DMY"} if DOTTED.search(phrase) else {}
     parsed = dateparser.parse(phrase, languages=["en"], settings=settings | day_first)

@@ -209,6 +209,8 @@ def searched(kin: dict[str, tuple[str, ...]]) -> list[str]:
             found += [*child, *theirs]
     if any(set(said) & set(_SPOUSE) for said in kin.values()):
         found.append(_MARRIED)
+    if any("manager" in said for said in kin.values()):
+        found.append("report")
     if any(set(said) & _COUPLE for said in kin.values()):
         found += ["together", "engaged"]
     return list(dict.fromkeys(found))
@@ -229,6 +231,8 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
         rf"\b{_NAME}(?:,|\s+[-\u2013:])?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",
         rf"\b{_NAME}\s*\(\s*(?:my|our)\s+{relation}\s*\)",  # Claire (my partner)
     ]
+    if "manager" in said:  # whom the asker reports to: "I report to Rachel Osei, the CTO"
+        found.append(rf"\b(?:I|we)\s+(?:now\s+|still\s+)?report(?:ed)?\s+(?:directly\s+)?to\s+{_NAME}")
     if set(said) & set(_TRADES):  # Kev the plumber; Sinead (electrician)
         found += [rf"\b{_NAME},?\s+(?:the|our|my)\s+{relation}\b", rf"\b{_NAME}\s*\(\s*{relation}\s*\)"]
     if set(said) & _PETS:

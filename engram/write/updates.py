@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from engram.lang.analysis import WHEN_ALONE
@@ -18,6 +19,7 @@ from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import STOPWORDS, stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
+from engram.write.holders import holder as _holder
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
 
@@ -66,23 +68,6 @@ _CHANGE_WORDS = frozenset(
 )  # fmt: skip
 
 
-# Roles a person has one of at a time: a new holder replaces the old one, said as "my/our (new) <role> is (now)
-# <Name>", "new <role>: <Name>", "switched (my) <role> to <Name>" or at a clause's start, "Plumber: <Name>". Kin
-# with several holders (a sister, a cousin, a neighbour) are not among them.
-_ROLE = (
-    r"(line manager|manager|team lead|boss|landlord|landlady|accountant|dentist|doctor|gp|therapist|mentor|husband"
-    r"|wife|partner|plumber|electrician|vet|hairdresser|barber|cleaner|childminder|solicitor|mechanic|physio)"
-)
-_NAME = r"(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?((?-i:[A-Z])[\w'\u2019-]*)"  # a capitalised name, whatever the case
-_HELD = re.compile(
-    rf"(?:\b(?:my|our|user['\u2019]s)\s+(?:new\s+)?{_ROLE}\s+is\s+(?:now\s+)?|(?<![\w'\u2019]\s)\bnew\s+{_ROLE}"
-    rf"\s*(?:is\b|:)\s*|\b(?:switched|changed|moved)\s+(?:(?:my|our)\s+)?{_ROLE}\s+to\s+"
-    # A clause that opens with the role, owned by no one named: "Landlord: Mr Patel", "..., plumber is Kev Morris".
-    rf"|(?:^\s*|[.;,!?\u2013-]\s+)(?:the\s+)?{_ROLE}\s*(?:is\b|:)\s*(?:now\s+)?){_NAME}",
-    re.IGNORECASE,
-)
-# Whom one reports to is one's manager: "Reporting to Tom Becker after the reorg".
-_REPORTS = re.compile(rf"\b(?:reporting|report|reports)\s+(?:directly\s+)?to\s+{_NAME}", re.IGNORECASE)
 # A note headed by what it is about ("Coffee: flat white, oat milk", "Parking space at work: P2-114"): a later note
 # under the same heading, or its first words, with another short value of the same shape restates it.
 _LABEL = re.compile(r"^\s*([^\W\d_][^\W\d_' \u2019]*(?:\s+[^\W\d_]+){0,3})\s*:\s*(\S.*)$", re.DOTALL)
@@ -90,41 +75,6 @@ _NO_TOPIC_LABELS = frozenset(
     """note notes todo to-do reminder update idea ideas lesson goal plan question fyi important decided decision
     meeting call summary status tip warning correction""".split()  # noqa: SIM905
 )
-# Details one has one of at a time, the user's own (not "my sister's address"), said as "my address is ..." or
-# "New address: ...": a new value replaces the old one. A bare "Phone: ..." heads any contact's card.
-_DETAIL = re.compile(
-    r"(?:\b(?:my|our|user['\u2019]s)\s+(?:new\s+)?|(?<![\w'\u2019]\s)\bnew\s+)(home address|address|postcode|zip code"
-    r"|mobile number|mobile|phone number|email address|e-mail address|email|e-mail)\s*(?:is\b|:)\s*(?:now\s+)?"
-    r"([^,;()\n]{3,60})",
-    re.IGNORECASE,
-)
-
-
-# The new memory is read against each of its neighbours in turn: its own readings are kept for the next one.
-@lru_cache(maxsize=64)
-def _holder(text: str) -> tuple[str, str] | None:
-    """The role and its holder's first name that `text` states ("my manager is Dana" -> manager, dana), or a
-    detail of the user's and its value ("my address is 12 Oak Road" -> address, 12 oak road)."""
-    found = _HELD.search(text)
-    if found is not None:
-        *roles, name = found.groups()
-        role = next(g for g in roles if g is not None)
-        role = re.sub(r"\s+", " ", role.lower())
-        return ("manager" if role == "line manager" else role), name.lower()
-    if (reports := _REPORTS.search(text)) is not None:
-        return "manager", reports.group(1).lower()
-    detail = _DETAIL.search(text)
-    if detail is None:
-        return None
-    kind = detail.group(1).lower().replace("e-mail", "email")
-    kind = {"home address": "address", "mobile": "mobile number", "email address": "email"}.get(kind, kind)
-    return kind, " ".join(words(detail.group(2).rstrip(". ")))
-
-
-def states_holder(text: str) -> bool:
-    """Whether `text` names who holds a role one has one of at a time, or a detail one has one of: such a
-    statement updates an older one of the same role or detail however far apart the two embed."""
-    return _holder(text) is not None
 
 
 def says_change(text: str) -> bool:
@@ -261,22 +211,36 @@ def updates(new: str, old: str, cosine: float) -> bool:
     if _planned(old, new):
         return False
     changing = _changing(new)
-    new_names, old_names = _names(new), _names(old)
+    given = _handed_to(new)  # the new holder is the value that changed, not whom the fact is about
+    new_names, old_names = _names(new) - given, _names(old)
     new_words, old_words = set(words(new)), set(words(old))
     new_stems, old_stems = {stem(w) for w in new_words}, {stem(w) for w in old_words}
     shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
     if not shared:  # a reason's names are not whom it is about: "club is Tuesdays now, Sarah's got choir"
-        new_names = _names(changing)
+        new_names = _names(changing) - given
         shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
     if (new_names or old_names) and not shared:
         return False
-    said = _topic(changing, new_names) - _ASIDE
+    said = _topic(changing, new_names | given) - _ASIDE
     own = said - old_stems
-    if own and not (
-        len(own) == 1 and _one_of_its_own(changing, new_names, old_stems, len(said & old_stems) + len(shared))
-    ):
+    shared_count = len(said & old_stems) + len(shared)
+    if own and not (len(own) == 1 and _one_of_its_own(changing, new_names | given, old_stems, shared_count)):
         return False
-    return not same_particulars(new, old) or bool(new_names - old_words)
+    return not same_particulars(new, old) or bool((new_names | given) - old_words)
+
+
+# Whom a duty was handed or passed to, or swapped with ("handed the school run over to Grace", "swapped on-call
+# with Priya"): a name the older memory need not share, as it is the new holder.
+_HANDED_TO = re.compile(
+    r"\b(?:hand(?:s|ed|ing)?|pass(?:es|ed|ing)?)\s+[^,.;:!?\n]{0,80}?\bto\s+((?-i:[A-Z])[\w'\u2019-]*)"
+    r"|\bswap(?:s|ped|ping)?\s+[^,.;:!?\n]{0,40}?\bwith\s+((?-i:[A-Z])[\w'\u2019-]*)",
+    re.IGNORECASE,
+)
+
+
+def _handed_to(text: str) -> set[str]:
+    """The names `text` says a duty went to or was swapped with, lower-cased."""
+    return {said[0] for m in _HANDED_TO.finditer(text) for n in m.groups() if n and (said := words(n))}
 
 
 # A thing moved in time, what moved before the verb and the time after it: "Completion has slipped to 18 December".
@@ -327,6 +291,9 @@ def _rescheduled(new: str, old: str) -> bool:
     return False
 
 
+_COPULA = re.compile(r"\b(?:is|are|was|were)\b|['\u2019]re\b", re.IGNORECASE)
+
+
 def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared: int) -> bool:
     """Whether the one word of its own a change says (beside the older memory's) may stand: as who made the
     change, before the verb, when what changed follows it ("Landlord put the rent up", "Council have changed our
@@ -335,7 +302,13 @@ def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared:
     "Lotte's swimming lessons moved to Wednesday" is not her ballet lessons."""
     told = next((m for m in _CHANGE.finditer(changing) if m.group().lower() not in _STATE), None)
     if told is None:  # "my favourite spot is Kiln in Soho these days": the clause is how things are now
-        return shared >= 2
+        # ... its new value after the verb; a word of its own before a noun the older memory names makes it
+        # another kind of that thing ("Gran's chiropodist visit is 7pm now" is not her care visits).
+        verb = _COPULA.search(changing)
+        said = words(changing[: verb.start()]) if verb is not None else []
+        return shared >= 2 and not any(
+            _topic(w, names) - old_stems and stem(n) in old_stems for w, n in pairwise(said)
+        )
     after = _topic(changing[told.end() :], names)
     return bool(after & old_stems) or (
         shared >= 2 and not _topic(changing[: told.start()], names) - old_stems
