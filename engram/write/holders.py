@@ -20,6 +20,9 @@ _NAME = r"(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?((?-i:[A-Z])[\w'\u2019-]*)"  # a capit
 _HELD = re.compile(
     rf"(?:\b(?:my|our|user['\u2019]s)\s+(?:new\s+)?{_ROLE}\s+is\s+(?:now\s+)?|(?<![\w'\u2019]\s)\bnew\s+{_ROLE}"
     rf"\s*(?:is\b|:)\s*|\b(?:switched|changed|moved)\s+(?:(?:my|our)\s+)?{_ROLE}\s+to\s+"
+    # The role changed, then who holds it: "Changed accountant - it's now Tom Reilly".
+    rf"|\b(?:switched|changed)\s+(?:(?:my|our)\s+)?{_ROLE}s?\s*(?:[-\u2013:,;]\s*)?(?:(?:it|he|she)\s*(?:['\u2019]s|is)\s+)?"
+    r"(?:now\s+)?"
     # A clause that opens with the role, owned by no one named: "Landlord: Mr Patel", "..., plumber is Kev Morris".
     rf"|(?:^\s*|[.;,!?\u2013-]\s+)(?:the\s+)?{_ROLE}\s*(?:is\b|:)\s*(?:now\s+)?){_NAME}",
     re.IGNORECASE,

@@ -44,10 +44,10 @@ _CHANGE = re.compile(
     re.IGNORECASE,
 )
 # A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
-# "no more Lily's Kitchen". The thing is the word after it, which the older memory must say.
+# "no more Lily's Kitchen", "given up on the drill idea". The thing is the word after it, which the older memory must say.
 _ENDED = re.compile(
     r"\b(?:sold|scrapped|traded\s+in|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
-    r"|gave\s+up|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?)\s+"
+    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?)\s+"
     r"(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?([^\W\d_][\w'\u2019-]*)",
     re.IGNORECASE,
 )
@@ -224,7 +224,10 @@ def updates(new: str, old: str, cosine: float) -> bool:
     said = _topic(changing, new_names | given) - _ASIDE
     own = said - old_stems
     shared_count = len(said & old_stems) + len(shared)
-    if own and not (len(own) == 1 and _one_of_its_own(changing, new_names | given, old_stems, shared_count)):
+    if own and not (
+        len(own) == 1
+        and (_one_of_its_own(changing, new_names | given, old_stems, shared_count) or _priced(own, new, old))
+    ):
         return False
     return not same_particulars(new, old) or bool((new_names | given) - old_words)
 
@@ -313,6 +316,17 @@ def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared:
     return bool(after & old_stems) or (
         shared >= 2 and not _topic(changing[: told.start()], names) - old_stems
     )
+
+
+# A word for what an amount is ("Put my small dog price up to £50" after "I charge £45 for a small dog"): the
+# older memory's amount is one without naming it.
+_AMOUNT_WORDS = {stem(w) for w in "price cost fee rate charge rent salary wage".split()}  # noqa: SIM905
+_MONEY = re.compile(r"[£$€]\s?\d|\d\s?(?:p|k|gbp|usd|eur)\b", re.IGNORECASE)
+
+
+def _priced(own: set[str], new: str, old: str) -> bool:
+    """Whether the one word of its own names what an amount is, and both memories give a sum of money."""
+    return own <= _AMOUNT_WORDS and bool(_MONEY.search(new)) and bool(_MONEY.search(old))
 
 
 def unchanged_stems(older: str, newer: str) -> frozenset[str]:
