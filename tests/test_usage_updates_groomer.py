@@ -1,5 +1,5 @@
 """Changes a dog groomer tells as people do: a role changed and who holds it now ("Changed accountant - it's now
-Tom Reilly"), a price put up without naming the older memory's own word for it, and a plan given up on for another.
+Tom Reilly"), a date put back, a price put up without naming the older memory's own word for it, and a plan given up on for another.
 Each pair embeds as far apart as measured with the default model (the cosine given)."""
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ PRICES = "I charge £45 for a small dog full groom, £60 medium, £75 large; nai
             0.514,
         ),
         ("Put my small dog price up to £50 from January", PRICES, 0.615),
+        (
+            "The van's MOT has been put back to Thursday 10 December, the garage is short-staffed",
+            "Van MOT booked at Kwik Fit for Monday 7 December at 9am",
+            0.632,
+        ),
         (
             "Dev's given up on the drill idea, he wants a fishing rod for his birthday now",
             "Dev's birthday is 22 December, he wants a new cordless drill",

@@ -249,6 +249,7 @@ def _handed_to(text: str) -> set[str]:
 # A thing moved in time, what moved before the verb and the time after it: "Completion has slipped to 18 December".
 _RESCHEDULED = re.compile(
     r"\b(?:slip(?:s|ped|ping)|(?:brought|bring(?:s|ing)?)\s+forward|push(?:ed|es|ing)?\s+back|postponed"
+    r"|put(?:s|ting)?\s+(?:back|forward)"
     r"|rescheduled|mov(?:ed|es|ing)|shifted)\b",
     re.IGNORECASE,
 )
