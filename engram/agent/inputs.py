@@ -57,7 +57,9 @@ class RememberArgs(Arguments):
         None, description="which project or session; a session scope defaults to this one"
     )
     tags: list[str] | None = Field(None, max_length=GIVEN_TAGS, description="tags to give it")
-    importance: float | None = Field(None, ge=0, le=1, description="0..1 (not store_memory's 1-5); none: 0.5")
+    importance: float | None = Field(
+        None, ge=0, le=1, strict=True, description="0..1 (not store_memory's 1-5); none: 0.5"
+    )
 
 
 class RecallArgs(Arguments):
@@ -79,7 +81,7 @@ class ForgetArgs(Arguments):
 
 
 class OptimizeTagsArgs(Arguments):
-    dry_run: bool = Field(False, description="only report the merges and archives it would make")
+    dry_run: bool = Field(False, strict=True, description="only report the merges and archives it would make")
     archive_after_days: Days = Field(180, description="archive tags unused for this many days")
 
 
@@ -112,7 +114,9 @@ class UsagePatternsArgs(Arguments):
 
 class ExportArgs(Arguments):
     path: str | Path = Field(description="a new file to write (JSON Lines, one memory a line)")
-    with_embeddings: bool = Field(True, description="include each memory's embedding and the model's name")
+    with_embeddings: bool = Field(
+        True, strict=True, description="include each memory's embedding and the model's name"
+    )
 
 
 class ImportArgs(Arguments):
@@ -166,7 +170,7 @@ class UpdateMemoryArgs(Arguments):
         None, max_length=GIVEN_TAGS, description="its tags, replacing the ones it has; none: unchanged"
     )
     importance: float | None = Field(
-        None, ge=0, le=1, description="0 (trivial) to 1 (critical); none: unchanged"
+        None, ge=0, le=1, strict=True, description="0 (trivial) to 1 (critical); none: unchanged"
     )
     scope: Scopes | None = Field(
         None, description="move it to global, a project or a session; none: unchanged"
@@ -214,7 +218,11 @@ class ReviewMemoriesArgs(Arguments):
         description="only memories of this kind: a memory kind (task ...) or what was extracted (todo ...)",
     )
     below_confidence: float | None = Field(
-        None, gt=0, le=1, description="only memories extracted with a confidence under this (0-1)"
+        None,
+        gt=0,
+        le=1,
+        strict=True,
+        description="only memories extracted with a confidence under this (0-1)",
     )
     limit: int = Field(50, ge=1, le=1000, strict=True, description="most memories listed or decided")
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from engram.errors import InvalidInput, MissingExtra
 from engram.interop.files import file_at, utf8_text
+from engram.lang.chunk import headings
 from engram.model.answers import AddedFile
 from engram.model.record import Kind, MemoryType, SourceType, Status
 from engram.model.vectors import content_hash
@@ -47,9 +48,7 @@ _PARSE_ERRORS = (
     *(ValueError, KeyError, TypeError, AttributeError, IndexError, AssertionError, OverflowError),
     *(zlib.error, struct.error),
 )
-_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
-_FRONT_TITLE = re.compile(r"^title:\s*(.+?)\s*$", re.MULTILINE)
 _BLOCKS = [
     *("p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "blockquote", "pre"),
     *("h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th"),
@@ -96,10 +95,12 @@ def read_document(path: Path, longest: int | None = None) -> Document:
 
 def _markdown_title(text: str) -> str | None:
     """YAML front matter's title, else the first level-one heading."""
-    if (front := _FRONT_MATTER.match(text)) and (title := _FRONT_TITLE.search(front.group(1))):
-        return title.group(1).strip("\"'")
-    heading = _HEADING.search(text)
-    return heading.group(1) if heading else None
+    if front := _FRONT_MATTER.match(text):
+        # Read a line at a time, as the headings: a pattern trimming both ends of one took minutes on a long line.
+        said = (line[6:].strip() for line in front.group(1).split("\n") if line.startswith("title:"))
+        if title := next((t for t in said if t), None):
+            return title.strip("\"'")
+    return next((title for _, _, title in headings(text, level=1)), None)
 
 
 def _html(markup: str) -> tuple[str, str | None]:

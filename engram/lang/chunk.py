@@ -17,6 +17,7 @@ characters are a word gap, so such text is cut at its sentences too rather than 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -92,3 +93,23 @@ def _strongest(strength: list[int], low: int, high: int, *, last: bool) -> int:
     else the first; `high` (or `low`) when they all tie."""
     span = range(high, low - 1, -1) if last else range(low, high + 1)
     return max(span, key=strength.__getitem__)
+
+
+# A Markdown heading's line: up to three spaces, one to six #s, a space, then its text to the end of that line.
+# Found without backtracking and trimmed after: "(.+?)\s*#*\s*$" took minutes on one line of a few thousand spaces
+# and #s, in a file being added and in any stored passage a recall placed.
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+([^\n]*)", re.MULTILINE)
+
+
+def headings(text: str, level: int | None = None) -> Iterator[tuple[int, int, str]]:
+    """Each Markdown heading of `text` (of that many #s only, given `level`): where its line starts and ends, and
+    its text without a closing run of #s (CommonMark's: after a space, so "# C#" is about C#)."""
+    for match in _HEADING_LINE.finditer(text):
+        if level is not None and len(match.group(1)) != level:
+            continue
+        title = match.group(2).strip()
+        bare = title.rstrip("#")
+        if bare != title and (not bare or bare[-1] in " \t"):
+            title = bare.rstrip()
+        if title:
+            yield match.start(), match.end(), title

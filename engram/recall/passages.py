@@ -3,9 +3,9 @@ and whom every passage of a document is about: those its opening names."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 
+from engram.lang.chunk import headings
 from engram.lang.text import stems
 from engram.model.record import MemoryRecord
 from engram.model.results import Passage
@@ -14,9 +14,6 @@ from engram.model.results import Passage
 # plan for Dad, for the carers"), which its later passages leave unsaid; further on, a document says what its
 # passages say, not whom they are about.
 OPENING = 300
-
-# A Markdown heading ("## 7. Testing") names the section the text under it belongs to.
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
 def where_in(passage: MemoryRecord, passages: Sequence[MemoryRecord], asked: Collection[str] = ()) -> Passage:
@@ -27,7 +24,8 @@ def where_in(passage: MemoryRecord, passages: Sequence[MemoryRecord], asked: Col
     ordered = sorted(passages, key=lambda p: p.chunk_index or 0)
     before: str | None = None
     for earlier in reversed([p for p in ordered if (p.chunk_index or 0) < passage.chunk_index]):
-        if found := _HEADING.findall(earlier.content):
+        # A Markdown heading ("## 7. Testing") names the section the text under it belongs to.
+        if found := [title for _, _, title in headings(earlier.content)]:
             before = found[-1]
             break
     sections = _sections(passage.content, before)
@@ -49,9 +47,9 @@ def _sections(text: str, before: str | None) -> list[tuple[str | None, str]]:
     """The text cut at its headings: each section's heading (`before` for the text ahead of the first) and text."""
     out: list[tuple[str | None, str]] = []
     start, heading = 0, before
-    for match in _HEADING.finditer(text):
-        if text[start : match.start()].strip():
-            out.append((heading, text[start : match.start()]))
-        start, heading = match.end(), match.group(1)
+    for begin, end, title in headings(text):
+        if text[start:begin].strip():
+            out.append((heading, text[start:begin]))
+        start, heading = end, title
     out.append((heading, text[start:]))
     return out

@@ -32,10 +32,13 @@ class Erasure:
     def _run(self, sql: str, params: Sequence[Any] = ()) -> int:
         raise NotImplementedError
 
-    def erase(self, ids: Sequence[str], texts: Sequence[str], tags: Sequence[str]) -> None:
+    def erase(
+        self, ids: Sequence[str], texts: Sequence[str], tags: Sequence[str], said: Sequence[str] = ()
+    ) -> None:
         """Remove every copy of the texts of the memories `ids` (deleted by the caller in the same transaction)
         and of the tags no memory carries any more. Earlier wordings of those memories, which their audit
-        entries and before-images hold, are erased too."""
+        entries and before-images hold, are erased too; so are the pieces `said` (the personal data the texts
+        held) wherever a conversation source holds them, and the name of the file a document was added from."""
         if not ids:
             return
         with self.atomic():
@@ -72,7 +75,9 @@ class Erasure:
                     "UPDATE tags SET merged_into = NULL, status = 'archived' WHERE merged_into = ?", (tag,)
                 )
             self._scrub_operations(every, set(tags))
-            for text in sorted(every, key=len, reverse=True):
+            # A document's path names its file, which may say what the memory was ("diary-2024.md").
+            self._run(f"DELETE FROM meta WHERE key LIKE ? AND value IN ({marks})", ["document:%", *ids])
+            for text in sorted(every | {p for p in said if p}, key=len, reverse=True):
                 rows = self._read(
                     "SELECT seq, content FROM sources WHERE content LIKE ? ESCAPE '\\'", (_like(text),)
                 )

@@ -24,7 +24,7 @@ from engram.store.roles import AuditLog, Meta, Rows, Transactions, Upkeep
 from engram.store.values import Filter
 from engram.tags.service import TagService
 from engram.tags.tagger import Tagger
-from engram.write.links import unlink_forgotten
+from engram.write.links import personal, unlink_forgotten
 from engram.write.rules import LIVE, mean, redacted
 from engram.write.writer import Writer
 
@@ -266,9 +266,8 @@ class Editor:
             alone += [
                 t for t in self._store.renamed_into(alone) if not self._store.count(replace(every, tags=(t,)))
             ]
-            self._store.erase(
-                [record.id, *(c.id for c in chunks)], [record.content, *(c.content for c in chunks)], alone
-            )
+            texts = [record.content, *(c.content for c in chunks)]
+            self._store.erase([record.id, *(c.id for c in chunks)], texts, alone, personal(record.content))
             self._store.audit("forget", record.id, {"kind": record.kind.value})
         self._store.settle()
         self._tags.reload()

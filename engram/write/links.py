@@ -1,5 +1,7 @@
 """What a forget does to the memories linked to the one forgotten: none of them may name it afterwards.
 
+The personal data the forgotten text held (`personal`) is erased from the conversations it was drawn from too.
+
 A memory updated by a newer one (`updated_by`) or updating older ones (`updates`) only loses the mark. A memory
 superseded by the forgotten one, or merged into it, would stay superseded by a memory that no longer exists: no
 search finds it, no edit or review makes it live again (each would stand it beside the memory that replaced it),
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from engram.lang import pii
 from engram.model.record import MemoryRecord, Status, utcnow
 from engram.store.roles import AuditLog, Rows, Upkeep
 from engram.write.updates import without_link
@@ -47,4 +50,15 @@ def unlink_forgotten(store: LinkStore, forgotten: MemoryRecord) -> list[str]:
     return archived
 
 
-__all__ = ["unlink_forgotten"]
+# The shortest piece of personal data erased wherever a conversation holds it: a shorter one (a code of three
+# digits) is too likely to be some other number.
+_SHORTEST_SAID = 4
+
+
+def personal(text: str) -> list[str]:
+    """The personal data in a forgotten text (a password, an e-mail address): the conversation it was drawn from
+    may hold it in other words too ("your wifi password is ..."), which erasing the sentence alone left there."""
+    return sorted({text[f.start : f.end] for f in pii.detect(text) if f.end - f.start >= _SHORTEST_SAID})
+
+
+__all__ = ["personal", "unlink_forgotten"]

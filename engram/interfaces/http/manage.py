@@ -18,14 +18,14 @@ from typing import Annotated, Any, BinaryIO, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import Field
+from pydantic import Field, StrictInt
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 from typing_extensions import TypedDict
 
 from engram import InvalidInput
 from engram.agent.registry import BY_NAME
-from engram.interfaces.http.bodies import _Body
+from engram.interfaces.http.bodies import Number, _Body
 from engram.interfaces.http.caller import Caller, Who
 from engram.interfaces.http.problems import MAX_UPLOAD_BYTES, known_query, problem
 from engram.interfaces.tenants import Tenants, private_dir
@@ -50,10 +50,11 @@ class ReviewBody(_Body):
     action: Literal["approve", "reject"]
     ids: list[str] = Field(default_factory=list, description="the memories to decide on")
     kind: str | None = Field(None, description="or: the pending memories of this kind")
-    below_confidence: float | None = Field(
+    # Strict, as every number of a body: `true` read as 1.0 picked every pending memory extracted with a confidence.
+    below_confidence: Number | None = Field(
         None, description="or: the pending memories extracted with a confidence under this"
     )
-    limit: int = Field(1000, ge=1, le=1000)
+    limit: StrictInt = Field(1000, ge=1, le=1000)
 
 
 class ReviewAnswer(TypedDict):
