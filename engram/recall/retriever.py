@@ -156,15 +156,16 @@ class Retriever:
         lent = matched_exactly(scored, ranking) if exact else scored
         best = _once(relevant(lent, floor, ranking))
         shown = best[:limit]
+        lacking = set() if exact else untyped(shown, query.text)
         doubtful = (
             set()
             if exact
             else unnamed(shown, scored, names_asked(query.text))
-            | untyped(shown, query.text)
+            | lacking
             | without_contact(shown, query.text)
         )
         if not exact:
-            shown = _answers_first(self._judged(shown, query, doubtful), untyped(shown, query.text))
+            shown = _answers_first(self._judged(shown, query, doubtful), lacking)
         return self._full(shown, query, exact, doubtful), len(best)
 
     def _judged(self, hits: Sequence[Scored[Facts]], query: Query, doubtful: set[str]) -> list[Scored[Facts]]:
@@ -230,9 +231,6 @@ def _once(scored: Sequence[Scored[Facts]]) -> list[Scored[Facts]]:
     return out
 
 
-__all__ = ["Hit", "RecallStore", "Retriever"]
-
-
 # How close a guess that could answer must score to one before it that cannot, to be shown before it.
 _CLOSE = 0.9
 
@@ -257,3 +255,6 @@ def _answers_first(judged: list[Scored[Facts]], lacking: set[str]) -> list[Score
         out[i : i + 1] = []
         out.insert(at, s)
     return out
+
+
+__all__ = ["Hit", "RecallStore", "Retriever"]
