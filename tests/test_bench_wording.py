@@ -7,7 +7,8 @@ from pathlib import Path
 from bench.userlevel import load_jsonl
 from bench.wording import DATA, markdown
 
-TYPES = {"synonym", "category", "kinship", "paraphrase", "spelling", "time", "document", "unanswerable"}
+# A set may also name the language of its lines in another one ("welsh": asked about them, in it or in English).
+TYPES = {"synonym", "category", "kinship", "paraphrase", "spelling", "time", "document", "unanswerable", "welsh"}
 
 
 def check_questions(folder: Path) -> None:
