@@ -8,7 +8,17 @@ from bench.userlevel import load_jsonl
 from bench.wording import DATA, markdown
 
 # A set may also name the language of its lines in another one ("welsh": asked about them, in it or in English).
-TYPES = {"synonym", "category", "kinship", "paraphrase", "spelling", "time", "document", "unanswerable", "welsh"}
+TYPES = {
+    "synonym",
+    "category",
+    "kinship",
+    "paraphrase",
+    "spelling",
+    "time",
+    "document",
+    "unanswerable",
+    "welsh",
+}
 
 
 def check_questions(folder: Path) -> None:
