@@ -318,8 +318,7 @@ _SUBORDINATOR = frozenset(
 
 
 def _opened(token: Any) -> bool:
-    """Whether `token` follows an adverb that opens its clause, as an instruction's may: "Never book more than 6
-    dogs a day", "Always book Tuesdays off"."""
+    """Whether `token` follows an adverb opening its clause, as an instruction's may: "Never book more dogs"."""
     doc, at = token.doc, token.i
     return at > 0 and doc[at - 1].text.lower() in _OPENERS and (at < 2 or doc[at - 2].text in _CLAUSE)
 
