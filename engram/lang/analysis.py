@@ -64,7 +64,7 @@ NO_TOPIC = re.compile(
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
 # An amount in words starts where its digits do, not after each comma inside them (a long run of "1," was
 # read from every comma again).
-_MONEY = re.compile(
+MONEY = re.compile(
     r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\b(?<!\d,)\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b", re.I
 )
 _PERCENT = re.compile(r"\b\d+(?:\.\d+)?\s?%|\b\d+(?:\.\d+)?\s?percent\b", re.IGNORECASE)
@@ -328,7 +328,7 @@ def entities(text: str) -> tuple[Entity, ...]:
     for pattern, kind in (
         (_URL, "url"),
         (_EMAIL, "email"),
-        (_MONEY, "money"),
+        (MONEY, "money"),
         (_PERCENT, "percent"),
         (DATE, "date"),
         (_TIME, "time"),

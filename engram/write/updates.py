@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from engram.lang.analysis import WHEN_ALONE
+from engram.lang.analysis import MONEY, WHEN_ALONE
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import STOPWORDS, stem, stems, words
@@ -322,12 +322,11 @@ def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared:
 # A word for what an amount is ("Put my small dog price up to £50" after "I charge £45 for a small dog"): the
 # older memory's amount is one without naming it.
 _AMOUNT_WORDS = {stem(w) for w in "price cost fee rate charge rent salary wage".split()}  # noqa: SIM905
-_MONEY = re.compile(r"[£$€]\s?\d|\d\s?(?:p|k|gbp|usd|eur)\b", re.IGNORECASE)
 
 
 def _priced(own: set[str], new: str, old: str) -> bool:
     """Whether the one word of its own names what an amount is, and both memories give a sum of money."""
-    return own <= _AMOUNT_WORDS and bool(_MONEY.search(new)) and bool(_MONEY.search(old))
+    return own <= _AMOUNT_WORDS and bool(MONEY.search(new)) and bool(MONEY.search(old))
 
 
 def unchanged_stems(older: str, newer: str) -> frozenset[str]:
