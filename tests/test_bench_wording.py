@@ -18,6 +18,7 @@ TYPES = {
     "document",
     "unanswerable",
     "welsh",
+    "polish",
 }
 
 
