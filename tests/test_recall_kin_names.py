@@ -133,3 +133,11 @@ def test_someone_elses_kin_is_not_the_askers_and_a_dash_states_a_relation() -> N
     assert set(kin_words("what's Dad's address?")) == {"dad"}  # "what's" is no one's
     texts = ["Bruno - our staffie, 4 in January. chip 977200009812443."]
     assert names_in(kin_words("what about the dog?")["dog"], texts) == ("Bruno",)
+
+
+def test_mama_is_a_word_for_a_mother_said_as_a_title() -> None:
+    said = kin_words("what's my mum's name?")["mum"]
+    assert names_in(said, ["Mama (Halina) and Papa still live in Poznan."]) == ("Halina",)
+    assert names_in(
+        kin_words("when is my mother's birthday?")["mother"], ["My mama, Rosa, turns 70 in May."]
+    ) == ("Rosa",)

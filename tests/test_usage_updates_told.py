@@ -91,3 +91,15 @@ def test_a_status_wished_or_planned_is_no_update_of_the_status_held() -> None:
     assert status("Kofi and I want to get married in 2028, probably in Accra.") is None
     assert status("We're thinking of getting engaged at Christmas.") is None
     assert status("Kofi and I got married in June.") is not None
+
+
+def test_a_new_number_named_by_another_phone_word_updates_the_older_number() -> None:
+    # "number" beside an older "mobile": both give a phone number, so the one word of its own names the same thing.
+    assert updates("Tom's got a new phone, number is now 07700 900655", "Tom mobile 07700 900318", 0.7)
+    assert not updates("Tom's got a new phone, number is now 4471", "Tom mobile 07700 900318", 0.7)
+    assert not updates("Gym number is now 01604 555 210", "Tom mobile 07700 900318", 0.7)  # someone else's
+
+
+def test_a_change_from_a_day_of_the_week_on_is_a_change() -> None:
+    assert updates("Yoga is at 7pm from Monday.", "Yoga is Wednesdays at 6pm.", 0.7)
+    assert not updates("Pilates is at 7pm from Monday.", "Yoga is Wednesdays at 6pm.", 0.7)

@@ -43,7 +43,7 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "girlfriend": ("girlfriend",),
     "fiancé": ("fiancé", "fiance"),
     "fiancée": ("fiancée", "fiancee"),
-    "mother": ("mother", "mum", "mom", "mam", "mummy", "mommy"),
+    "mother": ("mother", "mum", "mom", "mam", "mummy", "mommy", "mama"),
     "father": ("father", "dad", "daddy", "papa"),
     "sister": ("sister",),
     "brother": ("brother",),
@@ -122,7 +122,21 @@ for _kin, _said in list(_RELATIONS.items()):
 # The kin words people put before a name as a title ("Uncle Chidi", "Dad (Emeka)"); a sentence opening with
 # another ("Partner Portal launch", "Son Heung-min") names no relation of the asker.
 _TITLES = frozenset(
-    {"mum", "mom", "mam", "mummy", "mommy", "dad", "daddy", "papa", "aunt", "auntie", "aunty", "uncle"}
+    {
+        "mum",
+        "mom",
+        "mam",
+        "mummy",
+        "mommy",
+        "mama",
+        "dad",
+        "daddy",
+        "papa",
+        "aunt",
+        "auntie",
+        "aunty",
+        "uncle",
+    }
     | {"grandma", "grandpa", "gran", "granny", "nan", "nana", "grandad", "granddad", "cousin"}
 )
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from engram.lang.analysis import MONEY, WHEN_ALONE
 from engram.lang.lemmas import getAllLemmas
-from engram.lang.pii import MARKER
+from engram.lang.pii import MARKER, PiiKind, detect
 from engram.lang.text import STOPWORDS, stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.write.holders import holder as _holder
@@ -37,10 +37,10 @@ _CHANGE = re.compile(
     # A date that slipped, a duty handed on, a price come down to a figure ("came down to £42k", "down to £38").
     r"|slip(?:s|ped|ping)|shifted|handed\s+(?:[\w'\u2019-]+\s+){0,3}over|handed\s+over"
     r"|(?:(?:came|come|coming|comes|went|gone|going|goes)\s+(?:up|down)|down)\s+to(?=\s*[£$€]?\d)"
-    # A new one had ("Sam has a new number"), or a change from a time on ("from next week", "from 1 June").
+    # A new one had ("Sam has a new number"), or a change from a time on ("from next week", "from Monday", "from 1 June").
     r"|(?:has|have|got|gets?)\s+(?:a|an|his|her|their|my|our)\s+new"
     r"|put(?:s|ting)?\s+(?:[\w'\u2019]+\s+){0,3}(?:up|down)"
-    rf"|from\s+(?:today|tomorrow|next\s+\w+|{MONTHS}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})))\b",
+    rf"|from\s+(?:today|tomorrow|next\s+\w+|{DAYS}|{MONTHS}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})))\b",
     re.IGNORECASE,
 )
 # A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
@@ -226,7 +226,11 @@ def updates(new: str, old: str, cosine: float) -> bool:
     shared_count = len(said & old_stems) + len(shared)
     if own and not (
         len(own) == 1
-        and (_one_of_its_own(changing, new_names | given, old_stems, shared_count) or _priced(own, new, old))
+        and (
+            _one_of_its_own(changing, new_names | given, old_stems, shared_count)
+            or _priced(own, new, old)
+            or _renumbered(own, new, old)
+        )
     ):
         return False
     return not same_particulars(new, old) or bool((new_names | given) - old_words)
@@ -327,6 +331,17 @@ _AMOUNT_WORDS = {stem(w) for w in "price cost fee rate charge rent salary wage".
 def _priced(own: set[str], new: str, old: str) -> bool:
     """Whether the one word of its own names what an amount is, and both memories give a sum of money."""
     return own <= _AMOUNT_WORDS and bool(MONEY.search(new)) and bool(MONEY.search(old))
+
+
+_PHONE_WORDS = {stem(w) for w in "number phone mobile mob tel telephone landline cell".split()}  # noqa: SIM905
+
+
+def _renumbered(own: set[str], new: str, old: str) -> bool:
+    """Whether the one word of its own names what a phone number is, and both memories give a phone number ("number
+    is now 07700 900655" after "Darren mobile 07700 900318"): the older one's is one, named by another word."""
+    return own <= _PHONE_WORDS and all(
+        any(f.kind is PiiKind.PHONE for f in detect(text)) for text in (new, old)
+    )
 
 
 def unchanged_stems(older: str, newer: str) -> frozenset[str]:
