@@ -47,6 +47,17 @@ def test_an_undecided_category_is_decided_by_a_clear_kind() -> None:
     assert got.views["kind"]["contexts"] > got.views["kind"]["reminders"]
 
 
+def test_the_kinds_evidence_counts_twice() -> None:
+    """A kind leaning to identity (0.7) leaves the category under its line when counted once, and decides it
+    counted twice, as the category classifier counts a link or a meeting's heading."""
+    kind = Decision("identity", 0.7, "auto", probabilities={"identity": 0.7, "task": 0.15, "note": 0.15})
+    once = with_kind(_undecided(), kind, _evidence(), fallback_below=0.5, weight=1.0)
+    assert (once.label, once.method) == ("", "fallback")
+    twice = with_kind(_undecided(), kind, _evidence(), fallback_below=0.5)
+    assert (twice.label, twice.method) == ("contexts", "auto")
+    assert twice.probabilities["contexts"] > once.probabilities["contexts"]
+
+
 def test_a_given_kind_counts_as_the_kind_alone() -> None:
     got = with_kind(_undecided(), Decision("task", 1.0, "explicit"), _evidence(), fallback_below=0.5)
     assert (got.label, got.method) == ("reminders", "auto")

@@ -9,8 +9,8 @@ How much a kind says of each category is measured, never written by hand: the ki
 category seed sentence, and a category's row is the mean of the kind distributions its seeds got (a soft count,
 one added to each cell). A category decision is then weighed by the kind distribution as soft evidence
 (Pearl's virtual evidence): each category's probability times `sum_k P(kind k | category) q(k) / P(k)`, where q is
-the memory's kind distribution and P(k) the kinds' share over all category seeds, renormalised, before the
-category's fallback line is applied (docs/design/classification.md).
+the memory's kind distribution and P(k) the kinds' share over all category seeds, counted twice (`KIND_WEIGHT`),
+renormalised, before the category's fallback line is applied (docs/design/classification.md).
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from engram.classify.prototypes import Decision
 
 SMOOTHING = 1.0  # added to each soft count, so no kind rules a category out
+# The kind's weight counts twice, as the categories count a link or a meeting's heading: counted once, most lines
+# under the line stayed undecided even where the kind was right and clear.
+KIND_WEIGHT = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +60,20 @@ class KindEvidence:
         }
 
 
-def with_kind(category: Decision, kind: Decision, evidence: KindEvidence, fallback_below: float) -> Decision:
-    """`category` weighed by what `kind` says of it, renormalised, and decided again against `fallback_below`.
-    A category given by the caller, or one with no distribution, is kept as it is."""
+def with_kind(
+    category: Decision,
+    kind: Decision,
+    evidence: KindEvidence,
+    fallback_below: float,
+    weight: float = KIND_WEIGHT,
+) -> Decision:
+    """`category` weighed by what `kind` says of it (its likelihoods raised to `weight`), renormalised, and
+    decided again against `fallback_below`. A category given by the caller, or one with no distribution, is kept
+    as it is."""
     if category.method != "fallback" or not category.probabilities:
         return category
     weights = evidence.likelihoods(kind)
-    weighed = {c: p * weights.get(c, 1.0) for c, p in category.probabilities.items()}
+    weighed = {c: p * weights.get(c, 1.0) ** weight for c, p in category.probabilities.items()}
     total = sum(weighed.values())
     if total <= 0:
         return category
