@@ -3,6 +3,8 @@ weighed in only where the category classifier alone would leave the memory witho
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engram import Memory
 from engram.classify.joint import KindEvidence, with_kind
 from engram.classify.prototypes import Decision
@@ -56,6 +58,11 @@ def test_the_kinds_evidence_counts_twice() -> None:
     twice = with_kind(_undecided(), kind, _evidence(), fallback_below=0.5)
     assert (twice.label, twice.method) == ("contexts", "auto")
     assert twice.probabilities["contexts"] > once.probabilities["contexts"]
+    fell_back = replace(kind, method="fallback")  # no kind decided: its evidence counts once
+    assert (
+        with_kind(_undecided(), fell_back, _evidence(), fallback_below=0.5).probabilities
+        == once.probabilities
+    )
 
 
 def test_a_given_kind_counts_as_the_kind_alone() -> None:

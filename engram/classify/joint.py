@@ -22,7 +22,8 @@ from engram.classify.prototypes import Decision
 
 SMOOTHING = 1.0  # added to each soft count, so no kind rules a category out
 # The kind's weight counts twice, as the categories count a link or a meeting's heading: counted once, most lines
-# under the line stayed undecided even where the kind was right and clear.
+# under the line stayed undecided even where the kind was right and clear. A kind that fell back decided nothing,
+# so it counts once: twice, "No phone calls before 3pm after a night" became a reminder.
 KIND_WEIGHT = 2.0
 
 
@@ -67,12 +68,13 @@ def with_kind(
     fallback_below: float,
     weight: float = KIND_WEIGHT,
 ) -> Decision:
-    """`category` weighed by what `kind` says of it (its likelihoods raised to `weight`), renormalised, and
-    decided again against `fallback_below`. A category given by the caller, or one with no distribution, is kept
-    as it is."""
+    """`category` weighed by what `kind` says of it (its likelihoods raised to `weight`, or to 1 when the kind
+    fell back), renormalised, and decided again against `fallback_below`. A category given by the caller, or one
+    with no distribution, is kept as it is."""
     if category.method != "fallback" or not category.probabilities:
         return category
     weights = evidence.likelihoods(kind)
+    weight = 1.0 if kind.method == "fallback" else weight
     weighed = {c: p * weights.get(c, 1.0) ** weight for c, p in category.probabilities.items()}
     total = sum(weighed.values())
     if total <= 0:
