@@ -49,9 +49,7 @@ _CHANGE = re.compile(
 # "no more Lily's Kitchen", "given up on the drill idea". The thing is the word after it, which the older memory must say.
 _ENDED = re.compile(
     r"\b(?:sold|scrapped|traded\s+in|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
-    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?"
-    # A named place of work or study left ("Gareth's left Admiral"): not "left the keys at ...".
-    r"|(?:has\s+|have\s+|['\u2019]s\s+|['\u2019]ve\s+)left(?=\s+(?-i:[A-Z])))\s+"
+    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?)\s+"
     r"(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?([^\W\d_][\w'\u2019-]*)",
     re.IGNORECASE,
 )
