@@ -59,10 +59,10 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
 # Where a sentence or a clause opens, so that any word there is capitalised: "Bins go out...", "Upgraded the DB".
 _OPENS = re.compile(r"(?:^|[.!?:;\n(]|\s[-\u2013])\s*$")
 # A clause of its own: what says the change is told apart from why or how one feels about it ("physio is
-# thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join"). A stop,
-# comma or colon inside a word ("jake@mossdesign.co.uk", "8.30", "£1,150") ends no clause.
+# thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join"). A stop
+# inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause.
 _CLAUSES = re.compile(
-    r"(?:[;!?()\n]|[,:.](?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE
+    r"(?:[,;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE
 )
 _CALENDAR = re.compile(rf"^(?:{MONTHS}|{SHORT_MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(
