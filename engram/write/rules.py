@@ -21,7 +21,7 @@ LIVE = (Status.APPROVED, Status.PENDING)
 # The particulars that make two close wordings two facts: numbers, the names of months and days, the times of a
 # day and the days next to today, and whether it is so at all (not, never; always).
 _PARTICULAR = re.compile(
-    rf"\d+(?:[.,:/]\d+)*|\b(?:{MONTHS}|{DAYS}|morning|afternoon|evening|night|tonight|noon|midnight|today"
+    rf"\d+(?:[.,:/]\d+)*|\b(?:{MONTHS}|(?:{DAYS})s?|morning|afternoon|evening|night|tonight|noon|midnight|today"
     r"|tomorrow|yesterday|not|no|never|none|nothing|nobody|cannot|always)\b|n['\u2019]t\b",
     re.IGNORECASE,
 )
@@ -32,7 +32,8 @@ _NOT = frozenset(
 
 def _particulars(text: str) -> list[str]:
     found = (m.lower() for m in _PARTICULAR.findall(text))
-    return sorted("not" if m in _NOT else m for m in found)  # "don't" and "do not" say the same
+    # "don't" and "do not" say the same, and "on Mondays" names the day "on Monday" does.
+    return sorted("not" if m in _NOT else m.removesuffix("s") if m.endswith("days") else m for m in found)
 
 
 def same_particulars(a: str, b: str) -> bool:

@@ -14,11 +14,12 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from engram.lang.analysis import MONEY, WHEN_ALONE
+from engram.lang.analysis import WHEN_ALONE
 from engram.lang.lemmas import getAllLemmas
-from engram.lang.pii import MARKER, PiiKind, detect
+from engram.lang.pii import MARKER
 from engram.lang.text import STOPWORDS, stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
+from engram.write.details import ADDRESS, kinds, priced, renumbered
 from engram.write.holders import holder as _holder
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
@@ -34,6 +35,7 @@ _CHANGE = re.compile(
     r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
     r"|increased|decreased|reduced|upped|went up|went down|pushed back|pushed|bumped|relocated|rebooked"
     r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more|reset|moves|decommissioned|retired"
+    r"|promoted|transferred"
     # A date that slipped, a duty handed on, a price come down to a figure ("came down to £42k", "down to £38").
     r"|slip(?:s|ped|ping)|shifted|handed\s+(?:[\w'\u2019-]+\s+){0,3}over|handed\s+over"
     r"|(?:(?:came|come|coming|comes|went|gone|going|goes)\s+(?:up|down)|down)\s+to(?=\s*[£$€]?\d)"
@@ -57,14 +59,18 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
 # Where a sentence or a clause opens, so that any word there is capitalised: "Bins go out...", "Upgraded the DB".
 _OPENS = re.compile(r"(?:^|[.!?:;\n(]|\s[-\u2013])\s*$")
 # A clause of its own: what says the change is told apart from why or how one feels about it ("physio is
-# thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join").
-_CLAUSES = re.compile(r"[,;:.!?()\n]+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE)
+# thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join"). A stop
+# inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause.
+_CLAUSES = re.compile(
+    r"(?:[,;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE
+)
 _CALENDAR = re.compile(rf"^(?:{MONTHS}|{SHORT_MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(
     {"move", "moved", "moving", "now", "change", "changed", "switch", "switched", "correction", "corrected",
      "actually", "longer", "anymore", "instead", "update", "updated", "again", "new", "raised", "lowered",
      "next", "from", "increased", "decreased", "reduced", "upped", "went", "pushed", "came", "come", "coming",
-     "comes", "going", "goes", "gone", "handed", "slipped", "slips", "slipping", "brought", "forward", "shifted"}
+     "comes", "going", "goes", "gone", "handed", "slipped", "slips", "slipping", "brought", "forward", "shifted",
+     "promoted", "transferred"}
 )  # fmt: skip
 
 
@@ -158,7 +164,10 @@ def _topic(text: str, names: set[str]) -> set[str]:
 # not a verb with what changed before it and the new value after.
 _STATE = frozenset({"now", "these days", "going forward", "instead", "any more", "anymore", "no more"})
 # Words that say when, or how it went, not what changed: "Dentist rang - it's 10 May now, same time".
-_ASIDES = "today tonight yesterday last finally still same time back rang ugh weird these days going forward turns guess put"
+_ASIDES = (
+    "today tonight yesterday last finally still same time back rang ugh weird these days going forward turns guess put"
+    " use uses using"
+)
 _ASIDE = {stem(w) for w in _ASIDES.split()}
 # When a value was set, said with it ("... from today"), and the verbs that set it: no topic of their own.
 _WHEN_SAID = {stem(w) for w in "today tonight yesterday week weekend morning evening reset set".split()}  # noqa: SIM905
@@ -208,32 +217,42 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return True
     if cosine < UPDATE_AT or not says_change(new):
         return False
-    if _planned(old, new):
-        return False
+    if _planned(old, new) or _ADDED.search(new):
+        return False  # "goes to nursery on Wednesdays too, from next week": a day added, the older one still holds
+    addressed = ADDRESS.findall(new) != ADDRESS.findall(old)
+    new, old = ADDRESS.sub(" ", new), ADDRESS.sub(" ", old)
     changing = _changing(new)
     given = _handed_to(new)  # the new holder is the value that changed, not whom the fact is about
     new_names, old_names = _names(new) - given, _names(old)
     new_words, old_words = set(words(new)), set(words(old))
     new_stems, old_stems = {stem(w) for w in new_words}, {stem(w) for w in old_words}
+    old_stems |= kinds(old_stems, new_stems)
     shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
     if not shared:  # a reason's names are not whom it is about: "club is Tuesdays now, Sarah's got choir"
         new_names = _names(changing) - given
         shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
     if (new_names or old_names) and not shared:
         return False
-    said = _topic(changing, new_names | given) - _ASIDE
+    said = kinds(_topic(changing, new_names | given) - _ASIDE, old_stems)
     own = said - old_stems
     shared_count = len(said & old_stems) + len(shared)
     if own and not (
         len(own) == 1
         and (
             _one_of_its_own(changing, new_names | given, old_stems, shared_count)
-            or _priced(own, new, old)
-            or _renumbered(own, new, old)
+            or priced(own, new, old)
+            or renumbered(own, new, old)
         )
     ):
         return False
-    return not same_particulars(new, old) or bool((new_names | given) - old_words)
+    return addressed or not same_particulars(new, old) or bool((new_names | given) - old_words)
+
+
+# Words that add to what the older memory says rather than replace it.
+# "Too" ends its clause so ("on Wednesdays too"): "Tuesdays were too full" adds nothing.
+_ADDED = re.compile(
+    r"\b(?:(?:too|as well)(?=\s*(?:[,.;:!?)]|$))|also|additionally|on top of)\b", re.IGNORECASE
+)
 
 
 # Whom a duty was handed or passed to, or swapped with ("handed the school run over to Grace", "swapped on-call
@@ -320,27 +339,6 @@ def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared:
     after = _topic(changing[told.end() :], names)
     return bool(after & old_stems) or (
         shared >= 2 and not _topic(changing[: told.start()], names) - old_stems
-    )
-
-
-# A word for what an amount is ("Put my small dog price up to £50" after "I charge £45 for a small dog"): the
-# older memory's amount is one without naming it.
-_AMOUNT_WORDS = {stem(w) for w in "price cost fee rate charge rent salary wage".split()}  # noqa: SIM905
-
-
-def _priced(own: set[str], new: str, old: str) -> bool:
-    """Whether the one word of its own names what an amount is, and both memories give a sum of money."""
-    return own <= _AMOUNT_WORDS and bool(MONEY.search(new)) and bool(MONEY.search(old))
-
-
-_PHONE_WORDS = {stem(w) for w in "number phone mobile mob tel telephone landline cell".split()}  # noqa: SIM905
-
-
-def _renumbered(own: set[str], new: str, old: str) -> bool:
-    """Whether the one word of its own names what a phone number is, and both memories give a phone number ("number
-    is now 07700 900655" after "Darren mobile 07700 900318"): the older one's is one, named by another word."""
-    return own <= _PHONE_WORDS and all(
-        any(f.kind is PiiKind.PHONE for f in detect(text)) for text in (new, old)
     )
 
 

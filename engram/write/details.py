@@ -1,0 +1,50 @@
+"""The details a changed fact gives, read alike however they are said: an address one writes to, as a value (its
+parts are no topic words); the words for one detail ("Sarah has a new number" of "Sarah's mobile is ..."); what an
+amount is ("Put my small dog price up to £50" after "I charge £45 for a small dog")."""
+
+from __future__ import annotations
+
+import re
+
+from engram.lang.analysis import MONEY
+from engram.lang.pii import PiiKind, detect
+from engram.lang.text import stem
+
+# An address one writes to or opens ("accounts@northwind.example", "https://..."): a value, as a number is, whose
+# parts are no topic words; two memories that give different ones name different particulars.
+ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+", re.IGNORECASE)
+# Words for one detail said in several ways ("Sarah has a new number" of "Sarah's mobile is ..."; "an email
+# address"; a phone number is read by `renumbered`): one word of each group stands for the others, so the newer names what the older one does.
+_KIND_WORDS = (
+    ("email", "e-mail", "address"),
+    ("dose", "dosage"),
+)
+_KIND_STEM = {stem(w): stem(group[0]) for group in _KIND_WORDS for w in group}
+
+
+def kinds(found: set[str], other: set[str]) -> set[str]:
+    """The stems of `found`, each word for a detail read as the first word of its group when `other` says one of
+    the group ("number" is "mobile" where the older memory says "mobile")."""
+    said = {_KIND_STEM.get(s) for s in other} - {None}
+    return {_KIND_STEM[s] if _KIND_STEM.get(s) in said else s for s in found}
+
+
+# A word for what an amount is ("Put my small dog price up to £50" after "I charge £45 for a small dog"): the
+# older memory's amount is one without naming it.
+_AMOUNT_WORDS = {stem(w) for w in "price cost fee rate charge rent salary wage".split()}  # noqa: SIM905
+
+
+def priced(own: set[str], new: str, old: str) -> bool:
+    """Whether the one word of its own names what an amount is, and both memories give a sum of money."""
+    return own <= _AMOUNT_WORDS and bool(MONEY.search(new)) and bool(MONEY.search(old))
+
+
+_PHONE_WORDS = {stem(w) for w in "number phone mobile mob tel telephone landline cell".split()}  # noqa: SIM905
+
+
+def renumbered(own: set[str], new: str, old: str) -> bool:
+    """Whether the one word of its own names what a phone number is, and both memories give a phone number ("number
+    is now 07700 900655" after "Darren mobile 07700 900318"): the older one's is one, named by another word."""
+    return own <= _PHONE_WORDS and all(
+        any(f.kind is PiiKind.PHONE for f in detect(text)) for text in (new, old)
+    )
