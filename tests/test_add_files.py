@@ -166,7 +166,7 @@ def test_bad_files_are_refused_by_name(mem: Memory, files: Path, settings: Setti
     assert mem.count() == 0
 
 
-def test_pdf_and_html_without_the_extra_name_it(
+def test_pdf_without_the_extra_names_it_and_html_needs_none(
     mem: Memory, files: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real_import = builtins.__import__
@@ -177,10 +177,10 @@ def test_pdf_and_html_without_the_extra_name_it(
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_parsers)
-    for name in ("policy.pdf", "team.html"):
-        with pytest.raises(MissingExtra, match=r"documents extra: pip install 'engram-memory\[documents\]'"):
-            mem.add_file(files / name)
-    assert mem.add_file(files / "guide.md")["outcome"] == "created"  # Markdown needs nothing more
+    with pytest.raises(MissingExtra, match=r"documents extra: pip install 'engram-memory\[documents\]'"):
+        mem.add_file(files / "policy.pdf")
+    for name in ("guide.md", "team.html"):  # read with the standard library alone
+        assert mem.add_file(files / name)["outcome"] == "created"
 
 
 def test_engram_add_through_the_cli(tmp_path: Path, files: Path) -> None:

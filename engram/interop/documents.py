@@ -4,7 +4,7 @@ passages the chunks the write path cuts any long memory into, its title and wher
 Adding is idempotent by content: the same text again is the memory already stored; a file whose text changed
 supersedes the version added from the same path before (kept as superseded, never deleted). The path each
 version came from is remembered in the store's meta table, so a changed file finds its older version even when
-nothing else in it is the same. PDF and HTML need the `documents` extra (pypdf, beautifulsoup4).
+nothing else in it is the same. PDF needs the `documents` extra (pypdf).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from engram.errors import InvalidInput, MissingExtra
 from engram.interop.files import file_at, utf8_text
+from engram.interop.webpage import page_text
 from engram.lang.chunk import headings
 from engram.model.answers import AddedFile
 from engram.model.record import Kind, MemoryType, SourceType, Status
@@ -49,11 +50,6 @@ _PARSE_ERRORS = (
     *(zlib.error, struct.error),
 )
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
-_BLOCKS = [
-    *("p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "blockquote", "pre"),
-    *("h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th"),
-    *("figure", "figcaption", "hr", "form", "details", "summary", "address"),
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +62,8 @@ class Document:
 
 
 def read_document(path: Path, longest: int | None = None) -> Document:
-    """The text and title of a Markdown, text, HTML or PDF file; a PDF whose text passes `longest` characters is
-    refused as soon as it does (its other pages unread)."""
+    """The text and title of a Markdown, text, HTML or PDF file; a PDF or a page whose text passes `longest`
+    characters is refused as soon as it does (the rest unread)."""
     kind = TYPES.get(path.suffix.lower())
     if kind is None:
         raise InvalidInput(
@@ -82,7 +78,7 @@ def read_document(path: Path, longest: int | None = None) -> Document:
     if kind == "pdf":
         text, title = _pdf(path, longest)
     elif kind == "html":
-        text, title = _html(utf8_text(path.read_bytes()))
+        text, title = page_text(utf8_text(path.read_bytes()), path.name, longest)
     else:
         text = utf8_text(path.read_bytes())
         title = _markdown_title(text) if kind == "markdown" else None
@@ -101,53 +97,6 @@ def _markdown_title(text: str) -> str | None:
         if title := next((t for t in said if t), None):
             return title.strip("\"'")
     return next((title for _, _, title in headings(text, level=1)), None)
-
-
-def _html(markup: str) -> tuple[str, str | None]:
-    """The page's readable text, one block a paragraph, and its <title> (else its first <h1>)."""
-    try:
-        from bs4 import BeautifulSoup
-    except ModuleNotFoundError as exc:
-        raise MissingExtra("adding an HTML file", "documents") from exc
-    soup = BeautifulSoup(markup, "html.parser")
-    for hidden in soup(["script", "style", "noscript", "template", "head"]):
-        title_tag = hidden.find("title") if hidden.name == "head" else None
-        if title_tag is not None:
-            hidden.insert_before(title_tag.extract())
-        hidden.decompose()
-    title = soup.find("title") or soup.find("h1")
-    name = title.get_text(" ", strip=True) if title is not None else None
-    if soup.title is not None:
-        soup.title.decompose()
-    paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", _text(soup)))
-    return "\n\n".join(p for p in paragraphs if p), name or None
-
-
-def _text(root: Any) -> str:
-    """The text of a parsed page, blocks apart as paragraphs and inline elements (<b>, <a>) inside the sentence
-    they are part of. Walked with a stack of its own rather than by inserting breaks into the tree: an insert
-    after a block walks down to its last descendant, which made a page of 200,000 nested <div>s take hours."""
-    from bs4.element import CData, NavigableString
-
-    out: list[str] = []
-    stack: list[tuple[Any, bool]] = [(root, False)]
-    while stack:
-        node, leaving = stack.pop()
-        if isinstance(node, NavigableString):
-            if type(node) in (NavigableString, CData):  # as get_text: no comments, doctypes or declarations
-                out.append(str(node))
-            continue
-        block = node.name in _BLOCKS
-        if block:
-            out.append("\n\n")
-        if leaving:
-            continue
-        if node.name == "br":
-            out.append("\n")
-        if block:
-            stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node.contents))
-    return "".join(out)
 
 
 def _pdf(path: Path, longest: int | None = None) -> tuple[str, str | None]:
