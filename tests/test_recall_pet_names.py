@@ -48,3 +48,28 @@ def test_the_dog_finds_what_is_said_of_it_by_name(pets: Memory, question: str, a
     found = pets.search_memory(question, {"limit": 3}, touch=False)["results"]
     assert found and answer in found[0]["content"], [r["content"] for r in found]
     assert found[0]["confidence"] in {"medium", "high"}, found[0]
+
+
+def test_a_pet_named_without_my_or_with_a_contraction() -> None:
+    """Said of the household's pet as people write it: no "my", "'s called", "is named"."""
+    cat = kin_words("what can't the cat eat?")["cat"]
+    dog = kin_words("the dog")["dog"]
+    assert names_in(cat, ("Cat's called Pesto, ginger tom, 4 yrs old.",)) == ("Pesto",)
+    assert names_in(cat, ("Our cat is named Miso.",)) == ("Miso",)
+    assert names_in(dog, ("Moved house in May. The dog's called Bramble, she's a rescue.",)) == ("Bramble",)
+    # A possessive before anything but "called" or "named" names no pet: "the dog's Vet" is not its name.
+    assert names_in(dog, ("The dog's Vet is Meadow Vets.",)) == ()
+    # Kin stay the asker's own: "the" does not stand for "my" before a person.
+    assert names_in(kin_words("my mum")["mum"], ("The mum's called Ruth.",)) == ()
+
+
+def test_the_cat_named_with_a_contraction_finds_its_diet(real: Memory) -> None:
+    for text in (
+        "Cat's called Pesto, ginger tom, 4 yrs old. Vet is Ashworth Vets on Wilmslow Rd",
+        "Pesto has to have the renal diet food, no treats with fish in",
+        "I'm lactose intolerant, oat milk in coffee please",
+        "Climbing at the Depot on Mondays and Thursdays with Gabi, usually 7pm",
+    ):
+        real.store_memory(text)
+    found = real.search_memory("what can't the cat eat?", {"limit": 3}, touch=False)["results"]
+    assert found and "renal diet" in found[0]["content"], [r["content"] for r in found]

@@ -237,10 +237,15 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
     own = r"(?:\b(?:my|our)\s+)"  # the asker's own
     if set(said) & _TITLES or set(said) & set(_TRADES):  # or as a title: "Dad (Emeka)", "Electrician Sinead"
         own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
+    if set(said) & _PETS:  # a pet is the household's: "The cat's called Pesto", "Dog is Bramble"
+        own = r"(?:\b(?:my|our|the)\s+|^|(?<=[.!?;:\n]\s))"
+    stated = own if "the" in own else r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
     found = [
         rf"{own}{relation}\b,?\s+{_NAME}",  # my husband Tomás, Mum, Helen
         rf"{own}{relation}\s*\(\s*{_NAME}\s*\)",  # Dad (Emeka)
-        rf"{own}{relation}\s+(?:is|was)\s+(?:called\s+)?{_NAME}",  # my manager is Dana
+        # my manager is Dana; Flatmate is Tom Reyes (a note's subject is the asker's own); my cat's called Pesto
+        rf"{stated}{relation}\s+(?:is|was)\s+(?:called\s+|named\s+)?{_NAME}",
+        rf"{stated}{relation}['\u2019]s\s+(?:called|named)\s+{_NAME}",
         # Tomás, my husband; Ada is our daughter; Bruno - our staffie
         rf"\b{_NAME}(?:,|\s+[-\u2013:])?\s+(?:is\s+)?(?:my|our)\s+{relation}\b",
         rf"\b{_NAME}\s*\(\s*(?:my|our)\s+{relation}\s*\)",  # Claire (my partner)

@@ -52,20 +52,33 @@ def names_asked(question: str) -> tuple[str, ...]:
 
 
 def unnamed(
-    shown: Sequence[Scored[Facts]], scored: Sequence[Scored[Facts]], names: Sequence[str]
+    shown: Sequence[Scored[Facts]],
+    scored: Sequence[Scored[Facts]],
+    names: Sequence[str],
+    kin: Sequence[tuple[str, ...]] = (),
 ) -> set[str]:
     """The memories of `shown` standing alone (in no episode and no document) that do not say a name of the
-    question that another of the `scored` candidates says. Only what is shown is read name by name; the other
-    candidates, as one text, only when one shown lacks a name."""
-    if not names:
+    question that another of the `scored` candidates says. A kin word of the question counts as a name said by
+    any of `kin`'s words for it (its other words, the names the memories give that relation): "when is my dad's
+    birthday" is not answered by "Tom's birthday is 5 January" while another memory speaks of Dad. Only what is
+    shown is read name by name; the other candidates, as one text, only when one shown lacks a name."""
+    whom = [(n,) for n in names] + [group for group in kin if group]
+    if not whom:
         return set()
     alone = [s for s in shown if s.record.episode is None]
-    lacking = {s.record.id: {n for n in names if not says(s.record.content.lower(), n)} for s in alone}
+    lacking = {
+        s.record.id: {i for i, group in enumerate(whom) if not _says_any(s.record.content.lower(), group)}
+        for s in alone
+    }
     if not any(lacking.values()):
         return set()
     everything = "\n".join(s.record.content for s in scored).lower()
-    said = {n for n in names if says(everything, n)}
+    said = {i for i, group in enumerate(whom) if _says_any(everything, group)}
     return {memory_id for memory_id, missing in lacking.items() if said & missing}
+
+
+def _says_any(text: str, words: Sequence[str]) -> bool:
+    return any(says(text, w.lower()) for w in words)
 
 
 def says(text: str, name: str) -> bool:

@@ -80,12 +80,19 @@ class Retriever:
         """Every candidate, scored, best first, and the candidates' vectors (trace_search shows them all). With
         `lend`, a question's reply is lent its score before the speaker asked about is weighed, so a reply that
         person says is weighed as their other turns are."""
-        understood = self._linked(corrected(query, self._store), where)
+        return self._scored(
+            self._linked(corrected(query, self._store), where), where, limit, profile, lend=lend
+        )
+
+    def _scored(
+        self, understood: Query, where: Filter, limit: int, profile: str, *, lend: bool = False
+    ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
+        """`scored` for a query already read (corrected, its kin named)."""
         scored, vectors, beside = self._candidates.scored(understood, where, limit, self.profile(profile))
-        scored = liked(scored, query.text)
+        scored = liked(scored, understood.text)
         if lend:
             scored = lend_replies(scored, self._store, where)
-        return exchanged(said_by_asked(scored, query.text), beside), vectors
+        return exchanged(said_by_asked(scored, understood.text), beside), vectors
 
     def corrected(self, query: Query) -> Query:
         """`query` with its misspelled words read as the store spells them (engram.recall.spelling)."""
@@ -116,7 +123,8 @@ class Retriever:
         each returned memory's use is counted unless `touch` is false."""
         settings = self._settings
         query = self.corrected(query)  # read once: its corrections also name who is asked about (`_judged`)
-        scored, vectors = self.scored(query, where, limit, profile, lend=True)
+        understood = self._linked(query, where)
+        scored, vectors = self._scored(understood, where, limit, profile, lend=True)
         thresholds = {RecallMode.ACCURATE: settings.accurate, RecallMode.RELATED: settings.related}
         size = limit if mode is RecallMode.RANKED else min(limit, thresholds[mode].cap)
         pool = _once(scored)
@@ -126,7 +134,9 @@ class Retriever:
             else None
         )
         picked = mmr(pool, vectors, settings.mmr_lambda, size, instances=query.counts, episodes=told)
-        doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
+        doubtful = unnamed(picked, scored, names_asked(query.text), kin_asked(understood)) | untyped(
+            picked, query.text
+        )
         doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         sure = self._judged(picked, query, doubtful)
@@ -150,7 +160,8 @@ class Retriever:
         many scored that much. A long memory counts once, by its best passage (chunk). With `exact`, `where`
         itself makes each one what the query asks for."""
         query = self.corrected(query)
-        scored, _ = self.scored(query, where, limit, profile, lend=not exact)
+        understood = self._linked(query, where)
+        scored, _ = self._scored(understood, where, limit, profile, lend=not exact)
         ranking = self.profile(profile)
         # A listing (`exact`) is no search: its order is the due days'.
         lent = matched_exactly(scored, ranking) if exact else scored
@@ -160,7 +171,7 @@ class Retriever:
         doubtful = (
             set()
             if exact
-            else unnamed(shown, scored, names_asked(query.text))
+            else unnamed(shown, scored, names_asked(query.text), kin_asked(understood))
             | lacking
             | without_contact(shown, query.text)
         )
@@ -258,3 +269,12 @@ def _answers_first(judged: list[Scored[Facts]], lacking: set[str]) -> list[Score
 
 
 __all__ = ["Hit", "RecallStore", "Retriever"]
+
+
+def kin_asked(understood: Query) -> list[tuple[str, ...]]:
+    """Each kin word of the question with every word it is said by: its relation's words, its other words and
+    the names the memories give it."""
+    others: dict[str, list[str]] = {}
+    for word, alternatives in understood.others:
+        others.setdefault(word, []).extend(alternatives)
+    return [(*said, *others.get(word, ())) for word, said in kin_words(understood.text).items()]
