@@ -7,7 +7,7 @@ adoption agencies", said by the person asked about)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engram.lang.text import STOPWORDS
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
@@ -52,33 +52,45 @@ def names_asked(question: str) -> tuple[str, ...]:
 
 
 def unnamed(
-    shown: Sequence[Scored[Facts]],
-    scored: Sequence[Scored[Facts]],
-    names: Sequence[str],
-    kin: Sequence[tuple[str, ...]] = (),
+    shown: Sequence[Scored[Facts]], scored: Sequence[Scored[Facts]], names: Sequence[str]
 ) -> set[str]:
     """The memories of `shown` standing alone (in no episode and no document) that do not say a name of the
-    question that another of the `scored` candidates says. A kin word of the question counts as a name said by
-    any of `kin`'s words for it (its other words, the names the memories give that relation): "when is my dad's
-    birthday" is not answered by "Tom's birthday is 5 January" while another memory speaks of Dad. Only what is
-    shown is read name by name; the other candidates, as one text, only when one shown lacks a name."""
-    whom = [(n,) for n in names] + [group for group in kin if group]
-    if not whom:
+    question that another of the `scored` candidates says. Only what is shown is read name by name; the other
+    candidates, as one text, only when one shown lacks a name."""
+    if not names:
         return set()
     alone = [s for s in shown if s.record.episode is None]
-    lacking = {
-        s.record.id: {i for i, group in enumerate(whom) if not _says_any(s.record.content.lower(), group)}
-        for s in alone
-    }
+    lacking = {s.record.id: {n for n in names if not says(s.record.content.lower(), n)} for s in alone}
     if not any(lacking.values()):
         return set()
     everything = "\n".join(s.record.content for s in scored).lower()
-    said = {i for i, group in enumerate(whom) if _says_any(everything, group)}
+    said = {n for n in names if says(everything, n)}
     return {memory_id for memory_id, missing in lacking.items() if said & missing}
 
 
-def _says_any(text: str, words: Sequence[str]) -> bool:
-    return any(says(text, w.lower()) for w in words)
+# "my dad's birthday": a kin word of the asker's, owning a thing.
+_KIN_OWNS = re.compile(r"\b(?:my|our)\s+([^\W\d_][\w-]*)['\u2019]s\s+([^\W\d_]+)", re.IGNORECASE)
+
+
+def owned_by_another(
+    shown: Sequence[Scored[Facts]], question: str, kin: Mapping[str, Sequence[str]]
+) -> set[str]:
+    """The memories of `shown` standing alone that give the thing a kin word of the question owns as someone
+    else's, by name, and say neither the kin word nor a name of it: "when is my dad's birthday" is not answered
+    by "Tom's birthday is 5 January". `kin` holds each kin word's words and names."""
+    doubtful: set[str] = set()
+    for asked in _KIN_OWNS.finditer(question):
+        words = kin.get(asked.group(1).lower())
+        if not words:
+            continue
+        owned = re.compile(rf"\b([A-Z][\w-]*)['\u2019]s\s+{re.escape(asked.group(2).lower())}\b")
+        for s in shown:
+            text = s.record.content
+            if s.record.episode is not None or any(says(text.lower(), w.lower()) for w in words):
+                continue
+            if any(m.group(1).lower() not in STOPWORDS for m in owned.finditer(text)):
+                doubtful.add(s.record.id)
+    return doubtful
 
 
 def says(text: str, name: str) -> bool:

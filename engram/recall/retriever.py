@@ -33,7 +33,7 @@ from engram.recall.kin import (
 )
 from engram.recall.likings import liked
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
-from engram.recall.named import names_asked, unnamed
+from engram.recall.named import names_asked, owned_by_another, unnamed
 from engram.recall.passages import where_in
 from engram.recall.query import Query
 from engram.recall.replies import lend_replies
@@ -134,9 +134,8 @@ class Retriever:
             else None
         )
         picked = mmr(pool, vectors, settings.mmr_lambda, size, instances=query.counts, episodes=told)
-        doubtful = unnamed(picked, scored, names_asked(query.text), kin_asked(understood)) | untyped(
-            picked, query.text
-        )
+        doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
+        doubtful |= owned_by_another(picked, query.text, kin_asked(understood))
         doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         sure = self._judged(picked, query, doubtful)
@@ -171,7 +170,8 @@ class Retriever:
         doubtful = (
             set()
             if exact
-            else unnamed(shown, scored, names_asked(query.text), kin_asked(understood))
+            else unnamed(shown, scored, names_asked(query.text))
+            | owned_by_another(shown, query.text, kin_asked(understood))
             | lacking
             | without_contact(shown, query.text)
         )
@@ -271,10 +271,10 @@ def _answers_first(judged: list[Scored[Facts]], lacking: set[str]) -> list[Score
 __all__ = ["Hit", "RecallStore", "Retriever"]
 
 
-def kin_asked(understood: Query) -> list[tuple[str, ...]]:
+def kin_asked(understood: Query) -> dict[str, tuple[str, ...]]:
     """Each kin word of the question with every word it is said by: its relation's words, its other words and
     the names the memories give it."""
     others: dict[str, list[str]] = {}
     for word, alternatives in understood.others:
         others.setdefault(word, []).extend(alternatives)
-    return [(*said, *others.get(word, ())) for word, said in kin_words(understood.text).items()]
+    return {word: (*said, *others.get(word, ())) for word, said in kin_words(understood.text).items()}
