@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from engram.lang.text import STOPWORDS
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.model.results import Scored
+from engram.recall.kin import kin_words
 from engram.store.values import Facts
 
 # A capitalised word of any alphabet, with its possessive.
@@ -73,12 +74,18 @@ _KIN_OWNS = re.compile(r"\b(?:my|our)\s+([^\W\d_][\w-]*)['\u2019]s\s+([^\W\d_]+)
 
 
 def owned_by_another(
-    shown: Sequence[Scored[Facts]], question: str, kin: Mapping[str, Sequence[str]]
+    shown: Sequence[Scored[Facts]],
+    scored: Sequence[Scored[Facts]],
+    question: str,
+    kin: Mapping[str, Sequence[str]],
 ) -> set[str]:
-    """The memories of `shown` standing alone that give the thing a kin word of the question owns as someone
-    else's, by name, and say neither the kin word nor a name of it: "when is my dad's birthday" is not answered
-    by "Tom's birthday is 5 January". `kin` holds each kin word's words and names."""
+    """The memories of `shown` standing alone that give the thing a kin word of the question owns as the thing of
+    someone named whom a candidate gives another relation of the asker's, and say neither the kin word nor a name
+    of it: "when is my dad's birthday" is not answered by "Tom's birthday is 5 January" when "Flatmate is Tom
+    Reyes". A name no memory relates stays a guess either way: it may be the kin's own. `kin` holds each kin
+    word's words and names."""
     doubtful: set[str] = set()
+    texts = [s.record.content for s in scored]
     for asked in _KIN_OWNS.finditer(question):
         words = kin.get(asked.group(1).lower())
         if not words:
@@ -88,9 +95,33 @@ def owned_by_another(
             text = s.record.content
             if s.record.episode is not None or any(says(text.lower(), w.lower()) for w in words):
                 continue
-            if any(m.group(1).lower() not in STOPWORDS for m in owned.finditer(text)):
+            owners = {m.group(1) for m in owned.finditer(text)} - {w.title() for w in STOPWORDS}
+            if any(_related_otherwise(owner, words, texts) for owner in owners):
                 doubtful.add(s.record.id)
     return doubtful
+
+
+def _related_otherwise(name: str, words: Sequence[str], texts: Sequence[str]) -> bool:
+    """Whether one of `texts` gives `name` a relation of the asker's that none of `words` says ("my flatmate Tom",
+    "Tom, my flatmate", "Flatmate is Tom Reyes", "Tom (flatmate)")."""
+    said = re.escape(name)
+    relation = r"([^\W\d_][\w-]*)"
+    patterns = (
+        rf"\b(?:my|our)\s+{relation}\s*,?\s+{said}\b",
+        rf"\b{said}\b,?\s+(?:is\s+)?(?:my|our)\s+{relation}",
+        rf"(?:^|[.!?;]\s+){relation}\s+(?:is|was)\s+{said}\b",
+        rf"\b{said}\s*\(\s*(?:my\s+|our\s+)?{relation}",
+    )
+    lowered = {w.lower() for w in words}
+    for text in texts:
+        if name not in text:
+            continue
+        for pattern in patterns:
+            for match in re.finditer(pattern, text, re.IGNORECASE):
+                found = kin_words(f"my {match.group(1)}")
+                if found and not any(w in lowered for said_as in found.values() for w in said_as):
+                    return True
+    return False
 
 
 def says(text: str, name: str) -> bool:

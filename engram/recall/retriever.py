@@ -135,7 +135,7 @@ class Retriever:
         )
         picked = mmr(pool, vectors, settings.mmr_lambda, size, instances=query.counts, episodes=told)
         doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
-        doubtful |= owned_by_another(picked, query.text, kin_asked(understood))
+        doubtful |= owned_by_another(picked, scored, query.text, kin_asked(understood))
         doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         sure = self._judged(picked, query, doubtful)
@@ -171,7 +171,7 @@ class Retriever:
             set()
             if exact
             else unnamed(shown, scored, names_asked(query.text))
-            | owned_by_another(shown, query.text, kin_asked(understood))
+            | owned_by_another(shown, scored, query.text, kin_asked(understood))
             | lacking
             | without_contact(shown, query.text)
         )
