@@ -59,6 +59,8 @@ def test_a_pet_named_without_my_or_with_a_contraction() -> None:
     assert names_in(dog, ("Moved house in May. The dog's called Bramble, she's a rescue.",)) == ("Bramble",)
     # A possessive before anything but "called" or "named" names no pet: "the dog's Vet" is not its name.
     assert names_in(dog, ("The dog's Vet is Meadow Vets.",)) == ()
+    # A kin word in capitals is an acronym: "the CAT tool" asks about no cat.
+    assert "cat" not in kin_words("how much is the CAT tool subscription?")
     # Kin stay the asker's own: "the" does not stand for "my" before a person.
     assert names_in(kin_words("my mum")["mum"], ("The mum's called Ruth.",)) == ()
 

@@ -181,6 +181,8 @@ def kin_words(text: str) -> dict[str, tuple[str, ...]]:
     lowered = text.lower()
     for match in _WORD.finditer(lowered):
         word = match.group(1)
+        if len(word) > 1 and text[match.start(1) : match.end(1)].isupper():
+            continue  # an acronym: "the CAT tool" (computer-assisted translation) is no pet
         if word in _RELATIONS and not match.group(2):
             theirs = _THEIRS.search(
                 lowered, max(0, match.start() - 60), match.start()
@@ -234,12 +236,10 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
     relation = (
         "(?:" + "|".join(f"(?-i:{re.escape(w)})" if w in _LOWER_ONLY else re.escape(w) for w in said) + ")"
     )
-    own = r"(?:\b(?:my|our)\s+)"  # the asker's own
-    if set(said) & _TITLES or set(said) & set(_TRADES):  # or as a title: "Dad (Emeka)", "Electrician Sinead"
-        own = r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
-    if set(said) & _PETS:  # a pet is the household's: "The cat's called Pesto", "Dog is Bramble"
-        own = r"(?:\b(?:my|our|the)\s+|^|(?<=[.!?;:\n]\s))"
-    stated = own if "the" in own else r"(?:\b(?:my|our)\s+|^|(?<=[.!?;:\n]\s))"
+    # The asker's own, or said as a note's subject ("Flatmate is Tom"); a pet is the household's ("The cat's ...")
+    stated = rf"(?:\b(?:my|our{'|the' if set(said) & _PETS else ''})\s+|^|(?<=[.!?;:\n]\s))"
+    # or as a title: "Dad (Emeka)", "Electrician Sinead"
+    own = stated if set(said) & (_TITLES | _PETS) or set(said) & set(_TRADES) else r"(?:\b(?:my|our)\s+)"
     found = [
         rf"{own}{relation}\b,?\s+{_NAME}",  # my husband Tomás, Mum, Helen
         rf"{own}{relation}\s*\(\s*{_NAME}\s*\)",  # Dad (Emeka)
