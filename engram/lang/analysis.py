@@ -72,6 +72,8 @@ _PERCENT = re.compile(r"\b\d+(?:\.\d+)?\s?%|\b\d+(?:\.\d+)?\s?percent\b", re.IGN
 # each of its words looking for an "@").
 _EMAIL = re.compile(r"\b[\w.+-]{1,64}@[\w-]+\.[\w.-]+\b")
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+")
+# An address one writes to or opens: an e-mail address or a link.
+ADDRESS = re.compile(f"{_EMAIL.pattern}|{_URL.pattern}", re.IGNORECASE)
 _CODE = re.compile(r"`[^`]+`|\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\w+(?:\.\w+){2,}\b")
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
 # Capitalised words that open no sentence, line, list item or "Speaker:" turn ("Joanna: Absolutely", "**Check the

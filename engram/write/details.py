@@ -1,20 +1,16 @@
-"""The details a changed fact gives, read alike however they are said: an address one writes to, as a value (its
-parts are no topic words); the words for one detail ("Sarah has a new number" of "Sarah's mobile is ..."); what an
-amount is ("Put my small dog price up to £50" after "I charge £45 for a small dog")."""
+"""The details a changed fact gives, read alike however they are said: the words for one detail ("Sarah has a new
+number" of "Sarah's mobile is ..."); what an amount is ("Put my small dog price up to £50" after "I charge £45 for a
+small dog")."""
 
 from __future__ import annotations
-
-import re
 
 from engram.lang.analysis import MONEY
 from engram.lang.pii import PiiKind, detect
 from engram.lang.text import stem
 
-# An address one writes to or opens ("accounts@northwind.example", "https://..."): a value, as a number is, whose
-# parts are no topic words; two memories that give different ones name different particulars.
-ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+", re.IGNORECASE)
 # Words for one detail said in several ways ("Sarah has a new number" of "Sarah's mobile is ..."; "an email
-# address"; a phone number is read by `renumbered`): one word of each group stands for the others, so the newer names what the older one does.
+# address"; a phone number is read by `renumbered`): one word of each group stands for the others, so the newer
+# names what the older one does.
 _KIND_WORDS = (
     ("email", "e-mail", "address"),
     ("dose", "dosage"),

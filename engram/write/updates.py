@@ -14,12 +14,12 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from engram.lang.analysis import WHEN_ALONE
+from engram.lang.analysis import ADDRESS, WHEN_ALONE
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import MARKER
 from engram.lang.text import STOPWORDS, stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
-from engram.write.details import ADDRESS, kinds, priced, renumbered
+from engram.write.details import kinds, priced, renumbered
 from engram.write.holders import holder as _holder
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
@@ -219,6 +219,8 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return False
     if _planned(old, new) or _ADDED.search(new):
         return False  # "goes to nursery on Wednesdays too, from next week": a day added, the older one still holds
+    # An address one writes to or opens is a value, as a number is: its parts are no topic words, and two memories
+    # giving different ones name different particulars.
     addressed = ADDRESS.findall(new) != ADDRESS.findall(old)
     new, old = ADDRESS.sub(" ", new), ADDRESS.sub(" ", old)
     changing = _changing(new)
