@@ -45,7 +45,10 @@ from engram.review.messages import read_messages
 
 ROOT = Path(__file__).resolve().parent
 LABELLED = ROOT / "data" / "extraction_labelled.jsonl"
-CHATS = {"fresh": ROOT / "data" / "extraction_chat_fresh.jsonl", "second": ROOT / "data" / "extraction_chat_second.jsonl"}
+CHATS = {
+    "fresh": ROOT / "data" / "extraction_chat_fresh.jsonl",
+    "second": ROOT / "data" / "extraction_chat_second.jsonl",
+}
 LOCOMO = ROOT.parent.parent / "shared" / "data" / "locomo_dev.json.gz"
 RESULTS = ROOT / "results"
 console = Console()

@@ -56,7 +56,7 @@ from engram.model.results import RememberResult
 from engram.recall.modes import RecallMode
 from engram.review.extract import Message
 from engram.review.messages import read_messages
-from engram.review.queue import why_waiting
+from engram.review.queue import pending_matching, why_waiting
 from engram.store.copy import copy_database
 
 try:
@@ -115,6 +115,7 @@ __all__ = [
     "Tier",
     "copy_database",
     "default_embedder",
+    "pending_matching",
     "read_messages",
     "to_shodh",
     "why_waiting",

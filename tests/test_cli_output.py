@@ -212,6 +212,19 @@ def test_review_lists_why_each_waits_and_decides_many(tmp_path: Path) -> None:
     assert code == 2 and "exactly one" in out
 
 
+def test_review_list_shows_what_a_filter_would_decide_on(tmp_path: Path) -> None:
+    db = tmp_path / "review.db"
+    pending(db)
+    code, out = run(db, "review", "list", "--kind", "todo", "--below-confidence", "0.5", "--json")
+    assert code == 0 and [r["content"] for r in json.loads(out)] == ["Maybe call the plumber about the leak"]
+    code, out = run(db, "review", "list", "--kind", "todo")
+    assert code == 0 and "2 waiting for review" in out and "window seats" not in out
+    code, out = run(db, "review", "list", "--kind", "todos")
+    assert code == 2 and "kind" in out
+    # the list was a preview: nothing was decided
+    assert "3 waiting for review" in run(db, "review")[1]
+
+
 def test_demo_without_db_leaves_the_users_store_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

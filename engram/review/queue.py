@@ -4,7 +4,7 @@ waits."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engram.errors import InvalidInput
@@ -65,6 +65,36 @@ def _kind_test(kind: str | None) -> Any:
     return lambda r: r.kind.value == name or _candidate(r).get("kind") == name
 
 
+def _which(kind: str | None, below_confidence: float | None) -> Callable[[MemoryRecord], bool]:
+    """Whether a pending memory is of `kind` and was extracted with a confidence under `below_confidence`."""
+    if below_confidence is not None and (
+        isinstance(below_confidence, bool)
+        or not isinstance(below_confidence, int | float)
+        or not 0 < below_confidence <= 1
+    ):
+        raise InvalidInput("below_confidence", "must be a number above 0 and at most 1")
+    of_kind = _kind_test(kind)
+
+    def keeps(record: MemoryRecord) -> bool:
+        if not of_kind(record):
+            return False
+        if below_confidence is None:
+            return True
+        confidence = extraction_confidence(record)
+        return confidence is not None and confidence < below_confidence
+
+    return keeps
+
+
+def pending_matching(
+    records: Sequence[MemoryRecord], kind: str | None = None, below_confidence: float | None = None
+) -> list[MemoryRecord]:
+    """The memories among `records` that `review_many` with the same filter would decide on: a list to read
+    before approving or rejecting them all."""
+    keeps = _which(kind, below_confidence)
+    return [r for r in records if keeps(r)]
+
+
 class ReviewQueue:
     def __init__(self, store: ReviewStore, editor: Editor) -> None:
         self._store = store
@@ -106,24 +136,9 @@ class ReviewQueue:
             raise InvalidInput("ids", "give memory ids, or a filter (kind, below_confidence), to review many")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_BULK:
             raise InvalidInput("limit", f"must be a whole number between 1 and {MAX_BULK}")
-        if below_confidence is not None and (
-            isinstance(below_confidence, bool)
-            or not isinstance(below_confidence, int | float)
-            or not 0 < below_confidence <= 1
-        ):
-            raise InvalidInput("below_confidence", "must be a number above 0 and at most 1")
+        keeps = _which(kind, below_confidence)
         if len(ids) > MAX_BULK:
             raise InvalidInput("ids", f"names {len(ids)} memories; at most {MAX_BULK} at once")
-        of_kind = _kind_test(kind)
-
-        def keeps(record: MemoryRecord) -> bool:
-            if not of_kind(record):
-                return False
-            if below_confidence is None:
-                return True
-            confidence = extraction_confidence(record)
-            return confidence is not None and confidence < below_confidence
-
         done: set[str] = set()  # decided so already in review: answered as they are
         if ids:
             chosen = []

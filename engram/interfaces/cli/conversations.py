@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from engram import MemoryRecord, RecallMode, Scope, read_messages, why_waiting
+from engram import MemoryRecord, RecallMode, Scope, pending_matching, read_messages, why_waiting
 from engram.interfaces.cli.base import (
     JsonOption,
     _record_dict,
@@ -144,27 +144,31 @@ def review(
     ] = None,
     content: Annotated[str | None, typer.Option(help="new content, for edit")] = None,
     kind: Annotated[
-        str | None, typer.Option(help="approve / reject every pending memory of this kind (task, todo, ...)")
+        str | None,
+        typer.Option(help="list / approve / reject every pending memory of this kind (task, todo, ...)"),
     ] = None,
     below_confidence: Annotated[
         float | None,
         typer.Option(
-            min=0, max=1, help="approve / reject every pending memory extracted with less confidence"
+            min=0, max=1, help="list / approve / reject every pending memory extracted with less confidence"
         ),
     ] = None,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="most memories listed or decided")] = 100,
     as_json: JsonOption = False,
 ) -> None:
-    """The review queue: list pending memories and why each waits, or approve / reject some (by id, or all
-    that --kind and --below-confidence pick), or edit one.
+    """The review queue: list pending memories and why each waits (all, or those --kind and --below-confidence
+    pick), or approve / reject some (by id, or all that --kind and --below-confidence pick), or edit one.
 
     Example: engram review reject --kind todo --below-confidence 0.5
     """
     ids = memory_ids or []
     waiting: dict[str, str] = {}  # why each memory waited, read before the decision
     with opened(read=action == "list") as memory:
-        if action == "list":
-            records = memory.pending(limit)
+        if action == "list":  # with --kind / --below-confidence: what approve or reject would decide on
+            filtered = kind is not None or below_confidence is not None
+            records = pending_matching(memory.pending(1000 if filtered else limit), kind, below_confidence)[
+                :limit
+            ]
             if as_json:
                 print_json([_record_dict(r) | {"why_waiting": why_waiting(r)} for r in records])
             elif not records:
