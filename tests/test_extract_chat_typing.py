@@ -116,3 +116,10 @@ def test_lists_notes_and_habits() -> None:
     assert [(c.kind, c.confidence) for c in found] == [("todo", ASKED_TODO)]
     found = by_rule(Message(role="user", content="Don\u2019t let me forget to renew my passport"))[0]
     assert [(c.kind, c.confidence) for c in found] == [("todo", ASKED_TODO)]
+
+
+def test_who_the_speaker_is_by_age_work_and_diet() -> None:
+    assert _kinds("I'm 81 and still do the crossword every morning") == ["profile"]
+    assert _kinds("i work in a call centre for a broadband company") == ["profile"]
+    assert _kinds("I'm vegan btw, have been for 5 years") == ["profile"]
+    assert "profile" not in _kinds("I'm 5 minutes away from the station")

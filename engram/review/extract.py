@@ -87,7 +87,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|mobile(?: number)?|number|address|birthday) is|reach me (?:at|on)|call me|i am a|i'?m an?|i work as"
             r"|(?:my|our) (?:\w+ )?(?:e-?mail|phone|mobile|cell|number|address)(?: for \w+)? (?:is|'s)"
             r"|(?:i|we) live (?:in|at|on)|(?:i'?m|we'?re) based in|i retired|i'?m retired|i graduated|i served in"
-            r"|i live in|i was born|i grew up|i work (?:at|for)|i (?:lead|manage|head|run) (?:the|a|an|our)"
+            r"|i live in|i was born|i grew up|i work (?:at|for|in)|i'?m (?:a )?(?:vegan|vegetarian|pescatarian)"
+            # An age: "I'm 81 and ...", "I'm 34 years old".
+            r"|i'?m \d{1,3}(?=\s*(?:$|[,.;!]|and\b|years?\b|yrs\b|y/?o\b))|i (?:lead|manage|head|run) (?:the|a|an|our)"
             # A name introduced ("I'm Sam, ...", "I am Lena"): a capitalised word ending the clause.
             r"|i'?m (?-i:[A-Z][a-z]+)(?=\s*(?:[,.;:!]|$|and\b))|i am (?-i:[A-Z][a-z]+)(?=\s*(?:[,.;:!]|$)))\b"
             r"|我叫|我的名字是|我是一?名?|我住在|我在.{1,12}工作",
