@@ -41,7 +41,12 @@ EDGES = [
 
 def _texts() -> list[str]:
     texts = list(EDGES)
-    for name in ("kinds_labelled.jsonl", "extraction_labelled.jsonl", "extraction_chat_fresh.jsonl"):
+    for name in (
+        "kinds_labelled.jsonl",
+        "extraction_labelled.jsonl",
+        "extraction_chat_fresh.jsonl",
+        "extraction_chat_second.jsonl",
+    ):
         for line in (ROOT / "bench" / "data" / name).read_text(encoding="utf-8").splitlines():
             if line.strip():
                 texts.append(json.loads(line)["text"])
