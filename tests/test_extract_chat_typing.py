@@ -123,3 +123,10 @@ def test_who_the_speaker_is_by_age_work_and_diet() -> None:
     assert _kinds("i work in a call centre for a broadband company") == ["profile"]
     assert _kinds("I'm vegan btw, have been for 5 years") == ["profile"]
     assert "profile" not in _kinds("I'm 5 minutes away from the station")
+
+
+def test_what_reads_like_a_cue_but_is_none() -> None:
+    assert _kinds("My son Max starts school in September") == ["fact"]  # a name, not a limit
+    assert "project" not in _kinds("I'm making lasagne for the kids tonight")
+    assert "project" not in _kinds("I'm doing a bit better today thanks")
+    assert _kinds("I'm doing a top-up degree with the Open University") == ["project"]

@@ -1,10 +1,11 @@
 """Memory candidates from conversation: raw messages are input, not memory.
 
-A user message is split into sentences. A sentence that states something explicitly ("my name is", "I prefer",
+A user message is split into sentences, and a run-on sentence into clauses when they state different kinds
+(engram.review.clauses). A sentence that states something explicitly ("my name is", "I prefer",
 "I plan to", "I decided", "remind me", 我叫 / 我喜欢 / 我想 / 必须 / 帮我 ...) becomes a candidate of that kind with
 that kind's starting confidence. Any other statement is classified by embedding against the PaperBot
 taxonomy (engram/classify/data/paperbot.json) and keeps the classifier's confidence. Questions, greetings and fragments
-are not candidates.
+are not candidates, nor is what engram.review.chatter calls conversation.
 """
 
 from __future__ import annotations
@@ -70,8 +71,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # read before "I have to" makes a to-do of "I have to keep my sodium under 1500 mg".
         (
             "constraint",
-            r"\bso (?:nothing|no\s+(?!worries|problem|idea|way|wonder|doubt|offence|offense)\w+)\b|\bnon[- ]?negotiable\b|\b(?:keep|stay|stick)\b[^.]{0,40}\b(?:under|below|within"
-            r"|less than)\b|\b(?:my|our) budget\b|\bmax(?:imum)?\b|\bno more\b",
+            r"\bso (?:nothing|no\s+(?!worries|problem|idea|way|wonder|doubt|offence|offense)\w+)\b"
+            r"|\bnon[- ]?negotiable\b|\b(?:keep|stay|stick)\b[^.]{0,40}\b(?:under|below|within|less than)\b"
+            r"|\b(?:my|our) budget\b[^.]{0,30}\b(?:is|of)\b|(?-i:\bmax(?:imum)?\b)|\bno more\b",
         ),
         (
             "todo",
@@ -121,9 +123,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(i'?m working on|we'?re working on|i'?m building|we'?re building|my project|our project"
             r"|i'?ve been (building|writing|restoring|renovating))\b"
             # Something under way: the progressive of a verb of making, organising or trying out.
-            r"|\b(?:i'?m|we'?re|i am|we are) (?:currently |still |now )?(?:building|making|writing|redoing|renovating"
-            r"|restoring|refurbishing|planning|organi[sz]ing|trial?ling|testing|training|setting up|putting together"
-            r"|knitting|sewing|developing|designing|creating|launching|converting|decorating|doing an?)\b"
+            r"|\b(?:i'?m|we'?re|i am|we are) (?:currently |still |now )?(?:building|redoing|renovating|restoring"
+            r"|refurbishing|planning|organi[sz]ing|trial?ling|training|setting up|putting together|knitting|sewing"
+            r"|developing|designing|launching|converting|decorating"
+            r"|doing an? (?:[\w-]+ )?(?:course|degree|diploma|masters?|phd|apprenticeship|qualification|module"
+            r"|renovation|challenge))\b"
             r"|我在做|我们在做|项目",
         ),
         (
@@ -147,7 +151,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # person's day ("Linda's birthday is June 3rd").
         (
             "fact",
-            rf"^\s*(?:my|our) (?:\w+ ){{0,2}}?(?:{_PEOPLE})(?:'s)?\b(?!(?:\s+\w+ly)?\s+(?:said|says|told|thinks|reckons))|^(?-i:[A-Z][a-z]+)'s \w+ (?:is|are|was)\b",
+            rf"^\s*(?:my|our) (?:\w+ ){{0,2}}?(?:{_PEOPLE})(?:'s)?\b"
+            r"(?!(?:\s+\w+ly)?\s+(?:said|says|told|thinks|reckons))"
+            r"|^(?-i:[A-Z][a-z]+)'s \w+ (?:is|are|was)\b",
         ),
         # What someone close can or cannot eat or take ("Leo is allergic to nuts", "Dad's diabetic"): a fact to keep
         # whoever it is about.
@@ -290,9 +296,8 @@ def by_rule(message: Message) -> tuple[list[Candidate], list[tuple[str, int, int
         if not worth_keeping(sentence) or counterfactual(sentence):
             continue
         parts = [(text, start + s, start + e, _kind(text)) for text, s, e in clauses(sentence)]
-        if (
-            len({kind for *_, kind in parts if kind is not None}) < 2
-        ):  # one thing said: the sentence stays whole
+        # One thing said (or none): the sentence stays whole.
+        if len({kind for *_, kind in parts if kind is not None}) < 2:
             parts = [(sentence, start, end, _kind(sentence))]
         for text, s, e, kind in parts:
             if kind is None:
