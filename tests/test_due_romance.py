@@ -56,3 +56,18 @@ def test_a_romance_weekday_or_tomorrow_is_the_next_such_day(text: str, due: str)
     assert may_name_day(text) and to_do(text)
     found = due_day(text, SAID)
     assert found is not None and found.date().isoformat() == due, found
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Mandar o presente da vó até sexta pelos Correios", "2026-11-27"),  # "até sexta": by Friday
+        ("Ligar pra vó no dia 9 de dezembro", "2026-12-09"),
+        ("Pagar a conta de luz amanhã", "2026-11-26"),
+        ("Marcar o dentista na terça-feira", "2026-12-01"),
+    ],
+)
+def test_a_portuguese_weekday_date_or_tomorrow_is_read_as_the_other_romance_ones(text: str, due: str) -> None:
+    assert may_name_day(text) and to_do(text)
+    found = due_day(text, SAID)
+    assert found is not None and found.date().isoformat() == due, found
