@@ -1,7 +1,6 @@
 """A change told in the older note's own words is one even from further apart ("changed the locker combo to
-8-8-0-3" after "gym locker is the blue Abus padlock, combo 4-2-7-1"): the newer note is short, the older one says
-more, and the two embed apart. The older note's names alone (a brand, a venue) do not make a change that names no
-one about someone else; who told it ("Dee says ...") is not whom it is about; a number's comma ("£2,000") and a
+8-8-0-3" after "gym locker is the blue padlock, combo 4-2-7-1"): the newer note is short, the older one says more,
+and the two embed apart. Who told it ("Dee says ...") is not whom it is about; a number's comma ("£2,000") and a
 texted "bc" are no clause of their own."""
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ APART = 0.55  # closer than the threshold for a changed note of other words, fur
 
 
 def test_a_change_in_the_older_notes_own_words_updates_it_from_further_apart() -> None:
-    older = "gym locker is the blue Abus padlock, combo 4-2-7-1"
+    older = "gym locker is the blue padlock, combo 4-2-7-1"
     assert updates("changed the locker combo to 8-8-0-3, too many people watched me", older, APART)
     # Words of its own (another thing's combo) are no update from this far apart.
     assert not updates("changed the bike shed combo to 8-8-0-3", older, APART)
@@ -26,7 +25,7 @@ def test_a_number_with_a_thousands_comma_and_a_from_next_term_say_one_change() -
 
 
 def test_who_told_of_the_change_is_not_whom_it_is_about() -> None:
-    older = "weekend job at the Crown, £9.80 an hour to start, paid monthly"
+    older = "weekend job at the pub, £9.80 an hour to start, paid monthly"
     assert updates("Dee says my rate goes up to £10.40 an hour from 1 March", older, 0.65)
 
 

@@ -86,6 +86,12 @@ ROMANCE_DAY_WORDS = "|".join(
         "amanhã",
     ]
 )
+# A weekday or a day that comes round ("todo domingo", "cada lunes", "ogni venerdì", "tous les matins"): a habit.
+ROMANCE_EVERY = (
+    r"(?<!\w)(?:ogni|cada|chaque|tod[oa]s?(?:\s+(?:os|as|los|las))?|tou(?:te)?s\s+les)\s+"
+    rf"(?:{'|'.join(_ROMANCE_WEEKDAY)}|dia|día|giorno|jour|semana|settimana|semaine|mês|mes|mese|mois|manhã|mañana|mattina"
+    r"|matin|noite|noche|sera|soir)s?(?!\w)"
+)
 _ROMANCE_RELATIVE = re.compile(
     rf"(?<!\w)(?:(oggi|hoy|aujourd'hui|hoje)|(dopodomani|pasado\s+mañana|après-demain|depois\s+de\s+amanhã)"
     rf"|(domani|mañana|demain|amanhã)"

@@ -40,7 +40,7 @@ _CHANGE = re.compile(
     r"|(?:(?:came|come|coming|comes|went|gone|going|goes)\s+(?:up|down)|down)\s+to(?=\s*[£$€]?\d)"
     # A new one had ("Sam has a new number"), or a change from a time on ("from next week", "from Monday", "from 1 June").
     r"|(?:has|have|got|gets?)\s+(?:a|an|his|her|their|my|our)\s+new"
-    r"|put(?:s|ting)?\s+(?:[\w'\u2019]+\s+){0,3}(?:up|down)"
+    r"|put(?:s|ting)?\s+(?:[\w'\u2019%]+\s+){0,3}(?:up|down)"
     rf"|from\s+(?:today|tomorrow|next\s+\w+|{DAYS}|{MONTHS}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})))\b",
     re.IGNORECASE,
 )
@@ -59,9 +59,9 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
 _OPENS = re.compile(r"(?:^|[.!?:;\n(]|\s[-\u2013])\s*$")
 # A clause of its own: what says the change is told apart from why or how one feels about it ("physio is
 # thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join"). A stop
-# inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause, nor a comma inside a number ("£2,000").
+# inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause.
 _CLAUSES = re.compile(
-    r"(?:(?<!\d),|,(?!\d)|[;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|bc|cos|cuz|as|but|after)\b",
+    r"(?:[,;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|bc|cos|cuz|as|but|after)\b",
     re.IGNORECASE,
 )
 _TELLER = re.compile(r"\b(?-i:[A-Z])[\w'\u2019-]*\s+(?:says|said|reckons|told\s+me)\b", re.IGNORECASE)
@@ -236,15 +236,17 @@ def updates(new: str, old: str, cosine: float) -> bool:
     if not shared:  # a reason's names are not whom it is about: "club is Tuesdays now, Sarah's got choir"
         new_names = _names(changing) - given
         shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
-    # The older one's names alone are its particulars (a brand, a venue), not whom a change naming no one is about.
-    if (new_names or (old_names and _names(changing))) and not shared:
+    if (new_names or old_names) and not shared:
         return False
     # "from next term": when the change holds from, as "from next week" is, not a topic of it.
     said = kinds(_topic(_FROM_NEXT.sub(" ", changing), new_names | given) - _ASIDE, old_stems)
     own = said - old_stems
     shared_count = len(said & old_stems) + len(shared)
-    if cosine < UPDATE_AT and (own or shared_count < 2):
-        return False  # further apart, only a change told in the older one's own words ("the bike lock combo")
+    # Further apart, only a change told in the older one's own words, its names among them ("the locker combo").
+    if cosine < UPDATE_AT and (
+        own or not said or shared_count < 2 or {stem(n) for n in new_names} - old_stems
+    ):
+        return False
     if own and not (
         len(own) == 1
         and (
