@@ -1,7 +1,7 @@
 """A change told in the older note's own words is one even from further apart ("changed the locker combo to
 8-8-0-3" after "gym locker is the blue padlock, combo 4-2-7-1"): the newer note is short, the older one says more,
-and the two embed apart. Who told it ("Dee says ...") is not whom it is about; a number's comma ("£2,000") and a
-texted "bc" are no clause of their own."""
+and the two embed apart. Who told it ("Dee says ...") is not whom it is about; "from next term" is when, not a
+topic; "put my 0% overdraft up" says a change; a texted "bc" ends a clause as "because" does."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ def test_a_change_in_the_older_notes_own_words_updates_it_from_further_apart() -
     assert not updates("changed the combo to 8-8-0-3", older, APART)
 
 
-def test_a_number_with_a_thousands_comma_and_a_from_next_term_say_one_change() -> None:
+def test_from_next_term_is_when_and_a_percentage_may_stand_before_up() -> None:
     older = "Nationwide current account: overdraft up to £1,000 with no fees"
     assert updates("Nationwide have put my overdraft up to £1,500 from next term", older, APART)
+    assert updates("Nationwide have put my 0% overdraft up to £1,500", older, APART)
 
 
 def test_who_told_of_the_change_is_not_whom_it_is_about() -> None:
