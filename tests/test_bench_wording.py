@@ -19,6 +19,7 @@ TYPES = {
     "unanswerable",
     "welsh",
     "polish",
+    "portuguese",
 }
 
 

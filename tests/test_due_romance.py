@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.lang.due import due_day, reminder_day, to_do
+from engram.lang.due import due_day, reminder_day, standing, to_do
 from engram.lang.instruction import instruction
 from engram.lang.weekday_dates import may_name_day
 
@@ -56,3 +56,37 @@ def test_a_romance_weekday_or_tomorrow_is_the_next_such_day(text: str, due: str)
     assert may_name_day(text) and to_do(text)
     found = due_day(text, SAID)
     assert found is not None and found.date().isoformat() == due, found
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Mandar o presente da vó até sexta pelos Correios", "2026-11-27"),  # "até sexta": by Friday
+        ("Ligar pra vó no dia 9 de dezembro", "2026-12-09"),
+        ("Pagar a conta de luz amanhã", "2026-11-26"),
+        ("Marcar o dentista na terça-feira", "2026-12-01"),
+    ],
+)
+def test_a_portuguese_weekday_date_or_tomorrow_is_read_as_the_other_romance_ones(text: str, due: str) -> None:
+    assert may_name_day(text) and to_do(text)
+    found = due_day(text, SAID)
+    assert found is not None and found.date().isoformat() == due, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A vó reza por mim todo domingo na missa das nove.",
+        "Ligo pra mãe todos os domingos depois do almoço",
+        "Llamar a mamá cada domingo",
+        "Chiamare la nonna ogni venerdì",
+        "Appeler Mamie tous les dimanches",
+    ],
+)
+def test_a_romance_weekday_that_comes_round_is_a_habit_never_due(text: str) -> None:
+    assert standing(text) and reminder_day(text, SAID) is None
+
+
+def test_a_romance_all_before_a_weekday_that_is_not_every_is_still_due() -> None:
+    found = reminder_day("Todo el equipo viene el viernes", SAID)  # "all the team": the Friday is a day
+    assert found is not None and found.date().isoformat() == "2026-11-27", found

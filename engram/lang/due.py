@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from engram.lang.conditions import waived
 from engram.lang.events import booked_ahead, event, stated_occasion, yearly
+from engram.lang.foreign_dates import ROMANCE_EVERY
 from engram.lang.holidays import weekday_before
 from engram.lang.instruction import DEADLINE, instruction, owed, states_deadline, to_whom
 from engram.lang.month_days import DAY_MONTH, ORDINAL, after_dated_heading, left_behind, missed
@@ -189,6 +190,7 @@ _STANDING = re.compile(
     r"|\b(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually|always|never|usually|normally|typically"
     r"|generally|whenever|as a rule|immer|jeden|jede|jedes|täglich|wöchentlich|morgens"
     r"|abends|nie|niemals)\b|每天|每周|每个|每月|每年|总是|从不"
+    rf"|{ROMANCE_EVERY}"
     # A rule or policy the text states ("Team rule: ...", "that's company policy", "the rule is ..."); a task
     # about one ("Review the travel policy by 3 March") is still due.
     r"|\b(?:rules?|polic(?:y|ies))\s*:|\b(?:rule|policy)\s+is\b"

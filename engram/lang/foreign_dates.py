@@ -1,6 +1,6 @@
-"""Dates written in German ("bis zum 31. Dezember"), Polish ("22 grudnia", "w niedzielę"), Italian, Spanish or
-French ("il 9 dicembre", "el 3 de enero", "le 12 décembre") or Chinese ("3月12日", "下周五", "明天"), read forward from
-the day they were said, for the due days of reminders (engram.lang.due)."""
+"""Dates written in German ("bis zum 31. Dezember"), Polish ("22 grudnia", "w niedzielę"), Italian, Spanish,
+Portuguese or French ("il 9 dicembre", "el 3 de enero", "até sexta", "le 12 décembre") or Chinese ("3月12日",
+"下周五", "明天"), read forward from the day they were said, for the due days of reminders (engram.lang.due)."""
 
 from __future__ import annotations
 
@@ -50,10 +50,11 @@ _PL_RELATIVE = re.compile(
 # Italian, Spanish and French: a day of the month before the month's name ("il 9 dicembre", "el 3 de enero",
 # "le 1er mars"). Each month's names, January first.
 _ROMANCE_MONTHS = (
-    ("gennaio", "enero", "janvier"), ("febbraio", "febrero", "février", "fevrier"), ("marzo", "mars"),
-    ("aprile", "abril", "avril"), ("maggio", "mayo", "mai"), ("giugno", "junio", "juin"),
-    ("luglio", "julio", "juillet"), ("agosto", "août", "aout"), ("settembre", "septiembre", "setiembre", "septembre"),
-    ("ottobre", "octubre", "octobre"), ("novembre", "noviembre"), ("dicembre", "diciembre", "décembre", "decembre"),
+    ("gennaio", "enero", "janvier", "janeiro"), ("febbraio", "febrero", "février", "fevrier", "fevereiro"),
+    ("marzo", "mars", "março"), ("aprile", "abril", "avril"), ("maggio", "mayo", "mai", "maio"),
+    ("giugno", "junio", "juin", "junho"), ("luglio", "julio", "juillet", "julho"), ("agosto", "août", "aout"),
+    ("settembre", "septiembre", "setiembre", "septembre", "setembro"), ("ottobre", "octubre", "octobre", "outubro"),
+    ("novembre", "noviembre", "novembro"), ("dicembre", "diciembre", "décembre", "decembre", "dezembro"),
 )  # fmt: skip
 _ROMANCE_MONTH = {name: number for number, names in enumerate(_ROMANCE_MONTHS, 1) for name in names}
 _ROMANCE_DATE = re.compile(
@@ -61,18 +62,39 @@ _ROMANCE_DATE = re.compile(
 )
 # Their weekdays (Monday first) and today, the day after tomorrow, tomorrow: the next such day, today included
 # ("entro venerdì": by Friday).
+# Portuguese ones are the ordinals, "-feira" often left off ("até sexta": by Friday).
 _ROMANCE_WEEKDAYS = (
-    ("lunedì", "lunedi", "lunes", "lundi"), ("martedì", "martedi", "martes", "mardi"),
-    ("mercoledì", "mercoledi", "miércoles", "miercoles", "mercredi"), ("giovedì", "giovedi", "jueves", "jeudi"),
-    ("venerdì", "venerdi", "viernes", "vendredi"), ("sabato", "sábado", "sabado", "samedi"),
+    ("lunedì", "lunedi", "lunes", "lundi", "segunda-feira", "segunda"),
+    ("martedì", "martedi", "martes", "mardi", "terça-feira", "terça", "terca-feira", "terca"),
+    ("mercoledì", "mercoledi", "miércoles", "miercoles", "mercredi", "quarta-feira", "quarta"),
+    ("giovedì", "giovedi", "jueves", "jeudi", "quinta-feira", "quinta"),
+    ("venerdì", "venerdi", "viernes", "vendredi", "sexta-feira", "sexta"), ("sabato", "sábado", "sabado", "samedi"),
     ("domenica", "domingo", "dimanche"),
 )  # fmt: skip
 _ROMANCE_WEEKDAY = {name: number for number, names in enumerate(_ROMANCE_WEEKDAYS) for name in names}
 ROMANCE_DAY_WORDS = "|".join(
-    [*_ROMANCE_MONTH, *_ROMANCE_WEEKDAY, "oggi", "hoy", "aujourd'hui", "domani", "mañana", "demain"]
+    [
+        *_ROMANCE_MONTH,
+        *_ROMANCE_WEEKDAY,
+        "oggi",
+        "hoy",
+        "aujourd'hui",
+        "hoje",
+        "domani",
+        "mañana",
+        "demain",
+        "amanhã",
+    ]
+)
+# A weekday or a day that comes round ("todo domingo", "cada lunes", "ogni venerdì", "tous les matins"): a habit.
+ROMANCE_EVERY = (
+    r"(?<!\w)(?:ogni|cada|chaque|tod[oa]s?(?:\s+(?:os|as|los|las))?|tou(?:te)?s\s+les)\s+"
+    rf"(?:{'|'.join(_ROMANCE_WEEKDAY)}|dia|día|giorno|jour|semana|settimana|semaine|mês|mes|mese|mois|manhã|mañana|mattina"
+    r"|matin|noite|noche|sera|soir)s?(?!\w)"
 )
 _ROMANCE_RELATIVE = re.compile(
-    rf"(?<!\w)(?:(oggi|hoy|aujourd'hui)|(dopodomani|pasado\s+mañana|après-demain)|(domani|mañana|demain)"
+    rf"(?<!\w)(?:(oggi|hoy|aujourd'hui|hoje)|(dopodomani|pasado\s+mañana|après-demain|depois\s+de\s+amanhã)"
+    rf"|(domani|mañana|demain|amanhã)"
     rf"|({'|'.join(_ROMANCE_WEEKDAY)}))(?!\w)",
     re.IGNORECASE,
 )

@@ -12,12 +12,11 @@ list it and make it live again or forget it too.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from engram.lang import pii
 from engram.model.record import MemoryRecord, Status, utcnow
 from engram.store.roles import AuditLog, Rows, Upkeep
-from engram.write.updates import without_link
 
 # The metadata keys by which a superseded memory names the memory that replaced it.
 _SUCCESSOR = ("superseded_by", "merged_into")
@@ -62,3 +61,14 @@ def personal(text: str) -> list[str]:
 
 
 __all__ = ["personal", "unlink_forgotten"]
+
+
+def without_link(metadata: dict[str, Any], gone: str) -> dict[str, Any]:
+    """A memory's `metadata` without the update marks that name the forgotten memory `gone`: its `updated_by`,
+    and `gone` among the memories it `updates`."""
+    out = {k: v for k, v in metadata.items() if not (k == "updated_by" and v == gone)}
+    said = metadata.get("updates")
+    if isinstance(said, list) and gone in said:
+        rest = [i for i in said if i != gone]
+        out = {k: v for k, v in out.items() if k != "updates"} | ({"updates": rest} if rest else {})
+    return out

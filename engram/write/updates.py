@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any
 
 from engram.lang.analysis import ADDRESS, WHEN_ALONE
 from engram.lang.lemmas import getAllLemmas
@@ -41,7 +40,7 @@ _CHANGE = re.compile(
     r"|(?:(?:came|come|coming|comes|went|gone|going|goes)\s+(?:up|down)|down)\s+to(?=\s*[£$€]?\d)"
     # A new one had ("Sam has a new number"), or a change from a time on ("from next week", "from Monday", "from 1 June").
     r"|(?:has|have|got|gets?)\s+(?:a|an|his|her|their|my|our)\s+new"
-    r"|put(?:s|ting)?\s+(?:[\w'\u2019]+\s+){0,3}(?:up|down)"
+    r"|put(?:s|ting)?\s+(?:[\w'\u2019%]+\s+){0,3}(?:up|down)"
     rf"|from\s+(?:today|tomorrow|next\s+\w+|{DAYS}|{MONTHS}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})))\b",
     re.IGNORECASE,
 )
@@ -62,8 +61,11 @@ _OPENS = re.compile(r"(?:^|[.!?:;\n(]|\s[-\u2013])\s*$")
 # thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join"). A stop
 # inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause.
 _CLAUSES = re.compile(
-    r"(?:[,;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE
+    r"(?:[,;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|bc|cos|cuz|as|but|after)\b",
+    re.IGNORECASE,
 )
+_TELLER = re.compile(r"\b(?-i:[A-Z])[\w'\u2019-]*\s+(?:says|said|reckons|told\s+me)\b", re.IGNORECASE)
+_FROM_NEXT = re.compile(r"\bfrom\s+next\s+\w+", re.IGNORECASE)
 _CALENDAR = re.compile(rf"^(?:{MONTHS}|{SHORT_MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(
     {"move", "moved", "moving", "now", "change", "changed", "switch", "switched", "correction", "corrected",
@@ -215,14 +217,15 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return True  # another status of the same person, or a move from the place the older one names
     if cosine >= ENDED_AT and _rescheduled(new, old):
         return True
-    if cosine < UPDATE_AT or not says_change(new):
+    if cosine < ENDED_AT or not says_change(new):
         return False
     if _planned(old, new) or _ADDED.search(new):
         return False  # "goes to nursery on Wednesdays too, from next week": a day added, the older one still holds
     # An address one writes to or opens is a value, as a number is: its parts are no topic words, and two memories
     # giving different ones name different particulars.
     addressed = ADDRESS.findall(new) != ADDRESS.findall(old)
-    new, old = ADDRESS.sub(" ", new), ADDRESS.sub(" ", old)
+    # Who told it ("Gaz says my rate goes up") is not whom the change is about, as the new holder is not.
+    new, old = _TELLER.sub(" ", ADDRESS.sub(" ", new)), ADDRESS.sub(" ", old)
     changing = _changing(new)
     given = _handed_to(new)  # the new holder is the value that changed, not whom the fact is about
     new_names, old_names = _names(new) - given, _names(old)
@@ -235,9 +238,15 @@ def updates(new: str, old: str, cosine: float) -> bool:
         shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
     if (new_names or old_names) and not shared:
         return False
-    said = kinds(_topic(changing, new_names | given) - _ASIDE, old_stems)
+    # "from next term": when the change holds from, as "from next week" is, not a topic of it.
+    said = kinds(_topic(_FROM_NEXT.sub(" ", changing), new_names | given) - _ASIDE, old_stems)
     own = said - old_stems
     shared_count = len(said & old_stems) + len(shared)
+    # Further apart, only a change told in the older one's own words, its names among them ("the locker combo").
+    if cosine < UPDATE_AT and (
+        own or not said or shared_count < 2 or {stem(n) for n in new_names} - old_stems
+    ):
+        return False
     if own and not (
         len(own) == 1
         and (
@@ -387,14 +396,3 @@ def _changing(text: str) -> str:
     # Of several, those giving a value say what changed; the others who changed it ("the agency changed the rota").
     valued = [c for c in said if _WHEN.search(c)]
     return " ".join(valued or said) or text
-
-
-def without_link(metadata: dict[str, Any], gone: str) -> dict[str, Any]:
-    """A memory's `metadata` without the update marks that name the forgotten memory `gone`: its `updated_by`,
-    and `gone` among the memories it `updates`."""
-    out = {k: v for k, v in metadata.items() if not (k == "updated_by" and v == gone)}
-    said = metadata.get("updates")
-    if isinstance(said, list) and gone in said:
-        rest = [i for i in said if i != gone]
-        out = {k: v for k, v in out.items() if k != "updates"} | ({"updates": rest} if rest else {})
-    return out
