@@ -38,6 +38,12 @@ LEAD_FLOOR = 0.35
 MEANT = 0.38
 MEANT_LEAD = 0.1
 SHARED = 0.5
+# A passage of a document whose cosine to the query as asked is at least PASSAGE_FLOOR and leads every other
+# memory's by PASSAGE_LEAD is what the question is about: a passage says many things, so a question about one of
+# them matches it less closely than a short memory, and its many words lend it a coverage that near misses share.
+# Chosen with each user-level set left out in turn (docs/design/recall.md).
+PASSAGE_FLOOR = 0.3
+PASSAGE_LEAD = 0.15
 # A memory beside a match in its episode (a reply after the question) is likely its answer, less surely than the
 # match: it takes this share of the match's probability. The calibrator does not read the neighbour itself: given
 # a turn's own match, a well-matched neighbour made it less likely to be the evidence, while a reply ("yes, last
@@ -77,14 +83,25 @@ def _probability(weighted: Any) -> np.ndarray:
     return np.asarray(1.0 / (1.0 + np.exp(-(calibrated.INTERCEPT + weighted))))
 
 
-def confidence_of(components: Mapping[str, float], *, by_meaning: bool = False) -> Confidence:
+def confidence_of(
+    components: Mapping[str, float], *, by_meaning: bool = False, in_document: bool = False
+) -> Confidence:
     """high, medium or low. `by_meaning`: whether the cosine may speak for a memory alone (`meant`): for a memory
-    standing alone, asked in a language the model reads."""
+    standing alone, asked in a language the model reads; `in_document`: whether the hit is a passage of a
+    document (`passage_leads`)."""
     found = strength(components)
     if found >= HIGH:
         return "high"
     sure = found >= MEDIUM or stands_out(components) or (by_meaning and meant(components))
-    return "medium" if sure else "low"
+    return "medium" if sure or (in_document and passage_leads(components)) else "low"
+
+
+def passage_leads(components: Mapping[str, float]) -> bool:
+    """Whether the question is about this passage of a document: its cosine to the query as asked is fair for a
+    passage and leads every other memory's. The calibrator learnt from conversation turns, short and on one
+    topic; a passage of a care plan or a building quote says a dozen things, so "how much is the chimney work?"
+    matches the passage holding the price less closely than a one-line memory would, and nothing else comes near."""
+    return components.get("cosine", 0.0) >= PASSAGE_FLOOR and components.get("lead", 0.0) >= PASSAGE_LEAD
 
 
 def meant(components: Mapping[str, float]) -> bool:

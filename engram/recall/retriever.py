@@ -227,7 +227,9 @@ def _sure(s: Scored[Facts], doubtful: set[str], plain: bool) -> Confidence:
     the question is in a language the model reads (`plain`: no Chinese or Japanese, whose cosines say little)."""
     if s.record.id in doubtful:
         return "low"
-    return confidence_of(s.components, by_meaning=plain and s.record.episode is None)
+    return confidence_of(
+        s.components, by_meaning=plain and s.record.episode is None, in_document=s.record.parent is not None
+    )
 
 
 def _once(scored: Sequence[Scored[Facts]]) -> list[Scored[Facts]]:
