@@ -63,7 +63,7 @@ class Debugging:
         candidates: list[TracedCandidate] = []
         for rank, s in enumerate(scored, 1):
             short = shortfall(s, opts.min_relevance, profile) if opts.min_relevance > 0 else None
-            sure = confidence_of(s.components)
+            sure = confidence_of(s.components, in_document=s.record.parent is not None)
             if s.record.id in returned:
                 why = "returned"
             elif short is not None:

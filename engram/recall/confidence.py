@@ -6,8 +6,8 @@ other memory's, and its exact-match score; a memory beside a match in its episod
 Importance, recency and usage never count: they say what to show first, not whether a memory answers. The bands
 are the probabilities under which 9 in 10 (medium) and 99 in 100 (high) of the best hits of questions nothing
 answers stay. A memory the question is clearly about (`stands_out`), or that it clearly means without sharing
-its words (`meant`), is at least medium. docs/design/recall.md says how they were fitted and what they
-measured."""
+its words (`meant`), is at least medium, as is a passage of a document that leads every other memory by cosine
+(`passage_leads`). docs/design/recall.md says how they were fitted and what they measured."""
 
 from __future__ import annotations
 
