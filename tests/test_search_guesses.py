@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.agent.search import GUESSES, confident
-from engram.agent.subject import users_own_first
+from engram.agent.search import GUESSES, confident, users_own_first
 
 
 class _Record:

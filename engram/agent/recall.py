@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engram.agent.listing import memories_of, things_due
-from engram.agent.subject import asks_about_user, users_own_first
 from engram.agent.understanding import Understanding
 from engram.agent.updated import newer_first, with_updates
 from engram.config import Settings
@@ -53,10 +52,6 @@ class Recall:
                 # The change of a fact returned, left out as unsure: returned with it, as search_memory does.
                 found, _ = retriever.ranked(query, where, limit=max(limit, 10), profile=profile)
                 hits = with_updates(hits, found)
-            if asks_about_user(
-                text
-            ):  # the user's own facts before another person's, as search_memory shows them
-                hits = users_own_first(hits)
             # A fact and its later change both found: the change first, as search_memory shows them.
             return newer_first(hits, query)
         if touch and listed.hits:

@@ -12,7 +12,7 @@ from engram.agent.answers import passage_answer
 from engram.agent.arguments import SearchOptions, validated
 from engram.agent.listing import memories_of, things_due
 from engram.agent.store import importance_1_5
-from engram.agent.subject import asks_about_user, users_own_first
+from engram.agent.subject import asks_about_user, someone_else
 from engram.agent.understanding import Understanding
 from engram.agent.updated import newer_first, with_updates
 from engram.errors import InvalidInput
@@ -151,6 +151,14 @@ def confident(hits: list[Hit], least: str, asked: frozenset[str] = frozenset()) 
         if h.record.id not in kept and not _personal_shown(h) - asked:
             guesses.append(h)
     return [*sure, *guesses]
+
+
+def users_own_first(hits: list[Hit]) -> list[Hit]:
+    """For a question about the user, the hits that state another person's liking or fact ("Tom likes his
+    coffee black") after the user's own, in their order: ranked first, the answer to "how does the user take
+    coffee" was Tom's. A guess stays below the surer hits whoever it is about."""
+    theirs = {h.record.id for h in hits if someone_else(h.record.content)}
+    return sorted(hits, key=lambda h: (h.confidence in (None, "low"), h.record.id in theirs))
 
 
 def _personal_shown(hit: Hit) -> set[str]:

@@ -5,13 +5,9 @@ another person's liking from passing as the user's."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.text import STOPWORDS
-
-if TYPE_CHECKING:
-    from engram.recall.retriever import Hit
 
 # A statement that opens with another person as its subject ("Lena from design prefers ...", "My wife Julia
 # loves ...", "Tom's e-mail is ...").
@@ -81,11 +77,3 @@ def asks_about_user(question: str) -> bool:
     if _ABOUT_USER.search(question) is None or _THEIRS.search(question) is not None:
         return False
     return not any(m[1] is None or m[1].lower() not in _CONTRACTED for m in _NAMED.finditer(question.strip()))
-
-
-def users_own_first(hits: list[Hit]) -> list[Hit]:
-    """For a question about the user, the hits that state another person's liking or fact ("Tom likes his
-    coffee black") after the user's own, in their order: ranked first, the answer to "how does the user take
-    coffee" was Tom's. A guess stays below the surer hits whoever it is about."""
-    theirs = {h.record.id for h in hits if someone_else(h.record.content)}
-    return sorted(hits, key=lambda h: (h.confidence in (None, "low"), h.record.id in theirs))
