@@ -101,3 +101,28 @@ def test_a_question_naming_days_lists_them_in_calendar_order(real: Memory) -> No
         "results"
     ]
     assert [h["content"] for h in asked] == [first, twentieth]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Poppy does swimming Tues 5pm at Pyramids pool, Alfie does Beavers on Thursday",
+        "Jo plays netball on Wednesday",
+    ],
+)
+def test_a_pastime_done_on_a_weekday_is_each_weeks(text: str) -> None:
+    assert due.standing(text)
+    assert due.reminder_day(text, SAID) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dad does his driving test on Thursday",  # a determiner: one test
+        "Sam does football this Saturday",
+        "Becky's works Christmas do is Friday 11 Dec",
+        "Do the recycling on Thursday",
+    ],
+)
+def test_a_pastime_on_one_day_stays_due(text: str) -> None:
+    assert not due.standing(text)

@@ -59,6 +59,8 @@ def test_the_kinds_and_the_everyday_words_have_their_other_words() -> None:
     assert "dissertation" in other_words("who is supervising my thesis?")["thesis"]
     assert "spotify" in other_words("what subscriptions do we share?")["subscriptions"]
     assert "loves" in other_words("what does Dad enjoy doing?")["enjoy"]
+    assert "primary" in other_words("which school do the kids go to?")["school"]
+    assert "surgery" in other_words("anything about my health?")["health"]
     assert "can't stand" in other_words("what food don't I like?")["don't i like"]
     assert "ni" in other_words("what's my national insurance number?")["national insurance"]
     assert "once a day" in other_words("what meds am I on?")["meds"]

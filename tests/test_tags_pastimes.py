@@ -32,3 +32,11 @@ def test_courtesy_and_abbreviated_units_are_no_topic() -> None:
     assert "coffee" in milk and not any("please" in t for t in milk)
     cat = topics("Cat's called Pesto, ginger tom, 4 yrs old. Vet is Ashworth Vets on Wilmslow Rd")
     assert "yrs" not in cat and "Pesto" in cat
+
+
+def test_a_weekday_or_part_of_the_day_is_no_part_of_a_topic() -> None:
+    found = topics("Poppy does swimming Tues 5pm at Pyramids pool")
+    assert "swimming" in found and not any("Tues" in t for t in found)
+    assert not any(
+        "afternoons" in t.lower() for t in topics("Ring Mum on Sunday afternoons, she gets lonely")
+    )

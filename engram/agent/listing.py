@@ -12,7 +12,7 @@ from datetime import datetime
 from engram.agent.agenda import LISTED, by_due, things_to_do
 from engram.lang import events
 from engram.lang.tense import asks_ahead
-from engram.recall.intent import asks_for_plans
+from engram.recall.intent import asks_for_plans, asks_what_usually
 from engram.recall.query import Query, TimeClause
 from engram.recall.retriever import Hit
 from engram.store.values import Filter
@@ -75,7 +75,7 @@ def memories_of(
     the time range given with it: `ranged`), or the latest for a word such as "recent". A named time filters
     here: with no topic to rank by, a boost would return every memory. None when it asks for something else, or
     names neither a time nor such a word (a search answers it)."""
-    if not query.asks_for_memories():
+    if not query.asks_for_memories() or asks_what_usually(query.text):
         return None
     clause = query.time
     if clause is not None and clause.after is not None and clause.after > query.now:

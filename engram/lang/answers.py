@@ -14,7 +14,7 @@ from typing import Literal
 
 from engram.lang.timewords import DAYS, MONTHS, SEASONS, SHORT_MONTHS
 
-Asked = Literal["time", "amount", "time or amount", "password", "clock", "abode", "address", "job"]
+Asked = Literal["time", "amount", "time or amount", "password", "clock", "abode", "address", "job", "age"]
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|by when\b|what (?:time|date|day|year)\b|which (?:day|date|year)\b|how long ago\b)"
@@ -85,7 +85,17 @@ _JOB = re.compile(
     r"(?:for|at)\s+(?:an?\s+|the\s+)?[\w&-]",
     re.IGNORECASE,
 )
-_AMOUNT = re.compile(r"\bhow (?:much|old|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"\bhow (?:much|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
+# How old someone or something is: a number as an age or a year is written ("she's 74", "Dad (Graham, 81)", "a 2009
+# combi", "Leo's fifth birthday"), not a day of the month, an hour, a sum or a measure ("staying 23rd to 28th").
+_AGE_ASKED = re.compile(r"\bhow old\b|\bwhat age\b", re.IGNORECASE)
+_AGE = re.compile(
+    r"(?<![\d.,:/£$€#])\b\d{1,4}\b(?!(?:st|nd|rd|th)\b|[:.,/]\d|\s*(?:%|am|pm|[ap]\.m|mins?|minutes?|hours?|hrs?"
+    r"|miles?|km|kg|g|mg|ml|l|p)\b)|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
+    r"|twelfth|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|teens?|twenties|thirties|forties"
+    r"|fifties|sixties|seventies|eighties|nineties)\b|\bborn\b",
+    re.IGNORECASE,
+)
 # How often and how long are answered by a period as often as by a number: "every Sunday", "twice a month".
 _EITHER = re.compile(r"\bhow (?:often|long)\b(?! ago)", re.IGNORECASE)
 
@@ -120,6 +130,8 @@ def asked(question: str) -> Asked | None:
         return "clock"
     if _WHEN.search(question):
         return "time"
+    if _AGE_ASKED.search(question):
+        return "age"
     if _EITHER.search(question):
         return "time or amount"
     return "amount" if _AMOUNT.search(question) else None
@@ -137,6 +149,8 @@ def gives(text: str, kind: Asked) -> bool:
         return bool(_ADDRESS.search(text))
     if kind == "job":
         return bool(_JOB.search(text))
+    if kind == "age":
+        return bool(_AGE.search(text))
     if kind != "amount" and _TIME.search(text):
         return True
     return kind != "time" and bool(_AMOUNTS.search(text))

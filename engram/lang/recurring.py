@@ -97,6 +97,29 @@ def _held_each_week(sentence: str) -> bool:
     return False
 
 
+# Someone doing or playing a pastime on a weekday, told in the present with no date ("Alfie does Beavers on
+# Thursday", "Poppy does swimming Tues 5pm"): each week's. With a determiner it may be one ("Dad does his driving
+# test on Thursday"); "the Christmas do is Friday" names a party.
+_PASTIME = re.compile(
+    r"(?<=\w\s)(?:does|do|plays|play)\s+([a-z]+)(?:\s+(?!this\b|next\b|coming\b)[a-z]+)?\s+(?:on\s+)?"
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b\.?(?![^.;!?]*\b(?:this|next|tomorrow)\b)",
+    re.IGNORECASE,
+)
+_DATED = re.compile(
+    rf"\d{{1,2}}(?:st|nd|rd|th|/\d)|\d{{1,2}}\s+(?:{SHORT_MONTHS})|\b(?:{MONTHS})\b", re.IGNORECASE
+)
+_DETERMINERS = frozenset("the a an my his her their our your this that some its".split())  # noqa: SIM905
+
+
+def _pastime(sentence: str) -> bool:
+    """Whether `sentence` tells of a pastime done on a weekday each week (see `_PASTIME`)."""
+    found = _PASTIME.search(sentence)
+    if found is None or _DATED.search(sentence) is not None:
+        return False
+    word = found.group(1).lower()
+    return word not in _DETERMINERS and ("NOUN" in (read := _readings(word)) or not read)
+
+
 _SPANS = frozenset(("days", "weeks", "fortnights", "months", "years"))
 
 
@@ -111,6 +134,8 @@ def weekly(text: str) -> bool:
     """Whether a sentence of `text` says what a weekday is each week (words that can only be nouns after it), or
     what a bare weekday holds, or names things held in the plural on a bare weekday."""
     if any(_held_each_week(s.group(1).strip()) for s in _SENTENCE.finditer(text[:2000])):
+        return True
+    if any(_pastime(s.group(1)) for s in _SENTENCE.finditer(text[:2000])):
         return True
     for held in _PLURAL_ON.finditer(text[:2000]):
         word = held.group(1).lower()

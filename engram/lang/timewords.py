@@ -355,10 +355,16 @@ def _time_range(query: str, now: datetime) -> TimeRange | None:
     return _named(query, now)
 
 
+# A part of the day in the plural after a weekday: that day of every week ("on Friday nights", "Sunday mornings").
+_EVERY_PART = re.compile(r"\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b", re.IGNORECASE)
+
+
 def _named(query: str, now: datetime) -> TimeRange | None:
     """A period named by a date after since, after, before, in, during or on ("in March", "on 7 July")."""
     for m in _RANGE.finditer(query):
         word, point = m.group(1).lower(), m.group(2)
+        if _EVERY_PART.match(query, m.end()) is not None:
+            continue  # "on Friday nights" is every Friday night, as "on Fridays" is
         if (
             word in ("in", "during", "on")
             and re.fullmatch(rf"{DAYS}", point.lower()) is None

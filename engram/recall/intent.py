@@ -49,59 +49,28 @@ _GERMAN_ASKING = frozenset(
 _ASKING_FOR_TASKS |= _GERMAN_ASKING
 
 
+# The verbs and nouns of telling among those words: a question naming none asks about what happens, not what was told.
+_TELLING = frozenset(
+    """tell told say said mention mentioned share shared talk talked discuss discussed write wrote written store
+    stored save saved add added note noted jot jotted log logged put record recorded memory memories notes""".split()  # noqa: SIM905
+)
+# A question in the present simple with "do" ("what do we do on Friday night?", "where does Alfie go on
+# Thursday?"): what usually happens then, which the memories say, not what was told on that day.
+_USUALLY = re.compile(
+    r"\b(?:do|does)\s+(?:I|we|you|they|he|she|it|\w+)\s+(?:usually\s+|normally\s+)?[a-z]+", re.I
+)
+
+
+def asks_what_usually(question: str) -> bool:
+    """Whether `question` asks what usually happens ("what do we do on Friday night?"), telling of nothing."""
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
+    return _USUALLY.search(question) is not None and not said & _TELLING
+
+
 # Words a query asking for memories themselves is made of when it names no topic ("what did I tell you today?").
-_ASKING_FOR_MEMORIES = frozenset(
-    {
-        "tell",
-        "told",
-        "say",
-        "said",
-        "mention",
-        "mentioned",
-        "share",
-        "shared",
-        "talk",
-        "talked",
-        "discuss",
-        "discussed",
-        "write",
-        "wrote",
-        "written",
-        "store",
-        "stored",
-        "save",
-        "saved",
-        "add",
-        "added",
-        "note",
-        "noted",
-        "jot",
-        "jotted",
-        "log",
-        "logged",
-        # "what did I put in on Friday?", "anything I put down yesterday"
-        "put",
-        "record",
-        "recorded",
-        "memory",
-        "memories",
-        "notes",
-        "everything",
-        "anything",
-        "something",
-        "things",
-        "thing",
-        "stuff",
-        "all",
-        "list",
-        "show",
-        "recent",
-        "recently",
-        "latest",
-        "new",
-        "happened",
-        "happen",
-    }
+_ASKING_FOR_MEMORIES = _TELLING | frozenset(
+    """everything anything something things thing stuff all list show recent recently latest new happened
+    happen""".split()  # noqa: SIM905
 )
 
 

@@ -46,12 +46,14 @@ def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
 
 # A weekday the question names and a memory that names only other weekdays: "what time does the food bank open on
 # Saturdays?" over "Volunteer shift at the food bank every Friday morning" is about another day.
-_WEEKDAY = re.compile(rf"\b({DAYS})s?\b", re.IGNORECASE)
+# A weekday is also written short ("Mon Wed Fri", "Tues 5pm"); "sat" and "sun" are words of their own.
+_WEEKDAY = re.compile(rf"\b(?:({DAYS})s?|(mon|tues?|weds?|thu(?:rs?)?|fri)\b\.?)(?=\W|$)", re.IGNORECASE)
+_SHORT = {d[:3]: d for d in DAYS.split("|")}
 
 
 def _weekdays(text: str) -> frozenset[str]:
     """The weekdays a text names, by their full names."""
-    return frozenset(m.group(1).lower() for m in _WEEKDAY.finditer(text))
+    return frozenset((m.group(1) or _SHORT[m.group(2)[:3].lower()]).lower() for m in _WEEKDAY.finditer(text))
 
 
 # When a yearly occasion is, asked for by name, is answered by a memory that states it: "Grace's graduation is on

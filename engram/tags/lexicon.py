@@ -28,7 +28,8 @@ VAGUE = frozenset(
 
 # Words that say when (seasons, parts of the day, weekdays): a date is an entity, and as a tag it goes stale.
 WHEN = frozenset(
-    """spring summer autumn fall winter morning afternoon evening night noon midnight weekday weekdays weekend
+    """spring summer autumn fall winter morning afternoon evening night mornings afternoons evenings nights noon
+    midnight weekday weekdays weekend
     weekends decade decades century daily weekly monthly yearly annually quarter jan feb mar apr jun jul aug
     sep sept oct nov dec mon tue tues wed thu thur thurs fri""".split()  # noqa: SIM905
 )

@@ -371,6 +371,8 @@ def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
         and all(t.tag_ in _PROPER for t in run[1:])
     ):
         run = run[1:]  # "the cheap Wickes adhesive": a name is not narrowed by an adjective
+    while len(run) > 1 and run[-1].text.lower().rstrip(".") in WHEN:
+        run = run[:-1]  # "swimming Tues": the weekday says when, the pastime is the topic
     run = run[-MAX_WORDS:]
     if not run:
         return
