@@ -48,7 +48,7 @@ _ADDED = re.compile(
 )
 # Cosine from which a move to a named place ends an older place of the same person: a club or a course one joins
 # besides ("I joined the Harriers") is further from where one works than another job is.
-MOVED_AT = 0.3
+MOVED_AT = 0.25
 
 # A status on one line of a life, and the words that state each; a text states the first it names.
 _STATUS = (
@@ -74,7 +74,8 @@ _STATUS_WORDS = re.compile("|".join(rf"(?P<{name}>\b(?:{said})\b)" for name, sai
 _KIN = (
     r"(?:sister|brother|mum|mom|dad|mother|father|son|daughter|cousin|friend|aunt|uncle|niece|nephew|gran\w*)"
 )
-_OF = re.compile(rf"(?:\b(?:my|our|his|her|their)\s+|[\w]+['\u2019]s\s+){_KIN}\b\s*((?-i:[A-Z])\w+)?", re.I)
+_OF = re.compile(rf"(?:\b(?:my|our|his|her|their)\s+|[\w]+['\u2019]s\s+)({_KIN})\b\s*((?-i:[A-Z])\w+)?", re.I)
+_ONE_OF = frozenset({"mum", "mom", "mother", "dad", "father"})  # kin one has one of
 _USER = re.compile(
     r"^\s*(?:i\b|i['\u2019]m\b|i['\u2019]ve\b|we\b|we['\u2019](?:re|ve)\b|me\s+and\b|my\s+partner\b)", re.I
 )
@@ -92,7 +93,9 @@ def _subject(text: str) -> frozenset[str]:
     if _POSSESSIVE.match(clause) and not _OF.match(clause.strip()):
         return frozenset()
     if (kin := _OF.match(clause.strip())) is not None:
-        return frozenset({kin.group(1).lower()} if kin.group(1) else ())
+        # One's own mother or father is also who "Mum" or "Dad" names: "My mum Carol" is Carol and Mum.
+        one = {kin.group(1).lower()} if _OWN.match(clause) and kin.group(1).lower() in _ONE_OF else set()
+        return frozenset(({kin.group(2).lower()} if kin.group(2) else set()) | one)
     if (both := _AND_I.match(clause)) is not None:
         return frozenset({USER, both.group(1).lower()})
     # One's own: said as I or we, of my or our household, or a note with no subject ("Engaged to Priya!",

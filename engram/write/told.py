@@ -18,7 +18,10 @@ CHANGE = re.compile(
     r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
     r"|increased|decreased|reduced|upped|went up|went down|pushed back|pushed|bumped|relocated|rebooked"
     r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more|reset|moves|decommissioned|retired"
-    r"|promoted|transferred"
+    r"|promoted|transferred|renewed|renewal|remortgaged|slid"
+    rf"|as\s+of\s+(?:today|tomorrow|now|this\s+\w+|next\s+\w+|{DAYS}|{MONTHS}|\d)"
+    # A new value of a detail one has one of: "new wifi password is ...", "new number 07700 ...".
+    r"|new\s+(?:[\w-]+\s+)?(?:number|password|passcode|code|pin|address|email|e-mail|phone|mobile|postcode)"
     # A date that slipped, a duty handed on, a price come down to a figure ("came down to £42k", "down to £38").
     r"|slip(?:s|ped|ping)|shifted|handed\s+(?:[\w'\u2019-]+\s+){0,3}over|handed\s+over"
     r"|(?:(?:came|come|coming|comes|went|gone|going|goes)\s+(?:up|down)|down)\s+to(?=\s*[£$€]?\d)"
@@ -43,9 +46,10 @@ CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
 _OPENS = re.compile(r"(?:^|[.!?:;\n(]|\s[-\u2013])\s*$")
 # A clause of its own: what says the change is told apart from why or how one feels about it ("physio is
 # thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join"). A stop
-# inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause.
+# inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause, nor a colon or a comma inside a figure ("23:55",
+# "£1,240").
 CLAUSES = re.compile(
-    r"(?:[,;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE
+    r"(?:[;!?()\n]|[,:](?!\d)|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|as|but|after)\b", re.IGNORECASE
 )
 CALENDAR = re.compile(rf"^(?:{MONTHS}|{SHORT_MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
 _CHANGE_WORDS = frozenset(

@@ -135,10 +135,15 @@ def updates(new: str, old: str, cosine: float) -> bool:
     if not shared:  # a reason's names are not whom it is about: "club is Tuesdays now, Sarah's got choir"
         new_names = named_in(changing) - given
         shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
-    if (new_names or old_names) and not shared:
+    valued = _value_after(changing, new_names | given, old_stems)
+    if valued is not None:  # the names and words of the new value are no other topic: "is with Admiral now"
+        new_names, given = new_names - valued, given | valued
+    if (new_names or old_names) and not shared and not (valued is not None and not new_names):
         return False
     said = kinds(topic_of(changing, new_names | given) - ASIDE, old_stems)
-    own = said - old_stems
+    own = said - old_stems - (valued or set())
+    if valued is not None and valued - old_stems and not own:
+        return True  # the thing the older memory says of, with a value of its own
     shared_count = len(said & old_stems) + len(shared)
     if own and not (
         len(own) == 1
@@ -215,7 +220,8 @@ def _rescheduled(new: str, old: str) -> bool:
         if told is None or not _WHEN.search(clause, told.end()):
             continue
         names = named_in(clause)
-        before, after = topic_of(clause[: told.start()], names), topic_of(clause[told.end() :], names) - ASIDE
+        before = kinds(topic_of(clause[: told.start()], names), old_stems)
+        after = kinds(topic_of(clause[told.end() :], names) - ASIDE, old_stems)
         said = all(w in old_stems or (len(w) > 1 and any(h.startswith(w) for h in had)) for w in before)
         if before and said and not after - old_stems and not names - had:
             return True
@@ -223,6 +229,30 @@ def _rescheduled(new: str, old: str) -> bool:
 
 
 _COPULA = re.compile(r"\b(?:is|are|was|were)\b|['\u2019]re\b", re.IGNORECASE)
+# A verb that gives a value: "is", or "'s" before a figure, a capitalised name or where or when ("Rent's £1,240",
+# "Book club's at Priya's"), never a possessive ("Tom's birthday dinner").
+_GIVES = re.compile(
+    r"\b(?:is|are|was|were)\b|['\u2019]re\b|['\u2019]s(?=\s+(?:[£$€\d]|(?:at|on|in|with|now)\b|(?-i:[A-Z])))",
+    re.IGNORECASE,
+)
+
+
+def _value_after(changing: str, names: set[str], old_stems: set[str]) -> set[str] | None:
+    """The stems of the value a change gives after "is" to what the older memory says it of ("New wifi password is
+    kettle-otter-9" after "The wifi password is bluefrog22"): before the verb at least two of the older memory's
+    words and none of its own; None when the change gives no such value."""
+    verb = _GIVES.search(changing)
+    if verb is None:
+        return None
+    subject = kinds(topic_of(changing[: verb.start()], names) - ASIDE, old_stems)
+    if len(subject) < 2 or subject - old_stems or named_in(changing[: verb.start()]) - old_stems:
+        return None
+    after = changing[verb.end() :]
+    return (
+        kinds(topic_of(after, set()) - ASIDE, old_stems)
+        | named_in(after)
+        | {stem(n) for n in named_in(after)}
+    )
 
 
 def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared: int) -> bool:
