@@ -168,7 +168,9 @@ _ADDED = re.compile(
 # with Priya"): a name the older memory need not share, as it is the new holder.
 _HANDED_TO = re.compile(
     r"\b(?:hand(?:s|ed|ing)?|pass(?:es|ed|ing)?)\s+[^,.;:!?\n]{0,80}?\bto\s+((?-i:[A-Z])[\w'\u2019-]*)"
-    r"|\bswap(?:s|ped|ping)?\s+[^,.;:!?\n]{0,40}?\bwith\s+((?-i:[A-Z])[\w'\u2019-]*)",
+    r"|\bswap(?:s|ped|ping)?\s+[^,.;:!?\n]{0,40}?\bwith\s+((?-i:[A-Z])[\w'\u2019-]*)"
+    # A thing switched to another provider: "Switched broadband to Sky" (the new value, not whom it is about).
+    r"|\b(?:switch(?:es|ed|ing)?|chang(?:es|ed|ing)|mov(?:es|ed|ing))\s+(?:[\w'\u2019-]+\s+){1,4}?to\s+((?-i:[A-Z])[\w'\u2019-]*)",
     re.IGNORECASE,
 )
 
@@ -223,7 +225,7 @@ def _rescheduled(new: str, old: str) -> bool:
         before = kinds(topic_of(clause[: told.start()], names), old_stems)
         after = kinds(topic_of(clause[told.end() :], names) - ASIDE, old_stems)
         said = all(w in old_stems or (len(w) > 1 and any(h.startswith(w) for h in had)) for w in before)
-        if before and said and not after - old_stems and not names - had:
+        if (before or after) and said and not after - old_stems and not names - had:
             return True
     return False
 
