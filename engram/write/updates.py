@@ -320,7 +320,11 @@ def _changing(text: str) -> str:
     said = [c for c in CLAUSES.split(text) if c and says_change(c)]
     # Of several, those giving a value say what changed; the others who changed it ("the agency changed the rota").
     valued = [c for c in said if _WHEN.search(c)]
-    return " ".join(valued or said) or text
+    changing = " ".join(valued or said)
+    # A clause of change words alone, with no value ("after the renewal"), says when, not what: what changed is
+    # said beside it.
+    names = named_in(changing)
+    return changing if topic_of(changing, names) - ASIDE or names or _WHEN.search(changing) else text
 
 
 def without_link(metadata: dict[str, Any], gone: str) -> dict[str, Any]:
