@@ -321,10 +321,11 @@ def _changing(text: str) -> str:
     # Of several, those giving a value say what changed; the others who changed it ("the agency changed the rota").
     valued = [c for c in said if _WHEN.search(c)]
     changing = " ".join(valued or said)
-    # A clause of change words alone, with no value ("after the renewal"), says when, not what: what changed is
-    # said beside it.
-    names = named_in(changing)
-    return changing if topic_of(changing, names) - ASIDE or names or _WHEN.search(changing) else text
+    # A renewal names when, not what: what changed is the clause giving a value beside it ("Rent's £1,240 after
+    # the renewal"). A clause saying "now" of a pronoun ("he does it now") still says the change.
+    if said and all(m.group().lower() == "renewal" for c in said for m in CHANGE.finditer(c)):
+        return " ".join(c for c in CLAUSES.split(text) if c and _WHEN.search(c)) or changing
+    return changing or text
 
 
 def without_link(metadata: dict[str, Any], gone: str) -> dict[str, Any]:
