@@ -99,3 +99,12 @@ def test_a_sailing_moved_leaves_the_things_to_do_and_the_other_sailing_stays(rea
     with time_machine.travel(when, tick=False):
         listed = [r["id"] for r in real.search_memory("what's coming up this week?", now=when)["results"]]
     assert first not in listed, listed
+
+
+def test_words_after_the_new_sum_say_what_it_buys_not_another_topic() -> None:
+    # A comma inside "£42,000" no longer cuts the clause, so its tail is read as part of the change.
+    older = "Brightline (our payroll vendor) contract renews 31 March. They quoted £18,000 a year. Contact Jo Price"
+    assert updates("Brightline came down to £16,500 a year for a 3-year term.", older, 0.78)
+    assert not updates(
+        "Halcyon came down to £16,500 a year for a 3-year term.", older, 0.78
+    )  # another vendor

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engram.lang.analysis import MONEY
 from engram.lang.lemmas import getAllLemmas
 from engram.lang.pii import PiiKind, detect
-from engram.lang.text import stem
+from engram.lang.text import stem, stems
 
 # Words for one detail said in several ways ("Sarah has a new number" of "Sarah's mobile is ..."; "an email
 # address"; a phone number is read by `renumbered`): one word of each group stands for the others, so the newer
@@ -56,6 +56,13 @@ _AMOUNT_WORDS = {stem(w) for w in "price cost fee rate charge rent salary wage".
 def priced(own: set[str], new: str, old: str) -> bool:
     """Whether the one word of its own names what an amount is, and both memories give a sum of money."""
     return own <= _AMOUNT_WORDS and bool(MONEY.search(new)) and bool(MONEY.search(old))
+
+
+def sum_for(own: set[str], changing: str, old: str) -> bool:
+    """Whether the words of its own follow the new sum in the clause that says the change, saying what it buys
+    ("came down to £42,000 a year for a 2-year term"), and the older memory gives a sum too."""
+    found = MONEY.search(changing)
+    return found is not None and bool(MONEY.search(old)) and own <= set(stems(changing[found.end() :]))
 
 
 _PHONE_WORDS = {stem(w) for w in "number phone mobile mob tel telephone landline cell".split()}  # noqa: SIM905

@@ -17,7 +17,7 @@ from engram.lang.analysis import ADDRESS
 from engram.lang.pii import MARKER
 from engram.lang.text import stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
-from engram.write.details import kinds, priced, renumbered
+from engram.write.details import kinds, priced, renumbered, sum_for
 from engram.write.holders import holder as _holder
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
@@ -150,6 +150,7 @@ def updates(new: str, old: str, cosine: float) -> bool:
         and (
             _one_of_its_own(changing, new_names | given, old_stems, shared_count)
             or priced(own, new, old)
+            or sum_for(own, changing, old)
             or renumbered(own, new, old)
         )
     ):
