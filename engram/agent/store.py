@@ -33,7 +33,8 @@ from engram.write.holders import states_holder
 from engram.write.operations import Operation
 from engram.write.rules import same_particulars
 from engram.write.standing import tells_standing
-from engram.write.updates import ENDED_AT, headed, hides_value, says_change, updates
+from engram.write.told import says_change
+from engram.write.updates import ENDED_AT, headed, hides_value, updates
 from engram.write.writer import Writer
 
 SIMILAR_AT = 0.75  # cosine at which another memory is reported as similar

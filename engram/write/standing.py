@@ -31,7 +31,7 @@ _AT_PLACE = re.compile(
 # Kingsmead FC as their coach", "got a job at The Fig Tree", "moved to the Amsterdam office", "transferred to Leeds".
 _MOVED_TO = re.compile(
     r"\b(?:(?:start(?:s|ed|ing)?|beg(?:an|ins|inning)|transferr?(?:ed|ing|s)?|(?P<home>relocat(?:ed|ing)|mov(?:ed|ing))"
-    r"|went\s+back)\s+(?:at|to|with|for|in|into)"
+    r"|went\s+back)(?:\s+(?:down|up|over|back|across|away))?\s+(?:at|to|with|for|in|into)"
     # Into a kind of home, then where: "moved into sheltered housing in Harrogate".
     r"(?:(?<=into)\s+(?:an?\s+|the\s+)?(?:(?-i:[a-z])[\w-]*\s+){1,3}(?:in|at))?|join(?:s|ed|ing)?|(?:got|took|landed|accepted)\s+(?:a|the|an)\s+"
     r"(?:new\s+)?(?:job|post|position|role|place)(?:\s+as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+)?)?"
@@ -48,7 +48,7 @@ _ADDED = re.compile(
 )
 # Cosine from which a move to a named place ends an older place of the same person: a club or a course one joins
 # besides ("I joined the Harriers") is further from where one works than another job is.
-MOVED_AT = 0.3
+MOVED_AT = 0.25
 
 # A status on one line of a life, and the words that state each; a text states the first it names.
 _STATUS = (
@@ -74,14 +74,22 @@ _STATUS_WORDS = re.compile("|".join(rf"(?P<{name}>\b(?:{said})\b)" for name, sai
 _KIN = (
     r"(?:sister|brother|mum|mom|dad|mother|father|son|daughter|cousin|friend|aunt|uncle|niece|nephew|gran\w*)"
 )
-_OF = re.compile(rf"(?:\b(?:my|our|his|her|their)\s+|[\w]+['\u2019]s\s+){_KIN}\b\s*((?-i:[A-Z])\w+)?", re.I)
+_AGE = (
+    r"(?:(?:best|old|older|younger|little|big|baby|eldest|oldest|youngest|twin|step)\s+)?"  # "my best friend"
+)
+_OF = re.compile(
+    rf"(?:\b(?:my|our|his|her|their)\s+{_AGE}|[\w]+['\u2019]s\s+{_AGE})({_KIN})\b\s*((?-i:[A-Z])\w+)?", re.I
+)
+_ONE_OF = frozenset({"mum", "mom", "mother", "dad", "father"})  # kin one has one of
 _USER = re.compile(
     r"^\s*(?:i\b|i['\u2019]m\b|i['\u2019]ve\b|we\b|we['\u2019](?:re|ve)\b|me\s+and\b|my\s+partner\b)", re.I
 )
 _AND_I = re.compile(r"^\s*((?-i:[A-Z])\w+)\s+and\s+(?:i|me)\b", re.IGNORECASE)
-_POSSESSIVE = re.compile(r"^\s*(?-i:[A-Z])\w*['\u2019]s\b")  # "Tom's wife ...": someone else's relation
+# "'s" before a verb's past form is "has" ("Hannah's moved to Cardiff"), not whose ("Tom's wife ...").
+_HAS = r"(?!\s+(?:\w{3,}ed|gone|got|been|begun|taken|left|just|finally)\b)"
+_POSSESSIVE = re.compile(rf"^\s*(?-i:[A-Z])\w*['\u2019]s\b{_HAS}")  # someone else's relation
 _OWN = re.compile(r"^\s*(?:my|our)\b", re.IGNORECASE)
-_NAMED = re.compile(r"^\s*((?-i:[A-Z])\w+)\b(?!['\u2019]s\b)(?:\s+and\s+((?-i:[A-Z])\w+))?")
+_NAMED = re.compile(rf"^\s*((?-i:[A-Z])\w+)\b(?!['\u2019]s\b{_HAS})(?:\s+and\s+((?-i:[A-Z])\w+))?")
 _TO = re.compile(r"\b(?:to|with|and)\s+((?-i:[A-Z])\w+)")
 
 
@@ -92,7 +100,9 @@ def _subject(text: str) -> frozenset[str]:
     if _POSSESSIVE.match(clause) and not _OF.match(clause.strip()):
         return frozenset()
     if (kin := _OF.match(clause.strip())) is not None:
-        return frozenset({kin.group(1).lower()} if kin.group(1) else ())
+        # One's own mother or father is also who "Mum" or "Dad" names: "My mum Carol" is Carol and Mum.
+        one = {kin.group(1).lower()} if _OWN.match(clause) and kin.group(1).lower() in _ONE_OF else set()
+        return frozenset(({kin.group(2).lower()} if kin.group(2) else set()) | one)
     if (both := _AND_I.match(clause)) is not None:
         return frozenset({USER, both.group(1).lower()})
     # One's own: said as I or we, of my or our household, or a note with no subject ("Engaged to Priya!",

@@ -10,70 +10,38 @@ is about the role, not the names: the two share none."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from itertools import pairwise
 
-from engram.lang.analysis import ADDRESS, WHEN_ALONE
-from engram.lang.lemmas import getAllLemmas
+from engram.lang.analysis import ADDRESS
 from engram.lang.pii import MARKER
-from engram.lang.text import STOPWORDS, stem, stems, words
+from engram.lang.text import stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
-from engram.write.details import kinds, priced, renumbered
+from engram.write.details import kinds, priced, renumbered, sum_for
 from engram.write.holders import holder as _holder
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
+from engram.write.told import (
+    ASIDE,
+    CAPITALISED,
+    CHANGE,
+    CLAUSES,
+    DIGIT,
+    STATE,
+    WHEN_SAID,
+    ended,
+    named_in,
+    says_change,
+    topic_of,
+)
 
 UPDATE_AT = 0.6  # cosine from which a memory that says something changed may update an older one
 # Cosine from which a memory that ends a named thing ("sold the Skoda") updates an older one naming it: the
 # replacement it also names ("bought a Corolla hybrid") takes the pair further apart than a change of one value.
 ENDED_AT = 0.45
 
-# Words that say a fact changed or was wrong.
-_CHANGE = re.compile(
-    r"\b(?:moved|moving|changed|switched|swapped|rescheduled|postponed|brought forward|corrected|correction"
-    r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
-    r"|increased|decreased|reduced|upped|went up|went down|pushed back|pushed|bumped|relocated|rebooked"
-    r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more|reset|moves|decommissioned|retired"
-    r"|promoted|transferred"
-    # A date that slipped, a duty handed on, a price come down to a figure ("came down to £42k", "down to £38").
-    r"|slip(?:s|ped|ping)|shifted|handed\s+(?:[\w'\u2019-]+\s+){0,3}over|handed\s+over"
-    r"|(?:(?:came|come|coming|comes|went|gone|going|goes)\s+(?:up|down)|down)\s+to(?=\s*[£$€]?\d)"
-    # A new one had ("Sam has a new number"), or a change from a time on ("from next week", "from Monday", "from 1 June").
-    r"|(?:has|have|got|gets?)\s+(?:a|an|his|her|their|my|our)\s+new"
-    r"|put(?:s|ting)?\s+(?:[\w'\u2019%]+\s+){0,3}(?:up|down)"
-    rf"|from\s+(?:today|tomorrow|next\s+\w+|{DAYS}|{MONTHS}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})))\b",
-    re.IGNORECASE,
-)
-# A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
-# "no more Lily's Kitchen", "given up on the drill idea". The thing is the word after it, which the older memory must say.
-_ENDED = re.compile(
-    r"\b(?:sold|scrapped|traded\s+in|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
-    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?)\s+"
-    r"(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?([^\W\d_][\w'\u2019-]*)",
-    re.IGNORECASE,
-)
-_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
-_DIGIT = re.compile(r"\d")
-_CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*")
-# Where a sentence or a clause opens, so that any word there is capitalised: "Bins go out...", "Upgraded the DB".
-_OPENS = re.compile(r"(?:^|[.!?:;\n(]|\s[-\u2013])\s*$")
-# A clause of its own: what says the change is told apart from why or how one feels about it ("physio is
-# thursdays at 9 now, Karen changed her hours"; "standup 9:45 from next week so the US folks can join"). A stop
-# inside a word ("jake@mossdesign.co.uk", "8.30") ends no clause.
-_CLAUSES = re.compile(
-    r"(?:[,;:!?()\n]|\.(?!\S))+|\s[-\u2013]\s|\b(?:so|since|because|bc|cos|cuz|as|but|after)\b",
-    re.IGNORECASE,
-)
+# Who told a change ("Gaz says my rate goes up"), and when it holds from ("from next term"): neither is its topic.
 _TELLER = re.compile(r"\b(?-i:[A-Z])[\w'\u2019-]*\s+(?:says|said|reckons|told\s+me)\b", re.IGNORECASE)
 _FROM_NEXT = re.compile(r"\bfrom\s+next\s+\w+", re.IGNORECASE)
-_CALENDAR = re.compile(rf"^(?:{MONTHS}|{SHORT_MONTHS}|(?:{DAYS})s?)$", re.IGNORECASE)
-_CHANGE_WORDS = frozenset(
-    {"move", "moved", "moving", "now", "change", "changed", "switch", "switched", "correction", "corrected",
-     "actually", "longer", "anymore", "instead", "update", "updated", "again", "new", "raised", "lowered",
-     "next", "from", "increased", "decreased", "reduced", "upped", "went", "pushed", "came", "come", "coming",
-     "comes", "going", "goes", "gone", "handed", "slipped", "slips", "slipping", "brought", "forward", "shifted",
-     "promoted", "transferred"}
-)  # fmt: skip
 
 
 # A note headed by what it is about ("Coffee: flat white, oat milk", "Parking space at work: P2-114"): a later note
@@ -83,21 +51,6 @@ _NO_TOPIC_LABELS = frozenset(
     """note notes todo to-do reminder update idea ideas lesson goal plan question fyi important decided decision
     meeting call summary status tip warning correction""".split()  # noqa: SIM905
 )
-
-
-def says_change(text: str) -> bool:
-    """Whether a text says that something changed or was wrong, or that a thing named is no more."""
-    return _CHANGE.search(text) is not None or _ENDED.search(text) is not None
-
-
-@lru_cache(maxsize=64)
-def _ended(text: str) -> frozenset[str]:
-    """The names of the things `text` says are no more ("sold the Skoda" -> skoda), lower-cased."""
-    return frozenset(
-        said[0]
-        for found in _ENDED.finditer(text)
-        if (said := words(found.group(1))) and said[0] not in STOPWORDS
-    )
 
 
 def headed(text: str) -> bool:
@@ -122,57 +75,8 @@ def _restated(new: str, old: str) -> bool:
     if len(words(new_value)) > 6 or words(new_value) == words(old_value):
         return False
     return all(
-        bool(pattern.search(new_value)) == bool(pattern.search(old_value))
-        for pattern in (_DIGIT, _CAPITALISED)
+        bool(pattern.search(new_value)) == bool(pattern.search(old_value)) for pattern in (DIGIT, CAPITALISED)
     )
-
-
-def _names(text: str) -> set[str]:
-    """The capitalised words that are not a stopword, a change word, a month or a day: who or what it is about,
-    lower-cased, a possessive's "'s" dropped."""
-    out = set()
-    for match in _CAPITALISED.finditer(text):
-        found = match.group()
-        word = words(found)
-        name = word[0] if word else ""
-        acronym = found.isupper() and len(found) > 1  # GP, NHS: a kind, not whom
-        # A word the dictionary knows, capitalised only because a sentence opens with it, names no one.
-        opening = _OPENS.search(text, 0, match.start()) is not None and bool(getAllLemmas(name))
-        if (
-            name
-            and name not in STOPWORDS
-            and name not in _CHANGE_WORDS
-            and not _CALENDAR.match(name)
-            and not acronym
-            and not opening
-        ):
-            out.add(name)
-    return out
-
-
-def _topic(text: str, names: set[str]) -> set[str]:
-    """The stems of its words that are no name, acronym, number, stopword, change word or time of day: "GP
-    increased my metformin" names who changed it, as a name would, not another topic."""
-    names = names | {a.lower() for a in _ACRONYM.findall(text)}
-    return {
-        stem(w)
-        for w in words(text)
-        if w.isalpha() and w not in STOPWORDS and w not in _CHANGE_WORDS and not _CHANGE.fullmatch(w)
-        and w not in names and w not in {"am", "pm"} and w not in WHEN_ALONE and not _CALENDAR.match(w)
-    }  # fmt: skip
-
-
-# Change words that say the whole clause is how things are now ("my favourite spot is Kiln in Soho these days"),
-# not a verb with what changed before it and the new value after.
-_STATE = frozenset({"now", "these days", "going forward", "instead", "any more", "anymore", "no more"})
-# Words that say when, or how it went, not what changed: "Dentist rang - it's 10 May now, same time".
-_ASIDES = (
-    "today tonight yesterday last finally still same time back rang ugh weird these days going forward turns guess put"
-    " use uses using"
-)
-_ASIDE = {stem(w) for w in _ASIDES.split()}
-# When a value was set, said with it ("... from today"), and the verbs that set it: no topic of their own.
-_WHEN_SAID = {stem(w) for w in "today tonight yesterday week weekend morning evening reset set".split()}  # noqa: SIM905
 
 
 def hides_value(text: str) -> bool:
@@ -189,10 +93,10 @@ def _revalued(new: str, old: str) -> bool:
     if not kinds[0] or kinds[0] != kinds[1]:
         return False
     plain = [MARKER.sub(" ", t) for t in (new, old)]
-    names = [_names(t) for t in plain]
+    names = [named_in(t) for t in plain]
     if names[0] != names[1]:
         return False
-    topics = [_topic(t, n) - _WHEN_SAID for t, n in zip(plain, names, strict=True)]
+    topics = [topic_of(t, n) - WHEN_SAID for t, n in zip(plain, names, strict=True)]
     return topics[0] == topics[1]
 
 
@@ -207,7 +111,7 @@ def updates(new: str, old: str, cosine: float) -> bool:
     held, had = _holder(new), _holder(old)
     if held is not None and had is not None and held[0] == had[0]:
         return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
-    if cosine >= ENDED_AT and _ended(new) & set(words(old)):
+    if cosine >= ENDED_AT and ended(new) & set(words(old)):
         return True  # the thing the older one says is had or used is no more
     if cosine >= UPDATE_AT and _restated(new, old):
         return True
@@ -228,30 +132,40 @@ def updates(new: str, old: str, cosine: float) -> bool:
     new, old = _TELLER.sub(" ", ADDRESS.sub(" ", new)), ADDRESS.sub(" ", old)
     changing = _changing(new)
     given = _handed_to(new)  # the new holder is the value that changed, not whom the fact is about
-    new_names, old_names = _names(new) - given, _names(old)
+    new_names, old_names = named_in(new) - given, named_in(old)
     new_words, old_words = set(words(new)), set(words(old))
     new_stems, old_stems = {stem(w) for w in new_words}, {stem(w) for w in old_words}
     old_stems |= kinds(old_stems, new_stems)
     shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
     if not shared:  # a reason's names are not whom it is about: "club is Tuesdays now, Sarah's got choir"
-        new_names = _names(changing) - given
+        new_names = named_in(changing) - given
         shared = {stem(n) for n in new_names} & old_stems | {stem(n) for n in old_names} & new_stems
-    if (new_names or old_names) and not shared:
+    valued = _value_after(changing, new_names | given, old_stems)
+    if valued is not None:  # the names and words of the new value are no other topic: "is with Admiral now"
+        new_names, given = new_names - valued, given | valued
+    if (new_names or old_names) and not shared and not (valued is not None and not new_names):
         return False
     # "from next term": when the change holds from, as "from next week" is, not a topic of it.
-    said = kinds(_topic(_FROM_NEXT.sub(" ", changing), new_names | given) - _ASIDE, old_stems)
-    own = said - old_stems
+    said = kinds(topic_of(_FROM_NEXT.sub(" ", changing), new_names | given) - ASIDE, old_stems)
+    own = said - old_stems - (valued or set())
     shared_count = len(said & old_stems) + len(shared)
-    # Further apart, only a change told in the older one's own words, its names among them ("the locker combo").
+    # Further apart, only a change told in the older one's own words, its names among them ("the locker combo"); a
+    # new value in words is a word of its own there ("Halden Bank's risk team is moving to the 5th floor").
     if cosine < UPDATE_AT and (
-        own or not said or shared_count < 2 or {stem(n) for n in new_names} - old_stems
+        (said | (valued or set())) - old_stems
+        or not said
+        or shared_count < 2
+        or {stem(n) for n in new_names} - old_stems
     ):
         return False
+    if valued is not None and valued - old_stems and not own:
+        return True  # the thing the older memory says of, with a value of its own
     if own and not (
         len(own) == 1
         and (
             _one_of_its_own(changing, new_names | given, old_stems, shared_count)
             or priced(own, new, old)
+            or sum_for(own, changing, old)
             or renumbered(own, new, old)
         )
     ):
@@ -270,7 +184,9 @@ _ADDED = re.compile(
 # with Priya"): a name the older memory need not share, as it is the new holder.
 _HANDED_TO = re.compile(
     r"\b(?:hand(?:s|ed|ing)?|pass(?:es|ed|ing)?)\s+[^,.;:!?\n]{0,80}?\bto\s+((?-i:[A-Z])[\w'\u2019-]*)"
-    r"|\bswap(?:s|ped|ping)?\s+[^,.;:!?\n]{0,40}?\bwith\s+((?-i:[A-Z])[\w'\u2019-]*)",
+    r"|\bswap(?:s|ped|ping)?\s+[^,.;:!?\n]{0,40}?\bwith\s+((?-i:[A-Z])[\w'\u2019-]*)"
+    # A thing switched to another provider: "Switched broadband to Sky" (the new value, not whom it is about).
+    r"|\b(?:switch(?:es|ed|ing)?|chang(?:es|ed|ing)|mov(?:es|ed|ing))\s+(?:[\w'\u2019-]+\s+){1,4}?to\s+((?-i:[A-Z])[\w'\u2019-]*)",
     re.IGNORECASE,
 )
 
@@ -300,7 +216,7 @@ _PLAN = re.compile(
 def _planned(old: str, new: str) -> bool:
     """Whether `old` plans the very act `new` says was done ("Planning to move the sofa" -> "Moved the sofa")."""
     planned = {stem(m.group(1).lower()) for m in _PLAN.finditer(old)}
-    done = {stem(w) for m in _CHANGE.finditer(new) for w in words(m.group())}
+    done = {stem(w) for m in CHANGE.finditer(new) for w in words(m.group())}
     return bool(planned & done)
 
 
@@ -314,22 +230,47 @@ def _rescheduled(new: str, old: str) -> bool:
         return False
     had = set(words(old))
     old_stems = {stem(w) for w in had}
-    clauses = [c for c in _CLAUSES.split(new) if c and not c.isspace()]
+    clauses = [c for c in CLAUSES.split(new) if c and not c.isspace()]
     for i, clause in enumerate(clauses):
         told = _RESCHEDULED.search(clause)
         if told is not None and i + 1 < len(clauses) and _NOW.match(clauses[i + 1]):
             clause = f"{clause} {clauses[i + 1]}"  # "Completion's moved again, now Friday 8 January"
         if told is None or not _WHEN.search(clause, told.end()):
             continue
-        names = _names(clause)
-        before, after = _topic(clause[: told.start()], names), _topic(clause[told.end() :], names) - _ASIDE
+        names = named_in(clause)
+        before = kinds(topic_of(clause[: told.start()], names), old_stems)
+        after = kinds(topic_of(clause[told.end() :], names) - ASIDE, old_stems)
         said = all(w in old_stems or (len(w) > 1 and any(h.startswith(w) for h in had)) for w in before)
-        if before and said and not after - old_stems and not names - had:
+        if (before or after) and said and not after - old_stems and not names - had:
             return True
     return False
 
 
 _COPULA = re.compile(r"\b(?:is|are|was|were)\b|['\u2019]re\b", re.IGNORECASE)
+# A verb that gives a value: "is", or "'s" before a figure, a capitalised name or where or when ("Rent's £1,240",
+# "Book club's at Priya's"), never a possessive ("Tom's birthday dinner").
+_GIVES = re.compile(
+    r"\b(?:is|are|was|were)\b|['\u2019]re\b|['\u2019]s(?=\s+(?:[£$€\d]|(?:at|on|in|with|now)\b|(?-i:[A-Z])))",
+    re.IGNORECASE,
+)
+
+
+def _value_after(changing: str, names: set[str], old_stems: set[str]) -> set[str] | None:
+    """The stems of the value a change gives after "is" to what the older memory says it of ("New wifi password is
+    kettle-otter-9" after "The wifi password is bluefrog22"): before the verb at least two of the older memory's
+    words and none of its own; None when the change gives no such value."""
+    verb = _GIVES.search(changing)
+    if verb is None:
+        return None
+    subject = kinds(topic_of(changing[: verb.start()], names) - ASIDE, old_stems)
+    if len(subject) < 2 or subject - old_stems or named_in(changing[: verb.start()]) - old_stems:
+        return None
+    after = changing[verb.end() :]
+    return (
+        kinds(topic_of(after, set()) - ASIDE, old_stems)
+        | named_in(after)
+        | {stem(n) for n in named_in(after)}
+    )
 
 
 def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared: int) -> bool:
@@ -338,18 +279,18 @@ def _one_of_its_own(changing: str, names: set[str], old_stems: set[str], shared:
     recycling day"); as the new value, after it, beside two words it shares ("moved Mum down to room 3 on the
     ground floor" after "Room 14, first floor"). Before a verb with nothing shared after it, it is what changed:
     "Lotte's swimming lessons moved to Wednesday" is not her ballet lessons."""
-    told = next((m for m in _CHANGE.finditer(changing) if m.group().lower() not in _STATE), None)
+    told = next((m for m in CHANGE.finditer(changing) if m.group().lower() not in STATE), None)
     if told is None:  # "my favourite spot is Kiln in Soho these days": the clause is how things are now
         # ... its new value after the verb; a word of its own before a noun the older memory names makes it
         # another kind of that thing ("Gran's chiropodist visit is 7pm now" is not her care visits).
         verb = _COPULA.search(changing)
         said = words(changing[: verb.start()]) if verb is not None else []
         return shared >= 2 and not any(
-            _topic(w, names) - old_stems and stem(n) in old_stems for w, n in pairwise(said)
+            topic_of(w, names) - old_stems and stem(n) in old_stems for w, n in pairwise(said)
         )
-    after = _topic(changing[told.end() :], names)
+    after = topic_of(changing[told.end() :], names)
     return bool(after & old_stems) or (
-        shared >= 2 and not _topic(changing[: told.start()], names) - old_stems
+        shared >= 2 and not topic_of(changing[: told.start()], names) - old_stems
     )
 
 
@@ -360,12 +301,12 @@ def unchanged_stems(older: str, newer: str) -> frozenset[str]:
     the older memory says what changed ("Clara moved to Porto" of "My sister Clara lives in Lisbon"), all of it
     changed."""
     changing = _changing(newer)
-    changed = _topic(changing, _names(newer)) - _ASIDE
-    parts = [stems(c) for c in _CLAUSES.split(older) if c and not c.isspace()]
+    changed = topic_of(changing, named_in(newer)) - ASIDE
+    parts = [stems(c) for c in CLAUSES.split(older) if c and not c.isspace()]
     if not any(p & changed for p in parts):
         # Only a name and a value: the name's clauses changed ("FraudGuard came down to £42,000" of "FraudGuard
         # ... renews 31 January. They quoted £48,000. Account manager ..."), unless it is all its clauses.
-        changed = {stem(n) for n in _names(changing)}
+        changed = {stem(n) for n in named_in(changing)}
         if all(p & changed for p in parts) or not any(p & changed for p in parts):
             return frozenset()
     replaced = frozenset().union(*(p for p in parts if p & changed))
@@ -384,15 +325,20 @@ _AMOUNT = re.compile(r"[£$€]\s*\d|\d\s*(?:%|mg|ml|kg|k\b)", re.IGNORECASE)
 def moves_time(newer: str, older: str) -> bool:
     """Whether `newer` changes only when a thing is (by its first change, not its why), naming no one new."""
     changing = _changing(newer)
-    first = next((c for c in _CLAUSES.split(newer) if c and says_change(c) and _TIME.search(c)), changing)
+    first = next((c for c in CLAUSES.split(newer) if c and says_change(c) and _TIME.search(c)), changing)
     only = _TIME.search(changing) is not None and _AMOUNT.search(changing) is None
-    return only and not _names(first) - set(words(older))
+    return only and not named_in(first) - set(words(older))
 
 
 def _changing(text: str) -> str:
     """The clauses of `text` that say something changed, or all of it: what else it says is why, or how one feels
     about it ("physio is thursdays at 9 now, Karen changed her hours")."""
-    said = [c for c in _CLAUSES.split(text) if c and says_change(c)]
+    said = [c for c in CLAUSES.split(text) if c and says_change(c)]
     # Of several, those giving a value say what changed; the others who changed it ("the agency changed the rota").
     valued = [c for c in said if _WHEN.search(c)]
-    return " ".join(valued or said) or text
+    changing = " ".join(valued or said)
+    # A renewal names when, not what: what changed is the clause giving a value beside it ("Rent's £1,240 after
+    # the renewal"). A clause saying "now" of a pronoun ("he does it now") still says the change.
+    if said and all(m.group().lower() == "renewal" for c in said for m in CHANGE.finditer(c)):
+        return " ".join(c for c in CLAUSES.split(text) if c and _WHEN.search(c)) or changing
+    return changing or text
