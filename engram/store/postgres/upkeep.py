@@ -4,10 +4,13 @@ of the rows writes keep rewriting."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, cast
+
+from psycopg import errors, sql
 
 from engram.errors import StoreError
 from engram.model.record import utcnow
@@ -21,6 +24,10 @@ from engram.store.rows import ts
 from engram.store.sqlite.integrity import verify_file
 from engram.store.sqlite.store import SQLiteStore
 from engram.store.values import Filter, Prototype
+
+_log = logging.getLogger(__name__)
+UNSETTLED = "unrewritten_forget"  # a meta key: a forgotten text may still be in a table's dead rows
+_REWRITE_WAIT = "500ms"
 
 
 class Upkeeping:
@@ -49,8 +56,18 @@ class Upkeeping:
 
     def _erased(self) -> None:
         # The lexicon keeps a row per stem ever indexed; a forgotten text's stems no memory holds go with it.
+        # The mark, committed with the forget, has whichever process forgets next rewrite if this one cannot.
         with self.atomic() as db:
             db.execute(b"DELETE FROM lexicon WHERE df <= 0")
+            db.execute(
+                b"INSERT INTO meta(key, value) VALUES (%s, '1') ON CONFLICT (key) DO NOTHING", (UNSETTLED,)
+            )
+
+    def settle(self) -> None:
+        """A deleted or replaced row stays in its table's and indexes' pages until they are rewritten: a plain
+        VACUUM frees the room but leaves the bytes. After a forget every table of the store is rewritten."""
+        if self._one("SELECT 1 FROM meta WHERE key = %s", (UNSETTLED,)) is not None:
+            self._db.after_commit(_rewrite_tables)
 
     def whole(self) -> Store:
         """This store in every role (a backup copies all of it)."""
@@ -230,6 +247,31 @@ class Upkeeping:
             "GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
+
+
+def _rewrite_tables(db: Conn) -> None:
+    """VACUUM FULL of the schema's tables, one at a time: each waits at most `_REWRITE_WAIT` for a reader or
+    writer of its table (every other client waits behind it meanwhile). The mark goes first, so that a forget
+    committed during the rewrite marks again; it comes back when a table could not be rewritten."""
+    db.execute(b"DELETE FROM meta WHERE key = %s", (UNSETTLED,))
+    tables = [
+        r[0] for r in db.execute(b"SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+    ]
+    db.execute(f"SET lock_timeout = '{_REWRITE_WAIT}'".encode())
+    missed = []
+    try:
+        for table in sorted(tables):
+            try:
+                db.execute(sql.SQL("VACUUM FULL {}").format(sql.Identifier(table)))
+            except errors.LockNotAvailable:
+                missed.append(table)
+    finally:
+        db.execute(b"RESET lock_timeout")
+    if missed:
+        _log.warning("after a forget, tables in use were not rewritten: %s", ", ".join(missed))
+        db.execute(
+            b"INSERT INTO meta(key, value) VALUES (%s, '1') ON CONFLICT (key) DO NOTHING", (UNSETTLED,)
+        )
 
 
 def _vacuum_churned(db: Conn) -> None:
