@@ -202,7 +202,7 @@ class Settings(BaseSettings):
         default_factory=lambda: dict(DEFAULT_PROFILES),
         description="ranking profiles by name (JSON): the weight of each score component; must include default",
     )
-    busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for another process")
+    busy_timeout_ms: int = Field(30_000, ge=0, description="how long a writer waits for another process")
     blas_threads: int = Field(
         1,
         ge=0,

@@ -42,7 +42,7 @@ from engram.store.values import Facts, Filter, Position, StoreStats
 
 
 class SQLiteStore(BatchedSearches, Upkeeping, Erasure, SideTables):
-    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 30_000) -> None:
         self._memory = str(path) == ":memory:"
         self.path = None if self._memory else Path(path)
         if self.path is not None:
