@@ -11,22 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web import CHROMIUM, Server, Tab
+from test_web import CHROMIUM, INJECT, Server, Tab
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
-
-INJECT = """() => new Promise((done) => {
-  const refused = [];
-  document.addEventListener("securitypolicyviolation", (e) => refused.push(e.violatedDirective));
-  const script = document.createElement("script");
-  script.textContent = "window.injected = 'script';";
-  document.body.appendChild(script);
-  const holder = document.createElement("div");
-  holder.innerHTML = '<img src="data:," onerror="window.injected = \\'handler\\'">';
-  document.body.appendChild(holder);
-  setTimeout(() => done({ran: window.injected || null, refused}), 500);
-})"""
 
 
 @pytest.fixture(scope="module")

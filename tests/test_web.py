@@ -25,6 +25,18 @@ from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import LOCAL, Keys
 
 CHROMIUM = Path("/usr/bin/chromium")
+# Injected into a page: whether an added script or inline handler runs, and what the policy refused.
+INJECT = """() => new Promise((done) => {
+  const refused = [];
+  document.addEventListener("securitypolicyviolation", (e) => refused.push(e.violatedDirective));
+  const script = document.createElement("script");
+  script.textContent = "window.injected = 'script';";
+  document.body.appendChild(script);
+  const holder = document.createElement("div");
+  holder.innerHTML = '<img src="data:," onerror="window.injected = \\'handler\\'">';
+  document.body.appendChild(holder);
+  setTimeout(() => done({ran: window.injected || null, refused}), 500);
+})"""
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 pytestmark = pytest.mark.skipif(
