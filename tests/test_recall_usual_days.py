@@ -28,6 +28,7 @@ def test_the_present_simple_asks_what_usually_happens() -> None:
     assert not asks_what_usually("what did I tell you on Friday?")
     assert not asks_what_usually("what do I have saved from Friday?")
     assert not asks_what_usually("what happened on Friday?")
+    assert not asks_what_usually("what did I do last weekend?")  # "do" the verb, not asking in the present
 
 
 def test_a_habit_is_found_for_a_question_about_its_day(mem: Memory) -> None:

@@ -57,7 +57,9 @@ _TELLING = frozenset(
 # A question in the present simple with "do" ("what do we do on Friday night?", "where does Alfie go on
 # Thursday?"): what usually happens then, which the memories say, not what was told on that day.
 _USUALLY = re.compile(
-    r"\b(?:do|does)\s+(?:I|we|you|they|he|she|it|\w+)\s+(?:usually\s+|normally\s+)?[a-z]+", re.I
+    r"\b(?:do|does)\s+(?:I|we|you|they|he|she|it|(?-i:[A-Z])\w+|(?:my|our|your|his|her|their|the)\s+\w+)\s+"
+    r"(?:usually\s+|normally\s+)?[a-z]+",
+    re.IGNORECASE,
 )
 
 
