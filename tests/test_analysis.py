@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from engram.lang import analysis, timewords
+from engram.lang.anchors import event_anchor
 from engram.recall import intent as intents
 from engram.recall import query as questions
 from engram.tags.naming import is_abbreviation, kept_apart, key, same_tag
@@ -127,7 +128,7 @@ def test_intents_and_event_anchors() -> None:
     assert intents.intent("show me notes similar to this one") == "show_similar"
     assert intents.intent("when did we ship v2") == "timeline"
     assert intents.intent("where is the config") == "find"
-    anchor = timewords.event_anchor("what did we agree before the launch?")
+    anchor = event_anchor("what did we agree before the launch?")
     assert anchor is not None and (anchor.phrase, anchor.relation) == ("the launch", "before")
     # Phrasal verbs name no event: "looks after our dog" filtered to what was said after a memory about it.
     for query in (
@@ -135,7 +136,7 @@ def test_intents_and_event_anchors() -> None:
         "She was named after her aunt",
         "he takes after his father",
     ):
-        assert timewords.event_anchor(query) is None, query
+        assert event_anchor(query) is None, query
     assert not intents.asks_for_memories(questions.query_concepts("What did I learn")), "learning is a topic"
     assert intents.asks_for_memories(questions.query_concepts("what did I tell you"))
 

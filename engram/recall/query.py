@@ -13,10 +13,11 @@ from typing import Any
 
 from engram.errors import InvalidInput
 from engram.lang import analysis, due, timewords
+from engram.lang.anchors import EventAnchor, event_anchor
 from engram.lang.tense import asked_ahead
 from engram.lang.text import STOPWORDS, joined_spellings, stem, stems, terms
 from engram.lang.text import words as words_of
-from engram.lang.timewords import EventAnchor, TimeRange
+from engram.lang.timewords import TimeRange
 from engram.model.record import text_problem
 from engram.recall.intent import OCCASIONS, asks_for_memories, intent, names_no_topic
 from engram.recall.kin import kin_words
@@ -189,7 +190,7 @@ def read_search(
     elif query.named is not None:
         clause = TimeClause(query.named.phrase, query.named.after, query.named.before, "boost")
     else:
-        anchor = timewords.event_anchor(text)
+        anchor = event_anchor(text)
     topic = (
         text
         if not (clause and clause.phrase)
