@@ -358,6 +358,11 @@ def _has_object(token: Any) -> bool:
     return following is not None and following.tag_ in OBJECT_OPENERS
 
 
+# Words that say when after a topic's noun, never part of its name: a weekday written short, a part of the day in the
+# plural ("swimming Tues", "choir Thursday evenings").
+_WHEN_AFTER = frozenset("mon tue tues wed thu thur thurs fri mornings afternoons evenings nights".split())  # noqa: SIM905
+
+
 def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
     """The run up to its last noun, at most MAX_WORDS words; a lone noun that names no topic is left out."""
     while run and run[-1].tag_ not in _NOUN and not (len(run) > 1 and _activity(run[-1])):
@@ -371,8 +376,10 @@ def _finish(run: list[Any]) -> Iterator[tuple[int, list[str], bool]]:
         and all(t.tag_ in _PROPER for t in run[1:])
     ):
         run = run[1:]  # "the cheap Wickes adhesive": a name is not narrowed by an adjective
-    while len(run) > 1 and run[-1].text.lower().rstrip(".") in WHEN:
-        run = run[:-1]  # "swimming Tues": the weekday says when, the pastime is the topic
+    while len(run) > 1 and run[-1].text.lower().rstrip(".") in _WHEN_AFTER:
+        run = run[
+            :-1
+        ]  # "swimming Tues": the weekday says when, the pastime is the topic ("parents evening" is one)
     run = run[-MAX_WORDS:]
     if not run:
         return
