@@ -20,6 +20,7 @@ TYPES = {
     "welsh",
     "polish",
     "portuguese",
+    "spanish",
 }
 
 
