@@ -92,10 +92,14 @@ ROMANCE_EVERY = (
     rf"(?:{'|'.join(_ROMANCE_WEEKDAY)}|dia|día|giorno|jour|semana|settimana|semaine|mês|mes|mese|mois|manhã|mañana|mattina"
     r"|matin|noite|noche|sera|soir)s?(?!\w)"
 )
+# "Next" beside a weekday, before it ("el próximo jueves", "la prossima settimana") or after ("el jueves que viene",
+# "jeudi prochain", "venerdì prossimo"): said on that weekday, a week on, as "nächsten Donnerstag" is.
+_ROMANCE_NEXT = r"próxim[oa]|proxim[oa]|prossim[oa]|prochaine?"
 _ROMANCE_RELATIVE = re.compile(
     rf"(?<!\w)(?:(oggi|hoy|aujourd'hui|hoje)|(dopodomani|pasado\s+mañana|après-demain|depois\s+de\s+amanhã)"
     rf"|(domani|mañana|demain|amanhã)"
-    rf"|({'|'.join(_ROMANCE_WEEKDAY)}))(?!\w)",
+    rf"|(?:({_ROMANCE_NEXT})\s+)?({'|'.join(_ROMANCE_WEEKDAY)})(?:\s+({_ROMANCE_NEXT}|que\s+viene|que\s+vem))?)"
+    rf"(?!\w)",
     re.IGNORECASE,
 )
 _ZH_DAY = re.compile(
@@ -192,9 +196,10 @@ def foreign_day(text: str, said: datetime) -> tuple[datetime, str] | None:
         if on is not None:
             return on, romance.group(0)
     if (rel := _ROMANCE_RELATIVE.search(text)) is not None:
-        today, after_next, tomorrow, weekday = rel.groups()
+        today, after_next, tomorrow, before, weekday, after = rel.groups()
         on_day = None if weekday is None else _ROMANCE_WEEKDAY[weekday.lower()]
-        return _relative(said, (today, tomorrow, after_next), on_day, following=False), rel.group(0)
+        following = before is not None or after is not None
+        return _relative(said, (today, tomorrow, after_next), on_day, following), rel.group(0)
     if (zh := _ZH_DATE.search(text)) is not None:
         month, number = _zh_number(zh.group(1)), _zh_number(zh.group(2))
         if 1 <= month <= 12 and (day := forward(said, month, number)) is not None:

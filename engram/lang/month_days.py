@@ -109,8 +109,10 @@ def ordinal(number: int, said: datetime) -> datetime:
 
 # A deadline said to have passed ("the council tax was due on 20 November and I still haven't paid it", "the
 # invoice was due by the 3rd"): its date lies behind the day it was said; read forward, it is next year's.
+# A weekday may stand before the day ("was due wed 18th"): the day of the month names it.
 _WAS_DUE = re.compile(
-    r"\b(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+|in\s+)?(?:on\s+|by\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?"
+    r"\b(?:was|were)\s+(?:already\s+)?due\s+(?:back\s+|in\s+)?(?:on\s+|by\s+)?"
+    rf"(?:(?:{DAYS})\.?,?\s+)?(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?![:.]\d|\s*[ap]\.?m\b)"
     rf"(?:\s+(?:of\s+)?({MONTHS}|{SHORT_MONTHS})\b\.?)?(?!\s*,?\s*\d{{4}})",
     re.IGNORECASE,
 )

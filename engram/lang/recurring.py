@@ -59,6 +59,9 @@ _KINDS_OF_DAY = frozenset({"day", "night", "time", "morning", "afternoon", "even
 _PLURAL_ON = re.compile(
     rf"\b([a-z]+s)\s+(?:on\s+)?(?:{DAYS})\b(?!\s+(?:the\s+)?\d{{1,2}}(?!:|\.\d|\s*[ap]\.?m\b))", re.IGNORECASE
 )
+# ... unless a place is named, a preposition and a determiner before it ("pick up the suit from the dry cleaners on
+# Saturday", "meet Jo at the shops on Friday"): where one thing is done, once.
+_PLACE_BEFORE = re.compile(r"\b(?:from|to|at|into|outside)\s+(?:the|a|my|our|your)\s+(?:[a-z-]+\s+)?$", re.I)
 
 
 # A weekday before what is held on it (and where) and a verb of its schedule in the present, with no date
@@ -140,6 +143,8 @@ def weekly(text: str) -> bool:
     for held in _PLURAL_ON.finditer(text[:2000]):
         word = held.group(1).lower()
         if word in _SPANS or _in_name(text, held.start()):  # "two weeks on Friday": a span counted to one day
+            continue
+        if _PLACE_BEFORE.search(text, max(0, held.start() - 48), held.start()):
             continue
         nouns = _readings(word).get("NOUN", ())
         if nouns and word not in nouns and "VERB" not in _readings(word):
