@@ -34,6 +34,9 @@ _TRADES = (
     "locksmith", "mechanic", "gardener", "tiler", "glazier", "architect", "surveyor", "solicitor", "physio",
     "physiotherapist", "optician", "hairdresser", "barber", "tutor", "vet", "chiropractor", "osteopath",
 )  # fmt: skip
+# Kin words of the languages people grow up in, said as a title ("Abuela Rosa", "Nonna Pina", "Mamá (Carmen)")
+_GRANDMA_ABROAD = ("abuela", "nonna", "avó", "oma", "babcia", "mamie")
+_GRANDPA_ABROAD = ("abuelo", "nonno", "avô", "opa", "dziadek", "papy")
 _RELATIONS: dict[str, tuple[str, ...]] = {
     "husband": ("husband",),
     "wife": ("wife",),
@@ -43,8 +46,8 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "girlfriend": ("girlfriend",),
     "fiancé": ("fiancé", "fiance"),
     "fiancée": ("fiancée", "fiancee"),
-    "mother": ("mother", "mum", "mom", "mam", "mummy", "mommy", "mama"),
-    "father": ("father", "dad", "daddy", "papa"),
+    "mother": ("mother", "mum", "mom", "mam", "mummy", "mommy", "mama", "mamá", "mamma", "mãe", "maman"),
+    "father": ("father", "dad", "daddy", "papa", "papá", "papà"),
     "sister": ("sister",),
     "brother": ("brother",),
     "daughter": ("daughter",),
@@ -54,8 +57,8 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "niece": ("niece",),
     "nephew": ("nephew",),
     "cousin": ("cousin",),
-    "grandmother": ("grandmother", "grandma", "gran", "granny", "nan", "nana"),
-    "grandfather": ("grandfather", "grandpa", "grandad", "granddad"),
+    "grandmother": ("grandmother", "grandma", "gran", "granny", "nan", "nana", *_GRANDMA_ABROAD),
+    "grandfather": ("grandfather", "grandpa", "grandad", "granddad", *_GRANDPA_ABROAD),
     "stepmother": ("stepmother", "stepmum", "stepmom"),
     "stepfather": ("stepfather", "stepdad"),
     "stepson": ("stepson",),
@@ -122,22 +125,9 @@ for _kin, _said in list(_RELATIONS.items()):
 # The kin words people put before a name as a title ("Uncle Chidi", "Dad (Emeka)"); a sentence opening with
 # another ("Partner Portal launch", "Son Heung-min") names no relation of the asker.
 _TITLES = frozenset(
-    {
-        "mum",
-        "mom",
-        "mam",
-        "mummy",
-        "mommy",
-        "mama",
-        "dad",
-        "daddy",
-        "papa",
-        "aunt",
-        "auntie",
-        "aunty",
-        "uncle",
-    }
-    | {"grandma", "grandpa", "gran", "granny", "nan", "nana", "grandad", "granddad", "cousin"}
+    {"mum", "mom", "mam", "mummy", "mommy", "mama", "dad", "daddy", "papa", "aunt", "auntie", "aunty"}
+    | {"uncle", "grandma", "grandpa", "gran", "granny", "nan", "nana", "grandad", "granddad", "cousin"}
+    | {"mamá", "mamma", "mãe", "maman", "papá", "papà", *_GRANDMA_ABROAD, *_GRANDPA_ABROAD}
 )
 
 
@@ -262,7 +252,7 @@ def _patterns(said: Sequence[str]) -> list[re.Pattern[str]]:
     if set(said) & _COUPLE:
         found += [
             # Kofi and I have been together since 2019; Kofi and I got engaged; Kofi and I want to get married
-            rf"\b{_NAME}\s+and\s+(?:I|me)\s+(?:have\s+been|are|were|got|'ve\s+been)\s+(?:together|engaged)\b",
+            rf"\b{_NAME}\s+and\s+(?:I|me)\s+(?:(?:have\s+been|are|were|got|'ve\s+been)\s+)?(?:together|engaged)\b",
             rf"\b{_NAME}\s+and\s+I\s+(?:want|plan|hope|are\s+going)\s+to\s+get\s+married\b",
         ]
     if set(said) & set(_SPOUSE):
