@@ -16,6 +16,7 @@ from engram.lang.text import unspaced
 from engram.model.record import MemoryRecord
 from engram.model.results import Scored
 from engram.model.vectors import Vector
+from engram.recall.ages import aged
 from engram.recall.aligned import meant_by_words
 from engram.recall.candidates import Candidates, CandidateStore
 from engram.recall.confidence import Confidence, confidence_of
@@ -89,7 +90,7 @@ class Retriever:
     ) -> tuple[list[Scored[Facts]], dict[str, Vector]]:
         """`scored` for a query already read (corrected, its kin named)."""
         scored, vectors, beside = self._candidates.scored(understood, where, limit, self.profile(profile))
-        scored = liked(scored, understood.text)
+        scored = aged(liked(scored, understood.text), understood.text)
         if lend:
             scored = lend_replies(scored, self._store, where)
         return exchanged(said_by_asked(scored, understood.text), beside), vectors
