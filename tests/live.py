@@ -13,6 +13,7 @@ import httpx
 import uvicorn
 
 from engram import FakeEmbedder, Settings
+from engram.interfaces.http.pacing import PacedH11
 from engram.interfaces.http.serve import build_app
 from engram.interfaces.tenants import Keys
 
@@ -53,7 +54,7 @@ class LiveServer:
         )
         self.port = free_port()
         self.server = uvicorn.Server(
-            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level=log_level)
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level=log_level, http=PacedH11)
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

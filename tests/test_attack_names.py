@@ -4,6 +4,7 @@ bidi controls reorder what the terminal shows around it (the id beside it, the n
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ SPOOFING = [
     "back\u2066up.db",  # an isolate opened and never closed
     "ex\u200bport.jsonl",  # a zero-width space: two names that look one
     "..\\..\\etc\\export.jsonl",  # a folder separator on Windows
+    "\u0435xport.jsonl",  # a Cyrillic U+0435: shown as "export.jsonl"
 ]
 
 
@@ -52,3 +54,17 @@ def test_engram_list_shows_a_memory_with_a_bidi_override_escaped(tmp_path: Path)
     assert runner.invoke(app, ["--db", db, "remember", "invoice \u202efdp.exe attached"]).exit_code == 0
     listed = runner.invoke(app, ["--db", db, "list"])
     assert listed.exit_code == 0 and "\u202e" not in listed.output and "\\u202e" in listed.output
+
+
+@pytest.mark.parametrize(
+    "command", [["list", "--json"], ["search", "invoice", "--json"], ["recall", "invoice"]]
+)
+def test_json_and_text_output_show_a_bidi_override_escaped(tmp_path: Path, command: list[str]) -> None:
+    """rich's JSON printer wrote the text raw: `list --json` in a terminal showed the line reordered."""
+    db = str(tmp_path / "cli.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", db, "remember", "invoice \u202efdp.exe attached"]).exit_code == 0
+    shown = runner.invoke(app, ["--db", db, *command])
+    assert shown.exit_code == 0 and "\u202e" not in shown.output and "\\u202e" in shown.output, shown.output
+    if "--json" in command:  # still JSON, holding the text as written
+        assert "invoice \u202efdp.exe attached" in json.dumps(json.loads(shown.output), ensure_ascii=False)

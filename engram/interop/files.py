@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from engram.errors import InvalidInput
 from engram.model.jsonkeys import parse_marking, twice
-from engram.model.names import hidden_problem
+from engram.model.names import hidden_problem, mixed_script_problem
 
 
 def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
@@ -71,9 +71,10 @@ def file_at(path: str | Path, root: Path | None, *, new: bool) -> Path:
 
 
 def _plain_name(text: str, *, confined: bool) -> None:
-    """A new file's name shows as what it is (engram.model.names: no control or invisible character); on a
-    server no backslash, which is a folder separator where the server may run on Windows."""
-    if problem := hidden_problem(text):
+    """A new file's name shows as what it is (engram.model.names: no control or invisible character, no word in
+    two look-alike alphabets, "export.jsonl" with a Cyrillic U+0435 for its e); on a server no
+    backslash, which is a folder separator where the server may run on Windows."""
+    if problem := hidden_problem(text) or mixed_script_problem(text, "file name"):
         raise InvalidInput("path", problem)
     if confined and "\\" in text:
         raise InvalidInput("path", "must not contain a backslash: write folders with /")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +17,7 @@ from rich.console import Console
 import engram
 from engram import EngramError, Hit, Memory, MemoryRecord
 from engram.config import Settings, locate
-from engram.interfaces.cli.terminal import error
+from engram.interfaces.cli.terminal import error, json_shown
 from engram.interfaces.tenants import private_dir
 
 
@@ -159,7 +158,7 @@ def opened(db: str | Path | None = None, *, read: bool = False, **kwargs: Any) -
 
 def print_json(data: Any) -> None:
     """`data` as JSON on stdout, for scripts."""
-    out.print_json(json.dumps(data, default=str))
+    out.print(json_shown(data), soft_wrap=True)
 
 
 def _record_dict(record: MemoryRecord) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
@@ -56,7 +55,7 @@ def remember(
             "chunks": result.chunks,
             "pii": found,
         }
-        out.print_json(json.dumps(said))
+        print_json(said)
         return
     words = {"created": "stored", "duplicate": "already stored as", "merged": "merged into"}
     detail = f" ({result.kind.value}, confidence {result.confidence:.2f})" if result.created else ""
@@ -96,7 +95,7 @@ def recall(
             query, limit=limit, mode=mode, kind=kind, scope=scope, scope_id=scope_id, profile=profile
         )
     if as_json:
-        out.print_json(json.dumps([_hit_dict(h, explain) for h in hits]))
+        print_json([_hit_dict(h, explain) for h in hits])
         return
     if not hits:
         looser = "" if related else "; --related also shows looser matches"
@@ -148,7 +147,7 @@ def list_(
             kind=kind, scope=scope, scope_id=scope_id, status=status, tag=tag, limit=limit, offset=offset
         )
     if as_json:
-        out.print_json(json.dumps([_record_dict(r) for r in rows]))
+        print_json([_record_dict(r) for r in rows])
         return
     if not rows:
         out.print("no memories" + (" match these filters" if offset == 0 else f" after the first {offset}"))
@@ -229,7 +228,7 @@ def stats(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = 
     with opened(read=True) as memory:
         data = memory.stats()
     if as_json:
-        out.print_json(json.dumps(data))
+        print_json(data)
         return
     out.print(fields_table(dict(data), width=100))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -13,7 +12,7 @@ from rich.table import Table
 from engram import copy_database
 from engram.config import Settings, shown
 from engram.errors import EngramError
-from engram.interfaces.cli.terminal import error
+from engram.interfaces.cli.terminal import error, json_shown
 
 out = Console()
 err = Console(stderr=True)
@@ -52,7 +51,7 @@ def migrate(
         if bar is not None:
             bar.stop()
     if as_json:
-        out.print_json(json.dumps({"from": shown(source), "to": shown(target), "tables": checked}))
+        out.print(json_shown({"from": shown(source), "to": shown(target), "tables": checked}), soft_wrap=True)
         return
     table = Table("table", "rows copied", "verified")
     for name, n in checked.items():

@@ -3,11 +3,14 @@ it shortens it for a table, and the progress bar of a long command."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console
+from rich.highlighter import JSONHighlighter
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
@@ -20,6 +23,8 @@ _VISIBLE = str.maketrans(
     {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
     | {c: f"\\u{c:04x}" for c in _BIDI}
 )
+# The same characters as JSON escapes, which keep the JSON valid (outside strings JSON holds none of them).
+_JSON_ESCAPES = str.maketrans({c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *_BIDI)})
 # Markdown's marks at the start of a line: a heading, a quote, a list item.
 _LINE_MARKS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 
@@ -30,6 +35,13 @@ def plain(text: str) -> Text:
     """`text` as it is: no rich markup read in it (a memory holding "[/x]" stopped `engram list` with a
     MarkupError), and its control characters shown escaped."""
     return Text(text.translate(_VISIBLE))
+
+
+def json_shown(data: Any) -> Text:
+    """`data` as JSON for a terminal: text as written, but the characters `plain` escapes written as JSON escapes
+    (rich's own JSON printer wrote them raw, so `list --json` showed a bidi override reordering its line)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str).translate(_JSON_ESCAPES)
+    return JSONHighlighter()(Text(text))
 
 
 def error(console: Console, message: object) -> None:

@@ -34,6 +34,7 @@ from engram.config import Settings
 from engram.interfaces.http.access import RequestLog
 from engram.interfaces.http.api import create_app
 from engram.interfaces.http.caller import secret_of
+from engram.interfaces.http.descriptors import most_descriptors, quiet_exhaustion
 from engram.interfaces.http.guard import jsonrpc_error, replaying
 from engram.interfaces.http.heap import limit_arenas, limit_workers
 from engram.interfaces.http.lines import OneLine
@@ -248,6 +249,8 @@ def serve(
     if local and not is_loopback(host):
         raise ValueError(f"local mode (no API keys) only binds to loopback, not {host}")
     limit_arenas()  # before the server's threads allocate
+    most_descriptors()  # a slow client holds a descriptor: as many as the system allows
+    quiet_exhaustion()
     spacy_for_tagging_only()  # nothing in a server builds spaCy's parser, entities or classifiers
     tag_without_spacy()  # the same tags from numpy, without spaCy's framework in the process
     app = build_app(settings, db=db, require_key=not local, host=host)
