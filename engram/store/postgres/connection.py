@@ -24,6 +24,8 @@ from engram.errors import StoreError, StoreUnavailable
 
 Conn = Connection[tuple[Any, ...]]
 _log = logging.getLogger("engram.store")
+# Sent around statements whose rows do not depend on their plan (`all_many`'s `generic`).
+_GENERIC, _RESET = b"SET plan_cache_mode = force_generic_plan", b"RESET plan_cache_mode"
 
 
 class Connections:
@@ -115,17 +117,25 @@ class Connections:
         *,
         binary: bool = False,
         prepare: bool | None = None,
+        generic: bool = False,
     ) -> list[list[tuple[Any, ...]]]:
         """`all` of each query, on one connection, sent together (pipeline mode): one round trip for them all
         rather than one each. A search's statement differs by its number of words, and a pool's connections
-        each saw one text a few times only: `prepare` spares the server parsing each again."""
+        each saw one text a few times only: `prepare` spares the server parsing each again. `generic`: each
+        statement runs the plan made once for its text on this connection (`plan_cache_mode` set around them in
+        the same round trip), not one made again for every call's values; only for statements whose rows do not
+        depend on their plan. The pipeline is one implicit transaction: a statement that fails takes the SET
+        back with it, and the connection's later statements plan as before."""
         with self.conn() as db:
-            with db.pipeline():
-                cursors = [
-                    db.cursor(binary=binary).execute(q.encode(), p, prepare=prepare) for q, p in queries
-                ]
+            sent: list[tuple[bytes, Sequence[Any]]] = [(q.encode(), p) for q, p in queries]
+            if generic:
+                sent = [(_GENERIC, ()), *sent, (_RESET, ())]
+            cursors = [db.cursor(binary=binary) for _ in sent]
             try:
-                return [cur.fetchall() for cur in cursors]
+                with db.pipeline():
+                    for cur, (q, p) in zip(cursors, sent, strict=True):
+                        cur.execute(q, p, prepare=prepare and q not in (_GENERIC, _RESET))
+                return [cur.fetchall() for cur in (cursors[1:-1] if generic else cursors)]
             finally:
                 for cur in cursors:
                     cur.close()

@@ -35,7 +35,9 @@ class Searches:
     def _text_rows(self, terms: Sequence[str], k: int, where: Filter, columns: str) -> list[tuple[Any, ...]]:
         """The k best allowed text hits, best first: (score, *columns) per row (`text_sql`)."""
         statement = text_sql(terms, k, where, columns)
-        return [] if statement is None else text_rows(self._all(*statement, binary=True, prepare=True))
+        if statement is None:
+            return []
+        return text_rows(self._all_many([statement], binary=True, prepare=True, generic=True)[0])
 
     def weighed_text_facts(
         self, stems: Sequence[str], searches: Sequence[Sequence[str]], k: int, where: Filter
@@ -48,6 +50,9 @@ class Searches:
             [(_STATISTICS, (list(stems),)), *(s for s in statements if s is not None)],
             binary=True,
             prepare=True,
+            # Their order is total (score, then rid), so no plan changes their rows; a plan made once for the
+            # statement's text ran them faster than one made for each call's words (docs/design/storage.md).
+            generic=True,
         )
         docs, _, frequencies = statistics_of(answers[0])
         found = iter(answers[1:])
