@@ -34,8 +34,10 @@ CHANGE = re.compile(
 # A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
 # "no more Lily's Kitchen", "given up on the drill idea". The thing is the word after it, which the older memory must say.
 _ENDED = re.compile(
-    r"\b(?:sold|scrapped|traded\s+in|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
-    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?)\s+"
+    r"\b(?:sold|scrapped|traded\s+in|traded|part[- ]?exchanged|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
+    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?"
+    # Left for another, or dropped, said of a named thing: "Switched from Duolingo to ...", "Dropped Spotify".
+    r"|switched\s+(?:over\s+)?from|moved\s+(?:away\s+)?from|dropped(?=\s+(?-i:[A-Z])))\s+"
     r"(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?([^\W\d_][\w'\u2019-]*)",
     re.IGNORECASE,
 )

@@ -18,6 +18,7 @@ from engram.lang.text import stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.write.details import kinds, priced, renumbered, sum_for
 from engram.write.holders import holder as _holder
+from engram.write.replaced import REPLACED_AT, replaced
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
 from engram.write.told import (
@@ -111,6 +112,8 @@ def updates(new: str, old: str, cosine: float) -> bool:
     held, had = _holder(new), _holder(old)
     if held is not None and had is not None and held[0] == had[0]:
         return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
+    if cosine >= REPLACED_AT and replaced(new, old):
+        return True  # moved to another provider, or its time no more and another given
     if cosine >= ENDED_AT and ended(new) & set(words(old)):
         return True  # the thing the older one says is had or used is no more
     if cosine >= UPDATE_AT and _restated(new, old):
@@ -152,7 +155,7 @@ def updates(new: str, old: str, cosine: float) -> bool:
     # Further apart, only a change told in the older one's own words, its names among them ("the locker combo"); a
     # new value in words is a word of its own there ("Halden Bank's risk team is moving to the 5th floor").
     if cosine < UPDATE_AT and (
-        (said | (valued or set())) - old_stems
+        (said | ((valued or set()) - named_in(new) - {stem(n) for n in named_in(new)})) - old_stems
         or not said
         or shared_count < 2
         or {stem(n) for n in new_names} - old_stems
@@ -186,7 +189,7 @@ _HANDED_TO = re.compile(
     r"\b(?:hand(?:s|ed|ing)?|pass(?:es|ed|ing)?)\s+[^,.;:!?\n]{0,80}?\bto\s+((?-i:[A-Z])[\w'\u2019-]*)"
     r"|\bswap(?:s|ped|ping)?\s+[^,.;:!?\n]{0,40}?\bwith\s+((?-i:[A-Z])[\w'\u2019-]*)"
     # A thing switched to another provider: "Switched broadband to Sky" (the new value, not whom it is about).
-    r"|\b(?:switch(?:es|ed|ing)?|chang(?:es|ed|ing)|mov(?:es|ed|ing))\s+(?:[\w'\u2019-]+\s+){1,4}?to\s+((?-i:[A-Z])[\w'\u2019-]*)",
+    r"|\b(?:switch(?:es|ed|ing)?|chang(?:es|ed|ing)|mov(?:es|ed|ing)|transferr(?:ed|ing)|transfers?)\s+(?:[\w'\u2019-]+\s+){1,4}?to\s+((?-i:[A-Z])[\w'\u2019-]*)",
     re.IGNORECASE,
 )
 
@@ -263,7 +266,9 @@ def _value_after(changing: str, names: set[str], old_stems: set[str]) -> set[str
     if verb is None:
         return None
     subject = kinds(topic_of(changing[: verb.start()], names) - ASIDE, old_stems)
-    if len(subject) < 2 or subject - old_stems or named_in(changing[: verb.start()]) - old_stems:
+    # Whom it is about counts among the older memory's words: "Gareth's station got moved - he's at Middlemoor".
+    whom = named_in(changing[: verb.start()])
+    if len(subject | whom) < 2 or not subject or subject - old_stems or whom - old_stems:
         return None
     after = changing[verb.end() :]
     return (
