@@ -75,3 +75,54 @@ def test_the_switch_marks_the_older_memory_and_another_account_stays(real: Memor
     later = _store(real, 3, "Getting the 7:12 now, the 6:50 got cancelled for good.")["memory_id"]
     assert real.get(bank).metadata.get("updated_by") == switched
     assert real.get(train).metadata.get("updated_by") == later
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "other"),
+    [
+        # A code of letters and digits is a value, not a name: the new password, not another thing.
+        ("Office wifi password is Orange-Cat-44.", "IT rotated the office wifi, password's Blue-Fox-19 now.",
+         "IT rotated the guest wifi, password's Blue-Fox-19 now."),
+        # "Rearranged" says a date changed.
+        ("Parents' evening is Thursday 7 November.", "Parents' evening got rearranged for the 14th.",
+         "Sports day got rearranged for the 14th."),
+        # A named place closed, a duty packed in: the thing the older memory names is no more.
+        ("Oliver's nursery is Little Acorns on Grange Road.",
+         "Oliver started at Sunflowers nursery this week, Little Acorns closed.",
+         "Oliver started at Sunflowers nursery this week, the Grange Road cafe closed."),
+        ("Dog walker is Kerry, she does Mon to Fri at noon.",
+         "Kerry's packed in dog walking, we've got Phil doing the walks now.",
+         "Kerry's packed in her office job, she walks dogs full time now."),
+    ],
+)  # fmt: skip
+def test_a_value_told_anew_in_everyday_words_is_a_change(older: str, newer: str, other: str) -> None:
+    assert updates(newer, older, 0.65), newer
+    assert not updates(other, older, 0.65), other
+
+
+def test_a_job_left_for_another_and_a_home_left_for_care_are_moves() -> None:
+    assert updates("Ahmed's jumped ship to PwC, still audit.", "Ahmed works at Deloitte in audit.", 0.6)
+    assert not updates("Ahmed's brother has jumped ship to PwC.", "Ahmed works at Deloitte in audit.", 0.6)
+    nan = "Nan lives in her own bungalow in Rhyl."
+    assert updates("Nan's gone into Fairview care home now, room 8.", nan, 0.54)
+    assert not updates("Grandad's gone into Fairview care home now, room 8.", nan, 0.54)
+
+
+def test_one_s_own_working_days_given_anew_change_the_days_one_works() -> None:
+    older = "I work Mon Wed Fri as a receptionist."
+    newer = "Dentist rota changed: I'm now on Tue Wed Fri from January"
+    assert replaced_said(newer) and updates(newer, older, 0.33)
+    # Someone else's rota, or the same days, is no change of mine.
+    assert not updates("Sam's rota changed: he's now on Tue Wed Fri from January", older, 0.33)
+    assert not updates("Dentist rota changed: I'm still on Mon Wed Fri from January", older, 0.33)
+
+
+def test_the_new_working_days_answer_before_the_old_ones(real: Memory) -> None:
+    older = _store(real, 0, "I work Mon Wed Fri as a receptionist at Smile Dental.")["memory_id"]
+    _store(real, 0, "I'm off work from 24 December through to 2 January.")
+    _store(real, 0, "Tom works nights at the hospital, Thursday to Sunday.")
+    newer = _store(real, 3, "Dentist rota changed: I'm now on Tue Wed Fri from January")["memory_id"]
+    assert real.get(older).metadata.get("updated_by") == newer
+    with time_machine.travel(MONDAY + timedelta(days=4), tick=False):
+        found = [r["id"] for r in real.search_memory("which days will I work next year?")["results"]]
+    assert newer in found and found.index(newer) < found.index(older), found

@@ -43,6 +43,13 @@ ENDED_AT = 0.45
 # Who told a change ("Gaz says my rate goes up"), and when it holds from ("from next term"): neither is its topic.
 _TELLER = re.compile(r"\b(?-i:[A-Z])[\w'\u2019-]*\s+(?:says|said|reckons|told\s+me)\b", re.IGNORECASE)
 _FROM_NEXT = re.compile(r"\bfrom\s+next\s+\w+", re.IGNORECASE)
+# A code of letters and digits joined by hyphens ("Blue-Fox-19") is a value, as an address is: no name, no topic.
+_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])\w+(?:-\w+)+\b")
+
+
+def _bare(text: str) -> str:
+    """`text` without the addresses and codes it gives."""
+    return _CODE.sub(" ", ADDRESS.sub(" ", text))
 
 
 # A note headed by what it is about ("Coffee: flat white, oat milk", "Parking space at work: P2-114"): a later note
@@ -130,10 +137,12 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return False  # "goes to nursery on Wednesdays too, from next week": a day added, the older one still holds
     # An address one writes to or opens is a value, as a number is: its parts are no topic words, and two memories
     # giving different ones name different particulars.
-    addressed = ADDRESS.findall(new) != ADDRESS.findall(old)
+    addressed = any(p.findall(new) != p.findall(old) for p in (ADDRESS, _CODE))
     # Who told it ("Gaz says my rate goes up") is not whom the change is about, as the new holder is not.
-    new, old = _TELLER.sub(" ", ADDRESS.sub(" ", new)), ADDRESS.sub(" ", old)
+    new, old = _TELLER.sub(" ", _bare(new)), _bare(old)
     changing = _changing(new)
+    if addressed and _another_kind(new, old):
+        return False  # "IT rotated the guest wifi, password's Blue-Fox-19 now": not the office wifi
     given = _handed_to(new)  # the new holder is the value that changed, not whom the fact is about
     new_names, old_names = named_in(new) - given, named_in(old)
     new_words, old_words = set(words(new)), set(words(old))
@@ -275,6 +284,20 @@ def _value_after(changing: str, names: set[str], old_stems: set[str]) -> set[str
         kinds(topic_of(after, set()) - ASIDE, old_stems)
         | named_in(after)
         | {stem(n) for n in named_in(after)}
+    )
+
+
+def _another_kind(new: str, old: str) -> bool:
+    """Whether a clause of a change whose value is a code or an address names another kind of a thing the older
+    memory names, a word of its own before it ("IT rotated the guest wifi, password's Blue-Fox-19 now" after
+    "Office wifi password is ..."): the value, read apart, says nothing of which thing it is."""
+    old_stems = {stem(w) for w in words(old)}
+    names = named_in(new)
+    return any(
+        topic_of(w, names) - old_stems and stem(n) in old_stems
+        for c in CLAUSES.split(new)
+        if c and c.strip() and says_change(c)
+        for w, n in pairwise(words(c))
     )
 
 
