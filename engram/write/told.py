@@ -39,7 +39,7 @@ _ENDED = re.compile(
     r"\b(?:sold|scrapped|traded\s+in|traded|part[- ]?exchanged|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
     r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?"
     # Left for another, or dropped, said of a named thing: "Switched from Duolingo to ...", "Dropped Spotify".
-    r"|switched\s+(?:over\s+)?from|moved\s+(?:away\s+)?from|dropped(?=\s+(?-i:[A-Z]))|(?:packed|jacked)\s+in)\s+"
+    r"|switched\s+(?:over\s+)?from|moved\s+(?:away\s+)?from|dropped(?=\s+(?-i:[A-Z])))\s+"
     r"(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?([^\W\d_][\w'\u2019-]*)",
     re.IGNORECASE,
 )
