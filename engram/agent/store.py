@@ -31,6 +31,7 @@ from engram.tags.tagger import Tagger
 from engram.write.edit import fetch
 from engram.write.holders import states_holder
 from engram.write.operations import Operation
+from engram.write.replaced import REPLACED_AT, replaced_said
 from engram.write.rules import same_particulars
 from engram.write.standing import tells_standing
 from engram.write.told import says_change
@@ -251,7 +252,8 @@ class StoreMemory:
         if not result.created or record.parent_id is not None or not said:
             return []
         near = dict(result.neighbours)
-        floor = -1.0 if held else ENDED_AT
+        # A change told by what replaced the value sits further from the older memory (engram.write.replaced).
+        floor = -1.0 if held else REPLACED_AT if replaced_said(record.content) else ENDED_AT
         olders = self._store.get_many([i for i, s in result.neighbours if s >= floor and i != record.id])
         for old in sorted(olders, key=lambda r: -near[r.id]):
             if (

@@ -22,16 +22,18 @@ _PLACE = r"(?P<place>(?:(?-i:[A-Z])[\w'\u2019&-]*\s+){0,3}(?-i:[A-Z])[\w'\u2019&
 _AT_PLACE = re.compile(
     r"\b(?:(?:works?|working|teach(?:es)?|teaching|stud(?:y|ies|ying)|(?P<home>lives?|living)|based|attends?|is|am"
     r"|['\u2019]s|['\u2019]m|are)(?:\s+(?:as\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+|\s+[a-z]+"
-    # Whom with or in what, then where: "lives in a flat in Croydon", "lives with Aunt Carol in Derby".
-    r"|\s+(?:in|with)\s+(?:an?\s+|the\s+)?[\w'\u2019-]+(?:\s+[\w'\u2019-]+)?)??"
+    # Whom with or in what, then where: "lives in a flat in Croydon", "lives with Aunt Carol in Derby", "lives in
+    # her own bungalow in Rhyl".
+    r"|\s+(?:in|with)\s+(?:an?\s+|the\s+|(?:my|his|her|their|our)\s+(?:own\s+)?)?[\w'\u2019-]+(?:\s+[\w'\u2019-]+)?)??"
     rf"\s+(?:at|in|for)|goes\s+to|going\s+to)\s+(?:the\s+)?{_PLACE}",
     re.IGNORECASE,
 )
 # A move to another place of work, study or home, told as the event: "started at Hillside Secondary", "joined
-# Kingsmead FC as their coach", "got a job at The Fig Tree", "moved to the Amsterdam office", "transferred to Leeds".
+# Kingsmead FC as their coach", "got a job at The Fig Tree", "moved to the Amsterdam office", "transferred to Leeds",
+# "jumped ship to PwC", "gone into Fairview care home".
 _MOVED_TO = re.compile(
-    r"\b(?:(?:start(?:s|ed|ing)?|beg(?:an|ins|inning)|transferr?(?:ed|ing|s)?|(?P<home>relocat(?:ed|ing)|mov(?:ed|ing))"
-    r"|went\s+back)(?:\s+(?:down|up|over|back|across|away))?\s+(?:at|to|with|for|in|into)"
+    r"\b(?:(?:start(?:s|ed|ing)?|beg(?:an|ins|inning)|transferr?(?:ed|ing|s)?|(?P<home>relocat(?:ed|ing)|mov(?:ed|ing)|(?:gone|went)(?=\s+into))"
+    r"|went\s+back|jump(?:s|ed|ing)?\s+ship)(?:\s+(?:down|up|over|back|across|away))?\s+(?:at|to|with|for|in|into)"
     # Into a kind of home, then where: "moved into sheltered housing in Harrogate".
     r"(?:(?<=into)\s+(?:an?\s+|the\s+)?(?:(?-i:[a-z])[\w-]*\s+){1,3}(?:in|at))?|join(?:s|ed|ing)?|(?:got|took|landed|accepted)\s+(?:a|the|an)\s+"
     r"(?:new\s+)?(?:job|post|position|role|place)(?:\s+as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+)?)?"

@@ -18,7 +18,9 @@ CHANGE = re.compile(
     r"|actually|now|no longer|any ?more|instead|updated?|raised|lowered|cancelled|canceled|renamed"
     r"|increased|decreased|reduced|upped|went up|went down|pushed back|pushed|bumped|relocated|rebooked"
     r"|migrated|upgraded|downgraded|replaced|these days|going forward|no more|reset|moves|decommissioned|retired"
-    r"|promoted|transferred|renewed|renewal|remortgaged|slid"
+    r"|promoted|transferred|renewed|renewal|remortgaged|slid|rearranged|reshuffled|rotated"
+    # A dose or a plan someone put one on: "Doc put me on 100mg of sertraline".
+    r"|put\s+(?:me|him|her|them|us)\s+on"
     rf"|as\s+of\s+(?:today|tomorrow|now|this\s+\w+|next\s+\w+|{DAYS}|{MONTHS}|\d)"
     # A new value of a detail one has one of: "new wifi password is ...", "new number 07700 ...".
     r"|new\s+(?:[\w-]+\s+)?(?:number|password|passcode|code|pin|address|email|e-mail|phone|mobile|postcode)"
@@ -34,8 +36,10 @@ CHANGE = re.compile(
 # A thing had or used that is no more, named: "sold the Skoda", "stopped using Xero", "stopped the amlodipine",
 # "no more Lily's Kitchen", "given up on the drill idea". The thing is the word after it, which the older memory must say.
 _ENDED = re.compile(
-    r"\b(?:sold|scrapped|traded\s+in|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
-    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?)\s+"
+    r"\b(?:sold|scrapped|traded\s+in|traded|part[- ]?exchanged|got\s+rid\s+of|ditched|stopped\s+using|no\s+longer\s+(?:use|using|have|drive)"
+    r"|(?:gave|given|giving)\s+up(?:\s+on)?|cancelled|canceled|no\s+more|last\s+day\s+at|stopped(?:\s+taking)?"
+    # Left for another, or dropped, said of a named thing: "Switched from Duolingo to ...", "Dropped Spotify".
+    r"|switched\s+(?:over\s+)?from|moved\s+(?:away\s+)?from|dropped(?=\s+(?-i:[A-Z])))\s+"
     r"(?:(?:the|my|our|his|her|their|old|an?)\s+){0,2}(?:(?-i:[A-Z])\w*['\u2019]s\s+)?([^\W\d_][\w'\u2019-]*)",
     re.IGNORECASE,
 )
@@ -58,13 +62,22 @@ _CHANGE_WORDS = frozenset(
      "actually", "longer", "anymore", "instead", "update", "updated", "again", "new", "raised", "lowered",
      "next", "from", "increased", "decreased", "reduced", "upped", "went", "pushed", "came", "come", "coming",
      "comes", "going", "goes", "gone", "handed", "slipped", "slips", "slipping", "brought", "forward", "shifted",
-     "promoted", "transferred"}
+     "promoted", "transferred", "rearranged", "reshuffled", "rotated"}
 )  # fmt: skip
 
 
 def says_change(text: str) -> bool:
     """Whether a text says that something changed or was wrong, or that a thing named is no more."""
-    return CHANGE.search(text) is not None or _ENDED.search(text) is not None
+    return (
+        CHANGE.search(text) is not None or _ENDED.search(text) is not None or _CLOSED.search(text) is not None
+    )
+
+
+# A named place or firm that is no more, the name before it: "Little Acorns closed", "Bensons has shut down".
+_CLOSED = re.compile(
+    r"\b((?-i:[A-Z])[\w'\u2019-]*)\s+(?:has\s+|have\s+)?(?:closed|shut|went\s+bust|gone\s+bust)"
+    r"(?:\s+(?:down|for\s+good))?(?=\s*(?:[,.;!?)]|$|\s+(?:down|for\s+good)))",
+)
 
 
 @lru_cache(maxsize=64)
@@ -72,7 +85,7 @@ def ended(text: str) -> frozenset[str]:
     """The names of the things `text` says are no more ("sold the Skoda" -> skoda), lower-cased."""
     return frozenset(
         said[0]
-        for found in _ENDED.finditer(text)
+        for found in (*_ENDED.finditer(text), *_CLOSED.finditer(text))
         if (said := words(found.group(1))) and said[0] not in STOPWORDS
     )
 

@@ -18,6 +18,7 @@ from engram.lang.text import stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.write.details import kinds, priced, renumbered, sum_for
 from engram.write.holders import holder as _holder
+from engram.write.replaced import REPLACED_AT, replaced
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
 from engram.write.told import (
@@ -42,6 +43,13 @@ ENDED_AT = 0.45
 # Who told a change ("Gaz says my rate goes up"), and when it holds from ("from next term"): neither is its topic.
 _TELLER = re.compile(r"\b(?-i:[A-Z])[\w'\u2019-]*\s+(?:says|said|reckons|told\s+me)\b", re.IGNORECASE)
 _FROM_NEXT = re.compile(r"\bfrom\s+next\s+\w+", re.IGNORECASE)
+# A code of letters and digits joined by hyphens ("Blue-Fox-19") is a value, as an address is: no name, no topic.
+_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])\w+(?:-\w+)+\b")
+
+
+def _bare(text: str) -> str:
+    """`text` without the addresses and codes it gives."""
+    return _CODE.sub(" ", ADDRESS.sub(" ", text))
 
 
 # A note headed by what it is about ("Coffee: flat white, oat milk", "Parking space at work: P2-114"): a later note
@@ -111,6 +119,8 @@ def updates(new: str, old: str, cosine: float) -> bool:
     held, had = _holder(new), _holder(old)
     if held is not None and had is not None and held[0] == had[0]:
         return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
+    if cosine >= REPLACED_AT and replaced(new, old):
+        return True  # moved to another provider, or its time no more and another given
     if cosine >= ENDED_AT and ended(new) & set(words(old)):
         return True  # the thing the older one says is had or used is no more
     if cosine >= UPDATE_AT and _restated(new, old):
@@ -127,10 +137,12 @@ def updates(new: str, old: str, cosine: float) -> bool:
         return False  # "goes to nursery on Wednesdays too, from next week": a day added, the older one still holds
     # An address one writes to or opens is a value, as a number is: its parts are no topic words, and two memories
     # giving different ones name different particulars.
-    addressed = ADDRESS.findall(new) != ADDRESS.findall(old)
+    addressed = any(p.findall(new) != p.findall(old) for p in (ADDRESS, _CODE))
     # Who told it ("Gaz says my rate goes up") is not whom the change is about, as the new holder is not.
-    new, old = _TELLER.sub(" ", ADDRESS.sub(" ", new)), ADDRESS.sub(" ", old)
+    new, old = _TELLER.sub(" ", _bare(new)), _bare(old)
     changing = _changing(new)
+    if addressed and _another_kind(new, old):
+        return False  # "IT rotated the guest wifi, password's Blue-Fox-19 now": not the office wifi
     given = _handed_to(new)  # the new holder is the value that changed, not whom the fact is about
     new_names, old_names = named_in(new) - given, named_in(old)
     new_words, old_words = set(words(new)), set(words(old))
@@ -152,7 +164,7 @@ def updates(new: str, old: str, cosine: float) -> bool:
     # Further apart, only a change told in the older one's own words, its names among them ("the locker combo"); a
     # new value in words is a word of its own there ("Halden Bank's risk team is moving to the 5th floor").
     if cosine < UPDATE_AT and (
-        (said | (valued or set())) - old_stems
+        (said | ((valued or set()) - named_in(new) - {stem(n) for n in named_in(new)})) - old_stems
         or not said
         or shared_count < 2
         or {stem(n) for n in new_names} - old_stems
@@ -186,7 +198,7 @@ _HANDED_TO = re.compile(
     r"\b(?:hand(?:s|ed|ing)?|pass(?:es|ed|ing)?)\s+[^,.;:!?\n]{0,80}?\bto\s+((?-i:[A-Z])[\w'\u2019-]*)"
     r"|\bswap(?:s|ped|ping)?\s+[^,.;:!?\n]{0,40}?\bwith\s+((?-i:[A-Z])[\w'\u2019-]*)"
     # A thing switched to another provider: "Switched broadband to Sky" (the new value, not whom it is about).
-    r"|\b(?:switch(?:es|ed|ing)?|chang(?:es|ed|ing)|mov(?:es|ed|ing))\s+(?:[\w'\u2019-]+\s+){1,4}?to\s+((?-i:[A-Z])[\w'\u2019-]*)",
+    r"|\b(?:switch(?:es|ed|ing)?|chang(?:es|ed|ing)|mov(?:es|ed|ing)|transferr(?:ed|ing)|transfers?)\s+(?:[\w'\u2019-]+\s+){1,4}?to\s+((?-i:[A-Z])[\w'\u2019-]*)",
     re.IGNORECASE,
 )
 
@@ -263,13 +275,29 @@ def _value_after(changing: str, names: set[str], old_stems: set[str]) -> set[str
     if verb is None:
         return None
     subject = kinds(topic_of(changing[: verb.start()], names) - ASIDE, old_stems)
-    if len(subject) < 2 or subject - old_stems or named_in(changing[: verb.start()]) - old_stems:
+    # Whom it is about counts among the older memory's words: "Gareth's station got moved - he's at Middlemoor".
+    whom = named_in(changing[: verb.start()])
+    if len(subject | whom) < 2 or not subject or subject - old_stems or whom - old_stems:
         return None
     after = changing[verb.end() :]
     return (
         kinds(topic_of(after, set()) - ASIDE, old_stems)
         | named_in(after)
         | {stem(n) for n in named_in(after)}
+    )
+
+
+def _another_kind(new: str, old: str) -> bool:
+    """Whether a clause of a change whose value is a code or an address names another kind of a thing the older
+    memory names, a word of its own before it ("IT rotated the guest wifi, password's Blue-Fox-19 now" after
+    "Office wifi password is ..."): the value, read apart, says nothing of which thing it is."""
+    old_stems = {stem(w) for w in words(old)}
+    names = named_in(new)
+    return any(
+        topic_of(w, names) - old_stems and stem(n) in old_stems
+        for c in CLAUSES.split(new)
+        if c and c.strip() and says_change(c)
+        for w, n in pairwise(words(c))
     )
 
 
