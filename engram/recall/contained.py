@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from engram.lang.clock import PART_STEMS, parts_told
 from engram.lang.text import stem, stems_among, unspaced
 
 SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
@@ -98,6 +99,11 @@ def overlaps(
                 continue
             if more := {s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts)}:
                 present[i] = p | more
+    if parts := PART_STEMS & (query_weights.keys() | others.keys()):
+        # A clock time says the part of the day it falls in ("at 2pm" an afternoon's).
+        for i, text in enumerate(contents):
+            if more := set(parts_told(text) & parts) - present[i]:
+                present[i] = present[i] | more
     share = _weighed(query_weights, present) / total if total > 0 else np.zeros(len(present))
     return share, _weighed(others, present)
 
