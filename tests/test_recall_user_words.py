@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import numpy as np
+import time_machine
 
 from engram import Memory
 from engram.lang.answers import asked, gives
@@ -63,3 +64,11 @@ def test_whats_on_a_friday_morning_finds_the_weekly_class_and_what_it_cost(mem: 
     assert found and "sensory" in found[0]["content"]
     cost = mem.search_memory("how much did the car seat cost?", now=NOW)["results"]
     assert all(h["confidence"] == "low" for h in cost if "Pebble" in h["content"])
+
+
+def test_whats_on_a_weekday_lists_what_is_due_that_day(mem: Memory) -> None:
+    with time_machine.travel(NOW, tick=False):
+        mem.store_memory("Dentist appointment on Friday 27 November at 3pm")
+        mem.store_memory("Baby sensory class Fridays 10am at the library, £6 a session")
+        found = mem.search_memory("what's on Friday?", now=NOW)["results"]
+    assert found and found[0]["content"].startswith("Dentist") and found[0].get("due") == "2026-11-27"
