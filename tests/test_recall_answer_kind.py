@@ -21,7 +21,7 @@ MEMORIES = (
 def test_the_kind_of_answer_a_question_asks_for() -> None:
     assert asked("When is Hannah's birthday?") == "time"
     assert asked("what time is Zosia's swimming?") == "clock"
-    assert asked("how much did the robot cost?") == "amount"
+    assert asked("how much did the robot cost?") == "money"
     assert asked("what is my NHS number?") == "amount"
     assert asked("how often do I call Mama?") == "time or amount"
     assert asked("what's the password for the Octopus Energy account?") == "password"
@@ -34,6 +34,7 @@ def test_the_kind_of_answer_a_question_asks_for() -> None:
     assert gives("I call her every Sunday evening", "time or amount")
     assert gives("twice a month", "amount")
     assert not gives("We decided to replace the robot with a Rowa unit", "amount")
+    assert not gives("We decided to replace the robot with a Rowa 360 unit", "money")
     assert not gives("My mum Ingrid still lives in Hamburg", "time")
     assert gives("the network is Kowal-5G and the key is on the sticker underneath", "password")
     assert not gives("Gas and electricity are with Octopus Energy, account number A-3F9C21D7", "password")

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from engram.lang import due
+from engram.lang.instruction import ticked_off
 from engram.lang.timewords import DATE, day_start
 from engram.model.record import Category, Kind
 from engram.recall.query import Query
@@ -22,7 +23,8 @@ def things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[list
     """The reminders, and the tasks that name a day they are due (a task said in a chat keeps the category the
     classifier gave it); never a rule or a habit ("no deploys on Fridays", "I run every Tuesday"), which holds each
     time and is never due, nor one a newer memory says changed (`updated_by`: "Completion has slipped to Friday 18
-    December" after "Completion set for Friday 11 December"), whose day was replaced. Reminders are few: all of
+    December" after "Completion set for Friday 11 December"), whose day was replaced, nor one told as done ("Book the
+    plumber - done"). Reminders are few: all of
     them are read, so the days asked for can be picked from every one."""
     reminders, _ = ranked(replace(where, categories=(Category.REMINDERS,)), True, LISTED)
     tasks, _ = ranked(replace(where, kinds=(Kind.TASK,)), True, LISTED)
@@ -41,7 +43,9 @@ def things_to_do(where: Filter, ranked: Callable[[Filter, bool, int], tuple[list
     return [
         h
         for h in [*reminders, *dated]
-        if not due.standing(h.record.content) and "updated_by" not in h.record.metadata
+        if not due.standing(h.record.content)
+        and not ticked_off(h.record.content)
+        and "updated_by" not in h.record.metadata
     ]
 
 

@@ -14,7 +14,9 @@ from typing import Literal
 
 from engram.lang.timewords import DAYS, MONTHS, SEASONS, SHORT_MONTHS
 
-Asked = Literal["time", "amount", "time or amount", "password", "clock", "abode", "address", "job", "age"]
+Asked = Literal[
+    "time", "amount", "money", "time or amount", "password", "clock", "abode", "address", "job", "age"
+]
 
 _WHEN = re.compile(
     r"^\W*(?:when\b|by when\b|what (?:time|date|day|year)\b|which (?:day|date|year)\b|how long ago\b)"
@@ -86,6 +88,21 @@ _JOB = re.compile(
     re.IGNORECASE,
 )
 _AMOUNT = re.compile(r"\bhow (?:much|far|big)\b|\b(?:cost|costs|price|number)\b", re.IGNORECASE)
+# What something cost or pays is a sum of money: "how much did the car seat cost?" is not answered by "Maxi-Cosi
+# Pebble 360". A sum is written with its currency, as a word of money, as a rate or a share, or as nothing paid.
+_MONEY_ASKED = re.compile(
+    r"\bhow much\b.*\b(?:cost|costs|costing|pay|pays|paid|paying|spend|spends|spent|charge|charges|charged|owe|owes"
+    r"|owed|earn|earns|earned|worth)\b|\bwhat (?:did|does|do|will|would)\b.*\bcost\b|\bwhat(?:['\u2019]s| is| was)"
+    r" the (?:price|cost|fee)\b",
+    re.IGNORECASE,
+)
+_MONEY = re.compile(
+    r"[£$€¥₹]|\b(?:gbp|usd|eur|chf|pln|zł|quid|pounds?|dollars?|euros?|pence|cents?|grand|free|nothing|zlot[ya]|złot[ya]"
+    r"|rupees?|yuan|元|块)\b|\d(?:\.\d+)?\s*(?:p|k|m|bn)\b|\d\s*[元%]"
+    # or as a rate: "rent 1,150 a month", "1.69% per transaction".
+    r"|\d\s*(?:a|an|per|each)\s+(?:month|week|year|day|hour|night|session|lesson|class|visit|word|head|person|go)\b",
+    re.IGNORECASE,
+)
 # How old someone or something is: a number as an age or a year is written ("she's 74", "Dad (Graham, 81)", "a 2009
 # combi", "Leo's fifth birthday"), not a day of the month, an hour, a sum or a measure ("staying 23rd to 28th").
 _AGE_ASKED = re.compile(r"\bhow old\b|\bwhat age\b", re.IGNORECASE)
@@ -134,11 +151,14 @@ def asked(question: str) -> Asked | None:
         return "age"
     if _EITHER.search(question):
         return "time or amount"
+    if _MONEY_ASKED.search(question):
+        return "money"
     return "amount" if _AMOUNT.search(question) else None
 
 
 def gives(text: str, kind: Asked) -> bool:
-    """Whether `text` holds an answer of that kind: a time, an hour, an amount, either, or a password."""
+    """Whether `text` holds an answer of that kind: a time, an hour, an amount, a sum of money, either, or a
+    password."""
     if kind == "password":
         return bool(_CREDENTIAL.search(text))
     if kind == "clock":
@@ -151,6 +171,8 @@ def gives(text: str, kind: Asked) -> bool:
         return bool(_JOB.search(text))
     if kind == "age":
         return bool(_AGE.search(text))
+    if kind == "money":
+        return bool(_MONEY.search(text))
     if kind != "amount" and _TIME.search(text):
         return True
     return kind != "time" and bool(_AMOUNTS.search(text))

@@ -147,3 +147,18 @@ def owed(text: str) -> bool:
     """Whether `text` is a thing to do (a deadline, an instruction, an obligation), not only an event: once its day
     has passed an event happened, and only a thing to do is overdue."""
     return states_deadline(text) or instruction(text) or OBLIGED.search(text) is not None
+
+
+# A thing to do told together with its doing ("Need to register the birth... done, certificate in the blue folder",
+# "Renew the passport - sorted", "Book the plumber ✓"): no longer to do. The word follows a break in the line, as a
+# note ticks it off; "get it done by Friday" or "have the MOT done" still asks it.
+_TICKED = re.compile(
+    r"(?:\.\.\.|\u2026|\s[-\u2013\u2014]|[,:;(\[]|^)\s*(?:all\s+|now\s+)?(?:done|sorted|completed|finished|ticked\s+off)\b(?![-\w])"
+    r"(?!\s+(?:deal|by|before|until|till|on|in|for|at|this|next|tomorrow|today|soon|asap|later)\b)|[✓✔☑✅]",
+    re.IGNORECASE,
+)
+
+
+def ticked_off(text: str) -> bool:
+    """Whether `text` says the thing it asks was done (see `_TICKED`)."""
+    return _TICKED.search(text[:2000]) is not None

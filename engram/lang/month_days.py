@@ -11,13 +11,11 @@ from datetime import datetime, timedelta
 from engram.lang.foreign_dates import GERMAN_WEEKDAYS
 from engram.lang.postal import addresses
 from engram.lang.tense import inflected
-from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
+from engram.lang.timewords import DAYS, MONTHS, SHORT_DAYS, SHORT_MONTHS, month_after
 
 # A day and month written with dots and no year ("expires 12.12.", "bis 3.4."), after a word that makes it a day,
 # a weekday among them ("Sat 19.12.", "Freitag 11.12.", "Do 3.12."): alone, "3.12." is as often a version.
-_WEEKDAY_LEAD = (
-    rf"(?:{DAYS}|mon|tues?|weds?|thu|thurs?|fri|sat|sun|{GERMAN_WEEKDAYS}|(?-i:Mo|Di|Mi|Do|Fr|Sa|So))\.?,?"
-)
+_WEEKDAY_LEAD = rf"(?:{DAYS}|{SHORT_DAYS}|{GERMAN_WEEKDAYS}|(?-i:Mo|Di|Mi|Do|Fr|Sa|So))\.?,?"
 DAY_MONTH = re.compile(
     r"\b(?:by|before|until|till|due|on|am|bis|zum|vor dem|expires|ends|from|ab|"
     rf"{_WEEKDAY_LEAD})\s+(\d{{1,2}})\.(\d{{1,2}})\.(?![\d.]?\d)",

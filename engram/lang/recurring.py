@@ -12,7 +12,7 @@ from engram.lang.events import OBJECT as _OBJECT
 from engram.lang.events import SENTENCE as _SENTENCE
 from engram.lang.tense import inflected as _inflected
 from engram.lang.tense import readings as _readings
-from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, day_start
+from engram.lang.timewords import DAYS, MONTHS, SHORT_DAYS, SHORT_MONTHS, day_start
 from engram.lang.weekday_dates import PARTS
 
 _EVERY_WEEKDAY = re.compile(
@@ -105,7 +105,7 @@ def _held_each_week(sentence: str) -> bool:
 # test on Thursday"); "the Christmas do is Friday" names a party.
 _PASTIME = re.compile(
     r"(?<=\w\s)(?:does|do|plays|play)\s+([a-z]+)(?:\s+(?!this\b|next\b|coming\b)[a-z]+)?\s+(?:on\s+)?"
-    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b\.?(?![^.;!?]*\b(?:this|next|tomorrow)\b)",
+    rf"(?:{DAYS}|{SHORT_DAYS})\b\.?(?![^.;!?]*\b(?:this|next|tomorrow)\b)",
     re.IGNORECASE,
 )
 _DATED = re.compile(

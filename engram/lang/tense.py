@@ -143,14 +143,16 @@ _YEAR = re.compile(r"\b\d{4}\b")
 # "is the meeting" (a determiner makes the -ing word a noun: "what is the meeting on 20 November about?").
 _ASKED_AHEAD = re.compile(
     r"\b(?:am|are|is)\s+(?!(?:the|a|an|my|our|your|his|her|their|this|that)\b)(?:\w+\s+)?"
-    r"(?:[a-z]{2,}ing|free|busy|around|away|off)\b|['\u2019]s\s+[a-z]{2,}ing\b|\bwill\b|['\u2019]ll\b|\bgoing\s+to\b",
+    r"(?:[a-z]{2,}ing|free|busy|around|away|off)\b|['\u2019]s\s+[a-z]{2,}ing\b|\bwill\b|['\u2019]ll\b|\bgoing\s+to\b"
+    # What a diary holds: "what's on Friday morning?".
+    r"|\bwhat(?:['\u2019]s|\s+is)\s+on\b",
     re.IGNORECASE,
 )
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 
 
 def asks_ahead(question: str) -> bool:
-    """Whether `question` asks what is to come ("what am I doing", "am I free", "where are we going")."""
+    """Whether `question` asks what is to come ("what am I doing", "am I free", "where are we going", "what's on")."""
     return _ASKED_AHEAD.search(question) is not None and not told_as_past(question)
 
 

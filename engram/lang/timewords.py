@@ -35,6 +35,9 @@ class TimeRange:
 MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 SHORT_MONTHS = "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# The working days written short ("Tues 5pm", "Mon Wed Fri"); "sat" and "sun" are also words of their own.
+SHORT_WORKDAYS = "mon|tues?|weds?|thu|thurs?|fri"
+SHORT_DAYS = f"{SHORT_WORKDAYS}|sat|sun"
 SEASONS = "spring|summer|autumn|fall|winter"
 DATE = re.compile(
     rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b"

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 from engram.lang.foreign_dates import GERMAN_WEEKDAYS, POLISH_MONTHS_AND_DAYS, ROMANCE_DAY_WORDS, forward
-from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS, month_after
+from engram.lang.timewords import DAYS, MONTHS, SHORT_DAYS, SHORT_MONTHS, month_after
 
 PARTS = r"morning|afternoon|evening|night|lunchtime|midday|noon"
 # What every day the due-day readers find holds (engram.lang.due: its own patterns, the month days', the holidays',
@@ -49,14 +49,13 @@ def may_name_day(text: str) -> bool:
     return _DAY_WORD.search(text) is not None
 
 
-_SHORT = r"mon|tues?|weds?|thu|thurs?|fri|sat|sun"
 # After a word this could be a verb ("we sat ...", "I wed ..."): no weekday.
 _NO_SUBJECT = r"(?<!\bi )(?<!\bwe )(?<!\bhe )(?<!\bshe )(?<!\bthey )(?<!\byou )(?<!\bit )"
 # A weekday cut short with nothing before that makes it a day, made one by what follows: a part of the day or a
 # date ("Sat morning", "tue night", "Fri 4/12", "Sat 12th", "fri 11 dec"). "Sat down", "on sun cream" stay words, and "9.15"
 # after one is a time.
 BARE_SHORT_DAY = re.compile(
-    rf"{_NO_SUBJECT}\b({_SHORT})\b\.?(?=,?\s+(?:(?:{PARTS})\b|\d{{1,2}}(?:/\d{{1,2}}|\.\d{{1,2}}\.(?!\d)|st\b|nd\b|rd\b|th\b"
+    rf"{_NO_SUBJECT}\b({SHORT_DAYS})\b\.?(?=,?\s+(?:(?:{PARTS})\b|\d{{1,2}}(?:/\d{{1,2}}|\.\d{{1,2}}\.(?!\d)|st\b|nd\b|rd\b|th\b"
     rf"|(?:st|nd|rd|th)?\s+(?:{MONTHS}|{SHORT_MONTHS})\b)))",  # "fri 11 dec"
     re.IGNORECASE,
 )
@@ -283,8 +282,8 @@ def end_of(unit: str, day: datetime) -> datetime:
 # A span of weekdays with no week named ("Swimming is Tuesday to Thursday", "she works Mon-Wed"): the days of each
 # week it happens on. "I'm away Monday to Wednesday", "from next Monday to Wednesday" name one week.
 _WEEKDAY_SPAN = re.compile(
-    rf"(?<!\bthis )(?<!\bnext )(?<!\bcoming )(?<!\bfrom )\b({DAYS}|{_SHORT})\s*(?:-|\u2013|to|through|thru|till"
-    rf"|until)\s*({DAYS}|{_SHORT})\b(?!\s+(?:next|this)\b)",
+    rf"(?<!\bthis )(?<!\bnext )(?<!\bcoming )(?<!\bfrom )\b({DAYS}|{SHORT_DAYS})\s*(?:-|\u2013|to|through|thru|till"
+    rf"|until)\s*({DAYS}|{SHORT_DAYS})\b(?!\s+(?:next|this)\b)",
     re.IGNORECASE,
 )
 _ONE_WEEK = re.compile(

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from engram.lang.clock import PART_STEMS, parts_told
 from engram.lang.text import stem, stems_among, unspaced
 
 SHORT = 3  # letters of a stem an other word is looked for as itself (see `overlaps`)
@@ -61,10 +62,14 @@ def overlaps(
     alternates: Mapping[str, float] | None = None,
     standins: Mapping[str, Sequence[frozenset[str]]] | None = None,
     contains: Contains = stems_among,
+    *,
+    clock: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each content, the IDF-weighted share of the query's word stems that it contains (a stem counts as
     contained where all the stems of one of its `standins`, the other words for it, are), and the summed weight
-    of the `alternates` (stems of the query's expansions) it contains."""
+    of the `alternates` (stems of the query's expansions) it contains. With `clock`, a part of the day the query
+    names is said by a clock time in it (`parts_told`): what to show first, not how much a memory says in words,
+    which the confidence reads against its cosine."""
     total = sum(query_weights.values())
     others = alternates or {}
     if total <= 0 and not others:
@@ -98,6 +103,11 @@ def overlaps(
                 continue
             if more := {s for s, alts in instead.items() if s not in p and any(alt <= p for alt in alts)}:
                 present[i] = p | more
+    if clock and (parts := PART_STEMS & (query_weights.keys() | others.keys())):
+        # A clock time says the part of the day it falls in ("at 2pm" an afternoon's).
+        for i, text in enumerate(contents):
+            if more := set(parts_told(text) & parts) - present[i]:
+                present[i] = present[i] | more
     share = _weighed(query_weights, present) / total if total > 0 else np.zeros(len(present))
     return share, _weighed(others, present)
 

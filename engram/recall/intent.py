@@ -130,8 +130,10 @@ def intent(query: str) -> str:
         # "On" then a time or nothing: "how many followers do we have on TikTok" asks about TikTok.
         rf"(?:do|have) (?:i|we) (?:have|got) (?:on{_WHEN_AFTER}|coming up)|"
         r"(?:what'?s|what is|anything|something) coming up|coming up (?:this|next|in|soon|today|tomorrow)|"
-        r"what'?s on (?:this|next|in|for|today|tomorrow|tonight|(?:the )?\d+(?:st|nd|rd|th)?"
-        r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+        r"what'?s on (?:(?:this|next)(?! (?:mon|tues|wednes|thurs|fri|satur|sun)day)|in|for|today|tomorrow|tonight"
+        r"|(?:the )?\d+(?:st|nd|rd|th)?"
+        # Not a weekday: "what's on Friday?" asks what the diary holds then, each week's too (a search answers it
+        # when nothing is due that day).
         r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d)|"
         r"(?:what'?s|what is|anything) happening (?:this|next|in|on|today|tomorrow|tonight|soon)|"
         rf"what do (?:i|we) have (?:this|next|on{_WHEN_AFTER}|today|tomorrow|tonight)|overdue|"

@@ -36,6 +36,7 @@ from typing import Generic, Protocol, TypeVar
 import numpy as np
 
 from engram.config import RankingProfile
+from engram.lang.clock import PART_STEMS
 from engram.model.results import Scored
 from engram.model.vectors import Vector
 from engram.recall.confidence import leads, strengths
@@ -230,7 +231,12 @@ def score(
     table[:, _LEXICAL] = 0.5 * (bm25 / top_bm25 if top_bm25 > 0 else 0.0) + 0.5 * share
     # An expansion's words stand in for the words they expand (k8s for kubernetes), up to the whole question.
     said, missing = topic if topic is not None else (query_weights, unseen)
-    part = overlaps(said, contents, None, standins, contains)[0] if topic is not None else share
+    clocked = not PART_STEMS.isdisjoint(query_weights)
+    part = (
+        overlaps(said, contents, None, standins, contains, clock=False)[0]
+        if topic is not None or clocked
+        else share
+    )
     asked = sum(said.values()) + missing
     table[:, _COL["coverage"]] = (
         np.minimum(1.0, (part * (asked - missing) + extra) / asked) if asked > 0 else 0.0
@@ -240,7 +246,7 @@ def score(
         # their job's spec that names only the dog, and the spec names them at its start.
         at = [i for i, r in enumerate(records) if r.id in openings]
         texts = [f"{contents[i]}\n{openings[records[i].id]}" for i in at]
-        whole = overlaps(said, texts, None, standins)[0]
+        whole = overlaps(said, texts, None, standins, clock=False)[0]
         told = np.minimum(1.0, (whole * (asked - missing) + extra[at]) / asked)
         table[at, _COL["coverage"]] = np.maximum(table[at, _COL["coverage"]], told)
     importance = np.array([r.importance for r in records], dtype=np.float64)

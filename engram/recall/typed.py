@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from engram.lang.answers import asked, gives
-from engram.lang.timewords import DAYS
+from engram.lang.timewords import DAYS, SHORT_WORKDAYS
 from engram.model.results import Scored
 from engram.recall.kin import relation_said
 from engram.recall.named import says
@@ -47,7 +47,7 @@ def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
 # A weekday the question names and a memory that names only other weekdays: "what time does the food bank open on
 # Saturdays?" over "Volunteer shift at the food bank every Friday morning" is about another day.
 # A weekday is also written short ("Mon Wed Fri", "Tues 5pm"); "sat" and "sun" are words of their own.
-_WEEKDAY = re.compile(rf"\b(?:({DAYS})s?|(mon|tues?|weds?|thu(?:rs?)?|fri)\b\.?)(?=\W|$)", re.IGNORECASE)
+_WEEKDAY = re.compile(rf"\b(?:({DAYS})s?|({SHORT_WORKDAYS})\b\.?)(?=\W|$)", re.IGNORECASE)
 _SHORT = {d[:3]: d for d in DAYS.split("|")}
 
 
