@@ -8,10 +8,14 @@ are judged, as for the names a question asks about (engram.recall.named)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from engram.embed.embedder import Embedder
 from engram.lang.text import STOPWORDS, stem
 from engram.model.results import Scored
 from engram.recall.query import FRAMING
@@ -31,8 +35,12 @@ _EVALUATIVE = frozenset(
 )
 
 
+# Two words the model, each embedded alone, places at least this near are one thing said two ways ("attic" and
+# "loft" 0.58, "phone" and "mobile" 0.70); another one of a thing is placed further ("home" and "club" 0.39, "vet"
+# and "office" 0.26).
+SAME = 0.5
 # The words that open a noun phrase.
-_DETERMINERS = frozenset("the a an my our your his her their this that these those which whose".split())  # noqa: SIM905
+_DETERMINERS = frozenset("the a an my our your his her their this that these those".split())  # noqa: SIM905
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +64,12 @@ def _read(text: str) -> list[_Word]:
 
 
 def _content(word: _Word) -> bool:
-    return len(word.text) > 2 and word.text not in STOPWORDS and "'" not in word.text and "\u2019" not in word.text
+    return (
+        len(word.text) > 2
+        and word.text not in STOPWORDS
+        and "'" not in word.text
+        and "\u2019" not in word.text
+    )
 
 
 def _together(text: str, first: _Word, second: _Word) -> bool:
@@ -90,57 +103,94 @@ def _compounds(question: str) -> list[list[_Word]]:
     return runs
 
 
-def _says(said: Sequence[_Word], wanted: _Word, run: Sequence[_Word], kin: Mapping[str, Sequence[str]]) -> bool:
+def _says(
+    said: Sequence[_Word], wanted: _Word, run: Sequence[_Word], kin: Mapping[str, Sequence[str]]
+) -> bool:
     """Whether a memory's words say `wanted`, another word for it, or, for a kin word, a name the memories give
     that kin ("Gareth" for "husband"). The other words of the run do not count: "wifi" is among the things of a
     home (engram.recall.related.txt), and says no home."""
     if any(w.stem == wanted.stem for w in said):
         return True
-    alternatives = [o for alts in other_words(wanted.text).values() for o in alts] + list(kin.get(wanted.text, ()))
+    alternatives = [o for alts in other_words(wanted.text).values() for o in alts] + list(
+        kin.get(wanted.text, ())
+    )
     others = {stem(part) for o in alternatives for part in o.lower().split()} - {w.stem for w in run}
     return bool(others & {w.stem for w in said})
 
 
 def contradicted(
-    shown: Sequence[Scored[Facts]], question: str, kin: Mapping[str, Sequence[str]]
+    shown: Sequence[Scored[Facts]], question: str, kin: Mapping[str, Sequence[str]], embedder: Embedder
 ) -> set[str]:
     """The memories of `shown` standing alone that name, for a thing the question names by two or more words,
-    another one of it: another word before its last words ("club wifi" for "home wifi", "office number" for "vet's
-    number") where the memory never says the question's first word, or, in a question asking who, another role of
-    the same thing ("club treasurer" for "club chairman") where the memory never says the role asked. `kin` holds
-    each kin word of the question with its words and the names the memories give it."""
+    another one of it: another word before the same last words ("club wifi password" for "home wifi password",
+    "office number" for "vet's number") where the memory never says the question's first word, or, in a question
+    asking who, another role of the same thing ("club treasurer" for "club chairman") where the memory never says
+    the role asked. The other word is another one only when the model, each word embedded alone, does not place
+    it near the question's (`SAME`): "loft ladder" is the attic ladder, "mobile number" the phone number. `kin`
+    holds each kin word of the question with its words and the names the memories give it."""
     runs = _compounds(question)
     if not runs:
         return set()
     who = question.lstrip().lower().startswith("who")
-    out: set[str] = set()
+    pairs: dict[str, list[tuple[str, str]]] = {}
+    roles: set[str] = set()
     for s in shown:
         if s.record.episode is not None:
             continue
         text = s.record.content
         said = _read(text)
-        if any(_against(run, said, text, who, kin) for run in runs):
-            out.add(s.record.id)
-    return out
+        if who and any(_other_role(run, said, text, kin) for run in runs):
+            roles.add(s.record.id)
+            continue
+        found = [pair for run in runs if (pair := _against(run, said, text, kin)) is not None]
+        if found:
+            pairs[s.record.id] = found
+    if not pairs:
+        return roles
+    # Only the words of a contradiction found are embedded: most questions name no thing by two words.
+    wanted = list(dict.fromkeys(w for found in pairs.values() for pair in found for w in pair))
+    vectors = dict(zip(wanted, np.asarray(embedder.embed_batch(wanted)), strict=True))
+    return roles | {
+        memory_id
+        for memory_id, found in pairs.items()
+        if any(float(vectors[a] @ vectors[b]) < SAME for a, b in found)
+    }
 
 
 def _against(
-    run: Sequence[_Word], said: Sequence[_Word], text: str, who: bool, kin: Mapping[str, Sequence[str]]
-) -> bool:
+    run: Sequence[_Word], said: Sequence[_Word], text: str, kin: Mapping[str, Sequence[str]]
+) -> tuple[str, str] | None:
+    """The question's first word and the memory's other word in its place, if the memory names another one of
+    the thing `run` names: the other word stands right before all the question's words after its first, side by
+    side, and the memory never says the first."""
+    if _says(said, run[0], run, kin):
+        return None
     asked = {w.stem for w in run}
-    first, last = run[0], run[-1]
-    if not _says(said, first, run, kin):
-        rest = {w.stem for w in run[1:]}
-        for before, word in zip(said, said[1:], strict=False):
-            if word.stem in rest and _other(before, asked, text, word, said):
-                return True
+    tail = [w.stem for w in run[1:]]
+    for i in range(len(said) - len(tail)):
+        following = said[i + 1 : i + 1 + len(tail)]
+        if [w.stem for w in following] != tail:
+            continue
+        joined = all(_together(text, a, b) for a, b in itertools.pairwise(following))
+        if joined and _other(said[i], asked, text, following[0], said):
+            return run[0].text, said[i].text
+    return None
+
+
+def _other_role(
+    run: Sequence[_Word], said: Sequence[_Word], text: str, kin: Mapping[str, Sequence[str]]
+) -> bool:
+    """For a question asking who ("who is the club chairman"), whether the memory names another role of the same
+    thing right after its word ("Club treasurer is ...") and never says the role asked nor another word for it
+    (engram.recall.synonyms). The model places roles near each other whether they are one ("boss", "manager") or
+    two ("treasurer", "secretary"), so it is not asked."""
+    if len(run) != 2 or _says(said, run[1], run, kin):
         return False
-    if not who or _says(said, last, run, kin):
-        return False
-    for word, after in zip(said, said[1:], strict=False):
-        if word.stem == first.stem and _other(after, asked, text, word, said, before=False):
-            return True
-    return False
+    asked = {w.stem for w in run}
+    return any(
+        word.stem == run[0].stem and _other(after, asked, text, word, said, before=False)
+        for word, after in itertools.pairwise(said)
+    )
 
 
 def _other(
@@ -160,3 +210,38 @@ def _other(
         return False
     pair = (word, beside) if before else (beside, word)
     return _together(text, *pair)
+
+
+# The asker, in the first person; and a thing a memory gives as someone named's: "Biscuit's flea and worm tablets"
+# (up to three words between the owner and the thing, nothing but spaces).
+_ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll)\b", re.IGNORECASE)
+_OWNED = re.compile(r"\b([A-Z][\w-]*)['\u2019]s((?:\s+[^\W\d_][\w-]*){1,4})")
+
+
+def owned_by_someone(
+    shown: Sequence[Scored[Facts]], question: str, names: Sequence[str], kin: Mapping[str, Sequence[str]]
+) -> set[str]:
+    """The memories of `shown` standing alone that give what a question asks about the asker as the thing of
+    someone named, and say nothing in the first person: "what medication am I on?" over "Biscuit's flea and worm
+    tablets every 3 months" is about the dog's tablets. Only a question in the first person that names no one
+    (`names`) and no kin is judged; the thing is one of the question's words or another word for it."""
+    if names or kin or not _ASKER.search(question):
+        return set()
+    asked = {w.stem for w in _read(question) if _content(w) and w.text not in FRAMING}
+    for w in _read(question):
+        if _content(w) and w.text not in FRAMING:
+            asked |= {stem(o) for alts in other_words(w.text).values() for o in alts if " " not in o}
+    if not asked:
+        return set()
+    out: set[str] = set()
+    for s in shown:
+        text = s.record.content
+        if s.record.episode is not None or _ASKER.search(text):
+            continue
+        for m in _OWNED.finditer(text):
+            if m.group(1).lower() in STOPWORDS:
+                continue
+            if any(stem(w) in asked for w in m.group(2).lower().split()):
+                out.add(s.record.id)
+                break
+    return out
