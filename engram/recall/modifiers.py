@@ -39,8 +39,9 @@ _EVALUATIVE = frozenset(
 # "loft" 0.58, "phone" and "mobile" 0.70); another one of a thing is placed further ("home" and "club" 0.39, "vet"
 # and "office" 0.26).
 SAME = 0.5
-# The words that open a noun phrase.
-_DETERMINERS = frozenset("the a an my our your his her their this that these those".split())  # noqa: SIM905
+# The words that open a definite noun phrase: one thing meant. "Did we decide on a rewards app?" asks about any,
+# and a loyalty app is one.
+_DETERMINERS = frozenset("the my our your his her their this that these those".split())  # noqa: SIM905
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ def _together(text: str, first: _Word, second: _Word) -> bool:
     return not text[first.end : second.start].strip()
 
 
-def _compounds(question: str) -> list[list[_Word]]:
+def noun_phrases(question: str) -> list[list[_Word]]:
     """The noun phrases of the question that name a thing by two or more words: a determiner ("the", "my"...) and
     then content words side by side, none a name (capitalised after the first word), a framing word or an
     evaluative adjective: "the home wifi password", "the vet's number". The determiner is what tells a noun
@@ -128,7 +129,7 @@ def contradicted(
     the role asked. The other word is another one only when the model, each word embedded alone, does not place
     it near the question's (`SAME`): "loft ladder" is the attic ladder, "mobile number" the phone number. `kin`
     holds each kin word of the question with its words and the names the memories give it."""
-    runs = _compounds(question)
+    runs = noun_phrases(question)
     if not runs:
         return set()
     who = question.lstrip().lower().startswith("who")
@@ -215,6 +216,10 @@ def _other(
 # The asker, in the first person; and a thing a memory gives as someone named's: "Biscuit's flea and worm tablets"
 # (up to three words between the owner and the thing, nothing but spaces).
 _ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|i'll)\b", re.IGNORECASE)
+# The asker as the one who is, does or has ("am I on", "do I take"), not as the owner of someone ("my kid", whose
+# shoe size is Mila's).
+_ASKER_ALONE = re.compile(r"\b(?:I|I'm|I've|I'd)(?![\w'])")
+_OWNER = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 _OWNED = re.compile(r"\b([A-Z][\w-]*)['\u2019]s((?:\s+[^\W\d_][\w-]*){1,4})")
 
 
@@ -223,9 +228,10 @@ def owned_by_someone(
 ) -> set[str]:
     """The memories of `shown` standing alone that give what a question asks about the asker as the thing of
     someone named, and say nothing in the first person: "what medication am I on?" over "Biscuit's flea and worm
-    tablets every 3 months" is about the dog's tablets. Only a question in the first person that names no one
-    (`names`) and no kin is judged; the thing is one of the question's words or another word for it."""
-    if names or kin or not _ASKER.search(question):
+    tablets every 3 months" is about the dog's tablets. Only a question with the asker as its subject ("I") that
+    owns nothing ("my", "our": "my kid's shoes" are someone's) and names no one (`names`) and no kin is judged;
+    the thing is one of the question's words or another word for it."""
+    if names or kin or not _ASKER_ALONE.search(question) or _OWNER.search(question):
         return set()
     asked = {w.stem for w in _read(question) if _content(w) and w.text not in FRAMING}
     for w in _read(question):
