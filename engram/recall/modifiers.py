@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engram.embed.embedder import Embedder
+from engram.lang.lemmas import getAllLemmas
 from engram.lang.text import STOPWORDS, stem
 from engram.model.results import Scored
 from engram.recall.query import FRAMING
@@ -164,7 +165,7 @@ def _against(
     """The question's first word and the memory's other word in its place, if the memory names another one of
     the thing `run` names: the other word stands right before all the question's words after its first, side by
     side, and the memory never says the first."""
-    if _says(said, run[0], run, kin):
+    if _says(said, run[0], run, kin) or _phrase_said(run, said) or not _names_a_thing(run[0]):
         return None
     asked = {w.stem for w in run}
     tail = [w.stem for w in run[1:]]
@@ -176,6 +177,22 @@ def _against(
         if joined and _other(said[i], asked, text, following[0], said):
             return run[0].text, said[i].text
     return None
+
+
+def _names_a_thing(word: _Word) -> bool:
+    """Whether the question's first word can name a thing: an owner ("the vet's"), or a word the dictionary
+    (lemminflect's) knows as more than an adjective. "The structural inspection" says what kind, as "Building
+    control inspection" does in other words."""
+    classes = set(getAllLemmas(word.text))
+    return word.owner or not classes or not classes <= {"ADJ", "ADV"}
+
+
+def _phrase_said(run: Sequence[_Word], said: Sequence[_Word]) -> bool:
+    """Whether the memory says another phrase for the question's ("rental car" for "hire car",
+    engram/recall/related.txt)."""
+    stems = {w.stem for w in said}
+    alternatives = [o for alts in other_words(" ".join(w.text for w in run)).values() for o in alts]
+    return any(all(stem(p) in stems for p in o.lower().split()) for o in alternatives if " " in o)
 
 
 def _other_role(
@@ -198,12 +215,14 @@ def _other(
     word: _Word, asked: set[str], text: str, beside: _Word, said: Sequence[_Word], *, before: bool = True
 ) -> bool:
     """Whether `word`, side by side with `beside`, names another one than the question: a content word the
-    question does not say, no name (a capitalised word inside a sentence, or one owning the thing) and no
-    evaluative adjective."""
+    question does not say and the dictionary knows as a noun, no name (a capitalised word inside a sentence, one
+    owning the thing, or a word the dictionary does not know) and no evaluative adjective."""
     if not _content(word) or word.stem in asked or word.text in _EVALUATIVE or word.text in FRAMING:
         return False
     if word.owner and word.capital:
         return False
+    if "NOUN" not in getAllLemmas(word.text):
+        return False  # a name ("Octavia insurance", "Kuba parents evening") or no thing
     at_start = word is said[0] or text[: word.start].rstrip().endswith((".", "!", "?", ":", ";", "\n"))
     if word.capital and not at_start:
         return False
