@@ -20,6 +20,8 @@ NOTES = (
     "The loft ladder sticks; lift it slightly before pulling it down.",
     "My mobile number is +44 7700 900123.",
     "Never schedule club matches on Sunday mornings, the church next door complains",
+    "Rental car for the Skye trip is with Arnold Clark, pick up at Inverness station",
+    "Aviva insurance on the Polo renews 3 March, ring them for a better quote",
 )
 
 
@@ -34,6 +36,8 @@ def test_the_noun_phrases_that_name_a_thing_by_several_words() -> None:
     assert read("can we play matches on Sunday morning?") == []
     # A name says whom, which engram.recall.named weighs.
     assert read("when is the Smith party?") == []
+    # Only a definite noun phrase names one thing: "a rewards app" is any.
+    assert read("did we decide on a rewards app?") == []
 
 
 def _first(memory: Memory, question: str) -> tuple[str, str]:
@@ -66,6 +70,9 @@ def test_another_word_for_the_thing_is_no_other_one(real: Memory) -> None:
         ("the attic ladder is stuck, any tip?", "The loft ladder"),
         ("what's my phone number", "My mobile number"),
         ("can we play matches on Sunday morning?", "Never schedule club matches"),
+        # Another phrase for the whole (engram/recall/related.txt), and a name in the first word's place.
+        ("who is the hire car with?", "Rental car for the Skye trip"),
+        ("when is the car insurance up for renewal?", "Aviva insurance"),
     ):
         content, confidence = _first(real, question)
         assert content.startswith(answer) and confidence != "low", (question, content, confidence)
