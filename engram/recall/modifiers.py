@@ -40,6 +40,9 @@ _EVALUATIVE = frozenset(
 # "loft" 0.58, "phone" and "mobile" 0.70); another one of a thing is placed further ("home" and "club" 0.39, "vet"
 # and "office" 0.26).
 SAME = 0.5
+# A question asking who someone is by a role: "who is the club chairman?", not "who gets the signed agreement?"
+# (there the phrase is what is given, not whom).
+_WHO_IS = re.compile(r"\s*who(?:['\u2019]s|\s+(?:is|was|are|were)\b)", re.IGNORECASE)
 # The words that open a definite noun phrase: one thing meant. "Did we decide on a rewards app?" asks about any,
 # and a loyalty app is one.
 _DETERMINERS = frozenset("the my our your his her their this that these those".split())  # noqa: SIM905
@@ -126,14 +129,14 @@ def contradicted(
     """The memories of `shown` standing alone that name, for a thing the question names by two or more words,
     another one of it: another word before the same last words ("club wifi password" for "home wifi password",
     "office number" for "vet's number") where the memory never says the question's first word, or, in a question
-    asking who, another role of the same thing ("club treasurer" for "club chairman") where the memory never says
+    asking who someone is, another role of the same thing ("club treasurer" for "club chairman") where the memory never says
     the role asked. The other word is another one only when the model, each word embedded alone, does not place
     it near the question's (`SAME`): "loft ladder" is the attic ladder, "mobile number" the phone number. `kin`
     holds each kin word of the question with its words and the names the memories give it."""
     runs = noun_phrases(question)
     if not runs:
         return set()
-    who = question.lstrip().lower().startswith("who")
+    who = _WHO_IS.match(question) is not None
     pairs: dict[str, list[tuple[str, str]]] = {}
     roles: set[str] = set()
     for s in shown:
@@ -202,7 +205,12 @@ def _other_role(
     thing right after its word ("Club treasurer is ...") and never says the role asked nor another word for it
     (engram.recall.synonyms). The model places roles near each other whether they are one ("boss", "manager") or
     two ("treasurer", "secretary"), so it is not asked."""
-    if len(run) != 2 or _says(said, run[1], run, kin):
+    if (
+        len(run) != 2
+        or _says(said, run[1], run, kin)
+        or _phrase_said(run, said)
+        or not _names_a_thing(run[0])
+    ):
         return False
     asked = {w.stem for w in run}
     return any(
