@@ -43,9 +43,10 @@ SAME = 0.5
 # A question asking who someone is by a role: "who is the club chairman?", not "who gets the signed agreement?"
 # (there the phrase is what is given, not whom).
 _WHO_IS = re.compile(r"\s*who(?:['\u2019]s|\s+(?:is|was|are|were)\b)", re.IGNORECASE)
-# The words that open a definite noun phrase: one thing meant. "Did we decide on a rewards app?" asks about any,
-# and a loyalty app is one.
-_DETERMINERS = frozenset("the my our your his her their this that these those".split())  # noqa: SIM905
+# The words that open a noun phrase naming one of several: the article and the demonstratives. "Did we decide on a
+# rewards app?" asks about any, and a loyalty app is one; "my estate agent" or "my phone number" is the asker's one,
+# most often named as one trade or one thing ("Letting agent = ...", "My mobile number is ...").
+_DETERMINERS = frozenset("the this that these those".split())  # noqa: SIM905
 
 
 @dataclass(frozen=True, slots=True)
