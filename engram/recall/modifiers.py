@@ -37,9 +37,9 @@ _EVALUATIVE = frozenset(
 
 
 # Two words the model, each embedded alone, places at least this near are one thing said two ways ("attic" and
-# "loft" 0.58, "phone" and "mobile" 0.70); another one of a thing is placed further ("home" and "club" 0.39, "vet"
-# and "office" 0.26).
-SAME = 0.5
+# "loft" 0.58, "phone" and "mobile" 0.70, "bankruptcy" and "insolvency" 0.50); another one of a thing is placed
+# further ("home" and "club" 0.39, "vet" and "office" 0.26).
+SAME = 0.45
 # A question asking who someone is by a role: "who is the club chairman?", not "who gets the signed agreement?"
 # (there the phrase is what is given, not whom).
 _WHO_IS = re.compile(r"\s*who(?:['\u2019]s|\s+(?:is|was|are|were)\b)", re.IGNORECASE)
@@ -185,10 +185,10 @@ def _against(
 
 def _names_a_thing(word: _Word) -> bool:
     """Whether the question's first word can name a thing: an owner ("the vet's"), or a word the dictionary
-    (lemminflect's) knows as more than an adjective. "The structural inspection" says what kind, as "Building
+    (lemminflect's) knows as more than an adjective: a misspelled word is not read. "The structural inspection" says what kind, as "Building
     control inspection" does in other words."""
-    classes = set(getAllLemmas(word.text))
-    return word.owner or not classes or not classes <= {"ADJ", "ADV"}
+    classes = set(getAllLemmas(word.text))  # none for a misspelling ("the councl tax"), which names nothing
+    return word.owner or (bool(classes) and not classes <= {"ADJ", "ADV"})
 
 
 def _phrase_said(run: Sequence[_Word], said: Sequence[_Word]) -> bool:
