@@ -34,6 +34,7 @@ from engram.recall.kin import (
 )
 from engram.recall.likings import liked
 from engram.recall.modes import RecallMode, apply_mode, mmr, relevant
+from engram.recall.modifiers import contradicted, owned_by_someone
 from engram.recall.named import names_asked, owned_by_another, unnamed
 from engram.recall.passages import where_in
 from engram.recall.query import Query
@@ -136,7 +137,11 @@ class Retriever:
         )
         picked = mmr(pool, vectors, settings.mmr_lambda, size, instances=query.counts, episodes=told)
         doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
-        doubtful |= owned_by_another(picked, scored, query.text, kin_asked(understood))
+        kin = kin_asked(understood)
+        doubtful |= owned_by_another(picked, scored, query.text, kin) | contradicted(
+            picked, query.text, kin, self._embedder
+        )
+        doubtful |= owned_by_someone(picked, query.text, names_asked(query.text), kin)
         doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         sure = self._judged(picked, query, doubtful)
@@ -168,11 +173,14 @@ class Retriever:
         best = _once(relevant(lent, floor, ranking))
         shown = best[:limit]
         lacking = set() if exact else untyped(shown, query.text)
+        kin = kin_asked(understood)
         doubtful = (
             set()
             if exact
             else unnamed(shown, scored, names_asked(query.text))
-            | owned_by_another(shown, scored, query.text, kin_asked(understood))
+            | owned_by_another(shown, scored, query.text, kin)
+            | contradicted(shown, query.text, kin, self._embedder)
+            | owned_by_someone(shown, query.text, names_asked(query.text), kin)
             | lacking
             | without_contact(shown, query.text)
         )
