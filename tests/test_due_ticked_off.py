@@ -22,6 +22,8 @@ NOW = datetime(2026, 11, 26, 10, tzinfo=UTC)
         "Book the plumber ✓",
         "Send the signed contract (done 3 Nov)",
         "Pay the council tax: sorted",
+        "Ring the surgery, done yesterday",
+        "Send the card - done - it went first class",
     ],
 )
 def test_a_thing_to_do_told_as_done_is_ticked_off(text: str) -> None:
@@ -37,6 +39,8 @@ def test_a_thing_to_do_told_as_done_is_ticked_off(text: str) -> None:
         "Well-done steak for Dad",
         "Done deal with the builder, starts 3 Jan",
         "Make sure the forms are completed",
+        "Return the library book, finished reading it",
+        "Pay the builder - done deal",
     ],
 )
 def test_a_thing_still_to_do_is_not(text: str) -> None:

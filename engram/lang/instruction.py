@@ -153,8 +153,11 @@ def owed(text: str) -> bool:
 # "Renew the passport - sorted", "Book the plumber ✓"): no longer to do. The word follows a break in the line, as a
 # note ticks it off; "get it done by Friday" or "have the MOT done" still asks it.
 _TICKED = re.compile(
-    r"(?:\.\.\.|\u2026|\s[-\u2013\u2014]|[,:;(\[]|^)\s*(?:all\s+|now\s+)?(?:done|sorted|completed|finished|ticked\s+off)\b(?![-\w])"
-    r"(?!\s+(?:deal|by|before|until|till|on|in|for|at|this|next|tomorrow|today|soon|asap|later)\b)|[✓✔☑✅]",
+    r"(?:\.\.\.|\u2026|\s[-\u2013\u2014]|[,:;(\[]|^)\s*(?:all\s+|now\s+)?(?:done|sorted|completed|finished|ticked\s+off)\b"
+    # ... and ends there, or says when ("done 3 Nov", "sorted yesterday"): "finished reading" goes on, "done by
+    # Friday" asks, "done deal" names.
+    r"(?=\s*(?:$|[,.;:!?)\]]|\d)|\s+[-\u2013\u2014]\s|\s+(?:yesterday|already|earlier|last|now|today|this\s+morning)\b)"
+    r"|[✓✔☑✅]",
     re.IGNORECASE,
 )
 
