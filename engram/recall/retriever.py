@@ -4,7 +4,7 @@ surely each hit answers. Only what is returned is read in full."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
@@ -136,13 +136,9 @@ class Retriever:
             else None
         )
         picked = mmr(pool, vectors, settings.mmr_lambda, size, instances=query.counts, episodes=told)
-        doubtful = unnamed(picked, scored, names_asked(query.text)) | untyped(picked, query.text)
-        kin = kin_asked(understood)
-        doubtful |= owned_by_another(picked, scored, query.text, kin) | contradicted(
-            picked, query.text, kin, self._embedder
+        doubtful = self._doubtful(picked, scored, query.text, kin_asked(understood)) | untyped(
+            picked, query.text
         )
-        doubtful |= owned_by_someone(picked, query.text, names_asked(query.text), kin)
-        doubtful |= without_contact(picked, query.text)
         # The mode cuts by scores and confidence alone: only the hits it keeps are read in full.
         sure = self._judged(picked, query, doubtful)
         kept = apply_mode(sure, mode, limit, thresholds.get(mode), self.profile(profile))
@@ -173,20 +169,30 @@ class Retriever:
         best = _once(relevant(lent, floor, ranking))
         shown = best[:limit]
         lacking = set() if exact else untyped(shown, query.text)
-        kin = kin_asked(understood)
         doubtful = (
-            set()
-            if exact
-            else unnamed(shown, scored, names_asked(query.text))
-            | owned_by_another(shown, scored, query.text, kin)
-            | contradicted(shown, query.text, kin, self._embedder)
-            | owned_by_someone(shown, query.text, names_asked(query.text), kin)
-            | lacking
-            | without_contact(shown, query.text)
+            set() if exact else self._doubtful(shown, scored, query.text, kin_asked(understood)) | lacking
         )
         if not exact:
             shown = _answers_first(self._judged(shown, query, doubtful), lacking)
         return self._full(shown, query, exact, doubtful), len(best)
+
+    def _doubtful(
+        self,
+        shown: Sequence[Scored[Facts]],
+        scored: Sequence[Scored[Facts]],
+        question: str,
+        kin: Mapping[str, Sequence[str]],
+    ) -> set[str]:
+        """The memories of `shown` that answer another one than the question asks about: another person's (by
+        name, by kin or as someone else's thing), another of the same thing, or no contact detail asked for."""
+        names = names_asked(question)
+        return (
+            unnamed(shown, scored, names)
+            | owned_by_another(shown, scored, question, kin)
+            | contradicted(shown, question, kin, self._embedder)
+            | owned_by_someone(shown, question, names, kin)
+            | without_contact(shown, question)
+        )
 
     def _judged(self, hits: Sequence[Scored[Facts]], query: Query, doubtful: set[str]) -> list[Scored[Facts]]:
         """`hits` each with its confidence, a first hit that answers in other words (engram.recall.aligned) or
