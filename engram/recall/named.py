@@ -34,9 +34,6 @@ _NATIONAL = frozenset(
     brazilian argentinian""".split()  # noqa: SIM905
 )
 
-# A title says how someone is addressed, not who: "Mrs Chen" is named by "Chen" (or "Mei Chen") alone.
-_TITLES = frozenset("mr mrs ms miss mx dr prof sir dame lady lord".split())  # noqa: SIM905
-
 
 def names_asked(question: str) -> tuple[str, ...]:
     """The names a question says: its capitalised words after the first, not an acronym ("PR", "API": said
@@ -53,7 +50,6 @@ def names_asked(question: str) -> tuple[str, ...]:
             and w.lower() not in STOPWORDS
             and w.lower() not in _TIMES
             and w.lower() not in _NATIONAL
-            and w.lower() not in _TITLES
             and w.lower().removesuffix("s") not in _DAYS  # "on Sundays" names when, as "on Sunday" does
             and len(w) > 1
         )
