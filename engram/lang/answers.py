@@ -27,7 +27,7 @@ _WHEN = re.compile(
 # not say what time the hearing test is. "What time of year" asks for a time like "when".
 _CLOCK_ASKED = re.compile(r"\bwhat time\b(?! of (?:the )?year)|几点", re.IGNORECASE)
 _CLOCK = re.compile(
-    r"\d[:.]\d\d\b|\d\s*(?:am|pm|a\.m\.|p\.m\.)|\bat \d|\d\s*(?:till|til|until|to|-|\u2013)\s*\d|o['\u2019]clock"
+    r"\d[:.]\d\d(?:ish)?\b|\b\d{1,2}ish\b|\d\s*(?:am|pm|a\.m\.|p\.m\.)|\bat \d|\d\s*(?:till|til|until|to|-|\u2013)\s*\d|o['\u2019]clock"
     r"|\b(?:noon|midday|midnight|mornings?|afternoons?|evenings?|nights?|tonight|lunchtime|teatime|bedtime"
     r"|breakfast|lunch|dinner|half past|quarter (?:past|to))\b|[点早晚]",
     re.IGNORECASE,

@@ -29,6 +29,12 @@ _HOLIDAY = re.compile(
 )
 
 
+def without_holidays(text: str) -> str:
+    """`text` with each holiday it names ("New Year", "Boxing Day", "Valentine's Day") as a lower-case "holiday":
+    a holiday names when, not whom, though its words are capitalised as names are."""
+    return _HOLIDAY.sub("holiday", text)
+
+
 def holiday(text: str, now: datetime) -> tuple[datetime, str] | None:
     """The next day (today included) of the first holiday `text` names ("for Christmas", "before Easter"),
     and the phrase naming it."""

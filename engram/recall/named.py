@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from engram.lang.holidays import without_holidays
 from engram.lang.text import STOPWORDS
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.model.results import Scored
 from engram.recall.kin import kin_words
+from engram.recall.synonyms import written_otherwise
 from engram.store.values import Facts
 
 # A capitalised word of any alphabet, with its possessive.
@@ -35,8 +37,10 @@ _NATIONAL = frozenset(
 
 def names_asked(question: str) -> tuple[str, ...]:
     """The names a question says: its capitalised words after the first, not an acronym ("PR", "API": said
-    otherwise as often as not), not "I", no stopword and no time (a month, a weekday, a holiday); lower case."""
-    found = [m.group(1) for m in _CAPITALISED.finditer(question)]
+    otherwise as often as not), not "I", no stopword and no time (a month, a weekday, a holiday, "New Year"
+    too); lower case."""
+    # A holiday of several words ("New Year", "Boxing Day") names when as "Christmas" does (`_TIMES`).
+    found = [m.group(1) for m in _CAPITALISED.finditer(without_holidays(question))]
     return tuple(
         dict.fromkeys(
             w.lower()
@@ -61,12 +65,22 @@ def unnamed(
     if not names:
         return set()
     alone = [s for s in shown if s.record.episode is None]
-    lacking = {s.record.id: {n for n in names if not says(s.record.content.lower(), n)} for s in alone}
+    lacking = {s.record.id: {n for n in names if not names_said(s.record.content.lower(), n)} for s in alone}
     if not any(lacking.values()):
         return set()
     everything = "\n".join(s.record.content for s in scored).lower()
-    said = {n for n in names if says(everything, n)}
+    said = {n for n in names if names_said(everything, n)}
     return {memory_id for memory_id, missing in lacking.items() if said & missing}
+
+
+def names_said(text: str, name: str) -> bool:
+    """Whether lower-cased `text` says the name `name` as written or as it is also written: a word of a place's
+    name written short ("Cricklade Rd" for "Cricklade Road"), or a family named in the plural ("the Prices" are
+    Jordan Price's household)."""
+    forms = (name, *written_otherwise(name))
+    if len(name) > 3 and name.endswith("s") and not name.endswith("ss"):
+        forms = (*forms, name[:-1])
+    return any(says(text, form) for form in forms)
 
 
 # "my dad's birthday": a kin word of the asker's, owning a thing.

@@ -37,8 +37,8 @@ def _singular(word: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _table() -> dict[str, tuple[str, ...]]:
-    """Each word or phrase with the other words for it."""
+def _variants() -> dict[str, tuple[str, ...]]:
+    """Each word or phrase of engram/tags/variants.txt with the other words of its group: one thing, either way."""
     out: dict[str, list[str]] = {}
     variants = files("engram.tags").joinpath("variants.txt").read_text(encoding="utf-8")
     for line in variants.splitlines():
@@ -46,6 +46,19 @@ def _table() -> dict[str, tuple[str, ...]]:
             group = [_phrase(w) for w in line.split(",") if w.strip()]
             for said in group:
                 out.setdefault(said, []).extend(w for w in group if w != said)
+    return {said: tuple(alts) for said, alts in out.items()}
+
+
+def written_otherwise(word: str) -> tuple[str, ...]:
+    """The other ways of writing one word for one thing (road / rd, avenue / ave): the word groups alone, none of
+    the broader words of related.txt."""
+    return _variants().get(_phrase(word), ())
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, tuple[str, ...]]:
+    """Each word or phrase with the other words for it."""
+    out: dict[str, list[str]] = {said: list(alts) for said, alts in _variants().items()}
     related = files("engram.recall").joinpath("related.txt").read_text(encoding="utf-8")
     for line in related.splitlines():
         if ":" in line and not line.startswith("#"):

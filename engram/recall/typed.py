@@ -36,7 +36,7 @@ def untyped(shown: Sequence[Scored[Facts]], question: str) -> set[str]:
         if s.record.episode is None
         and (
             (kind is not None and not gives(s.record.content, kind))
-            or (relation and not any(says(s.record.content.lower(), w) for w in relation))
+            or (relation and not _relation_stated(s.record.content.lower(), relation))
             or (part is not None and not part.search(s.record.content))
             or (occasion and not _states(s.record.content, occasion))
             or (days and (said := _weekdays(s.record.content)) and not days & said)
@@ -107,7 +107,8 @@ def _name_part(question: str) -> re.Pattern[str] | None:
     if match is None:
         return None
     name, part = re.escape(match.group(1)), match.group(2).lower()
-    before = rf"\b(?!(?:{_TITLES})\b)[A-Z][^\W\d_]+\.?\s+{name}\b"
+    # A first name also follows a title and the surname in brackets: "Ms Okoro (Funmi)".
+    before = rf"\b(?!(?:{_TITLES})\b)[A-Z][^\W\d_]+\.?\s+{name}\b|\b(?:{_TITLES})\.?\s+{name}\s*\(\s*[A-Z]"
     after = rf"\b{name}\s+[A-Z][^\W\d_]+"
     said = before if part in _BEFORE else after if part in _AFTER else f"{before}|{after}"
     return re.compile(said)
@@ -131,6 +132,12 @@ _ROLES: dict[str, tuple[str, ...]] = {
     "friend": ("friend", "friends", "mate", "mates", "pal", "buddy"),
     "colleague": ("colleague", "colleagues", "coworker", "co-worker", "works with"),
 }
+
+
+def _relation_stated(text: str, relation: Sequence[str]) -> bool:
+    """Whether lower-cased `text` says one of the `relation` words, also in the plural ("booster at Shawlands Vets"
+    says whose vet it is as "the vet" does)."""
+    return any(says(text, w) or says(text, f"{w}s") for w in relation)
 
 
 def _relation(question: str) -> tuple[str, ...]:
