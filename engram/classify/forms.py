@@ -122,7 +122,9 @@ _OCCASION = re.compile(r"(?i)birthday|anniversary|name ?day")
 # An age turned on a day ("Felix turns 16 on 9 March"): a birthday told by its age.
 _TURNS = re.compile(r"(?i)\bturns\s+\d{1,3}\s+on\s+(?:the\s+)?\d")
 # Prepositions that make the meeting's noun what a heading's other words came from or happen around.
-_PREPOSITIONS = frozenset(["from", "after", "before", "for", "about", "at", "in", "of", "since", "during", "aus", "nach"])
+_PREPOSITIONS = frozenset(
+    ["from", "after", "before", "for", "about", "at", "in", "of", "since", "during", "aus", "nach"]
+)
 _NOTES = frozenset(["notes", "recap", "summary", "minutes", "takeaways", "notizen", "protokoll"])
 _HEADING_WORDS = 7  # a longer opening before a colon is a sentence, not a heading
 _NAMED_BEFORE = 4  # at most this many words in a heading whose last word names the meeting
