@@ -29,3 +29,23 @@ def test_a_meeting_heading_makes_its_notes_an_account(real: Memory) -> None:
         assert "meeting" in forms.read(text)
         assert classifier.decide(vector, [], opened, marks=frozenset()).label == alone, text
         assert classifier.decide(vector, [], opened, marks=forms.read(text)).label == read, text
+
+
+def test_a_heading_ending_in_the_meeting_or_naming_its_purpose_makes_an_account(real: Memory) -> None:
+    """A meeting named at the end of a short heading ("Quarterly budget meeting: ...") or by what it is for
+    ("Supervision with ...", "Probation review with ...") carries the mark too: read for their topic alone, these
+    notes were things to do and reminders or undecided."""
+    classifiers = real._classifiers
+    cases = [
+        "Quarterly budget meeting: spending is fine, still need a volunteer to count the stock.",
+        "Supervision with Dr Okafor: chapter two reads well, trim the method and send it again.",
+        "Probation review with Sam: quick learner, needs to learn the stock system.",
+    ]
+    for text in cases:
+        assert "meeting" in forms.read(text), text
+        kinds, categories = classifiers.kinds, classifiers.categories
+        vector, opened = classifiers.openings.embed_batch([text, kinds.opening(text) or ""])
+        assert kinds.decide(vector, [], opened, marks=frozenset()).label == "task", text
+        assert kinds.decide(vector, [], opened, marks=forms.read(text)).label == "note", text
+        assert categories.decide(vector, [], opened, marks=frozenset()).label != "interactions", text
+        assert categories.decide(vector, [], opened, marks=forms.read(text)).label == "interactions", text

@@ -89,6 +89,17 @@ SAID = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)  # a Tuesday
         ("Residents' committee: the lift repair is booked and the hedge is cut back.", {"meeting"}),
         ("Club AGM - fees stay the same, two new trustees.", {"meeting"}),
         ("The committee approved the new budget.", set()),
+        # A short heading ending in the meeting's noun, or a meeting named by its purpose, opens its notes too;
+        # an instruction ending in one asks for something, and what came from one is no account of it.
+        ("Parish council planning meeting: the hedge can stay, the shed needs a permit.", {"meeting"}),
+        ("Supervision with Dr Okafor: chapter two reads well, trim the method.", {"meeting"}),
+        (
+            "Annual review with my line manager: she wants me to mentor the new starters.",
+            {"meeting", "speaker"},
+        ),
+        ("Notes from the call: they want a lower price.", {"meeting"}),
+        ("Prepare for the board meeting: slides and the cash forecast.", set()),
+        ("Lesson from the retro: smaller releases are calmer.", set()),
     ],
 )
 def test_the_marks_a_text_carries(text: str, marks: set[str]) -> None:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from engram.lang import analysis, due, events, pii
+from engram.lang.instruction import instruction
 from engram.lang.recurring import weekly
 from engram.lang.timewords import DAYS, day_start
 from engram.lang.weekday_dates import may_name_day, weekday_span
@@ -70,6 +71,12 @@ _MEETING = frozenset(
         "lunch",
         "dinner",
         "chat",
+        # a meeting named by what it is for: a student's, an employee's or a patient's
+        "tutorial",
+        "supervision",
+        "appraisal",
+        "review",
+        "consultation",
         "besprechung",
         "gespräch",
         "telefonat",
@@ -114,7 +121,13 @@ _RECURRING = re.compile(
 _OCCASION = re.compile(r"(?i)birthday|anniversary|name ?day")
 # An age turned on a day ("Felix turns 16 on 9 March"): a birthday told by its age.
 _TURNS = re.compile(r"(?i)\bturns\s+\d{1,3}\s+on\s+(?:the\s+)?\d")
+# Prepositions that make the meeting's noun what a heading's other words came from or happen around.
+_PREPOSITIONS = frozenset(
+    ["from", "after", "before", "for", "about", "at", "in", "of", "since", "during", "aus", "nach"]
+)
+_NOTES = frozenset(["notes", "recap", "summary", "minutes", "takeaways", "notizen", "protokoll"])
 _HEADING_WORDS = 7  # a longer opening before a colon is a sentence, not a heading
+_NAMED_BEFORE = 4  # at most this many words in a heading whose last word names the meeting
 _DIGIT = re.compile(r"\d")  # any decimal digit, as the phone matcher reads them (full-width ones too)
 
 
@@ -180,9 +193,18 @@ def _meeting(text: str) -> bool:
     if len(words) > _HEADING_WORDS:
         return False
     for i, word in enumerate(words[:2]):
-        if word.rstrip("s") in _MEETING or word in _MEETING:
+        if _names_meeting(word):
             return i + 1 == len(words) or words[i + 1] in _AFTER_MEETING
-    return False
+    # The noun ending a short heading that is no instruction: "Year 10 team meeting: ...", "Weekly ops call - ...";
+    # "Prepare for the meeting: ..." asks for something, and "Insight from the retro: ..." tells what came of one,
+    # unless the heading says it holds the notes ("Notes from the catch-up: ...").
+    if len(words) > _NAMED_BEFORE or not _names_meeting(words[-1]) or instruction(heading.group(1)):
+        return False
+    return words[0] in _NOTES or not _PREPOSITIONS.intersection(words[:-1])
+
+
+def _names_meeting(word: str) -> bool:
+    return word.rstrip("s") in _MEETING or word in _MEETING
 
 
 def _recurring(text: str) -> bool:
