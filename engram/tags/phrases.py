@@ -179,6 +179,8 @@ def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
         # "the sync service batches writes", "recycling alternates weeks": the plural is the verb
         before = run[-1] if run else (None if token is None or token.i == 0 else token.doc[token.i - 1])
         if token is not None and before is not None and clause_verb(before, token):
+            if run and run[-1].tag_ == "JJ" and "NOUN" in getAllLemmas(run[-1].text.lower()):
+                run[-1].tag_ = "NN"  # the subject's head before its verb: "the spare key lives under the mat"
             yield from _finish(run)
             run = []
             continue
