@@ -117,10 +117,9 @@ def updates(new: str, old: str, cosine: float) -> bool:
     names is no more ("sold the Skoda" after "I drive a Skoda Octavia"), and the two are not far apart; or it
     restates the older one's heading with another value ("Coffee: cortado" after "Coffee: flat white")."""
     had = dict(_holders(old))
-    if shared := [(name, had[role]) for role, name in _holders(new) if role in had]:
-        return any(
-            name != was for name, was in shared
-        )  # one role, said by who holds it: another name is a new holder
+    # One role, said by who holds it: another name is a new holder.
+    if held := [(name, had[role]) for role, name in _holders(new) if role in had]:
+        return any(name != was for name, was in held)
     if cosine >= REPLACED_AT and replaced(new, old):
         return True  # moved to another provider, or its time no more and another given
     if cosine >= ENDED_AT and ended(new) & set(words(old)):
