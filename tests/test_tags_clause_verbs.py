@@ -75,3 +75,18 @@ def test_a_verb_of_where_a_thing_is_kept_ends_the_tag(text: str, wanted: str, ve
     found = topics(text)
     assert any(t.lower() == wanted for t in found), found
     assert not any(t.lower().endswith(verb) for t in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("Tech lead is Dmitri, he wants ADRs for anything that touches the payment flow", "Tech lead"),
+        ("Kitchen tap drips again", "Kitchen tap"),
+    ],
+)
+def test_a_sentence_s_capitalised_first_word_before_a_noun_is_part_of_its_tag(text: str, wanted: str) -> None:
+    """Its capital is the sentence's: "Tech lead" is one topic, not a name "Tech" and a "lead"."""
+    found = topics(text)
+    assert wanted in found, found
+    assert not {"Tech", "lead", "Kitchen", "tap"} & set(found), found
+    assert "Raj" in topics("Raj mentioned the offsite")  # a name before a verb stays one
