@@ -47,6 +47,10 @@ def test_other_words_for_kin_roles_abbreviations_and_categories() -> None:
     assert "manager" in other_words("my bosses")["bosses"]  # looked up by stem
     assert "dentist" in other_words("anything about my health")["health"]
     assert {"jwt", "login"} <= set(other_words("what did we decide about auth")["auth"])
+    # A meeting of two written as figures, and a field's kind word and the tools a team names instead.
+    assert "1 1" in other_words("when is my one to one?")["one to one"]
+    assert "fastapi" in other_words("what's our framework choice?")["framework"]
+    assert "celery" in other_words("which task queue do we use?")["task queue"]
     # One way only: a husband is a spouse, but a question about a husband is not about every wife.
     assert "wife" not in other_words("my husband").get("husband", ())
     assert other_words("the weather in Leeds") == {}

@@ -61,3 +61,32 @@ def test_a_noun_the_tagger_misread_after_a_noun_stays_in_the_tag(
 
 def test_a_past_tense_after_a_noun_still_ends_the_tag() -> None:
     assert [t.lower() for t in topics("The dog walked home.")] == ["dog"]
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "verb"),
+    [
+        # where a thing is kept, the word before the tagger's adjective: the verb ends the subject's tag
+        ("Adyen webhook HMAC key lives in Vault at secret/payments/adyen/hmac", "webhook hmac key", "lives"),
+        ("The spare key lives under the mat", "spare key", "lives"),
+    ],
+)
+def test_a_verb_of_where_a_thing_is_kept_ends_the_tag(text: str, wanted: str, verb: str) -> None:
+    found = topics(text)
+    assert any(t.lower() == wanted for t in found), found
+    assert not any(t.lower().endswith(verb) for t in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("Tech lead is Dmitri, he wants ADRs for anything that touches the payment flow", "Tech lead"),
+        ("Kitchen tap drips again", "Kitchen tap"),
+    ],
+)
+def test_a_sentence_s_capitalised_first_word_before_a_noun_is_part_of_its_tag(text: str, wanted: str) -> None:
+    """Its capital is the sentence's: "Tech lead" is one topic, not a name "Tech" and a "lead"."""
+    found = topics(text)
+    assert wanted in found, found
+    assert not {"Tech", "lead", "Kitchen", "tap"} & set(found), found
+    assert "Raj" in topics("Raj mentioned the offsite")  # a name before a verb stays one

@@ -102,6 +102,14 @@ _AHEAD = re.compile(
 )
 
 
+# A day pointed to from when it was said ("next Thursday", "this Friday", "Tuesday week", "a week on Monday"): one
+# day to come, whatever happens on it.
+_POINTED = re.compile(
+    rf"\b(?:(?:next|this|coming)\s+(?:{DAYS})\b(?!\s*s\b)|(?:{DAYS})\s+week\b|a\s+week\s+(?:on|from)\s+(?:{DAYS})\b)",
+    re.IGNORECASE,
+)
+
+
 def on_calendar(text: str) -> bool:
     """Whether a sentence of `text` names an occasion (a birthday, an anniversary, an age turned), a journey or
     a visit, or a time counted ahead, which a day it names puts on the calendar (engram.lang.due reads the day,
@@ -110,6 +118,7 @@ def on_calendar(text: str) -> bool:
     journey = any(
         _JOURNEY.search(s) is not None
         or _AHEAD.search(s) is not None
+        or _POINTED.search(s) is not None
         or (_POLISH_JOURNEY.search(s) is not None and names_day(s))
         for s in sentences
     )

@@ -39,6 +39,8 @@ def clause_verb(before: Any, token: Any) -> bool:
         return True
     if after.tag_ == "RP":  # a particle follows only a verb: "the ETL for shipments kicks off at 01:30"
         return True
+    if _dwells(token, after):  # "HMAC key lives in Vault", the tagger's "key" an adjective
+        return True
     if before.tag_ != "NN":
         return _subject_verb(before, token, after)
     # Before a preposition it is the verb only when its clause has no other verb and opens with a subject's
@@ -59,6 +61,18 @@ def clause_verb(before: Any, token: Any) -> bool:
         return False
     owner = len(clause) > 1 and clause[1].tag_ == "POS"
     return clause[0].tag_ in {"DT", "PRP$"} or owner or _when_follows(after)
+
+
+# Verbs of where a thing is kept or stays ("lives in", "sits on", "stays with"): before a place's preposition, and
+# with no other verb in the clause, the verb, whatever the tagger made of the word before.
+_DWELL = frozenset({"live", "sit", "stay", "reside", "sleep"})
+_PLACE = frozenset({"in", "at", "on", "with", "under", "behind", "inside"})
+
+
+def _dwells(token: Any, after: Any) -> bool:
+    if after.text.lower() not in _PLACE or not _DWELL & set(getAllLemmas(token.text.lower()).get("VERB", ())):
+        return False
+    return not any(t.pos_ in {"VERB", "AUX"} or t.tag_.startswith("VB") for t in _clause(token) if t != token)
 
 
 def _subject_verb(before: Any, token: Any, after: Any) -> bool:

@@ -179,6 +179,8 @@ def _chunks(doc: Any) -> Iterator[tuple[int, list[str], bool]]:
         # "the sync service batches writes", "recycling alternates weeks": the plural is the verb
         before = run[-1] if run else (None if token is None or token.i == 0 else token.doc[token.i - 1])
         if token is not None and before is not None and clause_verb(before, token):
+            if run and run[-1].tag_ == "JJ" and "NOUN" in getAllLemmas(run[-1].text.lower()):
+                run[-1].tag_ = "NN"  # the subject's head before its verb: "the spare key lives under the mat"
             yield from _finish(run)
             run = []
             continue
@@ -332,7 +334,13 @@ def _in_phrase(token: Any) -> bool:
     word = token.text.lower()
     readings = getAllLemmas(word)
     known_noun = set(readings) == {"NOUN"} and token.tag_ in _MISREAD and word not in STOPWORDS
-    if token.is_title and token.tag_ not in _NOUN and (not readings or known_noun) and token.is_alpha:
+    if (
+        token.is_title
+        and token.tag_ not in _NOUN
+        and (not readings or known_noun)
+        and not _opens_compound(token)
+        and token.is_alpha
+    ):
         # A capitalised word no dictionary knows, or knows only as a noun, that the tagger read as another part
         # of speech is a name it misread ("Raj mentioned", "Lily gets carsick": an adverb).
         token.tag_ = "NNP"
@@ -351,6 +359,15 @@ def _in_phrase(token: Any) -> bool:
     if word in UNITS or token.like_email or _PATH.search(word) or len(re.findall(r"\d", word)) >= 3:
         return False  # "125 g flour", "status.example.com", "pinecone2024": an amount, an address, a code
     return not (token.tag_ == "JJ" and word in PLAIN_ADJECTIVES)
+
+
+def _opens_compound(token: Any) -> bool:
+    """Whether `token` opens its sentence before a common noun in lower case: its capital is the sentence's, and
+    it names what kind of that noun ("Tech lead is Dmitri", "Kitchen tap drips"), not someone."""
+    doc = token.doc
+    opening = token.i == 0 or doc[token.i - 1].text in {".", "!", "?", ":", ";", "\n"}
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return opening and after is not None and after.tag_ in {"NN", "NNS"} and after.text.islower()
 
 
 def _has_object(token: Any) -> bool:

@@ -7,13 +7,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engram.lang.text import words
+from engram.lang.text import STOPWORDS, words
 
 # Roles a person has one of at a time: a new holder replaces the old one, said as "my/our (new) <role> is (now)
 # <Name>", "new <role>: <Name>", "switched (my) <role> to <Name>" or at a clause's start, "Plumber: <Name>". Kin
 # with several holders (a sister, a cousin, a neighbour) are not among them.
 _ROLE = (
-    r"(line manager|manager|team lead|boss|landlord|landlady|accountant|dentist|doctor|gp|therapist|mentor|husband"
+    r"(line manager|engineering manager|product manager|project manager|product owner|scrum master|tech lead"
+    r"|technical lead|team leader|manager|team lead|supervisor|head of department|headteacher|head teacher"
+    r"|form tutor|personal tutor|health visitor|social worker|key worker|boss|landlord|landlady|accountant|dentist|doctor|gp|therapist|mentor|husband"
     r"|wife|partner|plumber|electrician|vet|hairdresser|barber|cleaner|childminder|solicitor|mechanic|physio)"
 )
 _NAME = r"(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?((?-i:[A-Z])[\w'\u2019-]*)"  # a capitalised name, whatever the case
@@ -25,6 +27,14 @@ _HELD = re.compile(
     r"(?:now\s+)?"
     # A clause that opens with the role, owned by no one named: "Landlord: Mr Patel", "..., plumber is Kev Morris".
     rf"|(?:^\s*|[.;,!?\u2013-]\s+)(?:the\s+)?{_ROLE}\s*(?:is\b|:)\s*(?:now\s+)?){_NAME}",
+    re.IGNORECASE,
+)
+# A name first, then the role it now holds: "Lena took over as tech lead", "Omar is our new landlord", "Dmitri is
+# now engineering manager".
+_TOOK = re.compile(
+    rf"{_NAME}\s+(?:(?:has\s+|had\s+)?(?:took|taken|takes|is\s+taking|stepped\s+in|stepped\s+up)\s+(?:over\s+)?as"
+    rf"|(?:is|['\u2019]s)\s+(?:now\s+)?(?:(?:the|our|my)\s+)new|(?:is|['\u2019]s)\s+now(?:\s+(?:the|our|my))?)"
+    rf"\s+(?:(?:the|our|my)\s+)?(?:new\s+)?{_ROLE}\b",
     re.IGNORECASE,
 )
 # Whom one reports to is one's manager: "Reporting to Tom Becker after the reorg".
@@ -41,23 +51,41 @@ _DETAIL = re.compile(
 
 # The new memory is read against each of its neighbours in turn: its own readings are kept for the next one.
 @lru_cache(maxsize=64)
-def holder(text: str) -> tuple[str, str] | None:
-    """The role and its holder's first name that `text` states ("my manager is Dana" -> manager, dana), or a
-    detail of the user's and its value ("my address is 12 Oak Road" -> address, 12 oak road)."""
-    found = _HELD.search(text)
-    if found is not None:
-        *roles, name = found.groups()
-        role = next(g for g in roles if g is not None)
-        role = re.sub(r"\s+", " ", role.lower())
-        return ("manager" if role == "line manager" else role), name.lower()
+def holders(text: str) -> tuple[tuple[str, str], ...]:
+    """Each role and its holder's first name that `text` states ("my manager is Dana" -> manager, dana; "Dmitri is
+    now engineering manager, Lena took over as tech lead": both), or a detail of the user's and its value ("my
+    address is 12 Oak Road" -> address, 12 oak road), in the order said; the first of each role."""
+    found: list[tuple[int, str, str]] = []
+    for held in _HELD.finditer(text):
+        *roles, name = held.groups()
+        found.append((held.start(), _role(next(g for g in roles if g is not None)), name.lower()))
+    for took in _TOOK.finditer(text):
+        if took.group(1).lower() not in STOPWORDS:  # "She is now the new manager": whom, not said
+            found.append((took.start(), _role(took.group(2)), took.group(1).lower()))
     if (reports := _REPORTS.search(text)) is not None:
-        return "manager", reports.group(1).lower()
-    detail = _DETAIL.search(text)
-    if detail is None:
-        return None
-    kind = detail.group(1).lower().replace("e-mail", "email")
-    kind = {"home address": "address", "mobile": "mobile number", "email address": "email"}.get(kind, kind)
-    return kind, " ".join(words(detail.group(2).rstrip(". ")))
+        found.append((reports.start(), "manager", reports.group(1).lower()))
+    if not found and (detail := _DETAIL.search(text)) is not None:
+        kind = detail.group(1).lower().replace("e-mail", "email")
+        kind = {"home address": "address", "mobile": "mobile number", "email address": "email"}.get(
+            kind, kind
+        )
+        found.append((detail.start(), kind, " ".join(words(detail.group(2).rstrip(". ")))))
+    first: dict[str, str] = {}
+    for _, role, name in sorted(found):
+        first.setdefault(role, name)
+    return tuple(first.items())
+
+
+def _role(said: str) -> str:
+    role = re.sub(r"\s+", " ", said.lower())
+    return {"line manager": "manager", "technical lead": "tech lead", "head teacher": "headteacher"}.get(
+        role, role
+    )
+
+
+def holder(text: str) -> tuple[str, str] | None:
+    """The first role and its holder that `text` states (`holders`), None for none."""
+    return next(iter(holders(text)), None)
 
 
 def states_holder(text: str) -> bool:

@@ -17,7 +17,7 @@ from engram.lang.pii import MARKER
 from engram.lang.text import stem, stems, words
 from engram.lang.timewords import DAYS, MONTHS, SHORT_MONTHS
 from engram.write.details import kinds, priced, renumbered, sum_for
-from engram.write.holders import holder as _holder
+from engram.write.holders import holders as _holders
 from engram.write.replaced import REPLACED_AT, replaced
 from engram.write.rules import same_particulars
 from engram.write.standing import ends_standing
@@ -116,9 +116,10 @@ def updates(new: str, old: str, cosine: float) -> bool:
     and differs from it in a number, a day or a name. Or it says a thing the older one
     names is no more ("sold the Skoda" after "I drive a Skoda Octavia"), and the two are not far apart; or it
     restates the older one's heading with another value ("Coffee: cortado" after "Coffee: flat white")."""
-    held, had = _holder(new), _holder(old)
-    if held is not None and had is not None and held[0] == had[0]:
-        return held[1] != had[1]  # one role, said by who holds it: another name is a new holder
+    had = dict(_holders(old))
+    # One role, said by who holds it: another name is a new holder.
+    if held := [(name, had[role]) for role, name in _holders(new) if role in had]:
+        return any(name != was for name, was in held)
     if cosine >= REPLACED_AT and replaced(new, old):
         return True  # moved to another provider, or its time no more and another given
     if cosine >= ENDED_AT and ended(new) & set(words(old)):
