@@ -45,7 +45,7 @@ def test_a_backup_whose_schema_was_changed_is_refused_and_the_store_keeps_workin
         db.executescript(change)
         db.close()
         mem.remember("a memory written after the backup")
-        with pytest.raises(EngramError, match=r"path: .*changed\.db: not a backup Engram wrote"):
+        with pytest.raises(EngramError, match=r"changed\.db: not a backup Engram wrote"):
             mem.backup_restore("restore", tmp_path / "changed.db")
         mem.remember("a memory written after the refused restore")
         assert len(mem.list(limit=100)) == 7

@@ -46,7 +46,7 @@ class Backups:
                 try:
                     result = self._store.restore(held)
                 except StoreError as exc:  # the file refused (not Engram's, tampered): say which file
-                    raise InvalidInput("path", f"{path}: {exc}") from None
+                    raise StoreError(f"{path}: {exc}") from None
             self._tags.reload()
             self._classifiers.forget_cache()
         # The check counts rows, chunks among them; say memories and chunks apart, as stats does.
