@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engram.classify.service import Classifiers
-from engram.errors import InvalidInput
+from engram.errors import InvalidInput, StoreError
 from engram.interop.files import file_at, folder_of, held_file
 from engram.model.answers import BackupAnswer
 from engram.store.roles import Rows, Upkeep
@@ -43,7 +43,10 @@ class Backups:
             result = self._backup(target, str(path))
         else:
             with held_file(target, self.files, path) as held:
-                result = self._store.restore(held)
+                try:
+                    result = self._store.restore(held)
+                except StoreError as exc:  # the file refused (not Engram's, tampered): say which file
+                    raise StoreError(f"{path}: {exc}") from None
             self._tags.reload()
             self._classifiers.forget_cache()
         # The check counts rows, chunks among them; say memories and chunks apart, as stats does.

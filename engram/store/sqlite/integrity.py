@@ -4,6 +4,7 @@ and the tag registry (validate_storage), and the check a backup file must pass b
 from __future__ import annotations
 
 import sqlite3
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -108,27 +109,33 @@ def verify(db: sqlite3.Connection) -> dict[str, Any]:
     if unknown := done - set(known):
         raise StoreError(f"made by a newer Engram: migrations this version does not know: {sorted(unknown)}")
     # A file that passes SQLite's check may still not be what a backup writes (a table dropped, a trigger
-    # added): restored, it would fail every later write, so its schema must be the one its migrations make.
-    found, expected = _schema(db), _expected(done)
+    # added or one of Engram's rewritten to delete or copy rows): restored, it would run on every later write, so
+    # its schema must be the one its migrations make, statement by statement.
+    found, expected = _schema(db), _expected(frozenset(done))
     if found != expected:
-        missing = sorted(name for _, name in expected - found)
-        extra = sorted(name for _, name in found - expected)
-        raise StoreError(
-            f"not a backup Engram wrote: its schema differs (missing: {missing or 'none'}; "
-            f"not Engram's: {extra or 'none'})"
-        )
+        raise StoreError(f"not a backup Engram wrote: its schema differs ({_differences(found, expected)})")
     return {"integrity": check, "memories": memories}
 
 
-def _schema(db: sqlite3.Connection) -> set[tuple[str, str]]:
-    """Its tables, indexes, triggers and views by name (their text may differ between Engram versions)."""
+def _schema(db: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    """Its tables, indexes, triggers and views by name, each with its statement, spaces collapsed."""
     rows = db.execute(
-        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
     ).fetchall()
-    return {(str(t), str(n)) for t, n in rows}
+    return {(str(t), str(n)): " ".join(str(sql).split()) for t, n, sql in rows}
 
 
-def _expected(done: set[str]) -> set[tuple[str, str]]:
+def _differences(found: dict[tuple[str, str], str], expected: dict[tuple[str, str], str]) -> str:
+    missing = sorted(name for kind, name in expected.keys() - found.keys())
+    extra = sorted(name for kind, name in found.keys() - expected.keys())
+    changed = sorted(
+        name for kind, name in found.keys() & expected.keys() if found[kind, name] != expected[kind, name]
+    )
+    return f"missing: {missing or 'none'}; not Engram's: {extra or 'none'}; changed: {changed or 'none'}"
+
+
+@cache
+def _expected(done: frozenset[str]) -> dict[tuple[str, str], str]:
     """The schema of an empty database with the migrations `done` applied, in their order."""
     db = connect(":memory:", 0, on_disk=False, writer=True)
     try:

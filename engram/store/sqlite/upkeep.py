@@ -4,9 +4,10 @@ counts rebuilt from the rows, online backup and verified restore, and counts by 
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, suppress
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,7 @@ class Upkeeping:
     _writer: sqlite3.Connection
     _vectors: IndexFile
     _memory: bool
+    path: Path | None
     _timeout: int
     _depth: int
     _reads: ThreadReads
@@ -260,13 +262,14 @@ class Upkeeping:
 
     def restore(self, source: Path) -> dict[str, Any]:
         """Replace this database with a backup, after checking the backup; the vector index is rebuilt."""
-        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
+        src = _read_only(source)
         try:
             checked = verify(src)
-            with self._lock:  # no other thread's transaction is open on the writer while it is replaced
+            # The lock: no other thread's transaction is open on the writer while it is replaced.
+            with _paged(src, self._writer, self.path) as copy, self._lock:
                 if self._depth:
                     raise StoreError("cannot restore inside a transaction")
-                src.backup(self._writer)
+                copy.backup(self._writer)
         finally:
             src.close()
         self._reads.drop_mine()
@@ -291,3 +294,29 @@ class Upkeeping:
             "SELECT j.value, count(*) FROM memories m, json_each(m.tags) j WHERE m.parent_id IS NULL GROUP BY 1"
         )
         return {str(tag): int(n) for tag, n in rows}
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # a name may hold # or ?
+
+
+@contextmanager
+def _paged(
+    src: sqlite3.Connection, store: sqlite3.Connection, path: Path | None
+) -> Iterator[sqlite3.Connection]:
+    """`src`, or a copy of it in the store's page size: SQLite copies no pages into a database in WAL mode of
+    another page size ("attempt to write a readonly database"), and a store made before 16 KB pages, or its
+    backups, has 4 KB ones."""
+    size = int(store.execute("PRAGMA page_size").fetchone()[0])
+    if path is None or int(src.execute("PRAGMA page_size").fetchone()[0]) == size:
+        yield src
+        return
+    with tempfile.TemporaryDirectory(prefix=".engram-restore-", dir=path.parent) as folder:
+        copy = Path(folder) / "paged.db"
+        src.execute(f"PRAGMA page_size = {size}")
+        src.execute("VACUUM INTO ?", (str(copy),))
+        paged = _read_only(copy)
+        try:
+            yield paged
+        finally:
+            paged.close()
