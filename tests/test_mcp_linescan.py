@@ -8,6 +8,7 @@ import json
 import random
 from typing import Any
 
+import mcp_types
 import pytest
 
 from engram.interfaces.mcp import stdio
@@ -99,7 +100,7 @@ def test_a_line_of_bad_shape_is_refused_before_any_parser_reads_it(
         raise AssertionError("the line was parsed")
 
     monkeypatch.setattr(stdio, "parse_marking", never)
-    monkeypatch.setattr(stdio.types.jsonrpc_message_adapter, "validate_json", never)
+    monkeypatch.setattr(mcp_types.jsonrpc_message_adapter, "validate_json", never)
     with pytest.raises(Refused) as refused:
         checked(raw)
     assert refused.value.code == code
