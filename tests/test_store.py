@@ -294,6 +294,10 @@ def _finish(procs: list[subprocess.Popen[str]]) -> None:
             proc.wait()
         for reader in readers:
             reader.join()
+        for proc in procs:  # read by the threads, closed here: left to the collector they warn
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
     for proc, error in zip(procs, errors, strict=True):
         assert proc.returncode == 0, "".join(error)
 
