@@ -2,7 +2,7 @@
 server errors.
 
     python -m bench.fuzz [--rest 100000] [--mcp 10000] [--stdio 500] [--python 5000] [--seconds 480] [--seed 0]
-                         [--workers 1]
+                         [--workers 1] [--out fuzz]
 
 A local-mode server (no keys: every route open, the Host allow-list and Origin check on) in-process, the fake
 embedder (robustness does not depend on the model), a fresh store. Requests are drawn from a seeded generator:
@@ -14,7 +14,7 @@ error) over REST; every MCP request answered (a JSON-RPC result or error) within
 Engram's own errors. Each part stops at its count or when the time budget is spent, whichever comes first.
 With --workers N, N processes share the counts, each with its own server, store and seed (seed + i); their
 reports are summed (the MCP p50 is the highest of the workers' medians). Results: bench/results/fuzz.json and
-fuzz.md.
+fuzz.md (`--out NAME`: NAME.json and NAME.md), with the stdio answers' median and slowest wait.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import platform
 import random
 import re
 import select
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -348,6 +349,7 @@ def fuzz_stdio(home: Path, gen: Hostile, count: int, deadline: float) -> dict[st
     )
     assert proc.stdin is not None and proc.stdout is not None
     slow: list[str] = []
+    waits: list[float] = []  # from writing each line to reading its answer (at most 1 s counted)
     done = 0
     try:
         proc.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
@@ -377,9 +379,12 @@ def fuzz_stdio(home: Path, gen: Hostile, count: int, deadline: float) -> dict[st
                     line = json.dumps(call).encode()
                 except (ValueError, RecursionError):
                     line = b"[" * 5000
+            sent = time.perf_counter()
             proc.stdin.write(line + b"\n")
             proc.stdin.flush()
-            if not _line(proc, 1.0):
+            answer = _line(proc, 1.0)
+            waits.append(time.perf_counter() - sent)
+            if not answer:
                 slow.append(line[:200].decode("latin-1"))
                 if proc.poll() is not None:
                     break
@@ -389,6 +394,8 @@ def fuzz_stdio(home: Path, gen: Hostile, count: int, deadline: float) -> dict[st
     return {
         "lines": done,
         "unanswered_within_1s": len(slow),
+        "p50_ms": round(1000 * statistics.median(waits), 2) if waits else None,
+        "max_ms": round(1000 * max(waits), 2) if waits else None,
         "samples": slow[:20],
         "exited": proc.poll() not in (None, -9),
     }
@@ -442,6 +449,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=480, help="time budget for all parts")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="processes sharing the counts")
+    parser.add_argument("--out", default="fuzz", help="results file name, without extension")
     parser.add_argument(
         "--report-to", type=Path, default=None, help=argparse.SUPPRESS
     )  # a worker's own report
@@ -458,9 +466,10 @@ def main() -> None:
     report["workers"] = args.workers
     report["seed"] = args.seed
     report["seconds"] = round(time.monotonic() - started, 1)
+    report["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]  # a shared machine weighs on waits
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "fuzz.json").write_text(json.dumps(report, indent=2, ensure_ascii=True) + "\n")
-    (RESULTS / "fuzz.md").write_text(render(report))
+    (RESULTS / f"{args.out}.json").write_text(json.dumps(report, indent=2, ensure_ascii=True) + "\n")
+    (RESULTS / f"{args.out}.md").write_text(render(report))
 
 
 def run_workers(args: argparse.Namespace) -> dict[str, Any]:
@@ -511,6 +520,9 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
     if any(r["mcp_stdio"] for r in reports):
         stdio = {k: total("mcp_stdio", k) for k in ("lines", "unanswered_within_1s")}
         stdio |= {"samples": pooled("mcp_stdio", "samples")}
+        for key in ("p50_ms", "max_ms"):  # the highest of the workers' medians, the worst wait
+            found = [r["mcp_stdio"][key] for r in reports if (r["mcp_stdio"] or {}).get(key) is not None]
+            stdio[key] = max(found, default=None)
         stdio["exited"] = any((r["mcp_stdio"] or {}).get("exited", False) for r in reports)
         errors = [
             r["mcp_stdio"].get("error") for r in reports if r["mcp_stdio"] and r["mcp_stdio"].get("error")
@@ -578,7 +590,8 @@ def render(report: dict[str, Any]) -> str:
         "# Fuzzing: hostile input at volume",
         "",
         f"{report['date']}, {report['machine']}, seed {report['seed']}, {report['seconds']} s in all "
-        f"(budget {report['budget_seconds']:.0f} s), {report.get('workers', 1)} worker(s). `python -m bench.fuzz` (see its docstring for what is generated).",
+        f"(budget {report['budget_seconds']:.0f} s), {report.get('workers', 1)} worker(s), load average "
+        f"{report.get('load_average_at_end', ['?'])[0]} at the end. `python -m bench.fuzz` (see its docstring for what is generated).",
         "",
         "| surface | asked | done | server errors (5xx) | other failures | note |",
         "|---|---:|---:|---:|---:|---|",
@@ -591,17 +604,17 @@ def render(report: dict[str, Any]) -> str:
         lines.append(
             f"| MCP over stdio | {report['asked']['stdio']:,} | {stdio.get('lines', 0):,} | - | "
             f"{stdio.get('unanswered_within_1s', '?')} not answered within 1 s | "
-            f"{'; '.join(filter(None, [stdio.get('error', ''), 'the server exited' if stdio.get('exited') else '']))} |"
+            f"p50 {stdio.get('p50_ms', '-')} ms, max {stdio.get('max_ms', '-')} ms (1 s at most counted)"
+            f"{'; '.join(['', *filter(None, [stdio.get('error', ''), 'the server exited' if stdio.get('exited') else ''])])} |"
         )
     lines += [
         f"| Python API (Memory.run_tool) | {report['asked']['python']:,} | {python['calls']:,} | - | "
         f"{python['crashes']} errors not Engram's own | {python['by_type'] or ''} |",
         "",
-        "REST statuses: " + ", ".join(f"{k}: {v:,}" for k, v in rest["statuses"].items()),
-        "",
-        "MCP statuses: " + ", ".join(f"{k}: {v:,}" for k, v in mcp["statuses"].items()),
-        "",
     ]
+    for part, counts in (("REST", rest["statuses"]), ("MCP", mcp["statuses"])):
+        if counts:  # none when the part was not asked for (a stdio-only run)
+            lines += [f"{part} statuses: " + ", ".join(f"{k}: {v:,}" for k, v in counts.items()), ""]
     slow = [f"{s['ms']} ms `{s['request'][:100]}`" for s in mcp.get("slow_samples", [])]
     late = [f"`{s[:100]}`" for s in (stdio or {}).get("samples", [])]
     if slow:

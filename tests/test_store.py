@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import queue
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -241,12 +243,63 @@ WRITER = textwrap.dedent(
     path, name = sys.argv[1], sys.argv[2]
     word = lambda n: "".join("abcdefghij"[int(d)] for d in str(n))  # distinct words, far apart as vectors
     with Memory(path, embedder=FakeEmbedder()) as mem:
+        print("open", flush=True)
         for i in range(40):
             mem.remember(f"{name} wrote entry {i} with detail {i * 13}")
             # the same text from both: whichever writes second must find the first one's
             mem.remember(f"both wrote shared note {word(i * 7919)} {word(i * 104729 + 17)}")
+            print(i, flush=True)
     """
 )
+# A writer is failed when it goes this long without a step (its start, a pair of writes): a stall, a lock never
+# given up. Not a limit on the whole run, which took over 120 s with a twentieth of a core on a loaded machine.
+STALL_S = 300
+
+
+def _finish(procs: list[subprocess.Popen[str]]) -> None:
+    """Wait for every writer, each failed on a stall; none is left running, whatever fails."""
+    steps: queue.Queue[bool] = queue.Queue()  # True for a step, False when a writer's output ends
+    errors: list[list[str]] = [[] for _ in procs]
+
+    def follow(proc: subprocess.Popen[str], error: list[str]) -> None:
+        assert proc.stdout is not None
+        for _ in proc.stdout:
+            steps.put(True)
+        steps.put(False)
+
+    def keep_errors(proc: subprocess.Popen[str], error: list[str]) -> None:
+        assert proc.stderr is not None  # read as it comes: a full pipe would stop the writer
+        error.extend(proc.stderr)
+
+    readers = [
+        threading.Thread(target=target, args=(p, e), daemon=True)
+        for p, e in zip(procs, errors, strict=True)
+        for target in (follow, keep_errors)
+    ]
+    # Counted by the ends of their output, not by whether they still run: a writer's output ends a moment before
+    # it can be waited for, and a loop on the latter waited for a step that would never come.
+    running = len(procs)
+    for reader in readers:
+        reader.start()
+    try:
+        while running:
+            try:
+                running -= not steps.get(timeout=STALL_S)
+            except queue.Empty:
+                pytest.fail(f"a writer made no step in {STALL_S} s")
+    finally:
+        for proc in procs:
+            if proc.poll() is None and running:
+                proc.kill()
+            proc.wait()
+        for reader in readers:
+            reader.join()
+        for proc in procs:  # read by the threads, closed here: left to the collector they warn
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+    for proc, error in zip(procs, errors, strict=True):
+        assert proc.returncode == 0, "".join(error)
 
 
 def test_two_processes_writing_at_once_both_succeed(db_location: str | Path) -> None:
@@ -254,13 +307,14 @@ def test_two_processes_writing_at_once_both_succeed(db_location: str | Path) -> 
         mem.remember("a database in use")  # its classifiers loaded once, as in any store but a new one
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(db_location), name], stderr=subprocess.PIPE, text=True
+            [sys.executable, "-c", WRITER, str(db_location), name],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for name in ("left", "right")
     ]
-    for proc in procs:
-        _, stderr = proc.communicate(timeout=120)
-        assert proc.returncode == 0, stderr
+    _finish(procs)
     with Memory(db_location, embedder=FakeEmbedder()) as mem:
         assert mem.stats()["memories"] == 121  # 40 + 40 own entries, 40 shared ones stored once, the first
         assert mem.stats()["index"] == {"indexed": 121, "embedded": 121}

@@ -26,6 +26,7 @@ from mcp_types.methods import MONOLITH_REQUESTS
 from pydantic import ValidationError
 
 from engram.agent import refusal
+from engram.interfaces.mcp.linescan import shape
 from engram.model.jsonkeys import parse_marking, twice
 
 PARSE_ERROR = -32700
@@ -35,6 +36,9 @@ MAX_LINE = 16 * 1024 * 1024  # bytes of one message
 MAX_DEPTH = (
     64  # objects and arrays inside one message: a tool's arguments are bounded more tightly by the tool
 )
+# Values in one message: twice what the largest argument takes (metadata: 1,000,000 characters, 8 a value at the
+# least), so only a line no tool could serve is refused, before parsing it and each walk over it cost seconds.
+MAX_VALUES = 250_000
 MAX_ID = 256  # characters of a string id: each answer repeats it
 MAX_METHOD = 128  # characters of a method name: the SDK's "Method not found" quotes it whole
 MAX_INTEGER = 2**63  # no argument or id needs more; a 5,000-digit one is refused before anything reads it
@@ -64,9 +68,13 @@ def checked(raw: bytes) -> Checked:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Refused(PARSE_ERROR, f"Parse error: not UTF-8 (byte {exc.start})") from None
-    depth = _nesting(text)
-    if depth > MAX_DEPTH:
+    built = shape(raw, MAX_DEPTH)  # before the parser: it would recurse as deep as the line nests
+    if not built.paired:
+        raise Refused(PARSE_ERROR, "Parse error: its brackets do not pair up (an object or array left open)")
+    if built.depth > MAX_DEPTH:
         raise Refused(INVALID_REQUEST, f"Invalid request: nested deeper than {MAX_DEPTH} levels")
+    if built.values > MAX_VALUES:
+        raise Refused(INVALID_REQUEST, f"Invalid request: holds more than {MAX_VALUES:,} values")
     try:
         value = parse_marking(text)
     except (ValueError, RecursionError) as exc:  # a 5,000-digit integer is a ValueError too
@@ -109,9 +117,6 @@ def one_message(text: str | bytes, value: Any, request_id: Any = None) -> None:
         raise Refused(INVALID_REQUEST, f"Invalid request: {first[0] if first else 'not JSON-RPC'}") from None
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes included
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"\[\]|\{\}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -197,20 +202,6 @@ def _json_type(value: Any) -> str:
     }
     found = (name for kind, name in names.items() if isinstance(value, kind))
     return next(found, "null" if value is None else type(value).__name__)
-
-
-def _nesting(text: str) -> int:
-    """How deep objects and arrays nest, counted on the text before parsing it, up to MAX_DEPTH + 1: the
-    brackets outside strings, emptied of their innermost pairs once a round. Regular expressions do the work
-    (a loop over each character took a second on a 10 MB line); unbalanced brackets are left to the parser."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    depth = 0
-    while brackets and depth <= MAX_DEPTH:
-        inner = _INNERMOST.sub("", brackets)
-        if len(inner) == len(brackets):
-            break
-        brackets, depth = inner, depth + 1
-    return depth
 
 
 def _unservable(value: Any) -> str | None:
