@@ -7,9 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-import time_machine
 
-from engram import Memory
 from engram.lang.due import reminder_days, standing
 
 SAID = datetime(2026, 11, 23, 8, tzinfo=UTC)  # a Monday
@@ -39,15 +37,3 @@ def test_a_deadline_beside_a_thing_not_done_is_due(text: str, day: datetime) -> 
 )
 def test_never_before_a_base_form_stays_a_rule(text: str) -> None:
     assert standing(text)
-
-
-def test_a_deadline_gone_by_and_not_done_is_overdue(mem: Memory) -> None:
-    """Read as a habit, the boiler service missed last week was in no list, nor in "what have I missed the
-    deadline on?"."""
-    with time_machine.travel(SAID, tick=False):
-        mem.store_memory("boiler service was due wed 18th and I never rang the engineer")
-        mem.store_memory("Send the DLA renewal form back by 4/12")
-    now = datetime(2026, 11, 26, 10, tzinfo=UTC)
-    with time_machine.travel(now, tick=False):
-        found = mem.search_memory("what have I missed the deadline on?", now=now)["results"]
-    assert found and found[0]["content"] == "boiler service was due wed 18th and I never rang the engineer"
