@@ -21,6 +21,7 @@ TYPES = {
     "polish",
     "portuguese",
     "spanish",
+    "gujarati",
 }
 
 

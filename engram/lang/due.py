@@ -258,6 +258,16 @@ _PARTS_OF_DAYS = frozenset({"weekends", "weekdays", "mornings", "afternoons", "e
 _RATE = re.compile(r"\s+(?:a|an|per|each|every)\s+(?:week|month|year|fortnight)\b", re.IGNORECASE)
 
 
+# The word after "never": "never" before a simple past ("I never rang them") says a thing was not done once,
+# as "didn't" does in everyday British English; before a base form ("never deploy on Fridays") it is a rule.
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b", re.IGNORECASE)
+
+
+def _told_undone(text: str, end: int) -> bool:
+    following = _NEXT_WORD.match(text, end)
+    return following is not None and _inflected(following.group(1), "VBD")
+
+
 def _recurs(text: str) -> bool:
     """Whether `text` says it holds each time (`_STANDING`), leaving out what names a thing's frequency in a
     statement with a deadline and a Polish "nie"."""
@@ -265,6 +275,8 @@ def _recurs(text: str) -> bool:
     for found in _STANDING.finditer(text):
         word = found.group(0).lower()
         if word == "nie" and _POLISH.search(text):
+            continue
+        if word == "never" and _told_undone(text, found.end()):
             continue
         if (
             word in _PARTS_OF_DAYS

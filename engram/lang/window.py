@@ -20,10 +20,14 @@ _WINDOW = re.compile(
     rf"|this month|next month|{DAYS}|{MONTHS})\b",
     re.IGNORECASE,
 )
-# "What's overdue", "anything I've forgotten to do?": the days before today.
+# A deadline missed or gone by, asked of whatever it was: "what have I missed the deadline on?", "let slip past its
+# deadline".
+_PAST_DEADLINE = r"(?:missed|miss|past|passed|blown|blew)\s+(?:(?:the|a|its|their|my|our|any)\s+)?deadlines?"
+# "What's overdue", "anything I've forgotten to do?", a deadline gone by: the days before today.
 _OVERDUE = re.compile(
-    r"\b(?:overdue|past due|(?:forgotten|forgot|forget|missed)\s+(?:to\s+do|anything)"
-    r"|(?:anything|something)\s+(?:i|we)(?:['\u2019]ve|\s+have)?\s+(?:forgotten|forgot|missed))\b",
+    r"\b(?:overdue|past due|(?:forgotten|forgot|forget|missed)\s+(?:to\s+do|anything)|"
+    + _PAST_DEADLINE
+    + r"|(?:anything|something)\s+(?:i|we)(?:['\u2019]ve|\s+have)?\s+(?:forgotten|forgot|missed))\b",
     re.IGNORECASE,
 )
 
