@@ -213,30 +213,9 @@ def _lowered(match: re.Match[str]) -> str:
 
 # What follows an instruction's verb and never a noun: its object's determiner, a pronoun or a particle ("Book
 # the venue", "Hand in the form", "fry in butter").
+# "more" and "another": an amount or another of the object ("Order more tomatoes", "Book another session").
 _OBJECT = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "my",
-        "our",
-        "your",
-        "his",
-        "her",
-        "their",
-        "its",
-        "this",
-        "these",
-        "those",
-        "some",
-        "more",  # "Order more tomatoes", "Book another session": an amount or another of the object
-        "another",
-        "me",
-        "him",
-        "them",
-        "us",
-        "it",
-    ]
+    "the a an my our your his her their its this these those some more another me him them us it".split()  # noqa: SIM905
 )
 _PARTICLE = frozenset(["up", "in", "out", "back", "off", "down", "over"])
 _CLAUSE = frozenset(".!?:;,")
