@@ -316,10 +316,9 @@ def before_date(
         return read
     date, weekday = dates[-1], DAYS.split("|").index(phrase.lower())
     week = list(_WEEK_OF.finditer(lead))
-    if week and int(week[-1].group(1)) == date.day and not _DATED.search(lead, week[-1].end()):
-        return date + timedelta(
-            days=weekday - date.weekday()
-        ), phrase  # "the week of 7 December, handover Monday"
+    if week and int(week[-1].group(1)) == date.day and not _DIGIT.search(lead, week[-1].end()):
+        # "the week of 7 December, handover Monday": the weekday of the week named by its own day
+        return date + timedelta(days=weekday - date.weekday()), phrase
     if the_one_before(text, span):
         return date - timedelta(days=(date.weekday() - weekday - 1) % 7 + 1), phrase
     own = DAYS.split("|")[date.weekday()]
@@ -335,7 +334,7 @@ _WEEK_OF = re.compile(
     r"\b(?:week\s+(?:of|commencing|beginning|starting)|w/c)\s+(?:the\s+)?(?:[a-z]{3,9}\s+)?(\d{1,2})(?:st|nd|rd|th)?\b",
     re.IGNORECASE,
 )
-_DATED = re.compile(r"\d", re.IGNORECASE)  # another date after the week's own day
+_DIGIT = re.compile(r"\d")  # another date after the week's own day
 
 
 # "the Friday before" (the date named): not "the Friday before the 12th", which names its own date.
